@@ -1,0 +1,227 @@
+/* The abstract syntax of Relay programs. Every node carries its source span; expressions and
+ * patterns also carry a `type` slot that the checker fills (NULL until then). Sugar is removed
+ * by the parser: infix operators become operator calls, `a; b` becomes `let %_ = a; b`, and
+ * parentheses vanish, so the printer decides on its own where they are needed. */
+#ifndef IR_AST_H
+#define IR_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/type.h"
+
+/* ---------------------------------------------------------------- literals and attributes */
+
+typedef enum { IR_LIT_INT, IR_LIT_FLOAT, IR_LIT_BOOL } IrLitKind;
+
+/* A scalar literal as written. An unsuffixed number takes its dtype from context later. */
+typedef struct IrLit {
+  uint8_t kind;   /* IrLitKind */
+  bool suffixed;  /* dtype was written (`3i64`, `2.5f`); bool literals are always suffixed */
+  bool neg;       /* integers: the value is -mag */
+  IrDType dtype;  /* meaningful when suffixed */
+  uint64_t mag;   /* integers: magnitude */
+  double f;       /* floats: value, sign included */
+  bool b;         /* bools */
+  char suffix[8]; /* the suffix as written ("f", "f32", "i64"), for faithful printing */
+} IrLit;
+
+typedef enum {
+  IR_ATTR_LIT,  /* a number or a boolean */
+  IR_ATTR_STR,  /* "text" (a bare identifier such as float32 is read as a string) */
+  IR_ATTR_LIST, /* [a, b] or (a, b) */
+  IR_ATTR_NONE, /* None */
+} IrAttrKind;
+
+typedef struct IrAttrVal IrAttrVal;
+struct IrAttrVal {
+  IrAttrKind kind;
+  IrSpan span;
+  IrLit lit;
+  const char *str; /* decoded bytes, NUL-terminated */
+  size_t len;
+  int n;
+  IrAttrVal *items;
+};
+
+typedef struct IrAttr {
+  Sym key;
+  IrAttrVal val;
+  IrSpan span;
+} IrAttr;
+
+/* ---------------------------------------------------------------- patterns */
+
+typedef enum {
+  IR_PAT_WILD,  /* _ */
+  IR_PAT_VAR,   /* %x */
+  IR_PAT_CTOR,  /* Cons(%h, _), Nil(), Nil */
+  IR_PAT_TUPLE, /* (%a, _) */
+} IrPatKind;
+
+typedef struct IrPattern IrPattern;
+struct IrPattern {
+  IrPatKind kind;
+  IrSpan span;
+  IrType *type;
+  Sym name; /* VAR, CTOR */
+  int n;    /* CTOR, TUPLE */
+  IrPattern **args;
+};
+
+/* ---------------------------------------------------------------- expressions */
+
+typedef enum {
+  IR_EXPR_LOCAL,     /* %x, %0 */
+  IR_EXPR_GLOBAL,    /* @f */
+  IR_EXPR_LIT,       /* 1, 2.5f, True */
+  IR_EXPR_TENSOR,    /* [[1f, 2f], [3f, 4f]] */
+  IR_EXPR_FILL,      /* Constant(1, (10, 10), float32) */
+  IR_EXPR_TUPLE,     /* (a, b), (a,), () */
+  IR_EXPR_PROJ,      /* t.0 */
+  IR_EXPR_LET,       /* let %x : T = v; body   |   %0 = v; body */
+  IR_EXPR_FN,        /* fn<a>(%x : a) -> a where R { body } */
+  IR_EXPR_CALL,      /* f<T>(args, key=value) */
+  IR_EXPR_OP,        /* an operator by name: add, nn.dense */
+  IR_EXPR_CTOR,      /* a constructor by name: Cons, Nil */
+  IR_EXPR_IF,        /* if (c) { a } else { b } */
+  IR_EXPR_MATCH,     /* match (e) { clauses }, match? (e) { ... } */
+  IR_EXPR_REF,       /* ref(e) */
+  IR_EXPR_REF_READ,  /* ref_read(r) */
+  IR_EXPR_REF_WRITE, /* ref_write(r, v) */
+} IrExprKind;
+
+typedef enum {
+  IR_LET_PLAIN, /* let %x = v; body  (and `v; body`, bound to %_) */
+  IR_LET_GRAPH, /* %0 = v; body */
+} IrLetKind;
+
+typedef struct IrExpr IrExpr;
+
+/* A binder: a function parameter or a let-bound variable, with its optional annotation. */
+typedef struct IrParam {
+  Sym name;
+  IrType *ann;
+  IrSpan span;
+} IrParam;
+
+typedef struct IrFn {
+  int ntparams;
+  IrTypeParam *tparams;
+  int nparams;
+  IrParam *params;
+  IrType *ret; /* NULL when not written */
+  int nrels;
+  IrRel *rels;
+  IrExpr *body;
+} IrFn;
+
+typedef struct IrClause {
+  IrPattern *pat;
+  IrExpr *body;
+} IrClause;
+
+struct IrExpr {
+  IrExprKind kind;
+  IrSpan span;
+  IrType *type;
+  union {
+    Sym name; /* LOCAL, GLOBAL, CTOR */
+    int op;   /* OP: an IrOpId */
+    IrLit lit;
+    struct {
+      int rank;
+      int64_t *shape;
+      int64_t count;
+      IrLit *elems; /* row-major */
+    } tensor;
+    struct {
+      IrLit value;
+      int rank;
+      int64_t *shape;
+      IrDType dtype;
+    } fill;
+    struct {
+      int n;
+      IrExpr **fields;
+    } tuple;
+    struct {
+      IrExpr *tuple;
+      int index;
+    } proj;
+    struct {
+      IrLetKind how;
+      IrParam var;
+      IrExpr *value, *body;
+    } let;
+    IrFn fn;
+    struct {
+      IrExpr *callee;
+      int ntargs;
+      IrType **targs;
+      int nargs;
+      IrExpr **args;
+      int nattrs;
+      IrAttr *attrs;
+    } call;
+    struct {
+      IrExpr *cond, *then, *els;
+    } ifx;
+    struct {
+      IrExpr *scrut;
+      bool partial; /* match? */
+      int nclauses;
+      IrClause *clauses;
+    } match;
+    struct {
+      IrExpr *a, *b; /* REF: a; REF_READ: a; REF_WRITE: a := b */
+    } ref;
+  } u;
+};
+
+/* ---------------------------------------------------------------- programs */
+
+typedef struct IrCtor {
+  Sym name;
+  IrSpan span;
+  int nargs;
+  IrType **args;
+} IrCtor;
+
+typedef struct IrData {
+  Sym name;
+  int ntparams;
+  IrTypeParam *tparams;
+  int nctors;
+  IrCtor *ctors;
+} IrData;
+
+typedef enum {
+  IR_ITEM_DEF,  /* def @name...: `fn` holds an IR_EXPR_FN */
+  IR_ITEM_DATA, /* data / type declarations */
+  IR_ITEM_EXPR, /* a top-level expression */
+} IrItemKind;
+
+typedef struct IrItem {
+  IrItemKind kind;
+  IrSpan span;
+  Sym name; /* DEF: the global's name (no sigil); DATA: the ADT's name */
+  IrExpr *fn;
+  IrData data;
+  IrExpr *expr;
+} IrItem;
+
+typedef struct IrProgram {
+  const IrSource *src;
+  const char *version; /* from #[version = "..."], or NULL */
+  int nitems;
+  IrItem *items;
+} IrProgram;
+
+IrExpr *ir_expr_new(IrExprKind kind, IrSpan span);
+IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span);
+
+/* The sequencing variable: `a; b` is `let %_ = a; b`. */
+Sym ir_sym_seq(void);
+
+#endif

@@ -1,0 +1,153 @@
+/* Diagnostics: collection and rendering with the source line and a caret under the span. */
+#include "ir/diag.h"
+
+#include <errno.h>
+#include <string.h>
+
+IrSource *ir_source_new(const char *name, const char *text, size_t len) {
+  IrSource *s = IR_NEW(IrSource);
+  s->name = ir_strdup(name);
+  s->text = ir_strndup(text, len);
+  s->len = len;
+  return s;
+}
+
+IrSource *ir_source_read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  IrBuf b;
+  ir_buf_init(&b);
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) ir_buf_putn(&b, chunk, n);
+  int failed = ferror(f);
+  fclose(f);
+  if (failed) {
+    errno = EIO;
+    return NULL;
+  }
+  IrSource *s = IR_NEW(IrSource);
+  s->name = ir_strdup(path);
+  s->text = b.data;
+  s->len = b.len;
+  return s;
+}
+
+IrSpan ir_span_join(IrSpan a, IrSpan b) {
+  if (!a.src) return b;
+  if (!b.src || a.src != b.src) return a;
+  IrSpan first = a.off <= b.off ? a : b;
+  uint32_t end_a = a.off + a.len, end_b = b.off + b.len;
+  uint32_t end = end_a > end_b ? end_a : end_b;
+  first.len = end - first.off;
+  return first;
+}
+
+IrDiag *ir_diag_add(IrDiags *ds, IrDiagKind kind, IrSpan span, const char *fmt, ...) {
+  IrDiag *d = IR_NEW(IrDiag);
+  d->kind = kind;
+  d->span = span;
+  va_list ap;
+  va_start(ap, fmt);
+  d->message = ir_vprintf(fmt, ap);
+  va_end(ap);
+  if (ds->last) ds->last->next = d;
+  else ds->first = d;
+  ds->last = d;
+  if (kind == IR_DIAG_WARNING) ds->warnings++;
+  else ds->errors++;
+  return d;
+}
+
+void ir_diag_note(IrDiag *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *note = ir_vprintf(fmt, ap);
+  va_end(ap);
+  IR_VEC_PUSH(d->notes, note);
+}
+
+const char *ir_diag_kind_name(IrDiagKind kind) {
+  switch (kind) {
+  case IR_DIAG_PARSE: return "parse error";
+  case IR_DIAG_TYPE: return "type error";
+  case IR_DIAG_RUNTIME: return "run-time error";
+  case IR_DIAG_WARNING: return "warning";
+  }
+  return "error";
+}
+
+/* Display width of the code point starting at s (East Asian wide characters take two cells). */
+static int cell_width(const unsigned char *s, int *bytes) {
+  unsigned c = s[0];
+  int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+  unsigned cp = n == 1 ? c : c & (0x7f >> n);
+  for (int i = 1; i < n; i++) {
+    if ((s[i] & 0xc0) != 0x80) {
+      n = i;
+      break;
+    }
+    cp = (cp << 6) | (s[i] & 0x3f);
+  }
+  *bytes = n;
+  bool wide = (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
+              (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+              (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+              (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x20000 && cp <= 0x3fffd);
+  return wide ? 2 : 1;
+}
+
+void ir_diag_render(IrBuf *out, const IrDiag *d) {
+  const IrSpan *sp = &d->span;
+  const char *file = sp->src ? sp->src->name : "<relay>";
+  if (sp->src) ir_buf_printf(out, "%s:%u:%u: ", file, sp->line, sp->col);
+  else ir_buf_printf(out, "%s: ", file);
+  ir_buf_printf(out, "%s: %s\n", ir_diag_kind_name(d->kind), d->message);
+  if (sp->src && sp->off <= sp->src->len) {
+    const char *text = sp->src->text;
+    size_t start = sp->off;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    size_t end = sp->off;
+    while (end < sp->src->len && text[end] != '\n' && text[end] != '\r') end++;
+    char gutter[16];
+    int gw = snprintf(gutter, sizeof gutter, "%u", sp->line);
+    ir_buf_printf(out, " %s | ", gutter);
+    ir_buf_putn(out, text + start, end - start);
+    ir_buf_putc(out, '\n');
+    ir_buf_putc(out, ' ');
+    ir_buf_indent(out, gw);
+    ir_buf_puts(out, " | ");
+    /* Pad to the span's column, keeping tabs so the caret lines up in any tab width. */
+    for (size_t i = start; i < sp->off;) {
+      int nb, w = cell_width((const unsigned char *)text + i, &nb);
+      if (text[i] == '\t') ir_buf_putc(out, '\t');
+      else ir_buf_indent(out, w);
+      i += (size_t)nb;
+    }
+    ir_buf_putc(out, '^');
+    /* Underline the rest of the span that lies on this line. */
+    size_t stop = sp->off + sp->len < end ? sp->off + sp->len : end;
+    size_t i = sp->off;
+    if (i < stop) {
+      int nb, w = cell_width((const unsigned char *)text + i, &nb);
+      i += (size_t)nb;
+      for (int k = 1; k < w; k++) ir_buf_putc(out, '~');
+    }
+    while (i < stop) {
+      int nb, w = cell_width((const unsigned char *)text + i, &nb);
+      for (int k = 0; k < w; k++) ir_buf_putc(out, '~');
+      i += (size_t)nb;
+    }
+    ir_buf_putc(out, '\n');
+  }
+  for (int i = 0; i < d->notes.len; i++) ir_buf_printf(out, "  %s\n", d->notes.items[i]);
+}
+
+void ir_diags_print(FILE *f, const IrDiags *ds) {
+  for (const IrDiag *d = ds->first; d; d = d->next) {
+    IrBuf b;
+    ir_buf_init(&b);
+    ir_diag_render(&b, d);
+    fputs(b.data, f);
+  }
+}

@@ -1,0 +1,56 @@
+/* Source texts, spans into them, and diagnostics. A diagnostic renders as
+ * `FILE:LINE:COL: KIND: message`, the source line, a caret line under the span, then notes.
+ * Columns count Unicode code points from 1, so they match what an editor shows. */
+#ifndef IR_DIAG_H
+#define IR_DIAG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ir/mem.h"
+
+typedef struct IrSource {
+  const char *name; /* file name, or "<repl>", "<command line>" */
+  const char *text; /* NUL-terminated */
+  size_t len;
+} IrSource;
+
+/* A range of source text. `src == NULL` marks a node made by the implementation itself. */
+typedef struct IrSpan {
+  const IrSource *src;
+  uint32_t off, len;  /* bytes */
+  uint32_t line, col; /* of the first byte, both from 1 */
+} IrSpan;
+
+typedef enum { IR_DIAG_PARSE, IR_DIAG_TYPE, IR_DIAG_RUNTIME, IR_DIAG_WARNING } IrDiagKind;
+
+typedef struct IrDiag {
+  IrDiagKind kind;
+  IrSpan span;
+  char *message;
+  IR_VEC(char *) notes; /* each a full line such as "hint: ..." or "expected: ..." */
+  struct IrDiag *next;
+} IrDiag;
+
+typedef struct IrDiags {
+  IrDiag *first, *last;
+  int errors, warnings;
+} IrDiags;
+
+IrSource *ir_source_new(const char *name, const char *text, size_t len);
+/* Reads a whole file; NULL with errno set when it cannot. */
+IrSource *ir_source_read_file(const char *path);
+
+/* The smallest span covering both. */
+IrSpan ir_span_join(IrSpan a, IrSpan b);
+
+IrDiag *ir_diag_add(IrDiags *ds, IrDiagKind kind, IrSpan span, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void ir_diag_note(IrDiag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+const char *ir_diag_kind_name(IrDiagKind kind);
+void ir_diag_render(IrBuf *out, const IrDiag *d);
+void ir_diags_print(FILE *f, const IrDiags *ds);
+
+#endif

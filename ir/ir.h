@@ -1,0 +1,17 @@
+/* What ir/ offers the rest of relay: the shared data of every phase. Symbols, sources, spans and
+ * diagnostics; types; the AST; the operator registry; the parser, the printer and structural
+ * equality. typing/ and runtime/ include only this header from ir/. */
+#ifndef IR_IR_H
+#define IR_IR_H
+
+#include "ir/ast.h"
+#include "ir/diag.h"
+#include "ir/equal.h"
+#include "ir/mem.h"
+#include "ir/op.h"
+#include "ir/parse.h"
+#include "ir/print.h"
+#include "ir/symbol.h"
+#include "ir/type.h"
+
+#endif

@@ -1,0 +1,405 @@
+/* The lexer. One idea: the previous token decides how `.5` and `-` read — after a `.` a number is
+ * a tuple index (so `%t.0.1` is two projections), everything else is context-free. */
+#include "ir/lexer.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Lexer {
+  const IrSource *src;
+  const char *s;
+  size_t pos, len;
+  uint32_t line, col;
+  IrDiags *diags;
+  IR_VEC(IrToken) toks;
+  bool failed, at_eof;
+} Lexer;
+
+static const char *kind_names[] = {
+#define IR_TOK(id, text) text,
+#include "ir/token.def"
+#undef IR_TOK
+};
+
+const char *ir_token_kind_name(IrTokKind kind) { return kind_names[kind]; }
+
+static int peek(const Lexer *L, size_t ahead) {
+  return L->pos + ahead < L->len ? (unsigned char)L->s[L->pos + ahead] : -1;
+}
+
+static void advance(Lexer *L) {
+  unsigned char c = (unsigned char)L->s[L->pos++];
+  if (c == '\n') {
+    L->line++;
+    L->col = 1;
+  } else if ((c & 0xc0) != 0x80) {
+    L->col++; /* count code points, not bytes */
+  }
+}
+
+static IrSpan span_here(const Lexer *L, size_t len) {
+  return (IrSpan){L->src, (uint32_t)L->pos, (uint32_t)len, L->line, L->col};
+}
+
+static IrDiag *error_at(Lexer *L, IrSpan span, const char *msg) {
+  L->failed = true;
+  return ir_diag_add(L->diags, IR_DIAG_PARSE, span, "%s", msg);
+}
+
+static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_alnum(int c) { return is_alpha(c) || is_digit(c); }
+
+/* ---------------------------------------------------------------- white space and comments */
+
+/* Skips blanks and comments; returns whether a line break was crossed. */
+static bool skip_space(Lexer *L, bool *any) {
+  bool nl = false;
+  for (;;) {
+    int c = peek(L, 0);
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      advance(L);
+    } else if (c == '\n') {
+      nl = true;
+      advance(L);
+    } else if ((c == '/' && peek(L, 1) == '/') || (c == '#' && peek(L, 1) != '[')) {
+      while (L->pos < L->len && L->s[L->pos] != '\n') advance(L);
+    } else if (c == '/' && peek(L, 1) == '*') {
+      IrSpan open = span_here(L, 2);
+      int depth = 0;
+      do {
+        if (peek(L, 0) == '/' && peek(L, 1) == '*') {
+          depth++;
+          advance(L);
+        } else if (peek(L, 0) == '*' && peek(L, 1) == '/') {
+          depth--;
+          advance(L);
+        } else if (peek(L, 0) == '\n') {
+          nl = true;
+        }
+        advance(L);
+      } while (depth > 0 && L->pos < L->len);
+      if (depth > 0) {
+        IrDiag *d = error_at(L, open, "this comment is never closed");
+        ir_diag_note(d, "hint: `/*` comments nest; each needs its own `*/`");
+        L->at_eof = true;
+        return nl;
+      }
+    } else {
+      return nl;
+    }
+    *any = true;
+  }
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+static bool suffix_dtype(const char *suf, size_t n, IrDType *dt) {
+  if (n == 1 && suf[0] == 'f') {
+    *dt = IR_DTYPE(IR_DT_FLOAT, 32);
+    return true;
+  }
+  char name[16];
+  const char *family = suf[0] == 'f' ? "float" : suf[0] == 'i' ? "int" : suf[0] == 'u' ? "uint" : NULL;
+  if (!family || n < 2 || n > 3) return false;
+  int k = snprintf(name, sizeof name, "%s%.*s", family, (int)(n - 1), suf + 1);
+  return ir_dtype_parse(name, (size_t)k, dt);
+}
+
+static void lex_number(Lexer *L, IrToken *t, bool index_only) {
+  size_t start = L->pos;
+  bool is_float = false;
+  while (is_digit(peek(L, 0))) advance(L);
+  if (!index_only && peek(L, 0) == '.' && is_digit(peek(L, 1))) {
+    is_float = true;
+    advance(L);
+    while (is_digit(peek(L, 0))) advance(L);
+  }
+  if (!index_only && (peek(L, 0) == 'e' || peek(L, 0) == 'E') &&
+      (is_digit(peek(L, 1)) || ((peek(L, 1) == '+' || peek(L, 1) == '-') && is_digit(peek(L, 2))))) {
+    is_float = true;
+    advance(L);
+    if (peek(L, 0) == '+' || peek(L, 0) == '-') advance(L);
+    while (is_digit(peek(L, 0))) advance(L);
+  }
+  size_t digits_end = L->pos;
+  size_t suf_start = L->pos;
+  while (is_alnum(peek(L, 0))) advance(L);
+  size_t suf_len = L->pos - suf_start;
+  t->span.len = (uint32_t)(L->pos - start);
+
+  IrLit *lit = &t->lit;
+  char text[512];
+  size_t dl = digits_end - start;
+  if (dl >= sizeof text) {
+    error_at(L, t->span, "this number has too many digits");
+    return;
+  }
+  memcpy(text, L->s + start, dl);
+  text[dl] = '\0';
+
+  if (suf_len) {
+    if (index_only || suf_len >= sizeof lit->suffix || !suffix_dtype(L->s + suf_start, suf_len, &lit->dtype)) {
+      IrDiag *d = error_at(L, t->span, index_only ? "a tuple index is a plain number"
+                                                  : "unknown suffix on this number");
+      if (!index_only)
+        ir_diag_note(d, "hint: suffixes are f (float32), f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64");
+      return;
+    }
+    lit->suffixed = true;
+    memcpy(lit->suffix, L->s + suf_start, suf_len);
+    if (is_float && lit->dtype.code != IR_DT_FLOAT) {
+      IrDiag *d = error_at(L, t->span, "a decimal number cannot have an integer suffix");
+      ir_diag_note(d, "hint: write a float suffix such as `f` or `f64`, or drop the fraction");
+      return;
+    }
+  }
+  if (is_float || (lit->suffixed && lit->dtype.code == IR_DT_FLOAT)) {
+    lit->kind = IR_LIT_FLOAT;
+    errno = 0;
+    lit->f = strtod(text, NULL);
+    double limit = !lit->suffixed || lit->dtype.bits == 64 ? DBL_MAX : lit->dtype.bits == 32 ? FLT_MAX : 65504.0;
+    if (errno == ERANGE && lit->f != 0) lit->f = HUGE_VAL;
+    if (!(fabs(lit->f) <= limit)) error_at(L, t->span, "this number is too large for its type");
+  } else {
+    lit->kind = IR_LIT_INT;
+    uint64_t v = 0;
+    for (size_t i = 0; i < dl; i++) {
+      uint64_t d = (uint64_t)(text[i] - '0');
+      if (v > (UINT64_MAX - d) / 10) {
+        error_at(L, t->span, "this integer is too large (the largest is 18446744073709551615)");
+        return;
+      }
+      v = v * 10 + d;
+    }
+    lit->mag = v;
+  }
+}
+
+/* ---------------------------------------------------------------- strings */
+
+static int hex_value(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+static void lex_string(Lexer *L, IrToken *t) {
+  size_t start = L->pos;
+  IrBuf b;
+  ir_buf_init(&b);
+  advance(L); /* the opening quote */
+  for (;;) {
+    int c = peek(L, 0);
+    if (c < 0 || c == '\n') {
+      IrDiag *d = error_at(L, t->span, "this string is never closed");
+      ir_diag_note(d, "hint: a string ends with `\"` on the same line");
+      L->at_eof = c < 0;
+      return;
+    }
+    if (c == '"') {
+      advance(L);
+      break;
+    }
+    if (c != '\\') {
+      ir_buf_putc(&b, (char)c);
+      advance(L);
+      continue;
+    }
+    IrSpan esc = span_here(L, 2);
+    advance(L);
+    int e = peek(L, 0);
+    int out = -1;
+    switch (e) {
+    case 'n': out = '\n'; break;
+    case 't': out = '\t'; break;
+    case 'r': out = '\r'; break;
+    case '0': out = '\0'; break;
+    case '\\': out = '\\'; break;
+    case '"': out = '"'; break;
+    case '\'': out = '\''; break;
+    case 'x':
+      if (hex_value(peek(L, 1)) >= 0 && hex_value(peek(L, 2)) >= 0) {
+        out = hex_value(peek(L, 1)) * 16 + hex_value(peek(L, 2));
+        advance(L);
+        advance(L);
+      }
+      break;
+    default: break;
+    }
+    if (out < 0) {
+      esc.len = e >= 0 ? 2 : 1;
+      IrDiag *d = error_at(L, esc, "unknown escape in string");
+      ir_diag_note(d, "hint: the escapes are \\n \\t \\r \\0 \\\\ \\\" \\' and \\xHH");
+      return;
+    }
+    advance(L);
+    ir_buf_putc(&b, (char)out);
+  }
+  t->span.len = (uint32_t)(L->pos - start);
+  t->str = b.data;
+  t->slen = b.len;
+}
+
+/* ---------------------------------------------------------------- names and punctuation */
+
+static const struct {
+  const char *word;
+  IrTokKind kind;
+} keywords[] = {
+    {"def", IR_TOK_KW_DEF},     {"data", IR_TOK_KW_DATA},   {"type", IR_TOK_KW_TYPE},
+    {"fn", IR_TOK_KW_FN},       {"let", IR_TOK_KW_LET},     {"if", IR_TOK_KW_IF},
+    {"else", IR_TOK_KW_ELSE},   {"match", IR_TOK_KW_MATCH}, {"case", IR_TOK_KW_CASE},
+    {"where", IR_TOK_KW_WHERE},
+};
+
+static void lex_ident(Lexer *L, IrToken *t) {
+  size_t start = L->pos;
+  while (is_alnum(peek(L, 0))) advance(L);
+  /* Dotted operator names such as nn.dense. A digit after the dot would be a projection. */
+  while (peek(L, 0) == '.' && is_alpha(peek(L, 1))) {
+    advance(L);
+    while (is_alnum(peek(L, 0))) advance(L);
+  }
+  size_t n = L->pos - start;
+  t->kind = IR_TOK_IDENT;
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+    if (strlen(keywords[i].word) == n && memcmp(keywords[i].word, L->s + start, n) == 0) t->kind = keywords[i].kind;
+  if (t->kind == IR_TOK_KW_MATCH && peek(L, 0) == '?') {
+    advance(L);
+    t->kind = IR_TOK_KW_MATCHQ;
+  }
+  t->sym = ir_sym_n(L->s + start, n);
+  t->span.len = (uint32_t)(L->pos - start);
+}
+
+static void lex_sigil(Lexer *L, IrToken *t, IrTokKind kind) {
+  size_t start = L->pos;
+  advance(L);
+  size_t name = L->pos;
+  while (is_alnum(peek(L, 0))) advance(L);
+  t->kind = kind;
+  t->sym = ir_sym_n(L->s + name, L->pos - name);
+  t->span.len = (uint32_t)(L->pos - start);
+}
+
+static IrTokKind punct(Lexer *L) {
+  int c = peek(L, 0), d = peek(L, 1);
+  IrTokKind two = IR_TOK_EOF;
+  if (c == '-' && d == '>') two = IR_TOK_ARROW;
+  else if (c == '=' && d == '>') two = IR_TOK_FATARROW;
+  else if (c == '=' && d == '=') two = IR_TOK_EQEQ;
+  else if (c == '!' && d == '=') two = IR_TOK_NE;
+  else if (c == '<' && d == '=') two = IR_TOK_LE;
+  else if (c == '>' && d == '=') two = IR_TOK_GE;
+  else if (c == '&' && d == '&') two = IR_TOK_ANDAND;
+  else if (c == '|' && d == '|') two = IR_TOK_OROR;
+  else if (c == '#' && d == '[') two = IR_TOK_HASHBRACKET;
+  if (two != IR_TOK_EOF) {
+    advance(L);
+    advance(L);
+    return two;
+  }
+  IrTokKind one;
+  switch (c) {
+  case '(': one = IR_TOK_LPAREN; break;
+  case ')': one = IR_TOK_RPAREN; break;
+  case '[': one = IR_TOK_LBRACKET; break;
+  case ']': one = IR_TOK_RBRACKET; break;
+  case '{': one = IR_TOK_LBRACE; break;
+  case '}': one = IR_TOK_RBRACE; break;
+  case ',': one = IR_TOK_COMMA; break;
+  case ';': one = IR_TOK_SEMI; break;
+  case ':': one = IR_TOK_COLON; break;
+  case '.': one = IR_TOK_DOT; break;
+  case '=': one = IR_TOK_ASSIGN; break;
+  case '+': one = IR_TOK_PLUS; break;
+  case '-': one = IR_TOK_MINUS; break;
+  case '*': one = IR_TOK_STAR; break;
+  case '/': one = IR_TOK_SLASH; break;
+  case '%': one = IR_TOK_PERCENT; break;
+  case '<': one = IR_TOK_LT; break;
+  case '>': one = IR_TOK_GT; break;
+  case '!': one = IR_TOK_BANG; break;
+  case '?': one = IR_TOK_QUESTION; break;
+  default: return IR_TOK_COUNT;
+  }
+  advance(L);
+  return one;
+}
+
+static void bad_char(Lexer *L, IrToken *t) {
+  int c = peek(L, 0);
+  size_t n = 1;
+  while (L->pos + n < L->len && ((unsigned char)L->s[L->pos + n] & 0xc0) == 0x80) n++;
+  t->span.len = (uint32_t)n;
+  IrDiag *d;
+  if (c >= 0x20 && c < 0x7f) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "unexpected character `%c`", c);
+    d = error_at(L, t->span, msg);
+  } else if (c >= 0x80) {
+    d = error_at(L, t->span, ir_printf("unexpected character `%.*s`", (int)n, L->s + L->pos));
+  } else {
+    d = error_at(L, t->span, ir_printf("unexpected control character 0x%02x", (unsigned)c));
+  }
+  if (c == '&' || c == '|') ir_diag_note(d, "hint: the logical operators are `&&` and `||`");
+  else if (c == '\'') ir_diag_note(d, "hint: strings are written with double quotes");
+  else if (c == '@') ir_diag_note(d, "hint: a global name follows `@` directly, as in `@main`");
+}
+
+/* ---------------------------------------------------------------- driver */
+
+bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
+  Lexer L = {.src = src, .s = src->text, .len = src->len, .line = 1, .col = 1, .diags = diags};
+  /* A UTF-8 byte order mark is not part of the program. */
+  if (L.len >= 3 && memcmp(L.s, "\xef\xbb\xbf", 3) == 0) L.pos = 3;
+  for (;;) {
+    bool any = L.toks.len == 0;
+    bool nl = skip_space(&L, &any);
+    if (L.failed) break;
+    IrToken t = {0};
+    t.nl_before = nl || L.toks.len == 0;
+    t.space_before = any;
+    t.span = span_here(&L, 0);
+    int c = peek(&L, 0);
+    IrTokKind prev = L.toks.len ? L.toks.items[L.toks.len - 1].kind : IR_TOK_EOF;
+    if (c < 0) {
+      t.kind = IR_TOK_EOF;
+      IR_VEC_PUSH(L.toks, t);
+      break;
+    }
+    if (is_digit(c)) {
+      t.kind = IR_TOK_NUMBER;
+      lex_number(&L, &t, prev == IR_TOK_DOT && !any);
+    } else if (is_alpha(c)) {
+      lex_ident(&L, &t);
+    } else if (c == '%' && is_alnum(peek(&L, 1))) {
+      lex_sigil(&L, &t, IR_TOK_LOCAL);
+    } else if (c == '@' && is_alpha(peek(&L, 1))) {
+      lex_sigil(&L, &t, IR_TOK_GLOBAL);
+    } else if (c == '"') {
+      t.kind = IR_TOK_STRING;
+      lex_string(&L, &t);
+    } else {
+      size_t start = L.pos;
+      t.kind = punct(&L);
+      if (t.kind == IR_TOK_COUNT) bad_char(&L, &t);
+      else t.span.len = (uint32_t)(L.pos - start);
+    }
+    if (L.failed) break;
+    IR_VEC_PUSH(L.toks, t);
+  }
+  if (L.failed) {
+    IrToken eof = {.kind = IR_TOK_EOF, .span = span_here(&L, 0)};
+    IR_VEC_PUSH(L.toks, eof);
+  }
+  out->items = L.toks.items;
+  out->len = L.toks.len;
+  out->at_eof = L.at_eof;
+  return !L.failed;
+}

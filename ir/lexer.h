@@ -1,0 +1,38 @@
+/* The lexer (private to ir/): turns a source text into an array of tokens in one pass, so the
+ * parser can look ahead and back freely. Numbers are decoded here (value and suffix), strings
+ * unescaped, names interned. */
+#ifndef IR_LEXER_H
+#define IR_LEXER_H
+
+#include "ir/ast.h"
+#include "ir/diag.h"
+
+typedef enum {
+#define IR_TOK(id, text) IR_TOK_##id,
+#include "ir/token.def"
+#undef IR_TOK
+  IR_TOK_COUNT
+} IrTokKind;
+
+typedef struct IrToken {
+  IrTokKind kind;
+  bool nl_before;    /* a line break separates it from the previous token */
+  bool space_before; /* any white space or comment separates it from the previous token */
+  IrSpan span;
+  Sym sym;         /* IDENT, LOCAL, GLOBAL: the name without its sigil */
+  IrLit lit;       /* NUMBER */
+  const char *str; /* STRING: decoded */
+  size_t slen;
+} IrToken;
+
+typedef struct IrTokens {
+  IrToken *items;
+  int len;
+  bool at_eof; /* the lexer stopped because the text ended too early (open comment or string) */
+} IrTokens;
+
+/* False after adding a parse-error diagnostic; the tokens then end with EOF at the error. */
+bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags);
+const char *ir_token_kind_name(IrTokKind kind);
+
+#endif

@@ -1,0 +1,31 @@
+/* The parser: Relay text (both the seed documents' spelling and TVM's text format 0.0.5) to an
+ * IrProgram. It stops at the first error, which it reports as a diagnostic; nothing it built is
+ * visible to the caller then, so a failed chunk changes nothing. */
+#ifndef IR_PARSE_H
+#define IR_PARSE_H
+
+#include "ir/ast.h"
+
+/* Nesting deeper than this (brackets, calls, binary chains) is a clean error rather than a deep
+ * C recursion. Let chains and `;` sequences do not nest: a function may have any number of
+ * bindings. */
+#define IR_PARSE_MAX_DEPTH 10000
+
+typedef struct IrParseOptions {
+  /* Constructors defined by earlier chunks (a lowercase name is otherwise read as an operator
+   * name and rejected when it is not one). May be NULL. */
+  bool (*is_ctor)(void *ctx, Sym name);
+  void *ctx;
+} IrParseOptions;
+
+typedef struct IrParseResult {
+  IrProgram *program; /* NULL on error */
+  IrExpr *expr;       /* for ir_parse_expression */
+  bool incomplete;    /* the error is that the text ended too early: more input may complete it */
+} IrParseResult;
+
+IrParseResult ir_parse_program(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
+/* Exactly one expression (with its lets), as given to `-e` and `-t`. */
+IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
+
+#endif

@@ -1,0 +1,1156 @@
+/* The recursive-descent parser. Errors longjmp to the entry point with one diagnostic, so the
+ * code reads as the grammar; nothing allocated by a failed parse is reachable afterwards.
+ * Top-level expressions are the one place where line breaks matter: there, a `(` or `-` that
+ * starts a new line begins a new item instead of continuing the previous one. */
+#include "ir/parse.h"
+
+#include <ctype.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include "ir/lexer.h"
+#include "ir/op.h"
+
+typedef struct Parser {
+  IrToken *toks;
+  int pos;
+  IrDiags *diags;
+  const IrParseOptions *opt;
+  jmp_buf *fail;
+  bool speculating; /* errors are expected and must not be reported */
+  bool incomplete;
+  int depth;
+  int nest;          /* open brackets within the current top-level item */
+  bool toplevel;     /* parsing a top-level expression: line breaks end it */
+  IR_VEC(Sym) ctors; /* constructors declared earlier in this chunk */
+} Parser;
+
+/* ---------------------------------------------------------------- tokens and errors */
+
+static IrToken *cur(Parser *P) { return &P->toks[P->pos]; }
+static IrToken *ahead(Parser *P, int k) {
+  int i = P->pos;
+  while (k-- > 0 && P->toks[i].kind != IR_TOK_EOF) i++;
+  return &P->toks[i];
+}
+static bool at(Parser *P, IrTokKind k) { return cur(P)->kind == k; }
+static IrToken *next(Parser *P) {
+  IrToken *t = cur(P);
+  if (t->kind != IR_TOK_EOF) P->pos++;
+  return t;
+}
+static IrSpan prev_span(Parser *P) { return P->toks[P->pos > 0 ? P->pos - 1 : 0].span; }
+static IrSpan span_from(Parser *P, IrSpan start) { return ir_span_join(start, prev_span(P)); }
+
+static const char *describe(const IrToken *t) {
+  switch (t->kind) {
+  case IR_TOK_IDENT: return ir_printf("`%s`", t->sym->name);
+  case IR_TOK_LOCAL: return ir_printf("`%%%s`", t->sym->name);
+  case IR_TOK_GLOBAL: return ir_printf("`@%s`", t->sym->name);
+  case IR_TOK_NUMBER:
+  case IR_TOK_STRING: return ir_printf("`%.*s`", (int)t->span.len, t->span.src->text + t->span.off);
+  default: return ir_token_kind_name(t->kind);
+  }
+}
+
+static _Noreturn void fail_now(Parser *P) { longjmp(*P->fail, 1); }
+
+/* Reports an error at t and stops the parse; further notes may be given as extra strings. */
+static _Noreturn void error_at(Parser *P, const IrToken *t, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static _Noreturn void error_at(Parser *P, const IrToken *t, const char *hint, const char *fmt, ...) {
+  if (!P->speculating) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = ir_vprintf(fmt, ap);
+    va_end(ap);
+    IrDiag *d = ir_diag_add(P->diags, IR_DIAG_PARSE, t->span, "%s", msg);
+    if (hint) ir_diag_note(d, "hint: %s", hint);
+    if (t->kind == IR_TOK_EOF) P->incomplete = true;
+  }
+  fail_now(P);
+}
+
+static _Noreturn void error_span(Parser *P, IrSpan span, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static _Noreturn void error_span(Parser *P, IrSpan span, const char *hint, const char *fmt, ...) {
+  if (!P->speculating) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = ir_vprintf(fmt, ap);
+    va_end(ap);
+    IrDiag *d = ir_diag_add(P->diags, IR_DIAG_PARSE, span, "%s", msg);
+    if (hint) ir_diag_note(d, "hint: %s", hint);
+  }
+  fail_now(P);
+}
+
+static IrToken *expect(Parser *P, IrTokKind k, const char *what) {
+  if (!at(P, k))
+    error_at(P, cur(P), NULL, "expected %s%s%s, found %s", ir_token_kind_name(k), what ? " " : "",
+             what ? what : "", describe(cur(P)));
+  return next(P);
+}
+
+static bool accept(Parser *P, IrTokKind k) {
+  if (!at(P, k)) return false;
+  next(P);
+  return true;
+}
+
+/* Brackets: `nest` counts them so that line breaks inside brackets never end an item. */
+static IrToken *open_bracket(Parser *P, IrTokKind k, const char *what) {
+  IrToken *t = expect(P, k, what);
+  P->nest++;
+  return t;
+}
+static void close_bracket(Parser *P, IrTokKind k, const IrToken *opener) {
+  if (!at(P, k)) {
+    const char *hint = NULL;
+    if (opener) hint = ir_printf("the %s at line %u, column %u is not closed", ir_token_kind_name(opener->kind),
+                                 opener->span.line, opener->span.col);
+    error_at(P, cur(P), hint, "expected %s, found %s", ir_token_kind_name(k), describe(cur(P)));
+  }
+  next(P);
+  P->nest--;
+}
+static void enter(Parser *P) {
+  if (++P->depth > IR_PARSE_MAX_DEPTH)
+    error_at(P, cur(P), "split the expression with `let` bindings",
+             "this is nested too deeply (more than %d levels)", IR_PARSE_MAX_DEPTH);
+}
+static void leave(Parser *P) { P->depth--; }
+
+static bool is_ident(Parser *P, const char *name) {
+  return at(P, IR_TOK_IDENT) && strcmp(cur(P)->sym->name, name) == 0;
+}
+
+/* A line break before `(` or `-` ends a top-level expression: `%t` then `(1, 2).0` on the next
+ * line are two items, not a call. */
+static bool item_ends_here(Parser *P) { return P->toplevel && P->nest == 0 && cur(P)->nl_before; }
+
+/* ---------------------------------------------------------------- literals */
+
+static void check_int_range(Parser *P, const IrToken *t, IrLit *lit) {
+  if (lit->kind != IR_LIT_INT || !lit->suffixed) {
+    if (lit->kind == IR_LIT_INT && lit->neg && lit->mag > (uint64_t)INT64_MAX + 1)
+      error_span(P, t->span, NULL, "this integer is too small (the smallest is -9223372036854775808)");
+    return;
+  }
+  char name[24];
+  ir_dtype_name(lit->dtype, name);
+  unsigned bits = lit->dtype.bits;
+  if (lit->dtype.code == IR_DT_UINT) {
+    uint64_t max = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    if (lit->neg && lit->mag) error_span(P, t->span, NULL, "a negative number cannot be %s", name);
+    if (lit->mag > max)
+      error_span(P, t->span, NULL, "%llu does not fit %s (0 to %llu)", (unsigned long long)lit->mag, name,
+                 (unsigned long long)max);
+  } else {
+    uint64_t max = (UINT64_C(1) << (bits - 1)) - 1;
+    if (lit->mag > max + (lit->neg ? 1 : 0))
+      error_span(P, t->span, NULL, "%s%llu does not fit %s (-%llu to %llu)", lit->neg ? "-" : "",
+                 (unsigned long long)lit->mag, name, (unsigned long long)max + 1, (unsigned long long)max);
+  }
+}
+
+/* A literal, with an optional leading minus: 3, -2.5f, True. Returns false if there is none. */
+static bool parse_literal(Parser *P, IrLit *out, IrSpan *span) {
+  IrToken *start = cur(P);
+  bool neg = false;
+  if (at(P, IR_TOK_MINUS) && ahead(P, 1)->kind == IR_TOK_NUMBER) {
+    neg = true;
+    next(P);
+  }
+  if (at(P, IR_TOK_NUMBER)) {
+    IrToken *t = next(P);
+    *out = t->lit;
+    if (neg) {
+      if (out->kind == IR_LIT_FLOAT) out->f = -out->f;
+      else out->neg = out->mag != 0;
+    }
+    *span = span_from(P, start->span);
+    IrToken whole = *t;
+    whole.span = *span;
+    check_int_range(P, &whole, out);
+    return true;
+  }
+  if (is_ident(P, "True") || is_ident(P, "False")) {
+    memset(out, 0, sizeof *out);
+    out->kind = IR_LIT_BOOL;
+    out->suffixed = true;
+    out->dtype = IR_DTYPE(IR_DT_BOOL, 1);
+    out->b = cur(P)->sym->name[0] == 'T';
+    *span = next(P)->span;
+    return true;
+  }
+  return false;
+}
+
+static IrExpr *parse_tensor_literal(Parser *P);
+
+/* ---------------------------------------------------------------- types */
+
+static IrType *parse_type(Parser *P);
+
+static IrKind parse_kind(Parser *P) {
+  IrToken *t = expect(P, IR_TOK_IDENT, "(a kind)");
+  const char *k = t->sym->name;
+  if (!strcmp(k, "Type")) return IR_KIND_TYPE;
+  if (!strcmp(k, "BaseType")) return IR_KIND_BASETYPE;
+  if (!strcmp(k, "Shape")) return IR_KIND_SHAPE;
+  if (!strcmp(k, "ShapeVar")) return IR_KIND_SHAPEVAR;
+  error_at(P, t, "the kinds are Type, BaseType, Shape and ShapeVar", "unknown kind `%s`", k);
+}
+
+/* Type parameters: `<a, s : Shape>` (seed spelling) or `[A, B]` (TVM's). */
+static void parse_tparams(Parser *P, int *n, IrTypeParam **out) {
+  IR_VEC(IrTypeParam) ps = {0};
+  if (at(P, IR_TOK_LT) || at(P, IR_TOK_LBRACKET)) {
+    IrTokKind closer = at(P, IR_TOK_LT) ? IR_TOK_GT : IR_TOK_RBRACKET;
+    IrToken *opener = open_bracket(P, cur(P)->kind, NULL);
+    while (!at(P, closer)) {
+      IrToken *t = expect(P, IR_TOK_IDENT, "(a type parameter)");
+      IrTypeParam tp = {t->sym, IR_KIND_TYPE, t->span}; /* undeclared kinds default to Type */
+      for (int i = 0; i < ps.len; i++)
+        if (ps.items[i].name == t->sym) error_at(P, t, NULL, "type parameter `%s` is declared twice", t->sym->name);
+      if (accept(P, IR_TOK_COLON)) tp.kind = parse_kind(P);
+      IR_VEC_PUSH(ps, tp);
+      if (!accept(P, IR_TOK_COMMA)) break;
+    }
+    close_bracket(P, closer, opener);
+  }
+  *n = ps.len;
+  *out = ps.items;
+}
+
+static IrType *parse_dim(Parser *P);
+
+static IrType *parse_dim_atom(Parser *P) {
+  IrToken *t = cur(P);
+  if (at(P, IR_TOK_NUMBER)) {
+    next(P);
+    if (t->lit.kind != IR_LIT_INT || t->lit.suffixed || t->lit.mag > (uint64_t)INT64_MAX)
+      error_at(P, t, NULL, "a dimension is a whole number");
+    return ir_type_dim((int64_t)t->lit.mag, t->span);
+  }
+  if (at(P, IR_TOK_QUESTION) || is_ident(P, "Any")) {
+    next(P);
+    return ir_type_new(IR_TYPE_ANY, t->span);
+  }
+  if (at(P, IR_TOK_IDENT)) {
+    next(P);
+    return ir_type_var(t->sym, IR_KIND_SHAPEVAR, t->span);
+  }
+  if (at(P, IR_TOK_LPAREN)) {
+    IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+    IrType *d = parse_dim(P);
+    close_bracket(P, IR_TOK_RPAREN, o);
+    return d;
+  }
+  if (at(P, IR_TOK_MINUS)) error_at(P, t, NULL, "a dimension cannot be negative");
+  error_at(P, t, NULL, "expected a dimension (a number, a shape variable or `?`), found %s", describe(t));
+}
+
+static IrType *dimop(char op, IrType *a, IrType *b) {
+  IrType *t = ir_type_new(IR_TYPE_DIMOP, ir_span_join(a->span, b->span));
+  t->u.dimop.op = op;
+  t->u.dimop.a = a;
+  t->u.dimop.b = b;
+  return t;
+}
+
+static IrType *parse_dim_product(Parser *P, int *extra) {
+  IrType *d = parse_dim_atom(P);
+  while (at(P, IR_TOK_STAR)) {
+    next(P);
+    enter(P), (*extra)++;
+    d = dimop('*', d, parse_dim_atom(P));
+  }
+  return d;
+}
+
+/* Dimensions: n, 3, ?, n * 2, n + m - 1. */
+static IrType *parse_dim(Parser *P) {
+  int extra = 1;
+  enter(P);
+  IrType *d = parse_dim_product(P, &extra);
+  while (at(P, IR_TOK_PLUS) || at(P, IR_TOK_MINUS)) {
+    char op = next(P)->kind == IR_TOK_PLUS ? '+' : '-';
+    enter(P), extra++;
+    d = dimop(op, d, parse_dim_product(P, &extra));
+  }
+  P->depth -= extra;
+  return d;
+}
+
+/* A shape: `(d1, d2)`, `(d)`, `()`, or a shape variable `s`. */
+static IrType *parse_shape(Parser *P) {
+  IrToken *t = cur(P);
+  if (at(P, IR_TOK_IDENT)) {
+    next(P);
+    return ir_type_var(t->sym, IR_KIND_SHAPE, t->span);
+  }
+  IrToken *o = open_bracket(P, IR_TOK_LPAREN, "to start a shape");
+  IR_VEC(IrType *) dims = {0};
+  while (!at(P, IR_TOK_RPAREN)) {
+    IR_VEC_PUSH(dims, parse_dim(P));
+    if (!accept(P, IR_TOK_COMMA)) break;
+  }
+  close_bracket(P, IR_TOK_RPAREN, o);
+  return ir_type_shape(dims.len, dims.items, span_from(P, t->span));
+}
+
+static IrType *parse_base_type(Parser *P) {
+  IrToken *t = expect(P, IR_TOK_IDENT, "(a base type such as float32)");
+  IrDType dt;
+  if (ir_dtype_parse(t->sym->name, t->sym->len, &dt)) return ir_type_dtype(dt, t->span);
+  return ir_type_var(t->sym, IR_KIND_BASETYPE, t->span);
+}
+
+static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, int *n, IrType ***out) {
+  IR_VEC(IrType *) ts = {0};
+  while (!at(P, closer)) {
+    IR_VEC_PUSH(ts, parse_type(P));
+    if (!accept(P, IR_TOK_COMMA)) break;
+  }
+  close_bracket(P, closer, opener);
+  *n = ts.len;
+  *out = ts.items;
+}
+
+static void parse_relations(Parser *P, int *n, IrRel **out) {
+  IR_VEC(IrRel) rels = {0};
+  do {
+    IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
+    IrRel r = {t->sym, -1, NULL, t->span};
+    if (at(P, IR_TOK_LPAREN)) {
+      IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+      parse_type_list(P, IR_TOK_RPAREN, o, &r.nargs, &r.args);
+      r.span = span_from(P, t->span);
+    }
+    IR_VEC_PUSH(rels, r);
+  } while (accept(P, IR_TOK_COMMA));
+  *n = rels.len;
+  *out = rels.items;
+}
+
+static IrType *parse_type_inner(Parser *P) {
+  IrToken *t = cur(P);
+  if (at(P, IR_TOK_KW_FN)) {
+    next(P);
+    IrType *f = ir_type_new(IR_TYPE_FUNC, t->span);
+    parse_tparams(P, &f->u.func.ntparams, &f->u.func.tparams);
+    IrToken *o = open_bracket(P, IR_TOK_LPAREN, "to start the parameter types");
+    parse_type_list(P, IR_TOK_RPAREN, o, &f->u.func.nargs, &f->u.func.args);
+    expect(P, IR_TOK_ARROW, "before the result type");
+    f->u.func.ret = parse_type(P);
+    if (accept(P, IR_TOK_KW_WHERE)) parse_relations(P, &f->u.func.nrels, &f->u.func.rels);
+    f->span = span_from(P, t->span);
+    return f;
+  }
+  if (at(P, IR_TOK_LPAREN)) {
+    IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+    IR_VEC(IrType *) fs = {0};
+    bool comma = false;
+    while (!at(P, IR_TOK_RPAREN)) {
+      IR_VEC_PUSH(fs, parse_type(P));
+      if (!(comma = accept(P, IR_TOK_COMMA))) break;
+    }
+    close_bracket(P, IR_TOK_RPAREN, o);
+    if (fs.len == 1 && !comma) return fs.items[0]; /* (T) is T; (T,) is a 1-tuple */
+    return ir_type_tuple(fs.len, fs.items, span_from(P, t->span));
+  }
+  if (at(P, IR_TOK_QUESTION)) {
+    error_at(P, t, "leave the annotation out to let the checker infer it",
+             "`?` stands for an unknown dimension, not a type");
+  }
+  if (!at(P, IR_TOK_IDENT)) error_at(P, t, NULL, "expected a type, found %s", describe(t));
+  next(P);
+  const char *name = t->sym->name;
+  IrDType dt;
+  if (ir_dtype_parse(name, t->sym->len, &dt)) return ir_type_scalar(dt, t->span);
+  if (!strcmp(name, "Tensor")) {
+    IrToken *o = open_bracket(P, IR_TOK_LBRACKET, "after Tensor");
+    IrType *shape = parse_shape(P);
+    expect(P, IR_TOK_COMMA, "between the shape and the base type");
+    IrType *base = parse_base_type(P);
+    close_bracket(P, IR_TOK_RBRACKET, o);
+    return ir_type_tensor(shape, base, span_from(P, t->span));
+  }
+  if (!strcmp(name, "ref") && at(P, IR_TOK_LPAREN)) {
+    IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+    IrType *r = ir_type_new(IR_TYPE_REF, t->span);
+    r->u.ref = parse_type(P);
+    close_bracket(P, IR_TOK_RPAREN, o);
+    r->span = span_from(P, t->span);
+    return r;
+  }
+  if (at(P, IR_TOK_LBRACKET)) {
+    IrToken *o = open_bracket(P, IR_TOK_LBRACKET, NULL);
+    IrType *c = ir_type_new(IR_TYPE_CALL, t->span);
+    c->u.call.name = t->sym;
+    parse_type_list(P, IR_TOK_RBRACKET, o, &c->u.call.nargs, &c->u.call.args);
+    c->span = span_from(P, t->span);
+    return c;
+  }
+  return ir_type_var(t->sym, IR_KIND_TYPE, t->span);
+}
+
+static IrType *parse_type(Parser *P) {
+  enter(P);
+  IrType *t = parse_type_inner(P);
+  leave(P);
+  return t;
+}
+
+/* ---------------------------------------------------------------- patterns */
+
+static bool is_ctor_name(Parser *P, Sym name) {
+  for (int i = 0; i < P->ctors.len; i++)
+    if (P->ctors.items[i] == name) return true;
+  if (P->opt && P->opt->is_ctor && P->opt->is_ctor(P->opt->ctx, name)) return true;
+  return isupper((unsigned char)name->name[0]) && !strchr(name->name, '.');
+}
+
+static IrPattern *parse_pattern(Parser *P);
+
+static void parse_pattern_list(Parser *P, IrPattern *p, const IrToken *opener, bool *comma) {
+  IR_VEC(IrPattern *) args = {0};
+  *comma = false;
+  while (!at(P, IR_TOK_RPAREN)) {
+    IR_VEC_PUSH(args, parse_pattern(P));
+    if (!(*comma = accept(P, IR_TOK_COMMA))) break;
+  }
+  close_bracket(P, IR_TOK_RPAREN, opener);
+  p->n = args.len;
+  p->args = args.items;
+}
+
+static IrPattern *parse_pattern_inner(Parser *P) {
+  IrToken *t = cur(P);
+  if (at(P, IR_TOK_LOCAL)) {
+    next(P);
+    IrPattern *p = ir_pattern_new(IR_PAT_VAR, t->span);
+    p->name = t->sym;
+    return p;
+  }
+  if (at(P, IR_TOK_LPAREN)) {
+    IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+    IrPattern *p = ir_pattern_new(IR_PAT_TUPLE, t->span);
+    bool comma;
+    parse_pattern_list(P, p, o, &comma);
+    if (p->n == 1 && !comma) return p->args[0];
+    p->span = span_from(P, t->span);
+    return p;
+  }
+  if (is_ident(P, "_")) {
+    next(P);
+    return ir_pattern_new(IR_PAT_WILD, t->span);
+  }
+  if (at(P, IR_TOK_IDENT)) {
+    if (!is_ctor_name(P, t->sym)) {
+      const char *hint = ir_printf("a pattern variable needs `%%`: write `%%%s`", t->sym->name);
+      error_at(P, t, hint, "`%s` is not a constructor", t->sym->name);
+    }
+    next(P);
+    IrPattern *p = ir_pattern_new(IR_PAT_CTOR, t->span);
+    p->name = t->sym;
+    if (at(P, IR_TOK_LPAREN)) {
+      IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+      bool comma;
+      parse_pattern_list(P, p, o, &comma);
+      p->span = span_from(P, t->span);
+    }
+    return p;
+  }
+  error_at(P, t, NULL, "expected a pattern (a constructor, `%%x`, `_` or a tuple), found %s", describe(t));
+}
+
+static IrPattern *parse_pattern(Parser *P) {
+  enter(P);
+  IrPattern *p = parse_pattern_inner(P);
+  leave(P);
+  return p;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static IrExpr *parse_seq(Parser *P);
+static IrExpr *parse_expr(Parser *P);
+
+static IrExpr *parse_block(Parser *P, const char *what) {
+  IrToken *o = open_bracket(P, IR_TOK_LBRACE, what);
+  IrExpr *e = parse_seq(P);
+  close_bracket(P, IR_TOK_RBRACE, o);
+  return e;
+}
+
+static void parse_params(Parser *P, IrFn *fn) {
+  IrToken *o = open_bracket(P, IR_TOK_LPAREN, "to start the parameters");
+  IR_VEC(IrParam) ps = {0};
+  while (!at(P, IR_TOK_RPAREN)) {
+    if (at(P, IR_TOK_IDENT))
+      error_at(P, cur(P), ir_printf("write `%%%s`", cur(P)->sym->name), "a parameter name needs `%%`");
+    IrToken *t = expect(P, IR_TOK_LOCAL, "(a parameter such as %x)");
+    IrParam p = {t->sym, NULL, t->span};
+    for (int i = 0; i < ps.len; i++)
+      if (ps.items[i].name == t->sym) error_at(P, t, NULL, "parameter `%%%s` is declared twice", t->sym->name);
+    if (accept(P, IR_TOK_COLON)) p.ann = parse_type(P);
+    IR_VEC_PUSH(ps, p);
+    if (!accept(P, IR_TOK_COMMA)) break;
+  }
+  close_bracket(P, IR_TOK_RPAREN, o);
+  fn->nparams = ps.len;
+  fn->params = ps.items;
+}
+
+/* After the name of a def or the `fn` keyword: type parameters, parameters, result, relations,
+ * body. */
+static void parse_fn_rest(Parser *P, IrFn *fn) {
+  parse_tparams(P, &fn->ntparams, &fn->tparams);
+  parse_params(P, fn);
+  if (at(P, IR_TOK_COLON))
+    error_at(P, cur(P), "a result type is written `-> T`", "expected `->` before the result type, found `:`");
+  if (accept(P, IR_TOK_ARROW)) fn->ret = parse_type(P);
+  if (accept(P, IR_TOK_KW_WHERE)) parse_relations(P, &fn->nrels, &fn->rels);
+  fn->body = parse_block(P, "to start the function body");
+}
+
+static IrExpr *parse_fn(Parser *P) {
+  IrToken *t = next(P);
+  IrExpr *e = ir_expr_new(IR_EXPR_FN, t->span);
+  parse_fn_rest(P, &e->u.fn);
+  e->span = span_from(P, t->span);
+  return e;
+}
+
+static IrExpr *parse_if(Parser *P) {
+  IrToken *t = next(P);
+  IrExpr *e = ir_expr_new(IR_EXPR_IF, t->span);
+  e->u.ifx.cond = parse_expr(P);
+  e->u.ifx.then = parse_block(P, "to start the `then` branch");
+  if (!at(P, IR_TOK_KW_ELSE))
+    error_at(P, cur(P), "every `if` is an expression, so it needs an `else { ... }` branch",
+             "expected `else`, found %s", describe(cur(P)));
+  next(P);
+  if (at(P, IR_TOK_KW_IF)) {
+    enter(P);
+    e->u.ifx.els = parse_if(P);
+    leave(P);
+  } else {
+    e->u.ifx.els = parse_block(P, "to start the `else` branch");
+  }
+  e->span = span_from(P, t->span);
+  return e;
+}
+
+static IrExpr *parse_match(Parser *P) {
+  IrToken *t = next(P);
+  IrExpr *e = ir_expr_new(IR_EXPR_MATCH, t->span);
+  e->u.match.partial = t->kind == IR_TOK_KW_MATCHQ;
+  e->u.match.scrut = parse_expr(P);
+  IrToken *o = open_bracket(P, IR_TOK_LBRACE, "to start the match clauses");
+  IR_VEC(IrClause) cs = {0};
+  while (!at(P, IR_TOK_RBRACE)) {
+    IrClause c;
+    if (accept(P, IR_TOK_KW_CASE)) { /* seed spelling: case P { e } */
+      c.pat = parse_pattern(P);
+      if (at(P, IR_TOK_FATARROW)) {
+        next(P);
+        c.body = at(P, IR_TOK_LBRACE) ? parse_block(P, NULL) : parse_expr(P);
+      } else {
+        c.body = parse_block(P, "to start the clause body");
+      }
+    } else { /* TVM spelling: P => e, */
+      c.pat = parse_pattern(P);
+      expect(P, IR_TOK_FATARROW, "after the pattern");
+      c.body = at(P, IR_TOK_LBRACE) ? parse_block(P, NULL) : parse_expr(P);
+    }
+    IR_VEC_PUSH(cs, c);
+    accept(P, IR_TOK_COMMA);
+  }
+  if (cs.len == 0) error_at(P, cur(P), NULL, "a match needs at least one clause");
+  close_bracket(P, IR_TOK_RBRACE, o);
+  e->u.match.nclauses = cs.len;
+  e->u.match.clauses = cs.items;
+  e->span = span_from(P, t->span);
+  return e;
+}
+
+static IrAttrVal parse_attr_value(Parser *P) {
+  IrToken *t = cur(P);
+  IrAttrVal v = {.span = t->span};
+  enter(P);
+  if (at(P, IR_TOK_LBRACKET) || at(P, IR_TOK_LPAREN)) {
+    IrTokKind closer = at(P, IR_TOK_LBRACKET) ? IR_TOK_RBRACKET : IR_TOK_RPAREN;
+    IrToken *o = open_bracket(P, cur(P)->kind, NULL);
+    IR_VEC(IrAttrVal) items = {0};
+    while (!at(P, closer)) {
+      IR_VEC_PUSH(items, parse_attr_value(P));
+      if (!accept(P, IR_TOK_COMMA)) break;
+    }
+    close_bracket(P, closer, o);
+    v.kind = IR_ATTR_LIST;
+    v.n = items.len;
+    v.items = items.items;
+  } else if (at(P, IR_TOK_STRING)) {
+    next(P);
+    v.kind = IR_ATTR_STR;
+    v.str = t->str;
+    v.len = t->slen;
+  } else if (is_ident(P, "None")) {
+    next(P);
+    v.kind = IR_ATTR_NONE;
+  } else if (parse_literal(P, &v.lit, &v.span)) {
+    v.kind = IR_ATTR_LIT;
+  } else if (at(P, IR_TOK_IDENT)) { /* dtype=float32 reads as dtype="float32" */
+    next(P);
+    v.kind = IR_ATTR_STR;
+    v.str = t->sym->name;
+    v.len = t->sym->len;
+  } else {
+    error_at(P, t, "attributes are constants: numbers, booleans, strings, None and lists of them",
+             "expected an attribute value, found %s", describe(t));
+  }
+  leave(P);
+  v.span = span_from(P, t->span);
+  return v;
+}
+
+static IrExpr *parse_call(Parser *P, IrExpr *callee, int ntargs, IrType **targs) {
+  IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+  IrExpr *e = ir_expr_new(IR_EXPR_CALL, callee->span);
+  IR_VEC(IrExpr *) args = {0};
+  IR_VEC(IrAttr) attrs = {0};
+  while (!at(P, IR_TOK_RPAREN)) {
+    if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
+      IrToken *k = next(P);
+      next(P);
+      for (int i = 0; i < attrs.len; i++)
+        if (attrs.items[i].key == k->sym) error_at(P, k, NULL, "attribute `%s` is given twice", k->sym->name);
+      IrAttr a = {k->sym, parse_attr_value(P), k->span};
+      a.span = span_from(P, k->span);
+      IR_VEC_PUSH(attrs, a);
+    } else {
+      if (attrs.len) error_at(P, cur(P), NULL, "positional arguments come before keyword attributes");
+      IR_VEC_PUSH(args, parse_seq(P));
+    }
+    if (!accept(P, IR_TOK_COMMA)) break;
+  }
+  close_bracket(P, IR_TOK_RPAREN, o);
+  e->u.call.callee = callee;
+  e->u.call.ntargs = ntargs;
+  e->u.call.targs = targs;
+  e->u.call.nargs = args.len;
+  e->u.call.args = args.items;
+  e->u.call.nattrs = attrs.len;
+  e->u.call.attrs = attrs.items;
+  e->span = span_from(P, callee->span);
+  return e;
+}
+
+/* `@f<int32, bool>(...)`: tried only after a global or a constructor, and given up (without an
+ * error) when what follows `<` is not a type list closed by `>` and followed by `(`. */
+static bool try_type_args(Parser *P, int *n, IrType ***out) {
+  if (!at(P, IR_TOK_LT) || cur(P)->space_before) return false;
+  int saved_pos = P->pos, saved_nest = P->nest, saved_depth = P->depth;
+  bool saved_spec = P->speculating;
+  jmp_buf here, *saved_fail = P->fail;
+  P->fail = &here;
+  P->speculating = true;
+  bool ok = false;
+  if (!setjmp(here)) {
+    IrToken *o = open_bracket(P, IR_TOK_LT, NULL);
+    parse_type_list(P, IR_TOK_GT, o, n, out);
+    ok = at(P, IR_TOK_LPAREN);
+  }
+  P->fail = saved_fail;
+  P->speculating = saved_spec;
+  P->depth = saved_depth;
+  if (!ok) {
+    P->pos = saved_pos;
+    P->nest = saved_nest;
+  }
+  return ok;
+}
+
+static IrExpr *parse_fill(Parser *P, IrToken *t) {
+  IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+  IrExpr *e = ir_expr_new(IR_EXPR_FILL, t->span);
+  IrSpan ls;
+  if (!parse_literal(P, &e->u.fill.value, &ls))
+    error_at(P, cur(P), NULL, "Constant's first argument is its value, a literal; found %s", describe(cur(P)));
+  expect(P, IR_TOK_COMMA, "after the value");
+  IrToken *so = open_bracket(P, IR_TOK_LPAREN, "to start the shape, as in (10, 10)");
+  IR_VEC(int64_t) dims = {0};
+  while (!at(P, IR_TOK_RPAREN)) {
+    IrToken *d = expect(P, IR_TOK_NUMBER, "(a dimension)");
+    if (d->lit.kind != IR_LIT_INT || d->lit.suffixed || d->lit.mag > (uint64_t)INT32_MAX)
+      error_at(P, d, NULL, "a dimension is a whole number");
+    IR_VEC_PUSH(dims, (int64_t)d->lit.mag);
+    if (!accept(P, IR_TOK_COMMA)) break;
+  }
+  close_bracket(P, IR_TOK_RPAREN, so);
+  expect(P, IR_TOK_COMMA, "after the shape");
+  IrToken *dt = expect(P, IR_TOK_IDENT, "(a dtype such as float32)");
+  if (!ir_dtype_parse(dt->sym->name, dt->sym->len, &e->u.fill.dtype))
+    error_at(P, dt, NULL, "`%s` is not a dtype", dt->sym->name);
+  close_bracket(P, IR_TOK_RPAREN, o);
+  e->u.fill.rank = dims.len;
+  e->u.fill.shape = dims.items;
+  e->span = span_from(P, t->span);
+  return e;
+}
+
+/* ref(e), ref_read(r), ref_write(r, v) */
+static IrExpr *parse_ref(Parser *P, IrToken *t, IrExprKind kind, int nargs) {
+  IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+  IrExpr *e = ir_expr_new(kind, t->span);
+  e->u.ref.a = parse_seq(P);
+  if (nargs == 2) {
+    expect(P, IR_TOK_COMMA, "between the reference and the new value");
+    e->u.ref.b = parse_seq(P);
+  }
+  accept(P, IR_TOK_COMMA);
+  if (!at(P, IR_TOK_RPAREN))
+    error_at(P, cur(P), NULL, "`%s` takes %d argument%s", t->sym->name, nargs, nargs == 1 ? "" : "s");
+  close_bracket(P, IR_TOK_RPAREN, o);
+  e->span = span_from(P, t->span);
+  return e;
+}
+
+static IrExpr *parse_name(Parser *P) {
+  IrToken *t = next(P);
+  Sym s = t->sym;
+  bool call = at(P, IR_TOK_LPAREN);
+  if (!strcmp(s->name, "True") || !strcmp(s->name, "False")) {
+    P->pos--;
+    IrExpr *e = ir_expr_new(IR_EXPR_LIT, t->span);
+    parse_literal(P, &e->u.lit, &e->span);
+    return e;
+  }
+  if (call && !strcmp(s->name, "Constant")) return parse_fill(P, t);
+  if (call && !strcmp(s->name, "ref")) return parse_ref(P, t, IR_EXPR_REF, 1);
+  if (call && !strcmp(s->name, "ref_read")) return parse_ref(P, t, IR_EXPR_REF_READ, 1);
+  if (call && !strcmp(s->name, "ref_write")) return parse_ref(P, t, IR_EXPR_REF_WRITE, 2);
+  int op = ir_op_lookup(s->name, s->len);
+  if (op >= 0) {
+    IrExpr *e = ir_expr_new(IR_EXPR_OP, t->span);
+    e->u.op = op;
+    return e;
+  }
+  if (is_ctor_name(P, s)) {
+    IrExpr *e = ir_expr_new(IR_EXPR_CTOR, t->span);
+    e->u.name = s;
+    return e;
+  }
+  if (!strcmp(s->name, "meta"))
+    error_at(P, t, "write the constant as a literal or with Constant(value, shape, dtype)",
+             "metadata constants (`meta[...]`) are not supported");
+  const char *hint = ir_printf("a global function is written `@%s`, a local variable `%%%s`", s->name, s->name);
+  error_at(P, t, hint, "unknown operator `%s`", s->name);
+}
+
+static IrExpr *parse_paren(Parser *P) {
+  IrToken *t = cur(P);
+  IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+  IR_VEC(IrExpr *) fs = {0};
+  bool comma = false;
+  while (!at(P, IR_TOK_RPAREN)) {
+    IR_VEC_PUSH(fs, parse_seq(P));
+    if (!(comma = accept(P, IR_TOK_COMMA))) break;
+  }
+  close_bracket(P, IR_TOK_RPAREN, o);
+  if (fs.len == 1 && !comma) return fs.items[0];
+  IrExpr *e = ir_expr_new(IR_EXPR_TUPLE, span_from(P, t->span));
+  e->u.tuple.n = fs.len;
+  e->u.tuple.fields = fs.items;
+  return e;
+}
+
+static IrExpr *parse_primary(Parser *P) {
+  IrToken *t = cur(P);
+  switch (t->kind) {
+  case IR_TOK_LOCAL: {
+    next(P);
+    IrExpr *e = ir_expr_new(IR_EXPR_LOCAL, t->span);
+    e->u.name = t->sym;
+    return e;
+  }
+  case IR_TOK_GLOBAL: {
+    next(P);
+    IrExpr *e = ir_expr_new(IR_EXPR_GLOBAL, t->span);
+    e->u.name = t->sym;
+    return e;
+  }
+  case IR_TOK_NUMBER: {
+    IrExpr *e = ir_expr_new(IR_EXPR_LIT, t->span);
+    parse_literal(P, &e->u.lit, &e->span);
+    return e;
+  }
+  case IR_TOK_IDENT: return parse_name(P);
+  case IR_TOK_LPAREN: return parse_paren(P);
+  case IR_TOK_LBRACKET: return parse_tensor_literal(P);
+  case IR_TOK_LBRACE: return parse_block(P, NULL);
+  case IR_TOK_KW_FN: return parse_fn(P);
+  case IR_TOK_KW_IF: return parse_if(P);
+  case IR_TOK_KW_MATCH:
+  case IR_TOK_KW_MATCHQ: return parse_match(P);
+  case IR_TOK_KW_LET: return parse_seq(P);
+  case IR_TOK_STRING: error_at(P, t, NULL, "strings are only used as attribute values, as in dtype=\"int64\"");
+  case IR_TOK_PERCENT:
+    error_at(P, t, "a local variable's name follows `%` directly, as in `%x`",
+             "expected an expression, found `%%`");
+  default: break;
+  }
+  if (t->kind == IR_TOK_EOF) error_at(P, t, NULL, "expected an expression, found end of input");
+  error_at(P, t, NULL, "expected an expression, found %s", describe(t));
+}
+
+static IrExpr *parse_postfix(Parser *P) {
+  IrExpr *e = parse_primary(P);
+  int extra = 0;
+  for (;;) {
+    int ntargs = 0;
+    IrType **targs = NULL;
+    bool poly = e->kind == IR_EXPR_GLOBAL || e->kind == IR_EXPR_CTOR;
+    if (poly && try_type_args(P, &ntargs, &targs)) {
+      enter(P), extra++;
+      e = parse_call(P, e, ntargs, targs);
+    } else if (at(P, IR_TOK_LPAREN) && !item_ends_here(P)) {
+      enter(P), extra++;
+      e = parse_call(P, e, 0, NULL);
+    } else if (at(P, IR_TOK_DOT) && ahead(P, 1)->kind == IR_TOK_NUMBER) {
+      next(P);
+      IrToken *n = next(P);
+      if (n->lit.kind != IR_LIT_INT || n->lit.suffixed || n->lit.mag > INT32_MAX)
+        error_at(P, n, NULL, "a tuple index is a plain whole number");
+      enter(P), extra++;
+      IrExpr *p = ir_expr_new(IR_EXPR_PROJ, span_from(P, e->span));
+      p->u.proj.tuple = e;
+      p->u.proj.index = (int)n->lit.mag;
+      e = p;
+    } else if (at(P, IR_TOK_DOT)) {
+      error_at(P, ahead(P, 1), "project a tuple field with its index, as in `%t.0`",
+               "expected a field index after `.`, found %s", describe(ahead(P, 1)));
+    } else {
+      break;
+    }
+  }
+  P->depth -= extra;
+  return e;
+}
+
+static IrExpr *call_op(IrOpId op, IrSpan span, int nargs, IrExpr *a, IrExpr *b) {
+  IrExpr *callee = ir_expr_new(IR_EXPR_OP, span);
+  callee->u.op = op;
+  IrExpr *e = ir_expr_new(IR_EXPR_CALL, span);
+  e->u.call.callee = callee;
+  e->u.call.nargs = nargs;
+  e->u.call.args = IR_NEW_ARRAY(IrExpr *, nargs);
+  e->u.call.args[0] = a;
+  if (nargs == 2) e->u.call.args[1] = b;
+  return e;
+}
+
+static IrExpr *parse_unary(Parser *P) {
+  IrToken *t = cur(P);
+  if ((at(P, IR_TOK_MINUS) && ahead(P, 1)->kind != IR_TOK_NUMBER) || at(P, IR_TOK_BANG)) {
+    next(P);
+    enter(P);
+    IrExpr *a = parse_unary(P);
+    leave(P);
+    const IrInfix *fix = ir_infix_of(t->kind == IR_TOK_MINUS ? IR_OP_NEGATIVE : IR_OP_LOGICAL_NOT, 1);
+    IrExpr *e = call_op(fix->op, t->span, 1, a, NULL);
+    e->span = ir_span_join(t->span, a->span);
+    e->u.call.callee->span = t->span;
+    return e;
+  }
+  return parse_postfix(P);
+}
+
+static const IrInfix *binary_here(Parser *P) {
+  IrToken *t = cur(P);
+  if (t->kind == IR_TOK_MINUS && item_ends_here(P)) return NULL;
+  if (t->kind == IR_TOK_PERCENT || (t->kind >= IR_TOK_PLUS && t->kind <= IR_TOK_OROR))
+    return ir_infix_binary(t->span.src->text + t->span.off, t->span.len);
+  return NULL;
+}
+
+/* Precedence climbing over the sugar table: all binary operators are left-associative. */
+static IrExpr *parse_binary(Parser *P, int min_prec) {
+  IrExpr *left = parse_unary(P);
+  int extra = 0;
+  for (const IrInfix *op; (op = binary_here(P)) && op->prec >= min_prec;) {
+    IrToken *t = next(P);
+    enter(P), extra++;
+    IrExpr *right = parse_binary(P, op->prec + 1);
+    IrExpr *e = call_op(op->op, t->span, 2, left, right);
+    e->span = ir_span_join(left->span, right->span);
+    left = e;
+  }
+  P->depth -= extra;
+  return left;
+}
+
+static IrExpr *parse_expr(Parser *P) {
+  enter(P);
+  IrExpr *e = parse_binary(P, IR_PREC_OR);
+  leave(P);
+  return e;
+}
+
+/* A sequence: `let` bindings, graph bindings and `a; b`, then a final expression. Built with a
+ * loop, not recursion, so that long binding chains cost no stack. */
+static IrExpr *parse_seq(Parser *P) {
+  IrExpr *first = NULL, *last = NULL;
+  for (;;) {
+    IrToken *t = cur(P);
+    IrExpr *let = NULL;
+    if (at(P, IR_TOK_KW_LET)) {
+      next(P);
+      if (at(P, IR_TOK_IDENT))
+        error_at(P, cur(P), ir_printf("write `%%%s`", cur(P)->sym->name), "a let-bound name needs `%%`");
+      IrToken *v = expect(P, IR_TOK_LOCAL, "(the variable to bind)");
+      let = ir_expr_new(IR_EXPR_LET, t->span);
+      let->u.let.how = IR_LET_PLAIN;
+      let->u.let.var = (IrParam){v->sym, NULL, v->span};
+      if (accept(P, IR_TOK_COLON)) let->u.let.var.ann = parse_type(P);
+      expect(P, IR_TOK_ASSIGN, "after the variable");
+      let->u.let.value = parse_expr(P);
+    } else if (at(P, IR_TOK_LOCAL) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
+      IrToken *v = next(P);
+      next(P);
+      let = ir_expr_new(IR_EXPR_LET, t->span);
+      let->u.let.how = IR_LET_GRAPH;
+      let->u.let.var = (IrParam){v->sym, NULL, v->span};
+      let->u.let.value = parse_expr(P);
+    } else {
+      IrExpr *e = parse_expr(P);
+      if (!at(P, IR_TOK_SEMI)) {
+        /* `%a %2` reads as two expressions: %2 is a graph variable, not "remainder 2". */
+        if (at(P, IR_TOK_LOCAL) && !cur(P)->nl_before && isdigit((unsigned char)cur(P)->sym->name[0]))
+          error_at(P, cur(P), ir_printf("for the remainder, put a space after `%%`: `%% %s`", cur(P)->sym->name),
+                   "expected an operator or `;` before `%%%s`", cur(P)->sym->name);
+        if (last) {
+          last->u.let.body = e;
+          return first;
+        }
+        return e;
+      }
+      let = ir_expr_new(IR_EXPR_LET, e->span);
+      let->u.let.how = IR_LET_PLAIN;
+      let->u.let.var = (IrParam){ir_sym_seq(), NULL, e->span};
+      let->u.let.value = e;
+    }
+    expect(P, IR_TOK_SEMI, let->u.let.how == IR_LET_GRAPH ? "after the graph binding" : "after the bound value");
+    let->span = span_from(P, t->span);
+    if (last) last->u.let.body = let;
+    else first = let;
+    last = let;
+  }
+}
+
+/* ---------------------------------------------------------------- tensor literals */
+
+typedef struct TensorBuild {
+  IR_VEC(IrLit) elems;
+  int64_t shape[64];
+  int rank;       /* -1 until the first innermost element fixes it */
+  bool has_shape; /* shape[0..rank) known */
+} TensorBuild;
+
+static void tensor_level(Parser *P, TensorBuild *tb, int level) {
+  IrToken *o = cur(P);
+  open_bracket(P, IR_TOK_LBRACKET, NULL);
+  enter(P);
+  if (level >= 64) error_at(P, o, NULL, "a tensor literal has at most 64 dimensions");
+  int64_t count = 0;
+  while (!at(P, IR_TOK_RBRACKET)) {
+    if (at(P, IR_TOK_LBRACKET)) {
+      if (tb->rank >= 0 && level + 1 >= tb->rank)
+        error_at(P, cur(P), NULL, "this tensor literal mixes numbers and nested lists at the same depth");
+      tensor_level(P, tb, level + 1);
+    } else {
+      IrLit lit;
+      IrSpan ls;
+      if (tb->rank >= 0 && level + 1 != tb->rank)
+        error_at(P, cur(P), NULL, "this tensor literal mixes numbers and nested lists at the same depth");
+      if (!parse_literal(P, &lit, &ls))
+        error_at(P, cur(P), "tensor literals hold constants; build other tensors with operators",
+                 "expected a number or a boolean in the tensor literal, found %s", describe(cur(P)));
+      if (tb->rank < 0) tb->rank = level + 1;
+      IR_VEC_PUSH(tb->elems, lit);
+    }
+    count++;
+    if (!accept(P, IR_TOK_COMMA)) break;
+  }
+  if (count == 0 && tb->rank < 0) tb->rank = level + 1;
+  if (count == 0 && level + 1 != tb->rank)
+    error_at(P, cur(P), NULL, "this tensor literal mixes empty and non-empty lists at the same depth");
+  if (tb->has_shape || level + 1 == tb->rank) {
+    if (tb->has_shape && tb->shape[level] != count)
+      error_at(P, cur(P), NULL, "this row has %lld element%s but the first row at this depth has %lld",
+               (long long)count, count == 1 ? "" : "s", (long long)tb->shape[level]);
+  }
+  if (!tb->has_shape) tb->shape[level] = count;
+  if (level == 0) tb->has_shape = true;
+  close_bracket(P, IR_TOK_RBRACKET, o);
+  leave(P);
+}
+
+static IrExpr *parse_tensor_literal(Parser *P) {
+  IrToken *t = cur(P);
+  TensorBuild tb = {.rank = -1};
+  /* The first walk down fixes the shape: record it as soon as each level closes for the first
+   * time, then every later row is checked against it. */
+  tensor_level(P, &tb, 0);
+  IrExpr *e = ir_expr_new(IR_EXPR_TENSOR, span_from(P, t->span));
+  e->u.tensor.rank = tb.rank;
+  e->u.tensor.shape = IR_NEW_ARRAY(int64_t, tb.rank);
+  memcpy(e->u.tensor.shape, tb.shape, sizeof(int64_t) * (size_t)tb.rank);
+  e->u.tensor.count = tb.elems.len;
+  e->u.tensor.elems = tb.elems.items;
+  int64_t want = 1;
+  for (int i = 0; i < tb.rank; i++) want *= tb.shape[i];
+  if (want != tb.elems.len) error_span(P, e->span, NULL, "the rows of this tensor literal differ in length");
+  return e;
+}
+
+/* ---------------------------------------------------------------- top level */
+
+static void parse_data(Parser *P, IrItem *item) {
+  IrToken *kw = next(P);
+  IrToken *name = expect(P, IR_TOK_IDENT, "(the name of the data type)");
+  item->kind = IR_ITEM_DATA;
+  item->name = name->sym;
+  IrData *d = &item->data;
+  d->name = name->sym;
+  parse_tparams(P, &d->ntparams, &d->tparams);
+  IrToken *o = open_bracket(P, IR_TOK_LBRACE, "to start the constructors");
+  IR_VEC(IrCtor) cs = {0};
+  while (!at(P, IR_TOK_RBRACE)) {
+    IrToken *c = expect(P, IR_TOK_IDENT, "(a constructor name)");
+    if (ir_op_lookup(c->sym->name, c->sym->len) >= 0)
+      error_at(P, c, NULL, "`%s` is an operator and cannot name a constructor", c->sym->name);
+    for (int i = 0; i < cs.len; i++)
+      if (cs.items[i].name == c->sym) error_at(P, c, NULL, "constructor `%s` is declared twice", c->sym->name);
+    IrCtor ctor = {c->sym, c->span, 0, NULL};
+    if (accept(P, IR_TOK_COLON)) { /* seed spelling: Cons : (a, List[a]) -> List */
+      IrToken *po = open_bracket(P, IR_TOK_LPAREN, "to start the constructor's argument types");
+      parse_type_list(P, IR_TOK_RPAREN, po, &ctor.nargs, &ctor.args);
+      expect(P, IR_TOK_ARROW, "before the constructor's result");
+      IrToken *r = expect(P, IR_TOK_IDENT, "(the data type's name)");
+      if (r->sym != d->name)
+        error_at(P, r, NULL, "constructor `%s` of `%s` must build a `%s`, not a `%s`", c->sym->name, d->name->name,
+                 d->name->name, r->sym->name);
+      if (at(P, IR_TOK_LBRACKET)) { /* -> List[a]: the parameters, as declared */
+        IrToken *ro = open_bracket(P, IR_TOK_LBRACKET, NULL);
+        int n;
+        IrType **ts;
+        parse_type_list(P, IR_TOK_RBRACKET, ro, &n, &ts);
+      }
+    } else if (at(P, IR_TOK_LPAREN)) { /* TVM spelling: Cons(A, List[A]) */
+      IrToken *po = open_bracket(P, IR_TOK_LPAREN, NULL);
+      parse_type_list(P, IR_TOK_RPAREN, po, &ctor.nargs, &ctor.args);
+    }
+    ctor.span = span_from(P, c->span);
+    IR_VEC_PUSH(cs, ctor);
+    IR_VEC_PUSH(P->ctors, c->sym);
+    accept(P, IR_TOK_COMMA);
+  }
+  close_bracket(P, IR_TOK_RBRACE, o);
+  d->nctors = cs.len;
+  d->ctors = cs.items;
+  item->span = span_from(P, kw->span);
+}
+
+static void parse_def(Parser *P, IrItem *item) {
+  IrToken *kw = next(P);
+  if (at(P, IR_TOK_IDENT))
+    error_at(P, cur(P), ir_printf("write `def @%s`", cur(P)->sym->name), "a global name needs `@`");
+  IrToken *name = expect(P, IR_TOK_GLOBAL, "(the name being defined)");
+  item->kind = IR_ITEM_DEF;
+  item->name = name->sym;
+  item->fn = ir_expr_new(IR_EXPR_FN, kw->span);
+  parse_fn_rest(P, &item->fn->u.fn);
+  item->fn->span = span_from(P, kw->span);
+  item->span = item->fn->span;
+}
+
+static const char *parse_version(Parser *P) {
+  IrToken *o = open_bracket(P, IR_TOK_HASHBRACKET, NULL);
+  IrToken *k = expect(P, IR_TOK_IDENT, "(an attribute name)");
+  if (strcmp(k->sym->name, "version") != 0)
+    error_at(P, k, "the only file attribute is #[version = \"0.0.5\"]", "unknown attribute `%s`", k->sym->name);
+  expect(P, IR_TOK_ASSIGN, "after `version`");
+  IrToken *v = expect(P, IR_TOK_STRING, "(the version)");
+  close_bracket(P, IR_TOK_RBRACKET, o);
+  return v->str;
+}
+
+static void parse_items(Parser *P, IrProgram *prog) {
+  IR_VEC(IrItem) items = {0};
+  while (!at(P, IR_TOK_EOF)) {
+    IrItem item = {0};
+    P->nest = 0;
+    P->depth = 0;
+    if (at(P, IR_TOK_HASHBRACKET)) {
+      if (prog->version || items.len)
+        error_at(P, cur(P), NULL, "the version attribute comes first in a file, once");
+      prog->version = parse_version(P);
+      continue;
+    }
+    if (at(P, IR_TOK_KW_DEF)) {
+      parse_def(P, &item);
+    } else if (at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE)) {
+      parse_data(P, &item);
+    } else {
+      IrToken *t = cur(P);
+      P->toplevel = true;
+      item.kind = IR_ITEM_EXPR;
+      item.expr = parse_seq(P);
+      P->toplevel = false;
+      item.span = span_from(P, t->span);
+    }
+    IR_VEC_PUSH(items, item);
+  }
+  prog->nitems = items.len;
+  prog->items = items.items;
+}
+
+static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags *diags, bool whole_program) {
+  IrParseResult r = {0};
+  IrTokens toks;
+  if (!ir_lex(src, &toks, diags)) {
+    r.incomplete = toks.at_eof;
+    return r;
+  }
+  Parser P = {.toks = toks.items, .diags = diags, .opt = opt};
+  jmp_buf fail;
+  P.fail = &fail;
+  if (setjmp(fail)) {
+    r.incomplete = P.incomplete;
+    return r;
+  }
+  if (whole_program) {
+    IrProgram *prog = IR_NEW(IrProgram);
+    prog->src = src;
+    parse_items(&P, prog);
+    r.program = prog;
+  } else {
+    r.expr = parse_seq(&P);
+    if (!at(&P, IR_TOK_EOF))
+      error_at(&P, cur(&P), NULL, "expected the end of the expression, found %s", describe(cur(&P)));
+  }
+  return r;
+}
+
+IrParseResult ir_parse_program(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
+  return run(src, opt, diags, true);
+}
+
+IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
+  return run(src, opt, diags, false);
+}

@@ -1,0 +1,543 @@
+/* The canonical printer. Each expression has a precedence; a child is parenthesised when its
+ * precedence is below what its position requires, so the output reparses to the same tree.
+ * Blocks print on one line when their body is small and has no block of its own. */
+#include "ir/print.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/op.h"
+
+enum { PREC_SEQ = 0, PREC_EXPR = 1 }; /* below IR_PREC_OR: lets need parentheses unless in tail */
+
+static void print_type(IrBuf *b, const IrType *t, bool nested);
+static void print_expr(IrBuf *b, const IrExpr *e, int ind, int ctx);
+
+/* ---------------------------------------------------------------- literals */
+
+void ir_print_double(IrBuf *b, double v) {
+  char text[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(text, sizeof text, "%.*g", prec, v);
+    if (strtod(text, NULL) == v) break;
+  }
+  ir_buf_puts(b, text);
+}
+
+void ir_print_lit(IrBuf *b, const IrLit *lit) {
+  switch (lit->kind) {
+  case IR_LIT_BOOL: ir_buf_puts(b, lit->b ? "True" : "False"); return;
+  case IR_LIT_INT:
+    ir_buf_printf(b, "%s%llu", lit->neg ? "-" : "", (unsigned long long)lit->mag);
+    break;
+  case IR_LIT_FLOAT: {
+    IrBuf num;
+    ir_buf_init(&num);
+    ir_print_double(&num, lit->f);
+    ir_buf_puts(b, num.data);
+    /* Without a suffix, a decimal literal must look decimal to read back as one. */
+    if (!lit->suffixed && !strpbrk(num.data, ".e")) ir_buf_puts(b, ".0");
+    break;
+  }
+  }
+  if (lit->suffixed) ir_buf_puts(b, lit->suffix);
+}
+
+static void print_string(IrBuf *b, const char *s, size_t n) {
+  ir_buf_putc(b, '"');
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    switch (c) {
+    case '\n': ir_buf_puts(b, "\\n"); break;
+    case '\t': ir_buf_puts(b, "\\t"); break;
+    case '\r': ir_buf_puts(b, "\\r"); break;
+    case '\0': ir_buf_puts(b, "\\0"); break;
+    case '\\': ir_buf_puts(b, "\\\\"); break;
+    case '"': ir_buf_puts(b, "\\\""); break;
+    default:
+      if (c < 0x20 || c == 0x7f) ir_buf_printf(b, "\\x%02x", c);
+      else ir_buf_putc(b, (char)c);
+    }
+  }
+  ir_buf_putc(b, '"');
+}
+
+static void print_attr_value(IrBuf *b, const IrAttrVal *v) {
+  switch (v->kind) {
+  case IR_ATTR_LIT: ir_print_lit(b, &v->lit); break;
+  case IR_ATTR_STR: print_string(b, v->str, v->len); break;
+  case IR_ATTR_NONE: ir_buf_puts(b, "None"); break;
+  case IR_ATTR_LIST:
+    ir_buf_putc(b, '[');
+    for (int i = 0; i < v->n; i++) {
+      if (i) ir_buf_puts(b, ", ");
+      print_attr_value(b, &v->items[i]);
+    }
+    ir_buf_putc(b, ']');
+    break;
+  }
+}
+
+/* ---------------------------------------------------------------- types */
+
+static int dim_prec(const IrType *d) {
+  if (d->kind != IR_TYPE_DIMOP) return 3;
+  return d->u.dimop.op == '*' ? 2 : 1;
+}
+
+static void print_dim(IrBuf *b, const IrType *d, int ctx) {
+  bool paren = dim_prec(d) < ctx;
+  if (paren) ir_buf_putc(b, '(');
+  if (d->kind == IR_TYPE_DIMOP) {
+    int p = dim_prec(d);
+    print_dim(b, d->u.dimop.a, p);
+    ir_buf_printf(b, " %c ", d->u.dimop.op);
+    print_dim(b, d->u.dimop.b, p + 1);
+  } else {
+    print_type(b, d, true);
+  }
+  if (paren) ir_buf_putc(b, ')');
+}
+
+static void print_type_list(IrBuf *b, int n, IrType *const *ts) {
+  for (int i = 0; i < n; i++) {
+    if (i) ir_buf_puts(b, ", ");
+    print_type(b, ts[i], true);
+  }
+}
+
+static void print_tparams(IrBuf *b, int n, const IrTypeParam *ps) {
+  if (n == 0) return;
+  ir_buf_putc(b, '<');
+  for (int i = 0; i < n; i++) {
+    if (i) ir_buf_puts(b, ", ");
+    ir_buf_puts(b, ps[i].name->name);
+    if (ps[i].kind != IR_KIND_TYPE && ps[i].kind != IR_KIND_UNKNOWN)
+      ir_buf_printf(b, " : %s", ir_kind_name(ps[i].kind));
+  }
+  ir_buf_putc(b, '>');
+}
+
+static void print_rels(IrBuf *b, int n, const IrRel *rels) {
+  if (n == 0) return;
+  ir_buf_puts(b, " where ");
+  for (int i = 0; i < n; i++) {
+    if (i) ir_buf_puts(b, ", ");
+    ir_buf_puts(b, rels[i].name->name);
+    if (rels[i].nargs >= 0) {
+      ir_buf_putc(b, '(');
+      print_type_list(b, rels[i].nargs, rels[i].args);
+      ir_buf_putc(b, ')');
+    }
+  }
+}
+
+/* A result type is parenthesised when it is a function type and a `where` follows it, which
+ * would otherwise be read as the inner function's. */
+static void print_result(IrBuf *b, const IrType *ret, int nrels) {
+  bool paren = nrels > 0 && ret->kind == IR_TYPE_FUNC;
+  if (paren) ir_buf_putc(b, '(');
+  print_type(b, ret, !paren && nrels > 0);
+  if (paren) ir_buf_putc(b, ')');
+}
+
+/* nested: the type sits in a list or an annotation, where a function type's `where` clause
+ * could swallow what follows; such a type is then parenthesised. */
+static void print_type(IrBuf *b, const IrType *t, bool nested) {
+  char name[24];
+  switch (t->kind) {
+  case IR_TYPE_TENSOR:
+    if (ir_type_is_scalar(t)) {
+      ir_buf_puts(b, ir_dtype_name(t->u.tensor.dtype->u.dtype, name));
+      return;
+    }
+    ir_buf_puts(b, "Tensor[");
+    print_type(b, t->u.tensor.shape, true);
+    ir_buf_puts(b, ", ");
+    print_type(b, t->u.tensor.dtype, true);
+    ir_buf_putc(b, ']');
+    return;
+  case IR_TYPE_SHAPE:
+    ir_buf_putc(b, '(');
+    for (int i = 0; i < t->u.shape.rank; i++) {
+      if (i) ir_buf_puts(b, ", ");
+      print_dim(b, t->u.shape.dims[i], 0);
+    }
+    ir_buf_putc(b, ')');
+    return;
+  case IR_TYPE_DIM: ir_buf_printf(b, "%lld", (long long)t->u.dim); return;
+  case IR_TYPE_ANY: ir_buf_putc(b, '?'); return;
+  case IR_TYPE_DIMOP: print_dim(b, t, 0); return;
+  case IR_TYPE_DTYPE: ir_buf_puts(b, ir_dtype_name(t->u.dtype, name)); return;
+  case IR_TYPE_VAR: ir_buf_puts(b, t->u.var.name->name); return;
+  case IR_TYPE_TUPLE:
+    ir_buf_putc(b, '(');
+    print_type_list(b, t->u.tuple.n, t->u.tuple.fields);
+    if (t->u.tuple.n == 1) ir_buf_putc(b, ',');
+    ir_buf_putc(b, ')');
+    return;
+  case IR_TYPE_FUNC: {
+    bool paren = nested && t->u.func.nrels > 0;
+    if (paren) ir_buf_putc(b, '(');
+    ir_buf_puts(b, "fn");
+    print_tparams(b, t->u.func.ntparams, t->u.func.tparams);
+    ir_buf_putc(b, '(');
+    print_type_list(b, t->u.func.nargs, t->u.func.args);
+    ir_buf_puts(b, ") -> ");
+    print_result(b, t->u.func.ret, t->u.func.nrels);
+    print_rels(b, t->u.func.nrels, t->u.func.rels);
+    if (paren) ir_buf_putc(b, ')');
+    return;
+  }
+  case IR_TYPE_CALL:
+    ir_buf_printf(b, "%s[", t->u.call.name->name);
+    print_type_list(b, t->u.call.nargs, t->u.call.args);
+    ir_buf_putc(b, ']');
+    return;
+  case IR_TYPE_REF:
+    ir_buf_puts(b, "ref(");
+    print_type(b, t->u.ref, false);
+    ir_buf_putc(b, ')');
+    return;
+  case IR_TYPE_HOLE: ir_buf_printf(b, "?t%u", t->u.hole.id); return;
+  }
+}
+
+void ir_print_type(IrBuf *b, const IrType *t) { print_type(b, t, false); }
+
+/* ---------------------------------------------------------------- patterns */
+
+void ir_print_pattern(IrBuf *b, const IrPattern *p) {
+  switch (p->kind) {
+  case IR_PAT_WILD: ir_buf_putc(b, '_'); return;
+  case IR_PAT_VAR: ir_buf_printf(b, "%%%s", p->name->name); return;
+  case IR_PAT_CTOR:
+  case IR_PAT_TUPLE:
+    if (p->kind == IR_PAT_CTOR) ir_buf_puts(b, p->name->name);
+    ir_buf_putc(b, '(');
+    for (int i = 0; i < p->n; i++) {
+      if (i) ir_buf_puts(b, ", ");
+      ir_print_pattern(b, p->args[i]);
+    }
+    if (p->kind == IR_PAT_TUPLE && p->n == 1) ir_buf_putc(b, ',');
+    ir_buf_putc(b, ')');
+    return;
+  }
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static const IrInfix *sugar(const IrExpr *e) {
+  if (e->kind != IR_EXPR_CALL || e->u.call.callee->kind != IR_EXPR_OP) return NULL;
+  if (e->u.call.nattrs || e->u.call.ntargs) return NULL;
+  return ir_infix_of((IrOpId)e->u.call.callee->u.op, e->u.call.nargs);
+}
+
+static int expr_prec(const IrExpr *e) {
+  if (e->kind == IR_EXPR_LET) return PREC_SEQ;
+  const IrInfix *s = sugar(e);
+  if (s) return s->prec;
+  if (e->kind == IR_EXPR_LIT && ((e->u.lit.kind == IR_LIT_INT && e->u.lit.neg) ||
+                                 (e->u.lit.kind == IR_LIT_FLOAT && signbit(e->u.lit.f))))
+    return IR_PREC_UNARY;
+  return IR_PREC_POSTFIX;
+}
+
+/* Whether a block body is small and flat enough to print on the line of its braces. */
+static int flat_size(const IrExpr *e, int budget) {
+  if (budget <= 0) return budget;
+  switch (e->kind) {
+  case IR_EXPR_LET:
+  case IR_EXPR_FN:
+  case IR_EXPR_IF:
+  case IR_EXPR_MATCH: return 0;
+  case IR_EXPR_TENSOR: return budget - (int)(e->u.tensor.count > 16 ? budget : e->u.tensor.count);
+  case IR_EXPR_TUPLE:
+    budget--;
+    for (int i = 0; i < e->u.tuple.n && budget > 0; i++) budget = flat_size(e->u.tuple.fields[i], budget);
+    return budget;
+  case IR_EXPR_PROJ: return flat_size(e->u.proj.tuple, budget - 1);
+  case IR_EXPR_CALL:
+    budget = flat_size(e->u.call.callee, budget - 1 - e->u.call.nattrs);
+    for (int i = 0; i < e->u.call.nargs && budget > 0; i++) budget = flat_size(e->u.call.args[i], budget);
+    return budget;
+  case IR_EXPR_REF:
+  case IR_EXPR_REF_READ: return flat_size(e->u.ref.a, budget - 1);
+  case IR_EXPR_REF_WRITE: return flat_size(e->u.ref.b, flat_size(e->u.ref.a, budget - 1));
+  default: return budget - 1;
+  }
+}
+
+static void newline(IrBuf *b, int ind) {
+  ir_buf_putc(b, '\n');
+  ir_buf_indent(b, ind);
+}
+
+/* `{ body }`, on one line when the body is small, else with the body indented. */
+static void print_block(IrBuf *b, const IrExpr *body, int ind) {
+  if (flat_size(body, 12) > 0) {
+    ir_buf_puts(b, "{ ");
+    print_expr(b, body, ind + 2, PREC_SEQ);
+    ir_buf_puts(b, " }");
+    return;
+  }
+  ir_buf_putc(b, '{');
+  newline(b, ind + 2);
+  print_expr(b, body, ind + 2, PREC_SEQ);
+  newline(b, ind);
+  ir_buf_putc(b, '}');
+}
+
+static void print_params(IrBuf *b, const IrFn *fn) {
+  ir_buf_putc(b, '(');
+  for (int i = 0; i < fn->nparams; i++) {
+    if (i) ir_buf_puts(b, ", ");
+    ir_buf_printf(b, "%%%s", fn->params[i].name->name);
+    if (fn->params[i].ann) {
+      ir_buf_puts(b, " : ");
+      print_type(b, fn->params[i].ann, true);
+    }
+  }
+  ir_buf_putc(b, ')');
+}
+
+/* Everything after `fn` or `def @name`. */
+static void print_fn_rest(IrBuf *b, const IrFn *fn, int ind) {
+  print_tparams(b, fn->ntparams, fn->tparams);
+  print_params(b, fn);
+  if (fn->ret) {
+    ir_buf_puts(b, " -> ");
+    print_result(b, fn->ret, fn->nrels);
+  }
+  print_rels(b, fn->nrels, fn->rels);
+  ir_buf_putc(b, ' ');
+  print_block(b, fn->body, ind);
+}
+
+static void print_args(IrBuf *b, const IrExpr *e, int ind) {
+  ir_buf_putc(b, '(');
+  for (int i = 0; i < e->u.call.nargs; i++) {
+    if (i) ir_buf_puts(b, ", ");
+    print_expr(b, e->u.call.args[i], ind, PREC_EXPR);
+  }
+  for (int i = 0; i < e->u.call.nattrs; i++) {
+    if (i || e->u.call.nargs) ir_buf_puts(b, ", ");
+    ir_buf_printf(b, "%s=", e->u.call.attrs[i].key->name);
+    print_attr_value(b, &e->u.call.attrs[i].val);
+  }
+  ir_buf_putc(b, ')');
+}
+
+static void print_tensor_level(IrBuf *b, const IrExpr *e, int level, int64_t *index) {
+  ir_buf_putc(b, '[');
+  for (int64_t i = 0; i < e->u.tensor.shape[level]; i++) {
+    if (i) ir_buf_puts(b, ", ");
+    if (level + 1 < e->u.tensor.rank) print_tensor_level(b, e, level + 1, index);
+    else ir_print_lit(b, &e->u.tensor.elems[(*index)++]);
+  }
+  ir_buf_putc(b, ']');
+}
+
+static void print_shape_dims(IrBuf *b, int rank, const int64_t *shape) {
+  ir_buf_putc(b, '(');
+  for (int i = 0; i < rank; i++) ir_buf_printf(b, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  ir_buf_putc(b, ')');
+}
+
+/* A chain of lets, one binding a line; iterative, so long chains cost no stack. */
+static void print_lets(IrBuf *b, const IrExpr *e, int ind) {
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
+    const IrParam *v = &e->u.let.var;
+    if (e->u.let.how == IR_LET_GRAPH) {
+      ir_buf_printf(b, "%%%s = ", v->name->name);
+    } else if (v->name != ir_sym_seq() || v->ann) {
+      ir_buf_printf(b, "let %%%s", v->name->name);
+      if (v->ann) {
+        ir_buf_puts(b, " : ");
+        print_type(b, v->ann, true);
+      }
+      ir_buf_puts(b, " = ");
+    }
+    print_expr(b, e->u.let.value, ind, PREC_EXPR);
+    ir_buf_putc(b, ';');
+    newline(b, ind);
+  }
+  print_expr(b, e, ind, PREC_EXPR);
+}
+
+static void print_match(IrBuf *b, const IrExpr *e, int ind) {
+  ir_buf_puts(b, e->u.match.partial ? "match? (" : "match (");
+  print_expr(b, e->u.match.scrut, ind, PREC_SEQ);
+  ir_buf_puts(b, ") {");
+  for (int i = 0; i < e->u.match.nclauses; i++) {
+    newline(b, ind + 2);
+    ir_buf_puts(b, "case ");
+    ir_print_pattern(b, e->u.match.clauses[i].pat);
+    ir_buf_putc(b, ' ');
+    print_block(b, e->u.match.clauses[i].body, ind + 2);
+  }
+  newline(b, ind);
+  ir_buf_putc(b, '}');
+}
+
+static void print_expr(IrBuf *b, const IrExpr *e, int ind, int ctx) {
+  bool paren = expr_prec(e) < ctx;
+  if (paren) ir_buf_putc(b, '(');
+  const IrInfix *s = sugar(e);
+  switch (e->kind) {
+  case IR_EXPR_LOCAL: ir_buf_printf(b, "%%%s", e->u.name->name); break;
+  case IR_EXPR_GLOBAL: ir_buf_printf(b, "@%s", e->u.name->name); break;
+  case IR_EXPR_CTOR: ir_buf_puts(b, e->u.name->name); break;
+  case IR_EXPR_OP: ir_buf_puts(b, ir_ops[e->u.op].name); break;
+  case IR_EXPR_LIT: ir_print_lit(b, &e->u.lit); break;
+  case IR_EXPR_TENSOR: {
+    int64_t index = 0;
+    print_tensor_level(b, e, 0, &index);
+    break;
+  }
+  case IR_EXPR_FILL:
+    ir_buf_puts(b, "Constant(");
+    ir_print_lit(b, &e->u.fill.value);
+    ir_buf_puts(b, ", ");
+    print_shape_dims(b, e->u.fill.rank, e->u.fill.shape);
+    char name[24];
+    ir_buf_printf(b, ", %s)", ir_dtype_name(e->u.fill.dtype, name));
+    break;
+  case IR_EXPR_TUPLE:
+    ir_buf_putc(b, '(');
+    for (int i = 0; i < e->u.tuple.n; i++) {
+      if (i) ir_buf_puts(b, ", ");
+      print_expr(b, e->u.tuple.fields[i], ind, PREC_EXPR);
+    }
+    if (e->u.tuple.n == 1) ir_buf_putc(b, ',');
+    ir_buf_putc(b, ')');
+    break;
+  case IR_EXPR_PROJ: {
+    /* A number before `.0` would read as a decimal: `(2).0`. */
+    const IrExpr *t = e->u.proj.tuple;
+    bool wrap = t->kind == IR_EXPR_LIT && expr_prec(t) >= IR_PREC_POSTFIX;
+    if (wrap) ir_buf_putc(b, '(');
+    print_expr(b, t, ind, IR_PREC_POSTFIX);
+    if (wrap) ir_buf_putc(b, ')');
+    ir_buf_printf(b, ".%d", e->u.proj.index);
+    break;
+  }
+  case IR_EXPR_LET:
+    print_lets(b, e, paren ? ind + 1 : ind);
+    break;
+  case IR_EXPR_FN:
+    ir_buf_puts(b, "fn");
+    print_fn_rest(b, &e->u.fn, ind);
+    break;
+  case IR_EXPR_CALL:
+    if (s && e->u.call.nargs == 2) {
+      print_expr(b, e->u.call.args[0], ind, s->prec);
+      ir_buf_printf(b, " %s ", s->text);
+      print_expr(b, e->u.call.args[1], ind, s->prec + 1);
+    } else if (s) {
+      /* `-(2)` keeps negating a literal apart from the literal -2. */
+      const IrExpr *a = e->u.call.args[0];
+      ir_buf_puts(b, s->text);
+      bool wrap = a->kind == IR_EXPR_LIT || (sugar(a) && sugar(a)->prec == IR_PREC_UNARY);
+      if (wrap) ir_buf_putc(b, '(');
+      print_expr(b, a, ind, IR_PREC_UNARY);
+      if (wrap) ir_buf_putc(b, ')');
+    } else {
+      print_expr(b, e->u.call.callee, ind, IR_PREC_POSTFIX);
+      if (e->u.call.ntargs) {
+        ir_buf_putc(b, '<');
+        print_type_list(b, e->u.call.ntargs, e->u.call.targs);
+        ir_buf_putc(b, '>');
+      }
+      print_args(b, e, ind);
+    }
+    break;
+  case IR_EXPR_IF:
+    for (;;) {
+      ir_buf_puts(b, "if (");
+      print_expr(b, e->u.ifx.cond, ind, PREC_SEQ);
+      ir_buf_puts(b, ") ");
+      print_block(b, e->u.ifx.then, ind);
+      ir_buf_puts(b, " else ");
+      if (e->u.ifx.els->kind != IR_EXPR_IF) break;
+      e = e->u.ifx.els;
+    }
+    print_block(b, e->u.ifx.els, ind);
+    break;
+  case IR_EXPR_MATCH: print_match(b, e, ind); break;
+  case IR_EXPR_REF:
+  case IR_EXPR_REF_READ:
+    ir_buf_puts(b, e->kind == IR_EXPR_REF ? "ref(" : "ref_read(");
+    print_expr(b, e->u.ref.a, ind, PREC_EXPR);
+    ir_buf_putc(b, ')');
+    break;
+  case IR_EXPR_REF_WRITE:
+    ir_buf_puts(b, "ref_write(");
+    print_expr(b, e->u.ref.a, ind, PREC_EXPR);
+    ir_buf_puts(b, ", ");
+    print_expr(b, e->u.ref.b, ind, PREC_EXPR);
+    ir_buf_putc(b, ')');
+    break;
+  }
+  if (paren) ir_buf_putc(b, ')');
+}
+
+void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(b, e, indent, PREC_SEQ); }
+
+/* ---------------------------------------------------------------- programs */
+
+static void print_data(IrBuf *b, const IrData *d) {
+  ir_buf_printf(b, "data %s", d->name->name);
+  print_tparams(b, d->ntparams, d->tparams);
+  ir_buf_puts(b, " {");
+  for (int i = 0; i < d->nctors; i++) {
+    const IrCtor *c = &d->ctors[i];
+    newline(b, 2);
+    ir_buf_printf(b, "%s : (", c->name->name);
+    print_type_list(b, c->nargs, c->args);
+    ir_buf_printf(b, ") -> %s", d->name->name);
+  }
+  newline(b, 0);
+  ir_buf_putc(b, '}');
+}
+
+void ir_print_item(IrBuf *b, const IrItem *item) {
+  switch (item->kind) {
+  case IR_ITEM_DEF:
+    ir_buf_printf(b, "def @%s", item->name->name);
+    print_fn_rest(b, &item->fn->u.fn, 0);
+    break;
+  case IR_ITEM_DATA: print_data(b, &item->data); break;
+  case IR_ITEM_EXPR: print_expr(b, item->expr, 0, PREC_SEQ); break;
+  }
+}
+
+void ir_print_program(IrBuf *b, const IrProgram *prog) {
+  if (prog->version) {
+    ir_buf_puts(b, "#[version = ");
+    print_string(b, prog->version, strlen(prog->version));
+    ir_buf_puts(b, "]\n");
+  }
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    /* A blank line around definitions; consecutive expressions stay together. */
+    if (i > 0 && (it->kind != IR_ITEM_EXPR || prog->items[i - 1].kind != IR_ITEM_EXPR)) ir_buf_putc(b, '\n');
+    ir_print_item(b, it);
+    ir_buf_putc(b, '\n');
+  }
+}
+
+char *ir_type_str(const IrType *t) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_print_type(&b, t);
+  return b.data;
+}
+
+char *ir_expr_str(const IrExpr *e) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_print_expr(&b, e, 0);
+  return b.data;
+}

@@ -1,0 +1,24 @@
+/* The printer: writes the canonical text of any AST or type, in the seed documents' spelling
+ * (`data`, `<a>`, `case P { e }`), with only the parentheses the grammar needs. Parsing what it
+ * writes gives back the same AST (tests/unit/roundtrip checks this on every .rly file). */
+#ifndef IR_PRINT_H
+#define IR_PRINT_H
+
+#include "ir/ast.h"
+
+void ir_print_program(IrBuf *b, const IrProgram *prog);
+void ir_print_item(IrBuf *b, const IrItem *item);
+/* indent: the column that continuation lines of a multi-line expression start from. */
+void ir_print_expr(IrBuf *b, const IrExpr *e, int indent);
+void ir_print_pattern(IrBuf *b, const IrPattern *p);
+/* A type as DESIGN §4 shows it: scalars as their dtype, fn<...>(...) -> ... where .... */
+void ir_print_type(IrBuf *b, const IrType *t);
+void ir_print_lit(IrBuf *b, const IrLit *lit);
+/* The shortest decimal text that reads back as exactly this double ("2.5", "1e+20", "3"). */
+void ir_print_double(IrBuf *b, double v);
+
+/* Conveniences returning GC-allocated strings. */
+char *ir_type_str(const IrType *t);
+char *ir_expr_str(const IrExpr *e);
+
+#endif

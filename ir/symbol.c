@@ -1,0 +1,51 @@
+/* The symbol table: open addressing over FNV-1a hashes; symbols live in uncollectable memory
+ * because the table itself is the only root that must keep them. */
+#include "ir/symbol.h"
+
+#include <string.h>
+
+#include "ir/mem.h"
+
+static struct {
+  Sym *slots;
+  size_t cap, count;
+} table;
+
+static uint32_t hash_of(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+static void grow(void) {
+  size_t cap = table.cap ? table.cap * 2 : 1024;
+  Sym *slots = GC_MALLOC_UNCOLLECTABLE(cap * sizeof(Sym));
+  for (size_t i = 0; i < table.cap; i++) {
+    Sym s = table.slots[i];
+    if (!s) continue;
+    size_t j = s->hash & (cap - 1);
+    while (slots[j]) j = (j + 1) & (cap - 1);
+    slots[j] = s;
+  }
+  if (table.slots) GC_FREE(table.slots);
+  table.slots = slots;
+  table.cap = cap;
+}
+
+Sym ir_sym_n(const char *name, size_t len) {
+  if (2 * (table.count + 1) > table.cap) grow();
+  uint32_t h = hash_of(name, len);
+  size_t j = h & (table.cap - 1);
+  for (Sym s; (s = table.slots[j]); j = (j + 1) & (table.cap - 1))
+    if (s->hash == h && s->len == len && memcmp(s->name, name, len) == 0) return s;
+  IrSymbol *s = GC_MALLOC_ATOMIC_UNCOLLECTABLE(sizeof(IrSymbol) + len + 1);
+  s->hash = h;
+  s->len = (uint32_t)len;
+  memcpy(s->name, name, len);
+  s->name[len] = '\0';
+  table.slots[j] = s;
+  table.count++;
+  return s;
+}
+
+Sym ir_sym(const char *name) { return ir_sym_n(name, strlen(name)); }

@@ -1,0 +1,20 @@
+/* Interned names: every identifier, sigil name and operator name is a Sym, so names compare by
+ * pointer. The table is process-wide and only grows (symbols are never freed). */
+#ifndef IR_SYMBOL_H
+#define IR_SYMBOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct IrSymbol {
+  uint32_t hash;
+  uint32_t len;
+  char name[];
+} IrSymbol;
+
+typedef const IrSymbol *Sym;
+
+Sym ir_sym(const char *name);
+Sym ir_sym_n(const char *name, size_t len);
+
+#endif

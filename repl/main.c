@@ -1,0 +1,36 @@
+/* main(): start the collector, read the command line, and run everything else on the large
+ * evaluation stack (runtime/heap.c), so deep programs meet depth guards, not the 8 MB limit. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "repl/options.h"
+#include "repl/repl.h"
+#include "runtime/runtime.h"
+
+typedef struct {
+  const ReplOptions *opt;
+  int status;
+} Job;
+
+static void run_job(void *p) {
+  Job *job = p;
+  job->status = repl_main(job->opt);
+}
+
+int main(int argc, char **argv) {
+  rt_heap_init();
+  ReplOptions opt;
+  const char *error = NULL;
+  if (!repl_options_parse(argc, argv, &opt, &error)) {
+    fprintf(stderr, "relay: %s\n(relay --help shows the usage)\n", error);
+    return 2;
+  }
+  Job job = {&opt, 0};
+  if (!rt_stack_run(run_job, &job, RT_STACK_BYTES)) {
+    fprintf(stderr, "relay: cannot make the evaluation stack (%s)\n", strerror(errno));
+    return 1;
+  }
+  fflush(stdout);
+  return job.status;
+}

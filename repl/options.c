@@ -1,0 +1,95 @@
+/* Command-line parsing: a table of options, each with whether it takes an argument. */
+#include "repl/options.h"
+
+#include <string.h>
+
+#include "ir/mem.h"
+
+static const char usage[] =
+    "usage: relay [options] [FILE...]\n"
+    "\n"
+    "  relay                 start the REPL with the Prelude loaded\n"
+    "  relay FILE...         run the files' top-level expressions, then @main() if defined\n"
+    "  relay [FILE...] -e EXPR   print the value of EXPR after loading the files' definitions\n"
+    "  relay [FILE...] -t EXPR   print the type of EXPR (e.g. relay -t @map)\n"
+    "  relay --types FILE    print `@name : type` for every global FILE defines\n"
+    "  relay --print FILE    print FILE in canonical form\n"
+    "\n"
+    "options:\n"
+    "  --no-prelude          start from an empty module\n"
+    "  -i                    enter the REPL after loading the files\n"
+    "  -h, --help            show this help\n"
+    "  --version             show the version\n"
+    "\n"
+    "Exit status: 0 on success, 1 on a parse, type or run-time error, 2 on bad usage.\n";
+
+const char *repl_options_usage(void) { return usage; }
+
+static bool set_mode(ReplOptions *o, ReplMode mode, const char *flag, const char **error) {
+  if (o->mode != REPL_MODE_REPL && o->mode != mode) {
+    *error = ir_printf("%s cannot be combined with the other mode options given", flag);
+    return false;
+  }
+  if (o->mode == mode && (mode == REPL_MODE_EVAL || mode == REPL_MODE_TYPE || mode == REPL_MODE_PRINT ||
+                          mode == REPL_MODE_TYPES)) {
+    *error = ir_printf("%s is given twice", flag);
+    return false;
+  }
+  o->mode = mode;
+  return true;
+}
+
+bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **error) {
+  memset(o, 0, sizeof *o);
+  o->files = ir_alloc(sizeof(char *) * (size_t)(argc + 1));
+  const char *mode_file = NULL;
+  bool only_files = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (only_files || a[0] != '-' || a[1] == '\0') {
+      o->files[o->nfiles++] = a;
+      continue;
+    }
+    bool takes_arg = !strcmp(a, "-e") || !strcmp(a, "-t") || !strcmp(a, "--types") || !strcmp(a, "--print");
+    if (takes_arg && i + 1 >= argc) {
+      *error = ir_printf("%s needs an argument", a);
+      return false;
+    }
+    if (!strcmp(a, "--")) {
+      only_files = true;
+    } else if (!strcmp(a, "-e") || !strcmp(a, "-t")) {
+      if (!set_mode(o, a[1] == 'e' ? REPL_MODE_EVAL : REPL_MODE_TYPE, a, error)) return false;
+      o->expr = argv[++i];
+    } else if (!strcmp(a, "--types") || !strcmp(a, "--print")) {
+      if (!set_mode(o, a[2] == 't' ? REPL_MODE_TYPES : REPL_MODE_PRINT, a, error)) return false;
+      mode_file = argv[++i];
+    } else if (!strcmp(a, "--no-prelude")) {
+      o->no_prelude = true;
+    } else if (!strcmp(a, "-i")) {
+      o->interactive = true;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      o->mode = REPL_MODE_HELP;
+      return true;
+    } else if (!strcmp(a, "--version")) {
+      o->mode = REPL_MODE_VERSION;
+      return true;
+    } else {
+      *error = ir_printf("unknown option `%s`", a);
+      return false;
+    }
+  }
+  if (mode_file) {
+    if (o->nfiles) {
+      *error = ir_printf("%s takes one file; `%s` is extra", o->mode == REPL_MODE_PRINT ? "--print" : "--types",
+                         o->files[0]);
+      return false;
+    }
+    o->files[o->nfiles++] = mode_file;
+  }
+  if (o->interactive && o->mode != REPL_MODE_REPL) {
+    *error = "-i cannot be combined with -e, -t, --types or --print";
+    return false;
+  }
+  if (o->mode == REPL_MODE_REPL && o->nfiles && !o->interactive) o->mode = REPL_MODE_RUN;
+  return true;
+}

@@ -1,0 +1,32 @@
+/* The command line of relay (DESIGN §7), parsed into one struct. Options may come before or
+ * after file names, as `relay FILE -t @f` does. */
+#ifndef REPL_OPTIONS_H
+#define REPL_OPTIONS_H
+
+#include <stdbool.h>
+
+typedef enum {
+  REPL_MODE_REPL,  /* no files, or -i */
+  REPL_MODE_RUN,   /* relay FILE...: run top-level expressions and @main */
+  REPL_MODE_EVAL,  /* -e EXPR */
+  REPL_MODE_TYPE,  /* -t EXPR */
+  REPL_MODE_TYPES, /* --types FILE */
+  REPL_MODE_PRINT, /* --print FILE */
+  REPL_MODE_HELP,
+  REPL_MODE_VERSION,
+} ReplMode;
+
+typedef struct ReplOptions {
+  ReplMode mode;
+  bool no_prelude;
+  bool interactive; /* -i: the REPL after loading the files */
+  const char *expr; /* -e / -t */
+  int nfiles;
+  const char **files;
+} ReplOptions;
+
+/* False on bad usage, after writing the reason to *error (a static or GC string). */
+bool repl_options_parse(int argc, char **argv, ReplOptions *out, const char **error);
+const char *repl_options_usage(void);
+
+#endif

@@ -1,0 +1,41 @@
+/* The GC heap and the evaluation stack: relay runs on a collector-registered thread with a
+ * large stack, so deep recursion in any phase is bounded by explicit depth guards, not by the
+ * 8 MB of the main thread. */
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <pthread.h>
+
+void rt_heap_init(void) {
+  GC_INIT();
+  GC_allow_register_threads();
+}
+
+typedef struct {
+  void (*fn)(void *);
+  void *arg;
+} StackJob;
+
+static void *stack_main(void *p) {
+  StackJob *job = p;
+  job->fn(job->arg);
+  return NULL;
+}
+
+bool rt_stack_run(void (*fn)(void *), void *arg, size_t bytes) {
+  pthread_attr_t attr;
+  if ((errno = pthread_attr_init(&attr)) != 0) return false;
+  if ((errno = pthread_attr_setstacksize(&attr, bytes)) != 0) {
+    pthread_attr_destroy(&attr);
+    return false;
+  }
+  StackJob job = {fn, arg};
+  pthread_t thread;
+  /* gc.h (with GC_THREADS) maps pthread_create to GC_pthread_create, which registers the
+   * thread's stack as a root. */
+  errno = pthread_create(&thread, &attr, stack_main, &job);
+  pthread_attr_destroy(&attr);
+  if (errno != 0) return false;
+  pthread_join(thread, NULL);
+  return true;
+}
