@@ -21,6 +21,7 @@ typedef struct Parser {
   bool incomplete;
   int depth;
   int nest;          /* open brackets within the current top-level item */
+  int type_lists;    /* lists of types being parsed, around the current point */
   bool toplevel;     /* parsing a top-level expression: line breaks end it */
   IR_VEC(Sym) ctors; /* constructors declared earlier in this chunk */
 } Parser;
@@ -310,10 +311,12 @@ static IrType *parse_base_type(Parser *P) {
 
 static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, int *n, IrType ***out) {
   IR_VEC(IrType *) ts = {0};
+  P->type_lists++;
   while (!at(P, closer)) {
     IR_VEC_PUSH(ts, parse_type(P));
     if (!accept(P, IR_TOK_COMMA)) break;
   }
+  P->type_lists--;
   close_bracket(P, closer, opener);
   *n = ts.len;
   *out = ts.items;
@@ -330,7 +333,8 @@ static void parse_relations(Parser *P, int *n, IrRel **out) {
       r.span = span_from(P, t->span);
     }
     IR_VEC_PUSH(rels, r);
-  } while (accept(P, IR_TOK_COMMA));
+    /* `fn(fn(a) -> b where R, c)`: inside a list of types a comma ends the relations. */
+  } while (P->type_lists == 0 && at(P, IR_TOK_COMMA) && ahead(P, 1)->kind == IR_TOK_IDENT && next(P));
   *n = rels.len;
   *out = rels.items;
 }
@@ -353,10 +357,12 @@ static IrType *parse_type_inner(Parser *P) {
     IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
     IR_VEC(IrType *) fs = {0};
     bool comma = false;
+    P->type_lists++;
     while (!at(P, IR_TOK_RPAREN)) {
       IR_VEC_PUSH(fs, parse_type(P));
       if (!(comma = accept(P, IR_TOK_COMMA))) break;
     }
+    P->type_lists--;
     close_bracket(P, IR_TOK_RPAREN, o);
     if (fs.len == 1 && !comma) return fs.items[0]; /* (T) is T; (T,) is a 1-tuple */
     return ir_type_tuple(fs.len, fs.items, span_from(P, t->span));
@@ -784,6 +790,7 @@ static IrExpr *parse_primary(Parser *P) {
     e->u.name = t->sym;
     return e;
   }
+  case IR_TOK_MINUS: /* only reached before a number: parse_unary takes the other cases */
   case IR_TOK_NUMBER: {
     IrExpr *e = ir_expr_new(IR_EXPR_LIT, t->span);
     parse_literal(P, &e->u.lit, &e->span);
@@ -944,7 +951,13 @@ static IrExpr *parse_seq(Parser *P) {
       let->u.let.var = (IrParam){ir_sym_seq(), NULL, e->span};
       let->u.let.value = e;
     }
-    expect(P, IR_TOK_SEMI, let->u.let.how == IR_LET_GRAPH ? "after the graph binding" : "after the bound value");
+    /* The seeds write graph bindings one a line without `;`; TVM ends them with `;`. */
+    bool line_ends_it = let->u.let.how == IR_LET_GRAPH && cur(P)->nl_before && !at(P, IR_TOK_RBRACE) &&
+                        !at(P, IR_TOK_EOF);
+    if (!line_ends_it)
+      expect(P, IR_TOK_SEMI, let->u.let.how == IR_LET_GRAPH ? "after the graph binding" : "after the bound value");
+    else
+      accept(P, IR_TOK_SEMI);
     let->span = span_from(P, t->span);
     if (last) last->u.let.body = let;
     else first = let;
@@ -957,8 +970,8 @@ static IrExpr *parse_seq(Parser *P) {
 typedef struct TensorBuild {
   IR_VEC(IrLit) elems;
   int64_t shape[64];
+  bool known[64]; /* shape[level] is fixed by the first list closed at that depth */
   int rank;       /* -1 until the first innermost element fixes it */
-  bool has_shape; /* shape[0..rank) known */
 } TensorBuild;
 
 static void tensor_level(Parser *P, TensorBuild *tb, int level) {
@@ -989,13 +1002,11 @@ static void tensor_level(Parser *P, TensorBuild *tb, int level) {
   if (count == 0 && tb->rank < 0) tb->rank = level + 1;
   if (count == 0 && level + 1 != tb->rank)
     error_at(P, cur(P), NULL, "this tensor literal mixes empty and non-empty lists at the same depth");
-  if (tb->has_shape || level + 1 == tb->rank) {
-    if (tb->has_shape && tb->shape[level] != count)
-      error_at(P, cur(P), NULL, "this row has %lld element%s but the first row at this depth has %lld",
-               (long long)count, count == 1 ? "" : "s", (long long)tb->shape[level]);
-  }
-  if (!tb->has_shape) tb->shape[level] = count;
-  if (level == 0) tb->has_shape = true;
+  if (tb->known[level] && tb->shape[level] != count)
+    error_at(P, cur(P), NULL, "this row has %lld element%s but the first row at this depth has %lld",
+             (long long)count, count == 1 ? "" : "s", (long long)tb->shape[level]);
+  tb->shape[level] = count;
+  tb->known[level] = true;
   close_bracket(P, IR_TOK_RBRACKET, o);
   leave(P);
 }
@@ -1003,8 +1014,7 @@ static void tensor_level(Parser *P, TensorBuild *tb, int level) {
 static IrExpr *parse_tensor_literal(Parser *P) {
   IrToken *t = cur(P);
   TensorBuild tb = {.rank = -1};
-  /* The first walk down fixes the shape: record it as soon as each level closes for the first
-   * time, then every later row is checked against it. */
+  /* The first list closed at each depth fixes that dimension; every later one is checked. */
   tensor_level(P, &tb, 0);
   IrExpr *e = ir_expr_new(IR_EXPR_TENSOR, span_from(P, t->span));
   e->u.tensor.rank = tb.rank;
@@ -1140,9 +1150,10 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     parse_items(&P, prog);
     r.program = prog;
   } else {
-    r.expr = parse_seq(&P);
+    IrExpr *e = parse_seq(&P);
     if (!at(&P, IR_TOK_EOF))
       error_at(&P, cur(&P), NULL, "expected the end of the expression, found %s", describe(cur(&P)));
+    r.expr = e; /* only now: a longjmp above must leave r empty */
   }
   return r;
 }

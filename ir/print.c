@@ -17,11 +17,16 @@ static void print_expr(IrBuf *b, const IrExpr *e, int ind, int ctx);
 /* ---------------------------------------------------------------- literals */
 
 void ir_print_double(IrBuf *b, double v) {
-  char text[40];
-  for (int prec = 1; prec <= 17; prec++) {
+  char text[400];
+  int prec = 1;
+  for (; prec < 17; prec++) {
     snprintf(text, sizeof text, "%.*g", prec, v);
     if (strtod(text, NULL) == v) break;
   }
+  snprintf(text, sizeof text, "%.*g", prec, v);
+  /* Plain notation for ordinary magnitudes (1000, not 1e+03), exponents beyond them. */
+  int exp10 = v != 0 && isfinite(v) ? (int)floor(log10(fabs(v))) : 0;
+  if (exp10 >= -5 && exp10 < 17) snprintf(text, sizeof text, "%.*f", prec - 1 - exp10 > 0 ? prec - 1 - exp10 : 0, v);
   ir_buf_puts(b, text);
 }
 

@@ -1,0 +1,166 @@
+/* Unit tests of ir/parser.c: the shape of the trees it builds (precedence, desugaring, spans),
+ * the top-level line-break rule, incomplete input, and the limits that keep it from crashing. */
+#include <string.h>
+
+#include "ir/ir.h"
+#include "runtime/runtime.h"
+#include "tests/unit/tap.h"
+
+static IrDiags diags;
+
+static IrParseResult parse(const char *text) {
+  memset(&diags, 0, sizeof diags);
+  return ir_parse_program(ir_source_new("t.rly", text, strlen(text)), NULL, &diags);
+}
+
+static IrExpr *expr(const char *text) {
+  IrParseResult r = parse(text);
+  return r.program && r.program->nitems == 1 && r.program->items[0].kind == IR_ITEM_EXPR ? r.program->items[0].expr
+                                                                                           : NULL;
+}
+
+/* A fully parenthesised rendering of operator calls, to see the tree's shape. */
+static void shape(IrBuf *b, const IrExpr *e) {
+  if (e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP) {
+    ir_buf_printf(b, "%s(", ir_ops[e->u.call.callee->u.op].name);
+    for (int i = 0; i < e->u.call.nargs; i++) {
+      if (i) ir_buf_puts(b, ", ");
+      shape(b, e->u.call.args[i]);
+    }
+    ir_buf_putc(b, ')');
+  } else {
+    ir_print_expr(b, e, 0);
+  }
+}
+
+static const char *tree(const char *text) {
+  IrExpr *e = expr(text);
+  if (!e) return diags.first ? diags.first->message : "(not one expression)";
+  IrBuf b;
+  ir_buf_init(&b);
+  shape(&b, e);
+  return b.data;
+}
+
+static const char *error(const char *text) {
+  IrParseResult r = parse(text);
+  if (r.program || !diags.first) return "(parsed)";
+  const IrDiag *d = diags.first;
+  return ir_printf("%u:%u %s%s%s", d->span.line, d->span.col, d->message, d->notes.len ? " | " : "",
+                   d->notes.len ? d->notes.items[0] : "");
+}
+
+static char *repeat(const char *piece, int n) {
+  size_t len = strlen(piece);
+  char *s = ir_alloc_atomic(len * (size_t)n + 1);
+  for (int i = 0; i < n; i++) memcpy(s + len * (size_t)i, piece, len);
+  s[len * (size_t)n] = '\0';
+  return s;
+}
+
+static void run(void *unused) {
+  (void)unused;
+  tap_is_str(tree("1 + 2 * 3"), "add(1, multiply(2, 3))", "* binds tighter than +");
+  tap_is_str(tree("%a - %b - %c"), "subtract(subtract(%a, %b), %c)", "- is left-associative");
+  tap_is_str(tree("%a < %b == %c <= %d"), "equal(less(%a, %b), less_equal(%c, %d))", "comparisons bind tighter than ==");
+  tap_is_str(tree("%a || %b && !%c"), "logical_or(%a, logical_and(%b, logical_not(%c)))", "&& over ||, ! over &&");
+  tap_is_str(tree("-%x * 2"), "multiply(negative(%x), 2)", "unary minus binds tighter than *");
+  tap_is_str(tree("%x % 3 / 2"), "divide(mod(%x, 3), 2)", "%% is multiplicative and left-associative");
+  tap_is_str(tree("%n-1"), "subtract(%n, 1)", "%%n-1 subtracts");
+  tap_is_str(tree("-2 * 3"), "multiply(-2, 3)", "a minus before a number is part of the literal");
+  tap_is_str(tree("%f(1).0.1"), "%f(1).0.1", "calls and projections chain");
+
+  IrExpr *e = expr("%a; %b");
+  tap_ok(e && e->kind == IR_EXPR_LET && e->u.let.var.name == ir_sym_seq() && e->u.let.body->kind == IR_EXPR_LOCAL,
+         "a; b is let %%_ = a; b");
+  e = expr("%0 = 1; %1 = %0; %1");
+  tap_ok(e && e->kind == IR_EXPR_LET && e->u.let.how == IR_LET_GRAPH, "graph bindings");
+  e = expr("Nil");
+  tap_ok(e && e->kind == IR_EXPR_CTOR, "a bare constructor is a constructor reference");
+  e = expr("Nil()");
+  tap_ok(e && e->kind == IR_EXPR_CALL && e->u.call.nargs == 0, "Nil() is a call with no arguments");
+  e = expr("@f<int32, bool>((1, True))");
+  tap_ok(e && e->kind == IR_EXPR_CALL && e->u.call.ntargs == 2 && e->u.call.nargs == 1, "explicit type arguments");
+  tap_is_str(tree("@f < 1"), "less(@f, 1)", "< after a global is a comparison when no type list follows");
+  e = expr("sum(%x, axis=[1], keepdims=True)");
+  tap_ok(e && e->u.call.nargs == 1 && e->u.call.nattrs == 2 && e->u.call.attrs[0].val.kind == IR_ATTR_LIST,
+         "keyword attributes");
+  e = expr("[[1, 2, 3], [4, 5, 6]]");
+  tap_ok(e && e->kind == IR_EXPR_TENSOR && e->u.tensor.rank == 2 && e->u.tensor.shape[0] == 2 &&
+             e->u.tensor.shape[1] == 3 && e->u.tensor.count == 6 && e->u.tensor.elems[5].mag == 6,
+         "nested tensor literals are row-major with their shape");
+  e = expr("Constant(1, (10, 10), float32)");
+  tap_ok(e && e->kind == IR_EXPR_FILL && e->u.fill.rank == 2 && e->u.fill.dtype.bits == 32, "Constant(v, shape, dtype)");
+
+  e = expr("\n  %x + %long_name");
+  tap_ok(e && e->span.line == 2 && e->span.col == 3 && e->span.len == 15, "an operator call spans its operands");
+  tap_ok(e && e->u.call.callee->span.col == 6, "the operator node points at the operator");
+
+  IrParseResult r = parse("%t\n(1, 2, 3).2\n-1");
+  tap_ok(r.program && r.program->nitems == 3, "at top level, a line starting with ( or - is a new item");
+  r = parse("@f(1,\n 2)\n- 3");
+  tap_ok(r.program && r.program->nitems == 2, "inside brackets line breaks do not matter");
+  r = parse("let %x = 1;\n(%x, 2)");
+  tap_ok(r.program && r.program->nitems == 1, "a let's body may start on the next line");
+  r = parse("if (True) { 1 }\nelse { 2 }");
+  tap_ok(r.program && r.program->nitems == 1, "else may start a line");
+
+  tap_ok(parse("let %x = 1;").incomplete, "a let without its body is incomplete");
+  tap_ok(parse("def @f(%x) {").incomplete, "an open brace is incomplete");
+  tap_ok(!parse("let %x = ;").incomplete, "a real error is not incomplete");
+  tap_ok(parse("/* open").incomplete, "an open comment is incomplete");
+
+  tap_is_str(error("def @f(%x) : int32 { %x }"),
+             "1:12 expected `->` before the result type, found `:` | hint: a result type is written `-> T`",
+             "the seeds' `:` for a result type");
+  tap_is_str(error("match (%n) { case Single(x) { x } }"),
+             "1:26 `x` is not a constructor | hint: a pattern variable needs `%`: write `%x`", "a pattern variable without %%");
+  tap_is_str(error("inc_scalar(%one)"),
+             "1:1 unknown operator `inc_scalar` | hint: a global function is written `@inc_scalar`, a local variable `%inc_scalar`",
+             "a global called without @");
+  tap_is_str(error("if (%c) { 1 }"), "1:14 expected `else`, found end of input | hint: every `if` is an expression, so it needs an `else { ... }` branch",
+             "if without else");
+  tap_is_str(error("@f(1, 2"), "1:8 expected `)`, found end of input | hint: the `(` at line 1, column 3 is not closed",
+             "an unclosed bracket names where it opened");
+  tap_is_str(error("300u8"), "1:1 300 does not fit uint8 (0 to 255)", "a suffixed literal out of range");
+  tap_is_str(error("-129i8"), "1:1 -129 does not fit int8 (-128 to 127)", "a negative literal out of range");
+  tap_is_str(error("-128i8"), "(parsed)", "the smallest int8");
+  tap_is_str(error("[[1, 2], [3]]"), "1:12 this row has 1 element but the first row at this depth has 2", "ragged tensor literal");
+  tap_is_str(error("%a %2"), "1:4 expected an operator or `;` before `%2` | hint: for the remainder, put a space after `%`: `% 2`",
+             "%%2 after an expression");
+  tap_is_str(error("@f(axis=1, %x)"), "1:12 positional arguments come before keyword attributes", "positional after keyword");
+  tap_is_str(error("fn<s : Size>(%x) { %x }"), "1:8 unknown kind `Size` | hint: the kinds are Type, BaseType, Shape and ShapeVar",
+             "unknown kind");
+  tap_is_str(error("data D { A : () -> E }"), "1:20 constructor `A` of `D` must build a `D`, not a `E`", "constructor result");
+
+  /* Deep nesting is an error, not a crash; long binding chains are fine. */
+  const char *deep = ir_printf("%s1%s", repeat("(", 20000), repeat(")", 20000));
+  tap_ok(strstr(error(deep), "nested too deeply") != NULL, "20000 nested parentheses: a clean error");
+  const char *deep_call = ir_printf("%s1%s", repeat("@f(", 20000), repeat(")", 20000));
+  tap_ok(strstr(error(deep_call), "nested too deeply") != NULL, "20000 nested calls: a clean error");
+  const char *long_sum = ir_printf("1%s", repeat(" + 1", 20000));
+  tap_ok(strstr(error(long_sum), "nested too deeply") != NULL, "a 20000-term sum: a clean error");
+  const char *chain = ir_printf("def @f() {\n%s%%x\n}", repeat("let %x = 1;\n", 200000));
+  r = parse(chain);
+  tap_ok(r.program != NULL, "200000 let bindings parse");
+  if (r.program) {
+    IrBuf b;
+    ir_buf_init(&b);
+    ir_print_program(&b, r.program);
+    IrDiags d2 = {0};
+    IrParseResult r2 = ir_parse_program(ir_source_new("p", b.data, b.len), NULL, &d2);
+    tap_ok(r2.program && ir_program_equal(r.program, r2.program, NULL), "and round-trip through the printer");
+  }
+
+  IrDiags d = {0};
+  IrParseResult one = ir_parse_expression(ir_source_new("<e>", "let %x = 2; %x * %x", 19), NULL, &d);
+  tap_ok(one.expr && one.expr->kind == IR_EXPR_LET, "ir_parse_expression reads one expression with its lets");
+  one = ir_parse_expression(ir_source_new("<e>", "1 2", 3), NULL, &d);
+  tap_ok(!one.expr && strstr(d.first->message, "expected the end of the expression"), "and rejects trailing text");
+}
+
+int main(void) {
+  rt_heap_init();
+  if (!rt_stack_run(run, NULL, RT_STACK_BYTES)) return 1;
+  return tap_done();
+}
