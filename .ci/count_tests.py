@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Counts test results for .ci/run; prints `PASSED FAILED` as its last stdout line.
+"""Counts test results for .ci/run; prints `PASSED FAILED SKIPPED` as its last stdout line.
 
 Usage: count_tests.py meson BUILD_DIR EXIT_STATUS      one `meson test -C BUILD_DIR` run
        count_tests.py conformance LOG_FILE EXIT_STATUS  one conformance run.py run
@@ -8,7 +8,9 @@ A TAP test counts each of its `ok`/`not ok` lines (`ok ... # SKIP` and `not ok .
 as passed) plus, as failed, the results its plan announced but it never printed (a crash). An
 exit-code test counts once, by meson's result (SKIP counts as passed). A step that failed without
 a failure to show for it (a test that timed out, a runner that crashed) counts one failure, so a
-failed step never closes as `N passed, 0 failed`. Details of failed TAP tests, which
+failed step never closes as `N passed, 0 failed`. A conformance case that fails while listed in
+the known-failures file (`fail (known)`) counts as skipped: it is expected to fail, and run.py
+fails the step if it passes. Details of failed TAP tests, which
 `meson test --print-errorlogs` does not show, go to stderr.
 """
 import json
@@ -123,11 +125,14 @@ def count_conformance(log_file, status):
                 summary = int(m.group(1)), int(m.group(2))
     if summary is None:
         log("conformance printed no 'N passed, N failed' line")
-        return 0, 1
+        return 0, 1, 0
     passed, failed = summary
+    with open(log_file, encoding="utf-8", errors="replace") as f:
+        known = sum(1 for line in f if line.startswith("fail (known)"))
+    failed -= known
     if status != 0 and failed == 0:
         failed = 1
-    return passed, failed
+    return passed, failed, known
 
 
 def main(argv):
@@ -135,8 +140,10 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     kind, where, status = argv[0], argv[1], int(argv[2])
-    counter = count_meson if kind == "meson" else count_conformance
-    print("%d %d" % counter(where, status))
+    if kind == "meson":
+        print("%d %d 0" % count_meson(where, status))
+    else:
+        print("%d %d %d" % count_conformance(where, status))
     return 0
 
 

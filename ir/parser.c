@@ -56,6 +56,15 @@ static const char *describe(const IrToken *t) {
 
 static _Noreturn void fail_now(Parser *P) { longjmp(*P->fail, 1); }
 
+/* Where "end of input" is reported: just after the last token, not on the empty line below. */
+static IrSpan end_of_text(Parser *P, const IrToken *eof) {
+  if (eof == P->toks) return eof->span;
+  IrSpan last = eof[-1].span;
+  uint32_t cols = 0;
+  for (uint32_t i = 0; i < last.len; i++) cols += ((unsigned char)last.src->text[last.off + i] & 0xc0) != 0x80;
+  return (IrSpan){last.src, last.off + last.len, 0, last.line, last.col + cols};
+}
+
 /* Reports an error at t and stops the parse; further notes may be given as extra strings. */
 static _Noreturn void error_at(Parser *P, const IrToken *t, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -65,7 +74,7 @@ static _Noreturn void error_at(Parser *P, const IrToken *t, const char *hint, co
     va_start(ap, fmt);
     char *msg = ir_vprintf(fmt, ap);
     va_end(ap);
-    IrDiag *d = ir_diag_add(P->diags, IR_DIAG_PARSE, t->span, "%s", msg);
+    IrDiag *d = ir_diag_add(P->diags, IR_DIAG_PARSE, t->kind == IR_TOK_EOF ? end_of_text(P, t) : t->span, "%s", msg);
     if (hint) ir_diag_note(d, "hint: %s", hint);
     if (t->kind == IR_TOK_EOF) P->incomplete = true;
   }
