@@ -19,10 +19,10 @@ typedef struct IrLit {
   uint8_t kind;   /* IrLitKind */
   bool suffixed;  /* dtype was written (`3i64`, `2.5f`); bool literals are always suffixed */
   bool neg;       /* integers: the value is -mag */
+  bool b;         /* bools */
   IrDType dtype;  /* meaningful when suffixed */
   uint64_t mag;   /* integers: magnitude */
   double f;       /* floats: value, sign included */
-  bool b;         /* bools */
   char suffix[8]; /* the suffix as written ("f", "f32", "i64"), for faithful printing */
 } IrLit;
 

@@ -14,7 +14,8 @@ typedef struct Lexer {
   size_t pos, len;
   uint32_t line, col;
   IrDiags *diags;
-  IR_VEC(IrToken) toks;
+  IrToken *toks;
+  int ntoks, cap;
   bool failed, at_eof;
 } Lexer;
 
@@ -241,7 +242,7 @@ static void lex_string(Lexer *L, IrToken *t) {
     ir_buf_putc(&b, (char)out);
   }
   t->span.len = (uint32_t)(L->pos - start);
-  t->str = b.data;
+  t->str = ir_sym_n(b.data, b.len);
   t->slen = b.len;
 }
 
@@ -354,23 +355,38 @@ static void bad_char(Lexer *L, IrToken *t) {
 
 /* ---------------------------------------------------------------- driver */
 
+static bool push(Lexer *L, IrToken t) {
+  if (L->ntoks == L->cap) {
+    int cap = L->cap ? 2 * L->cap : 1024;
+    IrToken *toks = cap > L->cap ? realloc(L->toks, sizeof(IrToken) * (size_t)cap) : NULL;
+    if (!toks) {
+      error_at(L, t.span, "out of memory: this text has too many tokens");
+      return false;
+    }
+    L->toks = toks;
+    L->cap = cap;
+  }
+  L->toks[L->ntoks++] = t;
+  return true;
+}
+
 bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
   Lexer L = {.src = src, .s = src->text, .len = src->len, .line = 1, .col = 1, .diags = diags};
   /* A UTF-8 byte order mark is not part of the program. */
   if (L.len >= 3 && memcmp(L.s, "\xef\xbb\xbf", 3) == 0) L.pos = 3;
   for (;;) {
-    bool any = L.toks.len == 0;
+    bool any = L.ntoks == 0;
     bool nl = skip_space(&L, &any);
     if (L.failed) break;
     IrToken t = {0};
-    t.nl_before = nl || L.toks.len == 0;
+    t.nl_before = nl || L.ntoks == 0;
     t.space_before = any;
     t.span = span_here(&L, 0);
     int c = peek(&L, 0);
-    IrTokKind prev = L.toks.len ? L.toks.items[L.toks.len - 1].kind : IR_TOK_EOF;
+    IrTokKind prev = L.ntoks ? L.toks[L.ntoks - 1].kind : IR_TOK_EOF;
     if (c < 0) {
       t.kind = IR_TOK_EOF;
-      IR_VEC_PUSH(L.toks, t);
+      push(&L, t);
       break;
     }
     if (is_digit(c)) {
@@ -391,15 +407,23 @@ bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
       if (t.kind == IR_TOK_COUNT) bad_char(&L, &t);
       else t.span.len = (uint32_t)(L.pos - start);
     }
-    if (L.failed) break;
-    IR_VEC_PUSH(L.toks, t);
+    if (L.failed || !push(&L, t)) break;
   }
   if (L.failed) {
+    /* Room for the closing EOF token is always there: push doubled before it failed, or the
+     * failure was not about room. If even that fails, report no tokens at all. */
     IrToken eof = {.kind = IR_TOK_EOF, .span = span_here(&L, 0)};
-    IR_VEC_PUSH(L.toks, eof);
+    if (L.ntoks < L.cap) L.toks[L.ntoks++] = eof;
+    else if (!push(&L, eof)) L.ntoks = 0;
   }
-  out->items = L.toks.items;
-  out->len = L.toks.len;
+  out->items = L.toks;
+  out->len = L.ntoks;
   out->at_eof = L.at_eof;
   return !L.failed;
+}
+
+void ir_tokens_free(IrTokens *toks) {
+  free(toks->items);
+  toks->items = NULL;
+  toks->len = 0;
 }

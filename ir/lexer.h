@@ -14,25 +14,34 @@ typedef enum {
   IR_TOK_COUNT
 } IrTokKind;
 
+/* 64 bytes. The array of tokens lives outside the collected heap (see ir_lex), so a token holds
+ * no pointer to collectable memory: names and strings are interned symbols. */
 typedef struct IrToken {
   IrTokKind kind;
   bool nl_before;    /* a line break separates it from the previous token */
   bool space_before; /* any white space or comment separates it from the previous token */
   IrSpan span;
-  Sym sym;         /* IDENT, LOCAL, GLOBAL: the name without its sigil */
-  IrLit lit;       /* NUMBER */
-  const char *str; /* STRING: decoded */
-  size_t slen;
+  union {
+    Sym sym;   /* IDENT, LOCAL, GLOBAL: the name without its sigil */
+    IrLit lit; /* NUMBER */
+    struct {
+      Sym str; /* STRING: the decoded bytes, interned (they may contain NUL: use slen) */
+      size_t slen;
+    };
+  };
 } IrToken;
 
 typedef struct IrTokens {
-  IrToken *items;
+  IrToken *items; /* malloc'd: release with ir_tokens_free */
   int len;
   bool at_eof; /* the lexer stopped because the text ended too early (open comment or string) */
 } IrTokens;
 
-/* False after adding a parse-error diagnostic; the tokens then end with EOF at the error. */
+/* False after adding a parse-error diagnostic; the tokens then end with EOF at the error. The
+ * array is malloc'd, not collected: a large file's tokens are many megabytes, which the collector
+ * would otherwise scan and the kernel clear page by page as the array doubles. */
 bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags);
+void ir_tokens_free(IrTokens *toks);
 const char *ir_token_kind_name(IrTokKind kind);
 
 #endif

@@ -612,7 +612,7 @@ static IrAttrVal parse_attr_value(Parser *P) {
   } else if (at(P, IR_TOK_STRING)) {
     next(P);
     v.kind = IR_ATTR_STR;
-    v.str = t->str;
+    v.str = t->str->name;
     v.len = t->slen;
   } else if (is_ident(P, "None")) {
     next(P);
@@ -1106,7 +1106,7 @@ static const char *parse_version(Parser *P) {
   expect(P, IR_TOK_ASSIGN, "after `version`");
   IrToken *v = expect(P, IR_TOK_STRING, "(the version)");
   close_bracket(P, IR_TOK_RBRACKET, o);
-  return v->str;
+  return v->str->name;
 }
 
 static void parse_items(Parser *P, IrProgram *prog) {
@@ -1144,13 +1144,16 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
   IrTokens toks;
   if (!ir_lex(src, &toks, diags)) {
     r.incomplete = toks.at_eof;
+    ir_tokens_free(&toks);
     return r;
   }
+  if (toks.len == 0) return r;
   Parser P = {.toks = toks.items, .diags = diags, .opt = opt};
   jmp_buf fail;
   P.fail = &fail;
   if (setjmp(fail)) {
     r.incomplete = P.incomplete;
+    ir_tokens_free(&toks);
     return r;
   }
   if (whole_program) {
@@ -1164,6 +1167,7 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
       error_at(&P, cur(&P), NULL, "expected the end of the expression, found %s", describe(cur(&P)));
     r.expr = e; /* only now: a longjmp above must leave r empty */
   }
+  ir_tokens_free(&toks);
   return r;
 }
 

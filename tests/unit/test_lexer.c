@@ -56,7 +56,7 @@ int main(void) {
   tap_ok(t.items[7].lit.dtype.bits == 16 && t.items[7].lit.dtype.code == IR_DT_FLOAT, "2.5f16 is float16");
 
   t = lex("\"a\\n\\t\\\"\\x41\"", &d);
-  tap_ok(t.items[0].kind == IR_TOK_STRING && t.items[0].slen == 5 && !memcmp(t.items[0].str, "a\n\t\"A", 5),
+  tap_ok(t.items[0].kind == IR_TOK_STRING && t.items[0].slen == 5 && !memcmp(t.items[0].str->name, "a\n\t\"A", 5),
          "string escapes are decoded");
 
   t = lex("# 中文注释\n  %x", &d);
