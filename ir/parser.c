@@ -65,34 +65,34 @@ static IrSpan end_of_text(Parser *P, const IrToken *eof) {
   return (IrSpan){last.src, last.off + last.len, 0, last.line, last.col + cols};
 }
 
-/* Reports an error at t and stops the parse; further notes may be given as extra strings. */
+static _Noreturn void report(Parser *P, IrSpan span, const char *hint, const char *msg) {
+  if (!P->speculating) {
+    IrDiag *d = ir_diag_add(P->diags, IR_DIAG_PARSE, span, "%s", msg);
+    if (hint) ir_diag_note(d, "hint: %s", hint);
+  }
+  fail_now(P);
+}
+
+/* Reports an error at token t (with an optional hint) and stops the parse. */
 static _Noreturn void error_at(Parser *P, const IrToken *t, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static _Noreturn void error_at(Parser *P, const IrToken *t, const char *hint, const char *fmt, ...) {
-  if (!P->speculating) {
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = ir_vprintf(fmt, ap);
-    va_end(ap);
-    IrDiag *d = ir_diag_add(P->diags, IR_DIAG_PARSE, t->kind == IR_TOK_EOF ? end_of_text(P, t) : t->span, "%s", msg);
-    if (hint) ir_diag_note(d, "hint: %s", hint);
-    if (t->kind == IR_TOK_EOF) P->incomplete = true;
-  }
-  fail_now(P);
+  if (t->kind == IR_TOK_EOF && !P->speculating) P->incomplete = true;
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = ir_vprintf(fmt, ap);
+  va_end(ap);
+  report(P, t->kind == IR_TOK_EOF ? end_of_text(P, t) : t->span, hint, msg);
 }
 
 static _Noreturn void error_span(Parser *P, IrSpan span, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static _Noreturn void error_span(Parser *P, IrSpan span, const char *hint, const char *fmt, ...) {
-  if (!P->speculating) {
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = ir_vprintf(fmt, ap);
-    va_end(ap);
-    IrDiag *d = ir_diag_add(P->diags, IR_DIAG_PARSE, span, "%s", msg);
-    if (hint) ir_diag_note(d, "hint: %s", hint);
-  }
-  fail_now(P);
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = ir_vprintf(fmt, ap);
+  va_end(ap);
+  report(P, span, hint, msg);
 }
 
 static IrToken *expect(Parser *P, IrTokKind k, const char *what) {

@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "ir/ir.h"
-#include "runtime/runtime.h"
 #include "tests/unit/tap.h"
-#include "tests/unit/walk.h"
+#include "tests/unit/support.h"
 
 static uint64_t rng_state;
 
@@ -119,23 +118,13 @@ static bool try_input(const char *text, bool *parsed) {
   ir_buf_init(&sink);
   for (const IrDiag *x = d.first; x; x = x->next) ir_diag_render(&sink, x);
   *parsed = r.program != NULL;
-  if (!r.program) return true;
-  IrBuf p;
-  ir_buf_init(&p);
-  ir_print_program(&p, r.program);
-  IrDiags d2 = {0};
-  IrParseResult r2 = ir_parse_program(ir_source_new("<printed>", p.data, p.len), NULL, &d2);
-  return r2.program && ir_program_equal(r.program, r2.program, NULL);
+  IrBuf why;
+  ir_buf_init(&why);
+  return !r.program || round_trips(r.program, &why);
 }
 
-typedef struct {
-  int argc;
-  char **argv;
-  int status;
-} Args;
-
 static void run(void *p) {
-  Args *a = p;
+  TestArgs *a = p;
   long total = a->argc > 1 ? strtol(a->argv[1], NULL, 10) : 10000;
   const char *seed_env = getenv("RELAY_FUZZ_SEED");
   rng_state = seed_env ? strtoull(seed_env, NULL, 10) | 1 : 0x9e3779b97f4a7c15ull;
@@ -172,9 +161,4 @@ static void run(void *p) {
   a->status = tap_done();
 }
 
-int main(int argc, char **argv) {
-  rt_heap_init();
-  Args a = {argc, argv, 1};
-  if (!rt_stack_run(run, &a, RT_STACK_BYTES)) return 1;
-  return a.status;
-}
+int main(int argc, char **argv) { return run_on_large_stack(run, argc, argv); }

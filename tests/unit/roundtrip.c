@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "ir/ir.h"
-#include "runtime/runtime.h"
 #include "tests/unit/tap.h"
-#include "tests/unit/walk.h"
+#include "tests/unit/support.h"
 
 static bool expects_parse_error(const IrSource *src) {
   return strstr(src->text, "expect-error:") && strstr(src->text, "parse error");
@@ -33,49 +32,18 @@ static void check_file(const char *path) {
     }
     return;
   }
-  IrBuf p1;
-  ir_buf_init(&p1);
-  ir_print_program(&p1, r1.program);
-  IrDiags d2 = {0};
-  IrParseResult r2 = ir_parse_program(ir_source_new("<printed>", p1.data, p1.len), NULL, &d2);
-  if (!r2.program) {
-    IrBuf b;
-    ir_buf_init(&b);
-    ir_diag_render(&b, d2.first);
-    tap_ok(false, "%s: the printed form does not parse", path);
-    tap_diag("%s\nprinted:\n%s", b.data, p1.data);
-    return;
-  }
   IrBuf why;
   ir_buf_init(&why);
-  if (!ir_program_equal(r1.program, r2.program, &why)) {
-    tap_ok(false, "%s: reparsing the printed form gives a different AST", path);
-    tap_diag("%s", why.data);
-    return;
-  }
-  IrBuf p2;
-  ir_buf_init(&p2);
-  ir_print_program(&p2, r2.program);
-  tap_is_str(p2.data, p1.data, "%s: round-trips", path);
+  if (tap_ok(round_trips(r1.program, &why), "%s: round-trips", path)) return;
+  tap_diag("%s", why.data);
 }
 
-typedef struct {
-  int argc;
-  char **argv;
-  int status;
-} Args;
-
 static void run(void *p) {
-  Args *a = p;
+  TestArgs *a = p;
   PathList files = walk_rly_files(a->argc - 1, a->argv + 1);
   for (int i = 0; i < files.len; i++) check_file(files.items[i]);
   if (files.len == 0) tap_ok(false, "no .rly files found under the given paths");
   a->status = tap_done();
 }
 
-int main(int argc, char **argv) {
-  rt_heap_init();
-  Args a = {argc, argv, 1};
-  if (!rt_stack_run(run, &a, RT_STACK_BYTES)) return 1;
-  return a.status;
-}
+int main(int argc, char **argv) { return run_on_large_stack(run, argc, argv); }
