@@ -255,7 +255,6 @@ static const struct {
     {"def", IR_TOK_KW_DEF},     {"data", IR_TOK_KW_DATA},   {"type", IR_TOK_KW_TYPE},
     {"fn", IR_TOK_KW_FN},       {"let", IR_TOK_KW_LET},     {"if", IR_TOK_KW_IF},
     {"else", IR_TOK_KW_ELSE},   {"match", IR_TOK_KW_MATCH}, {"case", IR_TOK_KW_CASE},
-    {"where", IR_TOK_KW_WHERE},
 };
 
 static void lex_ident(Lexer *L, IrToken *t) {

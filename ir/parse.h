@@ -12,9 +12,10 @@
 #define IR_PARSE_MAX_DEPTH 10000
 
 typedef struct IrParseOptions {
-  /* Constructors defined by earlier chunks (a lowercase name is otherwise read as an operator
-   * name and rejected when it is not one). May be NULL. */
-  bool (*is_ctor)(void *ctx, Sym name);
+  /* The number of arguments of a constructor defined by an earlier chunk, or -1 when `name` is
+   * not one. It lets a lowercase constructor name be read as one, and a bare nullary
+   * constructor (`Nil`) as its value (`Nil()`). May be NULL. */
+  int (*ctor_arity)(void *ctx, Sym name);
   void *ctx;
 } IrParseOptions;
 

@@ -11,6 +11,11 @@
 #include "ir/lexer.h"
 #include "ir/op.h"
 
+typedef struct IrCtorInfo {
+  Sym name;
+  int arity;
+} IrCtorInfo;
+
 typedef struct Parser {
   IrToken *toks;
   int pos;
@@ -23,7 +28,7 @@ typedef struct Parser {
   int nest;          /* open brackets within the current top-level item */
   int type_lists;    /* lists of types being parsed, around the current point */
   bool toplevel;     /* parsing a top-level expression: line breaks end it */
-  IR_VEC(Sym) ctors; /* constructors declared earlier in this chunk */
+  IR_VEC(IrCtorInfo) ctors; /* constructors declared earlier in this chunk */
 } Parser;
 
 /* ---------------------------------------------------------------- tokens and errors */
@@ -124,6 +129,25 @@ static void close_bracket(Parser *P, IrTokKind k, const IrToken *opener) {
   next(P);
   P->nest--;
 }
+/* Whether t can begin an expression, a type or a pattern: before it, a comma is what is missing. */
+static bool starts_element(const IrToken *t) {
+  switch (t->kind) {
+  case IR_TOK_IDENT: case IR_TOK_LOCAL: case IR_TOK_GLOBAL: case IR_TOK_NUMBER: case IR_TOK_STRING:
+  case IR_TOK_LPAREN: case IR_TOK_LBRACKET: case IR_TOK_MINUS: case IR_TOK_BANG: case IR_TOK_QUESTION:
+  case IR_TOK_KW_FN: case IR_TOK_KW_IF: case IR_TOK_KW_MATCH: case IR_TOK_KW_MATCHQ: case IR_TOK_KW_LET:
+    return true;
+  default: return false;
+  }
+}
+
+/* The end of a comma-separated list: before something that could be the next element a comma is
+ * missing; before anything else the list is not closed (close_bracket says where it opened). */
+static void close_list(Parser *P, IrTokKind k, const IrToken *opener) {
+  if (!at(P, k) && starts_element(cur(P)))
+    error_at(P, cur(P), NULL, "expected `,` or %s, found %s", ir_token_kind_name(k), describe(cur(P)));
+  close_bracket(P, k, opener);
+}
+
 static void enter(Parser *P) {
   if (++P->depth > IR_PARSE_MAX_DEPTH)
     error_at(P, cur(P), "split the expression with `let` bindings",
@@ -228,7 +252,7 @@ static void parse_tparams(Parser *P, int *n, IrTypeParam **out) {
       IR_VEC_PUSH(ps, tp);
       if (!accept(P, IR_TOK_COMMA)) break;
     }
-    close_bracket(P, closer, opener);
+    close_list(P, closer, opener);
   }
   *n = ps.len;
   *out = ps.items;
@@ -307,7 +331,7 @@ static IrType *parse_shape(Parser *P) {
     IR_VEC_PUSH(dims, parse_dim(P));
     if (!accept(P, IR_TOK_COMMA)) break;
   }
-  close_bracket(P, IR_TOK_RPAREN, o);
+  close_list(P, IR_TOK_RPAREN, o);
   return ir_type_shape(dims.len, dims.items, span_from(P, t->span));
 }
 
@@ -326,24 +350,29 @@ static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, 
     if (!accept(P, IR_TOK_COMMA)) break;
   }
   P->type_lists--;
-  close_bracket(P, closer, opener);
+  close_list(P, closer, opener);
   *n = ts.len;
   *out = ts.items;
 }
 
+/* `where R1, R2(t1, t2)` — or `where R1 where R2`, which also reads inside a list of types,
+ * where a comma ends the relations (`fn(fn(a) -> b where R, c)` has two parameters). `where` is
+ * not a keyword: it also names an operator. */
 static void parse_relations(Parser *P, int *n, IrRel **out) {
   IR_VEC(IrRel) rels = {0};
-  do {
-    IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
-    IrRel r = {t->sym, -1, NULL, t->span};
-    if (at(P, IR_TOK_LPAREN)) {
-      IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
-      parse_type_list(P, IR_TOK_RPAREN, o, &r.nargs, &r.args);
-      r.span = span_from(P, t->span);
-    }
-    IR_VEC_PUSH(rels, r);
-    /* `fn(fn(a) -> b where R, c)`: inside a list of types a comma ends the relations. */
-  } while (P->type_lists == 0 && at(P, IR_TOK_COMMA) && ahead(P, 1)->kind == IR_TOK_IDENT && next(P));
+  while (is_ident(P, "where")) {
+    next(P);
+    do {
+      IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
+      IrRel r = {t->sym, -1, NULL, t->span};
+      if (at(P, IR_TOK_LPAREN)) {
+        IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+        parse_type_list(P, IR_TOK_RPAREN, o, &r.nargs, &r.args);
+        r.span = span_from(P, t->span);
+      }
+      IR_VEC_PUSH(rels, r);
+    } while (P->type_lists == 0 && at(P, IR_TOK_COMMA) && ahead(P, 1)->kind == IR_TOK_IDENT && next(P));
+  }
   *n = rels.len;
   *out = rels.items;
 }
@@ -358,7 +387,7 @@ static IrType *parse_type_inner(Parser *P) {
     parse_type_list(P, IR_TOK_RPAREN, o, &f->u.func.nargs, &f->u.func.args);
     expect(P, IR_TOK_ARROW, "before the result type");
     f->u.func.ret = parse_type(P);
-    if (accept(P, IR_TOK_KW_WHERE)) parse_relations(P, &f->u.func.nrels, &f->u.func.rels);
+    if (is_ident(P, "where")) parse_relations(P, &f->u.func.nrels, &f->u.func.rels);
     f->span = span_from(P, t->span);
     return f;
   }
@@ -372,7 +401,7 @@ static IrType *parse_type_inner(Parser *P) {
       if (!(comma = accept(P, IR_TOK_COMMA))) break;
     }
     P->type_lists--;
-    close_bracket(P, IR_TOK_RPAREN, o);
+    close_list(P, IR_TOK_RPAREN, o);
     if (fs.len == 1 && !comma) return fs.items[0]; /* (T) is T; (T,) is a 1-tuple */
     return ir_type_tuple(fs.len, fs.items, span_from(P, t->span));
   }
@@ -421,11 +450,16 @@ static IrType *parse_type(Parser *P) {
 
 /* ---------------------------------------------------------------- patterns */
 
+/* The number of arguments of a known constructor; -1 for a name not known as one. */
+static int ctor_arity(Parser *P, Sym name) {
+  for (int i = P->ctors.len - 1; i >= 0; i--)
+    if (P->ctors.items[i].name == name) return P->ctors.items[i].arity;
+  return P->opt && P->opt->ctor_arity ? P->opt->ctor_arity(P->opt->ctx, name) : -1;
+}
+
+/* Known constructors, and any capitalised name (the checker reports an unknown one). */
 static bool is_ctor_name(Parser *P, Sym name) {
-  for (int i = 0; i < P->ctors.len; i++)
-    if (P->ctors.items[i] == name) return true;
-  if (P->opt && P->opt->is_ctor && P->opt->is_ctor(P->opt->ctx, name)) return true;
-  return isupper((unsigned char)name->name[0]) && !strchr(name->name, '.');
+  return ctor_arity(P, name) >= 0 || (isupper((unsigned char)name->name[0]) && !strchr(name->name, '.'));
 }
 
 static IrPattern *parse_pattern(Parser *P);
@@ -437,7 +471,7 @@ static void parse_pattern_list(Parser *P, IrPattern *p, const IrToken *opener, b
     IR_VEC_PUSH(args, parse_pattern(P));
     if (!(*comma = accept(P, IR_TOK_COMMA))) break;
   }
-  close_bracket(P, IR_TOK_RPAREN, opener);
+  close_list(P, IR_TOK_RPAREN, opener);
   p->n = args.len;
   p->args = args.items;
 }
@@ -515,7 +549,7 @@ static void parse_params(Parser *P, IrFn *fn) {
     IR_VEC_PUSH(ps, p);
     if (!accept(P, IR_TOK_COMMA)) break;
   }
-  close_bracket(P, IR_TOK_RPAREN, o);
+  close_list(P, IR_TOK_RPAREN, o);
   fn->nparams = ps.len;
   fn->params = ps.items;
 }
@@ -528,7 +562,7 @@ static void parse_fn_rest(Parser *P, IrFn *fn) {
   if (at(P, IR_TOK_COLON))
     error_at(P, cur(P), "a result type is written `-> T`", "expected `->` before the result type, found `:`");
   if (accept(P, IR_TOK_ARROW)) fn->ret = parse_type(P);
-  if (accept(P, IR_TOK_KW_WHERE)) parse_relations(P, &fn->nrels, &fn->rels);
+  if (is_ident(P, "where")) parse_relations(P, &fn->nrels, &fn->rels);
   fn->body = parse_block(P, "to start the function body");
 }
 
@@ -605,7 +639,7 @@ static IrAttrVal parse_attr_value(Parser *P) {
       IR_VEC_PUSH(items, parse_attr_value(P));
       if (!accept(P, IR_TOK_COMMA)) break;
     }
-    close_bracket(P, closer, o);
+    close_list(P, closer, o);
     v.kind = IR_ATTR_LIST;
     v.n = items.len;
     v.items = items.items;
@@ -653,7 +687,7 @@ static IrExpr *parse_call(Parser *P, IrExpr *callee, int ntargs, IrType **targs)
     }
     if (!accept(P, IR_TOK_COMMA)) break;
   }
-  close_bracket(P, IR_TOK_RPAREN, o);
+  close_list(P, IR_TOK_RPAREN, o);
   e->u.call.callee = callee;
   e->u.call.ntargs = ntargs;
   e->u.call.targs = targs;
@@ -663,6 +697,44 @@ static IrExpr *parse_call(Parser *P, IrExpr *callee, int ntargs, IrType **targs)
   e->u.call.attrs = attrs.items;
   e->span = span_from(P, callee->span);
   return e;
+}
+
+/* Whether a dimension starts here that could not be read as a type: a number, `?`, `Any`, or a
+ * name followed by arithmetic. */
+static bool starts_dim(Parser *P) {
+  if (at(P, IR_TOK_NUMBER) || at(P, IR_TOK_QUESTION) || is_ident(P, "Any")) return true;
+  IrTokKind k = ahead(P, 1)->kind;
+  return at(P, IR_TOK_IDENT) && (k == IR_TOK_PLUS || k == IR_TOK_MINUS || k == IR_TOK_STAR);
+}
+
+/* A type argument is a type, or a shape for a parameter of kind Shape: `@plus<(10, 10)>(...)`.
+ * A parenthesised list is a shape when one of its elements is a dimension that cannot be a type;
+ * `(n, m)` stays a tuple type, which the checker reads as a shape where the kind asks for one. */
+static IrType *parse_type_arg(Parser *P) {
+  if (!at(P, IR_TOK_LPAREN)) return parse_type(P);
+  int saved = P->pos;
+  IrToken *t = cur(P);
+  IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+  IR_VEC(IrType *) dims = {0};
+  bool shape = false;
+  while (!at(P, IR_TOK_RPAREN)) {
+    bool dim = starts_dim(P);
+    shape |= dim;
+    IR_VEC_PUSH(dims, dim ? parse_dim(P) : parse_type(P));
+    if (!accept(P, IR_TOK_COMMA)) break;
+  }
+  close_list(P, IR_TOK_RPAREN, o);
+  if (!shape) { /* read it again as an ordinary type */
+    P->pos = saved;
+    return parse_type(P);
+  }
+  for (int i = 0; i < dims.len; i++) {
+    IrType *d = dims.items[i];
+    if (d->kind == IR_TYPE_VAR) d->u.var.kind = IR_KIND_SHAPEVAR;
+    else if (d->kind != IR_TYPE_DIM && d->kind != IR_TYPE_ANY && d->kind != IR_TYPE_DIMOP)
+      error_span(P, d->span, NULL, "a shape's dimensions are numbers, names or `?`");
+  }
+  return ir_type_shape(dims.len, dims.items, span_from(P, t->span));
 }
 
 /* `@f<int32, bool>(...)`: tried only after a global or a constructor, and given up (without an
@@ -677,7 +749,16 @@ static bool try_type_args(Parser *P, int *n, IrType ***out) {
   bool ok = false;
   if (!setjmp(here)) {
     IrToken *o = open_bracket(P, IR_TOK_LT, NULL);
-    parse_type_list(P, IR_TOK_GT, o, n, out);
+    IR_VEC(IrType *) args = {0};
+    P->type_lists++;
+    while (!at(P, IR_TOK_GT)) {
+      IR_VEC_PUSH(args, parse_type_arg(P));
+      if (!accept(P, IR_TOK_COMMA)) break;
+    }
+    P->type_lists--;
+    close_list(P, IR_TOK_GT, o);
+    *n = args.len;
+    *out = args.items;
     ok = at(P, IR_TOK_LPAREN);
   }
   P->fail = saved_fail;
@@ -686,6 +767,7 @@ static bool try_type_args(Parser *P, int *n, IrType ***out) {
   if (!ok) {
     P->pos = saved_pos;
     P->nest = saved_nest;
+    P->type_lists = 0;
   }
   return ok;
 }
@@ -706,7 +788,7 @@ static IrExpr *parse_fill(Parser *P, IrToken *t) {
     IR_VEC_PUSH(dims, (int64_t)d->lit.mag);
     if (!accept(P, IR_TOK_COMMA)) break;
   }
-  close_bracket(P, IR_TOK_RPAREN, so);
+  close_list(P, IR_TOK_RPAREN, so);
   expect(P, IR_TOK_COMMA, "after the shape");
   IrToken *dt = expect(P, IR_TOK_IDENT, "(a dtype such as float32)");
   if (!ir_dtype_parse(dt->sym->name, dt->sym->len, &e->u.fill.dtype))
@@ -758,6 +840,13 @@ static IrExpr *parse_name(Parser *P) {
   if (is_ctor_name(P, s)) {
     IrExpr *e = ir_expr_new(IR_EXPR_CTOR, t->span);
     e->u.name = s;
+    /* A known nullary constructor written bare (TVM's `Nil`) is the value `Nil()`. */
+    bool type_args = at(P, IR_TOK_LT) && !cur(P)->space_before;
+    if (ctor_arity(P, s) == 0 && !call && !type_args) {
+      IrExpr *c = ir_expr_new(IR_EXPR_CALL, t->span);
+      c->u.call.callee = e;
+      return c;
+    }
     return e;
   }
   if (!strcmp(s->name, "meta"))
@@ -776,7 +865,7 @@ static IrExpr *parse_paren(Parser *P) {
     IR_VEC_PUSH(fs, parse_seq(P));
     if (!(comma = accept(P, IR_TOK_COMMA))) break;
   }
-  close_bracket(P, IR_TOK_RPAREN, o);
+  close_list(P, IR_TOK_RPAREN, o);
   if (fs.len == 1 && !comma) return fs.items[0];
   IrExpr *e = ir_expr_new(IR_EXPR_TUPLE, span_from(P, t->span));
   e->u.tuple.n = fs.len;
@@ -1016,7 +1105,7 @@ static void tensor_level(Parser *P, TensorBuild *tb, int level) {
              (long long)count, count == 1 ? "" : "s", (long long)tb->shape[level]);
   tb->shape[level] = count;
   tb->known[level] = true;
-  close_bracket(P, IR_TOK_RBRACKET, o);
+  close_list(P, IR_TOK_RBRACKET, o);
   leave(P);
 }
 
@@ -1076,7 +1165,7 @@ static void parse_data(Parser *P, IrItem *item) {
     }
     ctor.span = span_from(P, c->span);
     IR_VEC_PUSH(cs, ctor);
-    IR_VEC_PUSH(P->ctors, c->sym);
+    IR_VEC_PUSH(P->ctors, ((IrCtorInfo){c->sym, ctor.nargs}));
     accept(P, IR_TOK_COMMA);
   }
   close_bracket(P, IR_TOK_RBRACE, o);
@@ -1109,6 +1198,18 @@ static const char *parse_version(Parser *P) {
   return v->str->name;
 }
 
+/* Something follows a complete top-level expression on its line. */
+static _Noreturn void end_of_item_error(Parser *P) {
+  IrToken *t = cur(P);
+  if (t->kind == IR_TOK_RPAREN || t->kind == IR_TOK_RBRACKET || t->kind == IR_TOK_RBRACE)
+    error_at(P, t, NULL, "this %s has no matching opening bracket", ir_token_kind_name(t->kind));
+  if (t->kind == IR_TOK_KW_ELSE)
+    error_at(P, t, "an `if` has one `else`; chain more branches with `else if (...) { ... }`",
+             "this `else` has no `if`");
+  error_at(P, t, "put each top-level expression on its own line",
+           "expected an operator or `;` after this expression, found %s", describe(t));
+}
+
 static void parse_items(Parser *P, IrProgram *prog) {
   IR_VEC(IrItem) items = {0};
   while (!at(P, IR_TOK_EOF)) {
@@ -1131,6 +1232,7 @@ static void parse_items(Parser *P, IrProgram *prog) {
       item.kind = IR_ITEM_EXPR;
       item.expr = parse_seq(P);
       P->toplevel = false;
+      if (!at(P, IR_TOK_EOF) && !cur(P)->nl_before) end_of_item_error(P);
       item.span = span_from(P, t->span);
     }
     IR_VEC_PUSH(items, item);

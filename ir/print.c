@@ -124,11 +124,13 @@ static void print_tparams(IrBuf *b, int n, const IrTypeParam *ps) {
   ir_buf_putc(b, '>');
 }
 
-static void print_rels(IrBuf *b, int n, const IrRel *rels) {
+/* Relations separated by commas, or, inside a list of types where a comma would end them, each
+ * after its own `where`. */
+static void print_rels(IrBuf *b, int n, const IrRel *rels, bool nested) {
   if (n == 0) return;
   ir_buf_puts(b, " where ");
   for (int i = 0; i < n; i++) {
-    if (i) ir_buf_puts(b, ", ");
+    if (i) ir_buf_puts(b, nested ? " where " : ", ");
     ir_buf_puts(b, rels[i].name->name);
     if (rels[i].nargs >= 0) {
       ir_buf_putc(b, '(');
@@ -191,7 +193,7 @@ static void print_type(IrBuf *b, const IrType *t, bool nested) {
     print_type_list(b, t->u.func.nargs, t->u.func.args);
     ir_buf_puts(b, ") -> ");
     print_result(b, t->u.func.ret, t->u.func.nrels);
-    print_rels(b, t->u.func.nrels, t->u.func.rels);
+    print_rels(b, t->u.func.nrels, t->u.func.rels, nested);
     if (paren) ir_buf_putc(b, ')');
     return;
   }
@@ -315,7 +317,7 @@ static void print_fn_rest(IrBuf *b, const IrFn *fn, int ind) {
     ir_buf_puts(b, " -> ");
     print_result(b, fn->ret, fn->nrels);
   }
-  print_rels(b, fn->nrels, fn->rels);
+  print_rels(b, fn->nrels, fn->rels, false);
   ir_buf_putc(b, ' ');
   print_block(b, fn->body, ind);
 }

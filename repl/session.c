@@ -5,23 +5,23 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool known_ctor(void *ctx, Sym name) {
+static int ctor_arity(void *ctx, Sym name) {
   Session *s = ctx;
-  for (int i = 0; i < s->ctors.len; i++)
-    if (s->ctors.items[i] == name) return true;
-  return false;
+  for (int i = s->ctors.len - 1; i >= 0; i--) /* the latest definition shadows */
+    if (s->ctors.items[i].name == name) return s->ctors.items[i].nargs;
+  return -1;
 }
 
 void session_init(Session *s) {
   memset(s, 0, sizeof *s);
-  s->parse.is_ctor = known_ctor;
+  s->parse.ctor_arity = ctor_arity;
   s->parse.ctx = s;
 }
 
 static void commit(Session *s, const IrProgram *prog) {
   for (int i = 0; i < prog->nitems; i++)
     if (prog->items[i].kind == IR_ITEM_DATA)
-      for (int c = 0; c < prog->items[i].data.nctors; c++) IR_VEC_PUSH(s->ctors, prog->items[i].data.ctors[c].name);
+      for (int c = 0; c < prog->items[i].data.nctors; c++) IR_VEC_PUSH(s->ctors, prog->items[i].data.ctors[c]);
 }
 
 static IrProgram *parse_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete) {

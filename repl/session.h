@@ -7,7 +7,7 @@
 #include "ir/ir.h"
 
 typedef struct Session {
-  IR_VEC(Sym) ctors;
+  IR_VEC(IrCtor) ctors; /* name and argument types of each constructor defined so far */
   IrParseOptions parse;
 } Session;
 
