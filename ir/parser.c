@@ -11,10 +11,10 @@
 #include "ir/lexer.h"
 #include "ir/op.h"
 
-typedef struct IrCtorInfo {
+typedef struct CtorInfo {
   Sym name;
   int arity;
-} IrCtorInfo;
+} CtorInfo;
 
 typedef struct Parser {
   IrToken *toks;
@@ -28,7 +28,7 @@ typedef struct Parser {
   int nest;          /* open brackets within the current top-level item */
   int type_lists;    /* lists of types being parsed, around the current point */
   bool toplevel;     /* parsing a top-level expression: line breaks end it */
-  IR_VEC(IrCtorInfo) ctors; /* constructors declared earlier in this chunk */
+  IR_VEC(CtorInfo) ctors; /* constructors declared earlier in this chunk */
 } Parser;
 
 /* ---------------------------------------------------------------- tokens and errors */
@@ -978,9 +978,8 @@ static IrExpr *parse_unary(Parser *P) {
 static const IrInfix *binary_here(Parser *P) {
   IrToken *t = cur(P);
   if (t->kind == IR_TOK_MINUS && item_ends_here(P)) return NULL;
-  if (t->kind == IR_TOK_PERCENT || (t->kind >= IR_TOK_PLUS && t->kind <= IR_TOK_OROR))
-    return ir_infix_binary(t->span.src->text + t->span.off, t->span.len);
-  return NULL;
+  /* The sugar table is keyed by spelling; no name, number or string is spelled like an operator. */
+  return ir_infix_binary(t->span.src->text + t->span.off, t->span.len);
 }
 
 /* Precedence climbing over the sugar table: all binary operators are left-associative. */
@@ -1165,7 +1164,7 @@ static void parse_data(Parser *P, IrItem *item) {
     }
     ctor.span = span_from(P, c->span);
     IR_VEC_PUSH(cs, ctor);
-    IR_VEC_PUSH(P->ctors, ((IrCtorInfo){c->sym, ctor.nargs}));
+    IR_VEC_PUSH(P->ctors, ((CtorInfo){c->sym, ctor.nargs}));
     accept(P, IR_TOK_COMMA);
   }
   close_bracket(P, IR_TOK_RBRACE, o);
