@@ -342,17 +342,23 @@ static IrType *parse_base_type(Parser *P) {
   return ir_type_var(t->sym, IR_KIND_BASETYPE, t->span);
 }
 
-static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, int *n, IrType ***out) {
+/* A comma-separated list of types up to `closer`, each read by `element`. */
+static void parse_types_with(Parser *P, IrType *(*element)(Parser *), IrTokKind closer, const IrToken *opener,
+                             int *n, IrType ***out) {
   IR_VEC(IrType *) ts = {0};
   P->type_lists++;
   while (!at(P, closer)) {
-    IR_VEC_PUSH(ts, parse_type(P));
+    IR_VEC_PUSH(ts, element(P));
     if (!accept(P, IR_TOK_COMMA)) break;
   }
   P->type_lists--;
   close_list(P, closer, opener);
   *n = ts.len;
   *out = ts.items;
+}
+
+static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, int *n, IrType ***out) {
+  parse_types_with(P, parse_type, closer, opener, n, out);
 }
 
 /* `where R1, R2(t1, t2)` — or `where R1 where R2`, which also reads inside a list of types,
@@ -749,16 +755,7 @@ static bool try_type_args(Parser *P, int *n, IrType ***out) {
   bool ok = false;
   if (!setjmp(here)) {
     IrToken *o = open_bracket(P, IR_TOK_LT, NULL);
-    IR_VEC(IrType *) args = {0};
-    P->type_lists++;
-    while (!at(P, IR_TOK_GT)) {
-      IR_VEC_PUSH(args, parse_type_arg(P));
-      if (!accept(P, IR_TOK_COMMA)) break;
-    }
-    P->type_lists--;
-    close_list(P, IR_TOK_GT, o);
-    *n = args.len;
-    *out = args.items;
+    parse_types_with(P, parse_type_arg, IR_TOK_GT, o, n, out);
     ok = at(P, IR_TOK_LPAREN);
   }
   P->fail = saved_fail;
