@@ -817,7 +817,7 @@ static IrExpr *parse_ref(Parser *P, IrToken *t, IrExprKind kind, int nargs) {
 static IrExpr *parse_name(Parser *P) {
   IrToken *t = next(P);
   Sym s = t->sym;
-  bool call = at(P, IR_TOK_LPAREN);
+  bool call = at(P, IR_TOK_LPAREN) && !item_ends_here(P); /* `Constant` then `(...)` on a new line: two items */
   if (!strcmp(s->name, "True") || !strcmp(s->name, "False")) {
     P->pos--;
     IrExpr *e = ir_expr_new(IR_EXPR_LIT, t->span);
