@@ -15,6 +15,10 @@ static bool lit_equal(const IrLit *a, const IrLit *b) {
   }
 }
 
+static bool dims_equal(int rank, const int64_t *a, const int64_t *b) {
+  return rank == 0 || memcmp(a, b, sizeof(int64_t) * (size_t)rank) == 0; /* rank 0: no arrays at all */
+}
+
 static bool types_equal(int n, IrType *const *a, IrType *const *b) {
   for (int i = 0; i < n; i++)
     if (!ir_type_equal(a[i], b[i])) return false;
@@ -128,13 +132,13 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b) {
   case IR_EXPR_LIT: return lit_equal(&a->u.lit, &b->u.lit);
   case IR_EXPR_TENSOR:
     if (a->u.tensor.rank != b->u.tensor.rank || a->u.tensor.count != b->u.tensor.count) return false;
-    if (memcmp(a->u.tensor.shape, b->u.tensor.shape, sizeof(int64_t) * (size_t)a->u.tensor.rank) != 0) return false;
+    if (!dims_equal(a->u.tensor.rank, a->u.tensor.shape, b->u.tensor.shape)) return false;
     for (int64_t i = 0; i < a->u.tensor.count; i++)
       if (!lit_equal(&a->u.tensor.elems[i], &b->u.tensor.elems[i])) return false;
     return true;
   case IR_EXPR_FILL:
     return lit_equal(&a->u.fill.value, &b->u.fill.value) && a->u.fill.rank == b->u.fill.rank &&
-           memcmp(a->u.fill.shape, b->u.fill.shape, sizeof(int64_t) * (size_t)a->u.fill.rank) == 0 &&
+           dims_equal(a->u.fill.rank, a->u.fill.shape, b->u.fill.shape) &&
            ir_dtype_eq(a->u.fill.dtype, b->u.fill.dtype);
   case IR_EXPR_TUPLE:
     return a->u.tuple.n == b->u.tuple.n && exprs_equal(a->u.tuple.n, a->u.tuple.fields, b->u.tuple.fields);
