@@ -1,18 +1,193 @@
-/* The registry of type relations: names now; the solver's functions join them in typing/. */
-#include "typing/typing.h"
+/* The type relations of typing/: Identity, and Broadcast with its boolean-result sibling
+ * BroadcastComp. A relation reads its arguments through ty_prune, may unify, and says whether it
+ * is solved, still open, or failed with a message that names the operator, the argument, the
+ * dimension and both values. */
+#include "typing/ty.h"
 
 #include <string.h>
 
-static const char *names[TY_REL_COUNT] = {
-#define TY_REL(id, name) name,
+/* ---------------------------------------------------------------- messages */
+
+static const char *type_text(TyCtx *cx, IrType *t) { return ir_type_str(ty_resolve(cx, t)); }
+
+static const char *shape_text(TyCtx *cx, IrType *t) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_print_type(&b, ty_resolve(cx, t));
+  return b.data;
+}
+
+static const char *who(const TyRelation *rel) {
+  return rel->op ? ir_printf("`%s`", rel->op) : ir_printf("%s", rel->name);
+}
+
+/* ---------------------------------------------------------------- Identity */
+
+static TyRelResult rel_identity(TyCtx *cx, TyRelation *rel, const char **message) {
+  TyMismatch why = TY_MISMATCH_INIT;
+  if (ty_unify(cx, rel->args[0], rel->args[1], &why)) return TY_SOLVED;
+  *message = ir_printf("%s needs equal types, but they are %s and %s", who(rel), type_text(cx, rel->args[0]),
+                       type_text(cx, rel->args[1]));
+  return TY_FAILED;
+}
+
+/* ---------------------------------------------------------------- Broadcast */
+
+typedef enum { DIM_KNOWN, DIM_OPEN, DIM_CLASH } DimVerdict;
+
+/* The broadcast of two dimensions (numpy's rule: equal, or one of them is 1). */
+static DimVerdict broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
+  a = ty_prune(cx, a);
+  b = ty_prune(cx, b);
+  *out = a;
+  if (a == b) return DIM_KNOWN;
+  bool a1 = a->kind == IR_TYPE_DIM && a->u.dim == 1, b1 = b->kind == IR_TYPE_DIM && b->u.dim == 1;
+  if (a->kind == IR_TYPE_ANY || b->kind == IR_TYPE_ANY) { /* `?` takes the other, unless that is 1 */
+    IrType *other = a->kind == IR_TYPE_ANY ? b : a;
+    *out = (other->kind == IR_TYPE_DIM && other->u.dim == 1) ? (a->kind == IR_TYPE_ANY ? a : b) : other;
+    return DIM_KNOWN;
+  }
+  if (b1) return DIM_KNOWN;
+  if (a1) {
+    *out = b;
+    return DIM_KNOWN;
+  }
+  if (a->kind == IR_TYPE_DIM && b->kind == IR_TYPE_DIM) return a->u.dim == b->u.dim ? DIM_KNOWN : DIM_CLASH;
+  /* A hole against a constant c != 1 is 1 or c: either way the result is c. */
+  if (a->kind == IR_TYPE_HOLE && b->kind == IR_TYPE_DIM) {
+    *out = b;
+    return DIM_KNOWN;
+  }
+  if (b->kind == IR_TYPE_HOLE && a->kind == IR_TYPE_DIM) return DIM_KNOWN;
+  TyPoly pa, pb;
+  if (ty_dim_normalize(cx, a, &pa) && ty_dim_normalize(cx, b, &pb)) {
+    if (ty_poly_equal(&pa, &pb)) return DIM_KNOWN;
+    TyIdList holes = {0};
+    ty_holes_of(cx, a, &holes);
+    ty_holes_of(cx, b, &holes);
+    if (holes.len == 0) return DIM_CLASH; /* named variables that may differ */
+  }
+  return DIM_OPEN;
+}
+
+static bool is_rank0(IrType *shape) { return shape->kind == IR_TYPE_SHAPE && shape->u.shape.rank == 0; }
+
+static const char *ordinal(int i) { return i == 0 ? "first" : i == 1 ? "second" : "result"; }
+
+static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char **message) {
+  IrType *t[3];
+  bool any_tensor = false;
+  for (int i = 0; i < 3; i++) {
+    t[i] = ty_prune(cx, rel->args[i]);
+    any_tensor |= t[i]->kind == IR_TYPE_TENSOR;
+  }
+  for (int i = 0; i < 3; i++) {
+    if (t[i]->kind == IR_TYPE_TENSOR || t[i]->kind == IR_TYPE_HOLE) continue;
+    *message = ir_printf("%s works on tensors, but its %s %s is %s", who(rel), ordinal(i),
+                         i < 2 ? "argument" : "type", type_text(cx, t[i]));
+    return TY_FAILED;
+  }
+  if (!any_tensor) return TY_NOT_YET; /* fn<t1, t2, t3>(t1, t2) -> t3 where Broadcast(t1, t2, t3) */
+  /* Every argument is a tensor: say so, so that element types flow between them now. */
+  for (int i = 0; i < 3; i++) {
+    if (t[i]->kind != IR_TYPE_HOLE) continue;
+    IrType *tensor = ir_type_tensor(ty_fresh(cx, IR_KIND_SHAPE, rel->span), ty_fresh(cx, IR_KIND_BASETYPE, rel->span),
+                                    (IrSpan){0});
+    ty_bind_hole(cx, t[i], tensor, NULL);
+    t[i] = tensor;
+  }
+  if (!ty_unify(cx, t[0]->u.tensor.dtype, t[1]->u.tensor.dtype, NULL)) {
+    *message = ir_printf("%s needs arguments of one element type, but they are %s and %s\n"
+                         "first argument: %s\nsecond argument: %s",
+                         who(rel), type_text(cx, t[0]->u.tensor.dtype), type_text(cx, t[1]->u.tensor.dtype),
+                         type_text(cx, t[0]), type_text(cx, t[1]));
+    return TY_FAILED;
+  }
+  IrType *out_dtype = comp ? ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}) : t[0]->u.tensor.dtype;
+  if (!ty_unify(cx, t[2]->u.tensor.dtype, out_dtype, NULL)) {
+    *message = ir_printf("the result of %s has element type %s, but %s was expected", who(rel),
+                         type_text(cx, out_dtype), type_text(cx, t[2]->u.tensor.dtype));
+    return TY_FAILED;
+  }
+
+  IrType *sa = ty_prune(cx, t[0]->u.tensor.shape), *sb = ty_prune(cx, t[1]->u.tensor.shape);
+  IrType *so = ty_prune(cx, t[2]->u.tensor.shape);
+  if (is_rank0(so)) { /* a scalar result: both arguments are scalars */
+    if (!ty_unify(cx, sa, so, NULL) || !ty_unify(cx, sb, so, NULL)) {
+      *message = ir_printf("%s gives a scalar only from scalars, but its arguments are %s and %s", who(rel),
+                           type_text(cx, t[0]), type_text(cx, t[1]));
+      return TY_FAILED;
+    }
+    return TY_SOLVED;
+  }
+  if (sa->kind != IR_TYPE_SHAPE || sb->kind != IR_TYPE_SHAPE) {
+    /* A rank not yet known: only a scalar or an identical shape decides the result now. */
+    IrType *known = sa == sb ? sa : is_rank0(sa) ? sb : is_rank0(sb) ? sa : NULL;
+    if (!known) return TY_NOT_YET;
+    if (!ty_unify(cx, so, known, NULL)) goto result_clash;
+    return TY_SOLVED;
+  }
+  int ra = sa->u.shape.rank, rb = sb->u.shape.rank, r = ra > rb ? ra : rb;
+  if (so->kind == IR_TYPE_SHAPE && so->u.shape.rank != r) goto result_clash;
+  IrType **dims = IR_NEW_ARRAY(IrType *, r);
+  bool open = false;
+  for (int i = 0; i < r; i++) { /* aligned from the right */
+    IrType *da = i < ra ? sa->u.shape.dims[ra - 1 - i] : NULL, *db = i < rb ? sb->u.shape.dims[rb - 1 - i] : NULL;
+    IrType *d = NULL;
+    DimVerdict v = !da ? (d = db, DIM_KNOWN) : !db ? (d = da, DIM_KNOWN) : broadcast_dim(cx, da, db, &d);
+    if (v == DIM_CLASH) {
+      int pa = ra - 1 - i, pb = rb - 1 - i;
+      bool named = ty_prune(cx, da)->kind != IR_TYPE_DIM || ty_prune(cx, db)->kind != IR_TYPE_DIM;
+      *message = ir_printf(
+          "%s cannot broadcast the shapes %s and %s\n"
+          "dimension %d of the first argument is %s, dimension %d of the second is %s%s\n"
+          "shapes align from the right; a dimension broadcasts when the two are equal or one is 1",
+          who(rel), shape_text(cx, sa), shape_text(cx, sb), pa, type_text(cx, da), pb, type_text(cx, db),
+          named ? " (they may differ)" : "");
+      return TY_FAILED;
+    }
+    if (v == DIM_OPEN) {
+      open = true;
+      /* Keep the result's own dimension where it has one; a fresh hole only the first time. */
+      d = so->kind == IR_TYPE_SHAPE ? so->u.shape.dims[r - 1 - i] : ty_fresh(cx, IR_KIND_SHAPEVAR, rel->span);
+    }
+    dims[r - 1 - i] = d;
+  }
+  if (!ty_unify(cx, so, ir_type_shape(r, dims, (IrSpan){0}), NULL)) goto result_clash;
+  return open ? TY_NOT_YET : TY_SOLVED;
+
+result_clash:
+  *message = ir_printf("%s of %s and %s does not give %s", who(rel), type_text(cx, t[0]), type_text(cx, t[1]),
+                       type_text(cx, t[2]));
+  return TY_FAILED;
+}
+
+static TyRelResult rel_broadcast(TyCtx *cx, TyRelation *rel, const char **message) {
+  return broadcast(cx, rel, false, message);
+}
+
+static TyRelResult rel_broadcast_comp(TyCtx *cx, TyRelation *rel, const char **message) {
+  return broadcast(cx, rel, true, message);
+}
+
+/* ---------------------------------------------------------------- the registry */
+
+static const struct {
+  const char *name;
+  TyRelFn fn;
+  int nargs;
+} relations[TY_REL_COUNT] = {
+#define TY_REL(id, name, fn, nargs) {name, fn, nargs},
 #include "typing/relations.def"
 #undef TY_REL
 };
 
 int ty_relation_find(Sym name) {
   for (int i = 0; i < TY_REL_COUNT; i++)
-    if (strcmp(names[i], name->name) == 0) return i;
+    if (strcmp(relations[i].name, name->name) == 0) return i;
   return -1;
 }
 
-const char *ty_relation_name(TyRelId rel) { return names[rel]; }
+const char *ty_relation_name(TyRelId rel) { return relations[rel].name; }
+int ty_relation_arity(TyRelId rel) { return relations[rel].nargs; }
+TyRelFn ty_relation_fn(TyRelId rel) { return relations[rel].fn; }

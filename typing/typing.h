@@ -7,7 +7,7 @@
 #include "ir/ir.h"
 
 typedef enum {
-#define TY_REL(id, name) TY_REL_##id,
+#define TY_REL(id, name, fn, nargs) TY_REL_##id,
 #include "typing/relations.def"
 #undef TY_REL
   TY_REL_COUNT
@@ -16,5 +16,6 @@ typedef enum {
 /* The relation a `where` clause names, or -1 when there is none of that name. */
 int ty_relation_find(Sym name);
 const char *ty_relation_name(TyRelId rel);
+int ty_relation_arity(TyRelId rel);
 
 #endif

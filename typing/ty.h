@@ -1,0 +1,137 @@
+/* The checker's working state (private to typing/): type variables in a union-find, the relations
+ * waiting in the solver, and the operations every phase shares. An incomplete type is an
+ * IR_TYPE_HOLE node whose id indexes `vars`; a hole of any kind (a type, a shape, a dimension, a
+ * base type) lives in the same union-find, so one unifier serves them all. */
+#ifndef TYPING_TY_H
+#define TYPING_TY_H
+
+#include "typing/typing.h"
+
+/* What an unsuffixed literal allows its base type to become. */
+typedef enum { TY_LIT_NONE, TY_LIT_INT, TY_LIT_FLOAT } TyLitClass;
+
+typedef IR_VEC(uint32_t) TyIdList;
+
+typedef struct TyVar {
+  uint32_t parent; /* itself at a root */
+  uint32_t rank;   /* union by rank */
+  uint32_t level;  /* let-nesting depth where it may be generalized (Rémy's levels) */
+  IrKind kind;
+  uint8_t lit;        /* TyLitClass */
+  IrType *resolved;   /* at a root: what the variable stands for, or NULL */
+  TyIdList rels;      /* at a root: the relations that mention it (the "trigger list") */
+  IrSpan origin;      /* the expression it was made for, for "cannot infer" */
+  IrType *node;       /* the IR_TYPE_HOLE node that stands for it */
+} TyVar;
+
+/* Where two types failed to unify: the innermost pair that differs, and for dimensions the
+ * position within the shape. Start from TY_MISMATCH_INIT. */
+typedef struct TyMismatch {
+  IrType *expected, *found; /* the innermost differing parts */
+  int dim;                  /* index of the differing dimension, or -1 */
+  const char *reason;       /* e.g. "an infinite type", "ranks differ"; NULL for a plain mismatch */
+} TyMismatch;
+
+#define TY_MISMATCH_INIT ((TyMismatch){NULL, NULL, -1, NULL})
+
+/* ---------------------------------------------------------------- relations */
+
+typedef enum {
+  TY_SOLVED,   /* holds, and will hold whatever the variables become */
+  TY_PROGRESS, /* learned something (may have unified); run again when inputs change */
+  TY_NOT_YET,  /* cannot decide until a variable it mentions changes */
+  TY_FAILED,   /* does not hold: the message says why */
+} TyRelResult;
+
+typedef struct TyCtx TyCtx;
+typedef struct TyRelation TyRelation;
+
+/* A relation's C function. It may unify (through ty_unify) and reads its arguments through
+ * ty_prune. On failure it sets *message. */
+typedef TyRelResult (*TyRelFn)(TyCtx *cx, TyRelation *rel, const char **message);
+
+struct TyRelation {
+  TyRelFn fn;
+  const char *name; /* as a `where` clause names it */
+  int nargs;
+  IrType **args;
+  IrSpan span;      /* the call that made it */
+  const char *op;   /* the operator whose relation it is, or NULL */
+  bool queued, solved, owned; /* owned: moved into a generalized type's where clause */
+  uint32_t runs;
+};
+
+struct TyCtx {
+  IR_VEC(TyVar) vars;
+  IR_VEC(TyRelation *) rels;
+  TyIdList queue; /* relation indices, FIFO from queue_head */
+  int queue_head;
+  uint32_t level;
+  uint64_t rel_runs; /* how many times any relation ran: the solver's cost */
+  IrDiags *diags;
+};
+
+void ty_ctx_init(TyCtx *cx, IrDiags *diags);
+
+/* ---------------------------------------------------------------- variables (unify.c) */
+
+IrType *ty_fresh(TyCtx *cx, IrKind kind, IrSpan origin);
+/* A fresh base type for an unsuffixed literal. */
+IrType *ty_fresh_literal(TyCtx *cx, TyLitClass lit, IrSpan origin);
+uint32_t ty_find(TyCtx *cx, uint32_t id);
+/* Follows resolved holes at the top of t; the result is a non-hole or an unresolved root hole. */
+IrType *ty_prune(TyCtx *cx, IrType *t);
+/* t with every resolved hole replaced, all the way down. */
+IrType *ty_resolve(TyCtx *cx, IrType *t);
+/* Whether t (resolved) still contains an unresolved hole. */
+bool ty_has_holes(TyCtx *cx, IrType *t);
+/* Makes a and b equal, or explains in *why (may be NULL) why they cannot be. */
+bool ty_unify(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why);
+/* Binds an unresolved hole to t (not a hole), with the occurs check. */
+bool ty_bind_hole(TyCtx *cx, IrType *hole, IrType *t, TyMismatch *why);
+/* Appends the root ids of the unresolved holes in t to out (with repeats). */
+void ty_holes_of(TyCtx *cx, IrType *t, TyIdList *out);
+
+/* ---------------------------------------------------------------- dimensions (dim.c) */
+
+/* A dimension in normal form: a sum of monomials, each a constant coefficient times a sorted
+ * product of atoms (named shape variables and unresolved holes). The constant term is the
+ * monomial with no atoms. Terms are sorted and have non-zero coefficients. */
+typedef struct TyAtom {
+  Sym name;     /* a named (rigid) shape variable, or NULL */
+  uint32_t hole; /* a root hole id when name is NULL */
+} TyAtom;
+
+typedef struct TyMono {
+  int64_t coef;
+  int n;
+  TyAtom *atoms;
+} TyMono;
+
+typedef struct TyPoly {
+  int n;
+  TyMono *terms;
+} TyPoly;
+
+/* The normal form of a dimension; false if it involves `?` or overflows. */
+bool ty_dim_normalize(TyCtx *cx, IrType *dim, TyPoly *out);
+IrType *ty_poly_to_dim(TyCtx *cx, const TyPoly *p);
+bool ty_poly_equal(const TyPoly *a, const TyPoly *b);
+/* a - b; n is -1 on overflow. */
+TyPoly ty_poly_sub(const TyPoly *a, const TyPoly *b);
+/* Unifies two dimensions through their normal forms: equal forms are equal; an equation in one
+ * hole that appears only linearly is solved; an undecidable one becomes a relation that waits. */
+bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why);
+
+/* ---------------------------------------------------------------- the solver (solver.c) */
+
+TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, IrType **args, IrSpan span);
+/* Queues the relations that mention root hole `id`, unless solved or already queued. */
+void ty_wake(TyCtx *cx, uint32_t id);
+/* Runs the queue to a fixpoint. False after reporting a failed relation. */
+bool ty_solve(TyCtx *cx);
+
+/* The C function of a registered relation (relation.c). */
+TyRelFn ty_relation_fn(TyRelId rel);
+
+#endif

@@ -1,0 +1,380 @@
+/* Unification: a union-find over holes (path compression, union by rank) where each root may be
+ * resolved to a type, and a structural walk over tensor, tuple, function, ADT-call and ref types.
+ * Binding a hole walks the type it gets once, for three things at the same time: the occurs
+ * check, lowering let-levels (for generalization), and handing the hole's relations to the holes
+ * inside the type (so a relation about `?a` wakes when a hole nested in what `?a` became changes). */
+#include "typing/ty.h"
+
+#include <string.h>
+
+void ty_ctx_init(TyCtx *cx, IrDiags *diags) {
+  memset(cx, 0, sizeof *cx);
+  cx->diags = diags;
+}
+
+/* ---------------------------------------------------------------- variables */
+
+IrType *ty_fresh(TyCtx *cx, IrKind kind, IrSpan origin) {
+  uint32_t id = (uint32_t)cx->vars.len;
+  IrType *node = ir_type_new(IR_TYPE_HOLE, (IrSpan){0});
+  node->u.hole.id = id;
+  node->u.hole.kind = kind;
+  TyVar v = {.parent = id, .level = cx->level, .kind = kind, .origin = origin, .node = node};
+  IR_VEC_PUSH(cx->vars, v);
+  return node;
+}
+
+IrType *ty_fresh_literal(TyCtx *cx, TyLitClass lit, IrSpan origin) {
+  IrType *t = ty_fresh(cx, IR_KIND_BASETYPE, origin);
+  cx->vars.items[t->u.hole.id].lit = (uint8_t)lit;
+  return t;
+}
+
+uint32_t ty_find(TyCtx *cx, uint32_t id) {
+  TyVar *vs = cx->vars.items;
+  uint32_t root = id;
+  while (vs[root].parent != root) root = vs[root].parent;
+  while (vs[id].parent != root) { /* path compression */
+    uint32_t next = vs[id].parent;
+    vs[id].parent = root;
+    id = next;
+  }
+  return root;
+}
+
+IrType *ty_prune(TyCtx *cx, IrType *t) {
+  while (t->kind == IR_TYPE_HOLE) {
+    TyVar *v = &cx->vars.items[ty_find(cx, t->u.hole.id)];
+    if (!v->resolved) return v->node;
+    t = v->resolved;
+  }
+  return t;
+}
+
+/* ---------------------------------------------------------------- walking types */
+
+static IrKind kind_of(TyCtx *cx, IrType *t) {
+  switch (t->kind) {
+  case IR_TYPE_SHAPE: return IR_KIND_SHAPE;
+  case IR_TYPE_DIM:
+  case IR_TYPE_ANY:
+  case IR_TYPE_DIMOP: return IR_KIND_SHAPEVAR;
+  case IR_TYPE_DTYPE: return IR_KIND_BASETYPE;
+  case IR_TYPE_VAR: return t->u.var.kind;
+  case IR_TYPE_HOLE: return cx->vars.items[ty_find(cx, t->u.hole.id)].kind;
+  default: return IR_KIND_TYPE;
+  }
+}
+
+/* Calls f on every direct part of t. */
+static void each_child(IrType *t, void (*f)(IrType **slot, void *env), void *env) {
+  switch (t->kind) {
+  case IR_TYPE_TENSOR:
+    f(&t->u.tensor.shape, env);
+    f(&t->u.tensor.dtype, env);
+    return;
+  case IR_TYPE_SHAPE:
+    for (int i = 0; i < t->u.shape.rank; i++) f(&t->u.shape.dims[i], env);
+    return;
+  case IR_TYPE_DIMOP:
+    f(&t->u.dimop.a, env);
+    f(&t->u.dimop.b, env);
+    return;
+  case IR_TYPE_TUPLE:
+    for (int i = 0; i < t->u.tuple.n; i++) f(&t->u.tuple.fields[i], env);
+    return;
+  case IR_TYPE_FUNC:
+    for (int i = 0; i < t->u.func.nargs; i++) f(&t->u.func.args[i], env);
+    f(&t->u.func.ret, env);
+    for (int r = 0; r < t->u.func.nrels; r++)
+      for (int i = 0; i < t->u.func.rels[r].nargs; i++) f(&t->u.func.rels[r].args[i], env);
+    return;
+  case IR_TYPE_CALL:
+    for (int i = 0; i < t->u.call.nargs; i++) f(&t->u.call.args[i], env);
+    return;
+  case IR_TYPE_REF: f(&t->u.ref, env); return;
+  default: return;
+  }
+}
+
+typedef struct {
+  TyCtx *cx;
+  IrType *result;
+  bool changed;
+} ResolveEnv;
+
+static IrType *resolve(TyCtx *cx, IrType *t);
+
+static void resolve_child(IrType **slot, void *p) {
+  ResolveEnv *env = p;
+  IrType *r = resolve(env->cx, *slot);
+  if (r != *slot) env->changed = true;
+  *slot = r; /* writes into the copy made by resolve() */
+}
+
+static IrType *shallow_copy(IrType *t) {
+  IrType *c = IR_NEW(IrType);
+  *c = *t;
+  switch (t->kind) { /* arrays are copied so that writing the copy leaves t alone */
+  case IR_TYPE_SHAPE:
+    c->u.shape.dims = IR_NEW_ARRAY(IrType *, t->u.shape.rank);
+    memcpy(c->u.shape.dims, t->u.shape.dims, sizeof(IrType *) * (size_t)t->u.shape.rank);
+    break;
+  case IR_TYPE_TUPLE:
+    c->u.tuple.fields = IR_NEW_ARRAY(IrType *, t->u.tuple.n);
+    memcpy(c->u.tuple.fields, t->u.tuple.fields, sizeof(IrType *) * (size_t)t->u.tuple.n);
+    break;
+  case IR_TYPE_FUNC:
+    c->u.func.args = IR_NEW_ARRAY(IrType *, t->u.func.nargs);
+    memcpy(c->u.func.args, t->u.func.args, sizeof(IrType *) * (size_t)t->u.func.nargs);
+    c->u.func.rels = IR_NEW_ARRAY(IrRel, t->u.func.nrels);
+    for (int r = 0; r < t->u.func.nrels; r++) {
+      c->u.func.rels[r] = t->u.func.rels[r];
+      int n = t->u.func.rels[r].nargs > 0 ? t->u.func.rels[r].nargs : 0;
+      c->u.func.rels[r].args = IR_NEW_ARRAY(IrType *, n);
+      if (n) memcpy(c->u.func.rels[r].args, t->u.func.rels[r].args, sizeof(IrType *) * (size_t)n);
+    }
+    break;
+  case IR_TYPE_CALL:
+    c->u.call.args = IR_NEW_ARRAY(IrType *, t->u.call.nargs);
+    memcpy(c->u.call.args, t->u.call.args, sizeof(IrType *) * (size_t)t->u.call.nargs);
+    break;
+  default: break;
+  }
+  return c;
+}
+
+static IrType *resolve(TyCtx *cx, IrType *t) {
+  t = ty_prune(cx, t);
+  if (t->kind == IR_TYPE_HOLE) return t;
+  IrType *copy = shallow_copy(t);
+  ResolveEnv env = {cx, NULL, false};
+  each_child(copy, resolve_child, &env);
+  return env.changed ? copy : t; /* share what did not change */
+}
+
+IrType *ty_resolve(TyCtx *cx, IrType *t) { return resolve(cx, t); }
+
+typedef struct {
+  TyCtx *cx;
+  TyIdList *out;
+} HolesEnv;
+
+static void holes_child(IrType **slot, void *p) {
+  HolesEnv *env = p;
+  IrType *t = ty_prune(env->cx, *slot);
+  if (t->kind == IR_TYPE_HOLE) IR_VEC_PUSH(*env->out, ty_find(env->cx, t->u.hole.id));
+  else each_child(t, holes_child, env);
+}
+
+void ty_holes_of(TyCtx *cx, IrType *t, TyIdList *out) {
+  HolesEnv env = {cx, out};
+  IrType *slot = t;
+  holes_child(&slot, &env);
+}
+
+bool ty_has_holes(TyCtx *cx, IrType *t) {
+  TyIdList ids = {0};
+  ty_holes_of(cx, t, &ids);
+  return ids.len > 0;
+}
+
+/* ---------------------------------------------------------------- binding */
+
+typedef struct {
+  TyCtx *cx;
+  uint32_t root; /* the hole being bound */
+  bool occurs;
+} AdoptEnv;
+
+/* The walk of binding: occurs check, levels, trigger lists. */
+static void adopt_child(IrType **slot, void *p) {
+  AdoptEnv *env = p;
+  TyCtx *cx = env->cx;
+  IrType *t = ty_prune(cx, *slot);
+  if (t->kind != IR_TYPE_HOLE) {
+    each_child(t, adopt_child, env);
+    return;
+  }
+  uint32_t id = ty_find(cx, t->u.hole.id);
+  if (id == env->root) {
+    env->occurs = true;
+    return;
+  }
+  TyVar *inner = &cx->vars.items[id], *outer = &cx->vars.items[env->root];
+  if (inner->level > outer->level) inner->level = outer->level;
+  for (int i = 0; i < outer->rels.len; i++) IR_VEC_PUSH(inner->rels, outer->rels.items[i]);
+}
+
+static void mismatch(TyMismatch *why, IrType *expected, IrType *found, const char *reason) {
+  if (!why) return;
+  why->expected = expected;
+  why->found = found;
+  why->reason = reason;
+}
+
+static bool literal_fits(TyCtx *cx, uint32_t root, IrType *t, TyMismatch *why) {
+  uint8_t lit = cx->vars.items[root].lit;
+  if (lit == TY_LIT_NONE) return true;
+  if (t->kind == IR_TYPE_DTYPE) {
+    IrDType dt = t->u.dtype;
+    if (dt.code == IR_DT_BOOL || (lit == TY_LIT_FLOAT && dt.code != IR_DT_FLOAT)) {
+      mismatch(why, cx->vars.items[root].node, t,
+               lit == TY_LIT_FLOAT ? "a decimal literal has a float type" : "a number cannot be a bool");
+      return false;
+    }
+    return true;
+  }
+  if (t->kind == IR_TYPE_VAR) {
+    mismatch(why, cx->vars.items[root].node, t, "a literal cannot have a type parameter's base type");
+    return false;
+  }
+  return true;
+}
+
+static bool kinds_agree(IrKind a, IrKind b) {
+  return a == b || a == IR_KIND_UNKNOWN || b == IR_KIND_UNKNOWN;
+}
+
+bool ty_bind_hole(TyCtx *cx, IrType *hole, IrType *t, TyMismatch *why) {
+  uint32_t root = ty_find(cx, hole->u.hole.id);
+  TyVar *v = &cx->vars.items[root];
+  if (!kinds_agree(v->kind, kind_of(cx, t))) {
+    mismatch(why, hole, t, "kinds differ");
+    return false;
+  }
+  if (!literal_fits(cx, root, t, why)) return false;
+  AdoptEnv env = {cx, root, false};
+  each_child(t, adopt_child, &env);
+  if (env.occurs) {
+    mismatch(why, hole, t, "a type that would contain itself (an infinite type)");
+    return false;
+  }
+  cx->vars.items[root].resolved = t;
+  ty_wake(cx, root);
+  return true;
+}
+
+static bool union_roots(TyCtx *cx, uint32_t a, uint32_t b, TyMismatch *why) {
+  TyVar *va = &cx->vars.items[a], *vb = &cx->vars.items[b];
+  if (!kinds_agree(va->kind, vb->kind)) {
+    mismatch(why, va->node, vb->node, "kinds differ");
+    return false;
+  }
+  if (va->rank < vb->rank || (va->rank == vb->rank && va->rels.len < vb->rels.len)) {
+    uint32_t t = a;
+    a = b;
+    b = t;
+    TyVar *tv = va;
+    va = vb;
+    vb = tv;
+  }
+  /* a becomes the root of both. */
+  vb->parent = a;
+  if (va->rank == vb->rank) va->rank++;
+  if (va->kind == IR_KIND_UNKNOWN) va->kind = vb->kind;
+  if (vb->lit > va->lit) va->lit = vb->lit; /* an int literal may become a float, not back */
+  if (vb->level < va->level) va->level = vb->level;
+  for (int i = 0; i < vb->rels.len; i++) IR_VEC_PUSH(va->rels, vb->rels.items[i]);
+  vb->rels.len = 0;
+  ty_wake(cx, a);
+  return true;
+}
+
+/* ---------------------------------------------------------------- structure */
+
+static bool is_dim(TyCtx *cx, IrType *t) { return kind_of(cx, t) == IR_KIND_SHAPEVAR; }
+
+static bool unify_all(TyCtx *cx, int n, IrType **a, IrType **b, TyMismatch *why) {
+  for (int i = 0; i < n; i++)
+    if (!ty_unify(cx, a[i], b[i], why)) return false;
+  return true;
+}
+
+static bool unify_shapes(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
+  if (a->u.shape.rank != b->u.shape.rank) {
+    mismatch(why, a, b, "the ranks differ");
+    return false;
+  }
+  for (int i = 0; i < a->u.shape.rank; i++) {
+    if (!ty_unify(cx, a->u.shape.dims[i], b->u.shape.dims[i], why)) {
+      if (why) {
+        why->dim = i;
+        why->expected = a;
+        why->found = b;
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Two dimensions: `?` is consistent with any; holes bind; constants and named variables compare;
+ * arithmetic goes through the normal form (dim.c). */
+static bool unify_dims(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
+  if (a->kind == IR_TYPE_ANY || b->kind == IR_TYPE_ANY) {
+    IrType *other = a->kind == IR_TYPE_ANY ? b : a;
+    return other->kind != IR_TYPE_HOLE || ty_bind_hole(cx, other, a->kind == IR_TYPE_ANY ? a : b, why);
+  }
+  if (a->kind == IR_TYPE_HOLE && b->kind == IR_TYPE_HOLE)
+    return union_roots(cx, ty_find(cx, a->u.hole.id), ty_find(cx, b->u.hole.id), why);
+  if (a->kind == IR_TYPE_HOLE && b->kind != IR_TYPE_DIMOP) return ty_bind_hole(cx, a, b, why);
+  if (b->kind == IR_TYPE_HOLE && a->kind != IR_TYPE_DIMOP) return ty_bind_hole(cx, b, a, why);
+  bool same = false, decided = a->kind != IR_TYPE_DIMOP && b->kind != IR_TYPE_DIMOP &&
+                              a->kind != IR_TYPE_HOLE && b->kind != IR_TYPE_HOLE;
+  if (decided) {
+    same = a->kind == b->kind &&
+           (a->kind == IR_TYPE_DIM ? a->u.dim == b->u.dim : a->u.var.name == b->u.var.name);
+  } else {
+    TyMismatch inner = TY_MISMATCH_INIT;
+    same = ty_unify_poly(cx, a, b, &inner);
+    if (!same && why) why->reason = inner.reason;
+  }
+  if (!same) mismatch(why, a, b, why ? why->reason : NULL);
+  return same;
+}
+
+bool ty_unify(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
+  a = ty_prune(cx, a);
+  b = ty_prune(cx, b);
+  if (a == b) return true;
+  if (is_dim(cx, a) && is_dim(cx, b)) return unify_dims(cx, a, b, why);
+  if (a->kind == IR_TYPE_HOLE && b->kind == IR_TYPE_HOLE)
+    return union_roots(cx, ty_find(cx, a->u.hole.id), ty_find(cx, b->u.hole.id), why);
+  if (a->kind == IR_TYPE_HOLE) return ty_bind_hole(cx, a, b, why);
+  if (b->kind == IR_TYPE_HOLE) return ty_bind_hole(cx, b, a, why);
+  if (a->kind != b->kind) {
+    mismatch(why, a, b, NULL);
+    return false;
+  }
+  switch (a->kind) {
+  case IR_TYPE_TENSOR:
+    if (!ty_unify(cx, a->u.tensor.dtype, b->u.tensor.dtype, why)) return false;
+    return ty_unify(cx, a->u.tensor.shape, b->u.tensor.shape, why);
+  case IR_TYPE_SHAPE: return unify_shapes(cx, a, b, why);
+  case IR_TYPE_DTYPE:
+    if (ir_dtype_eq(a->u.dtype, b->u.dtype)) return true;
+    break;
+  case IR_TYPE_VAR:
+    if (a->u.var.name == b->u.var.name) return true;
+    break;
+  case IR_TYPE_TUPLE:
+    if (a->u.tuple.n != b->u.tuple.n) break;
+    return unify_all(cx, a->u.tuple.n, a->u.tuple.fields, b->u.tuple.fields, why);
+  case IR_TYPE_FUNC:
+    if (a->u.func.nargs != b->u.func.nargs) break;
+    if (a->u.func.ntparams || b->u.func.ntparams) { /* polymorphic values compare as written */
+      if (ir_type_equal(ty_resolve(cx, a), ty_resolve(cx, b))) return true;
+      break;
+    }
+    return unify_all(cx, a->u.func.nargs, a->u.func.args, b->u.func.args, why) &&
+           ty_unify(cx, a->u.func.ret, b->u.func.ret, why);
+  case IR_TYPE_CALL:
+    if (a->u.call.name != b->u.call.name || a->u.call.nargs != b->u.call.nargs) break;
+    return unify_all(cx, a->u.call.nargs, a->u.call.args, b->u.call.args, why);
+  case IR_TYPE_REF: return ty_unify(cx, a->u.ref, b->u.ref, why);
+  default: break;
+  }
+  mismatch(why, a, b, NULL);
+  return false;
+}
