@@ -64,7 +64,8 @@ struct IrPattern {
   IrPatKind kind;
   IrSpan span;
   IrType *type;
-  Sym name; /* VAR, CTOR */
+  const struct IrCtor *ctor; /* CTOR: the constructor, set by the checker */
+  Sym name;                  /* VAR, CTOR */
   int n;    /* CTOR, TUPLE */
   IrPattern **args;
 };
@@ -125,6 +126,12 @@ struct IrExpr {
   IrExprKind kind;
   IrSpan span;
   IrType *type;
+  /* What the checker resolved a name to: for GLOBAL the definition it was checked against (a
+   * later redefinition shadows for later code only), for CTOR the constructor. */
+  union {
+    const struct IrItem *def;
+    const struct IrCtor *ctor;
+  } target;
   union {
     Sym name; /* LOCAL, GLOBAL, CTOR */
     int op;   /* OP: an IrOpId */
@@ -186,6 +193,10 @@ typedef struct IrCtor {
   IrSpan span;
   int nargs;
   IrType **args;
+  /* Set by the checker: */
+  int tag;                    /* its position in the declaration */
+  const struct IrData *adt;   /* the data type it builds */
+  IrType *scheme;             /* fn<a..>(T1..Tn) -> D[a..] */
 } IrCtor;
 
 typedef struct IrData {

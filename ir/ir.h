@@ -12,6 +12,7 @@
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "ir/symbol.h"
+#include "ir/symmap.h"
 #include "ir/type.h"
 
 #endif

@@ -1140,7 +1140,7 @@ static void parse_data(Parser *P, IrItem *item) {
       error_at(P, c, NULL, "`%s` is an operator and cannot name a constructor", c->sym->name);
     for (int i = 0; i < cs.len; i++)
       if (cs.items[i].name == c->sym) error_at(P, c, NULL, "constructor `%s` is declared twice", c->sym->name);
-    IrCtor ctor = {c->sym, c->span, 0, NULL};
+    IrCtor ctor = {.name = c->sym, .span = c->span};
     if (accept(P, IR_TOK_COLON)) { /* seed spelling: Cons : (a, List[a]) -> List */
       IrToken *po = open_bracket(P, IR_TOK_LPAREN, "to start the constructor's argument types");
       parse_type_list(P, IR_TOK_RPAREN, po, &ctor.nargs, &ctor.args);

@@ -1,8 +1,7 @@
-/* The driver: runs the pipeline for each command-line mode. Today the pipeline ends after
- * parsing; the modes that need the checker or the evaluator say so and exit with status 2. */
+/* The driver: runs the pipeline for each command-line mode. Today the pipeline ends after type
+ * checking; the modes that need the evaluator say so and exit with status 2. */
 #include "repl/repl.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,15 +9,48 @@
 #include "repl/session.h"
 
 static int not_yet(const char *what) {
-  fprintf(stderr, "relay: %s is not implemented yet (this build parses and prints programs)\n", what);
+  fprintf(stderr, "relay: %s is not implemented yet (this build parses and type-checks programs)\n", what);
   return 2;
 }
 
-/* Parses every file; the constructors each declares are known to the files after it. */
+/* Loads every file in order; each sees what the files before it defined. -e, -t and --types
+ * load definitions only: the files' top-level expressions do not run. */
 static int load_files(Session *s, const ReplOptions *opt, IrProgram **progs) {
+  bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES;
   for (int i = 0; i < opt->nfiles; i++) {
-    progs[i] = session_load_file(s, opt->files[i]);
+    progs[i] = session_load_file(s, opt->files[i], definitions_only);
     if (!progs[i]) return 1;
+  }
+  return 0;
+}
+
+static int print_file(const ReplOptions *opt) {
+  IrDiags diags = {0};
+  IrSource *src = ir_source_read_file(opt->files[0]);
+  if (!src) {
+    perror(opt->files[0]);
+    return 1;
+  }
+  IrParseResult r = ir_parse_program(src, NULL, &diags);
+  ir_diags_print(stderr, &diags);
+  if (!r.program) return 1;
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_print_program(&b, r.program);
+  fputs(b.data, stdout);
+  return 0;
+}
+
+/* `@name : type` for every definition of the last file, in the order written. */
+static int print_types(Session *s, const IrProgram *prog) {
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    if (it->kind != IR_ITEM_DEF) continue;
+    IrBuf b;
+    ir_buf_init(&b);
+    ir_buf_printf(&b, "@%s : ", it->name->name);
+    ir_print_type(&b, ty_global_type(s->module, it->name));
+    puts(b.data);
   }
   return 0;
 }
@@ -30,25 +62,21 @@ int repl_main(const ReplOptions *opt) {
   switch (opt->mode) {
   case REPL_MODE_HELP: fputs(repl_options_usage(), stdout); return 0;
   case REPL_MODE_VERSION: printf("relay %s\n", RELAY_VERSION); return 0;
-  case REPL_MODE_PRINT: {
-    if (load_files(&s, opt, progs)) return 1;
-    IrBuf b;
-    ir_buf_init(&b);
-    ir_print_program(&b, progs[0]);
-    fputs(b.data, stdout);
-    return 0;
-  }
+  case REPL_MODE_PRINT: return print_file(opt);
   case REPL_MODE_RUN:
     if (load_files(&s, opt, progs)) return 1;
     return not_yet("running a program");
   case REPL_MODE_TYPES:
     if (load_files(&s, opt, progs)) return 1;
-    return not_yet("--types");
-  case REPL_MODE_EVAL:
-  case REPL_MODE_TYPE: {
+    return print_types(&s, progs[0]);
+  case REPL_MODE_TYPE:
+  case REPL_MODE_EVAL: {
     if (load_files(&s, opt, progs)) return 1;
-    if (!session_parse_expression(&s, opt->expr)) return 1;
-    return not_yet(opt->mode == REPL_MODE_EVAL ? "-e" : "-t");
+    IrType *t = session_check_expression(&s, opt->expr, NULL);
+    if (!t) return 1;
+    if (opt->mode == REPL_MODE_EVAL) return not_yet("-e");
+    puts(ir_type_str(t));
+    return 0;
   }
   case REPL_MODE_REPL:
     if (load_files(&s, opt, progs)) return 1;

@@ -1,7 +1,6 @@
 /* The interactive loop: read lines (with libedit's history and line editing on a terminal) until
- * the input parses or fails for a reason other than ending early, then show the result. For now
- * the result is the input's canonical form; types and values come with the checker and the
- * evaluator. */
+ * the input parses or fails for a reason other than ending early, then check it and show each
+ * definition's type and each expression's type (values come with the evaluator). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,17 +38,35 @@ static char *read_line(bool tty, const char *prompt) {
 
 static const char help[] =
     "Enter definitions (def, data, type) and expressions; input continues over several lines\n"
-    "until it is complete. This build parses and shows the canonical form of what you enter.\n"
+    "until it is complete. This build type-checks what you enter and shows the types.\n"
     "  :help   this text\n"
     "  :quit   leave (Ctrl-D works too)\n";
+
+/* `@name : TYPE` after a definition, `- : TYPE` after an expression. */
+static void show(Session *s, const IrProgram *prog) {
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    IrBuf out;
+    ir_buf_init(&out);
+    if (it->kind == IR_ITEM_DEF) {
+      ir_buf_printf(&out, "@%s : ", it->name->name);
+      ir_print_type(&out, ty_global_type(s->module, it->name));
+    } else if (it->kind == IR_ITEM_EXPR) {
+      ir_buf_puts(&out, "- : ");
+      ir_print_type(&out, it->expr->type);
+    } else {
+      continue;
+    }
+    puts(out.data);
+  }
+}
 
 int session_interact(Session *s) {
   bool tty = isatty(STDIN_FILENO);
   struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, NULL);
-  if (tty) printf("relay %s: parses and prints Relay (type inference and evaluation are coming). :help for help.\n",
-                  RELAY_VERSION);
+  if (tty) printf("relay %s: checks Relay and shows types (evaluation is coming). :help for help.\n", RELAY_VERSION);
   IrBuf input;
   ir_buf_init(&input);
   for (;;) {
@@ -75,20 +92,15 @@ int session_interact(Session *s) {
     ir_buf_puts(&input, line);
     ir_buf_putc(&input, '\n');
     bool incomplete = false;
-    IrProgram *prog = session_parse_chunk(s, "<repl>", input.data, true, &incomplete);
+    IrProgram *prog = session_load_chunk(s, "<repl>", input.data, true, &incomplete);
     if (!prog && incomplete) continue; /* wait for the rest */
-    if (prog) {
-      IrBuf out;
-      ir_buf_init(&out);
-      ir_print_program(&out, prog);
-      fputs(out.data, stdout);
-    }
+    if (prog) show(s, prog);
     fflush(stdout);
     ir_buf_init(&input);
   }
   if (input.len) {
     bool incomplete;
-    session_parse_chunk(s, "<repl>", input.data, false, &incomplete);
+    session_load_chunk(s, "<repl>", input.data, false, &incomplete);
   }
   if (tty) putchar('\n');
   return 0;

@@ -1,24 +1,26 @@
-/* A session: what the REPL and the file loader share — the constructors defined so far (so the
- * parser reads later uses of them), and the diagnostics printer. It becomes the module once the
- * checker lands. */
+/* A session: the module that the REPL and the file loader extend chunk by chunk. Loading a chunk
+ * parses and type-checks it as a whole; only a chunk that passes joins the module. */
 #ifndef REPL_SESSION_H
 #define REPL_SESSION_H
 
 #include "ir/ir.h"
+#include "typing/typing.h"
 
 typedef struct Session {
-  IR_VEC(IrCtor) ctors; /* name and argument types of each constructor defined so far */
+  TyModule *module;
   IrParseOptions parse;
 } Session;
 
 void session_init(Session *s);
-/* Parses a file; on error prints the diagnostics and returns NULL, changing nothing. */
-IrProgram *session_load_file(Session *s, const char *path);
-/* Parses text as a chunk (named `name` in diagnostics). On success the chunk's constructors
- * join the session. *incomplete tells the REPL that more lines may complete the text. */
-IrProgram *session_parse_chunk(Session *s, const char *name, const char *text, bool quiet_if_incomplete,
-                               bool *incomplete);
-IrExpr *session_parse_expression(Session *s, const char *text);
+/* Parses and checks a file; on error prints the diagnostics and returns NULL, changing nothing.
+ * With definitions_only, its top-level expressions are not checked (they will not run). */
+IrProgram *session_load_file(Session *s, const char *path, bool definitions_only);
+/* Parses and checks text as a chunk (named `name` in diagnostics). *incomplete tells the REPL
+ * that more lines may complete the text (nothing is printed then if quiet_if_incomplete). */
+IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bool quiet_if_incomplete,
+                              bool *incomplete);
+/* Parses and checks an expression given on the command line; returns its type (generalized). */
+IrType *session_check_expression(Session *s, const char *text, IrExpr **expr);
 /* The interactive loop; returns the exit status. */
 int session_interact(Session *s);
 

@@ -158,7 +158,7 @@ IrType *ty_poly_to_dim(TyCtx *cx, const TyPoly *p) {
 /* ---------------------------------------------------------------- unifying dimensions */
 
 /* The relation that holds an equation until it can be decided. */
-static TyRelResult dim_equation(TyCtx *cx, TyRelation *rel, const char **message) {
+TyRelResult ty_dim_eq_relation(TyCtx *cx, TyRelation *rel, const char **message) {
   TyMismatch why = TY_MISMATCH_INIT;
   int pending = (int)cx->rels.len;
   bool ok = ty_unify_poly(cx, rel->args[0], rel->args[1], &why);
@@ -228,6 +228,6 @@ bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
   IrType **args = IR_NEW_ARRAY(IrType *, 2);
   args[0] = a;
   args[1] = b;
-  ty_relation_add(cx, dim_equation, "equal dimensions", 2, args, (IrSpan){0});
+  ty_relation_add(cx, ty_dim_eq_relation, "DimEq", 2, args, (IrSpan){0});
   return true;
 }

@@ -8,14 +8,9 @@
 
 /* ---------------------------------------------------------------- messages */
 
-static const char *type_text(TyCtx *cx, IrType *t) { return ir_type_str(ty_resolve(cx, t)); }
-
-static const char *shape_text(TyCtx *cx, IrType *t) {
-  IrBuf b;
-  ir_buf_init(&b);
-  ir_print_type(&b, ty_resolve(cx, t));
-  return b.data;
-}
+/* Holes are named once for all the types of one relation's message (the solver resets the names
+ * before each run). */
+static const char *type_text(TyCtx *cx, IrType *t) { return ir_type_str(ty_for_message(cx, t, &cx->message_names)); }
 
 static const char *who(const TyRelation *rel) {
   return rel->op ? ir_printf("`%s`", rel->op) : ir_printf("%s", rel->name);
@@ -142,7 +137,7 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
           "%s cannot broadcast the shapes %s and %s\n"
           "dimension %d of the first argument is %s, dimension %d of the second is %s%s\n"
           "shapes align from the right; a dimension broadcasts when the two are equal or one is 1",
-          who(rel), shape_text(cx, sa), shape_text(cx, sb), pa, type_text(cx, da), pb, type_text(cx, db),
+          who(rel), type_text(cx, sa), type_text(cx, sb), pa, type_text(cx, da), pb, type_text(cx, db),
           named ? " (they may differ)" : "");
       return TY_FAILED;
     }
@@ -168,6 +163,30 @@ static TyRelResult rel_broadcast(TyCtx *cx, TyRelation *rel, const char **messag
 
 static TyRelResult rel_broadcast_comp(TyCtx *cx, TyRelation *rel, const char **message) {
   return broadcast(cx, rel, true, message);
+}
+
+/* ---------------------------------------------------------------- TupleGetItem */
+
+/* TupleGetItem(t, i, r): t is a tuple whose field i has type r. */
+static TyRelResult rel_tuple_get_item(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *t = ty_prune(cx, rel->args[0]);
+  int64_t i = ty_prune(cx, rel->args[1])->u.dim;
+  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+  if (t->kind != IR_TYPE_TUPLE) {
+    *message = ir_printf("`.%lld` takes a field of a tuple, but this value is %s", (long long)i, type_text(cx, t));
+    return TY_FAILED;
+  }
+  if (i >= t->u.tuple.n) {
+    *message = ir_printf("this tuple has %d field%s (numbered from 0), so there is no field %lld", t->u.tuple.n,
+                         t->u.tuple.n == 1 ? "" : "s", (long long)i);
+    return TY_FAILED;
+  }
+  if (!ty_unify(cx, t->u.tuple.fields[i], rel->args[2], NULL)) {
+    *message = ir_printf("field %lld of this tuple is %s, but %s is expected", (long long)i,
+                         type_text(cx, t->u.tuple.fields[i]), type_text(cx, rel->args[2]));
+    return TY_FAILED;
+  }
+  return TY_SOLVED;
 }
 
 /* ---------------------------------------------------------------- the registry */

@@ -66,6 +66,7 @@ bool ty_solve(TyCtx *cx) {
     rel->runs++;
     cx->rel_runs++;
     const char *message = NULL;
+    memset(&cx->message_names, 0, sizeof cx->message_names);
     switch (rel->fn(cx, rel, &message)) {
     case TY_SOLVED: rel->solved = true; break;
     case TY_PROGRESS:

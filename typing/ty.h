@@ -68,6 +68,7 @@ struct TyCtx {
   int queue_head;
   uint32_t level;
   uint64_t rel_runs; /* how many times any relation ran: the solver's cost */
+  IrSymMap message_names; /* hole names in the message of the relation running now */
   IrDiags *diags;
 };
 
@@ -83,6 +84,9 @@ uint32_t ty_find(TyCtx *cx, uint32_t id);
 IrType *ty_prune(TyCtx *cx, IrType *t);
 /* t with every resolved hole replaced, all the way down. */
 IrType *ty_resolve(TyCtx *cx, IrType *t);
+/* t as a message shows it: a literal's undecided base type as its default (int32, float32), other
+ * holes as _a, _b, ..., named consistently through `names` across the types of one message. */
+IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names);
 /* Whether t (resolved) still contains an unresolved hole. */
 bool ty_has_holes(TyCtx *cx, IrType *t);
 /* Makes a and b equal, or explains in *why (may be NULL) why they cannot be. */
@@ -122,6 +126,8 @@ TyPoly ty_poly_sub(const TyPoly *a, const TyPoly *b);
 /* Unifies two dimensions through their normal forms: equal forms are equal; an equation in one
  * hole that appears only linearly is solved; an undecidable one becomes a relation that waits. */
 bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why);
+/* The relation DimEq(a, b) that holds an undecided dimension equation. */
+TyRelResult ty_dim_eq_relation(TyCtx *cx, TyRelation *rel, const char **message);
 
 /* ---------------------------------------------------------------- the solver (solver.c) */
 

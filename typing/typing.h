@@ -13,6 +13,35 @@ typedef enum {
   TY_REL_COUNT
 } TyRelId;
 
+/* ---------------------------------------------------------------- the module */
+
+/* The definitions checked so far: globals with their type schemes, data types and their
+ * constructors. A later definition of a name shadows the earlier one for the code after it. */
+typedef struct TyModule TyModule;
+
+TyModule *ty_module_new(void);
+
+/* Checks a parsed chunk (a file, a REPL input) against the module: data types, then the
+ * definitions in dependency order (each strongly connected group generalized together), then the
+ * top-level expressions. Every node gets its type. On success the chunk's definitions join the
+ * module; on error (reported in diags) the module is unchanged. Warnings are added either way. */
+bool ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags);
+/* The same for the definitions only (data and defs), as `-e` and `-t` load files: their
+ * top-level expressions are neither run nor checked. */
+bool ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags);
+
+/* The type of a standalone expression (for `-t`), generalized for display; NULL on error. */
+IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags);
+
+/* The type scheme of the newest global `name`, or NULL. */
+IrType *ty_global_type(const TyModule *m, Sym name);
+/* The definition of the newest global `name`, or NULL. */
+const IrItem *ty_global_def(const TyModule *m, Sym name);
+/* The number of arguments of the newest constructor `name`, or -1 (the parser's callback). */
+int ty_ctor_arity(void *module, Sym name);
+
+/* ---------------------------------------------------------------- relations */
+
 /* The relation a `where` clause names, or -1 when there is none of that name. */
 int ty_relation_find(Sym name);
 const char *ty_relation_name(TyRelId rel);

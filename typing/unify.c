@@ -179,6 +179,58 @@ bool ty_has_holes(TyCtx *cx, IrType *t) {
   return ids.len > 0;
 }
 
+/* A copy of t for a message: a hole standing for an unsuffixed literal's base type shows its
+ * default (int32, float32), other holes get names _a, _b, ... shared by every type of the message. */
+IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names) {
+  t = ty_prune(cx, t);
+  if (t->kind == IR_TYPE_HOLE) {
+    TyVar *v = &cx->vars.items[ty_find(cx, t->u.hole.id)];
+    if (v->lit != TY_LIT_NONE)
+      return ir_type_dtype(v->lit == TY_LIT_FLOAT ? IR_DTYPE(IR_DT_FLOAT, 32) : IR_DTYPE(IR_DT_INT, 32), (IrSpan){0});
+    Sym key = ir_sym(ir_printf("%u", ty_find(cx, t->u.hole.id)));
+    IrType *named = ir_symmap_get(names, key);
+    if (!named) {
+      size_t k = names->count;
+      named = ir_type_var(ir_sym(k < 26 ? ir_printf("_%c", (char)('a' + k)) : ir_printf("_%zu", k)), v->kind, (IrSpan){0});
+      ir_symmap_put(names, key, named);
+    }
+    return named;
+  }
+  IrType *out = IR_NEW(IrType);
+  *out = *t;
+  switch (t->kind) {
+  case IR_TYPE_TENSOR:
+    out->u.tensor.shape = ty_for_message(cx, t->u.tensor.shape, names);
+    out->u.tensor.dtype = ty_for_message(cx, t->u.tensor.dtype, names);
+    break;
+  case IR_TYPE_SHAPE:
+    out->u.shape.dims = IR_NEW_ARRAY(IrType *, t->u.shape.rank);
+    for (int i = 0; i < t->u.shape.rank; i++) out->u.shape.dims[i] = ty_for_message(cx, t->u.shape.dims[i], names);
+    break;
+  case IR_TYPE_DIMOP:
+    out->u.dimop.a = ty_for_message(cx, t->u.dimop.a, names);
+    out->u.dimop.b = ty_for_message(cx, t->u.dimop.b, names);
+    break;
+  case IR_TYPE_TUPLE:
+    out->u.tuple.fields = IR_NEW_ARRAY(IrType *, t->u.tuple.n);
+    for (int i = 0; i < t->u.tuple.n; i++) out->u.tuple.fields[i] = ty_for_message(cx, t->u.tuple.fields[i], names);
+    break;
+  case IR_TYPE_FUNC:
+    out->u.func.args = IR_NEW_ARRAY(IrType *, t->u.func.nargs);
+    for (int i = 0; i < t->u.func.nargs; i++) out->u.func.args[i] = ty_for_message(cx, t->u.func.args[i], names);
+    out->u.func.ret = ty_for_message(cx, t->u.func.ret, names);
+    out->u.func.nrels = 0;
+    break;
+  case IR_TYPE_CALL:
+    out->u.call.args = IR_NEW_ARRAY(IrType *, t->u.call.nargs);
+    for (int i = 0; i < t->u.call.nargs; i++) out->u.call.args[i] = ty_for_message(cx, t->u.call.args[i], names);
+    break;
+  case IR_TYPE_REF: out->u.ref = ty_for_message(cx, t->u.ref, names); break;
+  default: break;
+  }
+  return out;
+}
+
 /* ---------------------------------------------------------------- binding */
 
 typedef struct {

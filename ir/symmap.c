@@ -1,0 +1,43 @@
+/* The symbol map: linear probing over a power-of-two table, grown at half full. */
+#include "ir/symmap.h"
+
+#include <stdint.h>
+
+#include "ir/mem.h"
+
+static size_t slot_of(Sym key, size_t cap) { return (size_t)(((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1); }
+
+void *ir_symmap_get(const IrSymMap *m, Sym key) {
+  if (!m->cap) return NULL;
+  for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == key) return m->values[i];
+    if (!m->keys[i]) return NULL;
+  }
+}
+
+static void grow(IrSymMap *m) {
+  size_t cap = m->cap ? 2 * m->cap : 64;
+  Sym *keys = IR_NEW_ARRAY(Sym, cap);
+  void **values = IR_NEW_ARRAY(void *, cap);
+  for (size_t i = 0; i < m->cap; i++) {
+    if (!m->keys[i]) continue;
+    size_t j = slot_of(m->keys[i], cap);
+    while (keys[j]) j = (j + 1) & (cap - 1);
+    keys[j] = m->keys[i];
+    values[j] = m->values[i];
+  }
+  m->keys = keys;
+  m->values = values;
+  m->cap = cap;
+}
+
+void ir_symmap_put(IrSymMap *m, Sym key, void *value) {
+  if (2 * (m->count + 1) > m->cap) grow(m);
+  size_t i = slot_of(key, m->cap);
+  while (m->keys[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i]) {
+    m->keys[i] = key;
+    m->count++;
+  }
+  m->values[i] = value;
+}

@@ -1,0 +1,189 @@
+/* Written types (annotations, signatures, constructor arguments) in the checker's form: ADT names
+ * resolved and their arity checked, every part checked for the kind its position needs, type
+ * parameters in scope made rigid, and, in a signature, an unknown name made an implicit type
+ * parameter whose kind is that of its position (`Tensor[s, bt]` gives s : Shape, bt : BaseType). */
+#include "typing/check.h"
+
+#include <string.h>
+
+static const char *kind_phrase(IrKind k) {
+  switch (k) {
+  case IR_KIND_SHAPE: return "a shape";
+  case IR_KIND_SHAPEVAR: return "a dimension";
+  case IR_KIND_BASETYPE: return "a base type such as float32";
+  default: return "a type";
+  }
+}
+
+int ty_push_tparams(TyCheck *c, int n, const IrTypeParam *ps) {
+  int mark = c->tparams.len;
+  for (int i = 0; i < n; i++) IR_VEC_PUSH(c->tparams, ps[i]);
+  return mark;
+}
+
+void ty_pop_tparams(TyCheck *c, int mark) { c->tparams.len = mark; }
+
+static const IrTypeParam *tparam_in_scope(TyCheck *c, Sym name) {
+  for (int i = c->tparams.len - 1; i >= 0; i--)
+    if (c->tparams.items[i].name == name) return &c->tparams.items[i];
+  return NULL;
+}
+
+static IrType *convert(TyCheck *c, IrType *t, IrKind want);
+
+static IrType **convert_all(TyCheck *c, int n, IrType **ts, IrKind want) {
+  IrType **out = IR_NEW_ARRAY(IrType *, n);
+  for (int i = 0; i < n; i++) out[i] = convert(c, ts[i], want);
+  return out;
+}
+
+static void wrong_kind(TyCheck *c, IrType *t, IrKind want, IrKind have) {
+  ty_fail(c, t->span, "%s is %s, but %s is expected here", ir_type_str(t), kind_phrase(have), kind_phrase(want));
+}
+
+static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
+  Sym name = t->u.var.name;
+  const IrTypeParam *p = tparam_in_scope(c, name);
+  if (p) {
+    if (p->kind != want && p->kind != IR_KIND_UNKNOWN) {
+      if (p->kind == IR_KIND_TYPE && want != IR_KIND_TYPE)
+        ty_fail(c, t->span, "`%s` is a type parameter of kind Type, but %s is expected here; declare it `<%s : %s>`",
+                name->name, kind_phrase(want), name->name, ir_kind_name(want));
+      ty_fail(c, t->span, "`%s` is %s (kind %s), but %s is expected here", name->name, kind_phrase(p->kind),
+              ir_kind_name(p->kind), kind_phrase(want));
+    }
+    return ir_type_var(name, p->kind, t->span);
+  }
+  const IrData *adt = want == IR_KIND_TYPE ? ty_find_adt(c, name) : NULL;
+  if (adt) {
+    if (adt->ntparams)
+      ty_fail(c, t->span, "`%s` takes %d type argument%s: write %s[...]", name->name, adt->ntparams,
+              adt->ntparams == 1 ? "" : "s", name->name);
+    IrType *call = ir_type_new(IR_TYPE_CALL, t->span);
+    call->u.call.name = name;
+    return call;
+  }
+  if (c->flexible) { /* `fn(%x : t) -> t` as a literal: t is whatever the uses make it */
+    IrType *h = ir_symmap_get(c->flexible, name);
+    if (!h) {
+      h = ty_fresh(&c->cx, want, t->span);
+      ir_symmap_put(c->flexible, name, h);
+    }
+    return h;
+  }
+  if (c->implicit) {
+    IrTypeParam q = {name, want, t->span};
+    IR_VEC_PUSH(*c->implicit, q);
+    IR_VEC_PUSH(c->tparams, q);
+    return ir_type_var(name, want, t->span);
+  }
+  ty_fail(c, t->span, "unknown type `%s`", name->name);
+}
+
+static IrType *convert_func(TyCheck *c, IrType *t) {
+  IrType *f = ir_type_new(IR_TYPE_FUNC, t->span);
+  int mark = ty_push_tparams(c, t->u.func.ntparams, t->u.func.tparams);
+  f->u.func.ntparams = t->u.func.ntparams;
+  f->u.func.tparams = t->u.func.tparams;
+  f->u.func.nargs = t->u.func.nargs;
+  f->u.func.args = convert_all(c, t->u.func.nargs, t->u.func.args, IR_KIND_TYPE);
+  f->u.func.ret = convert(c, t->u.func.ret, IR_KIND_TYPE);
+  f->u.func.nrels = t->u.func.nrels;
+  f->u.func.rels = IR_NEW_ARRAY(IrRel, t->u.func.nrels);
+  for (int i = 0; i < t->u.func.nrels; i++) {
+    IrRel r = t->u.func.rels[i];
+    int id = ty_relation_find(r.name);
+    if (id < 0) ty_fail(c, r.span, "unknown type relation `%s`", r.name->name);
+    if (r.nargs < 0) { /* bare: over the parameters and the result */
+      r.nargs = f->u.func.nargs + 1;
+      r.args = IR_NEW_ARRAY(IrType *, r.nargs);
+      memcpy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)f->u.func.nargs);
+      r.args[f->u.func.nargs] = f->u.func.ret;
+    } else {
+      r.args = convert_all(c, r.nargs, r.args, IR_KIND_TYPE);
+    }
+    if (r.nargs != ty_relation_arity((TyRelId)id))
+      ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, ty_relation_arity((TyRelId)id),
+              r.nargs);
+    f->u.func.rels[i] = r;
+  }
+  ty_pop_tparams(c, mark);
+  return f;
+}
+
+static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
+  IrKind have;
+  switch (t->kind) {
+  case IR_TYPE_VAR: return convert_name(c, t, want);
+  case IR_TYPE_HOLE: return t;
+  case IR_TYPE_DTYPE: have = IR_KIND_BASETYPE; break;
+  case IR_TYPE_SHAPE: have = IR_KIND_SHAPE; break;
+  case IR_TYPE_DIM:
+  case IR_TYPE_ANY:
+  case IR_TYPE_DIMOP: have = IR_KIND_SHAPEVAR; break;
+  default: have = IR_KIND_TYPE; break;
+  }
+  if (have != want) {
+    /* `(n, m)` given for a shape parameter: a tuple of names read as a shape. */
+    if (want == IR_KIND_SHAPE && t->kind == IR_TYPE_TUPLE) {
+      IrType **dims = IR_NEW_ARRAY(IrType *, t->u.tuple.n);
+      for (int i = 0; i < t->u.tuple.n; i++) dims[i] = convert(c, t->u.tuple.fields[i], IR_KIND_SHAPEVAR);
+      return ir_type_shape(t->u.tuple.n, dims, t->span);
+    }
+    wrong_kind(c, t, want, have);
+  }
+  IrType *out = ir_type_new(t->kind, t->span);
+  *out = *t;
+  switch (t->kind) {
+  case IR_TYPE_TENSOR:
+    out->u.tensor.shape = convert(c, t->u.tensor.shape, IR_KIND_SHAPE);
+    out->u.tensor.dtype = convert(c, t->u.tensor.dtype, IR_KIND_BASETYPE);
+    if (out->u.tensor.dtype->kind == IR_TYPE_DTYPE && out->u.tensor.dtype->u.dtype.lanes != 1)
+      ty_fail(c, t->span, "tensors of vector lanes (%s) are not supported", ir_type_str(out->u.tensor.dtype));
+    return out;
+  case IR_TYPE_SHAPE: out->u.shape.dims = convert_all(c, t->u.shape.rank, t->u.shape.dims, IR_KIND_SHAPEVAR); return out;
+  case IR_TYPE_DIMOP:
+    out->u.dimop.a = convert(c, t->u.dimop.a, IR_KIND_SHAPEVAR);
+    out->u.dimop.b = convert(c, t->u.dimop.b, IR_KIND_SHAPEVAR);
+    return out;
+  case IR_TYPE_TUPLE: out->u.tuple.fields = convert_all(c, t->u.tuple.n, t->u.tuple.fields, IR_KIND_TYPE); return out;
+  case IR_TYPE_FUNC: return convert_func(c, t);
+  case IR_TYPE_CALL: {
+    const IrData *adt = ty_find_adt(c, t->u.call.name);
+    if (!adt) ty_fail(c, t->span, "unknown data type `%s`", t->u.call.name->name);
+    if (adt->ntparams != t->u.call.nargs)
+      ty_fail(c, t->span, "`%s` takes %d type argument%s, but %d %s given", t->u.call.name->name, adt->ntparams,
+              adt->ntparams == 1 ? "" : "s", t->u.call.nargs, t->u.call.nargs == 1 ? "is" : "are");
+    out->u.call.args = IR_NEW_ARRAY(IrType *, t->u.call.nargs);
+    for (int i = 0; i < t->u.call.nargs; i++) out->u.call.args[i] = convert(c, t->u.call.args[i], adt->tparams[i].kind);
+    return out;
+  }
+  case IR_TYPE_REF: out->u.ref = convert(c, t->u.ref, IR_KIND_TYPE); return out;
+  default: return out;
+  }
+}
+
+IrType *ty_annotation(TyCheck *c, IrType *written, IrKind kind) { return convert(c, written, kind); }
+
+void ty_check_data(TyCheck *c, IrData *d) {
+  int mark = ty_push_tparams(c, d->ntparams, d->tparams);
+  IrType **params = IR_NEW_ARRAY(IrType *, d->ntparams);
+  for (int i = 0; i < d->ntparams; i++) params[i] = ir_type_var(d->tparams[i].name, d->tparams[i].kind, d->tparams[i].span);
+  IrType *self = ir_type_new(IR_TYPE_CALL, (IrSpan){0});
+  self->u.call.name = d->name;
+  self->u.call.nargs = d->ntparams;
+  self->u.call.args = params;
+  for (int i = 0; i < d->nctors; i++) {
+    IrCtor *k = &d->ctors[i];
+    IrType *f = ir_type_new(IR_TYPE_FUNC, k->span);
+    f->u.func.ntparams = d->ntparams;
+    f->u.func.tparams = d->tparams;
+    f->u.func.nargs = k->nargs;
+    f->u.func.args = convert_all(c, k->nargs, k->args, IR_KIND_TYPE);
+    f->u.func.ret = self;
+    k->tag = i;
+    k->adt = d;
+    k->scheme = f;
+  }
+  ty_pop_tparams(c, mark);
+}

@@ -1,0 +1,134 @@
+/* The state of checking one chunk (private to typing/): the module it checks against, the
+ * solver's context, the scopes of local variables and type parameters, and the chunk's own
+ * definitions while their group is being inferred. A type error is reported once and unwinds
+ * (longjmp) to ty_check_program, which leaves the module as it was. */
+#ifndef TYPING_CHECK_H
+#define TYPING_CHECK_H
+
+#include <setjmp.h>
+
+#include "typing/ty.h"
+
+struct TyModule {
+  IR_VEC(const IrItem *) defs; /* every global ever defined, oldest first */
+  IrSymMap globals;            /* name -> newest IrItem (a def) */
+  IrSymMap schemes;            /* name -> its IrType scheme */
+  IrSymMap adts;               /* name -> newest IrData */
+  IrSymMap ctors;              /* name -> newest IrCtor */
+  IrType *op_schemes[IR_OP_COUNT]; /* built on first use (ops.c) */
+};
+
+typedef IR_VEC(IrTypeParam) TyParamList;
+
+/* A local variable in scope; `shadowed` is the binding of the same name it hides. */
+typedef struct TyLocal {
+  Sym name;
+  IrType *type; /* a FUNC with type parameters when generalized (a let-bound function) */
+  struct TyLocal *shadowed;
+} TyLocal;
+
+/* A definition of the chunk being checked. */
+typedef struct TyDef {
+  IrItem *item;
+  IrType *type;   /* while its group is inferred: monomorphic (holes); after: the scheme */
+  bool declared;  /* its signature is complete, so its scheme is known before its body */
+  bool done;      /* generalized */
+  int index, low; /* Tarjan's SCC bookkeeping */
+  bool on_stack;
+} TyDef;
+
+typedef struct TyCheck {
+  TyCtx cx;
+  TyModule *m;
+  IrDiags *diags;
+  jmp_buf *fail;
+  IrSymMap locals;                /* name -> innermost TyLocal */
+  TyParamList tparams;            /* rigid type parameters in scope */
+  TyParamList *implicit;          /* collects implicit parameters of a signature, or NULL */
+  IrSymMap chunk_defs;            /* name -> TyDef of this chunk */
+  IrSymMap chunk_adts;            /* name -> IrData of this chunk */
+  IrSymMap chunk_ctors;           /* name -> IrCtor of this chunk */
+  IrSymMap *flexible;             /* in a literal's signature: unknown type names -> holes */
+  IR_VEC(IrExpr *) literals;      /* unsuffixed integer literals, range-checked at the end */
+} TyCheck;
+
+/* ---------------------------------------------------------------- errors (module.c) */
+
+_Noreturn void ty_fail(TyCheck *c, IrSpan span, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with notes (each a line such as "expected: int32"); NULL notes are skipped. Give the
+ * notes as TY_NOTES("a", maybe_null, "c"). */
+_Noreturn void ty_fail_notes(TyCheck *c, IrSpan span, int nnotes, const char *const *notes, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+#define TY_NOTES(...)                                                                              \
+  (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), (const char *[]){__VA_ARGS__}
+/* Unifies or fails with "what: expected E, found F" (and the inner mismatch as a note). */
+void ty_expect(TyCheck *c, IrSpan span, const char *what, IrType *expected, IrType *found);
+/* Runs the solver; a failed relation has been reported: unwind. */
+void ty_solve_or_fail(TyCheck *c);
+/* A type for messages: resolved, holes shown as `_`. */
+const char *ty_show(TyCheck *c, IrType *t);
+
+/* ---------------------------------------------------------------- lookups (module.c) */
+
+const IrData *ty_find_adt(TyCheck *c, Sym name);
+const IrCtor *ty_find_ctor(TyCheck *c, Sym name);
+
+/* ---------------------------------------------------------------- annotations (annot.c) */
+
+/* The checker's form of a written type: ADT names resolved, kinds checked, type parameters in
+ * scope made rigid, and (when c->implicit is set) unknown names made implicit parameters. */
+IrType *ty_annotation(TyCheck *c, IrType *written, IrKind kind);
+/* Pushes declared type parameters into scope; returns the old scope size for ty_pop_tparams. */
+int ty_push_tparams(TyCheck *c, int n, const IrTypeParam *ps);
+void ty_pop_tparams(TyCheck *c, int mark);
+/* Checks a data declaration's constructors and gives each its scheme. */
+void ty_check_data(TyCheck *c, IrData *d);
+
+/* ---------------------------------------------------------------- schemes (scheme.c) */
+
+/* A fresh instance of a scheme (a FUNC with type parameters and relations): parameters become
+ * holes (or the given written type arguments), and its relations join the solver at `span`,
+ * naming the operator `op` (or NULL) in their messages. */
+IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const char *op);
+/* Gives unsuffixed literals still undecided in t their default base types (int32, float32). */
+void ty_default_literals(TyCheck *c);
+/* Generalizes t over the holes above the current level: they become named parameters (after the
+ * declared ones), and the open relations that mention only them its `where` clause. */
+IrType *ty_generalize(TyCheck *c, IrType *t, int ndeclared, const IrTypeParam *declared);
+
+/* ---------------------------------------------------------------- inference (infer.c) */
+
+/* A function's signature in the checker's form: its type parameters (declared, then implicit
+ * ones in order of appearance), parameter and result types (holes where not written), and
+ * `where` relations. `complete` when every parameter and the result are written. */
+typedef struct TyHeader {
+  int ntparams;
+  IrTypeParam *tparams;
+  IrType *type; /* FUNC without type parameters */
+  int nrels;
+  IrRel *rels;
+  bool complete;
+} TyHeader;
+
+TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def);
+/* Checks a function's body against its header. */
+void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h);
+/* The header as a scheme: FUNC with its type parameters and relations. */
+IrType *ty_header_scheme(const TyHeader *h);
+IrType *ty_infer(TyCheck *c, IrExpr *e);
+/* Stores every node's resolved type and checks match exhaustiveness. */
+void ty_annotate(TyCheck *c, IrExpr *e);
+/* Checks that every unsuffixed integer literal fits the base type it got. */
+void ty_check_literals(TyCheck *c);
+
+/* ---------------------------------------------------------------- operators (ops.c) */
+
+/* The type scheme of an operator, or NULL when its type rule is not implemented yet. */
+IrType *ty_op_scheme(TyCheck *c, IrOpId op);
+
+/* ---------------------------------------------------------------- patterns (exhaustive.c) */
+
+/* Warns about a match that misses values (with an example) and about unreachable clauses. */
+void ty_check_exhaustive(TyCheck *c, IrExpr *match, IrType *scrutinee);
+
+#endif

@@ -1,0 +1,544 @@
+/* Inference over expressions and patterns: one walk that gives every node a type (holes where not
+ * yet known), unifies as the typing rules require, and adds the relations of every operator and
+ * polymorphic call to the solver, which runs after each call so that errors point at the call
+ * that caused them. Let chains are walked with a loop: a function may have any number of them. */
+#include "typing/check.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- locals */
+
+static TyLocal *bind(TyCheck *c, Sym name, IrType *type) {
+  TyLocal *l = IR_NEW(TyLocal);
+  l->name = name;
+  l->type = type;
+  l->shadowed = ir_symmap_get(&c->locals, name);
+  ir_symmap_put(&c->locals, name, l);
+  return l;
+}
+
+static void unbind(TyCheck *c, TyLocal *l) { ir_symmap_put(&c->locals, l->name, l->shadowed); }
+
+/* ---------------------------------------------------------------- helpers */
+
+static IrType *scalar(IrDTypeCode code, int bits) { return ir_type_scalar(IR_DTYPE(code, bits), (IrSpan){0}); }
+
+/* How a message names a callee. */
+static const char *callee_name(const IrExpr *f) {
+  switch (f->kind) {
+  case IR_EXPR_GLOBAL: return ir_printf("`@%s`", f->u.name->name);
+  case IR_EXPR_LOCAL: return ir_printf("`%%%s`", f->u.name->name);
+  case IR_EXPR_CTOR: return ir_printf("`%s`", f->u.name->name);
+  case IR_EXPR_OP: return ir_printf("`%s`", ir_ops[f->u.op].name);
+  default: return "this function";
+  }
+}
+
+static const char *ordinal(int i) {
+  static const char *words[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"};
+  return i < 8 ? words[i] : ir_printf("%dth", i + 1);
+}
+
+/* ---------------------------------------------------------------- literals */
+
+static IrType *literal_type(TyCheck *c, IrExpr *e, const IrLit *lit) {
+  if (lit->suffixed) return ir_type_scalar(lit->dtype, (IrSpan){0});
+  if (lit->kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, e);
+  return ir_type_tensor(ir_type_shape(0, NULL, (IrSpan){0}),
+                        ty_fresh_literal(&c->cx, lit->kind == IR_LIT_FLOAT ? TY_LIT_FLOAT : TY_LIT_INT, e->span),
+                        (IrSpan){0});
+}
+
+static IrType *tensor_literal_type(TyCheck *c, IrExpr *e) {
+  const IrLit *fixed = NULL;
+  bool any_float = false, any_bool = false, any_number = false;
+  for (int64_t i = 0; i < e->u.tensor.count; i++) {
+    const IrLit *l = &e->u.tensor.elems[i];
+    if (l->kind == IR_LIT_BOOL) any_bool = true;
+    else any_number = true;
+    if (l->kind == IR_LIT_FLOAT) any_float = true;
+    if (l->kind != IR_LIT_BOOL && l->suffixed) {
+      if (fixed && !ir_dtype_eq(fixed->dtype, l->dtype)) {
+        char a[24], b[24];
+        ty_fail(c, e->span, "the elements of a tensor literal share one type, but %s and %s differ here",
+                ir_dtype_name(fixed->dtype, a), ir_dtype_name(l->dtype, b));
+      }
+      fixed = l;
+    }
+  }
+  if (any_bool && any_number) ty_fail(c, e->span, "a tensor literal holds numbers or booleans, not both");
+  IrType **dims = IR_NEW_ARRAY(IrType *, e->u.tensor.rank);
+  for (int i = 0; i < e->u.tensor.rank; i++) dims[i] = ir_type_dim(e->u.tensor.shape[i], (IrSpan){0});
+  IrType *dtype;
+  if (any_bool) {
+    dtype = ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0});
+  } else if (fixed) {
+    if (any_float && fixed->dtype.code != IR_DT_FLOAT) {
+      char a[24];
+      ty_fail(c, e->span, "a decimal element cannot be %s", ir_dtype_name(fixed->dtype, a));
+    }
+    dtype = ir_type_dtype(fixed->dtype, (IrSpan){0});
+  } else {
+    dtype = ty_fresh_literal(&c->cx, any_float ? TY_LIT_FLOAT : TY_LIT_INT, e->span);
+  }
+  IR_VEC_PUSH(c->literals, e);
+  return ir_type_tensor(ir_type_shape(e->u.tensor.rank, dims, (IrSpan){0}), dtype, (IrSpan){0});
+}
+
+static IrType *fill_type(TyCheck *c, IrExpr *e) {
+  const IrLit *v = &e->u.fill.value;
+  IrDType dt = e->u.fill.dtype;
+  char name[24];
+  if (dt.lanes != 1) ty_fail(c, e->span, "tensors of vector lanes (%s) are not supported", ir_dtype_name(dt, name));
+  if ((v->kind == IR_LIT_BOOL) != (dt.code == IR_DT_BOOL) || (v->kind == IR_LIT_FLOAT && dt.code != IR_DT_FLOAT))
+    ty_fail(c, e->span, "Constant's value does not fit its dtype %s", ir_dtype_name(dt, name));
+  if (v->suffixed && v->kind != IR_LIT_BOOL && !ir_dtype_eq(v->dtype, dt)) {
+    char other[24];
+    ty_fail(c, e->span, "Constant's value is %s, but its dtype is %s", ir_dtype_name(v->dtype, other),
+            ir_dtype_name(dt, name));
+  }
+  IrType **dims = IR_NEW_ARRAY(IrType *, e->u.fill.rank);
+  for (int i = 0; i < e->u.fill.rank; i++) dims[i] = ir_type_dim(e->u.fill.shape[i], (IrSpan){0});
+  if (v->kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, e);
+  return ir_type_tensor(ir_type_shape(e->u.fill.rank, dims, (IrSpan){0}), ir_type_dtype(dt, (IrSpan){0}), (IrSpan){0});
+}
+
+/* ---------------------------------------------------------------- names */
+
+static IrType *global_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
+  Sym name = e->u.name;
+  TyDef *d = ir_symmap_get(&c->chunk_defs, name);
+  IrType *scheme;
+  if (d) {
+    e->target.def = d->item;
+    /* In its own group a definition without a full signature is monomorphic. */
+    scheme = d->type;
+    if (!d->done && !d->declared) {
+      if (ntargs) ty_fail(c, e->span, "`@%s` is being inferred here, so it takes no type arguments yet", name->name);
+      return scheme;
+    }
+  } else {
+    e->target.def = ir_symmap_get(&c->m->globals, name);
+    scheme = ir_symmap_get(&c->m->schemes, name);
+    if (!scheme) {
+      const char *hint = NULL;
+      if (ir_symmap_get(&c->locals, name)) hint = ir_printf("hint: a local variable is written `%%%s`", name->name);
+      ty_fail_notes(c, e->span, TY_NOTES(hint), "unknown global `@%s`", name->name);
+    }
+  }
+  int n = scheme->kind == IR_TYPE_FUNC ? scheme->u.func.ntparams : 0;
+  if (ntargs && ntargs != n)
+    ty_fail(c, e->span, "`@%s` takes %d type argument%s, but %d %s given", name->name, n, n == 1 ? "" : "s", ntargs,
+            ntargs == 1 ? "is" : "are");
+  return ty_instantiate(c, scheme, ntargs, targs, e->span, NULL);
+}
+
+static IrType *ctor_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
+  const IrCtor *k = ty_find_ctor(c, e->u.name);
+  if (!k) ty_fail(c, e->span, "unknown constructor `%s`", e->u.name->name);
+  e->target.ctor = k;
+  int n = k->scheme->u.func.ntparams;
+  if (ntargs && ntargs != n)
+    ty_fail(c, e->span, "`%s` takes %d type argument%s, but %d %s given", k->name->name, n, n == 1 ? "" : "s", ntargs,
+            ntargs == 1 ? "is" : "are");
+  return ty_instantiate(c, k->scheme, ntargs, targs, e->span, NULL);
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static IrType *infer_call(TyCheck *c, IrExpr *e) {
+  IrExpr *f = e->u.call.callee;
+  int nt = e->u.call.ntargs;
+  IrType *ft;
+  if (f->kind == IR_EXPR_OP) {
+    IrType *scheme = ty_op_scheme(c, (IrOpId)f->u.op);
+    if (!scheme) ty_fail(c, f->span, "the type rule of the operator `%s` is not implemented yet", ir_ops[f->u.op].name);
+    if (e->u.call.nattrs)
+      ty_fail(c, e->u.call.attrs[0].span, "`%s` takes no attribute `%s`", ir_ops[f->u.op].name,
+              e->u.call.attrs[0].key->name);
+    if (nt) ty_fail(c, f->span, "operators take no type arguments");
+    ft = ty_instantiate(c, scheme, 0, NULL, e->span, ir_ops[f->u.op].name);
+  } else if (f->kind == IR_EXPR_GLOBAL) {
+    ft = global_type(c, f, nt, e->u.call.targs);
+  } else if (f->kind == IR_EXPR_CTOR) {
+    ft = ctor_type(c, f, nt, e->u.call.targs);
+  } else {
+    if (nt) ty_fail(c, f->span, "only global functions and constructors take type arguments");
+    ft = ty_infer(c, f);
+  }
+  if (f->kind != IR_EXPR_OP && e->u.call.nattrs)
+    ty_fail(c, e->u.call.attrs[0].span, "keyword attributes are for operators; %s is a function", callee_name(f));
+  f->type = ft;
+  int n = e->u.call.nargs;
+  IrType *fp = ty_prune(&c->cx, ft);
+  if (fp->kind == IR_TYPE_HOLE) { /* calling what is not known yet to be a function */
+    IrType *g = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
+    g->u.func.nargs = n;
+    g->u.func.args = IR_NEW_ARRAY(IrType *, n);
+    for (int i = 0; i < n; i++) g->u.func.args[i] = ty_fresh(&c->cx, IR_KIND_TYPE, e->u.call.args[i]->span);
+    g->u.func.ret = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
+    ty_expect(c, f->span, "the called value", fp, g);
+    fp = g;
+  }
+  if (fp->kind != IR_TYPE_FUNC)
+    ty_fail(c, f->span, "%s is called, but it is not a function: its type is %s", callee_name(f), ty_show(c, fp));
+  if (fp->u.func.nargs != n)
+    ty_fail(c, e->span, "%s takes %d argument%s, but %d %s given", callee_name(f), fp->u.func.nargs,
+            fp->u.func.nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+  for (int i = 0; i < n; i++) {
+    IrType *at = ty_infer(c, e->u.call.args[i]);
+    ty_expect(c, e->u.call.args[i]->span, ir_printf("the %s argument of %s", ordinal(i), callee_name(f)),
+              fp->u.func.args[i], at);
+  }
+  ty_solve_or_fail(c);
+  return fp->u.func.ret;
+}
+
+/* ---------------------------------------------------------------- patterns */
+
+typedef IR_VEC(TyLocal *) LocalList;
+
+static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound) {
+  p->type = t;
+  switch (p->kind) {
+  case IR_PAT_WILD: return;
+  case IR_PAT_VAR:
+    for (int i = 0; i < bound->len; i++)
+      if (bound->items[i]->name == p->name)
+        ty_fail(c, p->span, "`%%%s` is bound twice in this pattern", p->name->name);
+    IR_VEC_PUSH(*bound, bind(c, p->name, t));
+    return;
+  case IR_PAT_TUPLE: {
+    IrType **fields = IR_NEW_ARRAY(IrType *, p->n);
+    for (int i = 0; i < p->n; i++) fields[i] = ty_fresh(&c->cx, IR_KIND_TYPE, p->args[i]->span);
+    ty_expect(c, p->span, "this tuple pattern's value", t, ir_type_tuple(p->n, fields, (IrSpan){0}));
+    for (int i = 0; i < p->n; i++) check_pattern(c, p->args[i], fields[i], bound);
+    return;
+  }
+  case IR_PAT_CTOR: {
+    const IrCtor *k = ty_find_ctor(c, p->name);
+    if (!k) ty_fail(c, p->span, "unknown constructor `%s`", p->name->name);
+    p->ctor = k;
+    if (p->n != k->nargs)
+      ty_fail(c, p->span, "`%s` has %d field%s, but this pattern gives %d", k->name->name, k->nargs,
+              k->nargs == 1 ? "" : "s", p->n);
+    IrType *ft = ty_instantiate(c, k->scheme, 0, NULL, p->span, NULL);
+    ty_expect(c, p->span, ir_printf("the value matched by `%s`", k->name->name), ft->u.func.ret, t);
+    for (int i = 0; i < p->n; i++) check_pattern(c, p->args[i], ft->u.func.args[i], bound);
+    return;
+  }
+  }
+}
+
+static IrType *infer_match(TyCheck *c, IrExpr *e) {
+  IrType *st = ty_infer(c, e->u.match.scrut);
+  IrType *result = NULL;
+  for (int i = 0; i < e->u.match.nclauses; i++) {
+    IrClause *cl = &e->u.match.clauses[i];
+    LocalList bound = {0};
+    check_pattern(c, cl->pat, st, &bound);
+    IrType *bt = ty_infer(c, cl->body);
+    if (result) ty_expect(c, cl->body->span, "this clause's result", result, bt);
+    else result = bt;
+    for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
+  }
+  return result;
+}
+
+/* ---------------------------------------------------------------- functions */
+
+TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def) {
+  (void)span;
+  TyHeader h = {0};
+  TyParamList implicit = {0};
+  IrSymMap flexible = {0};
+  for (int i = 0; i < fn->ntparams; i++) IR_VEC_PUSH(implicit, fn->tparams[i]);
+  int mark = ty_push_tparams(c, fn->ntparams, fn->tparams);
+  TyParamList *saved_implicit = c->implicit;
+  IrSymMap *saved_flexible = c->flexible;
+  c->implicit = is_def ? &implicit : NULL;
+  c->flexible = is_def ? NULL : &flexible;
+  IrType *f = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
+  f->u.func.nargs = fn->nparams;
+  f->u.func.args = IR_NEW_ARRAY(IrType *, fn->nparams);
+  h.complete = fn->ret != NULL;
+  for (int i = 0; i < fn->nparams; i++) {
+    IrParam *p = &fn->params[i];
+    f->u.func.args[i] = p->ann ? ty_annotation(c, p->ann, IR_KIND_TYPE) : ty_fresh(&c->cx, IR_KIND_TYPE, p->span);
+    h.complete &= p->ann != NULL;
+  }
+  f->u.func.ret = fn->ret ? ty_annotation(c, fn->ret, IR_KIND_TYPE) : ty_fresh(&c->cx, IR_KIND_TYPE, fn->body->span);
+  h.nrels = fn->nrels;
+  h.rels = IR_NEW_ARRAY(IrRel, fn->nrels);
+  for (int i = 0; i < fn->nrels; i++) {
+    IrRel r = fn->rels[i];
+    int id = ty_relation_find(r.name);
+    if (id < 0) ty_fail(c, r.span, "unknown type relation `%s`", r.name->name);
+    if (r.nargs < 0) { /* bare: over the parameters and the result */
+      r.nargs = fn->nparams + 1;
+      r.args = IR_NEW_ARRAY(IrType *, r.nargs);
+      memcpy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)fn->nparams);
+      r.args[fn->nparams] = f->u.func.ret;
+    } else {
+      IrType **args = IR_NEW_ARRAY(IrType *, r.nargs);
+      for (int k = 0; k < r.nargs; k++) args[k] = ty_annotation(c, r.args[k], IR_KIND_TYPE);
+      r.args = args;
+    }
+    if (r.nargs != ty_relation_arity((TyRelId)id))
+      ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, ty_relation_arity((TyRelId)id),
+              r.nargs);
+    h.rels[i] = r;
+  }
+  c->implicit = saved_implicit;
+  c->flexible = saved_flexible;
+  ty_pop_tparams(c, mark);
+  h.ntparams = implicit.len;
+  h.tparams = implicit.items;
+  h.type = f;
+  return h;
+}
+
+IrType *ty_header_scheme(const TyHeader *h) {
+  IrType *s = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
+  s->u.func = h->type->u.func;
+  s->u.func.ntparams = h->ntparams;
+  s->u.func.tparams = h->tparams;
+  s->u.func.nrels = h->nrels;
+  s->u.func.rels = h->rels;
+  return s;
+}
+
+void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
+  int mark = ty_push_tparams(c, h->ntparams, h->tparams);
+  for (int i = 0; i < h->nrels; i++) {
+    int id = ty_relation_find(h->rels[i].name);
+    ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id), h->rels[i].nargs,
+                    h->rels[i].args, h->rels[i].span);
+  }
+  TyLocal **params = IR_NEW_ARRAY(TyLocal *, fn->nparams);
+  for (int i = 0; i < fn->nparams; i++) params[i] = bind(c, fn->params[i].name, h->type->u.func.args[i]);
+  IrType *bt = ty_infer(c, fn->body);
+  ty_expect(c, fn->body->span, "the function's result", h->type->u.func.ret, bt);
+  for (int i = fn->nparams - 1; i >= 0; i--) unbind(c, params[i]);
+  ty_pop_tparams(c, mark);
+}
+
+/* ---------------------------------------------------------------- let */
+
+/* Binds one let (or graph binding): a function literal is recursive and generalized (the value
+ * restriction: other values are not). */
+static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
+  IrParam *v = &let->u.let.var;
+  IrExpr *value = let->u.let.value;
+  IrType *ann = v->ann ? ty_annotation(c, v->ann, IR_KIND_TYPE) : NULL;
+  if (value->kind != IR_EXPR_FN) {
+    IrType *t = ty_infer(c, value);
+    if (ann) {
+      ty_expect(c, value->span, ir_printf("the value bound to `%%%s`", v->name->name), ann, t);
+      t = ann;
+    }
+    return bind(c, v->name, t);
+  }
+  c->cx.level++;
+  TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);
+  if (ann) ty_expect(c, value->span, ir_printf("the function bound to `%%%s`", v->name->name), ann, h.type);
+  TyLocal *self = bind(c, v->name, h.type);
+  ty_fn_body(c, &value->u.fn, &h);
+  value->type = h.type;
+  ty_solve_or_fail(c);
+  c->cx.level--;
+  unbind(c, self);
+  return bind(c, v->name, ty_generalize(c, h.type, h.ntparams, h.tparams));
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+IrType *ty_infer(TyCheck *c, IrExpr *e) {
+  IrType *t = NULL;
+  switch (e->kind) {
+  case IR_EXPR_LOCAL: {
+    TyLocal *l = ir_symmap_get(&c->locals, e->u.name);
+    if (!l) {
+      const char *hint = ir_symmap_get(&c->m->schemes, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
+                             ? ir_printf("hint: a global function is written `@%s`", e->u.name->name)
+                             : NULL;
+      ty_fail_notes(c, e->span, TY_NOTES(hint), "unknown variable `%%%s`", e->u.name->name);
+    }
+    t = ty_instantiate(c, l->type, 0, NULL, e->span, NULL);
+    break;
+  }
+  case IR_EXPR_GLOBAL: t = global_type(c, e, 0, NULL); break;
+  case IR_EXPR_CTOR: {
+    t = ctor_type(c, e, 0, NULL);
+    if (e->target.ctor->nargs == 0) t = t->u.func.ret; /* a bare nullary constructor is its value */
+    break;
+  }
+  case IR_EXPR_OP:
+    ty_fail(c, e->span, "the operator `%s` must be called; to pass it as a value, wrap it in a function",
+            ir_ops[e->u.op].name);
+  case IR_EXPR_LIT: t = literal_type(c, e, &e->u.lit); break;
+  case IR_EXPR_TENSOR: t = tensor_literal_type(c, e); break;
+  case IR_EXPR_FILL: t = fill_type(c, e); break;
+  case IR_EXPR_TUPLE: {
+    IrType **fields = IR_NEW_ARRAY(IrType *, e->u.tuple.n);
+    for (int i = 0; i < e->u.tuple.n; i++) fields[i] = ty_infer(c, e->u.tuple.fields[i]);
+    t = ir_type_tuple(e->u.tuple.n, fields, (IrSpan){0});
+    break;
+  }
+  case IR_EXPR_PROJ: {
+    IrType *tt = ty_prune(&c->cx, ty_infer(c, e->u.proj.tuple));
+    int i = e->u.proj.index;
+    if (tt->kind == IR_TYPE_HOLE) { /* not known yet: a relation waits for it */
+      t = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
+      IrType **args = IR_NEW_ARRAY(IrType *, 3);
+      args[0] = tt;
+      args[1] = ir_type_dim(i, (IrSpan){0});
+      args[2] = t;
+      ty_relation_add(&c->cx, ty_relation_fn(TY_REL_TUPLE_GET_ITEM), "TupleGetItem", 3, args, e->span);
+      ty_solve_or_fail(c);
+    } else if (tt->kind != IR_TYPE_TUPLE) {
+      ty_fail(c, e->span, "`.%d` takes a field of a tuple, but this value is %s", i, ty_show(c, tt));
+    } else if (i >= tt->u.tuple.n) {
+      ty_fail(c, e->span, "this tuple has %d field%s (numbered from 0), so there is no field %d", tt->u.tuple.n,
+              tt->u.tuple.n == 1 ? "" : "s", i);
+    } else {
+      t = tt->u.tuple.fields[i];
+    }
+    break;
+  }
+  case IR_EXPR_LET: {
+    LocalList bound = {0};
+    IrExpr *cur = e;
+    for (; cur->kind == IR_EXPR_LET; cur = cur->u.let.body) IR_VEC_PUSH(bound, infer_binding(c, cur));
+    t = ty_infer(c, cur);
+    for (IrExpr *x = e; x->kind == IR_EXPR_LET; x = x->u.let.body) x->type = t;
+    for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
+    return t;
+  }
+  case IR_EXPR_FN: {
+    TyHeader h = ty_fn_header(c, &e->u.fn, e->span, false);
+    ty_fn_body(c, &e->u.fn, &h);
+    t = h.type;
+    break;
+  }
+  case IR_EXPR_CALL: t = infer_call(c, e); break;
+  case IR_EXPR_IF: {
+    IrType *ct = ty_infer(c, e->u.ifx.cond);
+    ty_solve_or_fail(c);
+    TyMismatch why = TY_MISMATCH_INIT;
+    if (!ty_unify(&c->cx, ct, scalar(IR_DT_BOOL, 1), &why)) {
+      ty_fail_notes(c, e->u.ifx.cond->span,
+                    TY_NOTES("expected: bool (that is, Tensor[(), bool])", ir_printf("found:    %s", ty_show(c, ct)),
+                             "hint: a condition is one boolean; to test every element, reduce the tensor first"),
+                    "the condition of `if` must be a single bool");
+    }
+    t = ty_infer(c, e->u.ifx.then);
+    ty_expect(c, e->u.ifx.els->span, "the `else` branch", t, ty_infer(c, e->u.ifx.els));
+    break;
+  }
+  case IR_EXPR_MATCH: t = infer_match(c, e); break;
+  case IR_EXPR_REF: {
+    t = ir_type_new(IR_TYPE_REF, (IrSpan){0});
+    t->u.ref = ty_infer(c, e->u.ref.a);
+    break;
+  }
+  case IR_EXPR_REF_READ:
+  case IR_EXPR_REF_WRITE: {
+    IrType *inner = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
+    IrType *r = ir_type_new(IR_TYPE_REF, (IrSpan){0});
+    r->u.ref = inner;
+    ty_expect(c, e->u.ref.a->span, ir_printf("the reference given to %s", e->kind == IR_EXPR_REF_READ ? "ref_read" : "ref_write"),
+              r, ty_infer(c, e->u.ref.a));
+    if (e->kind == IR_EXPR_REF_READ) {
+      t = inner;
+    } else {
+      ty_expect(c, e->u.ref.b->span, "the value written", inner, ty_infer(c, e->u.ref.b));
+      t = ir_type_tuple(0, NULL, (IrSpan){0});
+    }
+    break;
+  }
+  }
+  e->type = t;
+  return t;
+}
+
+/* ---------------------------------------------------------------- annotation */
+
+static bool literal_fits(const IrLit *lit, IrDType dt, char *why, size_t n) {
+  if (lit->kind != IR_LIT_INT || dt.code == IR_DT_FLOAT) return true;
+  char name[24];
+  ir_dtype_name(dt, name);
+  if (dt.code == IR_DT_UINT) {
+    uint64_t max = dt.bits == 64 ? UINT64_MAX : (UINT64_C(1) << dt.bits) - 1;
+    if (lit->neg && lit->mag) return snprintf(why, n, "-%llu cannot be %s", (unsigned long long)lit->mag, name), false;
+    if (lit->mag > max)
+      return snprintf(why, n, "%llu does not fit %s (0 to %llu)", (unsigned long long)lit->mag, name,
+                      (unsigned long long)max), false;
+    return true;
+  }
+  uint64_t max = (UINT64_C(1) << (dt.bits - 1)) - 1;
+  if (lit->mag > max + (lit->neg ? 1 : 0))
+    return snprintf(why, n, "%s%llu does not fit %s (-%llu to %llu)", lit->neg ? "-" : "", (unsigned long long)lit->mag,
+                    name, (unsigned long long)max + 1, (unsigned long long)max), false;
+  return true;
+}
+
+/* Every unsuffixed integer literal must fit the type it got. */
+void ty_check_literals(TyCheck *c) {
+  char why[160];
+  for (int i = 0; i < c->literals.len; i++) {
+    IrExpr *e = c->literals.items[i];
+    IrType *t = ty_resolve(&c->cx, e->type);
+    if (t->kind != IR_TYPE_TENSOR || t->u.tensor.dtype->kind != IR_TYPE_DTYPE) continue;
+    IrDType dt = t->u.tensor.dtype->u.dtype;
+    const IrLit *lits = e->kind == IR_EXPR_LIT ? &e->u.lit : e->kind == IR_EXPR_FILL ? &e->u.fill.value : e->u.tensor.elems;
+    int64_t n = e->kind == IR_EXPR_TENSOR ? e->u.tensor.count : 1;
+    for (int64_t k = 0; k < n; k++)
+      if (!literal_fits(&lits[k], dt, why, sizeof why)) ty_fail(c, e->span, "%s", why);
+  }
+  c->literals.len = 0;
+}
+
+static void annotate_pattern(TyCheck *c, IrPattern *p) {
+  if (p->type) p->type = ty_resolve(&c->cx, p->type);
+  for (int i = 0; i < p->n; i++) annotate_pattern(c, p->args[i]);
+}
+
+void ty_annotate(TyCheck *c, IrExpr *e) {
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) { /* a loop: chains can be long */
+    e->type = ty_resolve(&c->cx, e->type);
+    ty_annotate(c, e->u.let.value);
+  }
+  if (e->type) e->type = ty_resolve(&c->cx, e->type);
+  switch (e->kind) {
+  case IR_EXPR_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++) ty_annotate(c, e->u.tuple.fields[i]);
+    break;
+  case IR_EXPR_PROJ: ty_annotate(c, e->u.proj.tuple); break;
+  case IR_EXPR_FN: ty_annotate(c, e->u.fn.body); break;
+  case IR_EXPR_CALL:
+    if (e->u.call.callee->type) ty_annotate(c, e->u.call.callee);
+    for (int i = 0; i < e->u.call.nargs; i++) ty_annotate(c, e->u.call.args[i]);
+    break;
+  case IR_EXPR_IF:
+    ty_annotate(c, e->u.ifx.cond);
+    ty_annotate(c, e->u.ifx.then);
+    ty_annotate(c, e->u.ifx.els);
+    break;
+  case IR_EXPR_MATCH:
+    ty_annotate(c, e->u.match.scrut);
+    for (int i = 0; i < e->u.match.nclauses; i++) {
+      annotate_pattern(c, e->u.match.clauses[i].pat);
+      ty_annotate(c, e->u.match.clauses[i].body);
+    }
+    ty_check_exhaustive(c, e, e->u.match.scrut->type);
+    break;
+  case IR_EXPR_REF:
+  case IR_EXPR_REF_READ: ty_annotate(c, e->u.ref.a); break;
+  case IR_EXPR_REF_WRITE:
+    ty_annotate(c, e->u.ref.a);
+    ty_annotate(c, e->u.ref.b);
+    break;
+  default: break;
+  }
+}

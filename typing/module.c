@@ -1,0 +1,314 @@
+/* The module and the checking of a chunk: data declarations first (so ADTs may refer to each
+ * other), then the definitions in dependency order — strongly connected groups of the call graph
+ * (Tarjan), each inferred together and generalized — then the top-level expressions. Nothing
+ * joins the module until the whole chunk has checked, so a failed chunk changes nothing. */
+#include "typing/check.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- errors */
+
+static _Noreturn void fail_with(TyCheck *c, IrSpan span, int nnotes, const char *const *notes, const char *msg) {
+  IrDiag *d = ir_diag_add(c->diags, IR_DIAG_TYPE, span, "%s", msg);
+  for (int i = 0; i < nnotes; i++)
+    if (notes[i]) ir_diag_note(d, "%s", notes[i]);
+  longjmp(*c->fail, 1);
+}
+
+_Noreturn void ty_fail(TyCheck *c, IrSpan span, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = ir_vprintf(fmt, ap);
+  va_end(ap);
+  fail_with(c, span, 0, NULL, msg);
+}
+
+_Noreturn void ty_fail_notes(TyCheck *c, IrSpan span, int nnotes, const char *const *notes, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = ir_vprintf(fmt, ap);
+  va_end(ap);
+  fail_with(c, span, nnotes, notes, msg);
+}
+
+const char *ty_show(TyCheck *c, IrType *t) {
+  IrSymMap names = {0};
+  return ir_type_str(ty_for_message(&c->cx, t, &names));
+}
+
+void ty_expect(TyCheck *c, IrSpan span, const char *what, IrType *expected, IrType *found) {
+  TyMismatch why = TY_MISMATCH_INIT;
+  if (ty_unify(&c->cx, expected, found, &why)) return;
+  IrSymMap names = {0}; /* one naming for every type of this message */
+#define SHOW(t) ir_type_str(ty_for_message(&c->cx, (t), &names))
+  const char *e = SHOW(expected), *f = SHOW(found);
+  const char *inner = NULL;
+  if (why.expected && why.found) {
+    const char *ie = SHOW(why.expected), *jf = SHOW(why.found);
+    if (why.dim >= 0)
+      inner = ir_printf("dimension %d differs: %s against %s", why.dim,
+                        SHOW(ty_prune(&c->cx, why.expected)->u.shape.dims[why.dim]),
+                        SHOW(ty_prune(&c->cx, why.found)->u.shape.dims[why.dim]));
+    else if (strcmp(ie, e) != 0 || strcmp(jf, f) != 0)
+      inner = ir_printf("they differ in %s against %s%s%s", ie, jf, why.reason ? ": " : "", why.reason ? why.reason : "");
+    else if (why.reason)
+      inner = ir_printf("(%s)", why.reason);
+  }
+#undef SHOW
+  ty_fail_notes(c, span, TY_NOTES(ir_printf("expected: %s", e), ir_printf("found:    %s", f), inner),
+                "%s has the wrong type", what);
+}
+
+void ty_solve_or_fail(TyCheck *c) {
+  if (!ty_solve(&c->cx)) longjmp(*c->fail, 1);
+}
+
+/* ---------------------------------------------------------------- the module */
+
+TyModule *ty_module_new(void) { return IR_NEW(TyModule); }
+
+IrType *ty_global_type(const TyModule *m, Sym name) { return ir_symmap_get(&m->schemes, name); }
+const IrItem *ty_global_def(const TyModule *m, Sym name) { return ir_symmap_get(&m->globals, name); }
+
+int ty_ctor_arity(void *module, Sym name) {
+  const IrCtor *k = ir_symmap_get(&((TyModule *)module)->ctors, name);
+  return k ? k->nargs : -1;
+}
+
+const IrData *ty_find_adt(TyCheck *c, Sym name) {
+  const IrData *d = ir_symmap_get(&c->chunk_adts, name);
+  return d ? d : ir_symmap_get(&c->m->adts, name);
+}
+
+const IrCtor *ty_find_ctor(TyCheck *c, Sym name) {
+  const IrCtor *k = ir_symmap_get(&c->chunk_ctors, name);
+  return k ? k : ir_symmap_get(&c->m->ctors, name);
+}
+
+/* ---------------------------------------------------------------- dependency order */
+
+typedef IR_VEC(TyDef *) DefList;
+
+/* The chunk's definitions that e refers to. */
+static void refs_of(TyCheck *c, IrExpr *e, DefList *out) {
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) refs_of(c, e->u.let.value, out);
+  switch (e->kind) {
+  case IR_EXPR_GLOBAL: {
+    TyDef *d = ir_symmap_get(&c->chunk_defs, e->u.name);
+    if (d) IR_VEC_PUSH(*out, d);
+    return;
+  }
+  case IR_EXPR_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++) refs_of(c, e->u.tuple.fields[i], out);
+    return;
+  case IR_EXPR_PROJ: refs_of(c, e->u.proj.tuple, out); return;
+  case IR_EXPR_FN: refs_of(c, e->u.fn.body, out); return;
+  case IR_EXPR_CALL:
+    refs_of(c, e->u.call.callee, out);
+    for (int i = 0; i < e->u.call.nargs; i++) refs_of(c, e->u.call.args[i], out);
+    return;
+  case IR_EXPR_IF:
+    refs_of(c, e->u.ifx.cond, out);
+    refs_of(c, e->u.ifx.then, out);
+    refs_of(c, e->u.ifx.els, out);
+    return;
+  case IR_EXPR_MATCH:
+    refs_of(c, e->u.match.scrut, out);
+    for (int i = 0; i < e->u.match.nclauses; i++) refs_of(c, e->u.match.clauses[i].body, out);
+    return;
+  case IR_EXPR_REF:
+  case IR_EXPR_REF_READ: refs_of(c, e->u.ref.a, out); return;
+  case IR_EXPR_REF_WRITE:
+    refs_of(c, e->u.ref.a, out);
+    refs_of(c, e->u.ref.b, out);
+    return;
+  default: return;
+  }
+}
+
+typedef struct {
+  TyCheck *c;
+  DefList stack;
+  int counter;
+  IR_VEC(DefList) groups; /* in the order Tarjan finds them: dependencies first */
+} Tarjan;
+
+static void strong_connect(Tarjan *t, TyDef *v) {
+  v->index = v->low = ++t->counter;
+  IR_VEC_PUSH(t->stack, v);
+  v->on_stack = true;
+  DefList succ = {0};
+  refs_of(t->c, v->item->fn->u.fn.body, &succ);
+  for (int i = 0; i < succ.len; i++) {
+    TyDef *w = succ.items[i];
+    if (!w->index) {
+      strong_connect(t, w);
+      if (w->low < v->low) v->low = w->low;
+    } else if (w->on_stack && w->index < v->low) {
+      v->low = w->index;
+    }
+  }
+  if (v->low != v->index) return;
+  DefList group = {0};
+  TyDef *w;
+  do {
+    w = t->stack.items[--t->stack.len];
+    w->on_stack = false;
+    IR_VEC_PUSH(group, w);
+  } while (w != v);
+  /* Within a group, check in the order written, for messages that read naturally. */
+  for (int i = 0; i < group.len; i++)
+    for (int j = i + 1; j < group.len; j++)
+      if (group.items[j]->item < group.items[i]->item) {
+        TyDef *x = group.items[i];
+        group.items[i] = group.items[j];
+        group.items[j] = x;
+      }
+  IR_VEC_PUSH(t->groups, group);
+}
+
+/* ---------------------------------------------------------------- checking */
+
+/* After generalization nothing may stay open: a relation left now mentions no hole the
+ * program could still fill, so it can never be decided. */
+static void no_open_relations(TyCheck *c) {
+  for (int i = 0; i < c->cx.rels.len; i++) {
+    TyRelation *rel = c->cx.rels.items[i];
+    if (rel->solved || rel->owned) continue;
+    IrBuf b;
+    ir_buf_init(&b);
+    for (int k = 0; k < rel->nargs; k++) ir_buf_printf(&b, "%s%s", k ? ", " : "", ty_show(c, rel->args[k]));
+    ty_fail_notes(c, rel->span,
+                  TY_NOTES(ir_printf("open: %s(%s)", rel->name, b.data),
+                           "hint: annotate the types involved so that the relation can be decided"),
+                  "cannot infer enough about these types to check %s%s%s", rel->name,
+                  rel->op ? " for " : "", rel->op ? ir_printf("`%s`", rel->op) : "");
+  }
+}
+
+static void start_group(TyCheck *c) {
+  ty_ctx_init(&c->cx, c->diags);
+  c->cx.level = 1;
+  c->literals.len = 0;
+}
+
+static void check_group(TyCheck *c, DefList *group) {
+  start_group(c);
+  TyHeader *headers = IR_NEW_ARRAY(TyHeader, group->len);
+  for (int i = 0; i < group->len; i++) {
+    TyDef *d = group->items[i];
+    IrExpr *fn = d->item->fn;
+    headers[i] = ty_fn_header(c, &fn->u.fn, fn->span, true);
+    d->declared = headers[i].complete;
+    d->type = d->declared ? ty_header_scheme(&headers[i]) : headers[i].type;
+  }
+  for (int i = 0; i < group->len; i++) ty_fn_body(c, &group->items[i]->item->fn->u.fn, &headers[i]);
+  ty_solve_or_fail(c);
+  ty_default_literals(c);
+  c->cx.level = 0;
+  for (int i = 0; i < group->len; i++) {
+    TyDef *d = group->items[i];
+    d->type = ty_generalize(c, headers[i].type, headers[i].ntparams, headers[i].tparams);
+    d->done = true;
+  }
+  no_open_relations(c);
+  ty_check_literals(c);
+  for (int i = 0; i < group->len; i++) {
+    IrExpr *fn = group->items[i]->item->fn;
+    ty_annotate(c, fn->u.fn.body);
+    fn->type = group->items[i]->type;
+  }
+}
+
+/* A top-level expression: inferred, defaulted and generalized (for display: `Nil()` is a
+ * List[t1]); its root node's type is that scheme. */
+static IrType *check_expression(TyCheck *c, IrExpr *e) {
+  start_group(c);
+  IrType *t = ty_infer(c, e);
+  ty_solve_or_fail(c);
+  ty_default_literals(c);
+  c->cx.level = 0;
+  IrType *scheme = ty_generalize(c, t, 0, NULL);
+  no_open_relations(c);
+  ty_check_literals(c);
+  ty_annotate(c, e);
+  e->type = scheme;
+  return scheme;
+}
+
+static void check_items(TyCheck *c, IrProgram *prog, bool expressions) {
+  for (int i = 0; i < prog->nitems; i++) {
+    IrItem *it = &prog->items[i];
+    if (it->kind != IR_ITEM_DATA) continue;
+    if (ir_symmap_get(&c->chunk_adts, it->name))
+      ty_fail(c, it->span, "data type `%s` is defined twice here", it->name->name);
+    ir_symmap_put(&c->chunk_adts, it->name, &it->data);
+    for (int k = 0; k < it->data.nctors; k++) {
+      IrCtor *ctor = &it->data.ctors[k];
+      if (ir_symmap_get(&c->chunk_ctors, ctor->name))
+        ty_fail(c, ctor->span, "constructor `%s` is defined twice here", ctor->name->name);
+      ir_symmap_put(&c->chunk_ctors, ctor->name, ctor);
+    }
+  }
+  for (int i = 0; i < prog->nitems; i++)
+    if (prog->items[i].kind == IR_ITEM_DATA) ty_check_data(c, &prog->items[i].data);
+
+  DefList defs = {0};
+  for (int i = 0; i < prog->nitems; i++) {
+    IrItem *it = &prog->items[i];
+    if (it->kind != IR_ITEM_DEF) continue;
+    if (ir_symmap_get(&c->chunk_defs, it->name))
+      ty_fail(c, it->span, "`@%s` is defined twice here", it->name->name);
+    TyDef *d = IR_NEW(TyDef);
+    d->item = it;
+    ir_symmap_put(&c->chunk_defs, it->name, d);
+    IR_VEC_PUSH(defs, d);
+  }
+  Tarjan t = {.c = c};
+  for (int i = 0; i < defs.len; i++)
+    if (!defs.items[i]->index) strong_connect(&t, defs.items[i]);
+  for (int g = 0; g < t.groups.len; g++) check_group(c, &t.groups.items[g]);
+
+  for (int i = 0; expressions && i < prog->nitems; i++)
+    if (prog->items[i].kind == IR_ITEM_EXPR) check_expression(c, prog->items[i].expr);
+}
+
+static void commit(TyModule *m, IrProgram *prog, TyCheck *c) {
+  for (int i = 0; i < prog->nitems; i++) {
+    IrItem *it = &prog->items[i];
+    if (it->kind == IR_ITEM_DATA) {
+      ir_symmap_put(&m->adts, it->name, &it->data);
+      for (int k = 0; k < it->data.nctors; k++) ir_symmap_put(&m->ctors, it->data.ctors[k].name, &it->data.ctors[k]);
+    } else if (it->kind == IR_ITEM_DEF) {
+      TyDef *d = ir_symmap_get(&c->chunk_defs, it->name);
+      ir_symmap_put(&m->globals, it->name, it);
+      ir_symmap_put(&m->schemes, it->name, d->type);
+      IR_VEC_PUSH(m->defs, it);
+    }
+  }
+}
+
+static bool check_chunk(TyModule *m, IrProgram *prog, IrDiags *diags, bool expressions) {
+  TyCheck c = {.m = m, .diags = diags};
+  jmp_buf fail;
+  c.fail = &fail;
+  if (setjmp(fail)) return false;
+  check_items(&c, prog, expressions);
+  commit(m, prog, &c);
+  return true;
+}
+
+bool ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
+
+bool ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags) {
+  return check_chunk(m, prog, diags, false);
+}
+
+IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags) {
+  TyCheck c = {.m = m, .diags = diags};
+  jmp_buf fail;
+  c.fail = &fail;
+  if (setjmp(fail)) return NULL;
+  return check_expression(&c, e);
+}
