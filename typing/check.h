@@ -61,8 +61,10 @@ _Noreturn void ty_fail_notes(TyCheck *c, IrSpan span, int nnotes, const char *co
     __attribute__((format(printf, 5, 6)));
 #define TY_NOTES(...)                                                                              \
   (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), (const char *[]){__VA_ARGS__}
-/* Unifies or fails with "what: expected E, found F" (and the inner mismatch as a note). */
-void ty_expect(TyCheck *c, IrSpan span, const char *what, IrType *expected, IrType *found);
+/* Unifies, or fails with "<what> has the wrong type", expected and found, and the innermost
+ * difference as notes. `what` is formatted only on failure: unification is the hot path. */
+void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const char *what, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Runs the solver; a failed relation has been reported: unwind. */
 void ty_solve_or_fail(TyCheck *c);
 /* A type for messages: resolved, holes shown as `_`. */

@@ -23,6 +23,17 @@ static void unbind(TyCheck *c, TyLocal *l) { ir_symmap_put(&c->locals, l->name, 
 
 static IrType *scalar(IrDTypeCode code, int bits) { return ir_type_scalar(IR_DTYPE(code, bits), (IrSpan){0}); }
 
+/* A callee's sigil and name for messages; false when it has no name. */
+static bool callee_parts(const IrExpr *f, const char **sigil, const char **name) {
+  switch (f->kind) {
+  case IR_EXPR_GLOBAL: *sigil = "@", *name = f->u.name->name; return true;
+  case IR_EXPR_LOCAL: *sigil = "%", *name = f->u.name->name; return true;
+  case IR_EXPR_CTOR: *sigil = "", *name = f->u.name->name; return true;
+  case IR_EXPR_OP: *sigil = "", *name = ir_ops[f->u.op].name; return true;
+  default: return false;
+  }
+}
+
 /* How a message names a callee. */
 static const char *callee_name(const IrExpr *f) {
   switch (f->kind) {
@@ -177,7 +188,7 @@ static IrType *infer_call(TyCheck *c, IrExpr *e) {
     g->u.func.args = IR_NEW_ARRAY(IrType *, n);
     for (int i = 0; i < n; i++) g->u.func.args[i] = ty_fresh(&c->cx, IR_KIND_TYPE, e->u.call.args[i]->span);
     g->u.func.ret = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
-    ty_expect(c, f->span, "the called value", fp, g);
+    ty_expect(c, f->span, fp, g, "the called value");
     fp = g;
   }
   if (fp->kind != IR_TYPE_FUNC)
@@ -187,8 +198,11 @@ static IrType *infer_call(TyCheck *c, IrExpr *e) {
             fp->u.func.nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
   for (int i = 0; i < n; i++) {
     IrType *at = ty_infer(c, e->u.call.args[i]);
-    ty_expect(c, e->u.call.args[i]->span, ir_printf("the %s argument of %s", ordinal(i), callee_name(f)),
-              fp->u.func.args[i], at);
+    const char *sigil, *name;
+    if (callee_parts(f, &sigil, &name))
+      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], at, "the %s argument of `%s%s`", ordinal(i), sigil, name);
+    else
+      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], at, "the %s argument of this function", ordinal(i));
   }
   ty_solve_or_fail(c);
   return fp->u.func.ret;
@@ -211,7 +225,7 @@ static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound)
   case IR_PAT_TUPLE: {
     IrType **fields = IR_NEW_ARRAY(IrType *, p->n);
     for (int i = 0; i < p->n; i++) fields[i] = ty_fresh(&c->cx, IR_KIND_TYPE, p->args[i]->span);
-    ty_expect(c, p->span, "this tuple pattern's value", t, ir_type_tuple(p->n, fields, (IrSpan){0}));
+    ty_expect(c, p->span, t, ir_type_tuple(p->n, fields, (IrSpan){0}), "this tuple pattern's value");
     for (int i = 0; i < p->n; i++) check_pattern(c, p->args[i], fields[i], bound);
     return;
   }
@@ -223,7 +237,7 @@ static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound)
       ty_fail(c, p->span, "`%s` has %d field%s, but this pattern gives %d", k->name->name, k->nargs,
               k->nargs == 1 ? "" : "s", p->n);
     IrType *ft = ty_instantiate(c, k->scheme, 0, NULL, p->span, NULL);
-    ty_expect(c, p->span, ir_printf("the value matched by `%s`", k->name->name), ft->u.func.ret, t);
+    ty_expect(c, p->span, ft->u.func.ret, t, "the value matched by `%s`", k->name->name);
     for (int i = 0; i < p->n; i++) check_pattern(c, p->args[i], ft->u.func.args[i], bound);
     return;
   }
@@ -238,7 +252,7 @@ static IrType *infer_match(TyCheck *c, IrExpr *e) {
     LocalList bound = {0};
     check_pattern(c, cl->pat, st, &bound);
     IrType *bt = ty_infer(c, cl->body);
-    if (result) ty_expect(c, cl->body->span, "this clause's result", result, bt);
+    if (result) ty_expect(c, cl->body->span, result, bt, "this clause's result");
     else result = bt;
     for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
   }
@@ -318,7 +332,7 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
   TyLocal **params = IR_NEW_ARRAY(TyLocal *, fn->nparams);
   for (int i = 0; i < fn->nparams; i++) params[i] = bind(c, fn->params[i].name, h->type->u.func.args[i]);
   IrType *bt = ty_infer(c, fn->body);
-  ty_expect(c, fn->body->span, "the function's result", h->type->u.func.ret, bt);
+  ty_expect(c, fn->body->span, h->type->u.func.ret, bt, "the function's result");
   for (int i = fn->nparams - 1; i >= 0; i--) unbind(c, params[i]);
   ty_pop_tparams(c, mark);
 }
@@ -334,14 +348,14 @@ static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
   if (value->kind != IR_EXPR_FN) {
     IrType *t = ty_infer(c, value);
     if (ann) {
-      ty_expect(c, value->span, ir_printf("the value bound to `%%%s`", v->name->name), ann, t);
+      ty_expect(c, value->span, ann, t, "the value bound to `%%%s`", v->name->name);
       t = ann;
     }
     return bind(c, v->name, t);
   }
   c->cx.level++;
   TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);
-  if (ann) ty_expect(c, value->span, ir_printf("the function bound to `%%%s`", v->name->name), ann, h.type);
+  if (ann) ty_expect(c, value->span, ann, h.type, "the function bound to `%%%s`", v->name->name);
   TyLocal *self = bind(c, v->name, h.type);
   ty_fn_body(c, &value->u.fn, &h);
   value->type = h.type;
@@ -433,7 +447,7 @@ IrType *ty_infer(TyCheck *c, IrExpr *e) {
                     "the condition of `if` must be a single bool");
     }
     t = ty_infer(c, e->u.ifx.then);
-    ty_expect(c, e->u.ifx.els->span, "the `else` branch", t, ty_infer(c, e->u.ifx.els));
+    ty_expect(c, e->u.ifx.els->span, t, ty_infer(c, e->u.ifx.els), "the `else` branch");
     break;
   }
   case IR_EXPR_MATCH: t = infer_match(c, e); break;
@@ -447,12 +461,12 @@ IrType *ty_infer(TyCheck *c, IrExpr *e) {
     IrType *inner = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
     IrType *r = ir_type_new(IR_TYPE_REF, (IrSpan){0});
     r->u.ref = inner;
-    ty_expect(c, e->u.ref.a->span, ir_printf("the reference given to %s", e->kind == IR_EXPR_REF_READ ? "ref_read" : "ref_write"),
-              r, ty_infer(c, e->u.ref.a));
+    ty_expect(c, e->u.ref.a->span, r, ty_infer(c, e->u.ref.a), "the reference given to %s",
+              e->kind == IR_EXPR_REF_READ ? "ref_read" : "ref_write");
     if (e->kind == IR_EXPR_REF_READ) {
       t = inner;
     } else {
-      ty_expect(c, e->u.ref.b->span, "the value written", inner, ty_infer(c, e->u.ref.b));
+      ty_expect(c, e->u.ref.b->span, inner, ty_infer(c, e->u.ref.b), "the value written");
       t = ir_type_tuple(0, NULL, (IrSpan){0});
     }
     break;

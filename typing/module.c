@@ -37,9 +37,13 @@ const char *ty_show(TyCheck *c, IrType *t) {
   return ir_type_str(ty_for_message(&c->cx, t, &names));
 }
 
-void ty_expect(TyCheck *c, IrSpan span, const char *what, IrType *expected, IrType *found) {
+void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const char *what_fmt, ...) {
   TyMismatch why = TY_MISMATCH_INIT;
   if (ty_unify(&c->cx, expected, found, &why)) return;
+  va_list ap;
+  va_start(ap, what_fmt);
+  const char *what = ir_vprintf(what_fmt, ap);
+  va_end(ap);
   IrSymMap names = {0}; /* one naming for every type of this message */
 #define SHOW(t) ir_type_str(ty_for_message(&c->cx, (t), &names))
   const char *e = SHOW(expected), *f = SHOW(found);
@@ -213,6 +217,7 @@ static void check_group(TyCheck *c, DefList *group) {
     d->done = true;
   }
   no_open_relations(c);
+  c->cx.frozen = true;
   ty_check_literals(c);
   for (int i = 0; i < group->len; i++) {
     IrExpr *fn = group->items[i]->item->fn;
@@ -231,6 +236,7 @@ static IrType *check_expression(TyCheck *c, IrExpr *e) {
   c->cx.level = 0;
   IrType *scheme = ty_generalize(c, t, 0, NULL);
   no_open_relations(c);
+  c->cx.frozen = true;
   ty_check_literals(c);
   ty_annotate(c, e);
   e->type = scheme;

@@ -22,6 +22,7 @@ typedef struct TyVar {
   TyIdList rels;      /* at a root: the relations that mention it (the "trigger list") */
   IrSpan origin;      /* the expression it was made for, for "cannot infer" */
   IrType *node;       /* the IR_TYPE_HOLE node that stands for it */
+  IrType *zonked;     /* at a root, once the context is frozen: its resolved type, shared */
 } TyVar;
 
 /* Where two types failed to unify: the innermost pair that differs, and for dimensions the
@@ -69,6 +70,7 @@ struct TyCtx {
   uint32_t level;
   uint64_t rel_runs; /* how many times any relation ran: the solver's cost */
   IrSymMap message_names; /* hole names in the message of the relation running now */
+  bool frozen;            /* solved for good: ty_resolve may share one result per hole */
   IrDiags *diags;
 };
 

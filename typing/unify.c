@@ -145,8 +145,16 @@ static IrType *shallow_copy(IrType *t) {
 }
 
 static IrType *resolve(TyCtx *cx, IrType *t) {
-  t = ty_prune(cx, t);
-  if (t->kind == IR_TYPE_HOLE) return t;
+  if (t->kind == IR_TYPE_HOLE) {
+    uint32_t root = ty_find(cx, t->u.hole.id);
+    TyVar *v = &cx->vars.items[root];
+    if (!v->resolved) return v->node;
+    if (v->zonked) return v->zonked;
+    IrType *r = resolve(cx, v->resolved);
+    /* Frozen, every node mentioning this hole shares one copy instead of making its own. */
+    if (cx->frozen) cx->vars.items[root].zonked = r;
+    return r;
+  }
   IrType *copy = shallow_copy(t);
   ResolveEnv env = {cx, NULL, false};
   each_child(copy, resolve_child, &env);
