@@ -67,6 +67,12 @@ static DimVerdict broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
 
 static bool is_rank0(IrType *shape) { return shape->kind == IR_TYPE_SHAPE && shape->u.shape.rank == 0; }
 
+/* The same shape for sure: the same hole, or the same rigid shape variable (each annotation
+ * makes its own node for `s`, so compare names). */
+static bool same_shape(IrType *a, IrType *b) {
+  return a == b || (a->kind == IR_TYPE_VAR && b->kind == IR_TYPE_VAR && a->u.var.name == b->u.var.name);
+}
+
 static const char *ordinal(int i) { return i == 0 ? "first" : i == 1 ? "second" : "result"; }
 
 static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char **message) {
@@ -117,7 +123,7 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
   }
   if (sa->kind != IR_TYPE_SHAPE || sb->kind != IR_TYPE_SHAPE) {
     /* A rank not yet known: only a scalar or an identical shape decides the result now. */
-    IrType *known = sa == sb ? sa : is_rank0(sa) ? sb : is_rank0(sb) ? sa : NULL;
+    IrType *known = same_shape(sa, sb) ? sa : is_rank0(sa) ? sb : is_rank0(sb) ? sa : NULL;
     if (!known) return TY_NOT_YET;
     if (!ty_unify(cx, so, known, NULL)) goto result_clash;
     return TY_SOLVED;
