@@ -231,6 +231,10 @@ static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound)
   }
   case IR_PAT_CTOR: {
     const IrCtor *k = ty_find_ctor(c, p->name);
+    if (!k && (!strcmp(p->name->name, "True") || !strcmp(p->name->name, "False")))
+      ty_fail_notes(c, p->span,
+                    TY_NOTES("hint: patterns match constructors, tuples, variables and `_`; test a bool with `if`"),
+                    "`%s` is a value, not a constructor, so it cannot be a pattern", p->name->name);
     if (!k) ty_fail(c, p->span, "unknown constructor `%s`", p->name->name);
     p->ctor = k;
     if (p->n != k->nargs)
