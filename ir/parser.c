@@ -717,6 +717,7 @@ static bool starts_dim(Parser *P) {
  * A parenthesised list is a shape when one of its elements is a dimension that cannot be a type;
  * `(n, m)` stays a tuple type, which the checker reads as a shape where the kind asks for one. */
 static IrType *parse_type_arg(Parser *P) {
+  if (starts_dim(P)) return parse_dim(P); /* a dimension for a ShapeVar parameter: @rows<5> */
   if (!at(P, IR_TOK_LPAREN)) return parse_type(P);
   int saved = P->pos;
   IrToken *t = cur(P);

@@ -72,6 +72,16 @@ static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
     return h;
   }
   if (c->implicit) {
+    /* Met before inside a nested function type, whose scope has ended since: the same one. */
+    for (int i = 0; i < c->implicit->len; i++) {
+      IrTypeParam *q = &c->implicit->items[i];
+      if (q->name != name) continue;
+      if (q->kind != want)
+        ty_fail(c, t->span, "`%s` is used as %s here but as %s before", name->name, kind_phrase(want),
+                kind_phrase(q->kind));
+      IR_VEC_PUSH(c->tparams, *q);
+      return ir_type_var(name, q->kind, t->span);
+    }
     IrTypeParam q = {name, want, t->span};
     IR_VEC_PUSH(*c->implicit, q);
     IR_VEC_PUSH(c->tparams, q);
@@ -124,6 +134,8 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
   default: have = IR_KIND_TYPE; break;
   }
   if (have != want) {
+    /* `float32` given for a base-type parameter is written like the scalar type. */
+    if (want == IR_KIND_BASETYPE && ir_type_is_scalar(t)) return t->u.tensor.dtype;
     /* `(n, m)` given for a shape parameter: a tuple of names read as a shape. */
     if (want == IR_KIND_SHAPE && t->kind == IR_TYPE_TUPLE) {
       IrType **dims = IR_NEW_ARRAY(IrType *, t->u.tuple.n);

@@ -97,6 +97,10 @@ void ty_default_literals(TyCheck *c);
 /* Generalizes t over the holes above the current level: they become named parameters (after the
  * declared ones), and the open relations that mention only them its `where` clause. */
 IrType *ty_generalize(TyCheck *c, IrType *t, int ndeclared, const IrTypeParam *declared);
+/* The same for the types of a group that share holes (definitions that call each other): each
+ * scheme lists its declared parameters, then the generalized ones it mentions, and those that
+ * only its relations mention (an intermediate result: `%w * %x + %b`). */
+void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *declared, IrType **schemes);
 
 /* ---------------------------------------------------------------- inference (infer.c) */
 

@@ -225,7 +225,7 @@ static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound)
   case IR_PAT_TUPLE: {
     IrType **fields = IR_NEW_ARRAY(IrType *, p->n);
     for (int i = 0; i < p->n; i++) fields[i] = ty_fresh(&c->cx, IR_KIND_TYPE, p->args[i]->span);
-    ty_expect(c, p->span, t, ir_type_tuple(p->n, fields, (IrSpan){0}), "this tuple pattern's value");
+    ty_expect(c, p->span, ir_type_tuple(p->n, fields, (IrSpan){0}), t, "the value matched by this tuple pattern");
     for (int i = 0; i < p->n; i++) check_pattern(c, p->args[i], fields[i], bound);
     return;
   }
@@ -248,16 +248,22 @@ static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound)
   }
 }
 
-static IrType *infer_match(TyCheck *c, IrExpr *e) {
+static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what);
+
+static IrType *infer_match(TyCheck *c, IrExpr *e, IrType *expected, const char *what) {
   IrType *st = ty_infer(c, e->u.match.scrut);
-  IrType *result = NULL;
+  IrType *result = expected;
   for (int i = 0; i < e->u.match.nclauses; i++) {
     IrClause *cl = &e->u.match.clauses[i];
     LocalList bound = {0};
     check_pattern(c, cl->pat, st, &bound);
-    IrType *bt = ty_infer(c, cl->body);
-    if (result) ty_expect(c, cl->body->span, result, bt, "this clause's result");
-    else result = bt;
+    if (expected) {
+      infer(c, cl->body, expected, what);
+    } else {
+      IrType *bt = ty_infer(c, cl->body);
+      if (result) ty_expect(c, cl->body->span, result, bt, "this clause's result");
+      else result = bt;
+    }
     for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
   }
   return result;
@@ -335,8 +341,14 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
   }
   TyLocal **params = IR_NEW_ARRAY(TyLocal *, fn->nparams);
   for (int i = 0; i < fn->nparams; i++) params[i] = bind(c, fn->params[i].name, h->type->u.func.args[i]);
-  IrType *bt = ty_infer(c, fn->body);
-  ty_expect(c, fn->body->span, h->type->u.func.ret, bt, "the function's result");
+  if (fn->ret) { /* a written result type: check the body against it, blaming the right part */
+    infer(c, fn->body, h->type->u.func.ret, "the function's result");
+  } else {
+    IrType *bt = ty_infer(c, fn->body);
+    IrExpr *tail = fn->body; /* point at the expression that gives the result, not at a let */
+    while (tail->kind == IR_EXPR_LET) tail = tail->u.let.body;
+    ty_expect(c, tail->span, h->type->u.func.ret, bt, "the function's result");
+  }
   for (int i = fn->nparams - 1; i >= 0; i--) unbind(c, params[i]);
   ty_pop_tparams(c, mark);
 }
@@ -371,7 +383,13 @@ static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
 
 /* ---------------------------------------------------------------- expressions */
 
-IrType *ty_infer(TyCheck *c, IrExpr *e) {
+/* Infers e; when `expected` is given, e is checked against it, and a mismatch is reported at the
+ * part that gives the value: a let's body, a branch of `if`, a clause of `match`. */
+static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what);
+
+IrType *ty_infer(TyCheck *c, IrExpr *e) { return infer(c, e, NULL, NULL); }
+
+static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) {
   IrType *t = NULL;
   switch (e->kind) {
   case IR_EXPR_LOCAL: {
@@ -428,7 +446,7 @@ IrType *ty_infer(TyCheck *c, IrExpr *e) {
     LocalList bound = {0};
     IrExpr *cur = e;
     for (; cur->kind == IR_EXPR_LET; cur = cur->u.let.body) IR_VEC_PUSH(bound, infer_binding(c, cur));
-    t = ty_infer(c, cur);
+    t = infer(c, cur, expected, what);
     for (IrExpr *x = e; x->kind == IR_EXPR_LET; x = x->u.let.body) x->type = t;
     for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
     return t;
@@ -445,16 +463,33 @@ IrType *ty_infer(TyCheck *c, IrExpr *e) {
     ty_solve_or_fail(c);
     TyMismatch why = TY_MISMATCH_INIT;
     if (!ty_unify(&c->cx, ct, scalar(IR_DT_BOOL, 1), &why)) {
+      IrType *p = ty_prune(&c->cx, ct);
+      bool bool_tensor = p->kind == IR_TYPE_TENSOR && ty_prune(&c->cx, p->u.tensor.dtype)->kind == IR_TYPE_DTYPE &&
+                         ty_prune(&c->cx, p->u.tensor.dtype)->u.dtype.code == IR_DT_BOOL;
       ty_fail_notes(c, e->u.ifx.cond->span,
                     TY_NOTES("expected: bool (that is, Tensor[(), bool])", ir_printf("found:    %s", ty_show(c, ct)),
-                             "hint: a condition is one boolean; to test every element, reduce the tensor first"),
+                             bool_tensor ? "hint: a condition is one boolean; to test every element, reduce the "
+                                           "tensor first"
+                                         : NULL),
                     "the condition of `if` must be a single bool");
+    }
+    if (expected) {
+      infer(c, e->u.ifx.then, expected, what);
+      infer(c, e->u.ifx.els, expected, what);
+      e->type = expected;
+      return expected;
     }
     t = ty_infer(c, e->u.ifx.then);
     ty_expect(c, e->u.ifx.els->span, t, ty_infer(c, e->u.ifx.els), "the `else` branch");
     break;
   }
-  case IR_EXPR_MATCH: t = infer_match(c, e); break;
+  case IR_EXPR_MATCH:
+    t = infer_match(c, e, expected, what);
+    if (expected) {
+      e->type = t;
+      return t;
+    }
+    break;
   case IR_EXPR_REF: {
     t = ir_type_new(IR_TYPE_REF, (IrSpan){0});
     t->u.ref = ty_infer(c, e->u.ref.a);
@@ -477,6 +512,7 @@ IrType *ty_infer(TyCheck *c, IrExpr *e) {
   }
   }
   e->type = t;
+  if (expected) ty_expect(c, e->span, expected, t, "%s", what);
   return t;
 }
 

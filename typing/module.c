@@ -182,7 +182,9 @@ static void no_open_relations(TyCheck *c) {
     if (rel->solved || rel->owned) continue;
     IrBuf b;
     ir_buf_init(&b);
-    for (int k = 0; k < rel->nargs; k++) ir_buf_printf(&b, "%s%s", k ? ", " : "", ty_show(c, rel->args[k]));
+    IrSymMap names = {0}; /* one naming of holes across the arguments */
+    for (int k = 0; k < rel->nargs; k++)
+      ir_buf_printf(&b, "%s%s", k ? ", " : "", ir_type_str(ty_for_message(&c->cx, rel->args[k], &names)));
     ty_fail_notes(c, rel->span,
                   TY_NOTES(ir_printf("open: %s(%s)", rel->name, b.data),
                            "hint: annotate the types involved so that the relation can be decided"),
@@ -211,10 +213,16 @@ static void check_group(TyCheck *c, DefList *group) {
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
+  IrType **types = IR_NEW_ARRAY(IrType *, group->len), **schemes = IR_NEW_ARRAY(IrType *, group->len);
+  TyParamList *declared = IR_NEW_ARRAY(TyParamList, group->len);
   for (int i = 0; i < group->len; i++) {
-    TyDef *d = group->items[i];
-    d->type = ty_generalize(c, headers[i].type, headers[i].ntparams, headers[i].tparams);
-    d->done = true;
+    types[i] = headers[i].type;
+    declared[i] = (TyParamList){headers[i].tparams, headers[i].ntparams, headers[i].ntparams};
+  }
+  ty_generalize_group(c, group->len, types, declared, schemes);
+  for (int i = 0; i < group->len; i++) {
+    group->items[i]->type = schemes[i];
+    group->items[i]->done = true;
   }
   no_open_relations(c);
   c->cx.frozen = true;
@@ -316,5 +324,8 @@ IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags) {
   jmp_buf fail;
   c.fail = &fail;
   if (setjmp(fail)) return NULL;
-  return check_expression(&c, e);
+  IrType *t = check_expression(&c, e);
+  /* A global named alone shows its scheme as declared (`-t @map` keeps `a` and `b`). */
+  if (e->kind == IR_EXPR_GLOBAL && e->target.def) return ir_symmap_get(&m->schemes, e->u.name);
+  return t;
 }

@@ -1,11 +1,12 @@
 /* The type rules of operators, as schemes keyed by the registry's IDs: the element-wise binary
  * operators broadcast (Broadcast, or BroadcastComp for comparisons, whose result is bool), and
- * the plain unary element-wise operators keep their argument's type. The operator catalogue adds
+ * the plain unary element-wise operators keep their tensor argument's type (Elementwise). The operator catalogue adds
  * the others (reductions, shapes, neural-network operators) on the same table. */
 #include "typing/check.h"
 
 static IrType *var(Sym name) { return ir_type_var(name, IR_KIND_TYPE, (IrSpan){0}); }
 
+/* fn<t1..tn>(t1..) -> tn where rel(t1, ..., tn) */
 static IrType *scheme(int ntparams, int nargs, const char *rel) {
   static const char *names[] = {"t1", "t2", "t3"};
   IrType *f = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
@@ -40,7 +41,7 @@ IrType *ty_op_scheme(TyCheck *c, IrOpId op) {
   case IR_OP_RSQRT: case IR_OP_SIGMOID: case IR_OP_TANH: case IR_OP_SIN: case IR_OP_COS: case IR_OP_FLOOR:
   case IR_OP_CEIL: case IR_OP_ROUND: case IR_OP_LOGICAL_NOT: case IR_OP_COPY: case IR_OP_ZEROS_LIKE:
   case IR_OP_ONES_LIKE: case IR_OP_NN_RELU:
-    return *slot = scheme(1, 1, NULL);
+    return *slot = scheme(2, 1, "Elementwise");
   default: return NULL;
   }
 }

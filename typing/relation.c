@@ -26,6 +26,25 @@ static TyRelResult rel_identity(TyCtx *cx, TyRelation *rel, const char **message
   return TY_FAILED;
 }
 
+/* ---------------------------------------------------------------- Elementwise */
+
+/* Elementwise(t1, t2): a unary element-wise operator's argument t1 is a tensor, and its result
+ * t2 has the same type. */
+static TyRelResult rel_elementwise(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *t = ty_prune(cx, rel->args[0]);
+  if (t->kind == IR_TYPE_HOLE) return ty_unify(cx, rel->args[1], t, NULL) ? TY_NOT_YET : TY_FAILED;
+  if (t->kind != IR_TYPE_TENSOR) {
+    *message = ir_printf("%s works on tensors, but its argument is %s", who(rel), type_text(cx, t));
+    return TY_FAILED;
+  }
+  if (!ty_unify(cx, rel->args[1], t, NULL)) {
+    *message = ir_printf("the result of %s is %s, but %s is expected", who(rel), type_text(cx, t),
+                         type_text(cx, rel->args[1]));
+    return TY_FAILED;
+  }
+  return TY_SOLVED;
+}
+
 /* ---------------------------------------------------------------- Broadcast */
 
 typedef enum { DIM_KNOWN, DIM_OPEN, DIM_CLASH } DimVerdict;

@@ -128,83 +128,123 @@ static const char *prefix_of(IrKind k) {
   }
 }
 
-/* Whether the relation's holes all lie in `generic`; `mentions` is set when it has any. */
-static bool only_generic(TyCheck *c, TyRelation *rel, const TyIdList *generic, bool *mentions) {
-  TyIdList holes = {0};
-  for (int i = 0; i < rel->nargs; i++) ty_holes_of(&c->cx, rel->args[i], &holes);
-  *mentions = holes.len > 0;
-  for (int i = 0; i < holes.len; i++)
-    if (!in_list(generic, holes.items[i])) return false;
-  return true;
+static bool may_generalize(TyCtx *cx, uint32_t root) {
+  TyVar *v = &cx->vars.items[root];
+  /* Literal base types are not generalized: they get their defaults at the item's end. */
+  return v->level > cx->level && v->lit == TY_LIT_NONE && !v->resolved;
 }
 
-IrType *ty_generalize(TyCheck *c, IrType *t, int ndeclared, const IrTypeParam *declared) {
-  TyCtx *cx = &c->cx;
-  t = ty_resolve(cx, t);
-  TyIdList holes = {0}, generic = {0};
-  ty_holes_of(cx, t, &holes);
-  for (int i = 0; i < holes.len; i++) {
-    TyVar *v = &cx->vars.items[holes.items[i]];
-    /* Literal base types are not generalized: they get their defaults at the item's end. */
-    if (v->level > cx->level && v->lit == TY_LIT_NONE && !in_list(&generic, holes.items[i]))
-      IR_VEC_PUSH(generic, holes.items[i]);
+static void relation_holes(TyCtx *cx, TyRelation *rel, TyIdList *out) {
+  out->len = 0;
+  for (int i = 0; i < rel->nargs; i++) ty_holes_of(cx, rel->args[i], out);
+}
+
+/* The generalized parameters a resolved type mentions, in order of appearance, added to *out. */
+static void generic_names(IrType *t, const IrSymMap *generic, IrSymMap *seen, TyParamList *out) {
+  switch (t->kind) {
+  case IR_TYPE_VAR: {
+    IrTypeParam *p = ir_symmap_get(generic, t->u.var.name);
+    if (p && !ir_symmap_get(seen, t->u.var.name)) {
+      ir_symmap_put(seen, t->u.var.name, p);
+      IR_VEC_PUSH(*out, *p);
+    }
+    return;
   }
-  /* The open relations about these holes. One that also mentions a hole from outside keeps its
-   * holes from being generalized (they stay shared with the enclosing scope). */
+  case IR_TYPE_TENSOR:
+    generic_names(t->u.tensor.shape, generic, seen, out);
+    generic_names(t->u.tensor.dtype, generic, seen, out);
+    return;
+  case IR_TYPE_SHAPE:
+    for (int i = 0; i < t->u.shape.rank; i++) generic_names(t->u.shape.dims[i], generic, seen, out);
+    return;
+  case IR_TYPE_DIMOP:
+    generic_names(t->u.dimop.a, generic, seen, out);
+    generic_names(t->u.dimop.b, generic, seen, out);
+    return;
+  case IR_TYPE_TUPLE:
+    for (int i = 0; i < t->u.tuple.n; i++) generic_names(t->u.tuple.fields[i], generic, seen, out);
+    return;
+  case IR_TYPE_FUNC:
+    for (int i = 0; i < t->u.func.nargs; i++) generic_names(t->u.func.args[i], generic, seen, out);
+    generic_names(t->u.func.ret, generic, seen, out);
+    return;
+  case IR_TYPE_CALL:
+    for (int i = 0; i < t->u.call.nargs; i++) generic_names(t->u.call.args[i], generic, seen, out);
+    return;
+  case IR_TYPE_REF: generic_names(t->u.ref, generic, seen, out); return;
+  default: return;
+  }
+}
+
+void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *declared, IrType **schemes) {
+  TyCtx *cx = &c->cx;
+  /* 1. The holes that may be generalized: those of the types above the current level, and those
+   *    of the open relations about them (an intermediate result that only relations mention). A
+   *    relation that also mentions a hole from outside keeps its holes shared with the outside. */
+  TyIdList generic = {0}, hs = {0};
+  for (int i = 0; i < n; i++) {
+    TyIdList holes = {0};
+    ty_holes_of(cx, types[i], &holes);
+    for (int k = 0; k < holes.len; k++)
+      if (may_generalize(cx, holes.items[k]) && !in_list(&generic, holes.items[k])) IR_VEC_PUSH(generic, holes.items[k]);
+  }
   IR_VEC(TyRelation *) owned = {0};
-  for (bool changed = true; changed;) {
-    changed = false;
+  for (bool restart = true; restart;) {
+    restart = false;
     owned.len = 0;
-    for (int g = 0; g < generic.len && !changed; g++) {
+    for (int g = 0; g < generic.len && !restart; g++) { /* `generic` grows as relations add holes */
       TyIdList *rels = &cx->vars.items[generic.items[g]].rels;
-      for (int r = 0; r < rels->len; r++) {
+      for (int r = 0; r < rels->len && !restart; r++) {
         TyRelation *rel = cx->rels.items[rels->items[r]];
         if (rel->solved || rel->owned) continue;
-        bool mentions;
-        if (only_generic(c, rel, &generic, &mentions)) {
-          bool seen = false;
-          for (int k = 0; k < owned.len; k++) seen |= owned.items[k] == rel;
-          if (!seen) IR_VEC_PUSH(owned, rel);
+        bool seen = false;
+        for (int k = 0; k < owned.len; k++) seen |= owned.items[k] == rel;
+        if (seen) continue;
+        relation_holes(cx, rel, &hs);
+        bool inside = true;
+        for (int k = 0; k < hs.len; k++) inside &= may_generalize(cx, hs.items[k]);
+        if (inside) {
+          IR_VEC_PUSH(owned, rel);
+          for (int k = 0; k < hs.len; k++)
+            if (!in_list(&generic, hs.items[k])) IR_VEC_PUSH(generic, hs.items[k]);
           continue;
         }
-        TyIdList hs = {0};
-        for (int i = 0; i < rel->nargs; i++) ty_holes_of(cx, rel->args[i], &hs);
-        for (int i = 0; i < generic.len; i++) {
+        for (int i = 0; i < generic.len; i++) { /* keep these shared with the enclosing scope */
           if (!in_list(&hs, generic.items[i])) continue;
           generic.items[i] = generic.items[--generic.len];
           i--;
-          changed = true;
+          restart = true;
         }
       }
     }
   }
-  /* Name the parameters in order of first appearance, avoiding the names already in t. */
-  IrSymMap used = {0};
-  var_names(t, &used);
-  for (int i = 0; i < ndeclared; i++) ir_symmap_put(&used, declared[i].name, (void *)&declared[i]);
-  IR_VEC(IrTypeParam) params = {0};
-  for (int i = 0; i < ndeclared; i++) IR_VEC_PUSH(params, declared[i]);
+  /* 2. Name them in order of first appearance, avoiding the names already in use. */
+  IrSymMap used = {0}, names = {0};
+  for (int i = 0; i < n; i++) {
+    var_names(ty_resolve(cx, types[i]), &used);
+    for (int k = 0; k < declared[i].len; k++) ir_symmap_put(&used, declared[i].items[k].name, (void *)1);
+  }
   int counters[5] = {0};
-  for (int h = 0; h < holes.len; h++) {
-    if (!in_list(&generic, holes.items[h])) continue;
-    TyVar *v = &cx->vars.items[holes.items[h]];
-    if (v->resolved) continue; /* named already (it appeared twice) */
+  for (int g = 0; g < generic.len; g++) {
+    TyVar *v = &cx->vars.items[generic.items[g]];
     IrKind k = v->kind == IR_KIND_UNKNOWN ? IR_KIND_TYPE : v->kind;
     Sym name;
     do name = ir_sym(ir_printf("%s%d", prefix_of(k), ++counters[k]));
     while (ir_symmap_get(&used, name));
-    ir_symmap_put(&used, name, v);
-    IrTypeParam p = {name, k, v->origin};
-    IR_VEC_PUSH(params, p);
+    ir_symmap_put(&used, name, (void *)1);
+    IrTypeParam *p = IR_NEW(IrTypeParam);
+    *p = (IrTypeParam){name, k, v->origin};
+    ir_symmap_put(&names, name, p);
     v->resolved = ir_type_var(name, k, (IrSpan){0}); /* no wake: what it stands for is settled */
   }
+  /* 3. The relations, resolved, without repeats (a declared `where` and the body's own). */
   IR_VEC(IrRel) rels = {0};
   for (int r = 0; r < owned.len; r++) {
     TyRelation *rel = owned.items[r];
     rel->owned = true;
     IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span};
     for (int i = 0; i < rel->nargs; i++) ir.args[i] = ty_resolve(cx, rel->args[i]);
-    bool duplicate = false; /* a declared `where` and the body's own relation are one */
+    bool duplicate = false;
     for (int k = 0; k < rels.len && !duplicate; k++) {
       bool same = rels.items[k].name == ir.name && rels.items[k].nargs == ir.nargs;
       for (int i = 0; same && i < ir.nargs; i++) same = ir_type_equal(rels.items[k].args[i], ir.args[i]);
@@ -212,14 +252,53 @@ IrType *ty_generalize(TyCheck *c, IrType *t, int ndeclared, const IrTypeParam *d
     }
     if (!duplicate) IR_VEC_PUSH(rels, ir);
   }
-  t = ty_resolve(cx, t);
-  if (params.len == 0 && rels.len == 0) return t;
-  if (t->kind != IR_TYPE_FUNC) return t; /* a polymorphic value: its parameters print by name */
-  IrType *f = ir_type_new(IR_TYPE_FUNC, t->span);
-  f->u.func = t->u.func;
-  f->u.func.ntparams = params.len;
-  f->u.func.tparams = params.items;
-  f->u.func.nrels = rels.len;
-  f->u.func.rels = rels.items;
-  return f;
+  /* 4. Each type's scheme: its declared parameters, the generalized ones it mentions, and those
+   *    its relations bring in; the relations that mention any of them. */
+  for (int i = 0; i < n; i++) {
+    IrType *t = ty_resolve(cx, types[i]);
+    TyParamList params = {0};
+    for (int k = 0; k < declared[i].len; k++) IR_VEC_PUSH(params, declared[i].items[k]);
+    IrSymMap seen = {0};
+    generic_names(t, &names, &seen, &params);
+    IR_VEC(IrRel) mine = {0};
+    bool *taken = IR_NEW_ARRAY(bool, rels.len + 1);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (int r = 0; r < rels.len; r++) {
+        if (taken[r]) continue;
+        TyParamList in_rel = {0};
+        IrSymMap rel_seen = {0};
+        for (int a = 0; a < rels.items[r].nargs; a++) generic_names(rels.items[r].args[a], &names, &rel_seen, &in_rel);
+        bool touches = false; /* (an owned relation always mentions a generalized hole) */
+        for (int k = 0; k < in_rel.len; k++) touches |= ir_symmap_get(&seen, in_rel.items[k].name) != NULL;
+        if (!touches) continue;
+        for (int k = 0; k < in_rel.len; k++)
+          if (!ir_symmap_get(&seen, in_rel.items[k].name)) {
+            ir_symmap_put(&seen, in_rel.items[k].name, (void *)1);
+            IR_VEC_PUSH(params, in_rel.items[k]);
+          }
+        taken[r] = true;
+        IR_VEC_PUSH(mine, rels.items[r]);
+        grew = true;
+      }
+    }
+    if (t->kind != IR_TYPE_FUNC || (params.len == 0 && mine.len == 0)) {
+      schemes[i] = t; /* a polymorphic value (Nil() : List[t1]) prints its parameters by name */
+      continue;
+    }
+    IrType *f = ir_type_new(IR_TYPE_FUNC, t->span);
+    f->u.func = t->u.func;
+    f->u.func.ntparams = params.len;
+    f->u.func.tparams = params.items;
+    f->u.func.nrels = mine.len;
+    f->u.func.rels = mine.items;
+    schemes[i] = f;
+  }
+}
+
+IrType *ty_generalize(TyCheck *c, IrType *t, int ndeclared, const IrTypeParam *declared) {
+  TyParamList d = {(IrTypeParam *)declared, ndeclared, ndeclared};
+  IrType *scheme;
+  ty_generalize_group(c, 1, &t, &d, &scheme);
+  return scheme;
 }

@@ -409,7 +409,10 @@ bool ty_unify(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
   }
   switch (a->kind) {
   case IR_TYPE_TENSOR:
-    if (!ty_unify(cx, a->u.tensor.dtype, b->u.tensor.dtype, why)) return false;
+    if (!ty_unify(cx, a->u.tensor.dtype, b->u.tensor.dtype, why)) {
+      mismatch(why, a, b, why ? why->reason : NULL); /* show the tensors, not only their dtypes */
+      return false;
+    }
     return ty_unify(cx, a->u.tensor.shape, b->u.tensor.shape, why);
   case IR_TYPE_SHAPE: return unify_shapes(cx, a, b, why);
   case IR_TYPE_DTYPE:
