@@ -114,6 +114,37 @@ int main(void) {
   run(&tt, TY_REL_BROADCAST_COMP, "Tensor[(2, 2), int32]", "int32", "_o");
   tap_is_str(shown(&tt, hole(&tt, "_o")), "Tensor[(2, 2), bool]", "BroadcastComp gives bool");
 
+  /* Elementwise */
+  tt_init(&tt);
+  tap_is_str(run(&tt, TY_REL_ELEMENTWISE, "Tensor[(n, 2), int8]", "_r", NULL), "", "Elementwise on a tensor");
+  tap_is_str(shown(&tt, hole(&tt, "_r")), "Tensor[(n, 2), int8]", "keeps its type");
+  tt_init(&tt);
+  tap_is_str(run(&tt, TY_REL_ELEMENTWISE, "(int32, int32)", "_r", NULL), "Elementwise works on tensors, but its argument is (int32, int32)",
+             "Elementwise rejects a tuple");
+  tt_init(&tt);
+  run(&tt, TY_REL_ELEMENTWISE, "_a", "_r", NULL);
+  tap_ok(!tt.cx.rels.items[0]->solved && ty_find(&tt.cx, hole(&tt, "_a")->u.hole.id) == ty_find(&tt.cx, hole(&tt, "_r")->u.hole.id),
+         "an unknown argument: result and argument are one type, and it waits to see a tensor");
+  ty_unify(&tt.cx, hole(&tt, "_a"), ty(&tt, "List[int32]"), NULL);
+  tap_ok(!ty_solve(&tt.cx), "and fails when that turns out to be something else");
+
+  /* TupleGetItem */
+  tt_init(&tt);
+  IrType **tg = args3(&tt, "_t", "Tensor[(1), int32]", "_f");
+  tg[1] = ir_type_dim(1, (IrSpan){0});
+  TyRelation *get = ty_relation_add(&tt.cx, ty_relation_fn(TY_REL_TUPLE_GET_ITEM), "TupleGetItem", 3, tg, (IrSpan){0});
+  ty_solve(&tt.cx);
+  tap_ok(!get->solved, "TupleGetItem waits for its tuple");
+  ty_unify(&tt.cx, hole(&tt, "_t"), ty(&tt, "(bool, float16)"), NULL);
+  ty_solve(&tt.cx);
+  tap_ok(get->solved, "and decides when the tuple is known");
+  tap_is_str(shown(&tt, hole(&tt, "_f")), "float16", "giving the field's type");
+  tt_init(&tt);
+  tg = args3(&tt, "(bool, bool)", "int32", "_f");
+  tg[1] = ir_type_dim(2, (IrSpan){0});
+  ty_relation_add(&tt.cx, ty_relation_fn(TY_REL_TUPLE_GET_ITEM), "TupleGetItem", 3, tg, (IrSpan){0});
+  tap_ok(!ty_solve(&tt.cx) && strstr(tt.diags.first->message, "no field 2"), "a field beyond the tuple fails");
+
   /* A hole against a constant: the result is the constant either way. */
   tt_init(&tt);
   run(&tt, TY_REL_BROADCAST, "Tensor[(_h, 3), float32]", "Tensor[(4, 3), float32]", "_o");
