@@ -21,6 +21,11 @@ char *ir_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *ir_vprintf(const char *fmt, va_list ap);
 
 #define IR_NEW(T) ((T *)ir_alloc(sizeof(T)))
+
+/* memcpy that accepts an empty copy from a NULL array (an empty shape, a nullary constructor). */
+static inline void ir_copy(void *dst, const void *src, size_t n) {
+  if (n) __builtin_memcpy(dst, src, n);
+}
 #define IR_NEW_ARRAY(T, n) ((T *)ir_alloc(sizeof(T) * (size_t)(n)))
 
 /* Append-only text buffer; `data` is always NUL-terminated. */

@@ -107,7 +107,7 @@ static IrType *convert_func(TyCheck *c, IrType *t) {
     if (r.nargs < 0) { /* bare: over the parameters and the result */
       r.nargs = f->u.func.nargs + 1;
       r.args = IR_NEW_ARRAY(IrType *, r.nargs);
-      memcpy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)f->u.func.nargs);
+      ir_copy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)f->u.func.nargs);
       r.args[f->u.func.nargs] = f->u.func.ret;
     } else {
       r.args = convert_all(c, r.nargs, r.args, IR_KIND_TYPE);

@@ -64,7 +64,7 @@ static TyPoly atom(TyAtom a) {
 static bool add(const TyPoly *a, const TyPoly *b, int64_t sign, TyPoly *out) {
   out->n = a->n + b->n;
   out->terms = IR_NEW_ARRAY(TyMono, out->n + 1);
-  memcpy(out->terms, a->terms, sizeof(TyMono) * (size_t)a->n);
+  ir_copy(out->terms, a->terms, sizeof(TyMono) * (size_t)a->n);
   for (int i = 0; i < b->n; i++) {
     out->terms[a->n + i] = b->terms[i];
     if (__builtin_mul_overflow(b->terms[i].coef, sign, &out->terms[a->n + i].coef)) return false;

@@ -21,7 +21,7 @@ static Matrix specialize(const Matrix *m, int cols, const IrCtor *k, int arity) 
     if (!is_wild(p) && (k ? p->ctor != k : p->kind != IR_PAT_TUPLE)) continue;
     IrPattern **row = IR_NEW_ARRAY(IrPattern *, arity + cols);
     for (int i = 0; i < arity; i++) row[i] = is_wild(p) ? NULL : p->args[i];
-    memcpy(row + arity, m->items[r] + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
+    ir_copy(row + arity, m->items[r] + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
     IR_VEC_PUSH(out, row);
   }
   return out;
@@ -38,7 +38,7 @@ static Matrix default_rows(const Matrix *m) {
 static IrPattern **with_head(IrPattern *head, IrPattern **rest, int cols) {
   IrPattern **row = IR_NEW_ARRAY(IrPattern *, cols);
   row[0] = head;
-  memcpy(row + 1, rest, sizeof(IrPattern *) * (size_t)(cols - 1));
+  ir_copy(row + 1, rest, sizeof(IrPattern *) * (size_t)(cols - 1));
   return row;
 }
 
@@ -61,8 +61,8 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
     int arity = head->n;
     Matrix s = specialize(m, cols, k, arity);
     IrPattern **qs = IR_NEW_ARRAY(IrPattern *, arity + cols);
-    memcpy(qs, head->args, sizeof(IrPattern *) * (size_t)arity);
-    memcpy(qs + arity, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
+    ir_copy(qs, head->args, sizeof(IrPattern *) * (size_t)arity);
+    ir_copy(qs + arity, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
     IrPattern **w = useful(&s, qs, arity + cols - 1);
     return w ? rebuild(k, arity, w, cols) : NULL;
   }
@@ -74,7 +74,7 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
     int arity = shape->n;
     Matrix s = specialize(m, cols, NULL, arity);
     IrPattern **qs = IR_NEW_ARRAY(IrPattern *, arity + cols);
-    memcpy(qs + arity, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
+    ir_copy(qs + arity, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
     IrPattern **w = useful(&s, qs, arity + cols - 1);
     return w ? rebuild(NULL, arity, w, cols) : NULL;
   }
@@ -93,7 +93,7 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
         const IrCtor *k = &adt->ctors[i];
         Matrix s = specialize(m, cols, k, k->nargs);
         IrPattern **qs = IR_NEW_ARRAY(IrPattern *, k->nargs + cols);
-        memcpy(qs + k->nargs, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
+        ir_copy(qs + k->nargs, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
         IrPattern **w = useful(&s, qs, k->nargs + cols - 1);
         if (w) return rebuild(k, k->nargs, w, cols);
       }
@@ -103,7 +103,7 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
     IrPattern **w = useful(&d, q + 1, cols - 1);
     if (!w) return NULL;
     IrPattern **args = IR_NEW_ARRAY(IrPattern *, missing->nargs + cols);
-    memcpy(args + missing->nargs, w, sizeof(IrPattern *) * (size_t)(cols - 1));
+    ir_copy(args + missing->nargs, w, sizeof(IrPattern *) * (size_t)(cols - 1));
     return rebuild(missing, missing->nargs, args, cols);
   }
   Matrix d = default_rows(m);

@@ -301,7 +301,7 @@ TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def) {
     if (r.nargs < 0) { /* bare: over the parameters and the result */
       r.nargs = fn->nparams + 1;
       r.args = IR_NEW_ARRAY(IrType *, r.nargs);
-      memcpy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)fn->nparams);
+      ir_copy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)fn->nparams);
       r.args[fn->nparams] = f->u.func.ret;
     } else {
       IrType **args = IR_NEW_ARRAY(IrType *, r.nargs);

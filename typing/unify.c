@@ -118,26 +118,26 @@ static IrType *shallow_copy(IrType *t) {
   switch (t->kind) { /* arrays are copied so that writing the copy leaves t alone */
   case IR_TYPE_SHAPE:
     c->u.shape.dims = IR_NEW_ARRAY(IrType *, t->u.shape.rank);
-    memcpy(c->u.shape.dims, t->u.shape.dims, sizeof(IrType *) * (size_t)t->u.shape.rank);
+    ir_copy(c->u.shape.dims, t->u.shape.dims, sizeof(IrType *) * (size_t)t->u.shape.rank);
     break;
   case IR_TYPE_TUPLE:
     c->u.tuple.fields = IR_NEW_ARRAY(IrType *, t->u.tuple.n);
-    memcpy(c->u.tuple.fields, t->u.tuple.fields, sizeof(IrType *) * (size_t)t->u.tuple.n);
+    ir_copy(c->u.tuple.fields, t->u.tuple.fields, sizeof(IrType *) * (size_t)t->u.tuple.n);
     break;
   case IR_TYPE_FUNC:
     c->u.func.args = IR_NEW_ARRAY(IrType *, t->u.func.nargs);
-    memcpy(c->u.func.args, t->u.func.args, sizeof(IrType *) * (size_t)t->u.func.nargs);
+    ir_copy(c->u.func.args, t->u.func.args, sizeof(IrType *) * (size_t)t->u.func.nargs);
     c->u.func.rels = IR_NEW_ARRAY(IrRel, t->u.func.nrels);
     for (int r = 0; r < t->u.func.nrels; r++) {
       c->u.func.rels[r] = t->u.func.rels[r];
       int n = t->u.func.rels[r].nargs > 0 ? t->u.func.rels[r].nargs : 0;
       c->u.func.rels[r].args = IR_NEW_ARRAY(IrType *, n);
-      if (n) memcpy(c->u.func.rels[r].args, t->u.func.rels[r].args, sizeof(IrType *) * (size_t)n);
+      ir_copy(c->u.func.rels[r].args, t->u.func.rels[r].args, sizeof(IrType *) * (size_t)n);
     }
     break;
   case IR_TYPE_CALL:
     c->u.call.args = IR_NEW_ARRAY(IrType *, t->u.call.nargs);
-    memcpy(c->u.call.args, t->u.call.args, sizeof(IrType *) * (size_t)t->u.call.nargs);
+    ir_copy(c->u.call.args, t->u.call.args, sizeof(IrType *) * (size_t)t->u.call.nargs);
     break;
   default: break;
   }
