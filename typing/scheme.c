@@ -17,47 +17,26 @@ typedef struct {
 
 static IrType *subst(const Subst *s, IrType *t);
 
+static void subst_child(IrType **slot, void *s) { *slot = subst(s, *slot); }
+
 static IrType **subst_all(const Subst *s, int n, IrType **ts) {
   IrType **out = IR_NEW_ARRAY(IrType *, n);
   for (int i = 0; i < n; i++) out[i] = subst(s, ts[i]);
   return out;
 }
 
+/* t with the parameters replaced by their values (an inner polymorphic type keeps its own). */
 static IrType *subst(const Subst *s, IrType *t) {
-  IrType *out;
-  switch (t->kind) {
-  case IR_TYPE_VAR:
+  if (t->kind == IR_TYPE_DIM || t->kind == IR_TYPE_ANY || t->kind == IR_TYPE_DTYPE || t->kind == IR_TYPE_HOLE)
+    return t; /* leaves: nothing to replace */
+  if (t->kind == IR_TYPE_VAR) {
     for (int i = 0; i < s->n; i++)
       if (s->params[i].name == t->u.var.name) return s->values[i];
     return t;
-  case IR_TYPE_TENSOR:
-    out = ir_type_tensor(subst(s, t->u.tensor.shape), subst(s, t->u.tensor.dtype), t->span);
-    return out;
-  case IR_TYPE_SHAPE: return ir_type_shape(t->u.shape.rank, subst_all(s, t->u.shape.rank, t->u.shape.dims), t->span);
-  case IR_TYPE_DIMOP:
-    out = ir_type_new(IR_TYPE_DIMOP, t->span);
-    out->u.dimop.op = t->u.dimop.op;
-    out->u.dimop.a = subst(s, t->u.dimop.a);
-    out->u.dimop.b = subst(s, t->u.dimop.b);
-    return out;
-  case IR_TYPE_TUPLE: return ir_type_tuple(t->u.tuple.n, subst_all(s, t->u.tuple.n, t->u.tuple.fields), t->span);
-  case IR_TYPE_FUNC:
-    out = ir_type_new(IR_TYPE_FUNC, t->span);
-    out->u.func = t->u.func; /* an inner polymorphic type keeps its own parameters */
-    out->u.func.args = subst_all(s, t->u.func.nargs, t->u.func.args);
-    out->u.func.ret = subst(s, t->u.func.ret);
-    return out;
-  case IR_TYPE_CALL:
-    out = ir_type_new(IR_TYPE_CALL, t->span);
-    out->u.call = t->u.call;
-    out->u.call.args = subst_all(s, t->u.call.nargs, t->u.call.args);
-    return out;
-  case IR_TYPE_REF:
-    out = ir_type_new(IR_TYPE_REF, t->span);
-    out->u.ref = subst(s, t->u.ref);
-    return out;
-  default: return t;
   }
+  IrType *out = ty_copy_node(t);
+  ty_each_child(out, subst_child, (void *)s);
+  return out;
 }
 
 IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const char *op) {
@@ -102,21 +81,14 @@ static bool in_list(const TyIdList *l, uint32_t id) {
   return false;
 }
 
+static void var_names(IrType *t, IrSymMap *out);
+
+static void var_names_child(IrType **slot, void *out) { var_names(*slot, out); }
+
+/* Every named variable in t. */
 static void var_names(IrType *t, IrSymMap *out) {
-  switch (t->kind) {
-  case IR_TYPE_VAR: ir_symmap_put(out, t->u.var.name, t); return;
-  case IR_TYPE_TENSOR: var_names(t->u.tensor.shape, out); var_names(t->u.tensor.dtype, out); return;
-  case IR_TYPE_SHAPE: for (int i = 0; i < t->u.shape.rank; i++) var_names(t->u.shape.dims[i], out); return;
-  case IR_TYPE_DIMOP: var_names(t->u.dimop.a, out); var_names(t->u.dimop.b, out); return;
-  case IR_TYPE_TUPLE: for (int i = 0; i < t->u.tuple.n; i++) var_names(t->u.tuple.fields[i], out); return;
-  case IR_TYPE_FUNC:
-    for (int i = 0; i < t->u.func.nargs; i++) var_names(t->u.func.args[i], out);
-    var_names(t->u.func.ret, out);
-    return;
-  case IR_TYPE_CALL: for (int i = 0; i < t->u.call.nargs; i++) var_names(t->u.call.args[i], out); return;
-  case IR_TYPE_REF: var_names(t->u.ref, out); return;
-  default: return;
-  }
+  if (t->kind == IR_TYPE_VAR) ir_symmap_put(out, t->u.var.name, t);
+  else ty_each_child(t, var_names_child, out);
 }
 
 static const char *prefix_of(IrKind k) {
@@ -139,41 +111,32 @@ static void relation_holes(TyCtx *cx, TyRelation *rel, TyIdList *out) {
   for (int i = 0; i < rel->nargs; i++) ty_holes_of(cx, rel->args[i], out);
 }
 
+typedef struct {
+  const IrSymMap *generic; /* name -> IrTypeParam of the parameters being made */
+  IrSymMap *seen;
+  TyParamList *out;
+} NamesEnv;
+
+static void generic_names_in(IrType *t, NamesEnv *env);
+
+static void generic_names_child(IrType **slot, void *env) { generic_names_in(*slot, env); }
+
+static void generic_names_in(IrType *t, NamesEnv *env) {
+  if (t->kind != IR_TYPE_VAR) {
+    ty_each_child(t, generic_names_child, env);
+    return;
+  }
+  IrTypeParam *p = ir_symmap_get(env->generic, t->u.var.name);
+  if (p && !ir_symmap_get(env->seen, t->u.var.name)) {
+    ir_symmap_put(env->seen, t->u.var.name, p);
+    IR_VEC_PUSH(*env->out, *p);
+  }
+}
+
 /* The generalized parameters a resolved type mentions, in order of appearance, added to *out. */
 static void generic_names(IrType *t, const IrSymMap *generic, IrSymMap *seen, TyParamList *out) {
-  switch (t->kind) {
-  case IR_TYPE_VAR: {
-    IrTypeParam *p = ir_symmap_get(generic, t->u.var.name);
-    if (p && !ir_symmap_get(seen, t->u.var.name)) {
-      ir_symmap_put(seen, t->u.var.name, p);
-      IR_VEC_PUSH(*out, *p);
-    }
-    return;
-  }
-  case IR_TYPE_TENSOR:
-    generic_names(t->u.tensor.shape, generic, seen, out);
-    generic_names(t->u.tensor.dtype, generic, seen, out);
-    return;
-  case IR_TYPE_SHAPE:
-    for (int i = 0; i < t->u.shape.rank; i++) generic_names(t->u.shape.dims[i], generic, seen, out);
-    return;
-  case IR_TYPE_DIMOP:
-    generic_names(t->u.dimop.a, generic, seen, out);
-    generic_names(t->u.dimop.b, generic, seen, out);
-    return;
-  case IR_TYPE_TUPLE:
-    for (int i = 0; i < t->u.tuple.n; i++) generic_names(t->u.tuple.fields[i], generic, seen, out);
-    return;
-  case IR_TYPE_FUNC:
-    for (int i = 0; i < t->u.func.nargs; i++) generic_names(t->u.func.args[i], generic, seen, out);
-    generic_names(t->u.func.ret, generic, seen, out);
-    return;
-  case IR_TYPE_CALL:
-    for (int i = 0; i < t->u.call.nargs; i++) generic_names(t->u.call.args[i], generic, seen, out);
-    return;
-  case IR_TYPE_REF: generic_names(t->u.ref, generic, seen, out); return;
-  default: return;
-  }
+  NamesEnv env = {generic, seen, out};
+  generic_names_in(t, &env);
 }
 
 void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *declared, IrType **schemes) {

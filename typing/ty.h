@@ -86,6 +86,10 @@ uint32_t ty_find(TyCtx *cx, uint32_t id);
 IrType *ty_prune(TyCtx *cx, IrType *t);
 /* t with every resolved hole replaced, all the way down. */
 IrType *ty_resolve(TyCtx *cx, IrType *t);
+/* Calls f on the slot of every direct part of t (including a function type's relations). */
+void ty_each_child(IrType *t, void (*f)(IrType **slot, void *env), void *env);
+/* A copy of the node t with its own arrays of parts, for a walk that rewrites them. */
+IrType *ty_copy_node(IrType *t);
 /* t as a message shows it: a literal's undecided base type as its default (int32, float32), other
  * holes as _a, _b, ..., named consistently through `names` across the types of one message. */
 IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names);

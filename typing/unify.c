@@ -66,8 +66,7 @@ static IrKind kind_of(TyCtx *cx, IrType *t) {
   }
 }
 
-/* Calls f on every direct part of t. */
-static void each_child(IrType *t, void (*f)(IrType **slot, void *env), void *env) {
+void ty_each_child(IrType *t, void (*f)(IrType **slot, void *env), void *env) {
   switch (t->kind) {
   case IR_TYPE_TENSOR:
     f(&t->u.tensor.shape, env);
@@ -112,7 +111,7 @@ static void resolve_child(IrType **slot, void *p) {
   *slot = r; /* writes into the copy made by resolve() */
 }
 
-static IrType *shallow_copy(IrType *t) {
+IrType *ty_copy_node(IrType *t) {
   IrType *c = IR_NEW(IrType);
   *c = *t;
   switch (t->kind) { /* arrays are copied so that writing the copy leaves t alone */
@@ -155,9 +154,9 @@ static IrType *resolve(TyCtx *cx, IrType *t) {
     if (cx->frozen) cx->vars.items[root].zonked = r;
     return r;
   }
-  IrType *copy = shallow_copy(t);
+  IrType *copy = ty_copy_node(t);
   ResolveEnv env = {cx, NULL, false};
-  each_child(copy, resolve_child, &env);
+  ty_each_child(copy, resolve_child, &env);
   return env.changed ? copy : t; /* share what did not change */
 }
 
@@ -172,7 +171,7 @@ static void holes_child(IrType **slot, void *p) {
   HolesEnv *env = p;
   IrType *t = ty_prune(env->cx, *slot);
   if (t->kind == IR_TYPE_HOLE) IR_VEC_PUSH(*env->out, ty_find(env->cx, t->u.hole.id));
-  else each_child(t, holes_child, env);
+  else ty_each_child(t, holes_child, env);
 }
 
 void ty_holes_of(TyCtx *cx, IrType *t, TyIdList *out) {
@@ -189,13 +188,24 @@ bool ty_has_holes(TyCtx *cx, IrType *t) {
 
 /* A copy of t for a message: a hole standing for an unsuffixed literal's base type shows its
  * default (int32, float32), other holes get names _a, _b, ... shared by every type of the message. */
+typedef struct {
+  TyCtx *cx;
+  IrSymMap *names;
+} MessageEnv;
+
+static void message_child(IrType **slot, void *p) {
+  MessageEnv *env = p;
+  *slot = ty_for_message(env->cx, *slot, env->names);
+}
+
 IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names) {
   t = ty_prune(cx, t);
   if (t->kind == IR_TYPE_HOLE) {
-    TyVar *v = &cx->vars.items[ty_find(cx, t->u.hole.id)];
+    uint32_t root = ty_find(cx, t->u.hole.id);
+    TyVar *v = &cx->vars.items[root];
     if (v->lit != TY_LIT_NONE)
       return ir_type_dtype(v->lit == TY_LIT_FLOAT ? IR_DTYPE(IR_DT_FLOAT, 32) : IR_DTYPE(IR_DT_INT, 32), (IrSpan){0});
-    Sym key = ir_sym(ir_printf("%u", ty_find(cx, t->u.hole.id)));
+    Sym key = ir_sym(ir_printf("%u", root));
     IrType *named = ir_symmap_get(names, key);
     if (!named) {
       size_t k = names->count;
@@ -204,38 +214,10 @@ IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names) {
     }
     return named;
   }
-  IrType *out = IR_NEW(IrType);
-  *out = *t;
-  switch (t->kind) {
-  case IR_TYPE_TENSOR:
-    out->u.tensor.shape = ty_for_message(cx, t->u.tensor.shape, names);
-    out->u.tensor.dtype = ty_for_message(cx, t->u.tensor.dtype, names);
-    break;
-  case IR_TYPE_SHAPE:
-    out->u.shape.dims = IR_NEW_ARRAY(IrType *, t->u.shape.rank);
-    for (int i = 0; i < t->u.shape.rank; i++) out->u.shape.dims[i] = ty_for_message(cx, t->u.shape.dims[i], names);
-    break;
-  case IR_TYPE_DIMOP:
-    out->u.dimop.a = ty_for_message(cx, t->u.dimop.a, names);
-    out->u.dimop.b = ty_for_message(cx, t->u.dimop.b, names);
-    break;
-  case IR_TYPE_TUPLE:
-    out->u.tuple.fields = IR_NEW_ARRAY(IrType *, t->u.tuple.n);
-    for (int i = 0; i < t->u.tuple.n; i++) out->u.tuple.fields[i] = ty_for_message(cx, t->u.tuple.fields[i], names);
-    break;
-  case IR_TYPE_FUNC:
-    out->u.func.args = IR_NEW_ARRAY(IrType *, t->u.func.nargs);
-    for (int i = 0; i < t->u.func.nargs; i++) out->u.func.args[i] = ty_for_message(cx, t->u.func.args[i], names);
-    out->u.func.ret = ty_for_message(cx, t->u.func.ret, names);
-    out->u.func.nrels = 0;
-    break;
-  case IR_TYPE_CALL:
-    out->u.call.args = IR_NEW_ARRAY(IrType *, t->u.call.nargs);
-    for (int i = 0; i < t->u.call.nargs; i++) out->u.call.args[i] = ty_for_message(cx, t->u.call.args[i], names);
-    break;
-  case IR_TYPE_REF: out->u.ref = ty_for_message(cx, t->u.ref, names); break;
-  default: break;
-  }
+  IrType *out = ty_copy_node(t);
+  MessageEnv env = {cx, names};
+  ty_each_child(out, message_child, &env);
+  if (out->kind == IR_TYPE_FUNC) out->u.func.nrels = 0; /* a message shows the shape of the type */
   return out;
 }
 
@@ -253,7 +235,7 @@ static void adopt_child(IrType **slot, void *p) {
   TyCtx *cx = env->cx;
   IrType *t = ty_prune(cx, *slot);
   if (t->kind != IR_TYPE_HOLE) {
-    each_child(t, adopt_child, env);
+    ty_each_child(t, adopt_child, env);
     return;
   }
   uint32_t id = ty_find(cx, t->u.hole.id);
@@ -305,7 +287,7 @@ bool ty_bind_hole(TyCtx *cx, IrType *hole, IrType *t, TyMismatch *why) {
   }
   if (!literal_fits(cx, root, t, why)) return false;
   AdoptEnv env = {cx, root, false};
-  each_child(t, adopt_child, &env);
+  ty_each_child(t, adopt_child, &env);
   if (env.occurs) {
     mismatch(why, hole, t, "a type that would contain itself (an infinite type)");
     return false;
