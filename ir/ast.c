@@ -1,6 +1,8 @@
 /* Constructors for AST nodes. */
 #include "ir/ast.h"
 
+#include <stdio.h>
+
 IrExpr *ir_expr_new(IrExprKind kind, IrSpan span) {
   IrExpr *e = IR_NEW(IrExpr);
   e->kind = kind;
@@ -16,3 +18,59 @@ IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span) {
 }
 
 Sym ir_sym_seq(void) { return ir_sym("_"); }
+
+void ir_expr_each_child(IrExpr *e, void (*f)(IrExpr *child, void *env), void *env) {
+  switch (e->kind) {
+  case IR_EXPR_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++) f(e->u.tuple.fields[i], env);
+    return;
+  case IR_EXPR_PROJ: f(e->u.proj.tuple, env); return;
+  case IR_EXPR_LET:
+    f(e->u.let.value, env);
+    f(e->u.let.body, env);
+    return;
+  case IR_EXPR_FN: f(e->u.fn.body, env); return;
+  case IR_EXPR_CALL:
+    f(e->u.call.callee, env);
+    for (int i = 0; i < e->u.call.nargs; i++) f(e->u.call.args[i], env);
+    return;
+  case IR_EXPR_IF:
+    f(e->u.ifx.cond, env);
+    f(e->u.ifx.then, env);
+    f(e->u.ifx.els, env);
+    return;
+  case IR_EXPR_MATCH:
+    f(e->u.match.scrut, env);
+    for (int i = 0; i < e->u.match.nclauses; i++) f(e->u.match.clauses[i].body, env);
+    return;
+  case IR_EXPR_REF:
+  case IR_EXPR_REF_READ: f(e->u.ref.a, env); return;
+  case IR_EXPR_REF_WRITE:
+    f(e->u.ref.a, env);
+    f(e->u.ref.b, env);
+    return;
+  default: return; /* names, literals, operators, constructors */
+  }
+}
+
+IrFit ir_lit_fit(const IrLit *lit, IrDType dt, char *why, size_t n) {
+  if (lit->kind != IR_LIT_INT || dt.code == IR_DT_FLOAT || dt.code == IR_DT_BOOL) return IR_FIT_OK;
+  char name[24];
+  ir_dtype_name(dt, name);
+  uint64_t max, min_mag; /* the range is -min_mag .. max */
+  if (dt.code == IR_DT_UINT) {
+    if (lit->neg && lit->mag) return IR_FIT_NEGATIVE_UNSIGNED;
+    max = dt.bits == 64 ? UINT64_MAX : (UINT64_C(1) << dt.bits) - 1;
+    min_mag = 0;
+  } else {
+    max = (UINT64_C(1) << (dt.bits - 1)) - 1;
+    min_mag = max + 1;
+  }
+  if (lit->mag <= (lit->neg ? min_mag : max)) return IR_FIT_OK;
+  if (min_mag)
+    snprintf(why, n, "%s%llu does not fit %s (-%llu to %llu)", lit->neg ? "-" : "", (unsigned long long)lit->mag, name,
+             (unsigned long long)min_mag, (unsigned long long)max);
+  else
+    snprintf(why, n, "%llu does not fit %s (0 to %llu)", (unsigned long long)lit->mag, name, (unsigned long long)max);
+  return IR_FIT_OUT_OF_RANGE;
+}

@@ -26,6 +26,15 @@ typedef struct IrLit {
   char suffix[8]; /* the suffix as written ("f", "f32", "i64"), for faithful printing */
 } IrLit;
 
+/* Whether an integer literal fits a base type (floats hold any). */
+typedef enum {
+  IR_FIT_OK,
+  IR_FIT_NEGATIVE_UNSIGNED, /* -1 as a uint8: callers say it in their context's words */
+  IR_FIT_OUT_OF_RANGE,      /* `why` says "300 does not fit int8 (-128 to 127)" */
+} IrFit;
+
+IrFit ir_lit_fit(const IrLit *lit, IrDType dt, char *why, size_t n);
+
 typedef enum {
   IR_ATTR_LIT,  /* a number or a boolean */
   IR_ATTR_STR,  /* "text" (a bare identifier such as float32 is read as a string) */
@@ -231,6 +240,11 @@ typedef struct IrProgram {
 
 IrExpr *ir_expr_new(IrExprKind kind, IrSpan span);
 IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span);
+
+/* Calls f on each direct subexpression of e, in evaluation order (a let's value, then its body;
+ * a match's scrutinee, then each clause's body). Walks that may meet long let chains loop over
+ * them before calling this, so as not to recurse along them. */
+void ir_expr_each_child(IrExpr *e, void (*f)(IrExpr *child, void *env), void *env);
 
 /* The sequencing variable: `a; b` is `let %_ = a; b`. */
 Sym ir_sym_seq(void);

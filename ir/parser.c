@@ -165,26 +165,16 @@ static bool item_ends_here(Parser *P) { return P->toplevel && P->nest == 0 && cu
 
 /* ---------------------------------------------------------------- literals */
 
-static void check_int_range(Parser *P, const IrToken *t, IrLit *lit) {
-  if (lit->kind != IR_LIT_INT || !lit->suffixed) {
-    if (lit->kind == IR_LIT_INT && lit->neg && lit->mag > (uint64_t)INT64_MAX + 1)
-      error_span(P, t->span, NULL, "this integer is too small (the smallest is -9223372036854775808)");
-    return;
-  }
-  char name[24];
-  ir_dtype_name(lit->dtype, name);
-  unsigned bits = lit->dtype.bits;
-  if (lit->dtype.code == IR_DT_UINT) {
-    uint64_t max = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-    if (lit->neg && lit->mag) error_span(P, t->span, NULL, "a negative number cannot be %s", name);
-    if (lit->mag > max)
-      error_span(P, t->span, NULL, "%llu does not fit %s (0 to %llu)", (unsigned long long)lit->mag, name,
-                 (unsigned long long)max);
-  } else {
-    uint64_t max = (UINT64_C(1) << (bits - 1)) - 1;
-    if (lit->mag > max + (lit->neg ? 1 : 0))
-      error_span(P, t->span, NULL, "%s%llu does not fit %s (-%llu to %llu)", lit->neg ? "-" : "",
-                 (unsigned long long)lit->mag, name, (unsigned long long)max + 1, (unsigned long long)max);
+/* A suffixed literal must fit its type now; an unsuffixed one is checked when its type is known. */
+static void check_int_range(Parser *P, IrSpan span, const IrLit *lit) {
+  if (lit->kind == IR_LIT_INT && lit->neg && lit->mag > (uint64_t)INT64_MAX + 1)
+    error_span(P, span, NULL, "this integer is too small (the smallest is -9223372036854775808)");
+  if (!lit->suffixed) return;
+  char why[160], name[24];
+  switch (ir_lit_fit(lit, lit->dtype, why, sizeof why)) {
+  case IR_FIT_OK: return;
+  case IR_FIT_NEGATIVE_UNSIGNED: error_span(P, span, NULL, "a negative number cannot be %s", ir_dtype_name(lit->dtype, name));
+  case IR_FIT_OUT_OF_RANGE: error_span(P, span, NULL, "%s", why);
   }
 }
 
@@ -204,9 +194,7 @@ static bool parse_literal(Parser *P, IrLit *out, IrSpan *span) {
       else out->neg = out->mag != 0;
     }
     *span = span_from(P, start->span);
-    IrToken whole = *t;
-    whole.span = *span;
-    check_int_range(P, &whole, out);
+    check_int_range(P, *span, out);
     return true;
   }
   if (is_ident(P, "True") || is_ident(P, "False")) {

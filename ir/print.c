@@ -541,10 +541,3 @@ char *ir_type_str(const IrType *t) {
   ir_print_type(&b, t);
   return b.data;
 }
-
-char *ir_expr_str(const IrExpr *e) {
-  IrBuf b;
-  ir_buf_init(&b);
-  ir_print_expr(&b, e, 0);
-  return b.data;
-}

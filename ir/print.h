@@ -17,8 +17,7 @@ void ir_print_lit(IrBuf *b, const IrLit *lit);
 /* The shortest decimal text that reads back as exactly this double ("2.5", "1e+20", "3"). */
 void ir_print_double(IrBuf *b, double v);
 
-/* Conveniences returning GC-allocated strings. */
+/* A convenience returning a GC-allocated string. */
 char *ir_type_str(const IrType *t);
-char *ir_expr_str(const IrExpr *e);
 
 #endif

@@ -100,23 +100,7 @@ static IrType *convert_func(TyCheck *c, IrType *t) {
   f->u.func.ret = convert(c, t->u.func.ret, IR_KIND_TYPE);
   f->u.func.nrels = t->u.func.nrels;
   f->u.func.rels = IR_NEW_ARRAY(IrRel, t->u.func.nrels);
-  for (int i = 0; i < t->u.func.nrels; i++) {
-    IrRel r = t->u.func.rels[i];
-    int id = ty_relation_find(r.name);
-    if (id < 0) ty_fail(c, r.span, "unknown type relation `%s`", r.name->name);
-    if (r.nargs < 0) { /* bare: over the parameters and the result */
-      r.nargs = f->u.func.nargs + 1;
-      r.args = IR_NEW_ARRAY(IrType *, r.nargs);
-      ir_copy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)f->u.func.nargs);
-      r.args[f->u.func.nargs] = f->u.func.ret;
-    } else {
-      r.args = convert_all(c, r.nargs, r.args, IR_KIND_TYPE);
-    }
-    if (r.nargs != ty_relation_arity((TyRelId)id))
-      ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, ty_relation_arity((TyRelId)id),
-              r.nargs);
-    f->u.func.rels[i] = r;
-  }
+  for (int i = 0; i < t->u.func.nrels; i++) f->u.func.rels[i] = ty_relation_annotation(c, t->u.func.rels[i], f);
   ty_pop_tparams(c, mark);
   return f;
 }
@@ -176,6 +160,23 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
 }
 
 IrType *ty_annotation(TyCheck *c, IrType *written, IrKind kind) { return convert(c, written, kind); }
+
+IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
+  int id = ty_relation_find(r.name);
+  if (id < 0) ty_fail(c, r.span, "unknown type relation `%s`", r.name->name);
+  if (r.nargs < 0) { /* bare: over the parameters and the result */
+    r.nargs = f->u.func.nargs + 1;
+    r.args = IR_NEW_ARRAY(IrType *, r.nargs);
+    ir_copy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)f->u.func.nargs);
+    r.args[f->u.func.nargs] = f->u.func.ret;
+  } else {
+    r.args = convert_all(c, r.nargs, r.args, IR_KIND_TYPE);
+  }
+  if (r.nargs != ty_relation_arity((TyRelId)id))
+    ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, ty_relation_arity((TyRelId)id),
+            r.nargs);
+  return r;
+}
 
 void ty_check_data(TyCheck *c, IrData *d) {
   int mark = ty_push_tparams(c, d->ntparams, d->tparams);

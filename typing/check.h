@@ -80,6 +80,9 @@ const IrCtor *ty_find_ctor(TyCheck *c, Sym name);
 /* The checker's form of a written type: ADT names resolved, kinds checked, type parameters in
  * scope made rigid, and (when c->implicit is set) unknown names made implicit parameters. */
 IrType *ty_annotation(TyCheck *c, IrType *written, IrKind kind);
+/* A written `where` relation checked against the function type f (parameters and result in the
+ * checker's form): known name, right arity; a bare one relates all of f's types. */
+IrRel ty_relation_annotation(TyCheck *c, IrRel written, const IrType *f);
 /* Pushes declared type parameters into scope; returns the old scope size for ty_pop_tparams. */
 int ty_push_tparams(TyCheck *c, int n, const IrTypeParam *ps);
 void ty_pop_tparams(TyCheck *c, int mark);

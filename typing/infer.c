@@ -36,13 +36,8 @@ static bool callee_parts(const IrExpr *f, const char **sigil, const char **name)
 
 /* How a message names a callee. */
 static const char *callee_name(const IrExpr *f) {
-  switch (f->kind) {
-  case IR_EXPR_GLOBAL: return ir_printf("`@%s`", f->u.name->name);
-  case IR_EXPR_LOCAL: return ir_printf("`%%%s`", f->u.name->name);
-  case IR_EXPR_CTOR: return ir_printf("`%s`", f->u.name->name);
-  case IR_EXPR_OP: return ir_printf("`%s`", ir_ops[f->u.op].name);
-  default: return "this function";
-  }
+  const char *sigil, *name;
+  return callee_parts(f, &sigil, &name) ? ir_printf("`%s%s`", sigil, name) : "this function";
 }
 
 static const char *ordinal(int i) {
@@ -294,25 +289,7 @@ TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def) {
   f->u.func.ret = fn->ret ? ty_annotation(c, fn->ret, IR_KIND_TYPE) : ty_fresh(&c->cx, IR_KIND_TYPE, fn->body->span);
   h.nrels = fn->nrels;
   h.rels = IR_NEW_ARRAY(IrRel, fn->nrels);
-  for (int i = 0; i < fn->nrels; i++) {
-    IrRel r = fn->rels[i];
-    int id = ty_relation_find(r.name);
-    if (id < 0) ty_fail(c, r.span, "unknown type relation `%s`", r.name->name);
-    if (r.nargs < 0) { /* bare: over the parameters and the result */
-      r.nargs = fn->nparams + 1;
-      r.args = IR_NEW_ARRAY(IrType *, r.nargs);
-      ir_copy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)fn->nparams);
-      r.args[fn->nparams] = f->u.func.ret;
-    } else {
-      IrType **args = IR_NEW_ARRAY(IrType *, r.nargs);
-      for (int k = 0; k < r.nargs; k++) args[k] = ty_annotation(c, r.args[k], IR_KIND_TYPE);
-      r.args = args;
-    }
-    if (r.nargs != ty_relation_arity((TyRelId)id))
-      ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, ty_relation_arity((TyRelId)id),
-              r.nargs);
-    h.rels[i] = r;
-  }
+  for (int i = 0; i < fn->nrels; i++) h.rels[i] = ty_relation_annotation(c, fn->rels[i], f);
   c->implicit = saved_implicit;
   c->flexible = saved_flexible;
   ty_pop_tparams(c, mark);
@@ -518,25 +495,6 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
 
 /* ---------------------------------------------------------------- annotation */
 
-static bool literal_fits(const IrLit *lit, IrDType dt, char *why, size_t n) {
-  if (lit->kind != IR_LIT_INT || dt.code == IR_DT_FLOAT) return true;
-  char name[24];
-  ir_dtype_name(dt, name);
-  if (dt.code == IR_DT_UINT) {
-    uint64_t max = dt.bits == 64 ? UINT64_MAX : (UINT64_C(1) << dt.bits) - 1;
-    if (lit->neg && lit->mag) return snprintf(why, n, "-%llu cannot be %s", (unsigned long long)lit->mag, name), false;
-    if (lit->mag > max)
-      return snprintf(why, n, "%llu does not fit %s (0 to %llu)", (unsigned long long)lit->mag, name,
-                      (unsigned long long)max), false;
-    return true;
-  }
-  uint64_t max = (UINT64_C(1) << (dt.bits - 1)) - 1;
-  if (lit->mag > max + (lit->neg ? 1 : 0))
-    return snprintf(why, n, "%s%llu does not fit %s (-%llu to %llu)", lit->neg ? "-" : "", (unsigned long long)lit->mag,
-                    name, (unsigned long long)max + 1, (unsigned long long)max), false;
-  return true;
-}
-
 /* Every unsuffixed integer literal must fit the type it got. */
 void ty_check_literals(TyCheck *c) {
   char why[160];
@@ -547,8 +505,15 @@ void ty_check_literals(TyCheck *c) {
     IrDType dt = t->u.tensor.dtype->u.dtype;
     const IrLit *lits = e->kind == IR_EXPR_LIT ? &e->u.lit : e->kind == IR_EXPR_FILL ? &e->u.fill.value : e->u.tensor.elems;
     int64_t n = e->kind == IR_EXPR_TENSOR ? e->u.tensor.count : 1;
-    for (int64_t k = 0; k < n; k++)
-      if (!literal_fits(&lits[k], dt, why, sizeof why)) ty_fail(c, e->span, "%s", why);
+    for (int64_t k = 0; k < n; k++) {
+      char name[24];
+      switch (ir_lit_fit(&lits[k], dt, why, sizeof why)) {
+      case IR_FIT_OK: break;
+      case IR_FIT_NEGATIVE_UNSIGNED:
+        ty_fail(c, e->span, "-%llu cannot be %s", (unsigned long long)lits[k].mag, ir_dtype_name(dt, name));
+      case IR_FIT_OUT_OF_RANGE: ty_fail(c, e->span, "%s", why);
+      }
+    }
   }
   c->literals.len = 0;
 }
@@ -558,41 +523,17 @@ static void annotate_pattern(TyCheck *c, IrPattern *p) {
   for (int i = 0; i < p->n; i++) annotate_pattern(c, p->args[i]);
 }
 
+static void annotate_child(IrExpr *child, void *c) { ty_annotate(c, child); }
+
 void ty_annotate(TyCheck *c, IrExpr *e) {
   for (; e->kind == IR_EXPR_LET; e = e->u.let.body) { /* a loop: chains can be long */
     e->type = ty_resolve(&c->cx, e->type);
     ty_annotate(c, e->u.let.value);
   }
   if (e->type) e->type = ty_resolve(&c->cx, e->type);
-  switch (e->kind) {
-  case IR_EXPR_TUPLE:
-    for (int i = 0; i < e->u.tuple.n; i++) ty_annotate(c, e->u.tuple.fields[i]);
-    break;
-  case IR_EXPR_PROJ: ty_annotate(c, e->u.proj.tuple); break;
-  case IR_EXPR_FN: ty_annotate(c, e->u.fn.body); break;
-  case IR_EXPR_CALL:
-    if (e->u.call.callee->type) ty_annotate(c, e->u.call.callee);
-    for (int i = 0; i < e->u.call.nargs; i++) ty_annotate(c, e->u.call.args[i]);
-    break;
-  case IR_EXPR_IF:
-    ty_annotate(c, e->u.ifx.cond);
-    ty_annotate(c, e->u.ifx.then);
-    ty_annotate(c, e->u.ifx.els);
-    break;
-  case IR_EXPR_MATCH:
-    ty_annotate(c, e->u.match.scrut);
-    for (int i = 0; i < e->u.match.nclauses; i++) {
-      annotate_pattern(c, e->u.match.clauses[i].pat);
-      ty_annotate(c, e->u.match.clauses[i].body);
-    }
+  ir_expr_each_child(e, annotate_child, c);
+  if (e->kind == IR_EXPR_MATCH) {
+    for (int i = 0; i < e->u.match.nclauses; i++) annotate_pattern(c, e->u.match.clauses[i].pat);
     ty_check_exhaustive(c, e, e->u.match.scrut->type);
-    break;
-  case IR_EXPR_REF:
-  case IR_EXPR_REF_READ: ty_annotate(c, e->u.ref.a); break;
-  case IR_EXPR_REF_WRITE:
-    ty_annotate(c, e->u.ref.a);
-    ty_annotate(c, e->u.ref.b);
-    break;
-  default: break;
   }
 }

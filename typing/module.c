@@ -73,7 +73,6 @@ void ty_solve_or_fail(TyCheck *c) {
 TyModule *ty_module_new(void) { return IR_NEW(TyModule); }
 
 IrType *ty_global_type(const TyModule *m, Sym name) { return ir_symmap_get(&m->schemes, name); }
-const IrItem *ty_global_def(const TyModule *m, Sym name) { return ir_symmap_get(&m->globals, name); }
 
 int ty_ctor_arity(void *module, Sym name) {
   const IrCtor *k = ir_symmap_get(&((TyModule *)module)->ctors, name);
@@ -94,41 +93,27 @@ const IrCtor *ty_find_ctor(TyCheck *c, Sym name) {
 
 typedef IR_VEC(TyDef *) DefList;
 
+typedef struct {
+  TyCheck *c;
+  DefList *out;
+} RefsEnv;
+
+static void refs_in(IrExpr *e, void *env);
+
 /* The chunk's definitions that e refers to. */
 static void refs_of(TyCheck *c, IrExpr *e, DefList *out) {
-  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) refs_of(c, e->u.let.value, out);
-  switch (e->kind) {
-  case IR_EXPR_GLOBAL: {
-    TyDef *d = ir_symmap_get(&c->chunk_defs, e->u.name);
-    if (d) IR_VEC_PUSH(*out, d);
-    return;
+  RefsEnv env = {c, out};
+  refs_in(e, &env);
+}
+
+static void refs_in(IrExpr *e, void *p) {
+  RefsEnv *env = p;
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) refs_in(e->u.let.value, env); /* long chains: a loop */
+  if (e->kind == IR_EXPR_GLOBAL) {
+    TyDef *d = ir_symmap_get(&env->c->chunk_defs, e->u.name);
+    if (d) IR_VEC_PUSH(*env->out, d);
   }
-  case IR_EXPR_TUPLE:
-    for (int i = 0; i < e->u.tuple.n; i++) refs_of(c, e->u.tuple.fields[i], out);
-    return;
-  case IR_EXPR_PROJ: refs_of(c, e->u.proj.tuple, out); return;
-  case IR_EXPR_FN: refs_of(c, e->u.fn.body, out); return;
-  case IR_EXPR_CALL:
-    refs_of(c, e->u.call.callee, out);
-    for (int i = 0; i < e->u.call.nargs; i++) refs_of(c, e->u.call.args[i], out);
-    return;
-  case IR_EXPR_IF:
-    refs_of(c, e->u.ifx.cond, out);
-    refs_of(c, e->u.ifx.then, out);
-    refs_of(c, e->u.ifx.els, out);
-    return;
-  case IR_EXPR_MATCH:
-    refs_of(c, e->u.match.scrut, out);
-    for (int i = 0; i < e->u.match.nclauses; i++) refs_of(c, e->u.match.clauses[i].body, out);
-    return;
-  case IR_EXPR_REF:
-  case IR_EXPR_REF_READ: refs_of(c, e->u.ref.a, out); return;
-  case IR_EXPR_REF_WRITE:
-    refs_of(c, e->u.ref.a, out);
-    refs_of(c, e->u.ref.b, out);
-    return;
-  default: return;
-  }
+  ir_expr_each_child(e, refs_in, env);
 }
 
 typedef struct {

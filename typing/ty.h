@@ -93,8 +93,6 @@ IrType *ty_copy_node(IrType *t);
 /* t as a message shows it: a literal's undecided base type as its default (int32, float32), other
  * holes as _a, _b, ..., named consistently through `names` across the types of one message. */
 IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names);
-/* Whether t (resolved) still contains an unresolved hole. */
-bool ty_has_holes(TyCtx *cx, IrType *t);
 /* Makes a and b equal, or explains in *why (may be NULL) why they cannot be. */
 bool ty_unify(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why);
 /* Binds an unresolved hole to t (not a hole), with the occurs check. */

@@ -35,8 +35,6 @@ IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags);
 
 /* The type scheme of the newest global `name`, or NULL. */
 IrType *ty_global_type(const TyModule *m, Sym name);
-/* The definition of the newest global `name`, or NULL. */
-const IrItem *ty_global_def(const TyModule *m, Sym name);
 /* The number of arguments of the newest constructor `name`, or -1 (the parser's callback). */
 int ty_ctor_arity(void *module, Sym name);
 

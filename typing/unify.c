@@ -180,11 +180,6 @@ void ty_holes_of(TyCtx *cx, IrType *t, TyIdList *out) {
   holes_child(&slot, &env);
 }
 
-bool ty_has_holes(TyCtx *cx, IrType *t) {
-  TyIdList ids = {0};
-  ty_holes_of(cx, t, &ids);
-  return ids.len > 0;
-}
 
 /* A copy of t for a message: a hole standing for an unsuffixed literal's base type shows its
  * default (int32, float32), other holes get names _a, _b, ... shared by every type of the message. */
