@@ -5,6 +5,7 @@
  * `where` clause. */
 #include "typing/check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- instantiation */
@@ -75,10 +76,9 @@ void ty_default_literals(TyCheck *c) {
 
 /* ---------------------------------------------------------------- generalization */
 
-static bool in_list(const TyIdList *l, uint32_t id) {
-  for (int i = 0; i < l->len; i++)
-    if (l->items[i] == id) return true;
-  return false;
+static int compare_ids(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
 }
 
 static void var_names(IrType *t, IrSymMap *out);
@@ -143,43 +143,53 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
   TyCtx *cx = &c->cx;
   /* 1. The holes that may be generalized: those of the types above the current level, and those
    *    of the open relations about them (an intermediate result that only relations mention). A
-   *    relation that also mentions a hole from outside keeps its holes shared with the outside. */
+   *    relation that also mentions a hole from outside keeps its holes shared with the outside.
+   *    Membership is a mark on the hole (and on the relation), so this is linear. */
+  uint32_t in_generic = ++cx->epoch;
   TyIdList generic = {0}, hs = {0};
   for (int i = 0; i < n; i++) {
     TyIdList holes = {0};
     ty_holes_of(cx, types[i], &holes);
-    for (int k = 0; k < holes.len; k++)
-      if (may_generalize(cx, holes.items[k]) && !in_list(&generic, holes.items[k])) IR_VEC_PUSH(generic, holes.items[k]);
+    for (int k = 0; k < holes.len; k++) {
+      TyVar *v = &cx->vars.items[holes.items[k]];
+      if (!may_generalize(cx, holes.items[k]) || v->mark == in_generic) continue;
+      v->mark = in_generic;
+      IR_VEC_PUSH(generic, holes.items[k]);
+    }
   }
   IR_VEC(TyRelation *) owned = {0};
   for (bool restart = true; restart;) {
     restart = false;
     owned.len = 0;
+    uint32_t is_owned = ++cx->epoch;
     for (int g = 0; g < generic.len && !restart; g++) { /* `generic` grows as relations add holes */
       TyIdList *rels = &cx->vars.items[generic.items[g]].rels;
       for (int r = 0; r < rels->len && !restart; r++) {
         TyRelation *rel = cx->rels.items[rels->items[r]];
-        if (rel->solved || rel->owned) continue;
-        bool seen = false;
-        for (int k = 0; k < owned.len; k++) seen |= owned.items[k] == rel;
-        if (seen) continue;
+        if (rel->solved || rel->owned || rel->mark == is_owned) continue;
         relation_holes(cx, rel, &hs);
         bool inside = true;
         for (int k = 0; k < hs.len; k++) inside &= may_generalize(cx, hs.items[k]);
         if (inside) {
+          rel->mark = is_owned;
           IR_VEC_PUSH(owned, rel);
-          for (int k = 0; k < hs.len; k++)
-            if (!in_list(&generic, hs.items[k])) IR_VEC_PUSH(generic, hs.items[k]);
+          for (int k = 0; k < hs.len; k++) {
+            TyVar *v = &cx->vars.items[hs.items[k]];
+            if (v->mark == in_generic) continue;
+            v->mark = in_generic;
+            IR_VEC_PUSH(generic, hs.items[k]);
+          }
           continue;
         }
-        for (int i = 0; i < generic.len; i++) { /* keep these shared with the enclosing scope */
-          if (!in_list(&hs, generic.items[i])) continue;
-          generic.items[i] = generic.items[--generic.len];
-          i--;
-          restart = true;
-        }
+        for (int k = 0; k < hs.len; k++) /* keep these shared with the enclosing scope */
+          if (cx->vars.items[hs.items[k]].mark == in_generic) cx->vars.items[hs.items[k]].mark = 0, restart = true;
       }
     }
+    if (!restart) break;
+    int kept = 0;
+    for (int g = 0; g < generic.len; g++)
+      if (cx->vars.items[generic.items[g]].mark == in_generic) generic.items[kept++] = generic.items[g];
+    generic.len = kept;
   }
   /* 2. Name them in order of first appearance, avoiding the names already in use. */
   IrSymMap used = {0}, names = {0};
@@ -200,50 +210,82 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
     ir_symmap_put(&names, name, p);
     v->resolved = ir_type_var(name, k, (IrSpan){0}); /* no wake: what it stands for is settled */
   }
-  /* 3. The relations, resolved, without repeats (a declared `where` and the body's own). */
+  /* 3. The relations, resolved, without repeats (a declared `where` and the body's own), each
+   *    with the generalized parameters it mentions, indexed by parameter. */
   IR_VEC(IrRel) rels = {0};
+  IR_VEC(TyParamList) rel_params = {0};
+  IrSymMap printed = {0}, by_param = {0}; /* relation text -> seen; parameter -> TyIdList of rels */
   for (int r = 0; r < owned.len; r++) {
     TyRelation *rel = owned.items[r];
     rel->owned = true;
     IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span};
-    for (int i = 0; i < rel->nargs; i++) ir.args[i] = ty_resolve(cx, rel->args[i]);
-    bool duplicate = false;
-    for (int k = 0; k < rels.len && !duplicate; k++) {
-      bool same = rels.items[k].name == ir.name && rels.items[k].nargs == ir.nargs;
-      for (int i = 0; same && i < ir.nargs; i++) same = ir_type_equal(rels.items[k].args[i], ir.args[i]);
-      duplicate = same;
+    IrBuf text;
+    ir_buf_init(&text);
+    ir_buf_puts(&text, rel->name);
+    for (int i = 0; i < rel->nargs; i++) {
+      ir.args[i] = ty_resolve(cx, rel->args[i]);
+      ir_buf_puts(&text, i ? ", " : "(");
+      ir_print_type(&text, ir.args[i]);
     }
-    if (!duplicate) IR_VEC_PUSH(rels, ir);
+    Sym key = ir_sym(text.data);
+    if (ir_symmap_get(&printed, key)) continue;
+    ir_symmap_put(&printed, key, (void *)1);
+    TyParamList mentioned = {0};
+    IrSymMap seen = {0};
+    for (int a = 0; a < ir.nargs; a++) generic_names(ir.args[a], &names, &seen, &mentioned);
+    for (int k = 0; k < mentioned.len; k++) {
+      TyIdList *list = ir_symmap_get(&by_param, mentioned.items[k].name);
+      if (!list) ir_symmap_put(&by_param, mentioned.items[k].name, list = IR_NEW(TyIdList));
+      IR_VEC_PUSH(*list, (uint32_t)rels.len);
+    }
+    IR_VEC_PUSH(rels, ir);
+    IR_VEC_PUSH(rel_params, mentioned);
   }
   /* 4. Each type's scheme: its declared parameters, the generalized ones it mentions, and those
-   *    its relations bring in; the relations that mention any of them. */
+   *    its relations bring in (a worklist over the index); the relations that mention any of
+   *    them, in the order they were made. */
   for (int i = 0; i < n; i++) {
     IrType *t = ty_resolve(cx, types[i]);
-    TyParamList params = {0};
-    for (int k = 0; k < declared[i].len; k++) IR_VEC_PUSH(params, declared[i].items[k]);
+    TyParamList params = {0}, reached = {0};
     IrSymMap seen = {0};
-    generic_names(t, &names, &seen, &params);
-    IR_VEC(IrRel) mine = {0};
+    generic_names(t, &names, &seen, &reached);
     bool *taken = IR_NEW_ARRAY(bool, rels.len + 1);
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (int r = 0; r < rels.len; r++) {
+    TyIdList mine_ids = {0};
+    for (int w = 0; w < reached.len; w++) {
+      TyIdList *list = ir_symmap_get(&by_param, reached.items[w].name);
+      for (int k = 0; list && k < list->len; k++) {
+        uint32_t r = list->items[k];
         if (taken[r]) continue;
-        TyParamList in_rel = {0};
-        IrSymMap rel_seen = {0};
-        for (int a = 0; a < rels.items[r].nargs; a++) generic_names(rels.items[r].args[a], &names, &rel_seen, &in_rel);
-        bool touches = false; /* (an owned relation always mentions a generalized hole) */
-        for (int k = 0; k < in_rel.len; k++) touches |= ir_symmap_get(&seen, in_rel.items[k].name) != NULL;
-        if (!touches) continue;
-        for (int k = 0; k < in_rel.len; k++)
-          if (!ir_symmap_get(&seen, in_rel.items[k].name)) {
-            ir_symmap_put(&seen, in_rel.items[k].name, (void *)1);
-            IR_VEC_PUSH(params, in_rel.items[k]);
-          }
         taken[r] = true;
-        IR_VEC_PUSH(mine, rels.items[r]);
-        grew = true;
+        IR_VEC_PUSH(mine_ids, r);
+        for (int q = 0; q < rel_params.items[r].len; q++)
+          if (!ir_symmap_get(&seen, rel_params.items[r].items[q].name)) {
+            ir_symmap_put(&seen, rel_params.items[r].items[q].name, (void *)1);
+            IR_VEC_PUSH(reached, rel_params.items[r].items[q]);
+          }
       }
+    }
+    if (mine_ids.len > 1) qsort(mine_ids.items, (size_t)mine_ids.len, sizeof(uint32_t), compare_ids);
+    /* Parameters: declared, then those of the type in order of appearance, then those only the
+     * relations bring in, in the relations' order. */
+    IrSymMap listed = {0};
+    for (int k = 0; k < declared[i].len; k++) IR_VEC_PUSH(params, declared[i].items[k]);
+    IrSymMap in_type = {0};
+    TyParamList of_type = {0};
+    generic_names(t, &names, &in_type, &of_type);
+    for (int k = 0; k < of_type.len; k++) {
+      IR_VEC_PUSH(params, of_type.items[k]);
+      ir_symmap_put(&listed, of_type.items[k].name, (void *)1);
+    }
+    IR_VEC(IrRel) mine = {0};
+    for (int k = 0; k < mine_ids.len; k++) {
+      uint32_t r = mine_ids.items[k];
+      IR_VEC_PUSH(mine, rels.items[r]);
+      for (int q = 0; q < rel_params.items[r].len; q++)
+        if (!ir_symmap_get(&listed, rel_params.items[r].items[q].name)) {
+          ir_symmap_put(&listed, rel_params.items[r].items[q].name, (void *)1);
+          IR_VEC_PUSH(params, rel_params.items[r].items[q]);
+        }
     }
     if (t->kind != IR_TYPE_FUNC || (params.len == 0 && mine.len == 0)) {
       schemes[i] = t; /* a polymorphic value (Nil() : List[t1]) prints its parameters by name */

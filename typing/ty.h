@@ -23,6 +23,7 @@ typedef struct TyVar {
   IrSpan origin;      /* the expression it was made for, for "cannot infer" */
   IrType *node;       /* the IR_TYPE_HOLE node that stands for it */
   IrType *zonked;     /* at a root, once the context is frozen: its resolved type, shared */
+  uint32_t mark;      /* scratch for walks that need a set of holes: equal to TyCtx.epoch = in it */
 } TyVar;
 
 /* Where two types failed to unify: the innermost pair that differs, and for dimensions the
@@ -60,6 +61,7 @@ struct TyRelation {
   const char *op;   /* the operator whose relation it is, or NULL */
   bool queued, solved, owned; /* owned: moved into a generalized type's where clause */
   uint32_t runs;
+  uint32_t mark; /* scratch, as TyVar.mark */
 };
 
 struct TyCtx {
@@ -71,6 +73,7 @@ struct TyCtx {
   uint64_t rel_runs; /* how many times any relation ran: the solver's cost */
   IrSymMap message_names; /* hole names in the message of the relation running now */
   bool frozen;            /* solved for good: ty_resolve may share one result per hole */
+  uint32_t epoch;         /* the current value of the scratch marks (bumped by each walk) */
   IrDiags *diags;
 };
 
@@ -138,6 +141,8 @@ TyRelResult ty_dim_eq_relation(TyCtx *cx, TyRelation *rel, const char **message)
 TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, IrType **args, IrSpan span);
 /* Queues the relations that mention root hole `id`, unless solved or already queued. */
 void ty_wake(TyCtx *cx, uint32_t id);
+/* Queues relation number idx, unless solved, owned or already queued. */
+void ty_requeue(TyCtx *cx, uint32_t idx);
 /* Runs the queue to a fixpoint. False after reporting a failed relation. */
 bool ty_solve(TyCtx *cx);
 
