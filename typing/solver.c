@@ -1,12 +1,13 @@
 /* The relation solver: a FIFO of relations and, for every hole, the list of relations that mention
  * it (the seed's trigger lists, which unify.c merges on union and hands down into the holes a
  * bound type contains). A relation runs when it is added and again only when a hole it mentions
- * is bound or merged; it reports solved, progress, not yet, or failed. */
+ * is bound, or merged with another hole it mentions; it reports solved, progress, not yet, or
+ * failed. */
 #include "typing/ty.h"
 
 #include <string.h>
 
-static void enqueue(TyCtx *cx, uint32_t idx) {
+void ty_requeue(TyCtx *cx, uint32_t idx) {
   TyRelation *rel = cx->rels.items[idx];
   if (rel->solved || rel->queued || rel->owned) return;
   rel->queued = true;
@@ -28,7 +29,7 @@ TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, 
     TyIdList *list = &cx->vars.items[holes.items[i]].rels;
     if (list->len == 0 || list->items[list->len - 1] != idx) IR_VEC_PUSH(*list, idx);
   }
-  enqueue(cx, idx);
+  ty_requeue(cx, idx);
   return rel;
 }
 
@@ -40,7 +41,7 @@ void ty_wake(TyCtx *cx, uint32_t id) {
     TyRelation *rel = cx->rels.items[idx];
     if (rel->solved) continue; /* drop it from the list while passing */
     list->items[keep++] = idx;
-    enqueue(cx, idx);
+    ty_requeue(cx, idx);
   }
   list->len = keep;
 }

@@ -292,13 +292,30 @@ bool ty_bind_hole(TyCtx *cx, IrType *hole, IrType *t, TyMismatch *why) {
   return true;
 }
 
+/* Whether relation `rel` mentions the root hole `root`. */
+static bool mentions(TyCtx *cx, const TyRelation *rel, uint32_t root) {
+  TyIdList holes = {0};
+  for (int i = 0; i < rel->nargs; i++) ty_holes_of(cx, rel->args[i], &holes);
+  for (int i = 0; i < holes.len; i++)
+    if (holes.items[i] == root) return true;
+  return false;
+}
+
 static bool union_roots(TyCtx *cx, uint32_t a, uint32_t b, TyMismatch *why) {
   TyVar *va = &cx->vars.items[a], *vb = &cx->vars.items[b];
   if (!kinds_agree(va->kind, vb->kind)) {
     mismatch(why, va->node, vb->node, "kinds differ");
     return false;
   }
-  if (va->rank < vb->rank || (va->rank == vb->rank && va->rels.len < vb->rels.len)) {
+  /* Merging tells something only to a relation that mentions both holes (two of its arguments
+   * are now one); a relation that mentions one of them still sees the same unresolved hole. So
+   * requeue those, found from the shorter trigger list: merging a fresh hole into one that many
+   * relations mention (every call's parameter meets its argument this way) costs nothing. */
+  TyVar *shorter = va->rels.len <= vb->rels.len ? va : vb;
+  uint32_t other = shorter == va ? b : a;
+  for (int i = 0; i < shorter->rels.len; i++)
+    if (mentions(cx, cx->rels.items[shorter->rels.items[i]], other)) ty_requeue(cx, shorter->rels.items[i]);
+  if (va->rank < vb->rank) {
     uint32_t t = a;
     a = b;
     b = t;
@@ -306,15 +323,19 @@ static bool union_roots(TyCtx *cx, uint32_t a, uint32_t b, TyMismatch *why) {
     va = vb;
     vb = tv;
   }
-  /* a becomes the root of both. */
+  /* a becomes the root of both; the trigger lists are merged shorter into longer. */
   vb->parent = a;
   if (va->rank == vb->rank) va->rank++;
   if (va->kind == IR_KIND_UNKNOWN) va->kind = vb->kind;
   if (vb->lit > va->lit) va->lit = vb->lit; /* an int literal may become a float, not back */
   if (vb->level < va->level) va->level = vb->level;
+  if (va->rels.len < vb->rels.len) {
+    TyIdList t = va->rels;
+    va->rels = vb->rels;
+    vb->rels = t;
+  }
   for (int i = 0; i < vb->rels.len; i++) IR_VEC_PUSH(va->rels, vb->rels.items[i]);
   vb->rels.len = 0;
-  ty_wake(cx, a);
   return true;
 }
 

@@ -57,6 +57,9 @@ int main(void) {
   ty_unify(&tt.cx, hole(&tt, "_e"), ty(&tt, "float32"), NULL);
   ty_solve(&tt.cx);
   tap_is_int(rel->runs, 5, "changes between two solver runs cost one run, not one each");
+  ty_unify(&tt.cx, hole(&tt, "_c"), ty_fresh(&tt.cx, IR_KIND_TYPE, (IrSpan){0}), NULL);
+  ty_solve(&tt.cx);
+  tap_is_int(rel->runs, 5, "a hole it mentions merges with a hole it does not: nothing it sees changed, it does not run");
 
   /* Identity */
   tt_init(&tt);
