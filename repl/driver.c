@@ -41,16 +41,12 @@ static int print_file(const ReplOptions *opt) {
   return 0;
 }
 
-/* `@name : type` for every definition of the last file, in the order written. */
+/* `@name : type` for every definition of the file, in the order written. */
 static int print_types(Session *s, const IrProgram *prog) {
   for (int i = 0; i < prog->nitems; i++) {
-    const IrItem *it = &prog->items[i];
-    if (it->kind != IR_ITEM_DEF) continue;
     IrBuf b;
     ir_buf_init(&b);
-    ir_buf_printf(&b, "@%s : ", it->name->name);
-    ir_print_type(&b, ty_global_type(s->module, it->name));
-    puts(b.data);
+    if (prog->items[i].kind == IR_ITEM_DEF && session_describe(s, &prog->items[i], &b)) puts(b.data);
   }
   return 0;
 }

@@ -42,22 +42,11 @@ static const char help[] =
     "  :help   this text\n"
     "  :quit   leave (Ctrl-D works too)\n";
 
-/* `@name : TYPE` after a definition, `- : TYPE` after an expression. */
 static void show(Session *s, const IrProgram *prog) {
   for (int i = 0; i < prog->nitems; i++) {
-    const IrItem *it = &prog->items[i];
     IrBuf out;
     ir_buf_init(&out);
-    if (it->kind == IR_ITEM_DEF) {
-      ir_buf_printf(&out, "@%s : ", it->name->name);
-      ir_print_type(&out, ty_global_type(s->module, it->name));
-    } else if (it->kind == IR_ITEM_EXPR) {
-      ir_buf_puts(&out, "- : ");
-      ir_print_type(&out, it->expr->type);
-    } else {
-      continue;
-    }
-    puts(out.data);
+    if (session_describe(s, &prog->items[i], &out)) puts(out.data);
   }
 }
 
@@ -98,10 +87,7 @@ int session_interact(Session *s) {
     fflush(stdout);
     ir_buf_init(&input);
   }
-  if (input.len) {
-    bool incomplete;
-    session_load_chunk(s, "<repl>", input.data, false, &incomplete);
-  }
+  if (input.len) session_load_chunk(s, "<repl>", input.data, false, NULL); /* reports why it is incomplete */
   if (tty) putchar('\n');
   return 0;
 }

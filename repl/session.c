@@ -46,3 +46,16 @@ IrType *session_check_expression(Session *s, const char *text, IrExpr **expr) {
   if (expr) *expr = r.expr;
   return t;
 }
+
+bool session_describe(const Session *s, const IrItem *item, IrBuf *out) {
+  if (item->kind == IR_ITEM_DEF) {
+    ir_buf_printf(out, "@%s : ", item->name->name);
+    ir_print_type(out, ty_global_type(s->module, item->name));
+  } else if (item->kind == IR_ITEM_EXPR) {
+    ir_buf_puts(out, "- : ");
+    ir_print_type(out, item->expr->type);
+  } else {
+    return false;
+  }
+  return true;
+}

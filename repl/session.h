@@ -21,6 +21,9 @@ IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bo
                               bool *incomplete);
 /* Parses and checks an expression given on the command line; returns its type (generalized). */
 IrType *session_check_expression(Session *s, const char *text, IrExpr **expr);
+/* `@name : TYPE` for a definition, `- : TYPE` for an expression (as the REPL shows them);
+ * false, writing nothing, for a data declaration. */
+bool session_describe(const Session *s, const IrItem *item, IrBuf *out);
 /* The interactive loop; returns the exit status. */
 int session_interact(Session *s);
 
