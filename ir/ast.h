@@ -229,6 +229,7 @@ typedef struct IrItem {
   IrExpr *fn;
   IrData data;
   IrExpr *expr;
+  void *code; /* DEF: the compiled function, set by runtime/ (opaque here) */
 } IrItem;
 
 typedef struct IrProgram {

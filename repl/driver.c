@@ -1,5 +1,4 @@
-/* The driver: runs the pipeline for each command-line mode. Today the pipeline ends after type
- * checking; the modes that need the evaluator say so and exit with status 2. */
+/* The driver: runs the pipeline (parse, check, compile, run) for each command-line mode. */
 #include "repl/repl.h"
 
 #include <stdio.h>
@@ -7,20 +6,34 @@
 
 #include "ir/ir.h"
 #include "repl/session.h"
-
-static int not_yet(const char *what) {
-  fprintf(stderr, "relay: %s is not implemented yet (this build parses and type-checks programs)\n", what);
-  return 2;
-}
+#include "runtime/runtime.h"
 
 /* Loads every file in order; each sees what the files before it defined. -e, -t and --types
- * load definitions only: the files' top-level expressions do not run. */
+ * load definitions only: the files' top-level expressions do not run. Otherwise each file's
+ * expressions run (printing their values) once the whole file has been checked. */
 static int load_files(Session *s, const ReplOptions *opt, IrProgram **progs) {
   bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES;
   for (int i = 0; i < opt->nfiles; i++) {
     progs[i] = session_load_file(s, opt->files[i], definitions_only);
     if (!progs[i]) return 1;
+    if (!definitions_only && !session_run(s, progs[i], false)) return 1;
   }
+  return 0;
+}
+
+/* After the files: `@main()`, if defined without parameters, and its value. */
+static int run_main(IrProgram **progs, int nfiles) {
+  const IrItem *main_def = session_find_def(progs, nfiles, "main");
+  if (!main_def || main_def->fn->u.fn.nparams != 0) return 0;
+  IrDiags diags = {0};
+  RtValue v;
+  bool ok = rt_call_global(main_def, &v, &diags);
+  ir_diags_print(stderr, &diags);
+  if (!ok) return 1;
+  IrBuf b;
+  ir_buf_init(&b);
+  rt_print_value(&b, v);
+  puts(b.data);
   return 0;
 }
 
@@ -61,17 +74,26 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_PRINT: return print_file(opt);
   case REPL_MODE_RUN:
     if (load_files(&s, opt, progs)) return 1;
-    return not_yet("running a program");
+    return run_main(progs, opt->nfiles);
   case REPL_MODE_TYPES:
     if (load_files(&s, opt, progs)) return 1;
     return print_types(&s, progs[0]);
   case REPL_MODE_TYPE:
   case REPL_MODE_EVAL: {
     if (load_files(&s, opt, progs)) return 1;
-    IrType *t = session_check_expression(&s, opt->expr, NULL);
+    IrExpr *e = NULL;
+    IrType *t = session_check_expression(&s, opt->expr, &e);
     if (!t) return 1;
-    if (opt->mode == REPL_MODE_EVAL) return not_yet("-e");
-    puts(ir_type_str(t));
+    if (opt->mode == REPL_MODE_TYPE) {
+      puts(ir_type_str(t));
+      return 0;
+    }
+    RtValue v;
+    if (!session_eval(&s, e, &v)) return 1;
+    IrBuf b;
+    ir_buf_init(&b);
+    rt_print_value(&b, v);
+    puts(b.data);
     return 0;
   }
   case REPL_MODE_REPL:

@@ -42,14 +42,6 @@ static const char help[] =
     "  :help   this text\n"
     "  :quit   leave (Ctrl-D works too)\n";
 
-static void show(Session *s, const IrProgram *prog) {
-  for (int i = 0; i < prog->nitems; i++) {
-    IrBuf out;
-    ir_buf_init(&out);
-    if (session_describe(s, &prog->items[i], &out)) puts(out.data);
-  }
-}
-
 int session_interact(Session *s) {
   bool tty = isatty(STDIN_FILENO);
   struct sigaction sa = {0};
@@ -83,7 +75,7 @@ int session_interact(Session *s) {
     bool incomplete = false;
     IrProgram *prog = session_load_chunk(s, "<repl>", input.data, true, &incomplete);
     if (!prog && incomplete) continue; /* wait for the rest */
-    if (prog) show(s, prog);
+    if (prog) session_run(s, prog, true);
     fflush(stdout);
     ir_buf_init(&input);
   }

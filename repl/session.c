@@ -1,7 +1,9 @@
-/* The session: parsing and checking chunks against the module, transactionally. */
+/* The session: parsing, checking and compiling chunks against the module, transactionally, and
+ * running what they hold. */
 #include "repl/session.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,7 +22,9 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   bool ok = r.program && (definitions_only ? ty_check_definitions(s->module, r.program, &diags)
                                            : ty_check_program(s->module, r.program, &diags));
   if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
-  return ok ? r.program : NULL;
+  if (!ok) return NULL;
+  rt_compile_program(r.program);
+  return r.program;
 }
 
 IrProgram *session_load_file(Session *s, const char *path, bool definitions_only) {
@@ -58,4 +62,54 @@ bool session_describe(const Session *s, const IrItem *item, IrBuf *out) {
     return false;
   }
   return true;
+}
+
+/* ---------------------------------------------------------------- running */
+
+static void on_interrupt(int sig) {
+  (void)sig;
+  rt_interrupt();
+}
+
+bool session_eval(Session *s, IrExpr *e, RtValue *out) {
+  (void)s;
+  struct sigaction sa = {0}, old;
+  sa.sa_handler = on_interrupt;
+  sigaction(SIGINT, &sa, &old);
+  IrDiags diags = {0};
+  bool ok = rt_eval(e, out, &diags);
+  sigaction(SIGINT, &old, NULL);
+  fflush(stdout);
+  ir_diags_print(stderr, &diags);
+  return ok;
+}
+
+bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    IrBuf out;
+    ir_buf_init(&out);
+    if (it->kind == IR_ITEM_EXPR) {
+      RtValue v;
+      if (!session_eval(s, it->expr, &v)) return false;
+      if (repl_style) {
+        session_describe(s, it, &out);
+        ir_buf_puts(&out, " = ");
+      }
+      rt_print_value(&out, v);
+    } else if (!repl_style || !session_describe(s, it, &out)) {
+      continue;
+    }
+    puts(out.data);
+    fflush(stdout);
+  }
+  return true;
+}
+
+const IrItem *session_find_def(IrProgram *const *progs, int n, const char *name) {
+  Sym sym = ir_sym(name);
+  for (int p = n - 1; p >= 0; p--)
+    for (int i = progs[p]->nitems - 1; i >= 0; i--)
+      if (progs[p]->items[i].kind == IR_ITEM_DEF && progs[p]->items[i].name == sym) return &progs[p]->items[i];
+  return NULL;
 }

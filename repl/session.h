@@ -4,6 +4,7 @@
 #define REPL_SESSION_H
 
 #include "ir/ir.h"
+#include "runtime/runtime.h"
 #include "typing/typing.h"
 
 typedef struct Session {
@@ -12,7 +13,7 @@ typedef struct Session {
 } Session;
 
 void session_init(Session *s);
-/* Parses and checks a file; on error prints the diagnostics and returns NULL, changing nothing.
+/* Parses, checks and compiles a file; on error prints the diagnostics and returns NULL, changing nothing.
  * With definitions_only, its top-level expressions are not checked (they will not run). */
 IrProgram *session_load_file(Session *s, const char *path, bool definitions_only);
 /* Parses and checks text as a chunk (named `name` in diagnostics). *incomplete tells the REPL
@@ -21,6 +22,15 @@ IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bo
                               bool *incomplete);
 /* Parses and checks an expression given on the command line; returns its type (generalized). */
 IrType *session_check_expression(Session *s, const char *text, IrExpr **expr);
+/* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
+ * interrupts the evaluation (a run-time error) while it runs. */
+bool session_eval(Session *s, IrExpr *e, RtValue *out);
+/* Runs a loaded program's top-level expressions in order, printing each value on its own line
+ * (the REPL: `- : TYPE = VALUE`, and `@name : TYPE` for definitions); stops at the first
+ * run-time error and returns false. */
+bool session_run(Session *s, const IrProgram *prog, bool repl_style);
+/* The newest definition of @name among the programs, or NULL. */
+const IrItem *session_find_def(IrProgram *const *progs, int n, const char *name);
 /* `@name : TYPE` for a definition, `- : TYPE` for an expression (as the REPL shows them);
  * false, writing nothing, for a data declaration. */
 bool session_describe(const Session *s, const IrItem *item, IrBuf *out);

@@ -5,10 +5,21 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <unistd.h>
+
+/* Exhaustion returns NULL to the allocator, which raises "out of memory" (rt_alloc). */
+static void *on_out_of_memory(size_t bytes) {
+  (void)bytes;
+  return NULL;
+}
 
 void rt_heap_init(void) {
   GC_INIT();
   GC_allow_register_threads();
+  GC_set_oom_fn(on_out_of_memory);
+  /* Three quarters of the machine: a runaway program meets a clean error, not the OOM killer. */
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) GC_set_max_heap_size((size_t)pages / 4 * 3 * (size_t)page);
 }
 
 typedef struct {

@@ -1,23 +1,92 @@
 /* What runtime/ offers: the GC heap and the evaluation stack, values, tensors and their kernels,
  * the closure compiler and the evaluator, value printing. It runs typed ASTs from ir/ and never
- * includes a typing/ header. */
+ * includes a typing/ header.
+ *
+ * A value is a 16-byte struct passed by value. Scalars (rank-0 tensors of every dtype) are
+ * immediate, so scalar arithmetic allocates nothing; everything else points to a GC object. A
+ * rank-0 tensor is always represented as a scalar, never as a tensor object. */
 #ifndef RUNTIME_RUNTIME_H
 #define RUNTIME_RUNTIME_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ir/ir.h"
+
+/* ---------------------------------------------------------------- values */
+
+typedef enum {
+  RT_SCALAR,  /* a rank-0 tensor: `dt` and one of i (signed), u (unsigned, bool), f32, f64 */
+  RT_TENSOR,  /* t: a tensor of rank >= 1 */
+  RT_TUPLE,   /* tup */
+  RT_ADT,     /* adt: a constructor and its fields */
+  RT_CLOSURE, /* clo */
+  RT_REF,     /* ref */
+  RT_TAIL,    /* internal: a pending tail call, never seen outside the evaluator */
+} RtKind;
+
+typedef struct RtTensor RtTensor;
+typedef struct RtTuple RtTuple;
+typedef struct RtAdt RtAdt;
+typedef struct RtClosure RtClosure;
+typedef struct RtRef RtRef;
+
+typedef struct RtValue {
+  uint8_t kind; /* RtKind */
+  IrDType dt;   /* RT_SCALAR: its dtype (float16 is held as a float32 rounded to half) */
+  union {
+    int64_t i;  /* int8..int64, sign-extended */
+    uint64_t u; /* uint8..uint64 and bool (0 or 1) */
+    float f32;  /* float32, float16 */
+    double f64; /* float64 */
+    RtTensor *t;
+    RtTuple *tup;
+    RtAdt *adt;
+    RtClosure *clo;
+    RtRef *ref;
+  } u;
+} RtValue;
+
+/* ---------------------------------------------------------------- the heap and the stack */
 
 /* The size of the evaluation stack: deep non-tail recursion (a map over a million-element list)
  * runs on it. Untouched pages cost nothing. */
 #define RT_STACK_BYTES ((size_t)1 << 30)
 
-/* Starts the collector; call once, first thing in main(). */
+/* Starts the collector (with a heap limit below the machine's memory, so that exhausting it is
+ * a run-time error rather than the kernel's OOM killer); call once, first thing in main(). */
 void rt_heap_init(void);
 
 /* Runs fn(arg) on a thread with a stack of `bytes` that the collector scans, and waits for it.
- * Returns false (with errno set) when the thread cannot be made; fn then does not run. */
+ * Returns false (with errno set) when the thread cannot be made; fn then does not run. The
+ * evaluator's depth guard measures this stack. */
 bool rt_stack_run(void (*fn)(void *), void *arg, size_t bytes);
+
+/* ---------------------------------------------------------------- running programs */
+
+/* Compiles the definitions of a type-checked program, each function body once into a tree of
+ * closures. Later code that names a definition calls the one it was checked against, so a
+ * redefinition shadows only for what follows. Call before running any of its expressions. */
+void rt_compile_program(IrProgram *prog);
+
+/* Evaluates a type-checked top-level expression. On a run-time error (or an interrupt) the
+ * evaluation unwinds, the error with its location and call chain goes to diags, and false is
+ * returned; definitions and values made before stay intact. */
+bool rt_eval(IrExpr *e, RtValue *out, IrDiags *diags);
+
+/* Calls a global function that takes no arguments (`@main`), as rt_eval. */
+bool rt_call_global(const IrItem *def, RtValue *out, IrDiags *diags);
+
+/* Asks the running evaluation to stop with "interrupted" at its next call or loop edge.
+ * Async-signal-safe: call it from a SIGINT handler. */
+void rt_interrupt(void);
+
+/* ---------------------------------------------------------------- printing */
+
+/* Writes v in Relay's literal syntax (`3`, `2.5f`, `(1, True)`, `Cons(1, Nil())`,
+ * `[[1f, 2f], [3f, 4f]]`, `<closure>`, `ref(3)`); tensors of more than 1,000 elements are
+ * summarized with `...` as numpy does. */
+void rt_print_value(IrBuf *out, RtValue v);
 
 #endif

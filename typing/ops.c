@@ -1,6 +1,7 @@
 /* The type rules of operators, as schemes keyed by the registry's IDs: the element-wise binary
  * operators broadcast (Broadcast, or BroadcastComp for comparisons, whose result is bool), and
- * the plain unary element-wise operators keep their tensor argument's type (Elementwise). The operator catalogue adds
+ * the plain unary element-wise operators keep their tensor argument's type (Elementwise), and `sum`
+ * without attributes reduces to a scalar. The operator catalogue adds
  * the others (reductions, shapes, neural-network operators) on the same table. */
 #include "typing/check.h"
 
@@ -26,6 +27,22 @@ static IrType *scheme(int ntparams, int nargs, const char *rel) {
   return f;
 }
 
+/* fn<s : Shape, bt : BaseType>(Tensor[s, bt]) -> Tensor[(), bt]: a full reduction. */
+static IrType *reduce_all_scheme(void) {
+  IrSpan none = {0};
+  Sym s = ir_sym("s"), bt = ir_sym("bt");
+  IrType *f = ir_type_new(IR_TYPE_FUNC, none);
+  f->u.func.ntparams = 2;
+  f->u.func.tparams = IR_NEW_ARRAY(IrTypeParam, 2);
+  f->u.func.tparams[0] = (IrTypeParam){s, IR_KIND_SHAPE, none};
+  f->u.func.tparams[1] = (IrTypeParam){bt, IR_KIND_BASETYPE, none};
+  f->u.func.nargs = 1;
+  f->u.func.args = IR_NEW_ARRAY(IrType *, 1);
+  f->u.func.args[0] = ir_type_tensor(ir_type_var(s, IR_KIND_SHAPE, none), ir_type_var(bt, IR_KIND_BASETYPE, none), none);
+  f->u.func.ret = ir_type_tensor(ir_type_shape(0, NULL, none), ir_type_var(bt, IR_KIND_BASETYPE, none), none);
+  return f;
+}
+
 IrType *ty_op_scheme(TyCheck *c, IrOpId op) {
   IrType **slot = &c->m->op_schemes[op];
   if (*slot) return *slot;
@@ -42,6 +59,8 @@ IrType *ty_op_scheme(TyCheck *c, IrOpId op) {
   case IR_OP_CEIL: case IR_OP_ROUND: case IR_OP_LOGICAL_NOT: case IR_OP_COPY: case IR_OP_ZEROS_LIKE:
   case IR_OP_ONES_LIKE: case IR_OP_NN_RELU:
     return *slot = scheme(2, 1, "Elementwise");
+  case IR_OP_SUM: /* without attributes; `axis` and `keepdims` come with the operator catalogue */
+    return *slot = reduce_all_scheme();
   default: return NULL;
   }
 }

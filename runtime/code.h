@@ -1,0 +1,124 @@
+/* The nodes of compiled code, shared by the compiler (compile.c, which chooses them) and the
+ * evaluator (exec.c, which runs them). Each node is an RtCode header followed by its operands;
+ * its `run` function is chosen at compile time, so evaluation never switches on a node kind. */
+#ifndef RUNTIME_CODE_H
+#define RUNTIME_CODE_H
+
+#include "runtime/rt.h"
+
+typedef struct {
+  RtCode h;
+  RtValue v;
+} CodeConst; /* a literal, a nullary constructor, a global function, a closure without captures */
+
+typedef struct {
+  RtCode h;
+  RtValue v;
+  bool built;
+} CodeLazy; /* a tensor literal or Constant(...): built on first use, then shared (tensors are immutable) */
+
+typedef struct {
+  RtCode h;
+  int index;
+} CodeVar; /* a frame slot or a captured variable */
+
+typedef struct {
+  RtCode h;
+  int n;
+  int *slots;
+  RtCode **values;
+  RtCode *body;
+} CodeLet; /* a whole chain of lets and graph bindings, run as a loop */
+
+typedef struct {
+  RtCode h;
+  int n;
+  RtCode **items;
+} CodeList; /* tuples */
+
+typedef struct {
+  RtCode h;
+  RtCode *a, *b;
+  int index;
+} CodePair; /* projections, refs, scalar binary operators */
+
+typedef struct {
+  bool from_env; /* else from a slot of the enclosing frame */
+  int index;
+} CodeCapture;
+
+typedef struct {
+  RtCode h;
+  RtFn *fn;
+  int ncaps;
+  CodeCapture *caps;
+  int self; /* the capture that is the closure itself (a recursive let), or -1 */
+} CodeClosure;
+
+typedef struct {
+  RtCode h;
+  RtCode *cond, *then, *els;
+} CodeIf;
+
+typedef enum { PAT_WILD, PAT_VAR, PAT_CTOR, PAT_TUPLE } PatKind;
+
+typedef struct CodePat CodePat;
+struct CodePat {
+  PatKind kind;
+  int slot; /* VAR */
+  int tag;  /* CTOR */
+  int n;
+  CodePat **args;
+};
+
+typedef struct {
+  RtCode h;
+  RtCode *scrut;
+  int nclauses;
+  CodePat **pats;
+  RtCode **bodies;
+  int ntags;
+  int *first; /* for a constructor tag, the first clause that may match it */
+} CodeMatch;
+
+typedef struct {
+  RtCode h;
+  RtCode *callee;     /* a closure-valued expression, or NULL */
+  const RtFn *fn;     /* a known global */
+  const IrCtor *ctor; /* a constructor */
+  IrOpId op;
+  int n;
+  RtCode **args;
+} CodeCall;
+
+/* Run functions, by node. */
+RtValue rt_exec_const(const RtCode *c, RtFrame *f);
+RtValue rt_exec_tensor_literal(const RtCode *c, RtFrame *f);
+RtValue rt_exec_fill(const RtCode *c, RtFrame *f);
+RtValue rt_exec_slot(const RtCode *c, RtFrame *f);
+RtValue rt_exec_env(const RtCode *c, RtFrame *f);
+RtValue rt_exec_let(const RtCode *c, RtFrame *f);
+RtValue rt_exec_tuple(const RtCode *c, RtFrame *f);
+RtValue rt_exec_proj(const RtCode *c, RtFrame *f);
+RtValue rt_exec_closure(const RtCode *c, RtFrame *f);
+RtValue rt_exec_if(const RtCode *c, RtFrame *f);
+RtValue rt_exec_match(const RtCode *c, RtFrame *f);
+RtValue rt_exec_ref(const RtCode *c, RtFrame *f);
+RtValue rt_exec_ref_read(const RtCode *c, RtFrame *f);
+RtValue rt_exec_ref_write(const RtCode *c, RtFrame *f);
+RtValue rt_exec_call_global(const RtCode *c, RtFrame *f);
+RtValue rt_exec_tail_global(const RtCode *c, RtFrame *f);
+RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f);
+RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f);
+RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
+RtValue rt_exec_op(const RtCode *c, RtFrame *f);
+
+/* The specialized run function of a binary operator on scalars of dtype dt (int32, int64,
+ * float32, float64), or NULL. */
+RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt);
+
+/* Native functions: a constructor or an operator used as a value. */
+RtValue rt_exec_native_ctor(const RtFn *fn, RtValue *args, const IrExpr *site);
+RtValue rt_exec_native_op(const RtFn *fn, RtValue *args, const IrExpr *site);
+
+#endif

@@ -1,0 +1,367 @@
+/* The closure compiler: turns a typed function body into a tree of RtCode nodes, once. Variables
+ * become frame slots (or captured-environment indices) here, calls in tail position become
+ * tail-call nodes, and the inferred types pick specialized nodes (scalar arithmetic, direct calls
+ * of known globals, constructors, a match that jumps by constructor tag). */
+#include "runtime/code.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- scopes */
+
+typedef struct Var {
+  Sym name;
+  int slot;
+  struct Var *shadowed; /* the binding of the same name that this one hides */
+} Var;
+
+typedef IR_VEC(Var *) VarList;
+
+/* The function being compiled: its bindings in scope (name -> innermost Var), its slot counter
+ * and the variables it captures from the functions around it. */
+typedef struct FnCtx {
+  struct FnCtx *outer;
+  IrSymMap vars;
+  int nslots, maxslots;
+  IrSymMap captured; /* name -> capture index + 1 */
+  IR_VEC(CodeCapture) caps;
+} FnCtx;
+
+static Var *bind(FnCtx *ctx, Sym name) {
+  Var *v = IR_NEW(Var);
+  v->name = name;
+  v->slot = ctx->nslots++;
+  if (ctx->nslots > ctx->maxslots) ctx->maxslots = ctx->nslots;
+  v->shadowed = ir_symmap_get(&ctx->vars, name);
+  ir_symmap_put(&ctx->vars, name, v);
+  return v;
+}
+
+/* Bindings are released in the reverse order of bind(), so slots are reused like a stack. */
+static void unbind(FnCtx *ctx, Var *v) {
+  ir_symmap_put(&ctx->vars, v->name, v->shadowed);
+  ctx->nslots--;
+}
+
+/* Where a variable lives as seen from ctx: a slot of its frame, or an entry of its environment
+ * (captured from the enclosing functions at closure creation). */
+static CodeCapture lookup(FnCtx *ctx, Sym name) {
+  Var *v = ir_symmap_get(&ctx->vars, name);
+  if (v) return (CodeCapture){false, v->slot};
+  intptr_t k = (intptr_t)ir_symmap_get(&ctx->captured, name);
+  if (k) return (CodeCapture){true, (int)k - 1};
+  /* The checker resolved every local, so an enclosing function binds it. */
+  CodeCapture outer = ctx->outer ? lookup(ctx->outer, name) : (CodeCapture){false, 0};
+  IR_VEC_PUSH(ctx->caps, outer);
+  ir_symmap_put(&ctx->captured, name, (void *)(intptr_t)ctx->caps.len);
+  return (CodeCapture){true, ctx->caps.len - 1};
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+static void *node(size_t size, RtRun run, const IrExpr *e) {
+  RtCode *c = ir_alloc(size);
+  c->run = run;
+  c->expr = e;
+  return c;
+}
+
+static RtCode *constant(RtValue v, const IrExpr *e) {
+  CodeConst *k = node(sizeof *k, rt_exec_const, e);
+  k->v = v;
+  return &k->h;
+}
+
+/* The dtype of a scalar type, if the type is one (concrete: not a parameter). */
+static bool scalar_dtype(const IrType *t, IrDType *dt) {
+  if (!t || !ir_type_is_scalar(t)) return false;
+  *dt = t->u.tensor.dtype->u.dtype;
+  return true;
+}
+
+static RtFn *new_fn(const char *name, int nparams) {
+  RtFn *fn = IR_NEW(RtFn);
+  fn->name = name;
+  fn->nparams = nparams;
+  return fn;
+}
+
+static RtValue closure_value(const RtFn *fn) {
+  RtClosure *clo = ir_alloc(sizeof(RtClosure));
+  clo->fn = fn;
+  return (RtValue){.kind = RT_CLOSURE, .u.clo = clo};
+}
+
+static RtFn *native_fn(const char *name, int nparams, RtValue (*native)(const RtFn *, RtValue *, const IrExpr *),
+                       const void *data) {
+  RtFn *fn = new_fn(name, nparams);
+  fn->native = native;
+  fn->native_data = data;
+  fn->value = closure_value(fn);
+  return fn;
+}
+
+/* A constructor as a value: nullary ones are the value itself, the others a function. */
+static RtValue ctor_value(const IrCtor *ctor) {
+  if (ctor->nargs == 0) {
+    RtAdt *a = ir_alloc(sizeof(RtAdt));
+    a->ctor = ctor;
+    return (RtValue){.kind = RT_ADT, .u.adt = a};
+  }
+  return native_fn(ctor->name->name, ctor->nargs, rt_exec_native_ctor, ctor)->value;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail);
+
+static RtCode **compile_list(FnCtx *ctx, int n, IrExpr **es) {
+  RtCode **cs = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
+  for (int i = 0; i < n; i++) cs[i] = compile(ctx, es[i], false);
+  return cs;
+}
+
+/* A function literal: its body in a context of its own; a closure node that copies what it
+ * captures (or, capturing nothing, one closure made now). `self` names a recursive let's
+ * variable, which the closure sees as itself. */
+static RtCode *compile_fn(FnCtx *ctx, IrExpr *e, const char *name, Var *self) {
+  IrFn *f = &e->u.fn;
+  FnCtx inner = {.outer = ctx};
+  Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
+  for (int i = 0; i < f->nparams; i++) params[i] = bind(&inner, f->params[i].name);
+  RtFn *fn = new_fn(name, f->nparams);
+  fn->body = compile(&inner, f->body, true);
+  for (int i = f->nparams - 1; i >= 0; i--) unbind(&inner, params[i]);
+  fn->nslots = inner.maxslots;
+  if (inner.caps.len == 0) return constant(closure_value(fn), e);
+  CodeClosure *k = node(sizeof *k, rt_exec_closure, e);
+  k->fn = fn;
+  k->ncaps = inner.caps.len;
+  k->caps = inner.caps.items;
+  k->self = -1;
+  for (int i = 0; self && i < k->ncaps; i++)
+    if (!k->caps[i].from_env && k->caps[i].index == self->slot &&
+        (intptr_t)ir_symmap_get(&inner.captured, self->name) == i + 1)
+      k->self = i;
+  return &k->h;
+}
+
+static RtCode *compile_let(FnCtx *ctx, IrExpr *e, bool tail) {
+  int n = 0;
+  IrExpr *cur = e;
+  for (; cur->kind == IR_EXPR_LET; cur = cur->u.let.body) n++;
+  CodeLet *k = node(sizeof *k, rt_exec_let, e);
+  k->n = n;
+  k->slots = IR_NEW_ARRAY(int, n);
+  k->values = IR_NEW_ARRAY(RtCode *, n);
+  Var **vars = IR_NEW_ARRAY(Var *, n);
+  cur = e;
+  for (int i = 0; i < n; i++, cur = cur->u.let.body) {
+    IrParam *v = &cur->u.let.var;
+    IrExpr *value = cur->u.let.value;
+    if (value->kind == IR_EXPR_FN) { /* recursive: the function sees its own name */
+      vars[i] = bind(ctx, v->name);
+      k->values[i] = compile_fn(ctx, value, ir_printf("%%%s", v->name->name), vars[i]);
+    } else {
+      k->values[i] = compile(ctx, value, false);
+      vars[i] = bind(ctx, v->name);
+    }
+    k->slots[i] = vars[i]->slot;
+  }
+  k->body = compile(ctx, cur, tail);
+  for (int i = n - 1; i >= 0; i--) unbind(ctx, vars[i]);
+  return &k->h;
+}
+
+static CodePat *compile_pattern(FnCtx *ctx, IrPattern *p, VarList *bound) {
+  CodePat *cp = IR_NEW(CodePat);
+  switch (p->kind) {
+  case IR_PAT_WILD: cp->kind = PAT_WILD; break;
+  case IR_PAT_VAR: {
+    cp->kind = PAT_VAR;
+    Var *v = bind(ctx, p->name);
+    IR_VEC_PUSH(*bound, v);
+    cp->slot = v->slot;
+    break;
+  }
+  case IR_PAT_CTOR:
+  case IR_PAT_TUPLE:
+    cp->kind = p->kind == IR_PAT_CTOR ? PAT_CTOR : PAT_TUPLE;
+    cp->tag = p->ctor ? p->ctor->tag : 0;
+    cp->n = p->n;
+    cp->args = IR_NEW_ARRAY(CodePat *, p->n > 0 ? p->n : 1);
+    for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(ctx, p->args[i], bound);
+    break;
+  }
+  return cp;
+}
+
+static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
+  CodeMatch *k = node(sizeof *k, rt_exec_match, e);
+  int n = e->u.match.nclauses;
+  k->scrut = compile(ctx, e->u.match.scrut, false);
+  k->nclauses = n;
+  k->pats = IR_NEW_ARRAY(CodePat *, n > 0 ? n : 1);
+  k->bodies = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
+  const IrData *adt = NULL;
+  for (int i = 0; i < n; i++) {
+    IrClause *cl = &e->u.match.clauses[i];
+    VarList bound = {0};
+    k->pats[i] = compile_pattern(ctx, cl->pat, &bound);
+    k->bodies[i] = compile(ctx, cl->body, tail);
+    for (int j = bound.len - 1; j >= 0; j--) unbind(ctx, bound.items[j]);
+    if (cl->pat->kind == IR_PAT_CTOR && cl->pat->ctor) adt = cl->pat->ctor->adt;
+  }
+  /* Jump by tag: the first clause whose outermost pattern accepts the tag. */
+  if (adt) {
+    k->ntags = adt->nctors;
+    k->first = IR_NEW_ARRAY(int, adt->nctors);
+    for (int t = 0; t < adt->nctors; t++) {
+      int i = 0;
+      while (i < n && k->pats[i]->kind == PAT_CTOR && k->pats[i]->tag != t) i++;
+      k->first[t] = i;
+    }
+  }
+  return &k->h;
+}
+
+static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
+  IrExpr *f = e->u.call.callee;
+  int n = e->u.call.nargs;
+  IrExpr **args = e->u.call.args;
+  if (f->kind == IR_EXPR_OP) {
+    IrDType dt;
+    RtRun special = NULL;
+    if (n == 2 && scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt))
+      special = rt_exec_scalar_binary((IrOpId)f->u.op, dt);
+    if (special) {
+      CodePair *k = node(sizeof *k, special, e);
+      k->a = compile(ctx, args[0], false);
+      k->b = compile(ctx, args[1], false);
+      return &k->h;
+    }
+    CodeCall *k = node(sizeof *k, rt_exec_op, e);
+    k->op = (IrOpId)f->u.op;
+    k->n = n;
+    k->args = compile_list(ctx, n, args);
+    return &k->h;
+  }
+  if (f->kind == IR_EXPR_CTOR && f->target.ctor) {
+    CodeCall *k = node(sizeof *k, rt_exec_ctor, e);
+    k->ctor = f->target.ctor;
+    k->n = n;
+    k->args = compile_list(ctx, n, args);
+    return &k->h;
+  }
+  bool direct = f->kind == IR_EXPR_GLOBAL && f->target.def && f->target.def->code;
+  bool can_tail = tail && n <= RT_MAX_TAIL_ARGS;
+  CodeCall *k = node(sizeof *k, direct ? (can_tail ? rt_exec_tail_global : rt_exec_call_global)
+                                       : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure), e);
+  if (direct) k->fn = rt_global_fn(f->target.def);
+  else k->callee = compile(ctx, f, false);
+  k->n = n;
+  k->args = compile_list(ctx, n, args);
+  return &k->h;
+}
+
+static RtCode *pair(RtRun run, const IrExpr *e, RtCode *a, RtCode *b, int index) {
+  CodePair *k = node(sizeof *k, run, e);
+  k->a = a;
+  k->b = b;
+  k->index = index;
+  return &k->h;
+}
+
+static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail) {
+  switch (e->kind) {
+  case IR_EXPR_LOCAL: {
+    CodeCapture where = lookup(ctx, e->u.name);
+    CodeVar *k = node(sizeof *k, where.from_env ? rt_exec_env : rt_exec_slot, e);
+    k->index = where.index;
+    return &k->h;
+  }
+  case IR_EXPR_GLOBAL: {
+    const RtFn *fn = e->target.def ? rt_global_fn(e->target.def) : NULL;
+    if (!fn) return constant(rt_unit(), e); /* unreachable: the checker resolved the name */
+    return constant(fn->value, e);
+  }
+  case IR_EXPR_LIT: {
+    IrDType dt;
+    if (!scalar_dtype(e->type, &dt))
+      dt = e->u.lit.kind == IR_LIT_BOOL  ? IR_DTYPE(IR_DT_BOOL, 1)
+           : e->u.lit.kind == IR_LIT_INT ? IR_DTYPE(IR_DT_INT, 32)
+                                         : IR_DTYPE(IR_DT_FLOAT, 32);
+    return constant(rt_scalar_from_lit(&e->u.lit, dt), e);
+  }
+  case IR_EXPR_TENSOR: {
+    CodeLazy *k = node(sizeof *k, rt_exec_tensor_literal, e);
+    return &k->h;
+  }
+  case IR_EXPR_FILL: {
+    CodeLazy *k = node(sizeof *k, rt_exec_fill, e);
+    return &k->h;
+  }
+  case IR_EXPR_TUPLE: {
+    CodeList *k = node(sizeof *k, rt_exec_tuple, e);
+    k->n = e->u.tuple.n;
+    k->items = compile_list(ctx, k->n, e->u.tuple.fields);
+    return &k->h;
+  }
+  case IR_EXPR_PROJ: return pair(rt_exec_proj, e, compile(ctx, e->u.proj.tuple, false), NULL, e->u.proj.index);
+  case IR_EXPR_LET: return compile_let(ctx, e, tail);
+  case IR_EXPR_FN: return compile_fn(ctx, e, "fn", NULL);
+  case IR_EXPR_CALL: return compile_call(ctx, e, tail);
+  case IR_EXPR_OP: {
+    IrOpId op = (IrOpId)e->u.op;
+    int nargs = e->type && e->type->kind == IR_TYPE_FUNC ? e->type->u.func.nargs : ir_ops[op].min_args;
+    return constant(native_fn(ir_ops[op].name, nargs, rt_exec_native_op, (void *)(intptr_t)op)->value, e);
+  }
+  case IR_EXPR_CTOR: return constant(ctor_value(e->target.ctor), e);
+  case IR_EXPR_IF: {
+    CodeIf *k = node(sizeof *k, rt_exec_if, e);
+    k->cond = compile(ctx, e->u.ifx.cond, false);
+    k->then = compile(ctx, e->u.ifx.then, tail);
+    k->els = compile(ctx, e->u.ifx.els, tail);
+    return &k->h;
+  }
+  case IR_EXPR_MATCH: return compile_match(ctx, e, tail);
+  case IR_EXPR_REF: return pair(rt_exec_ref, e, compile(ctx, e->u.ref.a, false), NULL, 0);
+  case IR_EXPR_REF_READ: return pair(rt_exec_ref_read, e, compile(ctx, e->u.ref.a, false), NULL, 0);
+  case IR_EXPR_REF_WRITE:
+    return pair(rt_exec_ref_write, e, compile(ctx, e->u.ref.a, false), compile(ctx, e->u.ref.b, false), 0);
+  }
+  return constant(rt_unit(), e);
+}
+
+/* ---------------------------------------------------------------- programs */
+
+void rt_compile_program(IrProgram *prog) {
+  /* Every definition's function exists before any body is compiled, so mutually recursive
+   * definitions call each other directly. */
+  for (int i = 0; i < prog->nitems; i++) {
+    IrItem *it = &prog->items[i];
+    if (it->kind != IR_ITEM_DEF) continue;
+    RtFn *fn = new_fn(ir_printf("@%s", it->name->name), it->fn->u.fn.nparams);
+    fn->value = closure_value(fn);
+    it->code = fn;
+  }
+  for (int i = 0; i < prog->nitems; i++) {
+    IrItem *it = &prog->items[i];
+    if (it->kind != IR_ITEM_DEF) continue;
+    RtFn *fn = it->code;
+    IrFn *f = &it->fn->u.fn;
+    FnCtx ctx = {0};
+    Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
+    for (int j = 0; j < f->nparams; j++) params[j] = bind(&ctx, f->params[j].name);
+    fn->body = compile(&ctx, f->body, true);
+    for (int j = f->nparams - 1; j >= 0; j--) unbind(&ctx, params[j]);
+    fn->nslots = ctx.maxslots;
+  }
+}
+
+RtFn *rt_compile_expr(IrExpr *e) {
+  FnCtx ctx = {0};
+  RtFn *fn = new_fn("top level", 0);
+  fn->body = compile(&ctx, e, true);
+  fn->nslots = ctx.maxslots;
+  return fn;
+}

@@ -1,0 +1,452 @@
+/* Element-wise kernels with numpy broadcasting, and the full reduction `sum`: one typed loop per
+ * (dtype, operator), written once as macros. Integers wrap as two's complement and divide
+ * truncating toward zero, as in C; integer division by zero is a run-time error; float16 is
+ * stored as RtHalf and computed in float. */
+#include "runtime/rt.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- integer helpers */
+
+static int64_t floordiv_i64(int64_t x, int64_t y) {
+  if (y == -1) return (int64_t)(0 - (uint64_t)x);
+  int64_t q = x / y;
+  if ((x % y != 0) && ((x < 0) != (y < 0))) q--;
+  return q;
+}
+
+static int64_t floormod_i64(int64_t x, int64_t y) {
+  if (y == -1) return 0;
+  int64_t r = x % y;
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return r;
+}
+
+/* x to the power y, wrapping; a negative exponent gives 1/x^|y| truncated toward zero. */
+static uint64_t ipow(int64_t x, int64_t y, bool is_signed) {
+  if (y < 0 && is_signed) {
+    if (x == 1) return 1;
+    if (x == -1) return (y & 1) ? (uint64_t)-1 : 1;
+    return 0;
+  }
+  uint64_t r = 1, b = (uint64_t)x, e = (uint64_t)y;
+  while (e) {
+    if (e & 1) r *= b;
+    b *= b;
+    e >>= 1;
+  }
+  return r;
+}
+
+static double floormod_f64(double x, double y) {
+  double r = fmod(x, y);
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return r;
+}
+
+/* NaN-propagating maximum and minimum, as numpy's. */
+#define FMAX(x, y) ((x) > (y) || (x) != (x) ? (x) : (y))
+#define FMIN(x, y) ((x) < (y) || (x) != (x) ? (x) : (y))
+
+/* ---------------------------------------------------------------- binary loops */
+
+/* The inner loop: n results from a (stride sa: 0 or 1) and b (stride sb), as S inputs computed
+ * in C and stored as R. */
+#define LOOP2(S, C, R, EXPR)                                                                   \
+  do {                                                                                         \
+    const S *A = a;                                                                            \
+    const S *B = b;                                                                            \
+    R *O = out;                                                                                \
+    if (sa && sb)                                                                              \
+      for (int64_t i = 0; i < n; i++) {                                                        \
+        C x = (C)A[i], y = (C)B[i];                                                            \
+        O[i] = (R)(EXPR);                                                                      \
+      }                                                                                        \
+    else if (sb) {                                                                             \
+      C x = (C)A[0];                                                                           \
+      for (int64_t i = 0; i < n; i++) {                                                        \
+        C y = (C)B[i];                                                                         \
+        O[i] = (R)(EXPR);                                                                      \
+      }                                                                                        \
+    } else if (sa) {                                                                           \
+      C y = (C)B[0];                                                                           \
+      for (int64_t i = 0; i < n; i++) {                                                        \
+        C x = (C)A[i];                                                                         \
+        O[i] = (R)(EXPR);                                                                      \
+      }                                                                                        \
+    } else {                                                                                   \
+      C x = (C)A[0], y = (C)B[0];                                                              \
+      for (int64_t i = 0; i < n; i++) O[i] = (R)(EXPR);                                        \
+    }                                                                                          \
+  } while (0)
+
+#define COMPARISONS(S, C)                                                                      \
+  case IR_OP_EQUAL: LOOP2(S, C, uint8_t, x == y); break;                                       \
+  case IR_OP_NOT_EQUAL: LOOP2(S, C, uint8_t, x != y); break;                                   \
+  case IR_OP_LESS: LOOP2(S, C, uint8_t, x < y); break;                                         \
+  case IR_OP_LESS_EQUAL: LOOP2(S, C, uint8_t, x <= y); break;                                  \
+  case IR_OP_GREATER: LOOP2(S, C, uint8_t, x > y); break;                                      \
+  case IR_OP_GREATER_EQUAL: LOOP2(S, C, uint8_t, x >= y); break;                               \
+  case IR_OP_LOGICAL_AND: LOOP2(S, C, S, (x != 0) && (y != 0)); break;                         \
+  case IR_OP_LOGICAL_OR: LOOP2(S, C, S, (x != 0) || (y != 0)); break;                          \
+  case IR_OP_LOGICAL_XOR: LOOP2(S, C, S, (x != 0) != (y != 0)); break;
+
+/* Integers (and bool, as uint8 normalized afterwards). SIGNED is a constant 0 or 1. */
+#define DEFINE_INT_BINARY(NAME, S, SIGNED)                                                      \
+  static void NAME(IrOpId op, const void *a, int64_t sa, const void *b, int64_t sb, void *out, int64_t n, \
+                   bool *div0) {                                                                \
+    switch (op) {                                                                               \
+    case IR_OP_ADD: LOOP2(S, S, S, (uint64_t)x + (uint64_t)y); break;                           \
+    case IR_OP_SUBTRACT: LOOP2(S, S, S, (uint64_t)x - (uint64_t)y); break;                      \
+    case IR_OP_MULTIPLY: LOOP2(S, S, S, (uint64_t)x * (uint64_t)y); break;                      \
+    case IR_OP_DIVIDE:                                                                          \
+      LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : (SIGNED && y == (S)-1) ? 0 - (uint64_t)x : (uint64_t)(x / y)); \
+      break;                                                                                    \
+    case IR_OP_MOD: LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : (SIGNED && y == (S)-1) ? 0 : x % y); break; \
+    case IR_OP_FLOOR_DIVIDE:                                                                    \
+      LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : SIGNED ? (uint64_t)floordiv_i64((int64_t)x, (int64_t)y) : (uint64_t)(x / y)); \
+      break;                                                                                    \
+    case IR_OP_FLOOR_MOD:                                                                       \
+      LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : SIGNED ? (uint64_t)floormod_i64((int64_t)x, (int64_t)y) : (uint64_t)(x % y)); \
+      break;                                                                                    \
+    case IR_OP_POWER: LOOP2(S, S, S, ipow((int64_t)x, (int64_t)y, SIGNED)); break;              \
+    case IR_OP_MAXIMUM: LOOP2(S, S, S, x > y ? x : y); break;                                   \
+    case IR_OP_MINIMUM: LOOP2(S, S, S, x < y ? x : y); break;                                   \
+    COMPARISONS(S, S)                                                                           \
+    default: break;                                                                             \
+    }                                                                                           \
+  }
+
+#define DEFINE_FLOAT_BINARY(NAME, S, C)                                                         \
+  static void NAME(IrOpId op, const void *a, int64_t sa, const void *b, int64_t sb, void *out, int64_t n, \
+                   bool *div0) {                                                                \
+    (void)div0;                                                                                 \
+    switch (op) {                                                                               \
+    case IR_OP_ADD: LOOP2(S, C, S, x + y); break;                                               \
+    case IR_OP_SUBTRACT: LOOP2(S, C, S, x - y); break;                                          \
+    case IR_OP_MULTIPLY: LOOP2(S, C, S, x * y); break;                                          \
+    case IR_OP_DIVIDE: LOOP2(S, C, S, x / y); break;                                            \
+    case IR_OP_MOD: LOOP2(S, C, S, fmod(x, y)); break;                                          \
+    case IR_OP_FLOOR_DIVIDE: LOOP2(S, C, S, floor((double)x / y)); break;                       \
+    case IR_OP_FLOOR_MOD: LOOP2(S, C, S, floormod_f64(x, y)); break;                            \
+    case IR_OP_POWER: LOOP2(S, C, S, pow(x, y)); break;                                         \
+    case IR_OP_MAXIMUM: LOOP2(S, C, S, FMAX(x, y)); break;                                      \
+    case IR_OP_MINIMUM: LOOP2(S, C, S, FMIN(x, y)); break;                                      \
+    COMPARISONS(S, C)                                                                           \
+    default: break;                                                                             \
+    }                                                                                           \
+  }
+
+DEFINE_INT_BINARY(binary_bool, uint8_t, 0)
+DEFINE_INT_BINARY(binary_i8, int8_t, 1)
+DEFINE_INT_BINARY(binary_i16, int16_t, 1)
+DEFINE_INT_BINARY(binary_i32, int32_t, 1)
+DEFINE_INT_BINARY(binary_i64, int64_t, 1)
+DEFINE_INT_BINARY(binary_u8, uint8_t, 0)
+DEFINE_INT_BINARY(binary_u16, uint16_t, 0)
+DEFINE_INT_BINARY(binary_u32, uint32_t, 0)
+DEFINE_INT_BINARY(binary_u64, uint64_t, 0)
+DEFINE_FLOAT_BINARY(binary_f16, RtHalf, float)
+DEFINE_FLOAT_BINARY(binary_f32, float, float)
+DEFINE_FLOAT_BINARY(binary_f64, double, double)
+
+typedef void (*BinaryLoop)(IrOpId, const void *, int64_t, const void *, int64_t, void *, int64_t, bool *);
+
+static BinaryLoop binary_loop(IrDType dt) {
+  switch (dt.code) {
+  case IR_DT_BOOL: return binary_bool;
+  case IR_DT_INT: return dt.bits == 8 ? binary_i8 : dt.bits == 16 ? binary_i16 : dt.bits == 32 ? binary_i32 : binary_i64;
+  case IR_DT_UINT: return dt.bits == 8 ? binary_u8 : dt.bits == 16 ? binary_u16 : dt.bits == 32 ? binary_u32 : binary_u64;
+  default: return dt.bits == 16 ? binary_f16 : dt.bits == 32 ? binary_f32 : binary_f64;
+  }
+}
+
+static bool is_comparison(IrOpId op) { return op >= IR_OP_EQUAL && op <= IR_OP_GREATER_EQUAL; }
+
+/* ---------------------------------------------------------------- tensors as flat operands */
+
+/* A value seen as dtype, shape and data: scalars point at a one-element buffer. */
+typedef struct {
+  IrDType dt;
+  int rank;
+  const int64_t *shape;
+  int64_t count;
+  const void *data;
+  uint64_t one; /* the scalar's bytes, little-endian at the dtype's width */
+} Operand;
+
+static void operand(Operand *o, RtValue v) {
+  *o = (Operand){.dt = v.kind == RT_SCALAR ? v.dt : v.u.t->dt};
+  if (v.kind == RT_TENSOR) {
+    o->rank = v.u.t->rank;
+    o->shape = v.u.t->shape;
+    o->count = v.u.t->count;
+    o->data = v.u.t->data;
+    return;
+  }
+  o->count = 1;
+  o->data = &o->one;
+  RtTensor one = {.dt = v.dt, .rank = 1, .count = 1, .data = &o->one};
+  rt_tensor_set(&one, 0, v);
+}
+
+/* The result: a tensor of the shape, or (rank 0) a scalar read back from a local buffer. */
+typedef struct {
+  IrDType dt;
+  RtTensor *t;
+  uint64_t one;
+} Result;
+
+static void *result_init(Result *r, IrDType dt, int rank, const int64_t *shape) {
+  r->dt = dt;
+  r->t = rank ? rt_tensor_new(dt, rank, shape) : NULL;
+  return r->t ? r->t->data : &r->one;
+}
+
+static RtValue result_value(Result *r) {
+  if (r->t) return (RtValue){.kind = RT_TENSOR, .u.t = r->t};
+  RtTensor one = {.dt = r->dt, .rank = 1, .count = 1, .data = &r->one};
+  return rt_tensor_get(&one, 0);
+}
+
+static void shape_text(IrBuf *b, int rank, const int64_t *shape) {
+  ir_buf_putc(b, '(');
+  for (int i = 0; i < rank; i++) ir_buf_printf(b, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  ir_buf_puts(b, rank == 1 ? ",)" : ")");
+}
+
+static _Noreturn void broadcast_error(const IrExpr *e, IrOpId op, const Operand *a, const Operand *b, int axis) {
+  IrBuf sa, sb;
+  ir_buf_init(&sa);
+  ir_buf_init(&sb);
+  shape_text(&sa, a->rank, a->shape);
+  shape_text(&sb, b->rank, b->shape);
+  rt_error(e, "%s: shapes %s and %s do not broadcast (from the right, dimension %d is %lld in one and %lld in the other)",
+           ir_ops[op].name, sa.data, sb.data, axis, (long long)a->shape[a->rank - 1 - axis],
+           (long long)b->shape[b->rank - 1 - axis]);
+}
+
+/* ---------------------------------------------------------------- binary kernel */
+
+enum { MAX_RANK = 64 };
+
+static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
+  Operand a, b;
+  operand(&a, va);
+  operand(&b, vb);
+  if (!ir_dtype_eq(a.dt, b.dt)) {
+    char na[24], nb[24];
+    rt_error(e, "%s: the arguments' dtypes differ (%s and %s)", ir_ops[op].name, ir_dtype_name(a.dt, na),
+             ir_dtype_name(b.dt, nb));
+  }
+  int rank = a.rank > b.rank ? a.rank : b.rank;
+  if (rank > MAX_RANK) rt_error(e, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, MAX_RANK);
+  int64_t shape[MAX_RANK], stride_a[MAX_RANK], stride_b[MAX_RANK];
+  int64_t acc_a = 1, acc_b = 1;
+  for (int k = 0; k < rank; k++) { /* from the right */
+    int ia = a.rank - 1 - k, ib = b.rank - 1 - k, io = rank - 1 - k;
+    int64_t da = ia >= 0 ? a.shape[ia] : 1, db = ib >= 0 ? b.shape[ib] : 1;
+    if (da != db && da != 1 && db != 1) broadcast_error(e, op, &a, &b, k);
+    shape[io] = da == 1 ? db : da;
+    stride_a[io] = da == 1 ? 0 : acc_a;
+    stride_b[io] = db == 1 ? 0 : acc_b;
+    acc_a *= da;
+    acc_b *= db;
+  }
+  IrDType rdt = is_comparison(op) ? IR_DTYPE(IR_DT_BOOL, 1) : a.dt;
+  Result r;
+  char *out = result_init(&r, rdt, rank, shape);
+  int64_t count = 1;
+  for (int k = 0; k < rank; k++) count *= shape[k];
+  size_t ea = rt_dtype_size(a.dt), er = rt_dtype_size(rdt);
+  BinaryLoop loop = binary_loop(a.dt);
+  bool div0 = false;
+  if (count == 0) {
+    /* nothing to compute */
+  } else if (rank == 0 || (a.count == count && b.count == count)) {
+    loop(op, a.data, 1, b.data, 1, out, count, &div0);
+  } else if (a.count == 1 || b.count == 1) {
+    loop(op, a.data, a.count != 1, b.data, b.count != 1, out, count, &div0);
+  } else {
+    /* Row by row over the last dimension, with an odometer over the others. */
+    int64_t inner = shape[rank - 1], rows = count / inner;
+    int64_t idx[MAX_RANK] = {0}, oa = 0, ob = 0;
+    for (int64_t row = 0; row < rows; row++) {
+      loop(op, (const char *)a.data + (size_t)oa * ea, stride_a[rank - 1] != 0, (const char *)b.data + (size_t)ob * ea,
+           stride_b[rank - 1] != 0, out + (size_t)(row * inner) * er, inner, &div0);
+      for (int k = rank - 2; k >= 0; k--) {
+        oa += stride_a[k];
+        ob += stride_b[k];
+        if (++idx[k] < shape[k]) break;
+        oa -= stride_a[k] * shape[k];
+        ob -= stride_b[k] * shape[k];
+        idx[k] = 0;
+      }
+    }
+  }
+  if (div0) rt_error(e, "integer division by zero");
+  if (rdt.code == IR_DT_BOOL && !is_comparison(op)) /* bool arithmetic: back to 0 and 1 */
+    for (int64_t i = 0; i < (r.t ? count : 1); i++) ((uint8_t *)out)[i] = out[i] != 0;
+  return result_value(&r);
+}
+
+RtValue rt_kernel_scalar_binary(IrOpId op, RtValue a, RtValue b, const IrExpr *e) { return binary(op, a, b, e); }
+
+/* ---------------------------------------------------------------- unary kernels */
+
+#define LOOP1(S, C, EXPR)                                                                      \
+  do {                                                                                         \
+    const S *A = a;                                                                            \
+    S *O = out;                                                                                \
+    for (int64_t i = 0; i < n; i++) {                                                          \
+      C x = (C)A[i];                                                                           \
+      (void)x;                                                                                 \
+      O[i] = (S)(EXPR);                                                                        \
+    }                                                                                          \
+  } while (0)
+
+/* A function, so that testing an unsigned value's sign is not a warning in the shared macro. */
+static inline bool is_negative(int64_t x) { return x < 0; }
+
+/* Transcendental functions of integers go through double and back, saturating. */
+static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(IR_DT_INT, 64), x)); }
+
+#define DEFINE_INT_UNARY(NAME, S, SIGNED)                                                       \
+  static void NAME(IrOpId op, const void *a, void *out, int64_t n) {                            \
+    switch (op) {                                                                               \
+    case IR_OP_NEGATIVE: LOOP1(S, S, 0 - (uint64_t)x); break;                                   \
+    case IR_OP_ABS: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? 0 - (uint64_t)x : (uint64_t)x); break;     \
+    case IR_OP_SIGN: LOOP1(S, S, (x > (S)0) - (SIGNED && is_negative((int64_t)x))); break;                               \
+    case IR_OP_EXP: LOOP1(S, S, sat(exp((double)x))); break;                                    \
+    case IR_OP_LOG: LOOP1(S, S, sat(log((double)x))); break;                                    \
+    case IR_OP_SQRT: LOOP1(S, S, sat(sqrt((double)x))); break;                                  \
+    case IR_OP_RSQRT: LOOP1(S, S, sat(1 / sqrt((double)x))); break;                             \
+    case IR_OP_SIGMOID: LOOP1(S, S, sat(1 / (1 + exp(-(double)x)))); break;                     \
+    case IR_OP_TANH: LOOP1(S, S, sat(tanh((double)x))); break;                                  \
+    case IR_OP_SIN: LOOP1(S, S, sat(sin((double)x))); break;                                    \
+    case IR_OP_COS: LOOP1(S, S, sat(cos((double)x))); break;                                    \
+    case IR_OP_LOGICAL_NOT: LOOP1(S, S, x == 0); break;                                         \
+    case IR_OP_ZEROS_LIKE: LOOP1(S, S, 0); break;                                               \
+    case IR_OP_ONES_LIKE: LOOP1(S, S, 1); break;                                                \
+    case IR_OP_NN_RELU: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? 0 : x); break;                                   \
+    default: LOOP1(S, S, x); break; /* copy, floor, ceil, round */                              \
+    }                                                                                           \
+  }
+
+#define DEFINE_FLOAT_UNARY(NAME, S, C)                                                          \
+  static void NAME(IrOpId op, const void *a, void *out, int64_t n) {                            \
+    switch (op) {                                                                               \
+    case IR_OP_NEGATIVE: LOOP1(S, C, -x); break;                                                \
+    case IR_OP_ABS: LOOP1(S, C, fabs(x)); break;                                                \
+    case IR_OP_SIGN: LOOP1(S, C, x > 0 ? 1 : x < 0 ? -1 : x); break;                            \
+    case IR_OP_EXP: LOOP1(S, C, exp(x)); break;                                                 \
+    case IR_OP_LOG: LOOP1(S, C, log(x)); break;                                                 \
+    case IR_OP_SQRT: LOOP1(S, C, sqrt(x)); break;                                               \
+    case IR_OP_RSQRT: LOOP1(S, C, 1 / sqrt(x)); break;                                          \
+    case IR_OP_SIGMOID: LOOP1(S, C, 1 / (1 + exp(-(double)x))); break;                          \
+    case IR_OP_TANH: LOOP1(S, C, tanh(x)); break;                                               \
+    case IR_OP_SIN: LOOP1(S, C, sin(x)); break;                                                 \
+    case IR_OP_COS: LOOP1(S, C, cos(x)); break;                                                 \
+    case IR_OP_FLOOR: LOOP1(S, C, floor(x)); break;                                             \
+    case IR_OP_CEIL: LOOP1(S, C, ceil(x)); break;                                               \
+    case IR_OP_ROUND: LOOP1(S, C, nearbyint(x)); break;                                         \
+    case IR_OP_LOGICAL_NOT: LOOP1(S, C, x == 0); break;                                         \
+    case IR_OP_ZEROS_LIKE: LOOP1(S, C, 0); break;                                               \
+    case IR_OP_ONES_LIKE: LOOP1(S, C, 1); break;                                                \
+    case IR_OP_NN_RELU: LOOP1(S, C, x < 0 ? 0 : x); break;                                      \
+    default: LOOP1(S, C, x); break; /* copy */                                                  \
+    }                                                                                           \
+  }
+
+DEFINE_INT_UNARY(unary_i8, int8_t, 1)
+DEFINE_INT_UNARY(unary_i16, int16_t, 1)
+DEFINE_INT_UNARY(unary_i32, int32_t, 1)
+DEFINE_INT_UNARY(unary_i64, int64_t, 1)
+DEFINE_INT_UNARY(unary_u8, uint8_t, 0)
+DEFINE_INT_UNARY(unary_u16, uint16_t, 0)
+DEFINE_INT_UNARY(unary_u32, uint32_t, 0)
+DEFINE_INT_UNARY(unary_u64, uint64_t, 0)
+DEFINE_FLOAT_UNARY(unary_f16, RtHalf, float)
+DEFINE_FLOAT_UNARY(unary_f32, float, float)
+DEFINE_FLOAT_UNARY(unary_f64, double, double)
+
+static void unary_bool(IrOpId op, const void *a, void *out, int64_t n) {
+  const uint8_t *A = a;
+  uint8_t *O = out;
+  for (int64_t i = 0; i < n; i++) {
+    bool x = A[i] != 0;
+    switch (op) {
+    case IR_OP_LOGICAL_NOT: O[i] = !x; break;
+    case IR_OP_ZEROS_LIKE: O[i] = 0; break;
+    case IR_OP_ONES_LIKE: O[i] = 1; break;
+    default: O[i] = x; break; /* the others keep a 0 or 1 as it is */
+    }
+  }
+}
+
+static RtValue unary(IrOpId op, RtValue v) {
+  Operand a;
+  operand(&a, v);
+  Result r;
+  void *out = result_init(&r, a.dt, a.rank, a.shape);
+  void (*loop)(IrOpId, const void *, void *, int64_t);
+  switch (a.dt.code) {
+  case IR_DT_BOOL: loop = unary_bool; break;
+  case IR_DT_INT: loop = a.dt.bits == 8 ? unary_i8 : a.dt.bits == 16 ? unary_i16 : a.dt.bits == 32 ? unary_i32 : unary_i64; break;
+  case IR_DT_UINT: loop = a.dt.bits == 8 ? unary_u8 : a.dt.bits == 16 ? unary_u16 : a.dt.bits == 32 ? unary_u32 : unary_u64; break;
+  default: loop = a.dt.bits == 16 ? unary_f16 : a.dt.bits == 32 ? unary_f32 : unary_f64; break;
+  }
+  loop(op, a.data, out, a.count);
+  return result_value(&r);
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+/* The sum of every element, as a scalar of the tensor's dtype. Floats accumulate in double (a
+ * million float32 values sum to float32 rounding); integers wrap; bools sum to "any is true". */
+static RtValue sum_all(RtValue v) {
+  if (v.kind == RT_SCALAR) return v;
+  const RtTensor *t = v.u.t;
+  IrDType dt = t->dt;
+  int64_t n = t->count;
+  if (dt.code == IR_DT_FLOAT) {
+    double s = 0;
+    if (dt.bits == 32) {
+      const float *p = t->data;
+      for (int64_t i = 0; i < n; i++) s += p[i];
+    } else if (dt.bits == 64) {
+      const double *p = t->data;
+      for (int64_t i = 0; i < n; i++) s += p[i];
+    } else {
+      const RtHalf *p = t->data;
+      for (int64_t i = 0; i < n; i++) s += (double)p[i];
+    }
+    return rt_scalar_from_f64(dt, s);
+  }
+  uint64_t s = 0;
+  for (int64_t i = 0; i < n; i++) s += rt_tensor_get(t, i).u.u;
+  return rt_scalar_from_u64(dt, s);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  switch (op) {
+  case IR_OP_ADD: case IR_OP_SUBTRACT: case IR_OP_MULTIPLY: case IR_OP_DIVIDE: case IR_OP_MOD:
+  case IR_OP_FLOOR_DIVIDE: case IR_OP_FLOOR_MOD: case IR_OP_POWER: case IR_OP_MAXIMUM: case IR_OP_MINIMUM:
+  case IR_OP_LOGICAL_AND: case IR_OP_LOGICAL_OR: case IR_OP_LOGICAL_XOR: case IR_OP_EQUAL: case IR_OP_NOT_EQUAL:
+  case IR_OP_LESS: case IR_OP_LESS_EQUAL: case IR_OP_GREATER: case IR_OP_GREATER_EQUAL:
+    return binary(op, args[0], args[1], e);
+  case IR_OP_NEGATIVE: case IR_OP_ABS: case IR_OP_SIGN: case IR_OP_EXP: case IR_OP_LOG: case IR_OP_SQRT:
+  case IR_OP_RSQRT: case IR_OP_SIGMOID: case IR_OP_TANH: case IR_OP_SIN: case IR_OP_COS: case IR_OP_FLOOR:
+  case IR_OP_CEIL: case IR_OP_ROUND: case IR_OP_LOGICAL_NOT: case IR_OP_COPY: case IR_OP_ZEROS_LIKE:
+  case IR_OP_ONES_LIKE: case IR_OP_NN_RELU:
+    return unary(op, args[0]);
+  case IR_OP_SUM:
+    return sum_all(args[0]);
+  default:
+    (void)nargs;
+    rt_error(e, "the operator `%s` has no kernel yet", ir_ops[op].name);
+  }
+}

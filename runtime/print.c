@@ -1,0 +1,186 @@
+/* Printing values in Relay's literal syntax, so that what is printed reads back as an equal value:
+ * numbers with their dtype suffix and the shortest decimal that round-trips, nested brackets for
+ * tensors (numpy's `...` summary past 1,000 elements), constructors, tuples, refs. */
+#include "runtime/rt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  IrBuf *out;
+  size_t limit; /* stop writing (with "...") past this many bytes; 0: no limit */
+  bool cut;
+} Printer;
+
+/* Deeper nesting than this (other than along the last field, which is a loop) prints as `...`. */
+enum { MAX_DEPTH = 10000, SUMMARY_THRESHOLD = 1000, SUMMARY_EDGE = 3 };
+
+static bool full(Printer *p) {
+  if (p->limit && p->out->len > p->limit) p->cut = true;
+  return p->cut;
+}
+
+/* ---------------------------------------------------------------- scalars */
+
+static bool reads_back(const char *text, double x, int bits) {
+  if (bits == 64) return strtod(text, NULL) == x;
+  float f = strtof(text, NULL);
+  return (bits == 16 ? rt_half_round(f) : f) == (float)x;
+}
+
+/* The shortest decimal that reads back as x, in the lexer's syntax: `2.5`, `100000`, `1e20`,
+ * `1.5e-7` (no `+`, no leading zeros in the exponent). */
+static void put_float(IrBuf *b, double x, int bits) {
+  if (isnan(x)) {
+    ir_buf_puts(b, "nan");
+    return;
+  }
+  if (isinf(x)) {
+    ir_buf_puts(b, x < 0 ? "-inf" : "inf");
+    return;
+  }
+  char text[48];
+  if (x == floor(x) && fabs(x) < 1e16) {
+    snprintf(text, sizeof text, "%.0f", x);
+    if (x == 0 && signbit(x)) snprintf(text, sizeof text, "-0");
+  } else {
+    for (int prec = 1; prec <= 17; prec++) {
+      snprintf(text, sizeof text, "%.*g", prec, x);
+      if (reads_back(text, x, bits)) break;
+    }
+  }
+  char *e = strchr(text, 'e');
+  if (!e) {
+    ir_buf_puts(b, text);
+    return;
+  }
+  ir_buf_putn(b, text, (size_t)(e - text) + 1);
+  const char *p = e + 1;
+  if (*p == '+') p++;
+  else if (*p == '-') ir_buf_putc(b, *p++);
+  while (*p == '0' && p[1]) p++;
+  ir_buf_puts(b, p);
+}
+
+static void put_scalar(IrBuf *b, RtValue v) {
+  IrDType dt = v.dt;
+  switch (dt.code) {
+  case IR_DT_BOOL: ir_buf_puts(b, v.u.u ? "True" : "False"); return;
+  case IR_DT_INT:
+    ir_buf_printf(b, "%lld", (long long)v.u.i);
+    if (dt.bits != 32) ir_buf_printf(b, "i%d", dt.bits);
+    return;
+  case IR_DT_UINT: ir_buf_printf(b, "%lluu%d", (unsigned long long)v.u.u, dt.bits); return;
+  default:
+    put_float(b, rt_scalar_f64(v), dt.bits);
+    ir_buf_puts(b, dt.bits == 32 ? "f" : dt.bits == 64 ? "f64" : "f16");
+    return;
+  }
+}
+
+/* ---------------------------------------------------------------- tensors */
+
+static void put_shape(IrBuf *b, const RtTensor *t) {
+  ir_buf_putc(b, '(');
+  for (int i = 0; i < t->rank; i++) ir_buf_printf(b, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
+  ir_buf_puts(b, t->rank == 1 ? ",)" : ")");
+}
+
+/* The sub-tensor at `axis` starting at element `base` (stride: elements per item of this axis). */
+static void put_axis(Printer *p, const RtTensor *t, int axis, int64_t base, int64_t stride, bool summarize) {
+  int64_t n = t->shape[axis];
+  int64_t inner = stride / (n ? n : 1);
+  ir_buf_putc(p->out, '[');
+  for (int64_t i = 0; i < n; i++) {
+    if (full(p)) break;
+    if (i) ir_buf_puts(p->out, ", ");
+    if (summarize && n > 2 * SUMMARY_EDGE && i == SUMMARY_EDGE) {
+      ir_buf_puts(p->out, "...");
+      i = n - SUMMARY_EDGE - 1;
+      continue;
+    }
+    if (axis + 1 == t->rank) put_scalar(p->out, rt_tensor_get(t, base + i));
+    else put_axis(p, t, axis + 1, base + i * inner, inner, summarize);
+  }
+  ir_buf_putc(p->out, ']');
+}
+
+static void put_tensor(Printer *p, const RtTensor *t) {
+  if (t->count == 0) { /* no bracket literal has a dtype without elements: say how to make it */
+    char dt[24];
+    ir_buf_puts(p->out, "Constant(0, ");
+    put_shape(p->out, t);
+    ir_buf_printf(p->out, ", %s)", ir_dtype_name(t->dt, dt));
+    return;
+  }
+  put_axis(p, t, 0, 0, t->count, t->count > SUMMARY_THRESHOLD);
+}
+
+/* ---------------------------------------------------------------- values */
+
+static void put(Printer *p, RtValue v, int depth) {
+  int close = 0; /* constructors whose last field is printed by the loop */
+  for (;;) {
+    if (full(p)) break;
+    if (depth > MAX_DEPTH) {
+      ir_buf_puts(p->out, "...");
+      break;
+    }
+    if (v.kind == RT_ADT) {
+      const RtAdt *a = v.u.adt;
+      ir_buf_puts(p->out, a->ctor->name->name);
+      ir_buf_putc(p->out, '(');
+      int n = a->ctor->nargs;
+      if (n == 0) {
+        ir_buf_putc(p->out, ')');
+        break;
+      }
+      for (int i = 0; i < n - 1; i++) {
+        put(p, a->f[i], depth + 1);
+        ir_buf_puts(p->out, ", ");
+      }
+      close++;
+      v = a->f[n - 1];
+      continue;
+    }
+    switch (v.kind) {
+    case RT_SCALAR: put_scalar(p->out, v); break;
+    case RT_TENSOR: put_tensor(p, v.u.t); break;
+    case RT_TUPLE: {
+      const RtTuple *t = v.u.tup;
+      ir_buf_putc(p->out, '(');
+      for (int i = 0; i < t->n; i++) {
+        if (i) ir_buf_puts(p->out, ", ");
+        put(p, t->f[i], depth + 1);
+      }
+      ir_buf_puts(p->out, t->n == 1 ? ",)" : ")");
+      break;
+    }
+    case RT_CLOSURE: ir_buf_puts(p->out, "<closure>"); break;
+    case RT_REF:
+      ir_buf_puts(p->out, "ref(");
+      put(p, v.u.ref->v, depth + 1);
+      ir_buf_putc(p->out, ')');
+      break;
+    default: ir_buf_puts(p->out, "<?>"); break;
+    }
+    break;
+  }
+  if (p->cut) return;
+  for (int i = 0; i < close; i++) ir_buf_putc(p->out, ')');
+}
+
+void rt_print_value(IrBuf *out, RtValue v) {
+  Printer p = {out, 0, false};
+  put(&p, v, 0);
+}
+
+char *rt_value_brief(RtValue v) {
+  IrBuf b;
+  ir_buf_init(&b);
+  Printer p = {&b, 60, false};
+  put(&p, v, 0);
+  if (p.cut) ir_buf_puts(&b, "...");
+  return b.data;
+}

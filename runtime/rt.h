@@ -1,0 +1,180 @@
+/* The runtime's internals, shared by its files: heap objects, compiled code, the machine state of
+ * the evaluator (pending tail call, call chain, traps) and the kernel entry points.
+ *
+ * Compiled code is a tree of RtCode nodes, each with its own `run` function: evaluation is a
+ * call of `run` on the root, with variables in frame slots chosen at compile time. A function's
+ * frame lives on the C stack of rt_apply (the evaluation stack is 1 GiB); tail calls return the
+ * RT_TAIL sentinel to the nearest rt_apply, which loops instead of recursing. */
+#ifndef RUNTIME_RT_H
+#define RUNTIME_RT_H
+
+#include <setjmp.h>
+#include <signal.h>
+
+#include "runtime/runtime.h"
+
+/* ---------------------------------------------------------------- heap objects */
+
+struct RtTensor {
+  IrDType dt;
+  int rank;      /* >= 1 */
+  int64_t count; /* product of shape */
+  void *data;    /* row-major, contiguous; atomic (pointer-free) GC memory */
+  int64_t shape[];
+};
+
+struct RtTuple {
+  int n;
+  RtValue f[];
+};
+
+struct RtAdt {
+  const IrCtor *ctor; /* name and tag */
+  RtValue f[];
+};
+
+typedef struct RtFn RtFn;
+
+struct RtClosure {
+  const RtFn *fn;
+  RtValue env[]; /* the captured free variables, in the order the compiler chose */
+};
+
+struct RtRef {
+  RtValue v;
+};
+
+/* GC allocation that raises "out of memory" (a run-time error) instead of returning NULL. */
+void *rt_alloc(size_t bytes);
+void *rt_alloc_atomic(size_t bytes);
+
+RtValue rt_tuple_value(int n, const RtValue *fields);
+RtValue rt_unit(void);
+
+/* ---------------------------------------------------------------- scalars */
+
+/* float16 storage (GCC's _Float16; arithmetic on it is done in float). */
+__extension__ typedef _Float16 RtHalf;
+
+static inline RtValue rt_scalar_i(IrDType dt, int64_t i) { return (RtValue){.kind = RT_SCALAR, .dt = dt, .u.i = i}; }
+static inline RtValue rt_bool(bool b) {
+  return (RtValue){.kind = RT_SCALAR, .dt = IR_DTYPE(IR_DT_BOOL, 1), .u.u = b};
+}
+
+/* A scalar of dtype dt from a double or an int64 (wrapping integers to the dtype's width as C
+ * does, rounding floats to float32 or float16). */
+RtValue rt_scalar_from_f64(IrDType dt, double x);
+RtValue rt_scalar_from_i64(IrDType dt, int64_t x);
+RtValue rt_scalar_from_u64(IrDType dt, uint64_t x);
+double rt_scalar_f64(RtValue v);
+int64_t rt_scalar_i64(RtValue v);
+/* The value of a literal at dtype dt (which the checker chose). */
+RtValue rt_scalar_from_lit(const IrLit *lit, IrDType dt);
+float rt_half_round(float x);
+
+/* ---------------------------------------------------------------- tensors */
+
+/* The size in bytes of one element (bool takes a byte, float16 two). */
+size_t rt_dtype_size(IrDType dt);
+/* An uninitialized tensor; rank must be >= 1. */
+RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape);
+/* Element i of a tensor, or the scalar itself. */
+RtValue rt_tensor_get(const RtTensor *t, int64_t i);
+void rt_tensor_set(RtTensor *t, int64_t i, RtValue v);
+/* A tensor of the given shape filled with v (a scalar when rank is 0). */
+RtValue rt_tensor_fill(RtValue v, IrDType dt, int rank, const int64_t *shape);
+/* The kernel of an operator applied to evaluated arguments; `e` is the call, for errors. */
+RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+/* The scalar kernel of a binary operator, when both arguments are scalars of one dtype. */
+RtValue rt_kernel_scalar_binary(IrOpId op, RtValue a, RtValue b, const IrExpr *e);
+
+/* ---------------------------------------------------------------- compiled code */
+
+typedef struct RtFrame {
+  RtValue *slots; /* parameters first, then let- and pattern-bound variables */
+  RtValue *env;   /* the closure's captured variables */
+} RtFrame;
+
+typedef struct RtCode RtCode;
+typedef RtValue (*RtRun)(const RtCode *code, RtFrame *frame);
+
+/* Every node starts with this header; the node kinds are in exec.c. */
+struct RtCode {
+  RtRun run;
+  const IrExpr *expr; /* for error locations */
+};
+
+/* A compiled function: a Relay function body, or a native one (a constructor or an operator
+ * used as a value). */
+struct RtFn {
+  const char *name; /* "@f", "%g", "fn", a constructor's or operator's name */
+  int nparams, nslots;
+  RtCode *body;
+  RtValue (*native)(const RtFn *fn, RtValue *args, const IrExpr *site);
+  const void *native_data; /* the constructor or operator of a native function */
+  RtValue value;           /* a global's closure value (no captures), made once */
+};
+
+/* Calls fn with its captured env and nparams arguments (copied before anything else runs).
+ * `site` is the call, for the call chain of errors. */
+RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr *site);
+
+/* Compiles a top-level expression as the body of a function of no parameters. */
+RtFn *rt_compile_expr(IrExpr *e);
+
+/* The compiled function of a global definition (compiled by rt_compile_program). */
+static inline RtFn *rt_global_fn(const IrItem *def) { return (RtFn *)def->code; }
+
+/* ---------------------------------------------------------------- the machine */
+
+#define RT_MAX_TAIL_ARGS 64
+
+/* A call in progress, linked from the most recent: the call chain of run-time errors. */
+typedef struct RtCallRec {
+  const RtFn *fn;
+  const IrExpr *site;
+  struct RtCallRec *up;
+} RtCallRec;
+
+/* A protected call: errors longjmp here. */
+typedef struct RtTrap {
+  jmp_buf jb;
+  struct RtTrap *prev;
+  RtCallRec *calls;
+  IrDiags *diags;
+} RtTrap;
+
+/* The one evaluator state (evaluation is single-threaded, on the evaluation stack). */
+typedef struct RtMachine {
+  /* A pending tail call: the callee and its arguments, copied by rt_apply at once. */
+  const RtFn *tail_fn;
+  RtValue *tail_env;
+  const IrExpr *tail_site;
+  RtValue tail_args[RT_MAX_TAIL_ARGS];
+  RtCallRec *calls;
+  RtTrap *trap;
+  uintptr_t stack_limit; /* below this address, a call raises "stack overflow" */
+  volatile sig_atomic_t interrupted;
+} RtMachine;
+
+extern RtMachine rt_machine;
+
+/* Raises a run-time error at e's span (NULL: the innermost call's site): longjmps to the
+ * nearest protected call. */
+_Noreturn void rt_error(const IrExpr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Raises "interrupted" if Ctrl-C was pressed, "stack overflow" if the stack is nearly used up. */
+void rt_check_stack(const IrExpr *site);
+static inline void rt_poll(const IrExpr *site) {
+  if (__builtin_expect(rt_machine.interrupted, 0)) rt_check_stack(site);
+}
+/* Runs fn(arg) under a trap: true if it returned, false if a run-time error (now in diags)
+ * unwound it. */
+bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags);
+
+/* Notes the bottom of the evaluation stack (called on the evaluation thread). */
+void rt_error_stack_base(void *base, size_t bytes);
+
+/* A short form of v for messages (at most about 60 characters). */
+char *rt_value_brief(RtValue v);
+
+#endif

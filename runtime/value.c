@@ -1,0 +1,124 @@
+/* Values: GC allocation that fails cleanly, tuples, and scalars of every dtype (conversions that
+ * wrap integers and round floats the way the dtype does). */
+#include "runtime/rt.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- allocation */
+
+void *rt_alloc(size_t bytes) {
+  void *p = GC_MALLOC(bytes ? bytes : 1);
+  if (!p) rt_error(NULL, "out of memory (a request for %zu bytes)", bytes);
+  return p;
+}
+
+void *rt_alloc_atomic(size_t bytes) {
+  void *p = GC_MALLOC_ATOMIC(bytes ? bytes : 1);
+  if (!p) rt_error(NULL, "out of memory (a request for %zu bytes)", bytes);
+  return p;
+}
+
+static RtTuple unit_tuple = {0};
+
+RtValue rt_unit(void) { return (RtValue){.kind = RT_TUPLE, .u.tup = &unit_tuple}; }
+
+RtValue rt_tuple_value(int n, const RtValue *fields) {
+  if (n == 0) return rt_unit();
+  RtTuple *t = rt_alloc(sizeof(RtTuple) + sizeof(RtValue) * (size_t)n);
+  t->n = n;
+  memcpy(t->f, fields, sizeof(RtValue) * (size_t)n);
+  return (RtValue){.kind = RT_TUPLE, .u.tup = t};
+}
+
+/* ---------------------------------------------------------------- scalars */
+
+float rt_half_round(float x) { return (float)(RtHalf)x; }
+
+RtValue rt_scalar_from_i64(IrDType dt, int64_t x) {
+  RtValue v = {.kind = RT_SCALAR, .dt = dt};
+  switch (dt.code) {
+  case IR_DT_BOOL: v.u.u = x != 0; break;
+  case IR_DT_INT:
+    switch (dt.bits) {
+    case 8: v.u.i = (int8_t)x; break;
+    case 16: v.u.i = (int16_t)x; break;
+    case 32: v.u.i = (int32_t)x; break;
+    default: v.u.i = x; break;
+    }
+    break;
+  case IR_DT_UINT: return rt_scalar_from_u64(dt, (uint64_t)x);
+  case IR_DT_FLOAT: return rt_scalar_from_f64(dt, (double)x);
+  }
+  return v;
+}
+
+RtValue rt_scalar_from_u64(IrDType dt, uint64_t x) {
+  RtValue v = {.kind = RT_SCALAR, .dt = dt};
+  switch (dt.code) {
+  case IR_DT_BOOL: v.u.u = x != 0; break;
+  case IR_DT_INT: return rt_scalar_from_i64(dt, (int64_t)x);
+  case IR_DT_UINT:
+    switch (dt.bits) {
+    case 8: v.u.u = (uint8_t)x; break;
+    case 16: v.u.u = (uint16_t)x; break;
+    case 32: v.u.u = (uint32_t)x; break;
+    default: v.u.u = x; break;
+    }
+    break;
+  case IR_DT_FLOAT: return rt_scalar_from_f64(dt, (double)x);
+  }
+  return v;
+}
+
+/* Float to integer as C converts in range; NaN becomes 0 and out-of-range values saturate, so the
+ * conversion is never undefined. */
+static int64_t f64_to_i64(double x) {
+  if (isnan(x)) return 0;
+  if (x >= 9223372036854775807.0) return INT64_MAX;
+  if (x <= -9223372036854775808.0) return INT64_MIN;
+  return (int64_t)x;
+}
+
+RtValue rt_scalar_from_f64(IrDType dt, double x) {
+  RtValue v = {.kind = RT_SCALAR, .dt = dt};
+  switch (dt.code) {
+  case IR_DT_BOOL: v.u.u = x != 0; break;
+  case IR_DT_INT: return rt_scalar_from_i64(dt, f64_to_i64(x));
+  case IR_DT_UINT:
+    if (isnan(x) || x <= 0) return rt_scalar_from_u64(dt, x <= -1 ? (uint64_t)f64_to_i64(x) : 0);
+    return rt_scalar_from_u64(dt, x >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)x);
+  case IR_DT_FLOAT:
+    if (dt.bits == 64) v.u.f64 = x;
+    else if (dt.bits == 16) v.u.f32 = rt_half_round((float)x);
+    else v.u.f32 = (float)x;
+    break;
+  }
+  return v;
+}
+
+double rt_scalar_f64(RtValue v) {
+  switch (v.dt.code) {
+  case IR_DT_INT: return (double)v.u.i;
+  case IR_DT_FLOAT: return v.dt.bits == 64 ? v.u.f64 : (double)v.u.f32;
+  default: return (double)v.u.u;
+  }
+}
+
+int64_t rt_scalar_i64(RtValue v) {
+  switch (v.dt.code) {
+  case IR_DT_INT: return v.u.i;
+  case IR_DT_FLOAT: return f64_to_i64(rt_scalar_f64(v));
+  default: return (int64_t)v.u.u;
+  }
+}
+
+RtValue rt_scalar_from_lit(const IrLit *lit, IrDType dt) {
+  switch (lit->kind) {
+  case IR_LIT_BOOL: return rt_bool(lit->b);
+  case IR_LIT_FLOAT: return rt_scalar_from_f64(dt, lit->f);
+  default:
+    if (dt.code == IR_DT_FLOAT) return rt_scalar_from_f64(dt, lit->neg ? -(double)lit->mag : (double)lit->mag);
+    return lit->neg ? rt_scalar_from_i64(dt, (int64_t)(0 - lit->mag)) : rt_scalar_from_u64(dt, lit->mag);
+  }
+}
