@@ -91,6 +91,14 @@ typedef struct {
   RtCode **args;
 } CodeCall;
 
+typedef struct {
+  RtCode h;
+  RtCode *inner;
+  const IrType *want; /* the type the value must have: a tensor type with constant dimensions */
+  int rank;
+  int64_t *dims; /* -1 where any size is accepted */
+} CodeShapeCheck; /* a value whose static type has `?` dimensions, meeting a type that fixes them */
+
 /* Run functions, by node. */
 RtValue rt_exec_const(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tensor_literal(const RtCode *c, RtFrame *f);
@@ -112,6 +120,7 @@ RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f);
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
+RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);
 
 /* The specialized run function of a binary operator on scalars of dtype dt (int32, int64,
  * float32, float64), or NULL. */

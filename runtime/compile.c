@@ -110,9 +110,63 @@ static RtValue ctor_value(const IrCtor *ctor) {
   return native_fn(ctor->name->name, ctor->nargs, rt_exec_native_ctor, ctor)->value;
 }
 
+static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail);
+
+/* ---------------------------------------------------------------- `?` dimensions */
+
+static const IrType *shape_of(const IrType *t) {
+  if (!t || t->kind != IR_TYPE_TENSOR || !t->u.tensor.shape || t->u.tensor.shape->kind != IR_TYPE_SHAPE) return NULL;
+  return t->u.tensor.shape;
+}
+
+/* Whether a value of static type `have` must be checked where `want` is expected: the checker
+ * let a `?` of `have` stand for a constant dimension of `want` (it cannot know). Only tensor types
+ * are checked, not tensors inside tuples or constructors. */
+static bool needs_check(const IrType *have, const IrType *want) {
+  const IrType *hs = shape_of(have), *ws = shape_of(want);
+  if (!hs || !ws || hs->u.shape.rank != ws->u.shape.rank) return false;
+  for (int i = 0; i < ws->u.shape.rank; i++)
+    if (hs->u.shape.dims[i]->kind == IR_TYPE_ANY && ws->u.shape.dims[i]->kind == IR_TYPE_DIM) return true;
+  return false;
+}
+
+/* The value of c, checked when it arrives if needs_check says so. */
+static RtCode *checked(RtCode *c, const IrType *have, const IrType *want, const IrExpr *at) {
+  if (!needs_check(have, want)) return c;
+  const IrType *ws = shape_of(want);
+  int rank = ws->u.shape.rank;
+  CodeShapeCheck *k = node(sizeof *k, rt_exec_shape_check, at);
+  k->inner = c;
+  k->want = want;
+  k->rank = rank;
+  k->dims = IR_NEW_ARRAY(int64_t, rank);
+  for (int i = 0; i < rank; i++) {
+    const IrType *wd = ws->u.shape.dims[i];
+    k->dims[i] = wd->kind == IR_TYPE_DIM ? wd->u.dim : -1;
+  }
+  return &k->h;
+}
+
+/* A function's body; checked against the written result type when needed (then its calls are
+ * not tail calls, as the check comes after them). */
+static RtCode *compile_body(FnCtx *ctx, IrFn *f) {
+  if (!f->ret || !needs_check(f->body->type, f->ret)) return compile(ctx, f->body, true);
+  return checked(compile(ctx, f->body, false), f->body->type, f->ret, f->body);
+}
+
 /* ---------------------------------------------------------------- expressions */
 
-static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail);
+
+/* Arguments, checked against the parameter types of the callee's (instantiated) type. */
+static RtCode **compile_args(FnCtx *ctx, int n, IrExpr **es, const IrType *callee_type) {
+  RtCode **cs = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
+  bool typed = callee_type && callee_type->kind == IR_TYPE_FUNC && callee_type->u.func.nargs == n;
+  for (int i = 0; i < n; i++) {
+    cs[i] = compile(ctx, es[i], false);
+    if (typed) cs[i] = checked(cs[i], es[i]->type, callee_type->u.func.args[i], es[i]);
+  }
+  return cs;
+}
 
 static RtCode **compile_list(FnCtx *ctx, int n, IrExpr **es) {
   RtCode **cs = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
@@ -129,7 +183,7 @@ static RtCode *compile_fn(FnCtx *ctx, IrExpr *e, const char *name, Var *self) {
   Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
   for (int i = 0; i < f->nparams; i++) params[i] = bind(&inner, f->params[i].name);
   RtFn *fn = new_fn(name, f->nparams);
-  fn->body = compile(&inner, f->body, true);
+  fn->body = compile_body(&inner, f);
   for (int i = f->nparams - 1; i >= 0; i--) unbind(&inner, params[i]);
   fn->nslots = inner.maxslots;
   if (inner.caps.len == 0) return constant(closure_value(fn), e);
@@ -163,6 +217,7 @@ static RtCode *compile_let(FnCtx *ctx, IrExpr *e, bool tail) {
       k->values[i] = compile_fn(ctx, value, ir_printf("%%%s", v->name->name), vars[i]);
     } else {
       k->values[i] = compile(ctx, value, false);
+      if (v->ann) k->values[i] = checked(k->values[i], value->type, v->ann, value);
       vars[i] = bind(ctx, v->name);
     }
     k->slots[i] = vars[i]->slot;
@@ -249,7 +304,7 @@ static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
     CodeCall *k = node(sizeof *k, rt_exec_ctor, e);
     k->ctor = f->target.ctor;
     k->n = n;
-    k->args = compile_list(ctx, n, args);
+    k->args = compile_args(ctx, n, args, f->type);
     return &k->h;
   }
   bool direct = f->kind == IR_EXPR_GLOBAL && f->target.def && f->target.def->code;
@@ -259,7 +314,7 @@ static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
   if (direct) k->fn = rt_global_fn(f->target.def);
   else k->callee = compile(ctx, f, false);
   k->n = n;
-  k->args = compile_list(ctx, n, args);
+  k->args = compile_args(ctx, n, args, f->type);
   return &k->h;
 }
 
@@ -352,7 +407,7 @@ void rt_compile_program(IrProgram *prog) {
     FnCtx ctx = {0};
     Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
     for (int j = 0; j < f->nparams; j++) params[j] = bind(&ctx, f->params[j].name);
-    fn->body = compile(&ctx, f->body, true);
+    fn->body = compile_body(&ctx, f);
     for (int j = f->nparams - 1; j >= 0; j--) unbind(&ctx, params[j]);
     fn->nslots = ctx.maxslots;
   }

@@ -8,30 +8,48 @@
 
 RtMachine rt_machine;
 
-/* The call chain is shown oldest first, cut in the middle when longer than this. */
+/* The call chain is shown oldest first, a run of identical calls (a recursion) as one line with
+ * its count, and cut in the middle when it is longer than this. */
 enum { CHAIN_HEAD = 3, CHAIN_TAIL = 7 };
 
-static void note_call(IrDiag *d, const RtCallRec *c) {
-  const IrSpan *s = &c->site->span;
-  if (s->src) ir_diag_note(d, "  %s:%u:%u: %s", s->src->name, s->line, s->col, c->fn->name);
-  else ir_diag_note(d, "  %s", c->fn->name);
+typedef struct {
+  const RtCallRec *rec;
+  long count;
+} Run;
+
+static bool same_call(const RtCallRec *a, const RtCallRec *b) { return a->fn == b->fn && a->site == b->site; }
+
+static void note_run(IrDiag *d, const Run *r) {
+  const IrSpan *s = &r->rec->site->span;
+  char times[48] = "";
+  if (r->count > 1) snprintf(times, sizeof times, " (%ld times)", r->count);
+  if (s->src) ir_diag_note(d, "  %s:%u:%u: call of %s%s", s->src->name, s->line, s->col, r->rec->fn->name, times);
+  else ir_diag_note(d, "  call of %s%s", r->rec->fn->name, times);
 }
 
 static void add_chain(IrDiag *d) {
-  int n = 0;
+  long n = 0;
   for (RtCallRec *c = rt_machine.calls; c; c = c->up) n += c->site != NULL;
   if (n == 0) return;
   const RtCallRec **recs = IR_NEW_ARRAY(const RtCallRec *, n);
-  int k = n;
+  long k = n;
   for (RtCallRec *c = rt_machine.calls; c; c = c->up)
     if (c->site) recs[--k] = c;
-  ir_diag_note(d, "called from (most recent call last):");
-  for (int i = 0; i < n; i++) {
-    if (n > CHAIN_HEAD + CHAIN_TAIL && i == CHAIN_HEAD) {
-      ir_diag_note(d, "  ... %d more calls ...", n - CHAIN_HEAD - CHAIN_TAIL);
-      i = n - CHAIN_TAIL;
+  Run *runs = IR_NEW_ARRAY(Run, n);
+  int nruns = 0;
+  for (long i = 0; i < n; i++) {
+    if (nruns && same_call(runs[nruns - 1].rec, recs[i])) runs[nruns - 1].count++;
+    else runs[nruns++] = (Run){recs[i], 1};
+  }
+  ir_diag_note(d, "call chain (most recent call last):");
+  for (int i = 0; i < nruns; i++) {
+    if (nruns > CHAIN_HEAD + CHAIN_TAIL && i == CHAIN_HEAD) {
+      long skipped = 0;
+      for (int j = CHAIN_HEAD; j < nruns - CHAIN_TAIL; j++) skipped += runs[j].count;
+      ir_diag_note(d, "  ... %ld more calls ...", skipped);
+      i = nruns - CHAIN_TAIL;
     }
-    note_call(d, recs[i]);
+    note_run(d, &runs[i]);
   }
 }
 

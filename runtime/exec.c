@@ -200,6 +200,25 @@ RtValue rt_exec_ref_write(const RtCode *c, RtFrame *f) {
   return rt_unit();
 }
 
+/* ---------------------------------------------------------------- `?` dimensions */
+
+RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f) {
+  const CodeShapeCheck *k = (const CodeShapeCheck *)c;
+  RtValue v = run(k->inner, f);
+  int rank = v.kind == RT_TENSOR ? v.u.t->rank : 0;
+  const int64_t *shape = v.kind == RT_TENSOR ? v.u.t->shape : NULL;
+  bool ok = rank == k->rank;
+  for (int i = 0; ok && i < rank; i++) ok = k->dims[i] < 0 || k->dims[i] == shape[i];
+  if (ok) return v;
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_buf_putc(&b, '(');
+  for (int i = 0; i < rank; i++) ir_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  ir_buf_puts(&b, rank == 1 ? ",)" : ")");
+  rt_error(c->expr, "a `?` dimension disagrees at run time: the value has shape %s, but %s is expected here", b.data,
+           ir_type_str(k->want));
+}
+
 /* ---------------------------------------------------------------- control */
 
 RtValue rt_exec_if(const RtCode *c, RtFrame *f) {

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Evaluator benchmark: runs the same small programs in Relay, OCaml (bytecode and native), Lua 5.4
+and Python 3, and prints a markdown table of wall time (median, min, max over the runs), peak
+resident memory and the ratio of relay's median to each peer's.
+
+Workloads (one file per language, same algorithm in each):
+  fib      fib(30), naive doubly recursive                                    -> 832040
+  listsum  cons list of 1..1,000,000 built with a tail-recursive accumulator,
+           summed with a tail-recursive foldl taking `+` as a function         -> 500000500000
+
+Usage: bench/eval/run.py [RELAY_BINARY] [--runs N]   (default build-release/relay, 5 runs)
+Build the binary first: meson setup build-release --buildtype=release && meson compile -C build-release
+
+OCaml programs are compiled into a temporary directory. Missing peers (ocaml-nox, lua5.4) are
+installed with apt-get when run as root and skipped otherwise. Every program runs once untimed to
+check its output, then N timed runs, each checked too. All run with a 1 GiB stack limit so that deep
+recursion is never what fails. Peak RSS comes from wait4() of each child, so it is that process's
+own (for `ocamlrun`, the bytecode interpreter's).
+"""
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+WORKLOADS = [("fib", "832040"), ("listsum", "500000500000")]
+STACK = 1 << 30
+APT_PACKAGES = ["ocaml-nox", "lua5.4"]
+
+
+def set_stack():
+    # runs in the child before exec: `ulimit -s 1048576`
+    _, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    soft = STACK if hard == resource.RLIM_INFINITY else min(STACK, hard)
+    resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))
+
+
+def normalize(out):
+    """The printed number without a width suffix (relay prints int64 as 500000500000i64)."""
+    m = re.fullmatch(r"(-?\d+)(?:[iu]\d+)?", out.strip())
+    return m.group(1) if m else out.strip()
+
+
+def run_once(cmd, tmp):
+    """Runs cmd; returns (wall seconds, peak RSS in KiB, exit status, stdout, stderr)."""
+    with open(os.path.join(tmp, "out"), "w+") as out, open(os.path.join(tmp, "err"), "w+") as err:
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=set_stack)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - start
+        p.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait again
+        out.seek(0)
+        err.seek(0)
+        return wall, usage.ru_maxrss, p.returncode, out.read(), err.read()
+
+
+def ensure_packages():
+    if shutil.which("ocamlopt") and shutil.which("ocamlrun") and shutil.which("lua5.4"):
+        return
+    if os.geteuid() != 0:
+        print("note: ocaml-nox or lua5.4 missing and not root; skipping those peers", file=sys.stderr)
+        return
+    install = ["apt-get", "install", "-y", "-q"] + APT_PACKAGES
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
+
+
+def version(cmd):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        return (p.stdout + p.stderr).strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "?"
+
+
+def implementations(relay, tmp, workload):
+    """(name, command) for every implementation available, building what needs building."""
+    src = lambda ext: os.path.join(HERE, workload + ext)
+    impls = [("relay", [relay, "--no-prelude", src(".rly")])]
+    if shutil.which("ocamlc") and shutil.which("ocamlrun"):
+        d = os.path.join(tmp, workload + "-byte")
+        os.mkdir(d)
+        shutil.copy(src(".ml"), d)
+        exe = os.path.join(d, workload)
+        subprocess.run(["ocamlc", "-o", exe, workload + ".ml"], cwd=d, check=True)
+        impls.append(("ocaml bytecode", ["ocamlrun", exe]))
+    if shutil.which("ocamlopt"):
+        d = os.path.join(tmp, workload + "-native")
+        os.mkdir(d)
+        shutil.copy(src(".ml"), d)
+        exe = os.path.join(d, workload)
+        subprocess.run(["ocamlopt", "-o", exe, workload + ".ml"], cwd=d, check=True)
+        impls.append(("ocaml native", [exe]))
+    if shutil.which("lua5.4"):
+        impls.append(("lua 5.4", ["lua5.4", src(".lua")]))
+    impls.append(("python 3", [sys.executable, src(".py")]))
+    return impls
+
+
+def main():
+    args = sys.argv[1:]
+    runs = 5
+    if "--runs" in args:
+        i = args.index("--runs")
+        runs = int(args[i + 1])
+        del args[i:i + 2]
+    relay = os.path.abspath(args[0] if args else os.path.join(ROOT, "build-release", "relay"))
+    if not os.access(relay, os.X_OK):
+        sys.exit("no relay binary at %s; build it first (see the docstring)" % relay)
+    ensure_packages()
+
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    print("machine: %d CPUs (nproc), %s; %d timed runs each, stack limit 1 GiB" % (os.cpu_count(), cpu, runs))
+    print("relay %s | %s | %s | %s" % (
+        relay, version(["ocamlc", "-version"]), version(["lua5.4", "-v"]), version([sys.executable, "--version"])))
+    print()
+    print("| workload | implementation | median s | min s | max s | peak RSS MiB | relay / this (median) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        for workload, expected in WORKLOADS:
+            rows = []
+            for name, cmd in implementations(relay, tmp, workload):
+                times, rss, bad = [], 0, None
+                for i in range(runs + 1):  # run 0 checks the output (and warms the caches), untimed
+                    wall, kib, code, out, err = run_once(cmd, tmp)
+                    if code != 0 or normalize(out) != expected:  # check before trusting the time
+                        bad = "exit %d, stdout %r, stderr %r" % (code, out[-200:], err[-300:])
+                        break
+                    if i > 0:
+                        times.append(wall)
+                        rss = max(rss, kib)
+                if bad:
+                    print("%s / %s gave an unexpected result: %s" % (workload, name, bad), file=sys.stderr)
+                    failed = True
+                    continue
+                rows.append((name, statistics.median(times), min(times), max(times), rss / 1024))
+            base = rows[0][1] if rows and rows[0][0] == "relay" else None
+            for name, med, lo, hi, mib in rows:
+                ratio = "%.2f" % (base / med) if base else "-"
+                print("| %s | %s | %.3f | %.3f | %.3f | %.1f | %s |" % (workload, name, med, lo, hi, mib, ratio))
+    if failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
