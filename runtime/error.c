@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 RtMachine rt_machine;
 
@@ -13,62 +14,99 @@ RtMachine rt_machine;
 enum { CHAIN_HEAD = 3, CHAIN_TAIL = 7 };
 
 typedef struct {
-  const RtCallRec *rec;
+  const RtFn *fn;
+  const IrExpr *site;
   long count;
 } Run;
 
-static bool same_call(const RtCallRec *a, const RtCallRec *b) { return a->fn == b->fn && a->site == b->site; }
+/* The error being raised. It is recorded without allocating (memory may be exhausted) and turned
+ * into a diagnostic after the longjmp, when the dead evaluation's objects can be collected. */
+static struct {
+  IrSpan span;
+  char message[1024];
+  Run runs[CHAIN_HEAD + CHAIN_TAIL]; /* oldest first */
+  int nruns;
+  int cut_at;   /* runs before this index are the oldest ones; -1: nothing was cut */
+  long skipped; /* calls left out between them */
+  bool out_of_memory;
+} raised;
 
-static void note_run(IrDiag *d, const Run *r) {
-  const IrSpan *s = &r->rec->site->span;
-  char times[48] = "";
-  if (r->count > 1) snprintf(times, sizeof times, " (%ld times)", r->count);
-  if (s->src) ir_diag_note(d, "  %s:%u:%u: call of %s%s", s->src->name, s->line, s->col, r->rec->fn->name, times);
-  else ir_diag_note(d, "  call of %s%s", r->rec->fn->name, times);
+/* Walks the chain (newest first) as runs of identical calls; f sees each run with its index from
+ * the newest. Returns the number of runs. */
+static long each_run(void (*f)(long index, const Run *run, void *env), void *env) {
+  long index = 0;
+  Run cur = {0};
+  for (const RtCallRec *c = rt_machine.calls; c; c = c->up) {
+    if (!c->site) continue;
+    if (cur.count && cur.fn == c->fn && cur.site == c->site) {
+      cur.count++;
+      continue;
+    }
+    if (cur.count) f(index++, &cur, env);
+    cur = (Run){c->fn, c->site, 1};
+  }
+  if (cur.count) f(index++, &cur, env);
+  return index;
 }
 
-static void add_chain(IrDiag *d) {
-  long n = 0;
-  for (RtCallRec *c = rt_machine.calls; c; c = c->up) n += c->site != NULL;
-  if (n == 0) return;
-  const RtCallRec **recs = IR_NEW_ARRAY(const RtCallRec *, n);
-  long k = n;
-  for (RtCallRec *c = rt_machine.calls; c; c = c->up)
-    if (c->site) recs[--k] = c;
-  Run *runs = IR_NEW_ARRAY(Run, n);
-  int nruns = 0;
-  for (long i = 0; i < n; i++) {
-    if (nruns && same_call(runs[nruns - 1].rec, recs[i])) runs[nruns - 1].count++;
-    else runs[nruns++] = (Run){recs[i], 1};
-  }
+static void ignore_run(long index, const Run *run, void *env) {
+  (void)index, (void)run, (void)env;
+}
+
+/* Keeps the newest CHAIN_TAIL runs and the oldest CHAIN_HEAD, counting the calls in between. */
+static void keep_run(long index, const Run *run, void *env) {
+  long total = *(long *)env;
+  long from_oldest = total - 1 - index;
+  if (total <= CHAIN_HEAD + CHAIN_TAIL) raised.runs[from_oldest] = *run;
+  else if (index < CHAIN_TAIL) raised.runs[CHAIN_HEAD + CHAIN_TAIL - 1 - index] = *run;
+  else if (from_oldest < CHAIN_HEAD) raised.runs[from_oldest] = *run;
+  else raised.skipped += run->count;
+}
+
+static void record_chain(void) {
+  long total = each_run(ignore_run, NULL);
+  raised.nruns = total < CHAIN_HEAD + CHAIN_TAIL ? (int)total : CHAIN_HEAD + CHAIN_TAIL;
+  raised.cut_at = total > CHAIN_HEAD + CHAIN_TAIL ? CHAIN_HEAD : -1;
+  raised.skipped = 0;
+  each_run(keep_run, &total);
+}
+
+static void note_run(IrDiag *d, const Run *r) {
+  const IrSpan *s = &r->site->span;
+  char times[48] = "";
+  if (r->count > 1) snprintf(times, sizeof times, " (%ld times)", r->count);
+  if (s->src) ir_diag_note(d, "  %s:%u:%u: call of %s%s", s->src->name, s->line, s->col, r->fn->name, times);
+  else ir_diag_note(d, "  call of %s%s", r->fn->name, times);
+}
+
+static void report_raised(IrDiags *diags) {
+  IrDiag *d = ir_diag_add(diags, IR_DIAG_RUNTIME, raised.span, "%s", raised.message);
+  if (!d || raised.nruns == 0) return;
   ir_diag_note(d, "call chain (most recent call last):");
-  for (int i = 0; i < nruns; i++) {
-    if (nruns > CHAIN_HEAD + CHAIN_TAIL && i == CHAIN_HEAD) {
-      long skipped = 0;
-      for (int j = CHAIN_HEAD; j < nruns - CHAIN_TAIL; j++) skipped += runs[j].count;
-      ir_diag_note(d, "  ... %ld more calls ...", skipped);
-      i = nruns - CHAIN_TAIL;
-    }
-    note_run(d, &runs[i]);
+  for (int i = 0; i < raised.nruns; i++) {
+    if (i == raised.cut_at) ir_diag_note(d, "  ... %ld more calls ...", raised.skipped);
+    note_run(d, &raised.runs[i]);
   }
+}
+
+void rt_error_out_of_memory(size_t bytes) {
+  raised.out_of_memory = true;
+  rt_error(NULL, "out of memory (a request for %zu bytes)", bytes);
 }
 
 void rt_error(const IrExpr *e, const char *fmt, ...) {
-  RtTrap *trap = rt_machine.trap;
   va_list ap;
   va_start(ap, fmt);
-  char *msg = ir_vprintf(fmt, ap);
+  vsnprintf(raised.message, sizeof raised.message, fmt, ap);
   va_end(ap);
+  if (!e) e = rt_machine.at;
   if (!e && rt_machine.calls) e = rt_machine.calls->site;
-  IrSpan span = e ? e->span : (IrSpan){0};
-  if (trap) {
-    IrDiag *d = ir_diag_add(trap->diags, IR_DIAG_RUNTIME, span, "%s", msg);
-    add_chain(d);
-    longjmp(trap->jb, 1);
-  }
+  raised.span = e ? e->span : (IrSpan){0};
+  record_chain();
+  if (rt_machine.trap) longjmp(rt_machine.trap->jb, 1);
   /* No protected call: an evaluator entry point forgot its trap. Say so and stop the thread of
    * evaluation rather than run on in an unknown state. */
-  fprintf(stderr, "relay: internal error: run-time error outside a protected call: %s\n", msg);
+  fprintf(stderr, "relay: internal error: run-time error outside a protected call: %s\n", raised.message);
   pthread_exit(NULL);
 }
 
@@ -102,7 +140,21 @@ void rt_check_stack(const IrExpr *site) {
              (size_t)(RT_STACK_BYTES >> 20));
 }
 
+/* Zeroes the stack just below the caller, where the abandoned evaluation's frames were: the calls
+ * that follow would otherwise leave old pointers in their uninitialized slots, and the collector,
+ * which scans stacks conservatively, would keep what they point to alive. */
+static __attribute__((noinline)) void clear_dead_stack(void) {
+  volatile char pad[256 << 10];
+  memset((char *)pad, 0, sizeof pad);
+}
+
+/* A block set aside so that reporting "out of memory" can allocate: released when an error lands,
+ * made again at the next protected call. */
+static void *reserve;
+enum { RESERVE_BYTES = 1 << 20 };
+
 bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
+  if (!reserve) reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES);
   static pthread_t limit_thread;
   static bool limit_known;
   if (!limit_known || !pthread_equal(limit_thread, pthread_self())) {
@@ -110,7 +162,8 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
     limit_thread = pthread_self();
     limit_known = true;
   }
-  RtTrap trap = {.prev = rt_machine.trap, .calls = rt_machine.calls, .diags = diags};
+  RtTrap trap = {.prev = rt_machine.trap, .calls = rt_machine.calls};
+  raised.out_of_memory = false;
   rt_machine.trap = &trap;
   if (setjmp(trap.jb) == 0) {
     fn(arg);
@@ -119,6 +172,16 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
   }
   rt_machine.trap = trap.prev;
   rt_machine.calls = trap.calls;
+  rt_machine.at = NULL;
+  /* The last tail call's arguments are a root: drop them, so the abandoned evaluation's data
+   * (perhaps what exhausted the memory) can be collected before the report is made. */
+  memset(rt_machine.tail_args, 0, sizeof rt_machine.tail_args);
   rt_machine.interrupted = 0;
+  clear_dead_stack();
+  if (raised.out_of_memory) {
+    reserve = NULL; /* what the report needs, even if the memory is still full */
+    GC_gcollect();
+  }
+  report_raised(diags);
   return false;
 }

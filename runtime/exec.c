@@ -94,12 +94,14 @@ static RtValue make_adt(const IrCtor *ctor, const RtValue *args) {
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   EVAL_ARGS(k, f, argv);
+  rt_machine.at = c->expr;
   return make_adt(k->ctor, argv);
 }
 
 RtValue rt_exec_op(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   EVAL_ARGS(k, f, argv);
+  rt_machine.at = c->expr;
   return rt_kernel_call(k->op, argv, k->n, c->expr);
 }
 
@@ -131,6 +133,7 @@ RtValue rt_exec_tensor_literal(const RtCode *c, RtFrame *f) {
   (void)f;
   CodeLazy *k = (CodeLazy *)c;
   if (!k->built) {
+    rt_machine.at = c->expr;
     k->v = tensor_literal(c->expr);
     k->built = true;
   }
@@ -142,6 +145,7 @@ RtValue rt_exec_fill(const RtCode *c, RtFrame *f) {
   CodeLazy *k = (CodeLazy *)c;
   if (!k->built) {
     const IrExpr *e = c->expr;
+    rt_machine.at = e;
     IrDType dt = e->u.fill.dtype;
     k->v = rt_tensor_fill(rt_scalar_from_lit(&e->u.fill.value, dt), dt, e->u.fill.rank, e->u.fill.shape);
     k->built = true;
@@ -162,6 +166,7 @@ RtValue rt_exec_tuple(const RtCode *c, RtFrame *f) {
   const CodeList *k = (const CodeList *)c;
   RtValue items[k->n > 0 ? k->n : 1];
   for (int i = 0; i < k->n; i++) items[i] = run(k->items[i], f);
+  rt_machine.at = c->expr;
   return rt_tuple_value(k->n, items);
 }
 
@@ -172,6 +177,7 @@ RtValue rt_exec_proj(const RtCode *c, RtFrame *f) {
 
 RtValue rt_exec_closure(const RtCode *c, RtFrame *f) {
   const CodeClosure *k = (const CodeClosure *)c;
+  rt_machine.at = c->expr;
   RtClosure *clo = rt_alloc(sizeof(RtClosure) + sizeof(RtValue) * (size_t)k->ncaps);
   clo->fn = k->fn;
   for (int i = 0; i < k->ncaps; i++)
@@ -183,8 +189,10 @@ RtValue rt_exec_closure(const RtCode *c, RtFrame *f) {
 
 RtValue rt_exec_ref(const RtCode *c, RtFrame *f) {
   const CodePair *k = (const CodePair *)c;
+  RtValue v = run(k->a, f);
+  rt_machine.at = c->expr;
   RtRef *r = rt_alloc(sizeof(RtRef));
-  r->v = run(k->a, f);
+  r->v = v;
   return (RtValue){.kind = RT_REF, .u.ref = r};
 }
 

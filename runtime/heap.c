@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 /* Exhaustion returns NULL to the allocator, which raises "out of memory" (rt_alloc). */
@@ -13,11 +14,20 @@ static void *on_out_of_memory(size_t bytes) {
   return NULL;
 }
 
+/* The collector's warnings ("Out of Memory! Trying to continue...") are not for users: running
+ * out of memory is reported as a run-time error. */
+static void quiet(char *msg, GC_word arg) {
+  (void)msg, (void)arg;
+}
+
 void rt_heap_init(void) {
   GC_INIT();
+  GC_set_warn_proc(quiet);
   GC_allow_register_threads();
   GC_set_oom_fn(on_out_of_memory);
-  /* Three quarters of the machine: a runaway program meets a clean error, not the OOM killer. */
+  /* Three quarters of the machine: a runaway program meets a clean error, not the OOM killer.
+   * The collector's own GC_MAXIMUM_HEAP_SIZE (bytes) overrides it, as tests do. */
+  if (getenv("GC_MAXIMUM_HEAP_SIZE")) return;
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages > 0 && page > 0) GC_set_max_heap_size((size_t)pages / 4 * 3 * (size_t)page);
 }

@@ -141,7 +141,6 @@ typedef struct RtTrap {
   jmp_buf jb;
   struct RtTrap *prev;
   RtCallRec *calls;
-  IrDiags *diags;
 } RtTrap;
 
 /* The one evaluator state (evaluation is single-threaded, on the evaluation stack). */
@@ -152,6 +151,7 @@ typedef struct RtMachine {
   const IrExpr *tail_site;
   RtValue tail_args[RT_MAX_TAIL_ARGS];
   RtCallRec *calls;
+  const IrExpr *at; /* the operator or allocation running now, for errors raised without a node */
   RtTrap *trap;
   uintptr_t stack_limit; /* below this address, a call raises "stack overflow" */
   volatile sig_atomic_t interrupted;
@@ -159,9 +159,12 @@ typedef struct RtMachine {
 
 extern RtMachine rt_machine;
 
-/* Raises a run-time error at e's span (NULL: the innermost call's site): longjmps to the
- * nearest protected call. */
+/* Raises a run-time error at e's span (NULL: the expression noted in `at`, else the innermost
+ * call's site): longjmps to the nearest protected call. Allocates nothing until it lands there. */
 _Noreturn void rt_error(const IrExpr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Raises "out of memory" for a failed request of `bytes`; the collector reclaims what the
+ * abandoned evaluation held before the error is reported. */
+_Noreturn void rt_error_out_of_memory(size_t bytes);
 /* Raises "interrupted" if Ctrl-C was pressed, "stack overflow" if the stack is nearly used up. */
 void rt_check_stack(const IrExpr *site);
 static inline void rt_poll(const IrExpr *site) {

@@ -31,7 +31,7 @@ RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape) {
   /* A large block is kept alive only by the header's pointer to its start, so the collector
    * need not treat interior addresses as references (fewer false retentions). */
   t->data = bytes >= 65536 ? GC_MALLOC_ATOMIC_IGNORE_OFF_PAGE(bytes) : GC_MALLOC_ATOMIC(bytes ? bytes : 1);
-  if (!t->data) rt_error(NULL, "out of memory (a tensor of %zu bytes)", bytes);
+  if (!t->data) rt_error_out_of_memory(bytes);
   return t;
 }
 

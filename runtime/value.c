@@ -9,13 +9,13 @@
 
 void *rt_alloc(size_t bytes) {
   void *p = GC_MALLOC(bytes ? bytes : 1);
-  if (!p) rt_error(NULL, "out of memory (a request for %zu bytes)", bytes);
+  if (!p) rt_error_out_of_memory(bytes);
   return p;
 }
 
 void *rt_alloc_atomic(size_t bytes) {
   void *p = GC_MALLOC_ATOMIC(bytes ? bytes : 1);
-  if (!p) rt_error(NULL, "out of memory (a request for %zu bytes)", bytes);
+  if (!p) rt_error_out_of_memory(bytes);
   return p;
 }
 

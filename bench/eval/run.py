@@ -14,9 +14,10 @@ Build the binary first: meson setup build-release --buildtype=release && meson c
 OCaml programs are compiled into a temporary directory. Missing peers (ocaml-nox, lua5.4) are
 installed with apt-get when run as root and skipped otherwise. Every program runs once untimed to
 check its output, then N timed runs, each checked too. All run with a 1 GiB stack limit so that deep
-recursion is never what fails. Peak RSS comes from wait4() of each child, so it is that process's
-own (for `ocamlrun`, the bytecode interpreter's).
+recursion is never what fails. Peak RSS is /usr/bin/time's %M for each run (max over the runs); it
+includes the interpreter's own footprint (about 1 MiB is /usr/bin/time's floor).
 """
+import json
 import os
 import re
 import resource
@@ -31,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKLOADS = [("fib", "832040"), ("listsum", "500000500000")]
 STACK = 1 << 30
-APT_PACKAGES = ["ocaml-nox", "lua5.4"]
+APT_PACKAGES = ["ocaml-nox", "lua5.4", "time"]
 
 
 def set_stack():
@@ -48,22 +49,31 @@ def normalize(out):
 
 
 def run_once(cmd, tmp):
-    """Runs cmd; returns (wall seconds, peak RSS in KiB, exit status, stdout, stderr)."""
+    """Runs cmd; returns (wall seconds, peak RSS in KiB, exit status, stdout, stderr).
+
+    Peak RSS is measured by /usr/bin/time, not by wait4() here: a child forked from this Python
+    process keeps the parent's RSS as its high-water mark across exec, which would floor every
+    figure at the runner's own ~11 MiB. /usr/bin/time's own floor is about 1 MiB."""
+    rss_file = os.path.join(tmp, "rss")
     with open(os.path.join(tmp, "out"), "w+") as out, open(os.path.join(tmp, "err"), "w+") as err:
         start = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=set_stack)
-        _, status, usage = os.wait4(p.pid, 0)
+        code = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd, stdout=out, stderr=err,
+                               preexec_fn=set_stack)
         wall = time.perf_counter() - start
-        p.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait again
         out.seek(0)
         err.seek(0)
-        return wall, usage.ru_maxrss, p.returncode, out.read(), err.read()
+        with open(rss_file) as f:
+            rss = f.read().split()  # "Command exited with non-zero status N" precedes the number on failure
+        return wall, int(rss[-1]) if rss else 0, code, out.read(), err.read()
 
 
 def ensure_packages():
-    if shutil.which("ocamlopt") and shutil.which("ocamlrun") and shutil.which("lua5.4"):
+    if shutil.which("ocamlopt") and shutil.which("ocamlrun") and shutil.which("lua5.4") and os.access(
+            "/usr/bin/time", os.X_OK):
         return
     if os.geteuid() != 0:
+        if not os.access("/usr/bin/time", os.X_OK):
+            sys.exit("/usr/bin/time is needed (Debian package `time`)")
         print("note: ocaml-nox or lua5.4 missing and not root; skipping those peers", file=sys.stderr)
         return
     install = ["apt-get", "install", "-y", "-q"] + APT_PACKAGES
@@ -71,6 +81,17 @@ def ensure_packages():
     if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
         subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
         subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
+
+
+def relay_build(relay):
+    """The buildtype and optimization of the meson build directory the binary sits in, if any."""
+    info = os.path.join(os.path.dirname(relay), "meson-info", "intro-buildoptions.json")
+    try:
+        with open(info) as f:
+            opts = {o["name"]: o["value"] for o in json.load(f)}
+        return opts.get("buildtype"), str(opts.get("optimization"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, None
 
 
 def version(cmd):
@@ -115,6 +136,12 @@ def main():
     relay = os.path.abspath(args[0] if args else os.path.join(ROOT, "build-release", "relay"))
     if not os.access(relay, os.X_OK):
         sys.exit("no relay binary at %s; build it first (see the docstring)" % relay)
+    buildtype, opt = relay_build(relay)
+    if buildtype is not None and opt not in ("2", "3"):
+        # `meson setup DIR --buildtype=release` on an already configured DIR keeps its old options
+        print("WARNING: %s is a %s build at -O%s, not release; its times mean little here\n"
+              "         (meson configure %s -Dbuildtype=release)" % (relay, buildtype, opt, os.path.dirname(relay)),
+              file=sys.stderr)
     ensure_packages()
 
     cpu = "?"
@@ -124,8 +151,9 @@ def main():
                 cpu = line.split(":", 1)[1].strip()
                 break
     print("machine: %d CPUs (nproc), %s; %d timed runs each, stack limit 1 GiB" % (os.cpu_count(), cpu, runs))
-    print("relay %s | %s | %s | %s" % (
-        relay, version(["ocamlc", "-version"]), version(["lua5.4", "-v"]), version([sys.executable, "--version"])))
+    print("relay %s (%s) | ocaml %s | %s | %s" % (
+        relay, "buildtype %s, -O%s" % (buildtype, opt) if buildtype else "build options unknown",
+        version(["ocamlc", "-version"]), version(["lua5.4", "-v"]).split("  ")[0], version([sys.executable, "--version"])))
     print()
     print("| workload | implementation | median s | min s | max s | peak RSS MiB | relay / this (median) |")
     print("|---|---|---:|---:|---:|---:|---:|")
