@@ -21,7 +21,7 @@ RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr
       return r;
     }
     RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
-    ir_copy(slots, args, sizeof(RtValue) * (size_t)fn->nparams);
+    for (int i = 0; i < fn->nparams; i++) slots[i] = args[i]; /* a few values: no memcpy call */
     RtFrame frame = {slots, env};
     RtValue r = run(fn->body, &frame);
     if (r.kind != RT_TAIL) {
@@ -38,7 +38,7 @@ RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr
 }
 
 static RtValue tail(const RtFn *fn, RtValue *env, const RtValue *args, int n, const IrExpr *site) {
-  memcpy(rt_machine.tail_args, args, sizeof(RtValue) * (size_t)n);
+  for (int i = 0; i < n; i++) rt_machine.tail_args[i] = args[i];
   rt_machine.tail_fn = fn;
   rt_machine.tail_env = env;
   rt_machine.tail_site = site;
@@ -87,7 +87,7 @@ RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
 static RtValue make_adt(const IrCtor *ctor, const RtValue *args) {
   RtAdt *a = rt_alloc(sizeof(RtAdt) + sizeof(RtValue) * (size_t)ctor->nargs);
   a->ctor = ctor;
-  ir_copy(a->f, args, sizeof(RtValue) * (size_t)ctor->nargs);
+  for (int i = 0; i < ctor->nargs; i++) a->f[i] = args[i];
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
