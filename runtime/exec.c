@@ -7,6 +7,19 @@
 
 static inline RtValue run(const RtCode *c, RtFrame *f) { return c->run(c, f); }
 
+/* Copies a call's few arguments inline: a loop would be turned back into a memcpy call, which
+ * cost a fifth of the time of fib(30). */
+static inline void copy_values(RtValue *dst, const RtValue *src, int n) {
+  switch (n) {
+  case 4: dst[3] = src[3]; /* fall through */
+  case 3: dst[2] = src[2]; /* fall through */
+  case 2: dst[1] = src[1]; /* fall through */
+  case 1: dst[0] = src[0]; /* fall through */
+  case 0: break;
+  default: memcpy(dst, src, sizeof(RtValue) * (size_t)n);
+  }
+}
+
 /* ---------------------------------------------------------------- calls */
 
 RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr *site) {
@@ -21,7 +34,7 @@ RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr
       return r;
     }
     RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
-    for (int i = 0; i < fn->nparams; i++) slots[i] = args[i]; /* a few values: no memcpy call */
+    copy_values(slots, args, fn->nparams);
     RtFrame frame = {slots, env};
     RtValue r = run(fn->body, &frame);
     if (r.kind != RT_TAIL) {
@@ -38,7 +51,7 @@ RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr
 }
 
 static RtValue tail(const RtFn *fn, RtValue *env, const RtValue *args, int n, const IrExpr *site) {
-  for (int i = 0; i < n; i++) rt_machine.tail_args[i] = args[i];
+  copy_values(rt_machine.tail_args, args, n);
   rt_machine.tail_fn = fn;
   rt_machine.tail_env = env;
   rt_machine.tail_site = site;
@@ -87,7 +100,7 @@ RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
 static RtValue make_adt(const IrCtor *ctor, const RtValue *args) {
   RtAdt *a = rt_alloc(sizeof(RtAdt) + sizeof(RtValue) * (size_t)ctor->nargs);
   a->ctor = ctor;
-  for (int i = 0; i < ctor->nargs; i++) a->f[i] = args[i];
+  copy_values(a->f, args, ctor->nargs);
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
