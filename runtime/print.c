@@ -29,8 +29,9 @@ static bool reads_back(const char *text, double x, int bits) {
   return (bits == 16 ? rt_half_round(f) : f) == (float)x;
 }
 
-/* The shortest decimal that reads back as x, in the lexer's syntax: `2.5`, `100000`, `1e20`,
- * `1.5e-7` (no `+`, no leading zeros in the exponent). */
+/* The shortest decimal that reads back as x, written as Python's repr writes floats (positional
+ * when the decimal exponent is from -4 to 15, else scientific) in the lexer's syntax: `100000`,
+ * `0.1`, `1e20`, `1.5e-7` (no `+`, no leading zeros in the exponent). */
 static void put_float(IrBuf *b, double x, int bits) {
   if (isnan(x)) {
     ir_buf_puts(b, "nan");
@@ -40,27 +41,39 @@ static void put_float(IrBuf *b, double x, int bits) {
     ir_buf_puts(b, x < 0 ? "-inf" : "inf");
     return;
   }
-  char text[48];
-  if (x == floor(x) && fabs(x) < 1e16) {
-    snprintf(text, sizeof text, "%.0f", x);
-    if (x == 0 && signbit(x)) snprintf(text, sizeof text, "-0");
-  } else {
-    for (int prec = 1; prec <= 17; prec++) {
-      snprintf(text, sizeof text, "%.*g", prec, x);
-      if (reads_back(text, x, bits)) break;
-    }
+  char sci[48];
+  for (int prec = 0; prec <= 16; prec++) {
+    snprintf(sci, sizeof sci, "%.*e", prec, x);
+    if (reads_back(sci, x, bits)) break;
   }
-  char *e = strchr(text, 'e');
-  if (!e) {
-    ir_buf_puts(b, text);
+  /* sci is [-]d[.ddd]e[+-]XX: collect the digits and the exponent. */
+  const char *p = sci;
+  if (*p == '-') ir_buf_putc(b, *p++);
+  char digits[24];
+  int nd = 0;
+  for (; *p != 'e'; p++)
+    if (*p != '.') digits[nd++] = *p;
+  while (nd > 1 && digits[nd - 1] == '0') nd--;
+  int exp = atoi(p + 1);
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) {
+      ir_buf_puts(b, "0.");
+      for (int i = -1; i > exp; i--) ir_buf_putc(b, '0');
+      ir_buf_putn(b, digits, (size_t)nd);
+    } else {
+      for (int i = 0; i <= exp || i < nd; i++) {
+        if (i == exp + 1) ir_buf_putc(b, '.');
+        ir_buf_putc(b, i < nd ? digits[i] : '0');
+      }
+    }
     return;
   }
-  ir_buf_putn(b, text, (size_t)(e - text) + 1);
-  const char *p = e + 1;
-  if (*p == '+') p++;
-  else if (*p == '-') ir_buf_putc(b, *p++);
-  while (*p == '0' && p[1]) p++;
-  ir_buf_puts(b, p);
+  ir_buf_putc(b, digits[0]);
+  if (nd > 1) {
+    ir_buf_putc(b, '.');
+    ir_buf_putn(b, digits + 1, (size_t)nd - 1);
+  }
+  ir_buf_printf(b, "e%d", exp);
 }
 
 static void put_scalar(IrBuf *b, RtValue v) {
@@ -72,10 +85,12 @@ static void put_scalar(IrBuf *b, RtValue v) {
     if (dt.bits != 32) ir_buf_printf(b, "i%d", dt.bits);
     return;
   case IR_DT_UINT: ir_buf_printf(b, "%lluu%d", (unsigned long long)v.u.u, dt.bits); return;
-  default:
-    put_float(b, rt_scalar_f64(v), dt.bits);
-    ir_buf_puts(b, dt.bits == 32 ? "f" : dt.bits == 64 ? "f64" : "f16");
+  default: {
+    double x = rt_scalar_f64(v);
+    put_float(b, x, dt.bits);
+    if (isfinite(x)) ir_buf_puts(b, dt.bits == 32 ? "f" : dt.bits == 64 ? "f64" : "f16");
     return;
+  }
   }
 }
 
@@ -103,6 +118,7 @@ static void put_axis(Printer *p, const RtTensor *t, int axis, int64_t base, int6
     if (axis + 1 == t->rank) put_scalar(p->out, rt_tensor_get(t, base + i));
     else put_axis(p, t, axis + 1, base + i * inner, inner, summarize);
   }
+  if (p->cut) return;
   ir_buf_putc(p->out, ']');
 }
 
@@ -138,6 +154,7 @@ static void put(Printer *p, RtValue v, int depth) {
       }
       for (int i = 0; i < n - 1; i++) {
         put(p, a->f[i], depth + 1);
+        if (p->cut) return;
         ir_buf_puts(p->out, ", ");
       }
       close++;
@@ -153,6 +170,7 @@ static void put(Printer *p, RtValue v, int depth) {
       for (int i = 0; i < t->n; i++) {
         if (i) ir_buf_puts(p->out, ", ");
         put(p, t->f[i], depth + 1);
+        if (p->cut) return;
       }
       ir_buf_puts(p->out, t->n == 1 ? ",)" : ")");
       break;
@@ -161,6 +179,7 @@ static void put(Printer *p, RtValue v, int depth) {
     case RT_REF:
       ir_buf_puts(p->out, "ref(");
       put(p, v.u.ref->v, depth + 1);
+      if (p->cut) return;
       ir_buf_putc(p->out, ')');
       break;
     default: ir_buf_puts(p->out, "<?>"); break;

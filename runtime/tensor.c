@@ -15,13 +15,18 @@ size_t rt_dtype_size(IrDType dt) {
 RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape) {
   int64_t count = 1;
   size_t esize = rt_dtype_size(dt);
+  bool empty = false;
   for (int i = 0; i < rank; i++) {
     if (shape[i] < 0) rt_error(NULL, "a tensor cannot have a negative dimension (%lld)", (long long)shape[i]);
-    if (shape[i] && count > MAX_TENSOR_BYTES / (int64_t)esize / shape[i])
+    empty |= shape[i] == 0;
+  }
+  for (int i = 0; i < rank && !empty; i++) {
+    if (count > MAX_TENSOR_BYTES / (int64_t)esize / shape[i])
       rt_error(NULL, "out of memory: a tensor of this shape needs more than %lld GiB",
                (long long)(MAX_TENSOR_BYTES >> 30));
     count *= shape[i];
   }
+  if (empty) count = 0;
   RtTensor *t = rt_alloc(sizeof(RtTensor) + sizeof(int64_t) * (size_t)rank);
   t->dt = dt;
   t->rank = rank;
