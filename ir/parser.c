@@ -248,12 +248,19 @@ static void parse_tparams(Parser *P, int *n, IrTypeParam **out) {
 
 static IrType *parse_dim(Parser *P);
 
+/* A dimension is written as a whole number without a suffix, at most INT64_MAX. */
+static void check_dimension(Parser *P, IrToken *t) {
+  if (t->lit.kind != IR_LIT_INT || t->lit.suffixed || t->lit.neg)
+    error_at(P, t, NULL, "a dimension is a whole number, written without a suffix");
+  else if (t->lit.mag > (uint64_t)INT64_MAX)
+    error_at(P, t, NULL, "this dimension is too large (the largest is 9223372036854775807)");
+}
+
 static IrType *parse_dim_atom(Parser *P) {
   IrToken *t = cur(P);
   if (at(P, IR_TOK_NUMBER)) {
     next(P);
-    if (t->lit.kind != IR_LIT_INT || t->lit.suffixed || t->lit.mag > (uint64_t)INT64_MAX)
-      error_at(P, t, NULL, "a dimension is a whole number");
+    check_dimension(P, t);
     return ir_type_dim((int64_t)t->lit.mag, t->span);
   }
   if (at(P, IR_TOK_QUESTION) || is_ident(P, "Any")) {
@@ -769,8 +776,7 @@ static IrExpr *parse_fill(Parser *P, IrToken *t) {
   IR_VEC(int64_t) dims = {0};
   while (!at(P, IR_TOK_RPAREN)) {
     IrToken *d = expect(P, IR_TOK_NUMBER, "(a dimension)");
-    if (d->lit.kind != IR_LIT_INT || d->lit.suffixed || d->lit.mag > (uint64_t)INT32_MAX)
-      error_at(P, d, NULL, "a dimension is a whole number");
+    check_dimension(P, d);
     IR_VEC_PUSH(dims, (int64_t)d->lit.mag);
     if (!accept(P, IR_TOK_COMMA)) break;
   }
