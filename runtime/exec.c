@@ -302,30 +302,28 @@ static inline int64_t idiv(const RtCode *c, int64_t x, int64_t y, bool mod) {
   return mod ? x % y : x / y;
 }
 
-#define INT_OPS(P, T, DT)                                                                      \
-  SCALAR_BINARY(P##_add, i, T, DT, (T)((uint64_t)x + (uint64_t)y))                             \
-  SCALAR_BINARY(P##_sub, i, T, DT, (T)((uint64_t)x - (uint64_t)y))                             \
-  SCALAR_BINARY(P##_mul, i, T, DT, (T)((uint64_t)x * (uint64_t)y))                             \
-  SCALAR_BINARY(P##_div, i, T, DT, (T)idiv(c, x, y, false))                                    \
-  SCALAR_BINARY(P##_mod, i, T, DT, (T)idiv(c, x, y, true))                                     \
-  SCALAR_COMPARE(P##_eq, i, T, x == y)                                                         \
-  SCALAR_COMPARE(P##_ne, i, T, x != y)                                                         \
-  SCALAR_COMPARE(P##_lt, i, T, x < y)                                                          \
-  SCALAR_COMPARE(P##_le, i, T, x <= y)                                                         \
-  SCALAR_COMPARE(P##_gt, i, T, x > y)                                                          \
-  SCALAR_COMPARE(P##_ge, i, T, x >= y)
-
-#define FLOAT_OPS(P, F, T, DT)                                                                 \
-  SCALAR_BINARY(P##_add, F, T, DT, x + y)                                                      \
-  SCALAR_BINARY(P##_sub, F, T, DT, x - y)                                                      \
-  SCALAR_BINARY(P##_mul, F, T, DT, x * y)                                                      \
-  SCALAR_BINARY(P##_div, F, T, DT, x / y)                                                      \
+#define COMPARE_OPS(P, F, T)                                                                   \
   SCALAR_COMPARE(P##_eq, F, T, x == y)                                                         \
   SCALAR_COMPARE(P##_ne, F, T, x != y)                                                         \
   SCALAR_COMPARE(P##_lt, F, T, x < y)                                                          \
   SCALAR_COMPARE(P##_le, F, T, x <= y)                                                         \
   SCALAR_COMPARE(P##_gt, F, T, x > y)                                                          \
   SCALAR_COMPARE(P##_ge, F, T, x >= y)
+
+#define INT_OPS(P, T, DT)                                                                      \
+  SCALAR_BINARY(P##_add, i, T, DT, (T)((uint64_t)x + (uint64_t)y))                             \
+  SCALAR_BINARY(P##_sub, i, T, DT, (T)((uint64_t)x - (uint64_t)y))                             \
+  SCALAR_BINARY(P##_mul, i, T, DT, (T)((uint64_t)x * (uint64_t)y))                             \
+  SCALAR_BINARY(P##_div, i, T, DT, (T)idiv(c, x, y, false))                                    \
+  SCALAR_BINARY(P##_mod, i, T, DT, (T)idiv(c, x, y, true))                                     \
+  COMPARE_OPS(P, i, T)
+
+#define FLOAT_OPS(P, F, T, DT)                                                                 \
+  SCALAR_BINARY(P##_add, F, T, DT, x + y)                                                      \
+  SCALAR_BINARY(P##_sub, F, T, DT, x - y)                                                      \
+  SCALAR_BINARY(P##_mul, F, T, DT, x * y)                                                      \
+  SCALAR_BINARY(P##_div, F, T, DT, x / y)                                                      \
+  COMPARE_OPS(P, F, T)
 
 INT_OPS(i32, int32_t, IR_DTYPE(IR_DT_INT, 32))
 INT_OPS(i64, int64_t, IR_DTYPE(IR_DT_INT, 64))

@@ -28,6 +28,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import benchargs  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKLOADS = [("fib", "832040"), ("listsum", "500000500000")]
@@ -127,13 +130,7 @@ def implementations(relay, tmp, workload):
 
 
 def main():
-    args = sys.argv[1:]
-    runs = 5
-    if "--runs" in args:
-        i = args.index("--runs")
-        runs = int(args[i + 1])
-        del args[i:i + 2]
-    relay = os.path.abspath(args[0] if args else os.path.join(ROOT, "build-release", "relay"))
+    relay, runs = benchargs.parse(sys.argv[1:])
     if not os.access(relay, os.X_OK):
         sys.exit("no relay binary at %s; build it first (see the docstring)" % relay)
     buildtype, opt = relay_build(relay)

@@ -13,19 +13,16 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import benchargs  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIZES = [10000, 100000]
 EXPECTED = "@main : fn<n : ShapeVar>(Tensor[(n, 4), float32], Tensor[(1, 4), float32]) -> Tensor[(n, 4), float32]"
 
 
 def main():
-    args = sys.argv[1:]
-    runs = 5
-    if "--runs" in args:
-        i = args.index("--runs")
-        runs = int(args[i + 1])
-        del args[i:i + 2]
-    relay = args[0] if args else os.path.join(HERE, "..", "..", "build-release", "relay")
+    relay, runs = benchargs.parse(sys.argv[1:])
     medians = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n in SIZES:
