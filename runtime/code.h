@@ -77,8 +77,7 @@ typedef struct {
   int nclauses;
   CodePat **pats;
   RtCode **bodies;
-  int ntags;
-  int *first; /* for a constructor tag, the first clause that may match it */
+  int *first; /* for a constructor tag, the first clause that may match it (NULL: try all) */
 } CodeMatch;
 
 typedef struct {

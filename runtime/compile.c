@@ -268,7 +268,6 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
   }
   /* Jump by tag: the first clause whose outermost pattern accepts the tag. */
   if (adt) {
-    k->ntags = adt->nctors;
     k->first = IR_NEW_ARRAY(int, adt->nctors);
     for (int t = 0; t < adt->nctors; t++) {
       int i = 0;

@@ -291,8 +291,6 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
   return result_value(&r);
 }
 
-RtValue rt_kernel_scalar_binary(IrOpId op, RtValue a, RtValue b, const IrExpr *e) { return binary(op, a, b, e); }
-
 /* ---------------------------------------------------------------- unary kernels */
 
 #define LOOP1(S, C, EXPR)                                                                      \

@@ -85,8 +85,6 @@ void rt_tensor_set(RtTensor *t, int64_t i, RtValue v);
 RtValue rt_tensor_fill(RtValue v, IrDType dt, int rank, const int64_t *shape);
 /* The kernel of an operator applied to evaluated arguments; `e` is the call, for errors. */
 RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-/* The scalar kernel of a binary operator, when both arguments are scalars of one dtype. */
-RtValue rt_kernel_scalar_binary(IrOpId op, RtValue a, RtValue b, const IrExpr *e);
 
 /* ---------------------------------------------------------------- compiled code */
 
@@ -173,9 +171,6 @@ static inline void rt_poll(const IrExpr *site) {
 /* Runs fn(arg) under a trap: true if it returned, false if a run-time error (now in diags)
  * unwound it. */
 bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags);
-
-/* Notes the bottom of the evaluation stack (called on the evaluation thread). */
-void rt_error_stack_base(void *base, size_t bytes);
 
 /* A short form of v for messages (at most about 60 characters). */
 char *rt_value_brief(RtValue v);
