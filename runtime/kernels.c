@@ -138,29 +138,37 @@ static double floormod_f64(double x, double y) {
     }                                                                                           \
   }
 
+/* The dtypes with typed loops, in the order of dtype_index(): integers (with SIGNED), floats (with
+ * the type they compute in). Bool has its own loops. */
+#define INT_DTYPES(X)                                                                          \
+  X(i8, int8_t, 1) X(i16, int16_t, 1) X(i32, int32_t, 1) X(i64, int64_t, 1)                    \
+  X(u8, uint8_t, 0) X(u16, uint16_t, 0) X(u32, uint32_t, 0) X(u64, uint64_t, 0)
+#define FLOAT_DTYPES(X) X(f16, RtHalf, float) X(f32, float, float) X(f64, double, double)
+
+/* 0 for bool, then the order of INT_DTYPES and FLOAT_DTYPES. */
+static int dtype_index(IrDType dt) {
+  int size = dt.bits == 8 ? 0 : dt.bits == 16 ? 1 : dt.bits == 32 ? 2 : 3;
+  switch (dt.code) {
+  case IR_DT_BOOL: return 0;
+  case IR_DT_INT: return 1 + size;
+  case IR_DT_UINT: return 5 + size;
+  default: return 9 + size - 1;
+  }
+}
+
 DEFINE_INT_BINARY(binary_bool, uint8_t, 0)
-DEFINE_INT_BINARY(binary_i8, int8_t, 1)
-DEFINE_INT_BINARY(binary_i16, int16_t, 1)
-DEFINE_INT_BINARY(binary_i32, int32_t, 1)
-DEFINE_INT_BINARY(binary_i64, int64_t, 1)
-DEFINE_INT_BINARY(binary_u8, uint8_t, 0)
-DEFINE_INT_BINARY(binary_u16, uint16_t, 0)
-DEFINE_INT_BINARY(binary_u32, uint32_t, 0)
-DEFINE_INT_BINARY(binary_u64, uint64_t, 0)
-DEFINE_FLOAT_BINARY(binary_f16, RtHalf, float)
-DEFINE_FLOAT_BINARY(binary_f32, float, float)
-DEFINE_FLOAT_BINARY(binary_f64, double, double)
+#define X(NAME, S, SIGNED) DEFINE_INT_BINARY(binary_##NAME, S, SIGNED)
+INT_DTYPES(X)
+#undef X
+#define X(NAME, S, C) DEFINE_FLOAT_BINARY(binary_##NAME, S, C)
+FLOAT_DTYPES(X)
+#undef X
 
 typedef void (*BinaryLoop)(IrOpId, const void *, int64_t, const void *, int64_t, void *, int64_t, bool *);
 
-static BinaryLoop binary_loop(IrDType dt) {
-  switch (dt.code) {
-  case IR_DT_BOOL: return binary_bool;
-  case IR_DT_INT: return dt.bits == 8 ? binary_i8 : dt.bits == 16 ? binary_i16 : dt.bits == 32 ? binary_i32 : binary_i64;
-  case IR_DT_UINT: return dt.bits == 8 ? binary_u8 : dt.bits == 16 ? binary_u16 : dt.bits == 32 ? binary_u32 : binary_u64;
-  default: return dt.bits == 16 ? binary_f16 : dt.bits == 32 ? binary_f32 : binary_f64;
-  }
-}
+#define X(NAME, S, T) binary_##NAME,
+static const BinaryLoop binary_loops[] = {binary_bool, INT_DTYPES(X) FLOAT_DTYPES(X)};
+#undef X
 
 static bool is_comparison(IrOpId op) { return op >= IR_OP_EQUAL && op <= IR_OP_GREATER_EQUAL; }
 
@@ -260,7 +268,7 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
   int64_t count = 1;
   for (int k = 0; k < rank; k++) count *= shape[k];
   size_t ea = rt_dtype_size(a.dt), er = rt_dtype_size(rdt);
-  BinaryLoop loop = binary_loop(a.dt);
+  BinaryLoop loop = binary_loops[dtype_index(a.dt)];
   bool div0 = false;
   if (count == 0) {
     /* nothing to compute */
@@ -357,17 +365,12 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     }                                                                                           \
   }
 
-DEFINE_INT_UNARY(unary_i8, int8_t, 1)
-DEFINE_INT_UNARY(unary_i16, int16_t, 1)
-DEFINE_INT_UNARY(unary_i32, int32_t, 1)
-DEFINE_INT_UNARY(unary_i64, int64_t, 1)
-DEFINE_INT_UNARY(unary_u8, uint8_t, 0)
-DEFINE_INT_UNARY(unary_u16, uint16_t, 0)
-DEFINE_INT_UNARY(unary_u32, uint32_t, 0)
-DEFINE_INT_UNARY(unary_u64, uint64_t, 0)
-DEFINE_FLOAT_UNARY(unary_f16, RtHalf, float)
-DEFINE_FLOAT_UNARY(unary_f32, float, float)
-DEFINE_FLOAT_UNARY(unary_f64, double, double)
+#define X(NAME, S, SIGNED) DEFINE_INT_UNARY(unary_##NAME, S, SIGNED)
+INT_DTYPES(X)
+#undef X
+#define X(NAME, S, C) DEFINE_FLOAT_UNARY(unary_##NAME, S, C)
+FLOAT_DTYPES(X)
+#undef X
 
 static void unary_bool(IrOpId op, const void *a, void *out, int64_t n) {
   const uint8_t *A = a;
@@ -383,19 +386,16 @@ static void unary_bool(IrOpId op, const void *a, void *out, int64_t n) {
   }
 }
 
+#define X(NAME, S, T) unary_##NAME,
+static void (*const unary_loops[])(IrOpId, const void *, void *, int64_t) = {unary_bool, INT_DTYPES(X) FLOAT_DTYPES(X)};
+#undef X
+
 static RtValue unary(IrOpId op, RtValue v) {
   Operand a;
   operand(&a, v);
   Result r;
   void *out = result_init(&r, a.dt, a.rank, a.shape);
-  void (*loop)(IrOpId, const void *, void *, int64_t);
-  switch (a.dt.code) {
-  case IR_DT_BOOL: loop = unary_bool; break;
-  case IR_DT_INT: loop = a.dt.bits == 8 ? unary_i8 : a.dt.bits == 16 ? unary_i16 : a.dt.bits == 32 ? unary_i32 : unary_i64; break;
-  case IR_DT_UINT: loop = a.dt.bits == 8 ? unary_u8 : a.dt.bits == 16 ? unary_u16 : a.dt.bits == 32 ? unary_u32 : unary_u64; break;
-  default: loop = a.dt.bits == 16 ? unary_f16 : a.dt.bits == 32 ? unary_f32 : unary_f64; break;
-  }
-  loop(op, a.data, out, a.count);
+  unary_loops[dtype_index(a.dt)](op, a.data, out, a.count);
   return result_value(&r);
 }
 
