@@ -179,6 +179,7 @@ struct IrExpr {
       IrExpr **args;
       int nattrs;
       IrAttr *attrs;
+      const struct IrOpAttrs *opattrs; /* an operator call's attributes, decoded by the checker */
     } call;
     struct {
       IrExpr *cond, *then, *els;

@@ -31,9 +31,18 @@ static bool tparams_equal(int n, const IrTypeParam *a, const IrTypeParam *b) {
   return true;
 }
 
+static bool attr_value_equal(const IrAttrVal *a, const IrAttrVal *b);
+
+static bool attrs_equal(int n, const IrAttr *a, const IrAttr *b) {
+  for (int i = 0; i < n; i++)
+    if (a[i].key != b[i].key || !attr_value_equal(&a[i].val, &b[i].val)) return false;
+  return true;
+}
+
 static bool rels_equal(int n, const IrRel *a, const IrRel *b) {
   for (int i = 0; i < n; i++)
-    if (a[i].name != b[i].name || a[i].nargs != b[i].nargs || !types_equal(a[i].nargs, a[i].args, b[i].args))
+    if (a[i].name != b[i].name || a[i].nargs != b[i].nargs || !types_equal(a[i].nargs, a[i].args, b[i].args) ||
+        a[i].nattrs != b[i].nattrs || !attrs_equal(a[i].nattrs, a[i].attrs, b[i].attrs))
       return false;
   return true;
 }
@@ -153,11 +162,7 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b) {
         !types_equal(a->u.call.ntargs, a->u.call.targs, b->u.call.targs) ||
         !exprs_equal(a->u.call.nargs, a->u.call.args, b->u.call.args))
       return false;
-    for (int i = 0; i < a->u.call.nattrs; i++)
-      if (a->u.call.attrs[i].key != b->u.call.attrs[i].key ||
-          !attr_value_equal(&a->u.call.attrs[i].val, &b->u.call.attrs[i].val))
-        return false;
-    return true;
+    return attrs_equal(a->u.call.nattrs, a->u.call.attrs, b->u.call.attrs);
   case IR_EXPR_IF:
     return ir_expr_equal(a->u.ifx.cond, b->u.ifx.cond) && ir_expr_equal(a->u.ifx.then, b->u.ifx.then) &&
            ir_expr_equal(a->u.ifx.els, b->u.ifx.els);

@@ -4,10 +4,14 @@
 #ifndef IR_OP_H
 #define IR_OP_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ast.h"
 
 typedef enum {
-#define IR_OP(id, name, min_args, max_args) IR_OP_##id,
+#define IR_OP(id, name, min_args, max_args, attrs) IR_OP_##id,
 #include "ir/ops.def"
 #undef IR_OP
   IR_OP_COUNT
@@ -16,12 +20,58 @@ typedef enum {
 typedef struct IrOpInfo {
   const char *name;
   int min_args, max_args;
+  const char *attrs; /* the attribute names it takes, space-separated; `!` after a required one */
 } IrOpInfo;
 
 extern const IrOpInfo ir_ops[IR_OP_COUNT];
 
 /* The operator with this Relay name, or -1. */
 int ir_op_lookup(const char *name, size_t len);
+
+/* ---------------------------------------------------------------- attributes */
+
+typedef enum {
+#define IR_ATTR(id, name, kind) IR_A_##id,
+#include "ir/attrs.def"
+#undef IR_ATTR
+  IR_A_COUNT
+} IrAttrId;
+
+typedef enum { IR_AK_INTS, IR_AK_BOOL, IR_AK_FLOAT, IR_AK_DTYPE, IR_AK_STR } IrAttrKindOf;
+
+/* One attribute of a call, decoded by its kind. */
+typedef struct IrAttrValue {
+  bool given;  /* written at the call; otherwise the operator's default applies */
+  bool none;   /* written as None */
+  bool listed; /* INTS written as a list (`axis=[1]`), not as one integer (`axis=1`) */
+  int n;       /* INTS */
+  const int64_t *ints;
+  double f;    /* FLOAT */
+  bool b;      /* BOOL */
+  IrDType dtype; /* DTYPE */
+  const char *str; /* STR */
+  IrSpan span;
+} IrAttrValue;
+
+/* The attributes of one call, indexed by IrAttrId. */
+typedef struct IrOpAttrs {
+  IrAttrValue v[IR_A_COUNT];
+} IrOpAttrs;
+
+/* No attribute given: every default. */
+extern const IrOpAttrs ir_op_attrs_none;
+
+const char *ir_attr_name(IrAttrId id);
+
+/* Decodes the attributes written at a call against `accepted` (as IrOpInfo.attrs) of `owner` (the
+ * operator's or relation's name, for messages). On error, returns the message and sets *where;
+ * otherwise NULL, with *out the decoded attributes (the shared ir_op_attrs_none when none). */
+/* The length of x[begin:end:stride] along a dimension of n, clamped as numpy clamps, and the
+ * first index taken (strided_slice's rule, for its relation and its kernel alike). */
+int64_t ir_slice_length(int64_t n, int64_t begin, int64_t end, int64_t stride, int64_t *start);
+
+const char *ir_attrs_decode(const char *owner, const char *accepted, int n, const IrAttr *attrs,
+                            const IrOpAttrs **out, IrSpan *where);
 
 /* Infix and prefix sugar. Precedence grows with binding strength, as in C. */
 enum {

@@ -338,6 +338,8 @@ static IrType *parse_base_type(Parser *P) {
 }
 
 /* A comma-separated list of types up to `closer`, each read by `element`. */
+static IrAttrVal parse_attr_value(Parser *P);
+
 static void parse_types_with(Parser *P, IrType *(*element)(Parser *), IrTokKind closer, const IrToken *opener,
                              int *n, IrType ***out) {
   IR_VEC(IrType *) ts = {0};
@@ -365,10 +367,31 @@ static void parse_relations(Parser *P, int *n, IrRel **out) {
     next(P);
     do {
       IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
-      IrRel r = {t->sym, -1, NULL, t->span};
+      IrRel r = {t->sym, -1, NULL, t->span, 0, NULL, NULL};
       if (at(P, IR_TOK_LPAREN)) {
         IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
-        parse_type_list(P, IR_TOK_RPAREN, o, &r.nargs, &r.args);
+        IR_VEC(IrType *) ts = {0};
+        IR_VEC(IrAttr) attrs = {0};
+        P->type_lists++;
+        while (!at(P, IR_TOK_RPAREN)) {
+          if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) { /* Reduce(t1, t2, axis=[0]) */
+            IrToken *k = next(P);
+            next(P);
+            IrAttr a = {k->sym, parse_attr_value(P), k->span};
+            a.span = span_from(P, k->span);
+            IR_VEC_PUSH(attrs, a);
+          } else {
+            if (attrs.len) error_at(P, cur(P), NULL, "types come before the relation's attributes");
+            IR_VEC_PUSH(ts, parse_type(P));
+          }
+          if (!accept(P, IR_TOK_COMMA)) break;
+        }
+        P->type_lists--;
+        close_list(P, IR_TOK_RPAREN, o);
+        r.nargs = ts.len;
+        r.args = ts.items;
+        r.nattrs = attrs.len;
+        r.attrs = attrs.items;
         r.span = span_from(P, t->span);
       }
       IR_VEC_PUSH(rels, r);

@@ -68,7 +68,7 @@ static void print_string(IrBuf *b, const char *s, size_t n) {
   ir_buf_putc(b, '"');
 }
 
-static void print_attr_value(IrBuf *b, const IrAttrVal *v) {
+void ir_print_attr_value(IrBuf *b, const IrAttrVal *v) {
   switch (v->kind) {
   case IR_ATTR_LIT: ir_print_lit(b, &v->lit); break;
   case IR_ATTR_STR: print_string(b, v->str, v->len); break;
@@ -77,7 +77,7 @@ static void print_attr_value(IrBuf *b, const IrAttrVal *v) {
     ir_buf_putc(b, '[');
     for (int i = 0; i < v->n; i++) {
       if (i) ir_buf_puts(b, ", ");
-      print_attr_value(b, &v->items[i]);
+      ir_print_attr_value(b, &v->items[i]);
     }
     ir_buf_putc(b, ']');
     break;
@@ -135,6 +135,10 @@ static void print_rels(IrBuf *b, int n, const IrRel *rels, bool nested) {
     if (rels[i].nargs >= 0) {
       ir_buf_putc(b, '(');
       print_type_list(b, rels[i].nargs, rels[i].args);
+      for (int k = 0; k < rels[i].nattrs; k++) {
+        ir_buf_printf(b, ", %s=", rels[i].attrs[k].key->name);
+        ir_print_attr_value(b, &rels[i].attrs[k].val);
+      }
       ir_buf_putc(b, ')');
     }
   }
@@ -331,7 +335,7 @@ static void print_args(IrBuf *b, const IrExpr *e, int ind) {
   for (int i = 0; i < e->u.call.nattrs; i++) {
     if (i || e->u.call.nargs) ir_buf_puts(b, ", ");
     ir_buf_printf(b, "%s=", e->u.call.attrs[i].key->name);
-    print_attr_value(b, &e->u.call.attrs[i].val);
+    ir_print_attr_value(b, &e->u.call.attrs[i].val);
   }
   ir_buf_putc(b, ')');
 }

@@ -14,6 +14,7 @@ void ir_print_pattern(IrBuf *b, const IrPattern *p);
 /* A type as DESIGN §4 shows it: scalars as their dtype, fn<...>(...) -> ... where .... */
 void ir_print_type(IrBuf *b, const IrType *t);
 void ir_print_lit(IrBuf *b, const IrLit *lit);
+void ir_print_attr_value(IrBuf *b, const IrAttrVal *v);
 /* The shortest decimal text that reads back as exactly this double ("2.5", "1e+20", "3"). */
 void ir_print_double(IrBuf *b, double v);
 

@@ -68,12 +68,16 @@ typedef struct IrTypeParam {
 } IrTypeParam;
 
 /* A type relation in a `where` clause: `Broadcast` (bare: over all parameters and the result)
- * or `Broadcast(t1, t2, t3)`. */
+ * or `Broadcast(t1, t2, t3)`, or an operator's relation with its attributes:
+ * `Reduce(t1, t2, axis=[0])`. */
 typedef struct IrRel {
   Sym name;
   int nargs; /* -1 when written bare */
   IrType **args;
   IrSpan span;
+  int nattrs;
+  struct IrAttr *attrs;             /* as written */
+  const struct IrOpAttrs *decoded; /* by the checker; NULL until then */
 } IrRel;
 
 struct IrType {

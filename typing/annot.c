@@ -172,9 +172,12 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   } else {
     r.args = convert_all(c, r.nargs, r.args, IR_KIND_TYPE);
   }
-  if (r.nargs != ty_relation_arity((TyRelId)id))
-    ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, ty_relation_arity((TyRelId)id),
-            r.nargs);
+  int arity = ty_relation_arity((TyRelId)id);
+  if (arity >= 0 && r.nargs != arity)
+    ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, arity, r.nargs);
+  IrSpan where = r.span;
+  const char *bad = ir_attrs_decode(r.name->name, ty_relation_attrs((TyRelId)id), r.nattrs, r.attrs, &r.decoded, &where);
+  if (bad) ty_fail(c, where, "%s", bad);
   return r;
 }
 

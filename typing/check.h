@@ -94,7 +94,7 @@ void ty_check_data(TyCheck *c, IrData *d);
 /* A fresh instance of a scheme (a FUNC with type parameters and relations): parameters become
  * holes (or the given written type arguments), and its relations join the solver at `span`,
  * naming the operator `op` (or NULL) in their messages. */
-IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const char *op);
+IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call);
 /* Gives unsuffixed literals still undecided in t their default base types (int32, float32). */
 void ty_default_literals(TyCheck *c);
 /* Generalizes t over the holes above the current level: they become named parameters (after the
@@ -133,7 +133,7 @@ void ty_check_literals(TyCheck *c);
 /* ---------------------------------------------------------------- operators (ops.c) */
 
 /* The type scheme of an operator, or NULL when its type rule is not implemented yet. */
-IrType *ty_op_scheme(TyCheck *c, IrOpId op);
+IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs);
 
 /* ---------------------------------------------------------------- patterns (exhaustive.c) */
 

@@ -231,3 +231,66 @@ bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
   ty_relation_add(cx, ty_dim_eq_relation, "DimEq", 2, args, (IrSpan){0});
   return true;
 }
+
+/* ---------------------------------------------------------------- arithmetic for the relations */
+
+static bool is_any(TyCtx *cx, IrType *d) {
+  d = ty_prune(cx, d);
+  if (d->kind == IR_TYPE_ANY) return true;
+  if (d->kind == IR_TYPE_DIMOP) return is_any(cx, d->u.dimop.a) || is_any(cx, d->u.dimop.b);
+  return false;
+}
+
+static IrType *any_dim(void) { return ir_type_new(IR_TYPE_ANY, (IrSpan){0}); }
+
+static IrType *arith(TyCtx *cx, char op, IrType *a, IrType *b) {
+  TyPoly pa, pb, out;
+  if (!ty_dim_normalize(cx, a, &pa) || !ty_dim_normalize(cx, b, &pb)) return any_dim();
+  bool ok = op == '*' ? mul(&pa, &pb, &out) : add(&pa, &pb, op == '+' ? 1 : -1, &out);
+  if (!ok) return any_dim();
+  /* Nothing combined (`n + m`): keep the operands in the order written. */
+  if (op == '+' && pa.n && pb.n && out.n == pa.n + pb.n) return dimop('+', ty_poly_to_dim(cx, &pa), ty_poly_to_dim(cx, &pb));
+  return ty_poly_to_dim(cx, &out);
+}
+
+IrType *ty_dim_add(TyCtx *cx, IrType *a, IrType *b) { return arith(cx, '+', a, b); }
+IrType *ty_dim_sub(TyCtx *cx, IrType *a, IrType *b) { return arith(cx, '-', a, b); }
+IrType *ty_dim_mul(TyCtx *cx, IrType *a, IrType *b) { return arith(cx, '*', a, b); }
+
+/* Whether monomial m contains every atom of d (both sorted); the rest goes to *rest. */
+static bool mono_divides(const TyMono *m, const TyMono *d, TyMono *rest) {
+  if (d->coef == 0 || m->coef % d->coef != 0) return false;
+  rest->coef = m->coef / d->coef;
+  rest->atoms = IR_NEW_ARRAY(TyAtom, m->n + 1);
+  rest->n = 0;
+  int j = 0;
+  for (int i = 0; i < m->n; i++) {
+    if (j < d->n && atom_cmp(&m->atoms[i], &d->atoms[j]) == 0) j++;
+    else rest->atoms[rest->n++] = m->atoms[i];
+  }
+  return j == d->n;
+}
+
+IrType *ty_dim_div(TyCtx *cx, IrType *a, IrType *b) {
+  if (is_any(cx, a) || is_any(cx, b)) return any_dim();
+  TyPoly pa, pb;
+  if (!ty_dim_normalize(cx, a, &pa) || !ty_dim_normalize(cx, b, &pb)) return NULL;
+  if (pb.n != 1) return NULL; /* only a single monomial divides */
+  TyPoly out = {pa.n, IR_NEW_ARRAY(TyMono, pa.n + 1)};
+  for (int i = 0; i < pa.n; i++)
+    if (!mono_divides(&pa.terms[i], &pb.terms[0], &out.terms[i])) return NULL;
+  if (!normalize(&out)) return NULL;
+  return ty_poly_to_dim(cx, &out);
+}
+
+bool ty_dim_value(TyCtx *cx, IrType *d, int64_t *out) {
+  TyPoly p;
+  if (!ty_dim_normalize(cx, d, &p)) return false;
+  if (p.n == 0) {
+    *out = 0;
+    return true;
+  }
+  if (p.n != 1 || p.terms[0].n != 0) return false;
+  *out = p.terms[0].coef;
+  return true;
+}

@@ -157,13 +157,18 @@ static IrType *infer_call(TyCheck *c, IrExpr *e) {
   int nt = e->u.call.ntargs;
   IrType *ft;
   if (f->kind == IR_EXPR_OP) {
-    IrType *scheme = ty_op_scheme(c, (IrOpId)f->u.op);
-    if (!scheme) ty_fail(c, f->span, "the type rule of the operator `%s` is not implemented yet", ir_ops[f->u.op].name);
-    if (e->u.call.nattrs)
-      ty_fail(c, e->u.call.attrs[0].span, "`%s` takes no attribute `%s`", ir_ops[f->u.op].name,
-              e->u.call.attrs[0].key->name);
+    const IrOpInfo *info = &ir_ops[f->u.op];
+    if (e->u.call.nargs < info->min_args || e->u.call.nargs > info->max_args) {
+      int lo = info->min_args, hi = info->max_args, n = e->u.call.nargs;
+      ty_fail(c, e->span, "`%s` takes %s%d argument%s, but %d %s given", info->name,
+              lo == hi ? "" : ir_printf("%d to ", lo), hi, hi == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+    }
+    IrSpan where = e->span;
+    const char *bad = ir_attrs_decode(info->name, info->attrs, e->u.call.nattrs, e->u.call.attrs,
+                                      &e->u.call.opattrs, &where);
+    if (bad) ty_fail(c, where, "%s", bad);
     if (nt) ty_fail(c, f->span, "operators take no type arguments");
-    ft = ty_instantiate(c, scheme, 0, NULL, e->span, ir_ops[f->u.op].name);
+    ft = ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e);
   } else if (f->kind == IR_EXPR_GLOBAL) {
     ft = global_type(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
@@ -313,8 +318,13 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
   int mark = ty_push_tparams(c, h->ntparams, h->tparams);
   for (int i = 0; i < h->nrels; i++) {
     int id = ty_relation_find(h->rels[i].name);
-    ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id), h->rels[i].nargs,
-                    h->rels[i].args, h->rels[i].span);
+    TyRelation *rel = ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id),
+                                      h->rels[i].nargs, h->rels[i].args, h->rels[i].span);
+    if (h->rels[i].decoded) {
+      rel->attrs = h->rels[i].decoded;
+      rel->nattrs = h->rels[i].nattrs;
+      rel->written = h->rels[i].attrs;
+    }
   }
   TyLocal **params = IR_NEW_ARRAY(TyLocal *, fn->nparams);
   for (int i = 0; i < fn->nparams; i++) params[i] = bind(c, fn->params[i].name, h->type->u.func.args[i]);

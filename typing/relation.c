@@ -2,27 +2,17 @@
  * BroadcastComp. A relation reads its arguments through ty_prune, may unify, and says whether it
  * is solved, still open, or failed with a message that names the operator, the argument, the
  * dimension and both values. */
-#include "typing/ty.h"
+#include "typing/oprel.h"
 
 #include <string.h>
 
-/* ---------------------------------------------------------------- messages */
-
-/* Holes are named once for all the types of one relation's message (the solver resets the names
- * before each run). */
-static const char *type_text(TyCtx *cx, IrType *t) { return ir_type_str(ty_for_message(cx, t, &cx->message_names)); }
-
-static const char *who(const TyRelation *rel) {
-  return rel->op ? ir_printf("`%s`", rel->op) : ir_printf("%s", rel->name);
-}
-
 /* ---------------------------------------------------------------- Identity */
 
-static TyRelResult rel_identity(TyCtx *cx, TyRelation *rel, const char **message) {
+TyRelResult ty_rel_identity(TyCtx *cx, TyRelation *rel, const char **message) {
   TyMismatch why = TY_MISMATCH_INIT;
   if (ty_unify(cx, rel->args[0], rel->args[1], &why)) return TY_SOLVED;
-  *message = ir_printf("%s needs equal types, but they are %s and %s", who(rel), type_text(cx, rel->args[0]),
-                       type_text(cx, rel->args[1]));
+  *message = ir_printf("%s needs equal types, but they are %s and %s", ty_rel_who(rel), ty_rel_text(cx, rel->args[0]),
+                       ty_rel_text(cx, rel->args[1]));
   return TY_FAILED;
 }
 
@@ -30,16 +20,16 @@ static TyRelResult rel_identity(TyCtx *cx, TyRelation *rel, const char **message
 
 /* Elementwise(t1, t2): a unary element-wise operator's argument t1 is a tensor, and its result
  * t2 has the same type. */
-static TyRelResult rel_elementwise(TyCtx *cx, TyRelation *rel, const char **message) {
+TyRelResult ty_rel_elementwise(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *t = ty_prune(cx, rel->args[0]);
   if (t->kind == IR_TYPE_HOLE) return ty_unify(cx, rel->args[1], t, NULL) ? TY_NOT_YET : TY_FAILED;
   if (t->kind != IR_TYPE_TENSOR) {
-    *message = ir_printf("%s works on tensors, but its argument is %s", who(rel), type_text(cx, t));
+    *message = ir_printf("%s works on tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, t));
     return TY_FAILED;
   }
   if (!ty_unify(cx, rel->args[1], t, NULL)) {
-    *message = ir_printf("the result of %s is %s, but %s is expected", who(rel), type_text(cx, t),
-                         type_text(cx, rel->args[1]));
+    *message = ir_printf("the result of %s is %s, but %s is expected", ty_rel_who(rel), ty_rel_text(cx, t),
+                         ty_rel_text(cx, rel->args[1]));
     return TY_FAILED;
   }
   return TY_SOLVED;
@@ -84,6 +74,11 @@ static DimVerdict broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
   return DIM_OPEN;
 }
 
+TyRelResult ty_rel_broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
+  DimVerdict v = broadcast_dim(cx, a, b, out);
+  return v == DIM_KNOWN ? TY_SOLVED : v == DIM_OPEN ? TY_NOT_YET : TY_FAILED;
+}
+
 static bool is_rank0(IrType *shape) { return shape->kind == IR_TYPE_SHAPE && shape->u.shape.rank == 0; }
 
 /* The same shape for sure: the same hole, or the same rigid shape variable (each annotation
@@ -103,8 +98,8 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
   }
   for (int i = 0; i < 3; i++) {
     if (t[i]->kind == IR_TYPE_TENSOR || t[i]->kind == IR_TYPE_HOLE) continue;
-    *message = ir_printf("%s works on tensors, but its %s %s is %s", who(rel), ordinal(i),
-                         i < 2 ? "argument" : "type", type_text(cx, t[i]));
+    *message = ir_printf("%s works on tensors, but its %s %s is %s", ty_rel_who(rel), ordinal(i),
+                         i < 2 ? "argument" : "type", ty_rel_text(cx, t[i]));
     return TY_FAILED;
   }
   if (!any_tensor) return TY_NOT_YET; /* fn<t1, t2, t3>(t1, t2) -> t3 where Broadcast(t1, t2, t3) */
@@ -119,14 +114,14 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
   if (!ty_unify(cx, t[0]->u.tensor.dtype, t[1]->u.tensor.dtype, NULL)) {
     *message = ir_printf("%s needs arguments of one element type, but they are %s and %s\n"
                          "first argument: %s\nsecond argument: %s",
-                         who(rel), type_text(cx, t[0]->u.tensor.dtype), type_text(cx, t[1]->u.tensor.dtype),
-                         type_text(cx, t[0]), type_text(cx, t[1]));
+                         ty_rel_who(rel), ty_rel_text(cx, t[0]->u.tensor.dtype), ty_rel_text(cx, t[1]->u.tensor.dtype),
+                         ty_rel_text(cx, t[0]), ty_rel_text(cx, t[1]));
     return TY_FAILED;
   }
   IrType *out_dtype = comp ? ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}) : t[0]->u.tensor.dtype;
   if (!ty_unify(cx, t[2]->u.tensor.dtype, out_dtype, NULL)) {
-    *message = ir_printf("the result of %s has element type %s, but %s was expected", who(rel),
-                         type_text(cx, out_dtype), type_text(cx, t[2]->u.tensor.dtype));
+    *message = ir_printf("the result of %s has element type %s, but %s was expected", ty_rel_who(rel),
+                         ty_rel_text(cx, out_dtype), ty_rel_text(cx, t[2]->u.tensor.dtype));
     return TY_FAILED;
   }
 
@@ -134,8 +129,8 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
   IrType *so = ty_prune(cx, t[2]->u.tensor.shape);
   if (is_rank0(so)) { /* a scalar result: both arguments are scalars */
     if (!ty_unify(cx, sa, so, NULL) || !ty_unify(cx, sb, so, NULL)) {
-      *message = ir_printf("%s gives a scalar only from scalars, but its arguments are %s and %s", who(rel),
-                           type_text(cx, t[0]), type_text(cx, t[1]));
+      *message = ir_printf("%s gives a scalar only from scalars, but its arguments are %s and %s", ty_rel_who(rel),
+                           ty_rel_text(cx, t[0]), ty_rel_text(cx, t[1]));
       return TY_FAILED;
     }
     return TY_SOLVED;
@@ -162,7 +157,7 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
           "%s cannot broadcast the shapes %s and %s\n"
           "dimension %d of the first argument is %s, dimension %d of the second is %s%s\n"
           "shapes align from the right; a dimension broadcasts when the two are equal or one is 1",
-          who(rel), type_text(cx, sa), type_text(cx, sb), pa, type_text(cx, da), pb, type_text(cx, db),
+          ty_rel_who(rel), ty_rel_text(cx, sa), ty_rel_text(cx, sb), pa, ty_rel_text(cx, da), pb, ty_rel_text(cx, db),
           named ? " (they may differ)" : "");
       return TY_FAILED;
     }
@@ -177,28 +172,28 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
   return open ? TY_NOT_YET : TY_SOLVED;
 
 result_clash:
-  *message = ir_printf("%s of %s and %s does not give %s", who(rel), type_text(cx, t[0]), type_text(cx, t[1]),
-                       type_text(cx, t[2]));
+  *message = ir_printf("%s of %s and %s does not give %s", ty_rel_who(rel), ty_rel_text(cx, t[0]), ty_rel_text(cx, t[1]),
+                       ty_rel_text(cx, t[2]));
   return TY_FAILED;
 }
 
-static TyRelResult rel_broadcast(TyCtx *cx, TyRelation *rel, const char **message) {
+TyRelResult ty_rel_broadcast(TyCtx *cx, TyRelation *rel, const char **message) {
   return broadcast(cx, rel, false, message);
 }
 
-static TyRelResult rel_broadcast_comp(TyCtx *cx, TyRelation *rel, const char **message) {
+TyRelResult ty_rel_broadcast_comp(TyCtx *cx, TyRelation *rel, const char **message) {
   return broadcast(cx, rel, true, message);
 }
 
 /* ---------------------------------------------------------------- TupleGetItem */
 
 /* TupleGetItem(t, i, r): t is a tuple whose field i has type r. */
-static TyRelResult rel_tuple_get_item(TyCtx *cx, TyRelation *rel, const char **message) {
+TyRelResult ty_rel_tuple_get_item(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *t = ty_prune(cx, rel->args[0]);
   int64_t i = ty_prune(cx, rel->args[1])->u.dim;
   if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
   if (t->kind != IR_TYPE_TUPLE) {
-    *message = ir_printf("`.%lld` takes a field of a tuple, but this value is %s", (long long)i, type_text(cx, t));
+    *message = ir_printf("`.%lld` takes a field of a tuple, but this value is %s", (long long)i, ty_rel_text(cx, t));
     return TY_FAILED;
   }
   if (i >= t->u.tuple.n) {
@@ -208,7 +203,7 @@ static TyRelResult rel_tuple_get_item(TyCtx *cx, TyRelation *rel, const char **m
   }
   if (!ty_unify(cx, t->u.tuple.fields[i], rel->args[2], NULL)) {
     *message = ir_printf("field %lld of this tuple is %s, but %s is expected", (long long)i,
-                         type_text(cx, t->u.tuple.fields[i]), type_text(cx, rel->args[2]));
+                         ty_rel_text(cx, t->u.tuple.fields[i]), ty_rel_text(cx, rel->args[2]));
     return TY_FAILED;
   }
   return TY_SOLVED;
@@ -220,8 +215,9 @@ static const struct {
   const char *name;
   TyRelFn fn;
   int nargs;
+  const char *attrs;
 } relations[TY_REL_COUNT] = {
-#define TY_REL(id, name, fn, nargs) {name, fn, nargs},
+#define TY_REL(id, name, fn, nargs, attrs) {name, fn, nargs, attrs},
 #include "typing/relations.def"
 #undef TY_REL
 };
@@ -234,4 +230,5 @@ int ty_relation_find(Sym name) {
 
 const char *ty_relation_name(TyRelId rel) { return relations[rel].name; }
 int ty_relation_arity(TyRelId rel) { return relations[rel].nargs; }
+const char *ty_relation_attrs(TyRelId rel) { return relations[rel].attrs; }
 TyRelFn ty_relation_fn(TyRelId rel) { return relations[rel].fn; }

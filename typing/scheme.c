@@ -40,7 +40,7 @@ static IrType *subst(const Subst *s, IrType *t) {
   return out;
 }
 
-IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const char *op) {
+IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call) {
   if (scheme->kind != IR_TYPE_FUNC || (scheme->u.func.ntparams == 0 && scheme->u.func.nrels == 0)) return scheme;
   int n = scheme->u.func.ntparams;
   Subst s = {n, scheme->u.func.tparams, IR_NEW_ARRAY(IrType *, n)};
@@ -57,7 +57,20 @@ IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, I
     if (id < 0) continue; /* cannot happen: schemes are made from known relations */
     TyRelation *added = ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id),
                                         rel->nargs, subst_all(&s, rel->nargs, rel->args), span);
-    added->op = op;
+    if (call) { /* an operator's: its call has the attributes (kept as written for a `where` clause
+                 * only when the relation reads them: clip's bounds do not change its type) */
+      added->op = ir_ops[call->u.call.callee->u.op].name;
+      added->call = call;
+      added->attrs = call->u.call.opattrs;
+      if (*ty_relation_attrs((TyRelId)id)) {
+        added->nattrs = call->u.call.nattrs;
+        added->written = call->u.call.attrs;
+      }
+    } else if (rel->decoded) {
+      added->attrs = rel->decoded;
+      added->nattrs = rel->nattrs;
+      added->written = rel->attrs;
+    }
   }
   return f;
 }
@@ -218,7 +231,8 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
   for (int r = 0; r < owned.len; r++) {
     TyRelation *rel = owned.items[r];
     rel->owned = true;
-    IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span};
+    IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span, rel->nattrs,
+                rel->written, rel->attrs};
     IrBuf text;
     ir_buf_init(&text);
     ir_buf_puts(&text, rel->name);
@@ -226,6 +240,10 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
       ir.args[i] = ty_resolve(cx, rel->args[i]);
       ir_buf_puts(&text, i ? ", " : "(");
       ir_print_type(&text, ir.args[i]);
+    }
+    for (int i = 0; i < rel->nattrs; i++) {
+      ir_buf_printf(&text, ", %s=", rel->written[i].key->name);
+      ir_print_attr_value(&text, &rel->written[i].val);
     }
     Sym key = ir_sym(text.data);
     if (ir_symmap_get(&printed, key)) continue;

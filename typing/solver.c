@@ -21,6 +21,7 @@ TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, 
   rel->nargs = nargs;
   rel->args = args;
   rel->span = span;
+  rel->attrs = &ir_op_attrs_none;
   uint32_t idx = (uint32_t)cx->rels.len;
   IR_VEC_PUSH(cx->rels, rel);
   TyIdList holes = {0};

@@ -59,6 +59,10 @@ struct TyRelation {
   IrType **args;
   IrSpan span;      /* the call that made it */
   const char *op;   /* the operator whose relation it is, or NULL */
+  const IrOpAttrs *attrs; /* its attributes (never NULL: ir_op_attrs_none when there are none) */
+  int nattrs;             /* and as written, for a `where` clause */
+  IrAttr *written;
+  const IrExpr *call;     /* the operator call that made it, or NULL */
   bool queued, solved, owned; /* owned: moved into a generalized type's where clause */
   uint32_t runs;
   uint32_t mark; /* scratch, as TyVar.mark */
@@ -133,6 +137,15 @@ TyPoly ty_poly_sub(const TyPoly *a, const TyPoly *b);
 /* Unifies two dimensions through their normal forms: equal forms are equal; an equation in one
  * hole that appears only linearly is solved; an undecidable one becomes a relation that waits. */
 bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why);
+/* Dimension arithmetic in normal form (`n * 3 * 32` is `n * 96`); `?` when an operand has `?`. */
+IrType *ty_dim_add(TyCtx *cx, IrType *a, IrType *b);
+IrType *ty_dim_sub(TyCtx *cx, IrType *a, IrType *b);
+IrType *ty_dim_mul(TyCtx *cx, IrType *a, IrType *b);
+/* a / b when b is one monomial that divides every term of a exactly (`n * 3072 / 3072` is `n`),
+ * `?` when either has `?`, otherwise NULL. */
+IrType *ty_dim_div(TyCtx *cx, IrType *a, IrType *b);
+/* Whether d is a known constant, and which. */
+bool ty_dim_value(TyCtx *cx, IrType *d, int64_t *out);
 /* The relation DimEq(a, b) that holds an undecided dimension equation. */
 TyRelResult ty_dim_eq_relation(TyCtx *cx, TyRelation *rel, const char **message);
 

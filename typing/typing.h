@@ -7,7 +7,7 @@
 #include "ir/ir.h"
 
 typedef enum {
-#define TY_REL(id, name, fn, nargs) TY_REL_##id,
+#define TY_REL(id, name, fn, nargs, attrs) TY_REL_##id,
 #include "typing/relations.def"
 #undef TY_REL
   TY_REL_COUNT
@@ -43,6 +43,7 @@ int ty_ctor_arity(void *module, Sym name);
 /* The relation a `where` clause names, or -1 when there is none of that name. */
 int ty_relation_find(Sym name);
 const char *ty_relation_name(TyRelId rel);
-int ty_relation_arity(TyRelId rel);
+int ty_relation_arity(TyRelId rel); /* -1: any number */
+const char *ty_relation_attrs(TyRelId rel);
 
 #endif

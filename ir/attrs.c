@@ -1,0 +1,178 @@
+/* Operator attributes: the keyword arguments of a call (`sum(%x, axis=[1], keepdims=True)`)
+ * checked against what the operator takes and decoded by kind, once, for the checker's relations
+ * and the run time's kernels alike. */
+#include "ir/op.h"
+
+#include <string.h>
+
+#include "ir/mem.h"
+#include "ir/print.h"
+
+static const struct {
+  const char *name;
+  IrAttrKindOf kind;
+} attr_table[IR_A_COUNT] = {
+#define IR_ATTR(id, name, kind) {name, IR_AK_##kind},
+#include "ir/attrs.def"
+#undef IR_ATTR
+};
+
+const IrOpAttrs ir_op_attrs_none;
+
+const char *ir_attr_name(IrAttrId id) { return attr_table[id].name; }
+
+static int attr_lookup(Sym key) {
+  for (int i = 0; i < IR_A_COUNT; i++)
+    if (strcmp(attr_table[i].name, key->name) == 0) return i;
+  return -1;
+}
+
+/* Whether `name` is among the space-separated words of `list` (a trailing `!` ignored); sets
+ * *required when it carries one. */
+static bool listed(const char *list, const char *name, bool *required) {
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    while (*p == ' ') p++;
+    const char *w = p;
+    while (*p && *p != ' ' && *p != '!') p++;
+    bool bang = *p == '!';
+    if ((size_t)(p - w) == n && memcmp(w, name, n) == 0) {
+      if (required) *required = bang;
+      return true;
+    }
+    if (bang) p++;
+  }
+  return false;
+}
+
+/* "axis, keepdims and exclude" */
+static const char *accepted_text(const char *list) {
+  IrBuf b;
+  ir_buf_init(&b);
+  int count = 0, total = 0;
+  for (const char *p = list; *p; p++)
+    if (*p != ' ' && *p != '!' && (p == list || p[-1] == ' ')) total++;
+  for (const char *p = list; *p;) {
+    while (*p == ' ') p++;
+    if (!*p) break;
+    const char *w = p;
+    while (*p && *p != ' ' && *p != '!') p++;
+    count++;
+    ir_buf_printf(&b, "%s`%.*s`", count == 1 ? "" : count == total ? " and " : ", ", (int)(p - w), w);
+    if (*p == '!') p++;
+  }
+  return b.data;
+}
+
+static const char *describe(const IrAttrVal *v) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_print_attr_value(&b, v);
+  return b.data;
+}
+
+static bool integer(const IrAttrVal *v, int64_t *out) {
+  if (v->kind != IR_ATTR_LIT || v->lit.kind != IR_LIT_INT || v->lit.suffixed) return false;
+  if (v->lit.mag > (v->lit.neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) return false;
+  *out = v->lit.neg ? (int64_t)(0 - v->lit.mag) : (int64_t)v->lit.mag;
+  return true;
+}
+
+/* Decodes v as `kind` into *out; on error returns what was expected. */
+static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *out) {
+  out->given = true;
+  out->span = v->span;
+  if (v->kind == IR_ATTR_NONE) {
+    out->none = true;
+    return NULL;
+  }
+  switch (kind) {
+  case IR_AK_INTS: {
+    int64_t one;
+    if (integer(v, &one)) {
+      int64_t *p = IR_NEW(int64_t);
+      *p = one;
+      out->n = 1;
+      out->ints = p;
+      return NULL;
+    }
+    if (v->kind != IR_ATTR_LIST) return "an integer or a list of integers";
+    int64_t *p = IR_NEW_ARRAY(int64_t, v->n + 1);
+    for (int i = 0; i < v->n; i++)
+      if (!integer(&v->items[i], &p[i])) return "an integer or a list of integers";
+    out->listed = true;
+    out->n = v->n;
+    out->ints = p;
+    return NULL;
+  }
+  case IR_AK_BOOL:
+    if (v->kind != IR_ATTR_LIT || v->lit.kind != IR_LIT_BOOL) return "True or False";
+    out->b = v->lit.b;
+    return NULL;
+  case IR_AK_FLOAT:
+    if (v->kind != IR_ATTR_LIT || v->lit.kind == IR_LIT_BOOL) return "a number";
+    out->f = v->lit.kind == IR_LIT_FLOAT ? v->lit.f : v->lit.neg ? -(double)v->lit.mag : (double)v->lit.mag;
+    return NULL;
+  case IR_AK_DTYPE:
+    if (v->kind != IR_ATTR_STR) return "a base type such as \"float32\"";
+    if (v->len == 0) { /* TVM writes out_dtype="" for "the input's" */
+      out->none = true;
+      return NULL;
+    }
+    if (!ir_dtype_parse(v->str, v->len, &out->dtype)) return "a base type such as \"float32\"";
+    return NULL;
+  case IR_AK_STR:
+    if (v->kind != IR_ATTR_STR) return "a string";
+    out->str = v->str;
+    return NULL;
+  }
+  return NULL;
+}
+
+const char *ir_attrs_decode(const char *owner, const char *accepted, int n, const IrAttr *attrs,
+                            const IrOpAttrs **out, IrSpan *where) {
+  *out = &ir_op_attrs_none;
+  IrOpAttrs *a = NULL;
+  for (int i = 0; i < n; i++) {
+    const IrAttr *at = &attrs[i];
+    int id = attr_lookup(at->key);
+    if (id < 0 || !listed(accepted, at->key->name, NULL)) {
+      *where = at->span;
+      if (!*accepted) return ir_printf("`%s` takes no attributes, but `%s` is given", owner, at->key->name);
+      return ir_printf("`%s` has no attribute `%s`; it takes %s", owner, at->key->name, accepted_text(accepted));
+    }
+    if (!a) a = IR_NEW(IrOpAttrs);
+    const char *expected = decode(attr_table[id].kind, &at->val, &a->v[id]);
+    if (expected) {
+      *where = at->val.span;
+      return ir_printf("the attribute `%s` of `%s` is %s, but %s is given", at->key->name, owner, expected,
+                       describe(&at->val));
+    }
+  }
+  for (int id = 0; id < IR_A_COUNT; id++) {
+    bool required = false;
+    if (listed(accepted, attr_table[id].name, &required) && required && !(a && a->v[id].given)) {
+      return ir_printf("`%s` needs the attribute `%s`", owner, attr_table[id].name);
+    }
+  }
+  if (a) *out = a;
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- shared semantics */
+
+/* The length of x[begin:end:stride] for a dimension of n, as numpy computes it. */
+int64_t ir_slice_length(int64_t n, int64_t begin, int64_t end, int64_t stride, int64_t *start) {
+  if (stride > 0) {
+    begin = begin < 0 ? (begin + n < 0 ? 0 : begin + n) : (begin > n ? n : begin);
+    end = end < 0 ? (end + n < 0 ? 0 : end + n) : (end > n ? n : end);
+    *start = begin;
+    return end > begin ? (end - begin - 1) / stride + 1 : 0;
+  }
+  begin = begin < 0 ? (begin + n < 0 ? -1 : begin + n) : (begin >= n ? n - 1 : begin);
+  end = end < 0 ? (end + n < 0 ? -1 : end + n) : (end >= n ? n - 1 : end);
+  *start = begin;
+  if (begin <= end) return 0;
+  return stride == INT64_MIN ? 1 : (begin - end - 1) / -stride + 1;
+}
+

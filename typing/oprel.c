@@ -1,0 +1,106 @@
+/* The helpers the operators' relations share: reading tensor arguments and attributes, axes,
+ * stating results, and messages that name the operator and the values. */
+#include "typing/oprel.h"
+
+const char *ty_rel_who(const TyRelation *rel) {
+  return rel->op ? ir_printf("`%s`", rel->op) : ir_printf("%s", rel->name);
+}
+
+const char *ty_rel_text(TyCtx *cx, IrType *t) { return ir_type_str(ty_for_message(cx, t, &cx->message_names)); }
+
+const char *ty_rel_shape_text(TyCtx *cx, IrType *t) {
+  t = ty_prune(cx, t);
+  if (t->kind == IR_TYPE_TENSOR) t = ty_prune(cx, t->u.tensor.shape);
+  if (t->kind != IR_TYPE_SHAPE) return ty_rel_text(cx, t);
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_buf_putc(&b, '(');
+  for (int i = 0; i < t->u.shape.rank; i++) {
+    if (i) ir_buf_puts(&b, ", ");
+    ir_buf_puts(&b, ty_rel_text(cx, t->u.shape.dims[i]));
+  }
+  ir_buf_puts(&b, t->u.shape.rank == 1 ? ",)" : ")");
+  return b.data;
+}
+
+const char *ty_rel_ordinal(int i) {
+  static const char *names[] = {"first", "second", "third", "fourth", "fifth"};
+  return i < 5 ? names[i] : ir_printf("%dth", i + 1);
+}
+
+TyRelResult ty_rel_tensor(TyCtx *cx, TyRelation *rel, int i, IrType **shape, IrType **dtype, const char **message) {
+  IrType *t = ty_prune(cx, rel->args[i]);
+  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+  if (t->kind != IR_TYPE_TENSOR)
+    REL_FAIL("%s works on tensors, but its %s argument is %s", ty_rel_who(rel), ty_rel_ordinal(i), ty_rel_text(cx, t));
+  IrType *s = ty_prune(cx, t->u.tensor.shape);
+  if (s->kind != IR_TYPE_SHAPE) return TY_NOT_YET;
+  *shape = s;
+  if (dtype) *dtype = ty_prune(cx, t->u.tensor.dtype);
+  return TY_SOLVED;
+}
+
+TyRelResult ty_rel_result(TyCtx *cx, TyRelation *rel, int i, IrType *t, const char **message) {
+  if (ty_unify(cx, rel->args[i], t, NULL)) return TY_SOLVED;
+  if (i == rel->nargs - 1)
+    REL_FAIL("the result of %s is %s, but %s is expected", ty_rel_who(rel), ty_rel_text(cx, t),
+             ty_rel_text(cx, rel->args[i]));
+  REL_FAIL("the %s argument of %s must be %s, but it is %s", ty_rel_ordinal(i), ty_rel_who(rel), ty_rel_text(cx, t),
+           ty_rel_text(cx, rel->args[i]));
+}
+
+TyRelResult ty_rel_same_dtype(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message) {
+  if (ty_unify(cx, a, b, NULL)) return TY_SOLVED;
+  REL_FAIL("%s needs arguments of one element type, but they are %s and %s", ty_rel_who(rel), ty_rel_text(cx, a),
+           ty_rel_text(cx, b));
+}
+
+TyRelResult ty_rel_same_dim(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char *what,
+                            const char **message) {
+  TyMismatch why = TY_MISMATCH_INIT;
+  if (ty_unify(cx, a, b, &why)) return TY_SOLVED;
+  REL_FAIL("%s: %s, %s and %s, differ", ty_rel_who(rel), what, ty_rel_text(cx, a), ty_rel_text(cx, b));
+}
+
+const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id) { return &rel->attrs->v[id]; }
+
+TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, int extra, int *out,
+                        const char **message) {
+  int64_t lo = -(int64_t)rank - extra, hi = rank + extra - 1;
+  if (axis < lo || axis > hi)
+    REL_FAIL("%s: %s=%lld is out of range for a tensor of rank %d (axes go from %lld to %lld)", ty_rel_who(rel),
+             ir_attr_name(id), (long long)axis, rank, (long long)lo, (long long)hi);
+  *out = (int)(axis < 0 ? axis + rank + extra : axis);
+  return TY_SOLVED;
+}
+
+TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[2], const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  out[0] = out[1] = dflt;
+  if (!a->given || a->none) return TY_SOLVED;
+  if (a->n != 1 && a->n != 2)
+    REL_FAIL("%s: %s has %d values, but it takes 1 or 2 (height and width)", ty_rel_who(rel), ir_attr_name(id), a->n);
+  out[0] = a->ints[0];
+  out[1] = a->ints[a->n - 1];
+  return TY_SOLVED;
+}
+
+TyRelResult ty_rel_padding(TyRelation *rel, int64_t out[4], const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_PADDING);
+  for (int i = 0; i < 4; i++) out[i] = 0;
+  if (!a->given || a->none) return TY_SOLVED;
+  switch (a->n) {
+  case 1: out[0] = out[1] = out[2] = out[3] = a->ints[0]; break;
+  case 2: out[0] = out[2] = a->ints[0], out[1] = out[3] = a->ints[1]; break;
+  case 4: for (int i = 0; i < 4; i++) out[i] = a->ints[i]; break;
+  default:
+    REL_FAIL("%s: padding has %d values, but it takes 1, 2 or 4 (top, left, bottom, right)", ty_rel_who(rel), a->n);
+  }
+  for (int i = 0; i < 4; i++)
+    if (out[i] < 0) REL_FAIL("%s: padding=%lld is negative", ty_rel_who(rel), (long long)out[i]);
+  return TY_SOLVED;
+}
+
+IrType *ty_rel_dim(int64_t n) { return ir_type_dim(n, (IrSpan){0}); }
+IrType *ty_rel_shape(int rank, IrType **dims) { return ir_type_shape(rank, dims, (IrSpan){0}); }
+IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype) { return ir_type_tensor(shape, dtype, (IrSpan){0}); }

@@ -1,0 +1,68 @@
+/* What the operators' relations share (private to typing/): reading a tensor argument, axes and
+ * attributes, stating the result, and messages that name the operator. The relations themselves
+ * are listed in relations.def; each family's file (rel_create.c, rel_shape.c, rel_reduce.c,
+ * rel_nn.c) defines its own. */
+#ifndef TYPING_OPREL_H
+#define TYPING_OPREL_H
+
+#include "typing/ty.h"
+
+/* Sets *message and fails the relation. */
+#define REL_FAIL(...)                                                                                              \
+  do {                                                                                                             \
+    *message = ir_printf(__VA_ARGS__);                                                                             \
+    return TY_FAILED;                                                                                              \
+  } while (0)
+
+/* Returns from the relation unless r is TY_SOLVED. */
+#define REL_TRY(r)                                                                                                 \
+  do {                                                                                                             \
+    TyRelResult r_ = (r);                                                                                          \
+    if (r_ != TY_SOLVED) return r_;                                                                                \
+  } while (0)
+
+/* "`nn.dense`" for an operator's relation, the relation's name otherwise. */
+const char *ty_rel_who(const TyRelation *rel);
+/* A type as messages show it. */
+const char *ty_rel_text(TyCtx *cx, IrType *t);
+/* "(2, 3)" for a shape or a tensor type's shape. */
+const char *ty_rel_shape_text(TyCtx *cx, IrType *shape);
+/* "first", "second", ... */
+const char *ty_rel_ordinal(int i);
+
+/* Argument i as a tensor of known rank: TY_SOLVED with *tensor, *shape (IR_TYPE_SHAPE) and
+ * *dtype; TY_NOT_YET while its type or rank is unknown; TY_FAILED when it is not a tensor. */
+TyRelResult ty_rel_tensor(TyCtx *cx, TyRelation *rel, int i, IrType **shape, IrType **dtype, const char **message);
+/* Unifies the relation's argument i (its result, usually) with t, or fails saying so. */
+TyRelResult ty_rel_result(TyCtx *cx, TyRelation *rel, int i, IrType *t, const char **message);
+/* Unifies two base types, or fails naming the operator's arguments. */
+TyRelResult ty_rel_same_dtype(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message);
+/* Unifies two dimensions; on failure says `what` (e.g. "the weight's second dimension") and both. */
+TyRelResult ty_rel_same_dim(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char *what,
+                            const char **message);
+
+/* The attribute `id` of the relation's call. */
+const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id);
+/* An axis of attribute `id` made non-negative for a tensor of `rank` (axes from -rank to
+ * rank - 1; `extra` widens that for operators that insert axes); fails naming the attribute. */
+TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, int extra, int *out,
+                        const char **message);
+/* The attribute `id` as a list of exactly 1 or 2 values (TVM's (h, w) pairs), defaulting to
+ * `dflt`: out[0], out[1]. */
+TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[2], const char **message);
+/* padding: 1, 2 or 4 values as (top, left, bottom, right). */
+TyRelResult ty_rel_padding(TyRelation *rel, int64_t out[4], const char **message);
+
+IrType *ty_rel_dim(int64_t n);
+IrType *ty_rel_shape(int rank, IrType **dims);
+IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype);
+/* The broadcast of two dimensions: TY_SOLVED with *out, TY_NOT_YET, or TY_FAILED (they differ). */
+TyRelResult ty_rel_broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out);
+
+#define X(id, name, fn, nargs, attrs) TyRelResult fn(TyCtx *cx, TyRelation *rel, const char **message);
+#define TY_REL X
+#include "typing/relations.def"
+#undef TY_REL
+#undef X
+
+#endif

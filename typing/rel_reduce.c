@@ -1,0 +1,56 @@
+/* The relations of the reductions: Reduce (sum, mean, max, min, prod), LogicalReduce (all, any:
+ * bool tensors) and ArgReduce (argmax, argmin: int32 indices). `axis` is None (every axis), one
+ * axis or a list; `exclude` reduces the axes not listed; `keepdims` keeps them as 1s. */
+#include "typing/oprel.h"
+
+/* Which axes of a tensor of rank r the attributes reduce. */
+static TyRelResult reduced_axes(TyRelation *rel, int r, bool *reduce, int max_axes, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
+  bool exclude = ty_rel_attr(rel, IR_A_EXCLUDE)->b;
+  if (!a->given || a->none) {
+    for (int i = 0; i < r; i++) reduce[i] = !exclude;
+    return TY_SOLVED;
+  }
+  if (max_axes && a->n > max_axes) REL_FAIL("%s takes one axis, but %d are given", ty_rel_who(rel), a->n);
+  for (int i = 0; i < r; i++) reduce[i] = exclude;
+  bool *seen = IR_NEW_ARRAY(bool, r + 1);
+  for (int i = 0; i < a->n; i++) {
+    int ax;
+    REL_TRY(ty_rel_axis(rel, IR_A_AXIS, a->ints[i], r, 0, &ax, message));
+    if (seen[ax]) REL_FAIL("%s: axis=%lld names axis %d twice", ty_rel_who(rel), (long long)a->ints[i], ax);
+    seen[ax] = true;
+    reduce[ax] = !exclude;
+  }
+  return TY_SOLVED;
+}
+
+static TyRelResult reduce(TyCtx *cx, TyRelation *rel, IrType *result_dtype, int max_axes, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank;
+  bool *reduce = IR_NEW_ARRAY(bool, r + 1);
+  REL_TRY(reduced_axes(rel, r, reduce, max_axes, message));
+  bool keep = ty_rel_attr(rel, IR_A_KEEPDIMS)->b;
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  int n = 0;
+  for (int i = 0; i < r; i++)
+    if (!reduce[i]) dims[n++] = shape->u.shape.dims[i];
+    else if (keep) dims[n++] = ty_rel_dim(1);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), result_dtype ? result_dtype : dtype),
+                       message);
+}
+
+TyRelResult ty_rel_reduce(TyCtx *cx, TyRelation *rel, const char **message) { return reduce(cx, rel, NULL, 0, message); }
+
+TyRelResult ty_rel_logical_reduce(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  IrType *b = ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0});
+  if (!ty_unify(cx, dtype, b, NULL))
+    REL_FAIL("%s works on bool tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, rel->args[0]));
+  return reduce(cx, rel, NULL, 0, message);
+}
+
+TyRelResult ty_rel_arg_reduce(TyCtx *cx, TyRelation *rel, const char **message) {
+  return reduce(cx, rel, ir_type_dtype(IR_DTYPE(IR_DT_INT, 32), (IrSpan){0}), 1, message);
+}
