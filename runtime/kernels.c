@@ -2,7 +2,7 @@
  * (dtype, operator), written once as macros. Integers wrap as two's complement and divide
  * truncating toward zero, as in C; integer division by zero is a run-time error; float16 is
  * stored as RtHalf and computed in float. */
-#include "runtime/rt.h"
+#include "runtime/kernel.h"
 
 #include <math.h>
 #include <string.h>
@@ -174,18 +174,8 @@ static bool is_comparison(IrOpId op) { return op >= IR_OP_EQUAL && op <= IR_OP_G
 
 /* ---------------------------------------------------------------- tensors as flat operands */
 
-/* A value seen as dtype, shape and data: scalars point at a one-element buffer. */
-typedef struct {
-  IrDType dt;
-  int rank;
-  const int64_t *shape;
-  int64_t count;
-  const void *data;
-  uint64_t one; /* the scalar's bytes, little-endian at the dtype's width */
-} Operand;
-
-static void operand(Operand *o, RtValue v) {
-  *o = (Operand){.dt = v.kind == RT_SCALAR ? v.dt : v.u.t->dt};
+void rt_operand(RtOperand *o, RtValue v) {
+  *o = (RtOperand){.dt = v.kind == RT_SCALAR ? v.dt : v.u.t->dt};
   if (v.kind == RT_TENSOR) {
     o->rank = v.u.t->rank;
     o->shape = v.u.t->shape;
@@ -195,62 +185,60 @@ static void operand(Operand *o, RtValue v) {
   }
   o->count = 1;
   o->data = &o->one;
-  RtTensor one = {.dt = v.dt, .rank = 1, .count = 1, .data = &o->one};
-  rt_tensor_set(&one, 0, v);
+  rt_elem_set(&o->one, v.dt, 0, v);
 }
 
-/* The result: a tensor of the shape, or (rank 0) a scalar read back from a local buffer. */
-typedef struct {
-  IrDType dt;
-  RtTensor *t;
-  uint64_t one;
-} Result;
-
-static void *result_init(Result *r, IrDType dt, int rank, const int64_t *shape) {
+void *rt_result_init(RtResult *r, IrDType dt, int rank, const int64_t *shape) {
   r->dt = dt;
   r->t = rank ? rt_tensor_new(dt, rank, shape) : NULL;
   return r->t ? r->t->data : &r->one;
 }
 
-static RtValue result_value(Result *r) {
+RtValue rt_result_value(RtResult *r) {
   if (r->t) return (RtValue){.kind = RT_TENSOR, .u.t = r->t};
-  RtTensor one = {.dt = r->dt, .rank = 1, .count = 1, .data = &r->one};
-  return rt_tensor_get(&one, 0);
+  return rt_elem_get(&r->one, r->dt, 0);
 }
 
-static void shape_text(IrBuf *b, int rank, const int64_t *shape) {
-  ir_buf_putc(b, '(');
-  for (int i = 0; i < rank; i++) ir_buf_printf(b, "%s%lld", i ? ", " : "", (long long)shape[i]);
-  ir_buf_puts(b, rank == 1 ? ",)" : ")");
+const char *rt_shape_text(int rank, const int64_t *shape) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_buf_putc(&b, '(');
+  for (int i = 0; i < rank; i++) ir_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  ir_buf_puts(&b, rank == 1 ? ",)" : ")");
+  return b.data;
 }
 
-static _Noreturn void broadcast_error(const IrExpr *e, IrOpId op, const Operand *a, const Operand *b, int axis) {
-  IrBuf sa, sb;
-  ir_buf_init(&sa);
-  ir_buf_init(&sb);
-  shape_text(&sa, a->rank, a->shape);
-  shape_text(&sb, b->rank, b->shape);
+const IrOpAttrs *rt_attrs(const IrExpr *e) {
+  return e && e->kind == IR_EXPR_CALL && e->u.call.opattrs ? e->u.call.opattrs : &ir_op_attrs_none;
+}
+
+int rt_axis(const IrExpr *e, IrOpId op, int64_t axis, int rank) {
+  if (axis < -rank || axis >= rank)
+    rt_error(e, "%s: axis %lld is out of range for a tensor of rank %d", ir_ops[op].name, (long long)axis, rank);
+  return (int)(axis < 0 ? axis + rank : axis);
+}
+
+static _Noreturn void broadcast_error(const IrExpr *e, IrOpId op, const RtOperand *a, const RtOperand *b, int axis) {
   rt_error(e, "%s: shapes %s and %s do not broadcast (from the right, dimension %d is %lld in one and %lld in the other)",
-           ir_ops[op].name, sa.data, sb.data, axis, (long long)a->shape[a->rank - 1 - axis],
-           (long long)b->shape[b->rank - 1 - axis]);
+           ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(b->rank, b->shape), axis,
+           (long long)a->shape[a->rank - 1 - axis], (long long)b->shape[b->rank - 1 - axis]);
 }
 
 /* ---------------------------------------------------------------- binary kernel */
 
-enum { MAX_RANK = 64 };
 
 static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
-  Operand a, b;
-  operand(&a, va);
-  operand(&b, vb);
+  RtOperand a, b;
+  rt_operand(&a, va);
+  rt_operand(&b, vb);
   if (!ir_dtype_eq(a.dt, b.dt)) {
     char na[24], nb[24];
     rt_error(e, "%s: the arguments' dtypes differ (%s and %s)", ir_ops[op].name, ir_dtype_name(a.dt, na),
              ir_dtype_name(b.dt, nb));
   }
   int rank = a.rank > b.rank ? a.rank : b.rank;
-  if (rank > MAX_RANK) rt_error(e, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, MAX_RANK);
-  int64_t shape[MAX_RANK], stride_a[MAX_RANK], stride_b[MAX_RANK];
+  if (rank > RT_MAX_RANK) rt_error(e, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, RT_MAX_RANK);
+  int64_t shape[RT_MAX_RANK], stride_a[RT_MAX_RANK], stride_b[RT_MAX_RANK];
   int64_t acc_a = 1, acc_b = 1;
   for (int k = 0; k < rank; k++) { /* from the right */
     int ia = a.rank - 1 - k, ib = b.rank - 1 - k, io = rank - 1 - k;
@@ -263,8 +251,8 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
     acc_b *= db;
   }
   IrDType rdt = is_comparison(op) ? IR_DTYPE(IR_DT_BOOL, 1) : a.dt;
-  Result r;
-  char *out = result_init(&r, rdt, rank, shape);
+  RtResult r;
+  char *out = rt_result_init(&r, rdt, rank, shape);
   int64_t count = 1;
   for (int k = 0; k < rank; k++) count *= shape[k];
   size_t ea = rt_dtype_size(a.dt), er = rt_dtype_size(rdt);
@@ -279,7 +267,7 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
   } else {
     /* Row by row over the last dimension, with an odometer over the others. */
     int64_t inner = shape[rank - 1], rows = count / inner;
-    int64_t idx[MAX_RANK] = {0}, oa = 0, ob = 0;
+    int64_t idx[RT_MAX_RANK] = {0}, oa = 0, ob = 0;
     for (int64_t row = 0; row < rows; row++) {
       loop(op, (const char *)a.data + (size_t)oa * ea, stride_a[rank - 1] != 0, (const char *)b.data + (size_t)ob * ea,
            stride_b[rank - 1] != 0, out + (size_t)(row * inner) * er, inner, &div0);
@@ -296,7 +284,7 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
   if (div0) rt_error(e, "integer division by zero");
   if (rdt.code == IR_DT_BOOL && !is_comparison(op)) /* bool arithmetic: back to 0 and 1 */
     for (int64_t i = 0; i < (r.t ? count : 1); i++) ((uint8_t *)out)[i] = out[i] != 0;
-  return result_value(&r);
+  return rt_result_value(&r);
 }
 
 /* ---------------------------------------------------------------- unary kernels */
@@ -319,8 +307,10 @@ static inline bool is_negative(int64_t x) { return x < 0; }
 static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(IR_DT_INT, 64), x)); }
 
 #define DEFINE_INT_UNARY(NAME, S, SIGNED)                                                       \
-  static void NAME(IrOpId op, const void *a, void *out, int64_t n) {                            \
+  static void NAME(IrOpId op, const void *a, void *out, int64_t n, double p, double q) {        \
     switch (op) {                                                                               \
+    case IR_OP_CLIP: LOOP1(S, S, (double)x < p ? (S)p : (double)x > q ? (S)q : x); break;       \
+    case IR_OP_NN_LEAKY_RELU: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? sat(p * (double)x) : (int64_t)x); break; \
     case IR_OP_NEGATIVE: LOOP1(S, S, 0 - (uint64_t)x); break;                                   \
     case IR_OP_ABS: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? 0 - (uint64_t)x : (uint64_t)x); break;     \
     case IR_OP_SIGN: LOOP1(S, S, (x > (S)0) - (SIGNED && is_negative((int64_t)x))); break;                               \
@@ -341,8 +331,12 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
   }
 
 #define DEFINE_FLOAT_UNARY(NAME, S, C)                                                          \
-  static void NAME(IrOpId op, const void *a, void *out, int64_t n) {                            \
+  static void NAME(IrOpId op, const void *a, void *out, int64_t n, double p, double q) {        \
+    C lo = (C)p, hi = (C)q;                                                                     \
+    (void)lo, (void)hi;                                                                         \
     switch (op) {                                                                               \
+    case IR_OP_CLIP: LOOP1(S, C, x < lo ? lo : x > hi ? hi : x); break;                         \
+    case IR_OP_NN_LEAKY_RELU: LOOP1(S, C, x < 0 ? lo * x : x); break;                           \
     case IR_OP_NEGATIVE: LOOP1(S, C, -x); break;                                                \
     case IR_OP_ABS: LOOP1(S, C, fabs(x)); break;                                                \
     case IR_OP_SIGN: LOOP1(S, C, x > 0 ? 1 : x < 0 ? -1 : x); break;                            \
@@ -372,7 +366,8 @@ INT_DTYPES(X)
 FLOAT_DTYPES(X)
 #undef X
 
-static void unary_bool(IrOpId op, const void *a, void *out, int64_t n) {
+static void unary_bool(IrOpId op, const void *a, void *out, int64_t n, double p, double q) {
+  (void)p, (void)q;
   const uint8_t *A = a;
   uint8_t *O = out;
   for (int64_t i = 0; i < n; i++) {
@@ -387,44 +382,42 @@ static void unary_bool(IrOpId op, const void *a, void *out, int64_t n) {
 }
 
 #define X(NAME, S, T) unary_##NAME,
-static void (*const unary_loops[])(IrOpId, const void *, void *, int64_t) = {unary_bool, INT_DTYPES(X) FLOAT_DTYPES(X)};
+static void (*const unary_loops[])(IrOpId, const void *, void *, int64_t, double, double) = {
+    unary_bool, INT_DTYPES(X) FLOAT_DTYPES(X)};
 #undef X
 
-static RtValue unary(IrOpId op, RtValue v) {
-  Operand a;
-  operand(&a, v);
-  Result r;
-  void *out = result_init(&r, a.dt, a.rank, a.shape);
-  unary_loops[dtype_index(a.dt)](op, a.data, out, a.count);
-  return result_value(&r);
+/* The values an integer dtype holds, as doubles (clip's bounds are clamped to them). */
+static void int_range(IrDType dt, double *lo, double *hi) {
+  if (dt.code == IR_DT_UINT) {
+    *lo = 0;
+    *hi = ldexp(1, dt.bits) - 1;
+  } else {
+    *lo = -ldexp(1, dt.bits - 1);
+    *hi = ldexp(1, dt.bits - 1) - 1;
+  }
 }
 
-/* ---------------------------------------------------------------- reductions */
-
-/* The sum of every element, as a scalar of the tensor's dtype. Floats accumulate in double (a
- * million float32 values sum to float32 rounding); integers wrap; bools sum to "any is true". */
-static RtValue sum_all(RtValue v) {
-  if (v.kind == RT_SCALAR) return v;
-  const RtTensor *t = v.u.t;
-  IrDType dt = t->dt;
-  int64_t n = t->count;
-  if (dt.code == IR_DT_FLOAT) {
-    double s = 0;
-    if (dt.bits == 32) {
-      const float *p = t->data;
-      for (int64_t i = 0; i < n; i++) s += p[i];
-    } else if (dt.bits == 64) {
-      const double *p = t->data;
-      for (int64_t i = 0; i < n; i++) s += p[i];
-    } else {
-      const RtHalf *p = t->data;
-      for (int64_t i = 0; i < n; i++) s += (double)p[i];
+static RtValue unary(IrOpId op, RtValue v, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, v);
+  const IrOpAttrs *attrs = rt_attrs(e);
+  double p = 0, q = 0;
+  if (op == IR_OP_CLIP) {
+    p = attrs->v[IR_A_A_MIN].f;
+    q = attrs->v[IR_A_A_MAX].f;
+    if (a.dt.code == IR_DT_INT || a.dt.code == IR_DT_UINT) {
+      double lo, hi;
+      int_range(a.dt, &lo, &hi);
+      p = ceil(p < lo ? lo : p > hi ? hi : p);
+      q = floor(q < lo ? lo : q > hi ? hi : q);
     }
-    return rt_scalar_from_f64(dt, s);
+  } else if (op == IR_OP_NN_LEAKY_RELU) {
+    p = attrs->v[IR_A_ALPHA].given ? attrs->v[IR_A_ALPHA].f : 0.01;
   }
-  uint64_t s = 0;
-  for (int64_t i = 0; i < n; i++) s += rt_tensor_get(t, i).u.u;
-  return rt_scalar_from_u64(dt, s);
+  RtResult r;
+  void *out = rt_result_init(&r, a.dt, a.rank, a.shape);
+  unary_loops[dtype_index(a.dt)](op, a.data, out, a.count, p, q);
+  return rt_result_value(&r);
 }
 
 /* ---------------------------------------------------------------- dispatch */
@@ -439,12 +432,17 @@ RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NEGATIVE: case IR_OP_ABS: case IR_OP_SIGN: case IR_OP_EXP: case IR_OP_LOG: case IR_OP_SQRT:
   case IR_OP_RSQRT: case IR_OP_SIGMOID: case IR_OP_TANH: case IR_OP_SIN: case IR_OP_COS: case IR_OP_FLOOR:
   case IR_OP_CEIL: case IR_OP_ROUND: case IR_OP_LOGICAL_NOT: case IR_OP_COPY: case IR_OP_ZEROS_LIKE:
-  case IR_OP_ONES_LIKE: case IR_OP_NN_RELU:
-    return unary(op, args[0]);
-  case IR_OP_SUM:
-    return sum_all(args[0]);
+  case IR_OP_ONES_LIKE: case IR_OP_CLIP: case IR_OP_NN_RELU: case IR_OP_NN_LEAKY_RELU:
+    return unary(op, args[0], e);
+  case IR_OP_ZEROS: case IR_OP_ONES: case IR_OP_FULL: case IR_OP_ARANGE:
+    return rt_kernel_create(op, args, nargs, e);
+  case IR_OP_SUM: case IR_OP_MEAN: case IR_OP_MAX: case IR_OP_MIN: case IR_OP_PROD: case IR_OP_ALL: case IR_OP_ANY:
+  case IR_OP_ARGMAX: case IR_OP_ARGMIN: case IR_OP_NN_SOFTMAX: case IR_OP_NN_LOG_SOFTMAX:
+    return rt_kernel_reduce(op, args, nargs, e);
+  case IR_OP_NN_DENSE: case IR_OP_NN_MATMUL: case IR_OP_NN_BATCH_MATMUL: case IR_OP_NN_BIAS_ADD: case IR_OP_NN_CONV2D:
+  case IR_OP_NN_MAX_POOL2D: case IR_OP_NN_AVG_POOL2D: case IR_OP_NN_GLOBAL_AVG_POOL2D:
+    return rt_kernel_nn(op, args, nargs, e);
   default:
-    (void)nargs;
-    rt_error(e, "the operator `%s` has no kernel yet", ir_ops[op].name);
+    return rt_kernel_transform(op, args, nargs, e);
   }
 }

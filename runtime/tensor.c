@@ -1,6 +1,6 @@
 /* Tensors: allocation (dtype, shape, contiguous row-major data in pointer-free GC memory),
  * element access by dtype, and filled tensors. */
-#include "runtime/rt.h"
+#include "runtime/kernel.h"
 
 #include <string.h>
 
@@ -40,9 +40,11 @@ RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape) {
   return t;
 }
 
-RtValue rt_tensor_get(const RtTensor *t, int64_t i) {
-  const void *p = t->data;
-  IrDType dt = t->dt;
+RtValue rt_tensor_get(const RtTensor *t, int64_t i) { return rt_elem_get(t->data, t->dt, i); }
+
+void rt_tensor_set(RtTensor *t, int64_t i, RtValue v) { rt_elem_set(t->data, t->dt, i, v); }
+
+RtValue rt_elem_get(const void *p, IrDType dt, int64_t i) {
   switch (dt.code) {
   case IR_DT_BOOL: return rt_bool(((const uint8_t *)p)[i] != 0);
   case IR_DT_INT:
@@ -68,13 +70,12 @@ RtValue rt_tensor_get(const RtTensor *t, int64_t i) {
   }
 }
 
-void rt_tensor_set(RtTensor *t, int64_t i, RtValue v) {
-  void *p = t->data;
-  switch (t->dt.code) {
+void rt_elem_set(void *p, IrDType dt, int64_t i, RtValue v) {
+  switch (dt.code) {
   case IR_DT_BOOL: ((uint8_t *)p)[i] = v.u.u != 0; break;
   case IR_DT_INT:
   case IR_DT_UINT:
-    switch (t->dt.bits) {
+    switch (dt.bits) {
     case 8: ((uint8_t *)p)[i] = (uint8_t)v.u.u; break;
     case 16: ((uint16_t *)p)[i] = (uint16_t)v.u.u; break;
     case 32: ((uint32_t *)p)[i] = (uint32_t)v.u.u; break;
@@ -82,7 +83,7 @@ void rt_tensor_set(RtTensor *t, int64_t i, RtValue v) {
     }
     break;
   default:
-    switch (t->dt.bits) {
+    switch (dt.bits) {
     case 16: ((RtHalf *)p)[i] = (RtHalf)v.u.f32; break;
     case 32: ((float *)p)[i] = v.u.f32; break;
     default: ((double *)p)[i] = v.u.f64; break;
@@ -105,4 +106,10 @@ RtValue rt_tensor_fill(RtValue v, IrDType dt, int rank, const int64_t *shape) {
     }
   }
   return (RtValue){.kind = RT_TENSOR, .u.t = t};
+}
+
+RtValue rt_convert(RtValue v, IrDType to) {
+  if (to.code == IR_DT_FLOAT || v.dt.code == IR_DT_FLOAT) return rt_scalar_from_f64(to, rt_scalar_f64(v));
+  if (to.code == IR_DT_BOOL) return rt_bool(v.u.u != 0);
+  return v.dt.code == IR_DT_INT ? rt_scalar_from_i64(to, v.u.i) : rt_scalar_from_u64(to, v.u.u);
 }

@@ -1,0 +1,56 @@
+/* What the kernels share (private to runtime/): values seen as flat operands, results that are
+ * scalars at rank 0, element access by dtype, attributes, and each operator family's entry.
+ * kernels.c holds the element-wise kernels and the dispatch; create.c, transform.c, reduce.c and
+ * nn.c the families. */
+#ifndef RUNTIME_KERNEL_H
+#define RUNTIME_KERNEL_H
+
+#include "runtime/rt.h"
+
+enum { RT_MAX_RANK = 64 };
+
+/* A value seen as dtype, shape and data: a scalar points at its own one-element buffer, so an
+ * operand is used in place (never copied). */
+typedef struct RtOperand {
+  IrDType dt;
+  int rank;
+  const int64_t *shape;
+  int64_t count;
+  const void *data;
+  uint64_t one;
+} RtOperand;
+
+void rt_operand(RtOperand *o, RtValue v);
+
+/* A result: a tensor of the shape, or (rank 0) a scalar read back from a local buffer. */
+typedef struct RtResult {
+  IrDType dt;
+  RtTensor *t;
+  uint64_t one;
+} RtResult;
+
+void *rt_result_init(RtResult *r, IrDType dt, int rank, const int64_t *shape);
+RtValue rt_result_value(RtResult *r);
+
+/* Element i of data of dtype dt, as a scalar value; and back. */
+RtValue rt_elem_get(const void *data, IrDType dt, int64_t i);
+void rt_elem_set(void *data, IrDType dt, int64_t i, RtValue v);
+/* v converted to dtype `to` (cast's rule: floats to integers truncate toward zero, saturating;
+ * integers wrap). */
+RtValue rt_convert(RtValue v, IrDType to);
+
+/* "(2, 3)" */
+const char *rt_shape_text(int rank, const int64_t *shape);
+/* The attributes of the call e (defaults when it has none, or is an operator used as a value). */
+const IrOpAttrs *rt_attrs(const IrExpr *e);
+/* An axis made non-negative for `rank` (the checker has checked it when the rank was known;
+ * this checks again for `?` shapes). */
+int rt_axis(const IrExpr *e, IrOpId op, int64_t axis, int rank);
+
+/* The operator families. */
+RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+
+#endif

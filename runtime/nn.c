@@ -1,0 +1,281 @@
+/* The neural-network kernels: nn.dense, nn.matmul and nn.batch_matmul as matrix products,
+ * nn.conv2d as im2col then a matrix product per image and group (NCHW data, OIHW weights),
+ * nn.bias_add through the broadcasting add, and the 2-D pools. float32 and float64 products call
+ * OpenBLAS (sgemm, dgemm); float16 is widened to float32 for sgemm; integers multiply in C loops
+ * that wrap as C does. */
+#include "runtime/kernel.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- the matrix product */
+
+static float *widen(const RtHalf *h, int64_t n) {
+  float *f = rt_alloc_atomic(sizeof(float) * (size_t)(n + 1));
+  for (int64_t i = 0; i < n; i++) f[i] = (float)h[i];
+  return f;
+}
+
+/* C (m x n) = op(A) op(B), where op(A) is m x k (A stored k x m when ta) and op(B) k x n (B
+ * stored n x k when tb); every matrix contiguous and row-major. */
+static void gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
+                 const void *B, void *C) {
+  if (m == 0 || n == 0) return;
+  size_t esize = rt_dtype_size(dt);
+  if (k == 0) {
+    memset(C, 0, (size_t)(m * n) * esize);
+    return;
+  }
+  bool blas = dt.code == IR_DT_FLOAT;
+  if (blas && (m > INT_MAX || n > INT_MAX || k > INT_MAX))
+    rt_error(e, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes", (long long)m,
+             (long long)k, (long long)k, (long long)n);
+  enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+  int lda = (int)(ta ? m : k), ldb = (int)(tb ? k : n);
+  if (blas && dt.bits == 32) {
+    cblas_sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, A, lda, B, ldb, 0.0f, C, (int)n);
+  } else if (blas && dt.bits == 64) {
+    cblas_dgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0, A, lda, B, ldb, 0.0, C, (int)n);
+  } else if (blas) { /* float16: in float32 */
+    float *c = rt_alloc_atomic(sizeof(float) * (size_t)(m * n));
+    cblas_sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, widen(A, m * k), lda, widen(B, k * n), ldb, 0.0f,
+                c, (int)n);
+    for (int64_t i = 0; i < m * n; i++) ((RtHalf *)C)[i] = (RtHalf)c[i];
+  } else { /* integers: wrapping, i-k-j order */
+    uint64_t *acc = rt_alloc_atomic(sizeof(uint64_t) * (size_t)n);
+    for (int64_t i = 0; i < m; i++) {
+      memset(acc, 0, sizeof(uint64_t) * (size_t)n);
+      for (int64_t p = 0; p < k; p++) {
+        uint64_t a = rt_elem_get(A, dt, ta ? p * m + i : i * k + p).u.u;
+        if (a == 0) continue;
+        for (int64_t j = 0; j < n; j++) acc[j] += a * rt_elem_get(B, dt, tb ? j * k + p : p * n + j).u.u;
+      }
+      for (int64_t j = 0; j < n; j++)
+        rt_elem_set(C, dt, i * n + j, dt.code == IR_DT_BOOL ? rt_bool(acc[j] != 0) : rt_scalar_from_u64(dt, acc[j]));
+    }
+    rt_poll(e);
+  }
+}
+
+/* The result in out_dtype when the attribute asks for another than the inputs'. */
+static RtValue in_out_dtype(RtValue v, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *o = &at->v[IR_A_OUT_DTYPE];
+  if (!o->given || o->none) return v;
+  RtValue arg = v;
+  IrOpAttrs cast = {0};
+  cast.v[IR_A_DTYPE] = *o;
+  cast.v[IR_A_DTYPE].none = false;
+  IrExpr site = *e;
+  site.u.call.opattrs = &cast;
+  return rt_kernel_call(IR_OP_CAST, &arg, 1, &site);
+}
+
+static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e, bool matmul) {
+  bool ta = matmul && at->v[IR_A_TRANSPOSE_A].b, tb = matmul ? at->v[IR_A_TRANSPOSE_B].b : true;
+  const char *name = matmul ? "nn.matmul" : "nn.dense";
+  if (x->rank < 1 || w->rank != 2 || (ta && x->rank != 2)) rt_error(e, "%s: the arguments' ranks do not fit", name);
+  int64_t k = ta ? x->shape[0] : x->shape[x->rank - 1], m = k ? x->count / k : 0;
+  if (ta) m = x->shape[1];
+  int64_t kw = tb ? w->shape[1] : w->shape[0], n = tb ? w->shape[0] : w->shape[1];
+  if (k != kw)
+    rt_error(e, "%s: the inner dimensions differ: %s by %s", name, rt_shape_text(x->rank, x->shape),
+             rt_shape_text(w->rank, w->shape));
+  int64_t shape[RT_MAX_RANK];
+  int r = x->rank;
+  if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", name, r, RT_MAX_RANK);
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)r);
+  if (ta) shape[0] = m;
+  shape[r - 1] = n;
+  if (!ta && k == 0) /* m is the product of the leading dimensions */
+    m = x->count == 0 ? 1 : m;
+  if (!ta) {
+    m = 1;
+    for (int i = 0; i < r - 1; i++) m *= x->shape[i];
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, x->dt, r, shape);
+  gemm(e, x->dt, ta, tb, m, n, k, x->data, w->data, out);
+  return in_out_dtype(rt_result_value(&res), at, e);
+}
+
+static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAttrs *at, const IrExpr *e) {
+  bool ta = at->v[IR_A_TRANSPOSE_A].b, tb = at->v[IR_A_TRANSPOSE_B].given ? at->v[IR_A_TRANSPOSE_B].b : true;
+  if (x->rank != 3 || y->rank != 3) rt_error(e, "nn.batch_matmul takes tensors of rank 3");
+  int64_t bx = x->shape[0], by = y->shape[0];
+  if (bx != by && bx != 1 && by != 1) rt_error(e, "nn.batch_matmul: the batch dimensions %lld and %lld differ", (long long)bx, (long long)by);
+  int64_t b = bx == 1 ? by : bx;
+  int64_t m = ta ? x->shape[2] : x->shape[1], k = ta ? x->shape[1] : x->shape[2];
+  int64_t ky = tb ? y->shape[2] : y->shape[1], n = tb ? y->shape[1] : y->shape[2];
+  if (k != ky)
+    rt_error(e, "nn.batch_matmul: the inner dimensions differ: %s by %s", rt_shape_text(3, x->shape), rt_shape_text(3, y->shape));
+  int64_t shape[3] = {b, m, n};
+  size_t esize = rt_dtype_size(x->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, x->dt, 3, shape);
+  for (int64_t i = 0; i < b; i++)
+    gemm(e, x->dt, ta, tb, m, n, k, (const char *)x->data + (size_t)((bx == 1 ? 0 : i) * m * k) * esize,
+         (const char *)y->data + (size_t)((by == 1 ? 0 : i) * k * n) * esize, out + (size_t)(i * m * n) * esize);
+  return in_out_dtype(rt_result_value(&res), at, e);
+}
+
+/* ---------------------------------------------------------------- bias_add */
+
+static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, x);
+  int64_t ax = at->v[IR_A_AXIS].given && !at->v[IR_A_AXIS].none ? at->v[IR_A_AXIS].ints[0] : 1;
+  int axis = rt_axis(e, IR_OP_NN_BIAS_ADD, ax, a.rank);
+  if (bias.kind != RT_TENSOR || bias.u.t->rank != 1 || bias.u.t->shape[0] != a.shape[axis])
+    rt_error(e, "nn.bias_add: the bias must have %lld elements (dimension %d of %s)", (long long)a.shape[axis], axis,
+             rt_shape_text(a.rank, a.shape));
+  /* the bias as (C, 1, ..., 1), so that add broadcasts it along the axis */
+  int r = a.rank - axis;
+  RtTensor *b = rt_alloc(sizeof(RtTensor) + sizeof(int64_t) * (size_t)r);
+  *b = *bias.u.t;
+  b->rank = r;
+  b->shape[0] = a.shape[axis];
+  for (int i = 1; i < r; i++) b->shape[i] = 1;
+  RtValue args[2] = {x, {.kind = RT_TENSOR, .u.t = b}};
+  return rt_kernel_call(IR_OP_ADD, args, 2, e);
+}
+
+/* ---------------------------------------------------------------- conv2d */
+
+static void pair(const IrAttrValue *a, int64_t dflt, int64_t out[2]) {
+  out[0] = out[1] = dflt;
+  if (a->given && !a->none && a->n >= 1) out[0] = a->ints[0], out[1] = a->ints[a->n - 1];
+}
+
+static void padding(const IrAttrValue *a, int64_t p[4]) {
+  for (int i = 0; i < 4; i++) p[i] = 0;
+  if (!a->given || a->none) return;
+  if (a->n == 1) p[0] = p[1] = p[2] = p[3] = a->ints[0];
+  else if (a->n == 2) p[0] = p[2] = a->ints[0], p[1] = p[3] = a->ints[1];
+  else if (a->n == 4)
+    for (int i = 0; i < 4; i++) p[i] = a->ints[i];
+}
+
+static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
+  int64_t avail = in + lo + hi - (dil * (k - 1) + 1);
+  if (avail < 0) return 0;
+  return (avail + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+}
+
+static RtValue conv2d(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  if (x->rank != 4 || w->rank != 4) rt_error(e, "nn.conv2d takes NCHW data and OIHW weights of rank 4");
+  int64_t st[2], dil[2], pad[4];
+  pair(&at->v[IR_A_STRIDES], 1, st);
+  pair(&at->v[IR_A_DILATION], 1, dil);
+  padding(&at->v[IR_A_PADDING], pad);
+  int64_t groups = at->v[IR_A_GROUPS].given ? at->v[IR_A_GROUPS].ints[0] : 1;
+  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
+  int64_t O = w->shape[0], Cg = w->shape[1], KH = w->shape[2], KW = w->shape[3];
+  if (Cg * groups != C || O % groups != 0)
+    rt_error(e, "nn.conv2d: %s data does not fit %s weights with groups=%lld", rt_shape_text(4, x->shape),
+             rt_shape_text(4, w->shape), (long long)groups);
+  int64_t OH = window_out(H, KH, dil[0], st[0], pad[0], pad[2], false), OW = window_out(W, KW, dil[1], st[1], pad[1], pad[3], false);
+  int64_t shape[4] = {N, O, OH, OW}, Og = O / groups, K = Cg * KH * KW, P = OH * OW;
+  IrDType dt = x->dt;
+  size_t esize = rt_dtype_size(dt);
+  RtResult res;
+  char *out = rt_result_init(&res, dt, 4, shape);
+  if (N * O * P == 0) return in_out_dtype(rt_result_value(&res), at, e);
+  char *col = rt_alloc_atomic((size_t)(K * P) * esize + 1);
+  for (int64_t n = 0; n < N; n++) {
+    for (int64_t g = 0; g < groups; g++) {
+      /* col[(c, kh, kw), (oh, ow)] = x[n, g * Cg + c, oh * st - pad + kh * dil, ...], 0 outside */
+      int64_t row = 0;
+      for (int64_t c = 0; c < Cg; c++)
+        for (int64_t kh = 0; kh < KH; kh++)
+          for (int64_t kw = 0; kw < KW; kw++, row++) {
+            const char *plane = (const char *)x->data + (size_t)(((n * C) + g * Cg + c) * H * W) * esize;
+            for (int64_t oh = 0; oh < OH; oh++) {
+              int64_t ih = oh * st[0] - pad[0] + kh * dil[0];
+              char *dst = col + (size_t)(row * P + oh * OW) * esize;
+              if (ih < 0 || ih >= H) {
+                memset(dst, 0, (size_t)OW * esize);
+                continue;
+              }
+              for (int64_t ow = 0; ow < OW; ow++) {
+                int64_t iw = ow * st[1] - pad[1] + kw * dil[1];
+                if (iw < 0 || iw >= W) memset(dst + (size_t)ow * esize, 0, esize);
+                else memcpy(dst + (size_t)ow * esize, plane + (size_t)(ih * W + iw) * esize, esize);
+              }
+            }
+          }
+      gemm(e, dt, false, false, Og, P, K, (const char *)w->data + (size_t)(g * Og * K) * esize, col,
+           out + (size_t)((n * O + g * Og) * P) * esize);
+    }
+    rt_poll(e);
+  }
+  return in_out_dtype(rt_result_value(&res), at, e);
+}
+
+/* ---------------------------------------------------------------- pools */
+
+static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  if (x->rank != 4) rt_error(e, "%s takes NCHW data of rank 4", ir_ops[op].name);
+  int64_t ps[2], st[2], dil[2], pad[4];
+  bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D, is_max = op == IR_OP_NN_MAX_POOL2D;
+  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
+  pair(&at->v[IR_A_POOL_SIZE], 1, ps);
+  pair(&at->v[IR_A_STRIDES], 1, st);
+  pair(&at->v[IR_A_DILATION], 1, dil);
+  padding(&at->v[IR_A_PADDING], pad);
+  bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
+  if (global) {
+    ps[0] = H, ps[1] = W, st[0] = st[1] = dil[0] = dil[1] = 1;
+    for (int i = 0; i < 4; i++) pad[i] = 0;
+  }
+  int64_t OH = global ? 1 : window_out(H, ps[0], dil[0], st[0], pad[0], pad[2], ceil_mode);
+  int64_t OW = global ? 1 : window_out(W, ps[1], dil[1], st[1], pad[1], pad[3], ceil_mode);
+  int64_t shape[4] = {N, C, OH, OW};
+  RtResult res;
+  void *out = rt_result_init(&res, x->dt, 4, shape);
+  bool is_float = x->dt.code == IR_DT_FLOAT;
+  int64_t o = 0;
+  for (int64_t nc = 0; nc < N * C; nc++) {
+    int64_t base = nc * H * W;
+    for (int64_t oh = 0; oh < OH; oh++)
+      for (int64_t ow = 0; ow < OW; ow++, o++) {
+        double acc = is_max ? -INFINITY : 0;
+        int64_t count = 0, padded = 0;
+        for (int64_t kh = 0; kh < ps[0]; kh++)
+          for (int64_t kw = 0; kw < ps[1]; kw++) {
+            int64_t ih = oh * st[0] - pad[0] + kh * dil[0], iw = ow * st[1] - pad[1] + kw * dil[1];
+            if (ih >= -pad[0] && ih < H + pad[2] && iw >= -pad[1] && iw < W + pad[3]) padded++;
+            if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+            double v = rt_scalar_f64(rt_elem_get(x->data, x->dt, base + ih * W + iw));
+            acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;
+            count++;
+          }
+        double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
+        if (count == 0) result = 0;
+        rt_elem_set(out, x->dt, o, is_float || !is_max ? rt_scalar_from_f64(x->dt, result) : rt_scalar_from_f64(x->dt, result));
+      }
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  (void)nargs;
+  const IrOpAttrs *at = rt_attrs(e);
+  if (op == IR_OP_NN_BIAS_ADD) return bias_add(args[0], args[1], at, e);
+  RtOperand x, w;
+  rt_operand(&x, args[0]);
+  if (op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_AVG_POOL2D || op == IR_OP_NN_GLOBAL_AVG_POOL2D)
+    return pool2d(op, &x, at, e);
+  rt_operand(&w, args[1]);
+  if (!ir_dtype_eq(x.dt, w.dt)) rt_error(e, "%s: the arguments' dtypes differ", ir_ops[op].name);
+  switch (op) {
+  case IR_OP_NN_DENSE: return dense(&x, &w, at, e, false);
+  case IR_OP_NN_MATMUL: return dense(&x, &w, at, e, true);
+  case IR_OP_NN_BATCH_MATMUL: return batch_matmul(&x, &w, at, e);
+  case IR_OP_NN_CONV2D: return conv2d(&x, &w, at, e);
+  default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+  }
+}

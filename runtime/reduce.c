@@ -1,0 +1,209 @@
+/* The reductions (sum, mean, max, min, prod, all, any over any set of axes, with keepdims and
+ * exclude), argmax and argmin, and softmax / log_softmax along an axis. Floats accumulate in
+ * double, so a million float32 values sum to float32 rounding; integers wrap as in C (sum, prod)
+ * and mean divides truncating. */
+#include "runtime/kernel.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- the reduced axes */
+
+typedef struct {
+  int rank;                     /* of the input */
+  bool reduce[RT_MAX_RANK];     /* which input axes are reduced */
+  int out_rank;                 /* with keepdims, the input's */
+  int64_t out_shape[RT_MAX_RANK];
+  int64_t ostride[RT_MAX_RANK]; /* per input axis: its step in the output (0 when reduced) */
+  int64_t out_count, per_out;   /* output elements; input elements per output element */
+} Plan;
+
+static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, const IrExpr *e) {
+  const IrAttrValue *ax = &at->v[IR_A_AXIS];
+  bool exclude = at->v[IR_A_EXCLUDE].b, keep = at->v[IR_A_KEEPDIMS].b;
+  int r = p->rank = a->rank;
+  if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
+  for (int i = 0; i < r; i++) p->reduce[i] = !ax->given || ax->none ? !exclude : exclude;
+  if (ax->given && !ax->none)
+    for (int i = 0; i < ax->n; i++) p->reduce[rt_axis(e, op, ax->ints[i], r)] = !exclude;
+  p->out_rank = 0;
+  p->out_count = p->per_out = 1;
+  int64_t acc = 1;
+  for (int i = r - 1; i >= 0; i--) {
+    p->ostride[i] = p->reduce[i] ? 0 : acc;
+    if (!p->reduce[i]) acc *= a->shape[i];
+  }
+  for (int i = 0; i < r; i++) {
+    if (!p->reduce[i] || keep) p->out_shape[p->out_rank++] = p->reduce[i] ? 1 : a->shape[i];
+    if (p->reduce[i]) p->per_out *= a->shape[i];
+    else p->out_count *= a->shape[i];
+  }
+}
+
+/* Calls visit(j, i) for every input element i with j its output element, in input order. */
+#define FOR_EACH(p, a, ...)                                                                                        \
+  do {                                                                                                             \
+    int64_t idx_[RT_MAX_RANK] = {0}, j = 0;                                                                        \
+    int r_ = (p)->rank;                                                                                            \
+    for (int64_t i = 0; i < (a)->count; i++) {                                                                     \
+      __VA_ARGS__;                                                                                                      \
+      for (int k_ = r_ - 1; k_ >= 0; k_--) {                                                                       \
+        j += (p)->ostride[k_];                                                                                     \
+        if (++idx_[k_] < (a)->shape[k_]) break;                                                                    \
+        j -= (p)->ostride[k_] * (a)->shape[k_];                                                                    \
+        idx_[k_] = 0;                                                                                              \
+      }                                                                                                            \
+    }                                                                                                              \
+  } while (0)
+
+static double load_f64(const RtOperand *a, int64_t i) {
+  switch (a->dt.bits) {
+  case 16: return (double)((const RtHalf *)a->data)[i];
+  case 32: return ((const float *)a->data)[i];
+  default: return ((const double *)a->data)[i];
+  }
+}
+
+/* ---------------------------------------------------------------- sum, mean, max, min, prod, all, any */
+
+static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const IrExpr *e) {
+  double *acc = rt_alloc_atomic(sizeof(double) * (size_t)(p->out_count + 1));
+  double init = op == IR_OP_PROD ? 1 : op == IR_OP_MAX ? -INFINITY : op == IR_OP_MIN ? INFINITY : 0;
+  for (int64_t j = 0; j < p->out_count; j++) acc[j] = init;
+  if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
+    rt_error(e, "%s of an empty tensor: there is no first element", ir_ops[op].name);
+  if (p->out_count == 1 && a->dt.bits == 32 && (op == IR_OP_SUM || op == IR_OP_MEAN)) { /* the common full sum */
+    const float *x = a->data;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int64_t i = 0;
+    for (; i + 4 <= a->count; i += 4) s0 += x[i], s1 += x[i + 1], s2 += x[i + 2], s3 += x[i + 3];
+    for (; i < a->count; i++) s0 += x[i];
+    acc[0] = (s0 + s1) + (s2 + s3);
+  } else {
+    switch (op) {
+    case IR_OP_SUM: case IR_OP_MEAN: FOR_EACH(p, a, acc[j] += load_f64(a, i)); break;
+    case IR_OP_PROD: FOR_EACH(p, a, acc[j] *= load_f64(a, i)); break;
+    case IR_OP_MAX: FOR_EACH(p, a, { double x = load_f64(a, i); if (x > acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
+    case IR_OP_MIN: FOR_EACH(p, a, { double x = load_f64(a, i); if (x < acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
+    default: break;
+    }
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, p->out_rank, p->out_shape);
+  for (int64_t j = 0; j < p->out_count; j++) {
+    double v = op == IR_OP_MEAN ? acc[j] / (double)p->per_out : acc[j];
+    rt_elem_set(out, a->dt, j, rt_scalar_from_f64(a->dt, v));
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const IrExpr *e) {
+  bool is_signed = a->dt.code == IR_DT_INT;
+  uint64_t *acc = rt_alloc_atomic(sizeof(uint64_t) * (size_t)(p->out_count + 1));
+  bool *seen = rt_alloc_atomic((size_t)p->out_count + 1);
+  memset(seen, 0, (size_t)p->out_count + 1);
+  uint64_t init = op == IR_OP_PROD || op == IR_OP_ALL ? 1 : 0;
+  for (int64_t j = 0; j < p->out_count; j++) acc[j] = init;
+  if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
+    rt_error(e, "%s of an empty tensor: there is no first element", ir_ops[op].name);
+  if (op == IR_OP_MEAN && p->per_out == 0 && p->out_count > 0)
+    rt_error(e, "mean of an empty integer tensor: integer division by zero");
+  FOR_EACH(p, a, {
+    uint64_t x = rt_elem_get(a->data, a->dt, i).u.u;
+    switch (op) {
+    case IR_OP_SUM: case IR_OP_MEAN: acc[j] += x; break;
+    case IR_OP_PROD: acc[j] *= x; break;
+    case IR_OP_ALL: acc[j] = acc[j] && x; break;
+    case IR_OP_ANY: acc[j] = acc[j] || x; break;
+    case IR_OP_MAX:
+      if (!seen[j] || (is_signed ? (int64_t)x > (int64_t)acc[j] : x > acc[j])) acc[j] = x;
+      seen[j] = true;
+      break;
+    case IR_OP_MIN:
+      if (!seen[j] || (is_signed ? (int64_t)x < (int64_t)acc[j] : x < acc[j])) acc[j] = x;
+      seen[j] = true;
+      break;
+    default: break;
+    }
+  });
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, p->out_rank, p->out_shape);
+  for (int64_t j = 0; j < p->out_count; j++) {
+    uint64_t v = acc[j];
+    if (op == IR_OP_MEAN) v = is_signed ? (uint64_t)((int64_t)v / p->per_out) : v / (uint64_t)p->per_out;
+    if (a->dt.code == IR_DT_BOOL) v = v != 0;
+    rt_elem_set(out, a->dt, j, rt_scalar_from_u64(a->dt, v));
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- argmax, argmin */
+
+static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const IrOpAttrs *at, const IrExpr *e) {
+  if (p->per_out == 0 && p->out_count > 0) rt_error(e, "%s of an empty tensor", ir_ops[op].name);
+  bool last = at->v[IR_A_SELECT_LAST_INDEX].b, is_max = op == IR_OP_ARGMAX;
+  double *best = rt_alloc_atomic(sizeof(double) * (size_t)(p->out_count + 1));
+  int64_t *where = rt_alloc_atomic(sizeof(int64_t) * (size_t)(p->out_count + 1));
+  int64_t *count = rt_alloc_atomic(sizeof(int64_t) * (size_t)(p->out_count + 1));
+  memset(count, 0, sizeof(int64_t) * (size_t)(p->out_count + 1));
+  bool is_float = a->dt.code == IR_DT_FLOAT;
+  FOR_EACH(p, a, {
+    double x = is_float ? load_f64(a, i) : rt_scalar_f64(rt_elem_get(a->data, a->dt, i));
+    int64_t k = count[j]++; /* the position within the reduced elements, in row-major order */
+    bool better = k == 0 || (best[j] == best[j] && (x != x || (is_max ? x > best[j] : x < best[j]) ||
+                                                  (last && x == best[j])));
+    if (better) best[j] = x, where[j] = k;
+  });
+  RtResult res;
+  IrDType i32 = IR_DTYPE(IR_DT_INT, 32);
+  void *out = rt_result_init(&res, i32, p->out_rank, p->out_shape);
+  for (int64_t j = 0; j < p->out_count; j++) rt_elem_set(out, i32, j, rt_scalar_from_i64(i32, where[j]));
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- softmax */
+
+static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t ax = at->v[IR_A_AXIS].given && !at->v[IR_A_AXIS].none ? at->v[IR_A_AXIS].ints[0] : -1;
+  int axis = rt_axis(e, op, ax, a->rank);
+  int64_t outer = 1, len = a->shape[axis], inner = 1;
+  for (int i = 0; i < axis; i++) outer *= a->shape[i];
+  for (int i = axis + 1; i < a->rank; i++) inner *= a->shape[i];
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, a->rank, a->shape);
+  bool log_form = op == IR_OP_NN_LOG_SOFTMAX;
+  for (int64_t o = 0; o < outer; o++) {
+    for (int64_t in = 0; in < inner; in++) {
+      int64_t base = o * len * inner + in;
+      double m = -INFINITY, s = 0;
+      for (int64_t k = 0; k < len; k++) {
+        double x = load_f64(a, base + k * inner);
+        m = x > m || x != x ? x : m;
+      }
+      for (int64_t k = 0; k < len; k++) s += exp(load_f64(a, base + k * inner) - m);
+      double ls = log(s);
+      for (int64_t k = 0; k < len; k++) {
+        double x = load_f64(a, base + k * inner) - m;
+        rt_elem_set(out, a->dt, base + k * inner, rt_scalar_from_f64(a->dt, log_form ? x - ls : exp(x) / s));
+      }
+    }
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  (void)nargs;
+  RtOperand a;
+  rt_operand(&a, args[0]);
+  const IrOpAttrs *at = rt_attrs(e);
+  if (op == IR_OP_NN_SOFTMAX || op == IR_OP_NN_LOG_SOFTMAX) {
+    if (a.dt.code != IR_DT_FLOAT) rt_error(e, "%s works on floats", ir_ops[op].name);
+    return softmax(op, &a, at, e);
+  }
+  Plan p;
+  plan(&p, &a, at, op, e);
+  if (op == IR_OP_ARGMAX || op == IR_OP_ARGMIN) return arg_reduce(op, &a, &p, at, e);
+  return a.dt.code == IR_DT_FLOAT ? reduce_float(op, &a, &p, e) : reduce_int(op, &a, &p, e);
+}
