@@ -92,11 +92,16 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
     if (it->kind == IR_ITEM_EXPR) {
       RtValue v;
       if (!session_eval(s, it->expr, &v)) return false;
-      if (repl_style) {
+      if (repl_style) { /* a matrix starts on its own line, its rows aligned */
+        IrBuf value;
+        ir_buf_init(&value);
+        rt_print_rows(&value, v);
         session_describe(s, it, &out);
-        ir_buf_puts(&out, " = ");
+        ir_buf_puts(&out, strchr(value.data, '\n') ? " =\n" : " = ");
+        ir_buf_puts(&out, value.data);
+      } else {
+        rt_print_value(&out, v);
       }
-      rt_print_value(&out, v);
     } else if (!repl_style || !session_describe(s, it, &out)) {
       continue;
     }

@@ -122,6 +122,59 @@ static void put_axis(Printer *p, const RtTensor *t, int axis, int64_t base, int6
   ir_buf_putc(p->out, ']');
 }
 
+/* Rows aligned as numpy aligns them: the sub-tensor at `axis`, its scalars right-aligned to
+ * `width` (or, when measuring, *width grown to the widest). */
+static void put_rows(Printer *p, const RtTensor *t, int axis, int64_t base, int64_t stride, bool summarize,
+                     size_t *width, bool measure) {
+  int64_t n = t->shape[axis];
+  int64_t inner = stride / (n ? n : 1);
+  if (!measure) ir_buf_putc(p->out, '[');
+  for (int64_t i = 0; i < n; i++) {
+    bool last_axis = axis + 1 == t->rank;
+    if (i && !measure) {
+      ir_buf_putc(p->out, ',');
+      if (last_axis) {
+        ir_buf_putc(p->out, ' ');
+      } else {
+        for (int k = axis + 2; k <= t->rank; k++) ir_buf_putc(p->out, '\n');
+        for (int k = 0; k <= axis; k++) ir_buf_putc(p->out, ' ');
+      }
+    }
+    if (summarize && n > 2 * SUMMARY_EDGE && i == SUMMARY_EDGE) {
+      if (!measure) ir_buf_puts(p->out, "...");
+      i = n - SUMMARY_EDGE - 1;
+      continue;
+    }
+    if (!last_axis) {
+      put_rows(p, t, axis + 1, base + i * inner, inner, summarize, width, measure);
+      continue;
+    }
+    IrBuf one;
+    ir_buf_init(&one);
+    put_scalar(&one, rt_tensor_get(t, base + i));
+    if (measure) {
+      if (one.len > *width) *width = one.len;
+    } else {
+      for (size_t k = one.len; k < *width; k++) ir_buf_putc(p->out, ' ');
+      ir_buf_puts(p->out, one.data);
+    }
+  }
+  if (!measure) ir_buf_putc(p->out, ']');
+}
+
+void rt_print_rows(IrBuf *out, RtValue v) {
+  if (v.kind != RT_TENSOR || v.u.t->rank < 2 || v.u.t->count == 0) {
+    rt_print_value(out, v);
+    return;
+  }
+  Printer p = {out, 0, false};
+  const RtTensor *t = v.u.t;
+  size_t width = 0;
+  bool summarize = t->count > SUMMARY_THRESHOLD;
+  put_rows(&p, t, 0, 0, t->count, summarize, &width, true);
+  put_rows(&p, t, 0, 0, t->count, summarize, &width, false);
+}
+
 static void put_tensor(Printer *p, const RtTensor *t) {
   if (t->count == 0) { /* no bracket literal has a dtype without elements: say how to make it */
     char dt[24];

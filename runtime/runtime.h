@@ -88,5 +88,8 @@ void rt_interrupt(void);
  * `[[1f, 2f], [3f, 4f]]`, `<closure>`, `ref(3)`); tensors of more than 1,000 elements are
  * summarized with `...` as numpy does. */
 void rt_print_value(IrBuf *out, RtValue v);
+/* The same, with a matrix or higher tensor written one row per line, the numbers right-aligned in
+ * columns as numpy shows them (still Relay syntax). Other values as rt_print_value. */
+void rt_print_rows(IrBuf *out, RtValue v);
 
 #endif
