@@ -7,8 +7,8 @@
 static TyRelResult reduced_axes(TyRelation *rel, int r, bool *reduce, int max_axes, const char **message) {
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
   bool exclude = ty_rel_attr(rel, IR_A_EXCLUDE)->b;
-  if (!a->given || a->none) {
-    for (int i = 0; i < r; i++) reduce[i] = !exclude;
+  if (!a->given || a->none || a->n == 0) { /* every axis, whatever `exclude` says (TVM's rule) */
+    for (int i = 0; i < r; i++) reduce[i] = true;
     return TY_SOLVED;
   }
   if (max_axes && a->n > max_axes) REL_FAIL("%s takes one axis, but %d are given", ty_rel_who(rel), a->n);

@@ -59,6 +59,44 @@ static void report(TyCtx *cx, TyRelation *rel, const char *message) {
   }
 }
 
+static const char *attrs_text(const TyRelation *rel) {
+  IrBuf b;
+  ir_buf_init(&b);
+  for (int i = 0; i < rel->nattrs; i++) {
+    ir_buf_printf(&b, "%s=", rel->written[i].key->name);
+    ir_print_attr_value(&b, &rel->written[i].val);
+    ir_buf_putc(&b, ' ');
+  }
+  return b.data;
+}
+
+/* Whether rel is one of the relations a `where` clause in scope declares, where rel may still
+ * have holes (the result of a call, typically): then it holds by assumption (the callers of the
+ * function check it), and its holes are what the declared relation says. */
+static bool assumed(TyCtx *cx, const TyRelation *rel) {
+  for (int g = 0; g < cx->givens.len; g++) {
+    const TyRelation *given = cx->rels.items[cx->givens.items[g]];
+    if (given == rel || given->fn != rel->fn || given->nargs != rel->nargs) continue;
+    bool same = true;
+    for (int i = 0; i < rel->nargs && same; i++) {
+      IrType *a = ty_resolve(cx, rel->args[i]);
+      same = a->kind == IR_TYPE_HOLE || ir_type_equal(ty_resolve(cx, given->args[i]), a);
+    }
+    if (!same || strcmp(attrs_text(given), attrs_text(rel))) continue;
+    for (int i = 0; i < rel->nargs; i++) ty_unify(cx, rel->args[i], given->args[i], NULL);
+    return true;
+  }
+  return false;
+}
+
+/* Whether one of the relation's arguments is a rigid type parameter (a relation about it can only
+ * be assumed). */
+static bool about_parameters(TyCtx *cx, const TyRelation *rel) {
+  for (int i = 0; i < rel->nargs; i++)
+    if (ty_prune(cx, rel->args[i])->kind == IR_TYPE_VAR) return true;
+  return false;
+}
+
 bool ty_solve(TyCtx *cx) {
   while (cx->queue_head < cx->queue.len) {
     uint32_t idx = cx->queue.items[cx->queue_head++];
@@ -69,7 +107,13 @@ bool ty_solve(TyCtx *cx) {
     cx->rel_runs++;
     const char *message = NULL;
     memset(&cx->message_names, 0, sizeof cx->message_names);
-    switch (rel->fn(cx, rel, &message)) {
+    if (!rel->given && cx->givens.len && about_parameters(cx, rel) && assumed(cx, rel)) {
+      rel->solved = true;
+      continue;
+    }
+    TyRelResult result = rel->fn(cx, rel, &message);
+    if (result == TY_FAILED && rel->given && about_parameters(cx, rel)) result = TY_NOT_YET; /* an assumption */
+    switch (result) {
     case TY_SOLVED: rel->solved = true; break;
     case TY_PROGRESS:
     case TY_NOT_YET: break; /* it runs again when a hole it mentions changes */

@@ -64,6 +64,7 @@ struct TyRelation {
   IrAttr *written;
   const IrExpr *call;     /* the operator call that made it, or NULL */
   bool queued, solved, owned; /* owned: moved into a generalized type's where clause */
+  bool given;                 /* declared in a `where` clause: assumed in the body it heads */
   uint32_t runs;
   uint32_t mark; /* scratch, as TyVar.mark */
 };
@@ -71,6 +72,7 @@ struct TyRelation {
 struct TyCtx {
   IR_VEC(TyVar) vars;
   IR_VEC(TyRelation *) rels;
+  TyIdList givens; /* the indices of the relations declared by the `where` clauses in scope */
   TyIdList queue; /* relation indices, FIFO from queue_head */
   int queue_head;
   uint32_t level;
