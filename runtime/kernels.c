@@ -408,8 +408,8 @@ static RtValue unary(IrOpId op, RtValue v, const IrExpr *e) {
     if (a.dt.code == IR_DT_INT || a.dt.code == IR_DT_UINT) {
       double lo, hi;
       int_range(a.dt, &lo, &hi);
-      p = ceil(p < lo ? lo : p > hi ? hi : p);
-      q = floor(q < lo ? lo : q > hi ? hi : q);
+      p = trunc(p < lo ? lo : p > hi ? hi : p); /* TVM casts the bounds to the dtype */
+      q = trunc(q < lo ? lo : q > hi ? hi : q);
     }
   } else if (op == IR_OP_NN_LEAKY_RELU) {
     p = attrs->v[IR_A_ALPHA].given ? attrs->v[IR_A_ALPHA].f : 0.01;

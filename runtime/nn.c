@@ -252,7 +252,7 @@ static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
             count++;
           }
         double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
-        if (count == 0) result = 0;
+        if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
         rt_elem_set(out, x->dt, o, is_float || !is_max ? rt_scalar_from_f64(x->dt, result) : rt_scalar_from_f64(x->dt, result));
       }
   }

@@ -23,8 +23,9 @@ static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, co
   bool exclude = at->v[IR_A_EXCLUDE].b, keep = at->v[IR_A_KEEPDIMS].b;
   int r = p->rank = a->rank;
   if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
-  for (int i = 0; i < r; i++) p->reduce[i] = !ax->given || ax->none ? !exclude : exclude;
-  if (ax->given && !ax->none)
+  bool all = !ax->given || ax->none || ax->n == 0; /* every axis, whatever `exclude` says (TVM's rule) */
+  for (int i = 0; i < r; i++) p->reduce[i] = all || exclude;
+  if (!all)
     for (int i = 0; i < ax->n; i++) p->reduce[rt_axis(e, op, ax->ints[i], r)] = !exclude;
   p->out_rank = 0;
   p->out_count = p->per_out = 1;

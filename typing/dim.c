@@ -249,7 +249,10 @@ static IrType *arith(TyCtx *cx, char op, IrType *a, IrType *b) {
   bool ok = op == '*' ? mul(&pa, &pb, &out) : add(&pa, &pb, op == '+' ? 1 : -1, &out);
   if (!ok) return any_dim();
   /* Nothing combined (`n + m`): keep the operands in the order written. */
-  if (op == '+' && pa.n && pb.n && out.n == pa.n + pb.n) return dimop('+', ty_poly_to_dim(cx, &pa), ty_poly_to_dim(cx, &pb));
+  bool positive = true;
+  for (int i = 0; i < pb.n; i++) positive &= pb.terms[i].coef > 0;
+  if (op == '+' && positive && pa.n && pb.n && out.n == pa.n + pb.n)
+    return dimop('+', ty_poly_to_dim(cx, &pa), ty_poly_to_dim(cx, &pb));
   return ty_poly_to_dim(cx, &out);
 }
 

@@ -32,6 +32,8 @@ TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
+  /* Dimensions copied by the code 0 cancel out of the -1's division, even when they are `?`. */
+  bool *copied_in = IR_NEW_ARRAY(bool, r + 1), *copied_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
   const char *who = ty_rel_who(rel), *written = ints_text(ns);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
@@ -41,6 +43,7 @@ TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
     } else if (v == 0) {
       if (src >= r) REL_FAIL("%s: newshape=%s copies dimension %d (the code 0), but the input %s has rank %d", who,
                              written, src, ty_rel_shape_text(cx, shape), r);
+      copied_in[src] = copied_out[out.len] = true;
       IR_VEC_PUSH(out, in[src++]);
     } else if (v == -1) {
       if (infer >= 0) REL_FAIL("%s: newshape=%s has more than one -1", who, written);
@@ -79,7 +82,10 @@ TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
   if (infer >= 0) {
     IrType *known = ty_rel_dim(1);
     for (int i = 0; i < out.len; i++)
-      if (i != infer) known = ty_dim_mul(cx, known, out.items[i]);
+      if (i != infer && !copied_out[i]) known = ty_dim_mul(cx, known, out.items[i]);
+    total = ty_rel_dim(1);
+    for (int i = 0; i < r; i++)
+      if (!copied_in[i]) total = ty_dim_mul(cx, total, in[i]);
     int64_t k;
     if (ty_dim_value(cx, known, &k) && k == 0) REL_FAIL("%s: newshape=%s has a 0-sized dimension next to -1", who, written);
     IrType *d = ty_dim_div(cx, total, known);
