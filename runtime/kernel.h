@@ -39,6 +39,13 @@ void rt_elem_set(void *data, IrDType dt, int64_t i, RtValue v);
  * integers wrap). */
 RtValue rt_convert(RtValue v, IrDType to);
 
+/* a * b for dimensions, saturating at INT64_MAX: an empty tensor may have other dimensions whose
+ * product overflows (its element count is still 0). */
+static inline int64_t rt_mul_sat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 /* "(2, 3)" */
 const char *rt_shape_text(int rank, const int64_t *shape);
 /* The attributes of the call e (defaults when it has none, or is an operator used as a value). */

@@ -92,7 +92,7 @@ static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at
     m = x->count == 0 ? 1 : m;
   if (!ta) {
     m = 1;
-    for (int i = 0; i < r - 1; i++) m *= x->shape[i];
+    for (int i = 0; i < r - 1; i++) m = rt_mul_sat(m, x->shape[i]);
   }
   RtResult res;
   void *out = rt_result_init(&res, x->dt, r, shape);

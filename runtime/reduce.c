@@ -32,12 +32,12 @@ static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, co
   int64_t acc = 1;
   for (int i = r - 1; i >= 0; i--) {
     p->ostride[i] = p->reduce[i] ? 0 : acc;
-    if (!p->reduce[i]) acc *= a->shape[i];
+    if (!p->reduce[i]) acc = rt_mul_sat(acc, a->shape[i]);
   }
   for (int i = 0; i < r; i++) {
     if (!p->reduce[i] || keep) p->out_shape[p->out_rank++] = p->reduce[i] ? 1 : a->shape[i];
-    if (p->reduce[i]) p->per_out *= a->shape[i];
-    else p->out_count *= a->shape[i];
+    if (p->reduce[i]) p->per_out = rt_mul_sat(p->per_out, a->shape[i]);
+    else p->out_count = rt_mul_sat(p->out_count, a->shape[i]);
   }
 }
 
@@ -168,8 +168,9 @@ static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const
   int64_t ax = at->v[IR_A_AXIS].given && !at->v[IR_A_AXIS].none ? at->v[IR_A_AXIS].ints[0] : -1;
   int axis = rt_axis(e, op, ax, a->rank);
   int64_t outer = 1, len = a->shape[axis], inner = 1;
-  for (int i = 0; i < axis; i++) outer *= a->shape[i];
-  for (int i = axis + 1; i < a->rank; i++) inner *= a->shape[i];
+  for (int i = 0; i < axis; i++) outer = rt_mul_sat(outer, a->shape[i]);
+  for (int i = axis + 1; i < a->rank; i++) inner = rt_mul_sat(inner, a->shape[i]);
+  if (a->count == 0) outer = 0;
   RtResult res;
   void *out = rt_result_init(&res, a->dt, a->rank, a->shape);
   bool log_form = op == IR_OP_NN_LOG_SOFTMAX;

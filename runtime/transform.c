@@ -32,7 +32,7 @@ static void strides_of(int rank, const int64_t *shape, int64_t *strides) {
   int64_t acc = 1;
   for (int i = rank - 1; i >= 0; i--) {
     strides[i] = acc;
-    acc *= shape[i];
+    acc = rt_mul_sat(acc, shape[i]);
   }
 }
 
@@ -40,7 +40,7 @@ static void strides_of(int rank, const int64_t *shape, int64_t *strides) {
 static void gather(void *out, const void *in, size_t esize, int rank, const int64_t *shape, int64_t base,
                    const int64_t *strides) {
   int64_t count = 1;
-  for (int i = 0; i < rank; i++) count *= shape[i];
+  for (int i = 0; i < rank; i++) count = rt_mul_sat(count, shape[i]);
   if (count == 0) return;
   if (rank == 0) {
     memcpy(out, (const char *)in + (size_t)base * esize, esize);
@@ -78,7 +78,7 @@ static void check_rank(const IrExpr *e, IrOpId op, int rank) {
 
 static int64_t product(int n, const int64_t *d) {
   int64_t p = 1;
-  for (int i = 0; i < n; i++) p *= d[i];
+  for (int i = 0; i < n; i++) p = rt_mul_sat(p, d[i]);
   return p;
 }
 
@@ -96,13 +96,13 @@ static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e)
     else if (v == -1) infer = n, out[n++] = 1, src++;
     else if (v == -2) while (src < a->rank && n < RT_MAX_RANK) out[n++] = a->shape[src++];
     else if (v == -3) {
-      out[n++] = a->shape[src] * a->shape[src + 1];
+      out[n++] = rt_mul_sat(a->shape[src], a->shape[src + 1]);
       src += 2;
     } else if (v == -4) {
       int64_t x = ns->ints[j + 1], y = ns->ints[j + 2], d = a->shape[src++];
       if (x == -1) x = y ? d / y : 0;
       if (y == -1) y = x ? d / x : 0;
-      if (x * y != d) rt_error(e, "reshape: dimension %lld does not split into %lld x %lld", (long long)d, (long long)x, (long long)y);
+      if (rt_mul_sat(x, y) != d) rt_error(e, "reshape: dimension %lld does not split into %lld x %lld", (long long)d, (long long)x, (long long)y);
       out[n++] = x;
       out[n++] = y;
       j += 2;
@@ -356,7 +356,7 @@ static RtValue where(const RtValue *args, const IrExpr *e) {
       int ki = k - (r - o[i].rank);
       int64_t di = ki >= 0 ? o[i].shape[ki] : 1;
       st[i][k] = di == 1 ? 0 : acc;
-      acc *= di;
+      acc = rt_mul_sat(acc, di);
     }
   }
   size_t esize = rt_dtype_size(o[1].dt);
