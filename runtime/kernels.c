@@ -339,7 +339,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     case IR_OP_NN_LEAKY_RELU: LOOP1(S, C, x < 0 ? lo * x : x); break;                           \
     case IR_OP_NEGATIVE: LOOP1(S, C, -x); break;                                                \
     case IR_OP_ABS: LOOP1(S, C, fabs(x)); break;                                                \
-    case IR_OP_SIGN: LOOP1(S, C, x > 0 ? 1 : x < 0 ? -1 : x); break;                            \
+    case IR_OP_SIGN: LOOP1(S, C, x > 0 ? 1 : x < 0 ? -1 : x == 0 ? 0 : x); break;               \
     case IR_OP_EXP: LOOP1(S, C, exp(x)); break;                                                 \
     case IR_OP_LOG: LOOP1(S, C, log(x)); break;                                                 \
     case IR_OP_SQRT: LOOP1(S, C, sqrt(x)); break;                                               \

@@ -62,7 +62,7 @@ static void gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64
 /* The result in out_dtype when the attribute asks for another than the inputs'. */
 static RtValue in_out_dtype(RtValue v, const IrOpAttrs *at, const IrExpr *e) {
   const IrAttrValue *o = &at->v[IR_A_OUT_DTYPE];
-  if (!o->given || o->none) return v;
+  if (!o->given || o->none || ir_dtype_eq(o->dtype, v.kind == RT_SCALAR ? v.dt : v.u.t->dt)) return v;
   RtValue arg = v;
   IrOpAttrs cast = {0};
   cast.v[IR_A_DTYPE] = *o;
@@ -269,7 +269,18 @@ RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e)
   rt_operand(&x, args[0]);
   if (op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_AVG_POOL2D || op == IR_OP_NN_GLOBAL_AVG_POOL2D)
     return pool2d(op, &x, at, e);
-  rt_operand(&w, args[1]);
+  const IrAttrValue *od = &at->v[IR_A_OUT_DTYPE];
+  if (od->given && !od->none && !ir_dtype_eq(od->dtype, x.dt)) { /* as TVM: the operands in out_dtype */
+    IrOpAttrs cast = {0};
+    cast.v[IR_A_DTYPE] = *od;
+    IrExpr site = *e;
+    site.u.call.opattrs = &cast;
+    RtValue xs = rt_kernel_call(IR_OP_CAST, &args[0], 1, &site), ws = rt_kernel_call(IR_OP_CAST, &args[1], 1, &site);
+    rt_operand(&x, xs);
+    rt_operand(&w, ws);
+  } else {
+    rt_operand(&w, args[1]);
+  }
   if (!ir_dtype_eq(x.dt, w.dt)) rt_error(e, "%s: the arguments' dtypes differ", ir_ops[op].name);
   switch (op) {
   case IR_OP_NN_DENSE: return dense(&x, &w, at, e, false);

@@ -319,10 +319,12 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
   int givens = c->cx.givens.len;
   for (int i = 0; i < h->nrels; i++) {
     int id = ty_relation_find(h->rels[i].name);
-    IR_VEC_PUSH(c->cx.givens, (uint32_t)c->cx.rels.len);
+    /* Over declared (rigid) parameters the relation is an assumption; over inferred ones it is
+     * solved like any other and generalized. */
+    if (h->complete) IR_VEC_PUSH(c->cx.givens, (uint32_t)c->cx.rels.len);
     TyRelation *rel = ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id),
                                       h->rels[i].nargs, h->rels[i].args, h->rels[i].span);
-    rel->given = true;
+    rel->given = h->complete;
     if (h->rels[i].decoded) {
       rel->attrs = h->rels[i].decoded;
       rel->nattrs = h->rels[i].nattrs;
@@ -340,6 +342,8 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
     ty_expect(c, tail->span, h->type->u.func.ret, bt, "the function's result");
   }
   for (int i = fn->nparams - 1; i >= 0; i--) unbind(c, params[i]);
+  for (int i = givens; i < c->cx.givens.len; i++) /* assumptions: the scheme keeps them, callers check */
+    c->cx.rels.items[c->cx.givens.items[i]]->solved = true;
   c->cx.givens.len = givens;
   ty_pop_tparams(c, mark);
 }

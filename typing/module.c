@@ -178,6 +178,31 @@ static void no_open_relations(TyCheck *c) {
   }
 }
 
+/* A scheme with the relations its `where` clause declared (assumed in the body, so not among
+ * the relations generalization finds open), each once. */
+static IrType *with_declared_relations(IrType *scheme, const TyHeader *h) {
+  if (scheme->kind != IR_TYPE_FUNC) return scheme;
+  IrType *f = ty_copy_node(scheme);
+  IrRel *rels = IR_NEW_ARRAY(IrRel, f->u.func.nrels + h->nrels);
+  int n = f->u.func.nrels;
+  ir_copy(rels, f->u.func.rels, sizeof(IrRel) * (size_t)n);
+  for (int i = 0; i < h->nrels; i++) {
+    bool seen = false;
+    for (int k = 0; k < f->u.func.nrels && !seen; k++) {
+      IrType a = {.kind = IR_TYPE_FUNC}, b = {.kind = IR_TYPE_FUNC};
+      a.u.func.ret = b.u.func.ret = f->u.func.ret;
+      a.u.func.nrels = b.u.func.nrels = 1;
+      a.u.func.rels = &rels[k];
+      b.u.func.rels = &h->rels[i];
+      seen = ir_type_equal(&a, &b);
+    }
+    if (!seen) rels[n++] = h->rels[i];
+  }
+  f->u.func.nrels = n;
+  f->u.func.rels = rels;
+  return f;
+}
+
 static void start_group(TyCheck *c) {
   ty_ctx_init(&c->cx, c->diags);
   c->cx.level = 1;
@@ -206,6 +231,7 @@ static void check_group(TyCheck *c, DefList *group) {
   }
   ty_generalize_group(c, group->len, types, declared, schemes);
   for (int i = 0; i < group->len; i++) {
+    if (headers[i].complete && headers[i].nrels) schemes[i] = with_declared_relations(schemes[i], &headers[i]);
     group->items[i]->type = schemes[i];
     group->items[i]->done = true;
   }

@@ -204,16 +204,6 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
       if (cx->vars.items[generic.items[g]].mark == in_generic) generic.items[kept++] = generic.items[g];
     generic.len = kept;
   }
-  /* The relations a `where` clause declared about the declared parameters alone mention no hole;
-   * once the body they headed is checked (they are no longer in scope), they go to its scheme. */
-  {
-    uint32_t in_scope = ++cx->epoch;
-    for (int g = 0; g < cx->givens.len; g++) cx->rels.items[cx->givens.items[g]]->mark = in_scope;
-    for (int r = 0; r < cx->rels.len; r++) {
-      TyRelation *rel = cx->rels.items[r];
-      if (rel->given && !rel->solved && !rel->owned && rel->mark != in_scope) IR_VEC_PUSH(owned, rel);
-    }
-  }
   /* 2. Name them in order of first appearance, avoiding the names already in use. */
   IrSymMap used = {0}, names = {0};
   for (int i = 0; i < n; i++) {
