@@ -1,5 +1,8 @@
-"""The command line every benchmark runner shares: [RELAY_BINARY] [--runs N]."""
+"""What every benchmark runner shares: the command line [RELAY_BINARY] [--runs N], installing
+Debian packages, the build type of the relay binary, and peers' versions."""
+import json
 import os
+import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -13,3 +16,32 @@ def parse(argv, runs=5):
         del args[i:i + 2]
     relay = os.path.abspath(args[0] if args else os.path.join(ROOT, "build-release", "relay"))
     return relay, runs
+
+
+def apt_install(packages):
+    """Installs Debian packages with apt-get (the caller checks that it runs as root)."""
+    install = ["apt-get", "install", "-y", "-q"] + list(packages)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
+
+
+def relay_build(relay):
+    """The buildtype and optimization of the meson build directory the binary sits in, if any."""
+    info = os.path.join(os.path.dirname(relay), "meson-info", "intro-buildoptions.json")
+    try:
+        with open(info) as f:
+            opts = {o["name"]: o["value"] for o in json.load(f)}
+        return opts.get("buildtype"), str(opts.get("optimization"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, None
+
+
+def version(cmd):
+    """The first line a program prints about its version, or "?"."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        return (p.stdout + p.stderr).strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "?"

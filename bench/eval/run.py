@@ -17,7 +17,6 @@ check its output, then N timed runs, each checked too. All run with a 1 GiB stac
 recursion is never what fails. Peak RSS is /usr/bin/time's %M for each run (max over the runs); it
 includes the interpreter's own footprint (about 1 MiB is /usr/bin/time's floor).
 """
-import json
 import os
 import re
 import resource
@@ -79,30 +78,8 @@ def ensure_packages():
             sys.exit("/usr/bin/time is needed (Debian package `time`)")
         print("note: ocaml-nox or lua5.4 missing and not root; skipping those peers", file=sys.stderr)
         return
-    install = ["apt-get", "install", "-y", "-q"] + APT_PACKAGES
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
-        subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
+    benchargs.apt_install(APT_PACKAGES)
 
-
-def relay_build(relay):
-    """The buildtype and optimization of the meson build directory the binary sits in, if any."""
-    info = os.path.join(os.path.dirname(relay), "meson-info", "intro-buildoptions.json")
-    try:
-        with open(info) as f:
-            opts = {o["name"]: o["value"] for o in json.load(f)}
-        return opts.get("buildtype"), str(opts.get("optimization"))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None, None
-
-
-def version(cmd):
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        return (p.stdout + p.stderr).strip().splitlines()[0]
-    except (OSError, IndexError):
-        return "?"
 
 
 def implementations(relay, tmp, workload):
@@ -133,7 +110,7 @@ def main():
     relay, runs = benchargs.parse(sys.argv[1:])
     if not os.access(relay, os.X_OK):
         sys.exit("no relay binary at %s; build it first (see the docstring)" % relay)
-    buildtype, opt = relay_build(relay)
+    buildtype, opt = benchargs.relay_build(relay)
     if buildtype is not None and opt not in ("2", "3"):
         # `meson setup DIR --buildtype=release` on an already configured DIR keeps its old options
         print("WARNING: %s is a %s build at -O%s, not release; its times mean little here\n"
@@ -150,7 +127,7 @@ def main():
     print("machine: %d CPUs (nproc), %s; %d timed runs each, stack limit 1 GiB" % (os.cpu_count(), cpu, runs))
     print("relay %s (%s) | ocaml %s | %s | %s" % (
         relay, "buildtype %s, -O%s" % (buildtype, opt) if buildtype else "build options unknown",
-        version(["ocamlc", "-version"]), version(["lua5.4", "-v"]).split("  ")[0], version([sys.executable, "--version"])))
+        benchargs.version(["ocamlc", "-version"]), benchargs.version(["lua5.4", "-v"]).split("  ")[0], benchargs.version([sys.executable, "--version"])))
     print()
     print("| workload | implementation | median s | min s | max s | peak RSS MiB | relay / this (median) |")
     print("|---|---|---:|---:|---:|---:|---:|")

@@ -27,7 +27,6 @@ exact sum that Python computes here, for mlp against numpy's. C peers are built 
 directory; libopenblas-dev and python3-numpy are installed with apt-get when missing and run as
 root, otherwise the peers that need them are skipped.
 """
-import json
 import os
 import shutil
 import statistics
@@ -227,30 +226,8 @@ def ensure_packages():
     if os.geteuid() != 0:
         print("note: libopenblas-dev or python3-numpy missing and not root; skipping those peers", file=sys.stderr)
         return
-    install = ["apt-get", "install", "-y", "-q"] + APT_PACKAGES
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
-        subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
+    benchargs.apt_install(APT_PACKAGES)
 
-
-def relay_build(relay):
-    """The buildtype and optimization of the meson build directory the binary sits in, if any."""
-    info = os.path.join(os.path.dirname(relay), "meson-info", "intro-buildoptions.json")
-    try:
-        with open(info) as f:
-            opts = {o["name"]: o["value"] for o in json.load(f)}
-        return opts.get("buildtype"), str(opts.get("optimization"))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None, None
-
-
-def version(cmd):
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        return (p.stdout + p.stderr).strip().splitlines()[0]
-    except (OSError, IndexError):
-        return "?"
 
 
 def peer(workload, tmp):
@@ -329,7 +306,7 @@ def main():
         return
     if not os.access(relay, os.X_OK):
         sys.exit("no relay binary at %s; build it first (see the docstring)" % relay)
-    buildtype, opt = relay_build(relay)
+    buildtype, opt = benchargs.relay_build(relay)
     if buildtype is not None and opt not in ("2", "3"):
         # `meson setup DIR --buildtype=release` on an already configured DIR keeps its old options
         print("WARNING: %s is a %s build at -O%s, not release; its times mean little here\n"
@@ -343,13 +320,13 @@ def main():
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    blas = version(["dpkg-query", "-W", "-f", "${Version}", "libopenblas0-pthread"])
-    numpy = version([PYTHON, "-c", "import numpy; print(numpy.__version__)"]) if have_numpy() else "missing"
+    blas = benchargs.version(["dpkg-query", "-W", "-f", "${Version}", "libopenblas0-pthread"])
+    numpy = benchargs.version([PYTHON, "-c", "import numpy; print(numpy.__version__)"]) if have_numpy() else "missing"
     print("machine: %d CPUs (nproc), %s; OpenBLAS %s (OPENBLAS_NUM_THREADS=%s); %d timed runs each" % (
         os.cpu_count(), cpu, blas, os.environ.get("OPENBLAS_NUM_THREADS", "unset"), runs))
     print("relay %s (%s) | %s | numpy %s (%s)" % (
         relay, "buildtype %s, -O%s" % (buildtype, opt) if buildtype else "build options unknown",
-        version(["cc", "--version"]), numpy, version([PYTHON, "--version"])))
+        benchargs.version(["cc", "--version"]), numpy, benchargs.version([PYTHON, "--version"])))
     print("ms per iteration = (time of a run of W + K iterations - median time of W-iteration runs) / K;")
     print("from cold = (median time of W + K iterations - median time of 0 iterations) / (W + K)")
     print()
