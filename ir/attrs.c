@@ -3,6 +3,7 @@
  * and the run time's kernels alike. */
 #include "ir/op.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ir/mem.h"
@@ -176,3 +177,40 @@ int64_t ir_slice_length(int64_t n, int64_t begin, int64_t end, int64_t stride, i
   return stride == INT64_MIN ? 1 : (begin - end - 1) / -stride + 1;
 }
 
+
+int64_t ir_attr_int(const IrOpAttrs *a, IrAttrId id, int64_t dflt) {
+  const IrAttrValue *v = &a->v[id];
+  return v->given && !v->none && v->n >= 1 ? v->ints[0] : dflt;
+}
+
+IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt) {
+  const IrAttrValue *v = &a->v[id];
+  return v->given && !v->none ? v->dtype : dflt;
+}
+
+void ir_attr_pair(const IrOpAttrs *a, IrAttrId id, int64_t dflt, int64_t out[2]) {
+  const IrAttrValue *v = &a->v[id];
+  out[0] = out[1] = dflt;
+  if (v->given && !v->none && v->n >= 1) out[0] = v->ints[0], out[1] = v->ints[v->n - 1];
+}
+
+void ir_attr_padding(const IrOpAttrs *a, int64_t out[4]) {
+  const IrAttrValue *v = &a->v[IR_A_PADDING];
+  for (int i = 0; i < 4; i++) out[i] = 0;
+  if (!v->given || v->none) return;
+  if (v->n == 1) out[0] = out[1] = out[2] = out[3] = v->ints[0];
+  else if (v->n == 2) out[0] = out[2] = v->ints[0], out[1] = out[3] = v->ints[1];
+  else if (v->n == 4)
+    for (int i = 0; i < 4; i++) out[i] = v->ints[i];
+}
+
+int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
+  int64_t avail = n + lo + hi - (dil * (k - 1) + 1);
+  if (avail < 0) return -1;
+  return (avail + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+}
+
+double ir_arange_length(double start, double stop, double step) {
+  double count = ceil((stop - start) / step);
+  return count > 0 ? count : 0;
+}

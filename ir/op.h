@@ -66,6 +66,22 @@ const char *ir_attr_name(IrAttrId id);
 /* Decodes the attributes written at a call against `accepted` (as IrOpInfo.attrs) of `owner` (the
  * operator's or relation's name, for messages). On error, returns the message and sets *where;
  * otherwise NULL, with *out the decoded attributes (the shared ir_op_attrs_none when none). */
+/* An attribute's first integer, or dflt when it is not given (or None). */
+int64_t ir_attr_int(const IrOpAttrs *a, IrAttrId id, int64_t dflt);
+/* A dtype attribute, or dflt when it is not given (or "", or None). */
+IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt);
+/* TVM's (height, width) pairs: 1 or 2 values, dflt for both when not given. */
+void ir_attr_pair(const IrOpAttrs *a, IrAttrId id, int64_t dflt, int64_t out[2]);
+/* padding as (top, left, bottom, right) from 1, 2 or 4 values; zeros when not given. */
+void ir_attr_padding(const IrOpAttrs *a, int64_t out[4]);
+
+/* The number of positions of a window of k (dilated by dil) sliding by stride over n padded by lo
+ * and hi, rounding up with ceil_mode; -1 when the window does not fit (conv2d's and the pools'
+ * rule, for their relations and kernels alike). */
+int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode);
+/* The number of elements of arange(start, stop, step) (step not 0), as a double that may be huge. */
+double ir_arange_length(double start, double stop, double step);
+
 /* The length of x[begin:end:stride] along a dimension of n, clamped as numpy clamps, and the
  * first index taken (strided_slice's rule, for its relation and its kernel alike). */
 int64_t ir_slice_length(int64_t n, int64_t begin, int64_t end, int64_t stride, int64_t *start);

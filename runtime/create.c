@@ -2,12 +2,6 @@
  * and arange (start, stop, step). */
 #include "runtime/kernel.h"
 
-#include <math.h>
-
-static IrDType dtype_attr(const IrOpAttrs *a, IrDType dflt) {
-  return a->v[IR_A_DTYPE].given && !a->v[IR_A_DTYPE].none ? a->v[IR_A_DTYPE].dtype : dflt;
-}
-
 static RtValue filled(const IrOpAttrs *a, IrDType dt, RtValue v) {
   const IrAttrValue *s = &a->v[IR_A_SHAPE];
   return rt_tensor_fill(rt_convert(v, dt), dt, s->n, s->ints);
@@ -17,17 +11,17 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr
   const IrOpAttrs *a = rt_attrs(e);
   IrDType f32 = IR_DTYPE(IR_DT_FLOAT, 32);
   switch (op) {
-  case IR_OP_ZEROS: return filled(a, dtype_attr(a, f32), rt_scalar_i(IR_DTYPE(IR_DT_INT, 64), 0));
-  case IR_OP_ONES: return filled(a, dtype_attr(a, f32), rt_scalar_i(IR_DTYPE(IR_DT_INT, 64), 1));
-  case IR_OP_FULL: return filled(a, dtype_attr(a, args[0].dt), args[0]);
+  case IR_OP_ZEROS: return filled(a, ir_attr_dtype(a, IR_A_DTYPE, f32), rt_scalar_i(IR_DTYPE(IR_DT_INT, 64), 0));
+  case IR_OP_ONES: return filled(a, ir_attr_dtype(a, IR_A_DTYPE, f32), rt_scalar_i(IR_DTYPE(IR_DT_INT, 64), 1));
+  case IR_OP_FULL: return filled(a, ir_attr_dtype(a, IR_A_DTYPE, args[0].dt), args[0]);
   case IR_OP_ARANGE: {
-    IrDType dt = dtype_attr(a, f32);
+    IrDType dt = ir_attr_dtype(a, IR_A_DTYPE, f32);
     double v[3] = {0, 0, 1};
     for (int i = 0; i < nargs; i++) v[nargs == 1 ? 1 : i] = rt_scalar_f64(args[i]);
     if (v[2] == 0) rt_error(e, "arange: the step is 0");
-    double count = ceil((v[1] - v[0]) / v[2]);
+    double count = ir_arange_length(v[0], v[1], v[2]);
     if (!(count < 1e15)) rt_error(e, "arange: %g elements are too many", count);
-    int64_t n = count > 0 ? (int64_t)count : 0;
+    int64_t n = (int64_t)count;
     RtTensor *t = rt_tensor_new(dt, 1, &n);
     bool integral = dt.code != IR_DT_FLOAT;
     for (int64_t i = 0; i < n; i++) {

@@ -59,25 +59,11 @@ static void gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64
   }
 }
 
-/* The result in out_dtype when the attribute asks for another than the inputs'. */
-static RtValue in_out_dtype(RtValue v, const IrOpAttrs *at, const IrExpr *e) {
-  const IrAttrValue *o = &at->v[IR_A_OUT_DTYPE];
-  if (!o->given || o->none || ir_dtype_eq(o->dtype, v.kind == RT_SCALAR ? v.dt : v.u.t->dt)) return v;
-  RtValue arg = v;
-  IrOpAttrs cast = {0};
-  cast.v[IR_A_DTYPE] = *o;
-  cast.v[IR_A_DTYPE].none = false;
-  IrExpr site = *e;
-  site.u.call.opattrs = &cast;
-  return rt_kernel_call(IR_OP_CAST, &arg, 1, &site);
-}
-
 static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e, bool matmul) {
   bool ta = matmul && at->v[IR_A_TRANSPOSE_A].b, tb = matmul ? at->v[IR_A_TRANSPOSE_B].b : true;
   const char *name = matmul ? "nn.matmul" : "nn.dense";
   if (x->rank < 1 || w->rank != 2 || (ta && x->rank != 2)) rt_error(e, "%s: the arguments' ranks do not fit", name);
-  int64_t k = ta ? x->shape[0] : x->shape[x->rank - 1], m = k ? x->count / k : 0;
-  if (ta) m = x->shape[1];
+  int64_t k = ta ? x->shape[0] : x->shape[x->rank - 1], m = ta ? x->shape[1] : 0;
   int64_t kw = tb ? w->shape[1] : w->shape[0], n = tb ? w->shape[0] : w->shape[1];
   if (k != kw)
     rt_error(e, "%s: the inner dimensions differ: %s by %s", name, rt_shape_text(x->rank, x->shape),
@@ -88,16 +74,14 @@ static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)r);
   if (ta) shape[0] = m;
   shape[r - 1] = n;
-  if (!ta && k == 0) /* m is the product of the leading dimensions */
-    m = x->count == 0 ? 1 : m;
-  if (!ta) {
+  if (!ta) { /* the product of the leading dimensions (x->count / k fails when k is 0) */
     m = 1;
     for (int i = 0; i < r - 1; i++) m = rt_mul_sat(m, x->shape[i]);
   }
   RtResult res;
   void *out = rt_result_init(&res, x->dt, r, shape);
   gemm(e, x->dt, ta, tb, m, n, k, x->data, w->data, out);
-  return in_out_dtype(rt_result_value(&res), at, e);
+  return rt_result_value(&res);
 }
 
 static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAttrs *at, const IrExpr *e) {
@@ -117,7 +101,7 @@ static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAt
   for (int64_t i = 0; i < b; i++)
     gemm(e, x->dt, ta, tb, m, n, k, (const char *)x->data + (size_t)((bx == 1 ? 0 : i) * m * k) * esize,
          (const char *)y->data + (size_t)((by == 1 ? 0 : i) * k * n) * esize, out + (size_t)(i * m * n) * esize);
-  return in_out_dtype(rt_result_value(&res), at, e);
+  return rt_result_value(&res);
 }
 
 /* ---------------------------------------------------------------- bias_add */
@@ -125,8 +109,7 @@ static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAt
 static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrExpr *e) {
   RtOperand a;
   rt_operand(&a, x);
-  int64_t ax = at->v[IR_A_AXIS].given && !at->v[IR_A_AXIS].none ? at->v[IR_A_AXIS].ints[0] : 1;
-  int axis = rt_axis(e, IR_OP_NN_BIAS_ADD, ax, a.rank);
+  int axis = rt_axis(e, IR_OP_NN_BIAS_ADD, ir_attr_int(at, IR_A_AXIS, 1), a.rank);
   if (bias.kind != RT_TENSOR || bias.u.t->rank != 1 || bias.u.t->shape[0] != a.shape[axis])
     rt_error(e, "nn.bias_add: the bias must have %lld elements (dimension %d of %s)", (long long)a.shape[axis], axis,
              rt_shape_text(a.rank, a.shape));
@@ -143,33 +126,19 @@ static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrEx
 
 /* ---------------------------------------------------------------- conv2d */
 
-static void pair(const IrAttrValue *a, int64_t dflt, int64_t out[2]) {
-  out[0] = out[1] = dflt;
-  if (a->given && !a->none && a->n >= 1) out[0] = a->ints[0], out[1] = a->ints[a->n - 1];
-}
-
-static void padding(const IrAttrValue *a, int64_t p[4]) {
-  for (int i = 0; i < 4; i++) p[i] = 0;
-  if (!a->given || a->none) return;
-  if (a->n == 1) p[0] = p[1] = p[2] = p[3] = a->ints[0];
-  else if (a->n == 2) p[0] = p[2] = a->ints[0], p[1] = p[3] = a->ints[1];
-  else if (a->n == 4)
-    for (int i = 0; i < 4; i++) p[i] = a->ints[i];
-}
-
+/* ir_window_length, with 0 positions for a window that does not fit. */
 static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
-  int64_t avail = in + lo + hi - (dil * (k - 1) + 1);
-  if (avail < 0) return 0;
-  return (avail + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  int64_t n = ir_window_length(in, k, dil, stride, lo, hi, ceil_mode);
+  return n < 0 ? 0 : n;
 }
 
 static RtValue conv2d(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
   if (x->rank != 4 || w->rank != 4) rt_error(e, "nn.conv2d takes NCHW data and OIHW weights of rank 4");
   int64_t st[2], dil[2], pad[4];
-  pair(&at->v[IR_A_STRIDES], 1, st);
-  pair(&at->v[IR_A_DILATION], 1, dil);
-  padding(&at->v[IR_A_PADDING], pad);
-  int64_t groups = at->v[IR_A_GROUPS].given ? at->v[IR_A_GROUPS].ints[0] : 1;
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATION, 1, dil);
+  ir_attr_padding(at, pad);
+  int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
   int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
   int64_t O = w->shape[0], Cg = w->shape[1], KH = w->shape[2], KW = w->shape[3];
   if (Cg * groups != C || O % groups != 0)
@@ -181,7 +150,7 @@ static RtValue conv2d(const RtOperand *x, const RtOperand *w, const IrOpAttrs *a
   size_t esize = rt_dtype_size(dt);
   RtResult res;
   char *out = rt_result_init(&res, dt, 4, shape);
-  if (N * O * P == 0) return in_out_dtype(rt_result_value(&res), at, e);
+  if (N * O * P == 0) return rt_result_value(&res);
   char *col = rt_alloc_atomic((size_t)(K * P) * esize + 1);
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
@@ -210,7 +179,7 @@ static RtValue conv2d(const RtOperand *x, const RtOperand *w, const IrOpAttrs *a
     }
     rt_poll(e);
   }
-  return in_out_dtype(rt_result_value(&res), at, e);
+  return rt_result_value(&res);
 }
 
 /* ---------------------------------------------------------------- pools */
@@ -220,10 +189,10 @@ static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t ps[2], st[2], dil[2], pad[4];
   bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D, is_max = op == IR_OP_NN_MAX_POOL2D;
   int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-  pair(&at->v[IR_A_POOL_SIZE], 1, ps);
-  pair(&at->v[IR_A_STRIDES], 1, st);
-  pair(&at->v[IR_A_DILATION], 1, dil);
-  padding(&at->v[IR_A_PADDING], pad);
+  ir_attr_pair(at, IR_A_POOL_SIZE, 1, ps);
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATION, 1, dil);
+  ir_attr_padding(at, pad);
   bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
   if (global) {
     ps[0] = H, ps[1] = W, st[0] = st[1] = dil[0] = dil[1] = 1;
@@ -234,7 +203,6 @@ static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t shape[4] = {N, C, OH, OW};
   RtResult res;
   void *out = rt_result_init(&res, x->dt, 4, shape);
-  bool is_float = x->dt.code == IR_DT_FLOAT;
   int64_t o = 0;
   for (int64_t nc = 0; nc < N * C; nc++) {
     int64_t base = nc * H * W;
@@ -253,7 +221,7 @@ static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
           }
         double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
         if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
-        rt_elem_set(out, x->dt, o, is_float || !is_max ? rt_scalar_from_f64(x->dt, result) : rt_scalar_from_f64(x->dt, result));
+        rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
       }
   }
   return rt_result_value(&res);

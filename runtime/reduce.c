@@ -165,8 +165,7 @@ static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const Ir
 /* ---------------------------------------------------------------- softmax */
 
 static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
-  int64_t ax = at->v[IR_A_AXIS].given && !at->v[IR_A_AXIS].none ? at->v[IR_A_AXIS].ints[0] : -1;
-  int axis = rt_axis(e, op, ax, a->rank);
+  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, -1), a->rank);
   int64_t outer = 1, len = a->shape[axis], inner = 1;
   for (int i = 0; i < axis; i++) outer = rt_mul_sat(outer, a->shape[i]);
   for (int i = axis + 1; i < a->rank; i++) inner = rt_mul_sat(inner, a->shape[i]);

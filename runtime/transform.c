@@ -121,7 +121,7 @@ static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e)
 }
 
 static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
-  int64_t axis = at->v[IR_A_AXIS].ints[0], num = at->v[IR_A_NUM_NEWAXIS].given ? at->v[IR_A_NUM_NEWAXIS].ints[0] : 1;
+  int64_t axis = at->v[IR_A_AXIS].ints[0], num = ir_attr_int(at, IR_A_NUM_NEWAXIS, 1);
   if (axis < 0) axis += a->rank + 1;
   check_rank(e, IR_OP_EXPAND_DIMS, a->rank + (int)num);
   int64_t out[RT_MAX_RANK];
@@ -231,8 +231,7 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const IrExpr *e, 
   for (int i = 0; i < n; i++) rt_operand(&ops[i], t->f[i]);
   int r = ops[0].rank, rr = stack ? r + 1 : r;
   check_rank(e, stack ? IR_OP_STACK : IR_OP_CONCATENATE, rr);
-  int64_t axis_attr = at->v[IR_A_AXIS].given && !at->v[IR_A_AXIS].none ? at->v[IR_A_AXIS].ints[0] : 0;
-  int axis = rt_axis(e, stack ? IR_OP_STACK : IR_OP_CONCATENATE, axis_attr, rr);
+  int axis = rt_axis(e, stack ? IR_OP_STACK : IR_OP_CONCATENATE, ir_attr_int(at, IR_A_AXIS, 0), rr);
   int64_t shape[RT_MAX_RANK];
   for (int d = 0, k = 0; d < rr; d++) shape[d] = stack && d == axis ? n : ops[0].shape[k++];
   if (!stack) shape[axis] = 0;
@@ -245,10 +244,9 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const IrExpr *e, 
     if (!stack) shape[axis] += ops[i].shape[axis];
   }
   size_t esize = rt_dtype_size(ops[0].dt);
-  int64_t outer = product(axis, shape), row = 0;
+  int64_t outer = product(axis, shape);
   RtResult res;
   char *out = rt_result_init(&res, ops[0].dt, rr, shape);
-  for (int i = 0; i < n; i++) row += stack ? ops[i].count / (outer ? outer : 1) : ops[i].count / (outer ? outer : 1);
   for (int64_t o = 0; o < outer; o++) {
     for (int i = 0; i < n; i++) {
       int64_t block = outer ? ops[i].count / outer : 0;
@@ -256,14 +254,12 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const IrExpr *e, 
       out += (size_t)block * esize;
     }
   }
-  (void)row;
   return rt_result_value(&res);
 }
 
 static RtValue split(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
   const IrAttrValue *ios = &at->v[IR_A_INDICES_OR_SECTIONS];
-  int64_t axis_attr = at->v[IR_A_AXIS].given && !at->v[IR_A_AXIS].none ? at->v[IR_A_AXIS].ints[0] : 0;
-  int axis = rt_axis(e, IR_OP_SPLIT, axis_attr, a->rank);
+  int axis = rt_axis(e, IR_OP_SPLIT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t dim = a->shape[axis];
   int pieces = ios->listed ? ios->n + 1 : (int)ios->ints[0];
   int64_t *lo = rt_alloc(sizeof(int64_t) * (size_t)(pieces + 1));
@@ -395,7 +391,7 @@ static RtValue cast(const RtOperand *a, IrDType to) {
 }
 
 static RtValue shape_of(const RtOperand *a, const IrOpAttrs *at) {
-  IrDType dt = at->v[IR_A_DTYPE].given && !at->v[IR_A_DTYPE].none ? at->v[IR_A_DTYPE].dtype : IR_DTYPE(IR_DT_INT, 32);
+  IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
   int64_t n = a->rank;
   RtTensor *t = rt_tensor_new(dt, 1, &n);
   for (int i = 0; i < a->rank; i++) rt_tensor_set(t, i, rt_scalar_from_i64(dt, a->shape[i]));

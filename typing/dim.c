@@ -241,13 +241,13 @@ static bool is_any(TyCtx *cx, IrType *d) {
   return false;
 }
 
-static IrType *any_dim(void) { return ir_type_new(IR_TYPE_ANY, (IrSpan){0}); }
+IrType *ty_dim_any(void) { return ir_type_new(IR_TYPE_ANY, (IrSpan){0}); }
 
 static IrType *arith(TyCtx *cx, char op, IrType *a, IrType *b) {
   TyPoly pa, pb, out;
-  if (!ty_dim_normalize(cx, a, &pa) || !ty_dim_normalize(cx, b, &pb)) return any_dim();
+  if (!ty_dim_normalize(cx, a, &pa) || !ty_dim_normalize(cx, b, &pb)) return ty_dim_any();
   bool ok = op == '*' ? mul(&pa, &pb, &out) : add(&pa, &pb, op == '+' ? 1 : -1, &out);
-  if (!ok) return any_dim();
+  if (!ok) return ty_dim_any();
   /* Nothing combined (`n + m`): keep the operands in the order written. */
   bool positive = true;
   for (int i = 0; i < pb.n; i++) positive &= pb.terms[i].coef > 0;
@@ -275,7 +275,7 @@ static bool mono_divides(const TyMono *m, const TyMono *d, TyMono *rest) {
 }
 
 IrType *ty_dim_div(TyCtx *cx, IrType *a, IrType *b) {
-  if (is_any(cx, a) || is_any(cx, b)) return any_dim();
+  if (is_any(cx, a) || is_any(cx, b)) return ty_dim_any();
   TyPoly pa, pb;
   if (!ty_dim_normalize(cx, a, &pa) || !ty_dim_normalize(cx, b, &pb)) return NULL;
   if (pb.n != 1) return NULL; /* only a single monomial divides */

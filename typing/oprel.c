@@ -76,26 +76,17 @@ TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, in
 
 TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[2], const char **message) {
   const IrAttrValue *a = ty_rel_attr(rel, id);
-  out[0] = out[1] = dflt;
-  if (!a->given || a->none) return TY_SOLVED;
-  if (a->n != 1 && a->n != 2)
+  if (a->given && !a->none && a->n != 1 && a->n != 2)
     REL_FAIL("%s: %s has %d values, but it takes 1 or 2 (height and width)", ty_rel_who(rel), ir_attr_name(id), a->n);
-  out[0] = a->ints[0];
-  out[1] = a->ints[a->n - 1];
+  ir_attr_pair(rel->attrs, id, dflt, out);
   return TY_SOLVED;
 }
 
 TyRelResult ty_rel_padding(TyRelation *rel, int64_t out[4], const char **message) {
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_PADDING);
-  for (int i = 0; i < 4; i++) out[i] = 0;
-  if (!a->given || a->none) return TY_SOLVED;
-  switch (a->n) {
-  case 1: out[0] = out[1] = out[2] = out[3] = a->ints[0]; break;
-  case 2: out[0] = out[2] = a->ints[0], out[1] = out[3] = a->ints[1]; break;
-  case 4: for (int i = 0; i < 4; i++) out[i] = a->ints[i]; break;
-  default:
+  if (a->given && !a->none && a->n != 1 && a->n != 2 && a->n != 4)
     REL_FAIL("%s: padding has %d values, but it takes 1, 2 or 4 (top, left, bottom, right)", ty_rel_who(rel), a->n);
-  }
+  ir_attr_padding(rel->attrs, out);
   for (int i = 0; i < 4; i++)
     if (out[i] < 0) REL_FAIL("%s: padding=%lld is negative", ty_rel_who(rel), (long long)out[i]);
   return TY_SOLVED;

@@ -3,8 +3,6 @@
  * when the bounds are literals). */
 #include "typing/oprel.h"
 
-#include <math.h>
-
 static IrType *dtype_or(const TyRelation *rel, IrType *dflt) {
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_DTYPE);
   return a->given && !a->none ? ir_type_dtype(a->dtype, (IrSpan){0}) : dflt;
@@ -60,12 +58,12 @@ TyRelResult ty_rel_arange(TyCtx *cx, TyRelation *rel, const char **message) {
   double v[3] = {0, 0, 1};
   bool known = rel->call != NULL;
   for (int i = 0; i < n && known; i++) known = literal_value(rel->call->u.call.args[i], &v[n == 1 ? 1 : i]);
-  IrType *len = ir_type_new(IR_TYPE_ANY, (IrSpan){0});
+  IrType *len = ty_dim_any();
   if (known) {
     if (v[2] == 0) REL_FAIL("%s: the step is 0", ty_rel_who(rel));
-    double count = ceil((v[1] - v[0]) / v[2]);
+    double count = ir_arange_length(v[0], v[1], v[2]);
     if (!(count < 9.2e18)) REL_FAIL("%s: %g elements are too many", ty_rel_who(rel), count);
-    len = ty_rel_dim(count > 0 ? (int64_t)count : 0);
+    len = ty_rel_dim((int64_t)count);
   }
   IrType **dims = IR_NEW_ARRAY(IrType *, 1);
   dims[0] = len;

@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-static IrType *any_dim(void) { return ir_type_new(IR_TYPE_ANY, (IrSpan){0}); }
-
 /* out_dtype, or the input's. */
 static IrType *out_dtype(const TyRelation *rel, IrType *dflt) {
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_OUT_DTYPE);
@@ -115,10 +113,9 @@ TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message
 TyRelResult ty_rel_bias_add(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *xs, *xt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
-  const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
   int r = xs->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s adds along an axis, but its first argument is a scalar", ty_rel_who(rel));
-  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, a->given && !a->none ? a->ints[0] : 1, r, 0, &axis, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 1), r, 0, &axis, message));
   IrType **d = IR_NEW_ARRAY(IrType *, 1);
   d[0] = xs->u.shape.dims[axis];
   IrType *bias = ty_rel_tensor_type(ty_rel_shape(1, d), xt);
@@ -133,10 +130,9 @@ TyRelResult ty_rel_softmax(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
   if (xt->kind == IR_TYPE_DTYPE && xt->u.dtype.code != IR_DT_FLOAT)
     REL_FAIL("%s works on floats, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, rel->args[0]));
-  const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
   int r = xs->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s works along an axis, but its argument is a scalar", ty_rel_who(rel));
-  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, a->given && !a->none ? a->ints[0] : -1, r, 0, &axis, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, -1), r, 0, &axis, message));
   return ty_rel_result(cx, rel, 1, rel->args[0], message);
 }
 
@@ -154,18 +150,14 @@ static TyRelResult layout(TyRelation *rel, IrAttrId id, const char *want, const 
 static IrType *window_out(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
                           bool ceil_mode, bool *empty) {
   int64_t n;
-  int64_t span = dil * (k - 1) + 1;
   *empty = false;
   if (ty_dim_value(cx, in, &n)) {
-    int64_t avail = n + lo + hi - span;
-    if (avail < 0) {
-      *empty = true;
-      return NULL;
-    }
-    return ty_rel_dim((avail + (ceil_mode ? stride - 1 : 0)) / stride + 1);
+    int64_t len = ir_window_length(n, k, dil, stride, lo, hi, ceil_mode);
+    *empty = len < 0;
+    return *empty ? NULL : ty_rel_dim(len);
   }
-  if (stride == 1) return ty_dim_add(cx, in, ty_rel_dim(lo + hi - span + 1));
-  return any_dim();
+  if (stride == 1) return ty_dim_add(cx, in, ty_rel_dim(lo + hi - dil * (k - 1)));
+  return ty_dim_any();
 }
 
 static TyRelResult positive(TyRelation *rel, IrAttrId id, const int64_t v[2], const char **message) {
@@ -191,9 +183,9 @@ TyRelResult ty_rel_conv2d(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
   REL_TRY(positive(rel, IR_A_DILATION, dil, message));
   REL_TRY(ty_rel_padding(rel, pad, message));
-  const IrAttrValue *g = ty_rel_attr(rel, IR_A_GROUPS), *ch = ty_rel_attr(rel, IR_A_CHANNELS),
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS),
                     *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
-  int64_t groups = g->given && !g->none ? g->ints[0] : 1;
+  int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
   if (groups < 1) REL_FAIL("%s: groups=%lld must be at least 1", ty_rel_who(rel), (long long)groups);
   IrType *cin = ty_dim_mul(cx, dim(ws, 1), ty_rel_dim(groups));
   if (!ty_unify(cx, dim(xs, 1), cin, NULL))
@@ -218,7 +210,7 @@ TyRelResult ty_rel_conv2d(TyCtx *cx, TyRelation *rel, const char **message) {
   for (int i = 0; i < 2; i++) {
     int64_t k;
     if (!ty_dim_value(cx, dim(ws, 2 + i), &k)) {
-      dims[2 + i] = any_dim();
+      dims[2 + i] = ty_dim_any();
       continue;
     }
     bool empty;

@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-static IrType *any_dim(void) { return ir_type_new(IR_TYPE_ANY, (IrSpan){0}); }
-
 static const char *ints_text(const IrAttrValue *a) {
   IrBuf b;
   ir_buf_init(&b);
@@ -93,7 +91,7 @@ TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
     if (!d && ty_dim_value(cx, total, &t) && ty_dim_value(cx, known, &k))
       REL_FAIL("%s: newshape=%s cannot hold the %lld elements of %s: %lld is not a multiple of %lld", who, written,
                (long long)t, ty_rel_shape_text(cx, shape), (long long)t, (long long)k);
-    out.items[infer] = d ? d : any_dim();
+    out.items[infer] = d ? d : ty_dim_any();
   } else {
     IrType *count = product(cx, out.len, out.items);
     TyMismatch why = TY_MISMATCH_INIT;
@@ -137,7 +135,7 @@ TyRelResult ty_rel_expand_dims(TyCtx *cx, TyRelation *rel, const char **message)
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS), *k = ty_rel_attr(rel, IR_A_NUM_NEWAXIS);
   if (a->none || a->n != 1) REL_FAIL("%s takes one axis, but axis=%s", ty_rel_who(rel), a->none ? "None" : ints_text(a));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, a->ints[0], r, 1, &axis, message));
-  int64_t num = k->given && !k->none ? k->ints[0] : 1;
+  int64_t num = ir_attr_int(rel->attrs, IR_A_NUM_NEWAXIS, 1);
   if (k->given && (k->n != 1 || num < 0 || num > 64))
     REL_FAIL("%s: num_newaxis=%s is not a count from 0 to 64", ty_rel_who(rel), ints_text(k));
   IrType **dims = IR_NEW_ARRAY(IrType *, r + num + 1);
@@ -213,18 +211,13 @@ static TyRelResult tensor_tuple(TyCtx *cx, TyRelation *rel, int *n, IrType ***sh
   return TY_SOLVED;
 }
 
-static int64_t axis_or(const TyRelation *rel, int64_t dflt) {
-  const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
-  return a->given && !a->none && a->n >= 1 ? a->ints[0] : dflt;
-}
-
 TyRelResult ty_rel_concatenate(TyCtx *cx, TyRelation *rel, const char **message) {
   int n;
   IrType **shapes, *dtype;
   REL_TRY(tensor_tuple(cx, rel, &n, &shapes, &dtype, message));
   int r = shapes[0]->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s joins tensors along an axis, but these are scalars", ty_rel_who(rel));
-  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, axis_or(rel, 0), r, 0, &axis, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
   IrType **dims = IR_NEW_ARRAY(IrType *, r);
   for (int d = 0; d < r; d++) {
     dims[d] = shapes[0]->u.shape.dims[d];
@@ -246,7 +239,7 @@ TyRelResult ty_rel_stack(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType **shapes, *dtype;
   REL_TRY(tensor_tuple(cx, rel, &n, &shapes, &dtype, message));
   int r = shapes[0]->u.shape.rank, axis;
-  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, axis_or(rel, 0), r, 1, &axis, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 1, &axis, message));
   for (int i = 1; i < n; i++)
     if (!ty_unify(cx, shapes[0], shapes[i], NULL))
       REL_FAIL("%s needs tensors of one shape, but field 0 is %s and field %d is %s", ty_rel_who(rel),
@@ -263,7 +256,7 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   int r = shape->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s splits along an axis, but its argument is a scalar", ty_rel_who(rel));
-  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, axis_or(rel, 0), r, 0, &axis, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
   const IrAttrValue *ios = ty_rel_attr(rel, IR_A_INDICES_OR_SECTIONS);
   IrType *whole = shape->u.shape.dims[axis];
   int pieces;
@@ -279,7 +272,7 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
                (long long)k, axis, ty_rel_shape_text(cx, shape), (long long)v);
     pieces = (int)k;
     sizes = IR_NEW_ARRAY(IrType *, pieces);
-    for (int i = 0; i < pieces; i++) sizes[i] = part ? part : any_dim();
+    for (int i = 0; i < pieces; i++) sizes[i] = part ? part : ty_dim_any();
   } else {
     pieces = ios->n + 1;
     sizes = IR_NEW_ARRAY(IrType *, pieces);
@@ -374,7 +367,7 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
     }
     if (ty_dim_value(cx, dims[axis], &dim)) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
     else if (size_mode && end != INT64_MAX && begin >= 0) dims[axis] = ty_rel_dim(end - begin);
-    else dims[axis] = any_dim();
+    else dims[axis] = ty_dim_any();
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
 }
@@ -447,8 +440,7 @@ TyRelResult ty_rel_cast(TyCtx *cx, TyRelation *rel, const char **message) {
 TyRelResult ty_rel_shape_of(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
-  const IrAttrValue *a = ty_rel_attr(rel, IR_A_DTYPE);
-  IrDType dt = a->given && !a->none ? a->dtype : IR_DTYPE(IR_DT_INT, 32);
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
   if (dt.code != IR_DT_INT && dt.code != IR_DT_UINT) REL_FAIL("%s gives integers, but dtype=%s", ty_rel_who(rel),
                                                                ty_rel_text(cx, ir_type_dtype(dt, (IrSpan){0})));
   IrType **dims = IR_NEW_ARRAY(IrType *, 1);

@@ -139,6 +139,8 @@ TyPoly ty_poly_sub(const TyPoly *a, const TyPoly *b);
 /* Unifies two dimensions through their normal forms: equal forms are equal; an equation in one
  * hole that appears only linearly is solved; an undecidable one becomes a relation that waits. */
 bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why);
+/* A new `?` dimension. */
+IrType *ty_dim_any(void);
 /* Dimension arithmetic in normal form (`n * 3 * 32` is `n * 96`); `?` when an operand has `?`. */
 IrType *ty_dim_add(TyCtx *cx, IrType *a, IrType *b);
 IrType *ty_dim_sub(TyCtx *cx, IrType *a, IrType *b);
