@@ -3,6 +3,7 @@ Debian packages, the build type of the relay binary, and peers' versions."""
 import json
 import os
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -25,6 +26,27 @@ def apt_install(packages):
     if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
         subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
         subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
+
+
+def check_relay(relay):
+    """Stops when the binary is missing; warns when it is not an optimized build."""
+    if not os.access(relay, os.X_OK):
+        sys.exit("no relay binary at %s; build it first (see the runner's docstring)" % relay)
+    buildtype, opt = relay_build(relay)
+    if buildtype is not None and opt not in ("2", "3"):
+        # `meson setup DIR --buildtype=release` on an already configured DIR keeps its old options
+        print("WARNING: %s is a %s build at -O%s, not release; its times mean little here\n"
+              "         (meson configure %s -Dbuildtype=release)" % (relay, buildtype, opt, os.path.dirname(relay)),
+              file=sys.stderr)
+
+
+def cpu_model():
+    """The CPU's model name from /proc/cpuinfo, or "?"."""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "?"
 
 
 def relay_build(relay):

@@ -108,22 +108,10 @@ def implementations(relay, tmp, workload):
 
 def main():
     relay, runs = benchargs.parse(sys.argv[1:])
-    if not os.access(relay, os.X_OK):
-        sys.exit("no relay binary at %s; build it first (see the docstring)" % relay)
+    benchargs.check_relay(relay)
     buildtype, opt = benchargs.relay_build(relay)
-    if buildtype is not None and opt not in ("2", "3"):
-        # `meson setup DIR --buildtype=release` on an already configured DIR keeps its old options
-        print("WARNING: %s is a %s build at -O%s, not release; its times mean little here\n"
-              "         (meson configure %s -Dbuildtype=release)" % (relay, buildtype, opt, os.path.dirname(relay)),
-              file=sys.stderr)
     ensure_packages()
-
-    cpu = "?"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+    cpu = benchargs.cpu_model()
     print("machine: %d CPUs (nproc), %s; %d timed runs each, stack limit 1 GiB" % (os.cpu_count(), cpu, runs))
     print("relay %s (%s) | ocaml %s | %s | %s" % (
         relay, "buildtype %s, -O%s" % (buildtype, opt) if buildtype else "build options unknown",

@@ -304,22 +304,10 @@ def main():
             write_relay(workload, emit)
         print("wrote %s" % " ".join(sorted(os.listdir(emit))))
         return
-    if not os.access(relay, os.X_OK):
-        sys.exit("no relay binary at %s; build it first (see the docstring)" % relay)
+    benchargs.check_relay(relay)
     buildtype, opt = benchargs.relay_build(relay)
-    if buildtype is not None and opt not in ("2", "3"):
-        # `meson setup DIR --buildtype=release` on an already configured DIR keeps its old options
-        print("WARNING: %s is a %s build at -O%s, not release; its times mean little here\n"
-              "         (meson configure %s -Dbuildtype=release)" % (relay, buildtype, opt, os.path.dirname(relay)),
-              file=sys.stderr)
     ensure_packages()
-
-    cpu = "?"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+    cpu = benchargs.cpu_model()
     blas = benchargs.version(["dpkg-query", "-W", "-f", "${Version}", "libopenblas0-pthread"])
     numpy = benchargs.version([PYTHON, "-c", "import numpy; print(numpy.__version__)"]) if have_numpy() else "missing"
     print("machine: %d CPUs (nproc), %s; OpenBLAS %s (OPENBLAS_NUM_THREADS=%s); %d timed runs each" % (
