@@ -72,6 +72,10 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_HELP: fputs(repl_options_usage(), stdout); return 0;
   case REPL_MODE_VERSION: printf("relay %s\n", RELAY_VERSION); return 0;
   case REPL_MODE_PRINT: return print_file(opt);
+  default: break;
+  }
+  if (!opt->no_prelude && !session_load_prelude(&s)) return 1;
+  switch (opt->mode) {
   case REPL_MODE_RUN:
     if (load_files(&s, opt, progs)) return 1;
     return run_main(progs, opt->nfiles);
@@ -99,6 +103,7 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_REPL:
     if (load_files(&s, opt, progs)) return 1;
     return session_interact(&s);
+  default: break;
   }
   return 2;
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "prelude/prelude.h"
+
 void session_init(Session *s) {
   memset(s, 0, sizeof *s);
   s->module = ty_module_new();
@@ -25,6 +27,12 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   if (!ok) return NULL;
   rt_compile_program(r.program);
   return r.program;
+}
+
+bool session_load_prelude(Session *s) {
+  IrSource *src = ir_source_new(RELAY_PRELUDE_NAME, relay_prelude_text, relay_prelude_length);
+  s->prelude = load_source(s, src, false, NULL, false);
+  return s->prelude != NULL;
 }
 
 IrProgram *session_load_file(Session *s, const char *path, bool definitions_only) {

@@ -10,9 +10,13 @@
 typedef struct Session {
   TyModule *module;
   IrParseOptions parse;
+  IrProgram *prelude; /* the Prelude as loaded, or NULL (--no-prelude) */
 } Session;
 
 void session_init(Session *s);
+/* Loads the Prelude embedded in the binary (prelude/prelude.h); false, after printing the
+ * diagnostics, if it does not check (the tests make sure it does). */
+bool session_load_prelude(Session *s);
 /* Parses, checks and compiles a file; on error prints the diagnostics and returns NULL, changing nothing.
  * With definitions_only, its top-level expressions are not checked (they will not run). */
 IrProgram *session_load_file(Session *s, const char *path, bool definitions_only);
