@@ -27,7 +27,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   Job job = {&opt, 0};
-  if (!rt_stack_run(run_job, &job, RT_STACK_BYTES)) {
+  size_t stack = opt.stack_mb ? (size_t)opt.stack_mb << 20 : RT_STACK_BYTES;
+  if (!rt_stack_run(run_job, &job, stack)) {
     fprintf(stderr, "relay: cannot make the evaluation stack (%s)\n", strerror(errno));
     return 1;
   }

@@ -1,9 +1,11 @@
 /* Command-line parsing: a table of options, each with whether it takes an argument. */
 #include "repl/options.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/mem.h"
+#include "runtime/runtime.h"
 
 static const char usage[] =
     "usage: relay [options] [FILE...]\n"
@@ -18,6 +20,8 @@ static const char usage[] =
     "options:\n"
     "  --no-prelude          start from an empty module\n"
     "  -i                    enter the REPL after loading the files\n"
+    "  --stack MB            the evaluation stack's size in MiB (default 1024, at least 64):\n"
+    "                        how deep non-tail recursion may go\n"
     "  -h, --help            show this help\n"
     "  --version             show the version\n"
     "\n"
@@ -39,6 +43,19 @@ static bool set_mode(ReplOptions *o, ReplMode mode, const char *flag, const char
   return true;
 }
 
+/* --stack MB: a whole number of MiB from the minimum to 1 TiB. */
+static bool parse_stack(const char *arg, ReplOptions *o, const char **error) {
+  const long min = (long)(RT_STACK_MIN_BYTES >> 20), max = 1L << 20;
+  char *end;
+  long mb = strtol(arg, &end, 10);
+  if (end == arg || *end || mb < min || mb > max) {
+    *error = ir_printf("--stack takes a size in MiB from %ld to %ld, not `%s`", min, max, arg);
+    return false;
+  }
+  o->stack_mb = mb;
+  return true;
+}
+
 bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **error) {
   memset(o, 0, sizeof *o);
   o->files = ir_alloc(sizeof(char *) * (size_t)(argc + 1));
@@ -50,7 +67,8 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
       o->files[o->nfiles++] = a;
       continue;
     }
-    bool takes_arg = !strcmp(a, "-e") || !strcmp(a, "-t") || !strcmp(a, "--types") || !strcmp(a, "--print");
+    bool takes_arg = !strcmp(a, "-e") || !strcmp(a, "-t") || !strcmp(a, "--types") || !strcmp(a, "--print") ||
+                     !strcmp(a, "--stack");
     if (takes_arg && i + 1 >= argc) {
       *error = ir_printf("%s needs an argument", a);
       return false;
@@ -63,6 +81,8 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
     } else if (!strcmp(a, "--types") || !strcmp(a, "--print")) {
       if (!set_mode(o, a[2] == 't' ? REPL_MODE_TYPES : REPL_MODE_PRINT, a, error)) return false;
       mode_file = argv[++i];
+    } else if (!strcmp(a, "--stack")) {
+      if (!parse_stack(argv[++i], o, error)) return false;
     } else if (!strcmp(a, "--no-prelude")) {
       o->no_prelude = true;
     } else if (!strcmp(a, "-i")) {

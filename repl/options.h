@@ -21,6 +21,7 @@ typedef struct ReplOptions {
   bool no_prelude;
   bool interactive; /* -i: the REPL after loading the files */
   const char *expr; /* -e / -t */
+  long stack_mb;    /* --stack MB: the evaluation stack's size; 0 for the default */
   int nfiles;
   const char **files;
 } ReplOptions;

@@ -78,6 +78,7 @@ typedef struct {
   CodePat **pats;
   RtCode **bodies;
   int *first; /* for a constructor tag, the first clause that may match it (NULL: try all) */
+  const char *owner; /* the global it is written in (`@hd`), named when no clause matches */
 } CodeMatch;
 
 typedef struct {

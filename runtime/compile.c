@@ -24,6 +24,7 @@ typedef struct FnCtx {
   int nslots, maxslots;
   IrSymMap captured; /* name -> capture index + 1 */
   IR_VEC(CodeCapture) caps;
+  const char *owner; /* the global whose body this is (`@hd`), or NULL at top level */
 } FnCtx;
 
 static Var *bind(FnCtx *ctx, Sym name) {
@@ -179,7 +180,7 @@ static RtCode **compile_list(FnCtx *ctx, int n, IrExpr **es) {
  * variable, which the closure sees as itself. */
 static RtCode *compile_fn(FnCtx *ctx, IrExpr *e, const char *name, Var *self) {
   IrFn *f = &e->u.fn;
-  FnCtx inner = {.outer = ctx};
+  FnCtx inner = {.outer = ctx, .owner = ctx->owner};
   Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
   for (int i = 0; i < f->nparams; i++) params[i] = bind(&inner, f->params[i].name);
   RtFn *fn = new_fn(name, f->nparams);
@@ -254,6 +255,7 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
   CodeMatch *k = node(sizeof *k, rt_exec_match, e);
   int n = e->u.match.nclauses;
   k->scrut = compile(ctx, e->u.match.scrut, false);
+  k->owner = ctx->owner;
   k->nclauses = n;
   k->pats = IR_NEW_ARRAY(CodePat *, n > 0 ? n : 1);
   k->bodies = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
@@ -403,7 +405,7 @@ void rt_compile_program(IrProgram *prog) {
     if (it->kind != IR_ITEM_DEF) continue;
     RtFn *fn = it->code;
     IrFn *f = &it->fn->u.fn;
-    FnCtx ctx = {0};
+    FnCtx ctx = {.owner = fn->name};
     Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
     for (int j = 0; j < f->nparams; j++) params[j] = bind(&ctx, f->params[j].name);
     fn->body = compile_body(&ctx, f);

@@ -117,7 +117,7 @@ void rt_interrupt(void) { rt_machine.interrupted = 1; }
 /* The deepest address evaluation may use, leaving room for kernels, printing and the collector. */
 enum { STACK_MARGIN = 32 << 20 };
 
-static uintptr_t stack_limit_of_this_thread(void) {
+static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
   pthread_attr_t attr;
   void *addr;
   size_t size;
@@ -125,6 +125,7 @@ static uintptr_t stack_limit_of_this_thread(void) {
   int rc = pthread_attr_getstack(&attr, &addr, &size);
   pthread_attr_destroy(&attr);
   if (rc != 0) return 0;
+  *stack_bytes = size;
   size_t margin = size / 4 < STACK_MARGIN ? size / 4 : STACK_MARGIN;
   return (uintptr_t)addr + margin;
 }
@@ -137,7 +138,7 @@ void rt_check_stack(const IrExpr *site) {
   char here;
   if ((uintptr_t)&here < rt_machine.stack_limit)
     rt_error(site, "stack overflow: the recursion is too deep for the %zu MB evaluation stack",
-             (size_t)(RT_STACK_BYTES >> 20));
+             rt_machine.stack_bytes >> 20);
 }
 
 /* Zeroes the stack just below the caller, where the abandoned evaluation's frames were: the calls
@@ -158,7 +159,7 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
   static pthread_t limit_thread;
   static bool limit_known;
   if (!limit_known || !pthread_equal(limit_thread, pthread_self())) {
-    rt_machine.stack_limit = stack_limit_of_this_thread();
+    rt_machine.stack_limit = stack_limit_of_this_thread(&rt_machine.stack_bytes);
     limit_thread = pthread_self();
     limit_known = true;
   }

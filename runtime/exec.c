@@ -271,6 +271,7 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
   if (k->first && v.kind == RT_ADT) i = k->first[v.u.adt->ctor->tag];
   for (; i < k->nclauses; i++)
     if (match(k->pats[i], v, f)) return run(k->bodies[i], f);
+  if (k->owner) rt_error(c->expr, "no clause of this match in %s accepts %s", k->owner, rt_value_brief(v));
   rt_error(c->expr, "no clause of this match accepts %s", rt_value_brief(v));
 }
 

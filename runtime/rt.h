@@ -152,6 +152,7 @@ typedef struct RtMachine {
   const IrExpr *at; /* the operator or allocation running now, for errors raised without a node */
   RtTrap *trap;
   uintptr_t stack_limit; /* below this address, a call raises "stack overflow" */
+  size_t stack_bytes;    /* the size of the evaluation stack, for that message */
   volatile sig_atomic_t interrupted;
 } RtMachine;
 

@@ -51,8 +51,10 @@ typedef struct RtValue {
 /* ---------------------------------------------------------------- the heap and the stack */
 
 /* The size of the evaluation stack: deep non-tail recursion (a map over a million-element list)
- * runs on it. Untouched pages cost nothing. */
+ * runs on it. Untouched pages cost nothing. `relay --stack MB` chooses another size, not below
+ * the minimum, which the parser's and checker's depth guards (10,000 levels) need. */
 #define RT_STACK_BYTES ((size_t)1 << 30)
+#define RT_STACK_MIN_BYTES ((size_t)64 << 20)
 
 /* Starts the collector (with a heap limit below the machine's memory, so that exhausting it is
  * a run-time error rather than the kernel's OOM killer); call once, first thing in main(). */

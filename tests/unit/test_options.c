@@ -39,6 +39,9 @@ int main(void) {
   tap_ok(!parse("-e 1 -t 2") && strstr(err, "cannot be combined"), "two modes are a usage error");
   tap_ok(!parse("-e 1 -e 2") && strstr(err, "given twice"), "a mode given twice is a usage error");
   tap_ok(!parse("--print a.rly b.rly") && strstr(err, "takes one file"), "--print takes exactly one file");
+  tap_ok(parse("--stack 64 a.rly") && opt.stack_mb == 64 && opt.nfiles == 1, "--stack MB");
+  tap_ok(!parse("--stack 8") && strstr(err, "from 64 to"), "--stack below the minimum is a usage error");
+  tap_ok(!parse("--stack 1G") && strstr(err, "not `1G`"), "--stack takes a whole number");
   tap_ok(!parse("-i -e 1") && strstr(err, "-i cannot be combined"), "-i with -e is a usage error");
   return tap_done();
 }
