@@ -150,6 +150,24 @@ static IrType *ctor_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
   return ty_instantiate(c, k->scheme, ntargs, targs, e->span, NULL);
 }
 
+/* An operator passed as a value (`@foldl(add, 0f, %l)`): a function of its arguments, with its
+ * relation and no attributes. One that needs an attribute, or takes a varying number of
+ * arguments, has to be wrapped in a function that says which. */
+static IrType *op_value_type(TyCheck *c, IrExpr *e) {
+  const IrOpInfo *info = &ir_ops[e->u.op];
+  const char *required = strchr(info->attrs, '!');
+  if (required) {
+    const char *start = required;
+    while (start > info->attrs && start[-1] != ' ') start--;
+    ty_fail(c, e->span, "`%s` needs its attribute `%.*s`, which an operator passed as a value cannot carry; wrap it "
+            "in a function that gives it", info->name, (int)(required - start), start);
+  }
+  if (info->min_args != info->max_args)
+    ty_fail(c, e->span, "`%s` takes %d to %d arguments, so as a value it is ambiguous; wrap it in a function "
+            "that calls it with the ones you mean", info->name, info->min_args, info->max_args);
+  return ty_instantiate(c, ty_op_scheme(c, (IrOpId)e->u.op, info->min_args), 0, NULL, e->span, e);
+}
+
 /* ---------------------------------------------------------------- calls */
 
 static IrType *infer_call(TyCheck *c, IrExpr *e) {
@@ -404,9 +422,7 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
     if (e->target.ctor->nargs == 0) t = t->u.func.ret; /* a bare nullary constructor is its value */
     break;
   }
-  case IR_EXPR_OP:
-    ty_fail(c, e->span, "the operator `%s` must be called; to pass it as a value, wrap it in a function",
-            ir_ops[e->u.op].name);
+  case IR_EXPR_OP: t = op_value_type(c, e); break;
   case IR_EXPR_LIT: t = literal_type(c, e, &e->u.lit); break;
   case IR_EXPR_TENSOR: t = tensor_literal_type(c, e); break;
   case IR_EXPR_FILL: t = fill_type(c, e); break;
