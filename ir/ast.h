@@ -215,6 +215,7 @@ typedef struct IrData {
   IrTypeParam *tparams;
   int nctors;
   IrCtor *ctors;
+  bool external; /* `extern type Storage`: declared here, no constructors (TVM's core.rly) */
 } IrData;
 
 typedef enum {

@@ -183,7 +183,7 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b) {
 }
 
 static bool data_equal(const IrData *a, const IrData *b) {
-  if (a->name != b->name || a->ntparams != b->ntparams || a->nctors != b->nctors) return false;
+  if (a->name != b->name || a->ntparams != b->ntparams || a->nctors != b->nctors || a->external != b->external) return false;
   if (!tparams_equal(a->ntparams, a->tparams, b->tparams)) return false;
   for (int i = 0; i < a->nctors; i++)
     if (a->ctors[i].name != b->ctors[i].name || a->ctors[i].nargs != b->ctors[i].nargs ||

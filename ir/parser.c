@@ -1188,6 +1188,25 @@ static void parse_data(Parser *P, IrItem *item) {
   item->span = span_from(P, kw->span);
 }
 
+/* `extern type Name` or `extern type Name[A]`: a data type whose values come from outside Relay,
+ * so it has no constructors. */
+static void parse_extern_data(Parser *P, IrItem *item) {
+  IrToken *kw = next(P);
+  if (!at(P, IR_TOK_KW_TYPE) && !at(P, IR_TOK_KW_DATA))
+    error_at(P, cur(P), NULL, "expected `type` after `extern`, found %s", describe(cur(P)));
+  next(P);
+  IrToken *name = expect(P, IR_TOK_IDENT, "(the name of the data type)");
+  item->kind = IR_ITEM_DATA;
+  item->name = name->sym;
+  item->data.name = name->sym;
+  item->data.external = true;
+  parse_tparams(P, &item->data.ntparams, &item->data.tparams);
+  if (at(P, IR_TOK_LBRACE))
+    error_at(P, cur(P), "drop `extern` to declare a data type with constructors",
+             "an extern type has no constructors: its values come from outside Relay");
+  item->span = span_from(P, kw->span);
+}
+
 static void parse_def(Parser *P, IrItem *item) {
   IrToken *kw = next(P);
   if (at(P, IR_TOK_IDENT))
@@ -1240,6 +1259,9 @@ static void parse_items(Parser *P, IrProgram *prog) {
       parse_def(P, &item);
     } else if (at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE)) {
       parse_data(P, &item);
+    } else if (at(P, IR_TOK_IDENT) && !strcmp(cur(P)->sym->name, "extern") && !cur(P)[1].nl_before &&
+               (cur(P)[1].kind == IR_TOK_KW_TYPE || cur(P)[1].kind == IR_TOK_KW_DATA)) {
+      parse_extern_data(P, &item);
     } else {
       IrToken *t = cur(P);
       P->toplevel = true;

@@ -499,6 +499,11 @@ void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(b, e, ind
 /* ---------------------------------------------------------------- programs */
 
 static void print_data(IrBuf *b, const IrData *d) {
+  if (d->external) {
+    ir_buf_printf(b, "extern type %s", d->name->name);
+    print_tparams(b, d->ntparams, d->tparams);
+    return;
+  }
   ir_buf_printf(b, "data %s", d->name->name);
   print_tparams(b, d->ntparams, d->tparams);
   ir_buf_puts(b, " {");
