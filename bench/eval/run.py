@@ -7,6 +7,9 @@ Workloads (one file per language, same algorithm in each):
   fib      fib(30), naive doubly recursive                                    -> 832040
   listsum  cons list of 1..1,000,000 built with a tail-recursive accumulator,
            summed with a tail-recursive foldl taking `+` as a function         -> 500000500000
+  startup  an empty program printing 0: `relay -e 0` (which parses and checks the Prelude), also
+           `relay --no-prelude -e 0`, the OCaml toplevel `ocaml startup.ml`, and the
+           compiled, Lua and Python programs                                   -> 0
 
 Usage: bench/eval/run.py [RELAY_BINARY] [--runs N]   (default build-release/relay, 5 runs)
 Build the binary first: meson setup build-release --buildtype=release && meson compile -C build-release
@@ -32,7 +35,7 @@ import benchargs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-WORKLOADS = [("fib", "832040"), ("listsum", "500000500000")]
+WORKLOADS = [("fib", "832040"), ("listsum", "500000500000"), ("startup", "0")]
 STACK = 1 << 30
 APT_PACKAGES = ["ocaml-nox", "lua5.4", "time"]
 
@@ -85,7 +88,12 @@ def ensure_packages():
 def implementations(relay, tmp, workload):
     """(name, command) for every implementation available, building what needs building."""
     src = lambda ext: os.path.join(HERE, workload + ext)
-    impls = [("relay", [relay, "--no-prelude", src(".rly")])]
+    if workload == "startup":
+        impls = [("relay", [relay, "-e", "0"]), ("relay --no-prelude", [relay, "--no-prelude", "-e", "0"])]
+        if shutil.which("ocaml"):
+            impls.append(("ocaml toplevel", ["ocaml", src(".ml")]))
+    else:
+        impls = [("relay", [relay, "--no-prelude", src(".rly")])]
     if shutil.which("ocamlc") and shutil.which("ocamlrun"):
         d = os.path.join(tmp, workload + "-byte")
         os.mkdir(d)

@@ -1,0 +1,2 @@
+(* Start-up: an empty program that only prints 0, so the figure is process and runtime start-up. *)
+let () = print_endline "0"
