@@ -216,6 +216,7 @@ typedef struct IrData {
   int nctors;
   IrCtor *ctors;
   bool external; /* `extern type Storage`: declared here, no constructors (TVM's core.rly) */
+  IrSpan span;   /* the declaration */
 } IrData;
 
 typedef enum {

@@ -76,6 +76,7 @@ bool ir_type_equal(const IrType *a, const IrType *b) {
            ir_type_equal(a->u.func.ret, b->u.func.ret) && rels_equal(a->u.func.nrels, a->u.func.rels, b->u.func.rels);
   case IR_TYPE_CALL:
     return a->u.call.name == b->u.call.name && a->u.call.nargs == b->u.call.nargs &&
+           (!a->u.call.adt || !b->u.call.adt || a->u.call.adt == b->u.call.adt) &&
            types_equal(a->u.call.nargs, a->u.call.args, b->u.call.args);
   case IR_TYPE_REF: return ir_type_equal(a->u.ref, b->u.ref);
   case IR_TYPE_HOLE: return a->u.hole.id == b->u.hole.id;

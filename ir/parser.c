@@ -1185,7 +1185,7 @@ static void parse_data(Parser *P, IrItem *item) {
   close_bracket(P, IR_TOK_RBRACE, o);
   d->nctors = cs.len;
   d->ctors = cs.items;
-  item->span = span_from(P, kw->span);
+  item->span = d->span = span_from(P, kw->span);
 }
 
 /* `extern type Name` or `extern type Name[A]`: a data type whose values come from outside Relay,
@@ -1204,7 +1204,7 @@ static void parse_extern_data(Parser *P, IrItem *item) {
   if (at(P, IR_TOK_LBRACE))
     error_at(P, cur(P), "drop `extern` to declare a data type with constructors",
              "an extern type has no constructors: its values come from outside Relay");
-  item->span = span_from(P, kw->span);
+  item->span = item->data.span = span_from(P, kw->span);
 }
 
 static void parse_def(Parser *P, IrItem *item) {

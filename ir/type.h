@@ -119,6 +119,9 @@ struct IrType {
       Sym name;
       int nargs;
       IrType **args;
+      /* The declaration, once the checker has resolved the name: a later `data` of the same name
+       * declares another type (the earlier code keeps the one it was checked against). */
+      const struct IrData *adt;
     } call;
     IrType *ref;
     struct {

@@ -61,6 +61,7 @@ static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
               adt->ntparams == 1 ? "" : "s", name->name);
     IrType *call = ir_type_new(IR_TYPE_CALL, t->span);
     call->u.call.name = name;
+    call->u.call.adt = adt;
     return call;
   }
   if (c->flexible) { /* `fn(%x : t) -> t` as a literal: t is whatever the uses make it */
@@ -150,6 +151,7 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
     if (adt->ntparams != t->u.call.nargs)
       ty_fail(c, t->span, "`%s` takes %d type argument%s, but %d %s given", t->u.call.name->name, adt->ntparams,
               adt->ntparams == 1 ? "" : "s", t->u.call.nargs, t->u.call.nargs == 1 ? "is" : "are");
+    out->u.call.adt = adt;
     out->u.call.args = IR_NEW_ARRAY(IrType *, t->u.call.nargs);
     for (int i = 0; i < t->u.call.nargs; i++) out->u.call.args[i] = convert(c, t->u.call.args[i], adt->tparams[i].kind);
     return out;
@@ -187,6 +189,7 @@ void ty_check_data(TyCheck *c, IrData *d) {
   for (int i = 0; i < d->ntparams; i++) params[i] = ir_type_var(d->tparams[i].name, d->tparams[i].kind, d->tparams[i].span);
   IrType *self = ir_type_new(IR_TYPE_CALL, (IrSpan){0});
   self->u.call.name = d->name;
+  self->u.call.adt = d;
   self->u.call.nargs = d->ntparams;
   self->u.call.args = params;
   for (int i = 0; i < d->nctors; i++) {

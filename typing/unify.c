@@ -250,6 +250,15 @@ static void mismatch(TyMismatch *why, IrType *expected, IrType *found, const cha
   why->reason = reason;
 }
 
+/* Why two data types of one name differ: a later declaration made a new type. */
+static const char *two_declarations(const IrData *expected, const IrData *found) {
+  IrSpan e = expected->span, f = found->span;
+  return ir_printf("two data types are named `%s`, declared at %s:%u:%u and at %s:%u:%u: a declaration makes a "
+                   "new type, which code checked before it does not accept",
+                   expected->name->name, e.src ? e.src->name : "?", e.line, e.col, f.src ? f.src->name : "?", f.line,
+                   f.col);
+}
+
 static bool literal_fits(TyCtx *cx, uint32_t root, IrType *t, TyMismatch *why) {
   uint8_t lit = cx->vars.items[root].lit;
   if (lit == TY_LIT_NONE) return true;
@@ -432,6 +441,10 @@ bool ty_unify(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
            ty_unify(cx, a->u.func.ret, b->u.func.ret, why);
   case IR_TYPE_CALL:
     if (a->u.call.name != b->u.call.name || a->u.call.nargs != b->u.call.nargs) break;
+    if (a->u.call.adt && b->u.call.adt && a->u.call.adt != b->u.call.adt) {
+      mismatch(why, a, b, two_declarations(a->u.call.adt, b->u.call.adt));
+      return false;
+    }
     return unify_all(cx, a->u.call.nargs, a->u.call.args, b->u.call.args, why);
   case IR_TYPE_REF: return ty_unify(cx, a->u.ref, b->u.ref, why);
   default: break;
