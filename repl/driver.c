@@ -72,7 +72,7 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_HELP: fputs(repl_options_usage(), stdout); return 0;
   case REPL_MODE_VERSION: printf("relay %s\n", RELAY_VERSION); return 0;
   case REPL_MODE_PRINT: return print_file(opt);
-  default: break;
+  default: break; /* the modes below run programs: they start from the Prelude */
   }
   if (!opt->no_prelude && !session_load_prelude(&s)) return 1;
   switch (opt->mode) {
