@@ -22,11 +22,14 @@ typedef struct IrParseOptions {
 typedef struct IrParseResult {
   IrProgram *program; /* NULL on error */
   IrExpr *expr;       /* for ir_parse_expression */
+  IrType *type;       /* for ir_parse_type */
   bool incomplete;    /* the error is that the text ended too early: more input may complete it */
 } IrParseResult;
 
 IrParseResult ir_parse_program(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
 /* Exactly one expression (with its lets), as given to `-e` and `-t`. */
 IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
+/* Exactly one type, as the REPL's :kind takes. */
+IrParseResult ir_parse_type(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
 
 #endif

@@ -1277,7 +1277,9 @@ static void parse_items(Parser *P, IrProgram *prog) {
   prog->items = items.items;
 }
 
-static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags *diags, bool whole_program) {
+typedef enum { PARSE_PROGRAM, PARSE_EXPRESSION, PARSE_TYPE } ParseWhat;
+
+static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags *diags, ParseWhat what) {
   IrParseResult r = {0};
   IrTokens toks;
   if (!ir_lex(src, &toks, diags)) {
@@ -1294,25 +1296,34 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     ir_tokens_free(&toks);
     return r;
   }
-  if (whole_program) {
+  if (what == PARSE_PROGRAM) {
     IrProgram *prog = IR_NEW(IrProgram);
     prog->src = src;
     parse_items(&P, prog);
     r.program = prog;
-  } else {
+  } else if (what == PARSE_EXPRESSION) {
     IrExpr *e = parse_seq(&P);
     if (!at(&P, IR_TOK_EOF))
       error_at(&P, cur(&P), NULL, "expected the end of the expression, found %s", describe(cur(&P)));
     r.expr = e; /* only now: a longjmp above must leave r empty */
+  } else {
+    IrType *t = parse_type(&P);
+    if (!at(&P, IR_TOK_EOF))
+      error_at(&P, cur(&P), NULL, "expected the end of the type, found %s", describe(cur(&P)));
+    r.type = t;
   }
   ir_tokens_free(&toks);
   return r;
 }
 
 IrParseResult ir_parse_program(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
-  return run(src, opt, diags, true);
+  return run(src, opt, diags, PARSE_PROGRAM);
 }
 
 IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
-  return run(src, opt, diags, false);
+  return run(src, opt, diags, PARSE_EXPRESSION);
+}
+
+IrParseResult ir_parse_type(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
+  return run(src, opt, diags, PARSE_TYPE);
 }

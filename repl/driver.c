@@ -86,7 +86,7 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_EVAL: {
     if (load_files(&s, opt, progs)) return 1;
     IrExpr *e = NULL;
-    IrType *t = session_check_expression(&s, opt->expr, &e);
+    IrType *t = session_check_expression(&s, "<command line>", opt->expr, &e);
     if (!t) return 1;
     if (opt->mode == REPL_MODE_TYPE) {
       puts(ir_type_str(t));

@@ -1,6 +1,7 @@
-/* The interactive loop: read lines (with libedit's history and line editing on a terminal) until
- * the input parses or fails for a reason other than ending early, then check it and show each
- * definition's type and each expression's type (values come with the evaluator). */
+/* The interactive loop: reads an input (a line, more lines while it is incomplete, or a :{ ... :}
+ * block), runs it as a chunk or a command, and shows each result with its type. On a terminal it
+ * uses libedit (history in ~/.relay_history, completion); otherwise it reads stdin plainly, with
+ * no prompt, and the exit status tells whether any input failed. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include <editline/readline.h>
 
+#include "repl/commands.h"
 #include "repl/repl.h"
 #include "repl/session.h"
 
@@ -18,6 +20,8 @@ static void on_interrupt(int sig) {
   (void)sig;
   interrupted = 1;
 }
+
+/* ---------------------------------------------------------------- reading */
 
 /* One line without its newline, or NULL at end of input. */
 static char *read_line(bool tty, const char *prompt) {
@@ -36,50 +40,141 @@ static char *read_line(bool tty, const char *prompt) {
   return b.data;
 }
 
-static const char help[] =
-    "Enter definitions (def, data, type) and expressions; input continues over several lines\n"
-    "until it is complete. This build type-checks what you enter and shows the types.\n"
-    "  :help   this text\n"
-    "  :quit   leave (Ctrl-D works too)\n";
+/* The history file: $RELAY_HISTORY, else ~/.relay_history; NULL without a home. */
+static const char *history_path(void) {
+  const char *p = getenv("RELAY_HISTORY");
+  if (p && *p) return p;
+  const char *home = getenv("HOME");
+  return home && *home ? ir_printf("%s/.relay_history", home) : NULL;
+}
+
+/* ---------------------------------------------------------------- completion */
+
+static Session *completing; /* the session whose names complete (libedit's callbacks take none) */
+
+/* Candidates for the word being completed: commands after `:`, globals after `@`, file names
+ * after :load, else constructors, data types and operators. */
+static char *complete_word(const char *text, int state) {
+  static int index;
+  static IR_VEC(const char *) names;
+  if (state == 0) {
+    names.len = 0;
+    index = 0;
+    if (text[0] == ':') {
+      for (int i = 0; repl_command_names(i); i++) IR_VEC_PUSH(names, repl_command_names(i));
+    } else if (text[0] == '@') {
+      for (int i = 0; i < completing->items.len; i++)
+        if (completing->items.items[i]->kind == IR_ITEM_DEF)
+          IR_VEC_PUSH(names, ir_printf("@%s", completing->items.items[i]->name->name));
+    } else {
+      for (int i = 0; i < completing->items.len; i++) {
+        const IrItem *it = completing->items.items[i];
+        if (it->kind != IR_ITEM_DATA) continue;
+        IR_VEC_PUSH(names, it->name->name);
+        for (int k = 0; k < it->data.nctors; k++) IR_VEC_PUSH(names, it->data.ctors[k].name->name);
+      }
+      for (int i = 0; i < IR_OP_COUNT; i++) IR_VEC_PUSH(names, ir_ops[i].name);
+    }
+  }
+  size_t len = strlen(text);
+  while (index < names.len) {
+    const char *n = names.items[index++];
+    bool seen = false;
+    for (int j = 0; j < index - 1 && !seen; j++) seen = !strcmp(names.items[j], n);
+    if (!seen && !strncmp(n, text, len)) return strdup(n); /* libedit frees it */
+  }
+  return NULL;
+}
+
+static char **complete(const char *text, int start, int end) {
+  (void)end;
+  const char *buf = rl_line_buffer;
+  while (*buf == ' ') buf++;
+  if ((!strncmp(buf, ":l ", 3) || !strncmp(buf, ":load ", 6)) && start > 0) return NULL; /* file names */
+  rl_attempted_completion_over = 1;
+  return rl_completion_matches(text, complete_word);
+}
+
+static void setup_line_editing(Session *s) {
+  completing = s;
+  rl_readline_name = "relay";
+  rl_attempted_completion_function = complete;
+  rl_basic_word_break_characters = " \t\n\"(),;{}[]=+-*/<>!&|";
+  using_history();
+  const char *h = history_path();
+  if (h) read_history(h);
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+/* Runs one complete input; false when it failed. */
+static bool run_input(Session *s, const char *text, bool *quit) {
+  const char *t = text + strspn(text, " \t\n");
+  if (t[0] == ':') return repl_command(s, t, quit);
+  IrProgram *prog = session_load_chunk(s, "<repl>", text, false, NULL);
+  return prog && session_run(s, prog, true);
+}
 
 int session_interact(Session *s) {
-  bool tty = isatty(STDIN_FILENO);
+  bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, NULL);
-  if (tty) printf("relay %s: checks Relay and shows types (evaluation is coming). :help for help.\n", RELAY_VERSION);
+  if (tty) {
+    setup_line_editing(s);
+    printf("relay %s, an interpreter for Relay. :help lists the commands; Ctrl-D leaves.\n", RELAY_VERSION);
+  } else {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors stay in order in a transcript */
+  }
   IrBuf input;
   ir_buf_init(&input);
-  for (;;) {
-    char *line = read_line(tty, input.len ? "  ...> " : "relay> ");
-    if (interrupted) {
+  bool block = false, quit = false;
+  while (!quit) {
+    char *line = read_line(tty, input.len || block ? "... " : "relay> ");
+    if (interrupted) { /* Ctrl-C at the prompt: drop the input */
       interrupted = 0;
       ir_buf_init(&input);
-      if (tty) puts("(interrupted)");
+      block = false;
+      if (tty) putchar('\n');
       continue;
     }
     if (!line) break;
-    if (input.len == 0) {
-      const char *t = line + strspn(line, " \t");
+    if (tty && *line) add_history(line);
+    const char *t = line + strspn(line, " \t");
+    if (!block && input.len == 0) {
       if (*t == '\0') continue;
-      if (t[0] == ':') {
-        if (!strncmp(t, ":q", 2)) break;
-        if (!strncmp(t, ":h", 2)) fputs(help, stdout);
-        else fprintf(stderr, "relay: unknown command `%s` (:help lists them)\n", t);
+      if (!strcmp(t, ":{")) {
+        block = true;
         continue;
       }
     }
-    if (tty && *line) add_history(line);
-    ir_buf_puts(&input, line);
-    ir_buf_putc(&input, '\n');
-    bool incomplete = false;
-    IrProgram *prog = session_load_chunk(s, "<repl>", input.data, true, &incomplete);
-    if (!prog && incomplete) continue; /* wait for the rest */
-    if (prog) session_run(s, prog, true);
+    if (block) {
+      if (strcmp(t, ":}") != 0) {
+        ir_buf_puts(&input, line);
+        ir_buf_putc(&input, '\n');
+        continue;
+      }
+      block = false;
+    } else {
+      ir_buf_puts(&input, line);
+      ir_buf_putc(&input, '\n');
+      if (t[0] != ':' || input.len > strlen(line) + 1) {
+        bool incomplete = false;
+        IrDiags quiet = {0};
+        IrParseResult r = ir_parse_program(ir_source_new("<repl>", input.data, input.len), &s->parse, &quiet);
+        incomplete = !r.program && r.incomplete;
+        if (incomplete) continue; /* wait for the rest */
+      }
+    }
+    if (!run_input(s, input.data, &quit)) s->failed = true;
     fflush(stdout);
     ir_buf_init(&input);
   }
-  if (input.len) session_load_chunk(s, "<repl>", input.data, false, NULL); /* reports why it is incomplete */
-  if (tty) putchar('\n');
-  return 0;
+  if (input.len && !run_input(s, input.data, &quit)) s->failed = true; /* says why it is incomplete */
+  if (tty) {
+    putchar('\n');
+    const char *h = history_path();
+    if (h) write_history(h);
+  }
+  return s->failed && !tty ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "prelude/prelude.h"
 
@@ -26,6 +27,14 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
   if (!ok) return NULL;
   rt_compile_program(r.program);
+  for (int i = 0; i < r.program->nitems; i++) {
+    const IrItem *it = &r.program->items[i];
+    if (it->kind == IR_ITEM_EXPR) continue;
+    IR_VEC_PUSH(s->items, it);
+    ir_symmap_put(it->kind == IR_ITEM_DEF ? &s->defs : &s->datas, it->name, (void *)it);
+    for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
+      ir_symmap_put(&s->ctors, it->data.ctors[k].name, (void *)it);
+  }
   return r.program;
 }
 
@@ -49,9 +58,9 @@ IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bo
   return load_source(s, ir_source_new(name, text, strlen(text)), quiet_if_incomplete, incomplete, false);
 }
 
-IrType *session_check_expression(Session *s, const char *text, IrExpr **expr) {
+IrType *session_check_expression(Session *s, const char *name, const char *text, IrExpr **expr) {
   IrDiags diags = {0};
-  IrSource *src = ir_source_new("<command line>", text, strlen(text));
+  IrSource *src = ir_source_new(name, text, strlen(text));
   IrParseResult r = ir_parse_expression(src, &s->parse, &diags);
   IrType *t = r.expr ? ty_check_expression(s->module, r.expr, &diags) : NULL;
   ir_diags_print(stderr, &diags);
@@ -60,7 +69,16 @@ IrType *session_check_expression(Session *s, const char *text, IrExpr **expr) {
 }
 
 bool session_describe(const Session *s, const IrItem *item, IrBuf *out) {
-  if (item->kind == IR_ITEM_DEF) {
+  if (item->kind == IR_ITEM_DATA) { /* the constructors with their types, a line each */
+    const IrData *d = &item->data;
+    if (d->external) ir_print_item(out, item);
+    for (int i = 0; i < d->nctors; i++) {
+      if (i) ir_buf_putc(out, '\n');
+      ir_buf_printf(out, "%s : ", d->ctors[i].name->name);
+      ir_print_type(out, d->ctors[i].scheme);
+    }
+    if (!d->external && d->nctors == 0) ir_buf_printf(out, "data %s (no constructors)", d->name->name);
+  } else if (item->kind == IR_ITEM_DEF) {
     ir_buf_printf(out, "@%s : ", item->name->name);
     ir_print_type(out, ty_global_type(s->module, item->name));
   } else if (item->kind == IR_ITEM_EXPR) {
@@ -92,6 +110,11 @@ bool session_eval(Session *s, IrExpr *e, RtValue *out) {
   return ok;
 }
 
+/* The seconds between two clock readings. */
+static double seconds(struct timespec a, struct timespec b) {
+  return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+}
+
 bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
   for (int i = 0; i < prog->nitems; i++) {
     const IrItem *it = &prog->items[i];
@@ -99,7 +122,12 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
     ir_buf_init(&out);
     if (it->kind == IR_ITEM_EXPR) {
       RtValue v;
+      struct timespec t0, t1;
+      size_t bytes = rt_heap_allocated();
+      clock_gettime(CLOCK_MONOTONIC, &t0);
       if (!session_eval(s, it->expr, &v)) return false;
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      bytes = rt_heap_allocated() - bytes;
       if (repl_style) { /* a matrix starts on its own line, its rows aligned */
         IrBuf value;
         ir_buf_init(&value);
@@ -110,6 +138,7 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
       } else {
         rt_print_value(&out, v);
       }
+      if (s->timing) ir_buf_printf(&out, "\n(%.3f s, %.1f MB allocated)", seconds(t0, t1), (double)bytes / 1e6);
     } else if (!repl_style || !session_describe(s, it, &out)) {
       continue;
     }

@@ -11,6 +11,16 @@ typedef struct Session {
   TyModule *module;
   IrParseOptions parse;
   IrProgram *prelude; /* the Prelude as loaded, or NULL (--no-prelude) */
+  /* What joined the module, for :browse and :info: every definition and data declaration in
+   * the order loaded, and the newest one of each name (constructors map to their data item). */
+  IR_VEC(const IrItem *) items;
+  IrSymMap defs, datas, ctors;
+  /* The REPL's state: the files of the last :load (for :reload), :set timing, and whether any
+   * input failed (the exit status when stdin is not a terminal). */
+  const char **loaded;
+  int nloaded;
+  bool timing;
+  bool failed;
 } Session;
 
 void session_init(Session *s);
@@ -24,8 +34,9 @@ IrProgram *session_load_file(Session *s, const char *path, bool definitions_only
  * that more lines may complete the text (nothing is printed then if quiet_if_incomplete). */
 IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bool quiet_if_incomplete,
                               bool *incomplete);
-/* Parses and checks an expression given on the command line; returns its type (generalized). */
-IrType *session_check_expression(Session *s, const char *text, IrExpr **expr);
+/* Parses and checks an expression (`name` is its source in diagnostics: "<command line>",
+ * "<repl>"); returns its type (generalized), or NULL after printing why. */
+IrType *session_check_expression(Session *s, const char *name, const char *text, IrExpr **expr);
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
  * interrupts the evaluation (a run-time error) while it runs. */
 bool session_eval(Session *s, IrExpr *e, RtValue *out);
@@ -35,8 +46,8 @@ bool session_eval(Session *s, IrExpr *e, RtValue *out);
 bool session_run(Session *s, const IrProgram *prog, bool repl_style);
 /* The newest definition of @name among the programs, or NULL. */
 const IrItem *session_find_def(IrProgram *const *progs, int n, const char *name);
-/* `@name : TYPE` for a definition, `- : TYPE` for an expression (as the REPL shows them);
- * false, writing nothing, for a data declaration. */
+/* `@name : TYPE` for a definition, `- : TYPE` for an expression, and a line per constructor
+ * (`Cons : fn<a>(a, List[a]) -> List[a]`) for a data declaration, as the REPL shows them. */
 bool session_describe(const Session *s, const IrItem *item, IrBuf *out);
 /* The interactive loop; returns the exit status. */
 int session_interact(Session *s);

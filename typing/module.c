@@ -330,6 +330,42 @@ bool ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags) {
   return check_chunk(m, prog, diags, false);
 }
 
+const IrData *ty_module_adt(const TyModule *m, Sym name) { return ir_symmap_get(&m->adts, name); }
+
+const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags) {
+  TyCheck c = {.m = m, .diags = diags};
+  jmp_buf fail;
+  c.fail = &fail;
+  if (setjmp(fail)) return NULL;
+  switch (written->kind) {
+  case IR_TYPE_DTYPE: return "BaseType (as a type: a scalar tensor, Tensor[(), ...], of kind Type)";
+  case IR_TYPE_DIM:
+  case IR_TYPE_ANY: return "ShapeVar (a dimension)";
+  case IR_TYPE_SHAPE: {
+    TyParamList implicit = {0};
+    c.implicit = &implicit;
+    ty_annotation(&c, written, IR_KIND_SHAPE);
+    return "Shape";
+  }
+  case IR_TYPE_VAR: {
+    const IrData *d = ty_find_adt(&c, written->u.var.name);
+    if (d && d->ntparams) {
+      IrBuf b;
+      ir_buf_init(&b);
+      for (int i = 0; i < d->ntparams; i++) ir_buf_printf(&b, "%s -> ", ir_kind_name(d->tparams[i].kind));
+      ir_buf_puts(&b, "Type");
+      return b.data;
+    }
+    break;
+  }
+  default: break;
+  }
+  TyParamList implicit = {0};
+  c.implicit = &implicit;
+  ty_annotation(&c, written, IR_KIND_TYPE);
+  return "Type";
+}
+
 IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags) {
   TyCheck c = {.m = m, .diags = diags};
   jmp_buf fail;

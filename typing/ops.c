@@ -73,6 +73,11 @@ static IrType *scheme(int nargs, const char *rel) {
   return f;
 }
 
+IrType *ty_operator_scheme(TyModule *m, int op) {
+  TyCheck c = {.m = m};
+  return ty_op_scheme(&c, (IrOpId)op, ir_ops[op].max_args);
+}
+
 IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs) {
   const char *rel = relation_of(op);
   if (!rel) return NULL;

@@ -33,6 +33,15 @@ bool ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags);
 /* The type of a standalone expression (for `-t`), generalized for display; NULL on error. */
 IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags);
 
+/* The kind of a written type, for the REPL's :kind: `Type` for a type (whose unknown names are
+ * taken as type parameters), `BaseType`, `Shape`, `ShapeVar`, or `Type -> Type` for a data
+ * type named without its arguments. NULL, with the reason in diags, when it is no valid type. */
+const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags);
+/* An operator's type scheme, `fn<t1, t2>(t1) -> t2 where Reshape(t1, t2)` (with the most
+ * arguments it takes), for the REPL's :info. */
+IrType *ty_operator_scheme(TyModule *m, int op);
+/* The data type `name` (the newest), or NULL. */
+const IrData *ty_module_adt(const TyModule *m, Sym name);
 /* The type scheme of the newest global `name`, or NULL. */
 IrType *ty_global_type(const TyModule *m, Sym name);
 /* The number of arguments of the newest constructor `name`, or -1 (the parser's callback). */

@@ -1,0 +1,249 @@
+/* The REPL's commands (`:type`, `:info`, `:load`, ...): one table gives each its names, its
+ * argument and its help line; each returns false when it fails, as a failed input does. */
+#include "repl/commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+typedef struct {
+  const char *name, *alias; /* `:type` and `:t` (alias NULL: none but the name's prefixes) */
+  const char *arg, *help;
+  bool (*run)(Session *s, const char *arg, bool *quit);
+} Command;
+
+/* ---------------------------------------------------------------- the commands */
+
+static bool cmd_help(Session *s, const char *arg, bool *quit);
+
+static bool cmd_quit(Session *s, const char *arg, bool *quit) {
+  (void)s, (void)arg;
+  *quit = true;
+  return true;
+}
+
+static bool cmd_type(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  IrType *t = session_check_expression(s, "<repl>", arg, NULL);
+  if (!t) return false;
+  printf("%s : %s\n", arg, ir_type_str(t));
+  return true;
+}
+
+static bool cmd_kind(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  IrDiags diags = {0};
+  IrParseResult r = ir_parse_type(ir_source_new("<repl>", arg, strlen(arg)), &s->parse, &diags);
+  const char *kind = r.type ? ty_describe_kind(s->module, r.type, &diags) : NULL;
+  ir_diags_print(stderr, &diags);
+  if (!kind) return false;
+  printf("%s : %s\n", arg, kind);
+  return true;
+}
+
+/* Where an item was written: `<prelude>:216:1`, `<repl>:3:1`, `file.rly:1:1`. */
+static const char *where(const IrItem *it) {
+  IrSpan sp = it->span;
+  return ir_printf("%s:%u:%u", sp.src ? sp.src->name : "?", sp.line, sp.col);
+}
+
+static bool cmd_info(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  const char *name = arg[0] == '@' ? arg + 1 : arg;
+  Sym sym = ir_sym(name);
+  const IrItem *it;
+  /* `@name` is a global; a bare name is a constructor, a data type, an operator, else a global */
+  bool global = arg[0] == '@' || (!ir_symmap_get(&s->ctors, sym) && !ir_symmap_get(&s->datas, sym) &&
+                                  ir_op_lookup(name, strlen(name)) < 0);
+  if (global) {
+    if (!(it = ir_symmap_get(&s->defs, sym))) {
+      fprintf(stderr, "<repl>: nothing is named `%s` (:browse lists the definitions)\n", arg);
+      return false;
+    }
+    printf("@%s : %s\n  defined at %s\n", name, ir_type_str(ty_global_type(s->module, sym)), where(it));
+    return true;
+  }
+  if ((it = ir_symmap_get(&s->ctors, sym))) {
+    for (int k = 0; k < it->data.nctors; k++)
+      if (it->data.ctors[k].name == sym) printf("%s : %s\n", name, ir_type_str(it->data.ctors[k].scheme));
+    printf("  a constructor of %s, defined at %s\n", it->name->name, where(it));
+    return true;
+  }
+  if ((it = ir_symmap_get(&s->datas, sym))) {
+    IrBuf b;
+    ir_buf_init(&b);
+    ir_print_item(&b, it);
+    printf("%s\n  defined at %s\n", b.data, where(it));
+    return true;
+  }
+  int op = ir_op_lookup(name, strlen(name));
+  if (op >= 0) {
+    const IrOpInfo *info = &ir_ops[op];
+    printf("%s : %s\n", info->name, ir_type_str(ty_operator_scheme(s->module, op)));
+    IrBuf attrs;
+    ir_buf_init(&attrs);
+    for (const char *p = info->attrs; *p;) { /* "newshape! dtype" -> "newshape (required), dtype" */
+      size_t n = strcspn(p, " !");
+      ir_buf_printf(&attrs, "%s%.*s%s", attrs.len ? ", " : "", (int)n, p, p[n] == '!' ? " (required)" : "");
+      p += n;
+      p += strspn(p, " !");
+    }
+    printf("  an operator taking %s argument%s; attributes: %s\n",
+           info->min_args == info->max_args ? ir_printf("%d", info->min_args)
+                                            : ir_printf("%d to %d", info->min_args, info->max_args),
+           info->max_args == 1 ? "" : "s", attrs.len ? attrs.data : "none");
+    return true;
+  }
+  return false; /* not reached: a bare name that is nothing above is looked up as a global */
+}
+
+/* The newest definitions, with their types: the Prelude's or everything else's. */
+static bool cmd_browse(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  bool prelude = !strcmp(arg, "prelude");
+  if (*arg && !prelude) {
+    fprintf(stderr, "<repl>: :browse takes nothing or `prelude`, not `%s`\n", arg);
+    return false;
+  }
+  int shown = 0;
+  for (int i = 0; i < s->items.len; i++) {
+    const IrItem *it = s->items.items[i];
+    bool from_prelude = it->span.src && !strcmp(it->span.src->name, "<prelude>");
+    IrSymMap *newest = it->kind == IR_ITEM_DEF ? &s->defs : &s->datas;
+    if (from_prelude != prelude || ir_symmap_get(newest, it->name) != it) continue;
+    IrBuf b;
+    ir_buf_init(&b);
+    if (it->kind == IR_ITEM_DATA) ir_buf_printf(&b, "data %s\n", it->name->name);
+    session_describe(s, it, &b);
+    puts(b.data);
+    shown++;
+  }
+  if (!shown) puts(prelude ? "(the Prelude is not loaded: --no-prelude)" : "(nothing defined yet; :browse prelude lists the Prelude)");
+  return true;
+}
+
+/* Loads files as chunks, each running its top-level expressions; remembers them for :reload. */
+static bool load(Session *s, int n, const char **files) {
+  for (int i = 0; i < n; i++) {
+    IrProgram *p = session_load_file(s, files[i], false);
+    if (!p || !session_run(s, p, true)) return false;
+  }
+  return true;
+}
+
+static bool cmd_load(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  IR_VEC(const char *) files = {0};
+  const char *p = arg;
+  while (*p) {
+    size_t len = strcspn(p, " \t\n");
+    IR_VEC_PUSH(files, ir_strndup(p, len));
+    p += len;
+    p += strspn(p, " \t\n");
+  }
+  if (!files.len) {
+    fputs("<repl>: :load takes one or more file names\n", stderr);
+    return false;
+  }
+  s->loaded = files.items;
+  s->nloaded = files.len;
+  return load(s, files.len, files.items);
+}
+
+static bool cmd_reload(Session *s, const char *arg, bool *quit) {
+  (void)arg, (void)quit;
+  if (!s->nloaded) {
+    fputs("<repl>: nothing to reload: :load a file first\n", stderr);
+    return false;
+  }
+  return load(s, s->nloaded, s->loaded);
+}
+
+static bool cmd_set(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  if (!strcmp(arg, "timing on") || !strcmp(arg, "timing off")) {
+    s->timing = !strcmp(arg, "timing on");
+    return true;
+  }
+  fprintf(stderr, "<repl>: :set knows `timing on` and `timing off`, not `%s`\n", arg);
+  return false;
+}
+
+static const Command commands[] = {
+    {":type", ":t", "EXPR", "the type of an expression", cmd_type},
+    {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
+    {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
+    {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
+    {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
+    {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
+    {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
+    {":help", ":h", "", "this list (also :?)", cmd_help},
+    {":quit", ":q", "", "leave (Ctrl-D on an empty line too)", cmd_quit},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static bool cmd_help(Session *s, const char *arg, bool *quit) {
+  (void)s, (void)arg, (void)quit;
+  puts("Enter definitions (def, data, type) and expressions; an input continues on `...` lines\n"
+       "while brackets are open or a definition is incomplete, or between :{ and :} lines.\n"
+       "After an expression relay shows `- : TYPE = VALUE`, after a definition `@name : TYPE`.\n"
+       "Ctrl-C interrupts an evaluation; Ctrl-D leaves. Commands (each may be shortened):");
+  for (int i = 0; i < NCOMMANDS; i++) {
+    const Command *c = &commands[i];
+    const char *head = ir_printf("%s%s%s %s", c->name, c->alias ? ", " : "", c->alias ? c->alias : "", c->arg);
+    printf("  %-24s %s\n", head, c->help);
+  }
+  return true;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+/* The edit distance between two short strings (for "did you mean"). */
+static int distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 30 || lb > 30) return 99;
+  int d[32][32];
+  for (int i = 0; i <= la; i++) d[i][0] = i;
+  for (int j = 0; j <= lb; j++) d[0][j] = j;
+  for (int i = 1; i <= la; i++)
+    for (int j = 1; j <= lb; j++) {
+      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+    }
+  return d[la][lb];
+}
+
+const char *repl_command_names(int i) { return i < NCOMMANDS ? commands[i].name : NULL; }
+
+bool repl_command(Session *s, const char *line, bool *quit) {
+  size_t len = strcspn(line, " \t\n");
+  const char *word = ir_strndup(line, len);
+  const char *arg = line + len;
+  arg += strspn(arg, " \t\n");
+  char *a = ir_strdup(arg);
+  for (size_t n = strlen(a); n > 0 && strchr(" \t\n", a[n - 1]); n--) a[n - 1] = '\0';
+  if (!strcmp(word, ":?")) word = ":help";
+  const Command *found = NULL;
+  for (int i = 0; i < NCOMMANDS && !found; i++)
+    if (!strcmp(word, commands[i].name) || (commands[i].alias && !strcmp(word, commands[i].alias))) found = &commands[i];
+  for (int i = 0; i < NCOMMANDS && !found && len > 2; i++) /* a longer prefix: :bro, :rel */
+    if (!strncmp(commands[i].name, word, len)) found = &commands[i];
+  if (!found) {
+    const char *best = NULL;
+    int best_d = 3;
+    for (int i = 0; i < NCOMMANDS; i++) {
+      int d = distance(word, commands[i].name);
+      if (d < best_d) best_d = d, best = commands[i].name;
+    }
+    fprintf(stderr, "<repl>: unknown command `%s`%s%s%s (:help lists them)\n", word, best ? "; did you mean " : "",
+            best ? best : "", best ? "?" : "");
+    return false;
+  }
+  if (*found->arg && found->arg[0] != '[' && !*a) {
+    fprintf(stderr, "<repl>: %s takes %s\n", found->name, found->arg);
+    return false;
+  }
+  return found->run(s, a, quit);
+}
