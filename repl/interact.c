@@ -2,6 +2,8 @@
  * block), runs it as a chunk or a command, and shows each result with its type. On a terminal it
  * uses libedit (history in ~/.relay_history, completion); otherwise it reads stdin plainly, with
  * no prompt, and the exit status tells whether any input failed. */
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,28 @@ static char *read_line(bool tty, const char *prompt) {
   while ((c = getchar()) != EOF && c != '\n') ir_buf_putc(&b, (char)c);
   if (c == EOF && b.len == 0) return NULL;
   return b.data;
+}
+
+/* libedit's character source. Ctrl-C ends the line at once (the loop then drops it): the wait
+ * wakes every 50 ms to look at the flag, since libedit's own handler keeps a signal from
+ * interrupting the wait; a ^C that arrives as a character counts too. */
+static int read_char(FILE *f) {
+  struct pollfd p = {.fd = fileno(f), .events = POLLIN};
+  for (;;) {
+    if (interrupted) return '\n';
+    int ready = poll(&p, 1, 50);
+    if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
+    if (ready < 0) return EOF;
+    unsigned char c;
+    ssize_t n = read(p.fd, &c, 1);
+    if (n == 1 && c == 3) {
+      interrupted = 1;
+      continue;
+    }
+    if (n == 1) return c;
+    if (n < 0 && errno == EINTR) continue;
+    return EOF;
+  }
 }
 
 /* The history file: $RELAY_HISTORY, else ~/.relay_history; NULL without a home. */
@@ -98,6 +122,8 @@ static char **complete(const char *text, int start, int end) {
 static void setup_line_editing(Session *s) {
   completing = s;
   rl_readline_name = "relay";
+  rl_getc_function = read_char;
+  rl_catch_signals = 0; /* our SIGINT handler, without SA_RESTART, reaches read_char */
   rl_attempted_completion_function = complete;
   rl_basic_word_break_characters = " \t\n\"(),;{}[]=+-*/<>!&|";
   using_history();

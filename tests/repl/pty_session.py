@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Drives the interactive REPL under a pseudo-terminal (Python's pty module, as `script` would);
+prints TAP. Checks the prompt, completion of a Prelude name with Tab, that Ctrl-C interrupts a
+running evaluation (`@loop_forever(0)`) and clears a half-typed line at the prompt, that the
+session goes on afterwards, that Ctrl-D leaves with status 0, and that the history is saved.
+
+Usage: pty_session.py RELAY_BINARY
+"""
+import os
+import pty
+import re
+import select
+import sys
+import tempfile
+import time
+
+TIMEOUT = 10
+
+
+class Session:
+    def __init__(self, relay, history):
+        env = dict(os.environ, RELAY_HISTORY=history, TERM="dumb", HOME=os.path.dirname(history))
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(relay, [relay], env)
+        self.seen = ""
+
+    def send(self, text):
+        os.write(self.fd, text.encode())
+
+    def expect(self, pattern):
+        """Reads until the output since the last match contains pattern (a regex); returns it."""
+        deadline = time.time() + TIMEOUT
+        while True:
+            m = re.search(pattern, self.seen)
+            if m:
+                out = self.seen[:m.end()]
+                self.seen = self.seen[m.end():]
+                return out
+            left = deadline - time.time()
+            if left <= 0:
+                raise TimeoutError("no %r in %r" % (pattern, self.seen[-400:]))
+            r, _, _ = select.select([self.fd], [], [], left)
+            if r:
+                try:
+                    data = os.read(self.fd, 4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    raise EOFError("relay ended; output %r" % self.seen[-400:])
+                self.seen += data.decode(errors="replace").replace("\r", "")
+
+    def wait(self):
+        deadline = time.time() + TIMEOUT
+        while time.time() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            try:
+                select.select([self.fd], [], [], 0.1)
+                os.read(self.fd, 4096)
+            except OSError:
+                pass
+        return None
+
+
+def main():
+    relay = os.path.abspath(sys.argv[1])
+    checks = []
+    with tempfile.TemporaryDirectory() as tmp:
+        history = os.path.join(tmp, "history")
+        s = Session(relay, history)
+
+        def check(name, fn):
+            try:
+                fn()
+                checks.append((name, None))
+            except (TimeoutError, EOFError) as e:
+                checks.append((name, str(e)))
+
+        check("the prompt appears", lambda: s.expect(r"relay> "))
+
+        def completion():
+            s.send("@leng\t")
+            s.expect(r"@length")
+            s.send("(Cons(1, Cons(2, Nil())))\n")
+            s.expect(r"- : int32 = 2")
+            s.expect(r"relay> ")
+        check("Tab completes a Prelude global", completion)
+
+        def interrupt():
+            s.send("def @loop_forever(%x : int32) -> int32 { @loop_forever(%x) }\n")
+            s.expect(r"@loop_forever : fn\(int32\) -> int32")
+            s.expect(r"relay> ")
+            s.send("@loop_forever(0)\n")
+            time.sleep(0.5)
+            s.send("\x03")
+            s.expect(r"(?i)interrupted")
+            s.expect(r"relay> ")
+        check("Ctrl-C interrupts @loop_forever(0)", interrupt)
+
+        def goes_on():
+            s.send("@length(@range(5)) + 1\n")
+            s.expect(r"- : int32 = 6")
+            s.expect(r"relay> ")
+        check("the next input works, definitions intact", goes_on)
+
+        def clears_line():
+            s.send("1 +")
+            time.sleep(0.2)
+            s.send("\x03")
+            time.sleep(0.2)
+            s.send("2 + 2\n")
+            s.expect(r"- : int32 = 4")
+            s.expect(r"relay> ")
+        check("Ctrl-C at the prompt clears the line", clears_line)
+
+        def leaves():
+            s.send("\x04")
+            code = s.wait()
+            if code != 0:
+                raise EOFError("exit status %r" % code)
+        check("Ctrl-D leaves with status 0", leaves)
+
+        def history_saved():
+            with open(history) as f:
+                text = f.read()
+            if "loop_forever" not in text:
+                raise EOFError("history file holds %r" % text[-200:])
+        check("the history is saved in $RELAY_HISTORY", history_saved)
+
+    print("1..%d" % len(checks))
+    for i, (name, problem) in enumerate(checks, 1):
+        print("%s %d - %s" % ("not ok" if problem else "ok", i, name))
+        if problem:
+            print("# " + problem.replace("\n", "\n# "))
+
+
+if __name__ == "__main__":
+    main()
