@@ -22,8 +22,8 @@ static int load_files(Session *s, const ReplOptions *opt, IrProgram **progs) {
 }
 
 /* After the files: `@main()`, if defined without parameters, and its value. */
-static int run_main(IrProgram **progs, int nfiles) {
-  const IrItem *main_def = session_find_def(progs, nfiles, "main");
+static int run_main(Session *s) {
+  const IrItem *main_def = ir_symmap_get(&s->defs, ir_sym("main"));
   if (!main_def || main_def->fn->u.fn.nparams != 0) return 0;
   IrDiags diags = {0};
   RtValue v;
@@ -78,7 +78,7 @@ int repl_main(const ReplOptions *opt) {
   switch (opt->mode) {
   case REPL_MODE_RUN:
     if (load_files(&s, opt, progs)) return 1;
-    return run_main(progs, opt->nfiles);
+    return run_main(&s);
   case REPL_MODE_TYPES:
     if (load_files(&s, opt, progs)) return 1;
     return print_types(&s, progs[0]);

@@ -133,12 +133,17 @@ static void setup_line_editing(Session *s) {
 
 /* ---------------------------------------------------------------- the loop */
 
-/* Runs one complete input; false when it failed. */
-static bool run_input(Session *s, const char *text, bool *quit) {
+typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE } InputResult;
+
+/* Runs an input: a command, or a chunk of definitions and expressions. With more_may_come, a
+ * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): the loop reads more lines. */
+static InputResult run_input(Session *s, const char *text, bool more_may_come, bool *quit) {
   const char *t = text + strspn(text, " \t\n");
-  if (t[0] == ':') return repl_command(s, t, quit);
-  IrProgram *prog = session_load_chunk(s, "<repl>", text, false, NULL);
-  return prog && session_run(s, prog, true);
+  if (t[0] == ':') return repl_command(s, t, quit) ? INPUT_OK : INPUT_FAILED;
+  bool incomplete = false;
+  IrProgram *prog = session_load_chunk(s, "<repl>", text, more_may_come, &incomplete);
+  if (!prog) return more_may_come && incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
+  return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }
 
 int session_interact(Session *s) {
@@ -174,29 +179,20 @@ int session_interact(Session *s) {
         continue;
       }
     }
-    if (block) {
-      if (strcmp(t, ":}") != 0) {
-        ir_buf_puts(&input, line);
-        ir_buf_putc(&input, '\n');
-        continue;
-      }
-      block = false;
-    } else {
+    bool ends_block = block && !strcmp(t, ":}");
+    if (!ends_block) {
       ir_buf_puts(&input, line);
       ir_buf_putc(&input, '\n');
-      if (t[0] != ':' || input.len > strlen(line) + 1) {
-        bool incomplete = false;
-        IrDiags quiet = {0};
-        IrParseResult r = ir_parse_program(ir_source_new("<repl>", input.data, input.len), &s->parse, &quiet);
-        incomplete = !r.program && r.incomplete;
-        if (incomplete) continue; /* wait for the rest */
-      }
     }
-    if (!run_input(s, input.data, &quit)) s->failed = true;
+    if (block && !ends_block) continue;
+    block = false;
+    InputResult r = run_input(s, input.data, !ends_block, &quit);
+    if (r == INPUT_INCOMPLETE) continue; /* wait for the rest */
+    if (r == INPUT_FAILED) s->failed = true;
     fflush(stdout);
     ir_buf_init(&input);
   }
-  if (input.len && !run_input(s, input.data, &quit)) s->failed = true; /* says why it is incomplete */
+  if (input.len && run_input(s, input.data, false, &quit) == INPUT_FAILED) s->failed = true; /* says why */
   if (tty) {
     putchar('\n');
     const char *h = history_path();

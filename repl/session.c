@@ -147,11 +147,3 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
   }
   return true;
 }
-
-const IrItem *session_find_def(IrProgram *const *progs, int n, const char *name) {
-  Sym sym = ir_sym(name);
-  for (int p = n - 1; p >= 0; p--)
-    for (int i = progs[p]->nitems - 1; i >= 0; i--)
-      if (progs[p]->items[i].kind == IR_ITEM_DEF && progs[p]->items[i].name == sym) return &progs[p]->items[i];
-  return NULL;
-}

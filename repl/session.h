@@ -44,8 +44,6 @@ bool session_eval(Session *s, IrExpr *e, RtValue *out);
  * (the REPL: `- : TYPE = VALUE`, and `@name : TYPE` for definitions); stops at the first
  * run-time error and returns false. */
 bool session_run(Session *s, const IrProgram *prog, bool repl_style);
-/* The newest definition of @name among the programs, or NULL. */
-const IrItem *session_find_def(IrProgram *const *progs, int n, const char *name);
 /* `@name : TYPE` for a definition, `- : TYPE` for an expression, and a line per constructor
  * (`Cons : fn<a>(a, List[a]) -> List[a]`) for a data declaration, as the REPL shows them. */
 bool session_describe(const Session *s, const IrItem *item, IrBuf *out);
