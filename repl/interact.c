@@ -18,9 +18,18 @@
 
 static volatile sig_atomic_t interrupted;
 
+/* Ctrl-C: at the prompt it drops the line; while an input is checked or run, it interrupts the
+ * evaluation (also one that has not started yet: the run-time's flag is set too). */
 static void on_interrupt(int sig) {
   (void)sig;
   interrupted = 1;
+  rt_interrupt();
+}
+
+/* Forgets a Ctrl-C once it has done its work, so it cannot reach the next input. */
+static void forget_interrupt(void) {
+  interrupted = 0;
+  rt_interrupt_clear();
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -163,7 +172,7 @@ int session_interact(Session *s) {
   while (!quit) {
     char *line = read_line(tty, input.len || block ? "... " : "relay> ");
     if (interrupted) { /* Ctrl-C at the prompt: drop the input */
-      interrupted = 0;
+      forget_interrupt();
       ir_buf_init(&input);
       block = false;
       if (tty) putchar('\n');
@@ -189,6 +198,7 @@ int session_interact(Session *s) {
     InputResult r = run_input(s, input.data, !ends_block, &quit);
     if (r == INPUT_INCOMPLETE) continue; /* wait for the rest */
     if (r == INPUT_FAILED) s->failed = true;
+    forget_interrupt();
     fflush(stdout);
     ir_buf_init(&input);
   }

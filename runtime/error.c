@@ -114,6 +114,8 @@ void rt_error(const IrExpr *e, const char *fmt, ...) {
 
 void rt_interrupt(void) { rt_machine.interrupted = 1; }
 
+void rt_interrupt_clear(void) { rt_machine.interrupted = 0; }
+
 /* The deepest address evaluation may use, leaving room for kernels, printing and the collector. */
 enum { STACK_MARGIN = 32 << 20 };
 

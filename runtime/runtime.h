@@ -85,6 +85,8 @@ bool rt_call_global(const IrItem *def, RtValue *out, IrDiags *diags);
 /* Asks the running evaluation to stop with "interrupted" at its next call or loop edge.
  * Async-signal-safe: call it from a SIGINT handler. */
 void rt_interrupt(void);
+/* Forgets an interrupt that no evaluation has met (Ctrl-C while the REPL was reading). */
+void rt_interrupt_clear(void);
 
 /* ---------------------------------------------------------------- printing */
 

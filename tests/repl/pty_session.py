@@ -10,6 +10,7 @@ import os
 import pty
 import re
 import select
+import signal
 import sys
 import tempfile
 import time
@@ -22,7 +23,10 @@ class Session:
         env = dict(os.environ, RELAY_HISTORY=history, TERM="dumb", HOME=os.path.dirname(history))
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            os.execve(relay, [relay], env)
+            try:
+                os.execve(relay, [relay], env)
+            finally:
+                os._exit(127)  # never run the test's own code in the child
         self.seen = ""
 
     def send(self, text):
@@ -57,11 +61,18 @@ class Session:
             if pid:
                 return os.waitstatus_to_exitcode(status)
             try:
-                select.select([self.fd], [], [], 0.1)
-                os.read(self.fd, 4096)
+                if select.select([self.fd], [], [], 0.1)[0]:
+                    os.read(self.fd, 4096)
             except OSError:
                 pass
         return None
+
+    def kill(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
 
 
 def main():
@@ -128,6 +139,7 @@ def main():
             if "loop_forever" not in text:
                 raise EOFError("history file holds %r" % text[-200:])
         check("the history is saved in $RELAY_HISTORY", history_saved)
+        s.kill()  # if a check failed, relay may still run
 
     print("1..%d" % len(checks))
     for i, (name, problem) in enumerate(checks, 1):
