@@ -29,7 +29,8 @@ typedef struct IrParseResult {
 IrParseResult ir_parse_program(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
 /* Exactly one expression (with its lets), as given to `-e` and `-t`. */
 IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
-/* Exactly one type, as the REPL's :kind takes. */
+/* Exactly one type, shape (`(n, 3)`) or dimension (`3`), as the REPL's :kind takes; a base type
+ * name alone (`float32`) is given as IR_TYPE_DTYPE, not as the scalar type it also names. */
 IrParseResult ir_parse_type(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
 
 #endif

@@ -1307,7 +1307,13 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
       error_at(&P, cur(&P), NULL, "expected the end of the expression, found %s", describe(cur(&P)));
     r.expr = e; /* only now: a longjmp above must leave r empty */
   } else {
-    IrType *t = parse_type(&P);
+    IrDType dt;
+    IrToken *first = cur(&P);
+    IrType *t = first->kind == IR_TOK_IDENT && P.toks[P.pos + 1].kind == IR_TOK_EOF &&
+                        ir_dtype_parse(first->sym->name, first->sym->len, &dt)
+                    ? ir_type_dtype(dt, first->span)
+                    : parse_type_arg(&P);
+    if (t->kind == IR_TYPE_DTYPE) next(&P);
     if (!at(&P, IR_TOK_EOF))
       error_at(&P, cur(&P), NULL, "expected the end of the type, found %s", describe(cur(&P)));
     r.type = t;

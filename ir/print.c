@@ -12,7 +12,8 @@
 enum { PREC_SEQ = 0, PREC_EXPR = 1 }; /* below IR_PREC_OR: lets need parentheses unless in tail */
 
 static void print_type(IrBuf *b, const IrType *t, bool nested);
-static void print_expr(IrBuf *b, const IrExpr *e, int ind, int ctx);
+typedef struct Printer Printer;
+static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx);
 
 /* ---------------------------------------------------------------- literals */
 
@@ -211,31 +212,54 @@ static void print_type(IrBuf *b, const IrType *t, bool nested) {
     print_type(b, t->u.ref, false);
     ir_buf_putc(b, ')');
     return;
-  case IR_TYPE_HOLE: ir_buf_printf(b, "?t%u", t->u.hole.id); return;
+  case IR_TYPE_HOLE: ir_buf_putc(b, '_'); return; /* a type nothing determined (:annot @length(Nil())) */
   }
 }
 
 void ir_print_type(IrBuf *b, const IrType *t) { print_type(b, t, false); }
 
+/* ---------------------------------------------------------------- the printer's state */
+
+/* What one printing call writes to, and how: `types` adds the inferred type of every binding and
+ * call as a comment (:annot), which needs a checked AST and leaves the text parsing the same. */
+struct Printer {
+  IrBuf *b;
+  bool types;
+};
+
+/* The comment `ty=T` after a node, when printing types and the checker gave the node one. */
+static void type_comment(Printer *p, const IrType *t) {
+  if (!p->types || !t) return;
+  ir_buf_puts(p->b, " /* ty=");
+  print_type(p->b, t, false);
+  ir_buf_puts(p->b, " */");
+}
+
 /* ---------------------------------------------------------------- patterns */
 
-void ir_print_pattern(IrBuf *b, const IrPattern *p) {
-  switch (p->kind) {
+static void print_pattern(Printer *p, const IrPattern *pat) {
+  IrBuf *b = p->b;
+  switch (pat->kind) {
   case IR_PAT_WILD: ir_buf_putc(b, '_'); return;
-  case IR_PAT_VAR: ir_buf_printf(b, "%%%s", p->name->name); return;
+  case IR_PAT_VAR:
+    ir_buf_printf(b, "%%%s", pat->name->name);
+    type_comment(p, pat->type);
+    return;
   case IR_PAT_CTOR:
   case IR_PAT_TUPLE:
-    if (p->kind == IR_PAT_CTOR) ir_buf_puts(b, p->name->name);
+    if (pat->kind == IR_PAT_CTOR) ir_buf_puts(b, pat->name->name);
     ir_buf_putc(b, '(');
-    for (int i = 0; i < p->n; i++) {
+    for (int i = 0; i < pat->n; i++) {
       if (i) ir_buf_puts(b, ", ");
-      ir_print_pattern(b, p->args[i]);
+      print_pattern(p, pat->args[i]);
     }
-    if (p->kind == IR_PAT_TUPLE && p->n == 1) ir_buf_putc(b, ',');
+    if (pat->kind == IR_PAT_TUPLE && pat->n == 1) ir_buf_putc(b, ',');
     ir_buf_putc(b, ')');
     return;
   }
 }
+
+void ir_print_pattern(IrBuf *b, const IrPattern *pat) { print_pattern(&(Printer){b, false}, pat); }
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -285,22 +309,26 @@ static void newline(IrBuf *b, int ind) {
   ir_buf_indent(b, ind);
 }
 
-/* `{ body }`, on one line when the body is small, else with the body indented. */
-static void print_block(IrBuf *b, const IrExpr *body, int ind) {
-  if (flat_size(body, 12) > 0) {
-    ir_buf_puts(b, "{ ");
-    print_expr(b, body, ind + 2, PREC_SEQ);
-    ir_buf_puts(b, " }");
+/* `{ body }`, on one line when the body is small, else with the body indented. With types, a
+ * call in the body carries a comment, so only a body without calls stays on one line. */
+static void print_block(Printer *p, const IrExpr *body, int ind) {
+  if (flat_size(body, p->types ? 2 : 12) > 0) {
+    ir_buf_puts(p->b, "{ ");
+    print_expr(p, body, ind + 2, PREC_SEQ);
+    ir_buf_puts(p->b, " }");
     return;
   }
-  ir_buf_putc(b, '{');
-  newline(b, ind + 2);
-  print_expr(b, body, ind + 2, PREC_SEQ);
-  newline(b, ind);
-  ir_buf_putc(b, '}');
+  ir_buf_putc(p->b, '{');
+  newline(p->b, ind + 2);
+  print_expr(p, body, ind + 2, PREC_SEQ);
+  newline(p->b, ind);
+  ir_buf_putc(p->b, '}');
 }
 
-static void print_params(IrBuf *b, const IrFn *fn) {
+/* fn_type: the function's checked type, whose argument types the parameters show with types. */
+static void print_params(Printer *p, const IrFn *fn, const IrType *fn_type) {
+  IrBuf *b = p->b;
+  bool typed = fn_type && fn_type->kind == IR_TYPE_FUNC && fn_type->u.func.nargs == fn->nparams;
   ir_buf_putc(b, '(');
   for (int i = 0; i < fn->nparams; i++) {
     if (i) ir_buf_puts(b, ", ");
@@ -308,29 +336,33 @@ static void print_params(IrBuf *b, const IrFn *fn) {
     if (fn->params[i].ann) {
       ir_buf_puts(b, " : ");
       print_type(b, fn->params[i].ann, true);
+    } else if (typed) {
+      type_comment(p, fn_type->u.func.args[i]);
     }
   }
   ir_buf_putc(b, ')');
 }
 
 /* Everything after `fn` or `def @name`. */
-static void print_fn_rest(IrBuf *b, const IrFn *fn, int ind) {
+static void print_fn_rest(Printer *p, const IrFn *fn, const IrType *fn_type, int ind) {
+  IrBuf *b = p->b;
   print_tparams(b, fn->ntparams, fn->tparams);
-  print_params(b, fn);
+  print_params(p, fn, fn_type);
   if (fn->ret) {
     ir_buf_puts(b, " -> ");
     print_result(b, fn->ret, fn->nrels);
   }
   print_rels(b, fn->nrels, fn->rels, false);
   ir_buf_putc(b, ' ');
-  print_block(b, fn->body, ind);
+  print_block(p, fn->body, ind);
 }
 
-static void print_args(IrBuf *b, const IrExpr *e, int ind) {
+static void print_args(Printer *p, const IrExpr *e, int ind) {
+  IrBuf *b = p->b;
   ir_buf_putc(b, '(');
   for (int i = 0; i < e->u.call.nargs; i++) {
     if (i) ir_buf_puts(b, ", ");
-    print_expr(b, e->u.call.args[i], ind, PREC_EXPR);
+    print_expr(p, e->u.call.args[i], ind, PREC_EXPR);
   }
   for (int i = 0; i < e->u.call.nattrs; i++) {
     if (i || e->u.call.nargs) ir_buf_puts(b, ", ");
@@ -356,8 +388,10 @@ static void print_shape_dims(IrBuf *b, int rank, const int64_t *shape) {
   ir_buf_putc(b, ')');
 }
 
-/* A chain of lets, one binding a line; iterative, so long chains cost no stack. */
-static void print_lets(IrBuf *b, const IrExpr *e, int ind) {
+/* A chain of lets, one binding a line; iterative, so long chains cost no stack. With types, a
+ * bound value that is no call (which carries its own) gets its type after it. */
+static void print_lets(Printer *p, const IrExpr *e, int ind) {
+  IrBuf *b = p->b;
   for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
     const IrParam *v = &e->u.let.var;
     if (e->u.let.how == IR_LET_GRAPH) {
@@ -370,32 +404,63 @@ static void print_lets(IrBuf *b, const IrExpr *e, int ind) {
       }
       ir_buf_puts(b, " = ");
     }
-    print_expr(b, e->u.let.value, ind, PREC_EXPR);
+    const IrExpr *value = e->u.let.value;
+    print_expr(p, value, ind, PREC_EXPR);
+    if (value->kind != IR_EXPR_CALL && v->name != ir_sym_seq()) type_comment(p, value->type);
     ir_buf_putc(b, ';');
     newline(b, ind);
   }
-  print_expr(b, e, ind, PREC_EXPR);
+  print_expr(p, e, ind, PREC_EXPR);
 }
 
-static void print_match(IrBuf *b, const IrExpr *e, int ind) {
+static void print_match(Printer *p, const IrExpr *e, int ind) {
+  IrBuf *b = p->b;
   ir_buf_puts(b, e->u.match.partial ? "match? (" : "match (");
-  print_expr(b, e->u.match.scrut, ind, PREC_SEQ);
+  print_expr(p, e->u.match.scrut, ind, PREC_SEQ);
   ir_buf_puts(b, ") {");
   for (int i = 0; i < e->u.match.nclauses; i++) {
     newline(b, ind + 2);
     ir_buf_puts(b, "case ");
-    ir_print_pattern(b, e->u.match.clauses[i].pat);
+    print_pattern(p, e->u.match.clauses[i].pat);
     ir_buf_putc(b, ' ');
-    print_block(b, e->u.match.clauses[i].body, ind + 2);
+    print_block(p, e->u.match.clauses[i].body, ind + 2);
   }
   newline(b, ind);
   ir_buf_putc(b, '}');
 }
 
-static void print_expr(IrBuf *b, const IrExpr *e, int ind, int ctx) {
-  bool paren = expr_prec(e) < ctx;
-  if (paren) ir_buf_putc(b, '(');
+static void print_call(Printer *p, const IrExpr *e, int ind) {
+  IrBuf *b = p->b;
   const IrInfix *s = sugar(e);
+  if (s && e->u.call.nargs == 2) {
+    print_expr(p, e->u.call.args[0], ind, s->prec);
+    ir_buf_printf(b, " %s ", s->text);
+    print_expr(p, e->u.call.args[1], ind, s->prec + 1);
+  } else if (s) {
+    /* `-(2)` keeps negating a literal apart from the literal -2. */
+    const IrExpr *a = e->u.call.args[0];
+    ir_buf_puts(b, s->text);
+    bool wrap = a->kind == IR_EXPR_LIT || (sugar(a) && sugar(a)->prec == IR_PREC_UNARY);
+    if (wrap) ir_buf_putc(b, '(');
+    print_expr(p, a, ind, IR_PREC_UNARY);
+    if (wrap) ir_buf_putc(b, ')');
+  } else {
+    print_expr(p, e->u.call.callee, ind, IR_PREC_POSTFIX);
+    if (e->u.call.ntargs) {
+      ir_buf_putc(b, '<');
+      print_type_list(b, e->u.call.ntargs, e->u.call.targs);
+      ir_buf_putc(b, '>');
+    }
+    print_args(p, e, ind);
+  }
+}
+
+static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
+  IrBuf *b = p->b;
+  /* With types, an operator's operand that is itself an operator call is parenthesised, so that
+   * each comment plainly belongs to the call before it. */
+  bool paren = expr_prec(e) < ctx || (p->types && sugar(e) && ctx > PREC_EXPR);
+  if (paren) ir_buf_putc(b, '(');
   switch (e->kind) {
   case IR_EXPR_LOCAL: ir_buf_printf(b, "%%%s", e->u.name->name); break;
   case IR_EXPR_GLOBAL: ir_buf_printf(b, "@%s", e->u.name->name); break;
@@ -419,7 +484,7 @@ static void print_expr(IrBuf *b, const IrExpr *e, int ind, int ctx) {
     ir_buf_putc(b, '(');
     for (int i = 0; i < e->u.tuple.n; i++) {
       if (i) ir_buf_puts(b, ", ");
-      print_expr(b, e->u.tuple.fields[i], ind, PREC_EXPR);
+      print_expr(p, e->u.tuple.fields[i], ind, PREC_EXPR);
     }
     if (e->u.tuple.n == 1) ir_buf_putc(b, ',');
     ir_buf_putc(b, ')');
@@ -429,72 +494,59 @@ static void print_expr(IrBuf *b, const IrExpr *e, int ind, int ctx) {
     const IrExpr *t = e->u.proj.tuple;
     bool wrap = t->kind == IR_EXPR_LIT && expr_prec(t) >= IR_PREC_POSTFIX;
     if (wrap) ir_buf_putc(b, '(');
-    print_expr(b, t, ind, IR_PREC_POSTFIX);
+    print_expr(p, t, ind, IR_PREC_POSTFIX);
     if (wrap) ir_buf_putc(b, ')');
     ir_buf_printf(b, ".%d", e->u.proj.index);
     break;
   }
-  case IR_EXPR_LET:
-    print_lets(b, e, paren ? ind + 1 : ind);
-    break;
+  case IR_EXPR_LET: print_lets(p, e, paren ? ind + 1 : ind); break;
   case IR_EXPR_FN:
     ir_buf_puts(b, "fn");
-    print_fn_rest(b, &e->u.fn, ind);
+    print_fn_rest(p, &e->u.fn, e->type, ind);
     break;
   case IR_EXPR_CALL:
-    if (s && e->u.call.nargs == 2) {
-      print_expr(b, e->u.call.args[0], ind, s->prec);
-      ir_buf_printf(b, " %s ", s->text);
-      print_expr(b, e->u.call.args[1], ind, s->prec + 1);
-    } else if (s) {
-      /* `-(2)` keeps negating a literal apart from the literal -2. */
-      const IrExpr *a = e->u.call.args[0];
-      ir_buf_puts(b, s->text);
-      bool wrap = a->kind == IR_EXPR_LIT || (sugar(a) && sugar(a)->prec == IR_PREC_UNARY);
-      if (wrap) ir_buf_putc(b, '(');
-      print_expr(b, a, ind, IR_PREC_UNARY);
-      if (wrap) ir_buf_putc(b, ')');
-    } else {
-      print_expr(b, e->u.call.callee, ind, IR_PREC_POSTFIX);
-      if (e->u.call.ntargs) {
-        ir_buf_putc(b, '<');
-        print_type_list(b, e->u.call.ntargs, e->u.call.targs);
-        ir_buf_putc(b, '>');
-      }
-      print_args(b, e, ind);
-    }
+    print_call(p, e, ind);
+    type_comment(p, e->type);
     break;
   case IR_EXPR_IF:
     for (;;) {
       ir_buf_puts(b, "if (");
-      print_expr(b, e->u.ifx.cond, ind, PREC_SEQ);
+      print_expr(p, e->u.ifx.cond, ind, PREC_SEQ);
       ir_buf_puts(b, ") ");
-      print_block(b, e->u.ifx.then, ind);
+      print_block(p, e->u.ifx.then, ind);
       ir_buf_puts(b, " else ");
       if (e->u.ifx.els->kind != IR_EXPR_IF) break;
       e = e->u.ifx.els;
     }
-    print_block(b, e->u.ifx.els, ind);
+    print_block(p, e->u.ifx.els, ind);
     break;
-  case IR_EXPR_MATCH: print_match(b, e, ind); break;
+  case IR_EXPR_MATCH: print_match(p, e, ind); break;
   case IR_EXPR_REF:
   case IR_EXPR_REF_READ:
     ir_buf_puts(b, e->kind == IR_EXPR_REF ? "ref(" : "ref_read(");
-    print_expr(b, e->u.ref.a, ind, PREC_EXPR);
+    print_expr(p, e->u.ref.a, ind, PREC_EXPR);
     ir_buf_putc(b, ')');
     break;
   case IR_EXPR_REF_WRITE:
     ir_buf_puts(b, "ref_write(");
-    print_expr(b, e->u.ref.a, ind, PREC_EXPR);
+    print_expr(p, e->u.ref.a, ind, PREC_EXPR);
     ir_buf_puts(b, ", ");
-    print_expr(b, e->u.ref.b, ind, PREC_EXPR);
+    print_expr(p, e->u.ref.b, ind, PREC_EXPR);
     ir_buf_putc(b, ')');
     break;
   }
   if (paren) ir_buf_putc(b, ')');
 }
 
-void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(b, e, indent, PREC_SEQ); }
+void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(&(Printer){b, false}, e, indent, PREC_SEQ); }
+
+void ir_print_expr_typed(IrBuf *b, const IrExpr *e) {
+  Printer p = {b, true};
+  print_expr(&p, e, 0, PREC_SEQ);
+  const IrExpr *tail = e; /* what the text ends with: a call there has said the type already */
+  while (tail->kind == IR_EXPR_LET) tail = tail->u.let.body;
+  if (tail->kind != IR_EXPR_CALL) type_comment(&p, e->type);
+}
 
 /* ---------------------------------------------------------------- programs */
 
@@ -518,16 +570,20 @@ static void print_data(IrBuf *b, const IrData *d) {
   ir_buf_putc(b, '}');
 }
 
-void ir_print_item(IrBuf *b, const IrItem *item) {
+static void print_item(Printer *p, const IrItem *item) {
   switch (item->kind) {
   case IR_ITEM_DEF:
-    ir_buf_printf(b, "def @%s", item->name->name);
-    print_fn_rest(b, &item->fn->u.fn, 0);
+    ir_buf_printf(p->b, "def @%s", item->name->name);
+    print_fn_rest(p, &item->fn->u.fn, item->fn->type, 0);
     break;
-  case IR_ITEM_DATA: print_data(b, &item->data); break;
-  case IR_ITEM_EXPR: print_expr(b, item->expr, 0, PREC_SEQ); break;
+  case IR_ITEM_DATA: print_data(p->b, &item->data); break;
+  case IR_ITEM_EXPR: print_expr(p, item->expr, 0, PREC_SEQ); break;
   }
 }
+
+void ir_print_item(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, false}, item); }
+
+void ir_print_item_typed(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, true}, item); }
 
 void ir_print_program(IrBuf *b, const IrProgram *prog) {
   if (prog->version) {

@@ -42,6 +42,23 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
+/* `@name`'s definition, or an expression, printed with the type of every binding and call. */
+static bool cmd_annot(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  IrBuf b;
+  ir_buf_init(&b);
+  const IrItem *def = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")] ? ir_symmap_get(&s->defs, ir_sym(arg + 1)) : NULL;
+  if (def) {
+    ir_print_item_typed(&b, def);
+  } else {
+    IrExpr *e;
+    if (!session_check_expression(s, "<repl>", arg, &e)) return false;
+    ir_print_expr_typed(&b, e);
+  }
+  puts(b.data);
+  return true;
+}
+
 /* Where an item was written: `<prelude>:216:1`, `<repl>:3:1`, `file.rly:1:1`. */
 static const char *where(const IrItem *it) {
   IrSpan sp = it->span;
@@ -173,6 +190,7 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
 static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
+    {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
     {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},

@@ -157,6 +157,7 @@ static InputResult run_input(Session *s, const char *text, bool more_may_come, b
 
 int session_interact(Session *s) {
   bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+  s->repl = true;
   struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, NULL);

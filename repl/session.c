@@ -98,7 +98,6 @@ static void on_interrupt(int sig) {
 }
 
 bool session_eval(Session *s, IrExpr *e, RtValue *out) {
-  (void)s;
   struct sigaction sa = {0}, old;
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, &old);
@@ -106,7 +105,8 @@ bool session_eval(Session *s, IrExpr *e, RtValue *out) {
   bool ok = rt_eval(e, out, &diags);
   sigaction(SIGINT, &old, NULL);
   fflush(stdout);
-  ir_diags_print(stderr, &diags);
+  if (!ok && s->repl && rt_was_interrupted()) fputs("Interrupted.\n", stderr); /* as GHCi says it */
+  else ir_diags_print(stderr, &diags);
   return ok;
 }
 

@@ -21,6 +21,7 @@ typedef struct Session {
   int nloaded;
   bool timing;
   bool failed;
+  bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
 } Session;
 
 void session_init(Session *s);
@@ -38,7 +39,7 @@ IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bo
  * "<repl>"); returns its type (generalized), or NULL after printing why. */
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrExpr **expr);
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
- * interrupts the evaluation (a run-time error) while it runs. */
+ * interrupts the evaluation (a run-time error; in the REPL, "Interrupted.") while it runs. */
 bool session_eval(Session *s, IrExpr *e, RtValue *out);
 /* Runs a loaded program's top-level expressions in order, printing each value on its own line
  * (the REPL: `- : TYPE = VALUE`, and `@name : TYPE` for definitions); stops at the first

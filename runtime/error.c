@@ -29,6 +29,7 @@ static struct {
   int cut_at;   /* runs before this index are the oldest ones; -1: nothing was cut */
   long skipped; /* calls left out between them */
   bool out_of_memory;
+  bool interrupted; /* the error is Ctrl-C's */
 } raised;
 
 /* Walks the chain (newest first) as runs of identical calls; f sees each run with its index from
@@ -116,6 +117,8 @@ void rt_interrupt(void) { rt_machine.interrupted = 1; }
 
 void rt_interrupt_clear(void) { rt_machine.interrupted = 0; }
 
+bool rt_was_interrupted(void) { return raised.interrupted; }
+
 /* The deepest address evaluation may use, leaving room for kernels, printing and the collector. */
 enum { STACK_MARGIN = 32 << 20 };
 
@@ -135,6 +138,7 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
 void rt_check_stack(const IrExpr *site) {
   if (rt_machine.interrupted) {
     rt_machine.interrupted = 0;
+    raised.interrupted = true;
     rt_error(site, "interrupted");
   }
   char here;
@@ -167,6 +171,7 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
   }
   RtTrap trap = {.prev = rt_machine.trap, .calls = rt_machine.calls};
   raised.out_of_memory = false;
+  raised.interrupted = false;
   rt_machine.trap = &trap;
   if (setjmp(trap.jb) == 0) {
     fn(arg);

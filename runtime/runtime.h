@@ -87,6 +87,8 @@ bool rt_call_global(const IrItem *def, RtValue *out, IrDiags *diags);
 void rt_interrupt(void);
 /* Forgets an interrupt that no evaluation has met (Ctrl-C while the REPL was reading). */
 void rt_interrupt_clear(void);
+/* Whether the last evaluation that failed stopped because of an interrupt. */
+bool rt_was_interrupted(void);
 
 /* ---------------------------------------------------------------- printing */
 

@@ -68,6 +68,7 @@ static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
     IrType *h = ir_symmap_get(c->flexible, name);
     if (!h) {
       h = ty_fresh(&c->cx, want, t->span);
+      c->cx.vars.items[h->u.hole.id].hint = name;
       ir_symmap_put(c->flexible, name, h);
     }
     return h;

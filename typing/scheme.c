@@ -208,7 +208,8 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
       if (cx->vars.items[generic.items[g]].mark == in_generic) generic.items[kept++] = generic.items[g];
     generic.len = kept;
   }
-  /* 2. Name them in order of first appearance, avoiding the names already in use. */
+  /* 2. Name them in order of first appearance, avoiding the names already in use: the name
+   *    written for one (`n` in `fn (%x : Tensor[(n, 784), float32])`) if free, else t1, n1... */
   IrSymMap used = {0}, names = {0};
   for (int i = 0; i < n; i++) {
     var_names(ty_resolve(cx, types[i]), &used);
@@ -218,9 +219,10 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
   for (int g = 0; g < generic.len; g++) {
     TyVar *v = &cx->vars.items[generic.items[g]];
     IrKind k = v->kind == IR_KIND_UNKNOWN ? IR_KIND_TYPE : v->kind;
-    Sym name;
-    do name = ir_sym(ir_printf("%s%d", prefix_of(k), ++counters[k]));
-    while (ir_symmap_get(&used, name));
+    Sym name = v->hint;
+    if (!name || ir_symmap_get(&used, name)) do
+        name = ir_sym(ir_printf("%s%d", prefix_of(k), ++counters[k]));
+      while (ir_symmap_get(&used, name));
     ir_symmap_put(&used, name, (void *)1);
     IrTypeParam *p = IR_NEW(IrTypeParam);
     *p = (IrTypeParam){name, k, v->origin};

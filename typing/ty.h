@@ -24,6 +24,8 @@ typedef struct TyVar {
   IrType *node;       /* the IR_TYPE_HOLE node that stands for it */
   IrType *zonked;     /* at a root, once the context is frozen: its resolved type, shared */
   uint32_t mark;      /* scratch for walks that need a set of holes: equal to TyCtx.epoch = in it */
+  Sym hint;           /* at a root: the written name it stands for (`n` in a literal's annotation), for
+                         the scheme to keep when generalized; or NULL */
 } TyVar;
 
 /* Where two types failed to unify: the innermost pair that differs, and for dimensions the

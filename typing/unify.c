@@ -336,6 +336,7 @@ static bool union_roots(TyCtx *cx, uint32_t a, uint32_t b, TyMismatch *why) {
   vb->parent = a;
   if (va->rank == vb->rank) va->rank++;
   if (va->kind == IR_KIND_UNKNOWN) va->kind = vb->kind;
+  if (!va->hint) va->hint = vb->hint;
   if (vb->lit > va->lit) va->lit = vb->lit; /* an int literal may become a float, not back */
   if (vb->level < va->level) va->level = vb->level;
   if (va->rels.len < vb->rels.len) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Drives the interactive REPL under a pseudo-terminal (Python's pty module, as `script` would);
-prints TAP. Checks the prompt, completion of a Prelude name with Tab, that Ctrl-C interrupts a
+prints TAP. Checks the prompt, completion of a Prelude name and of a file name after :load with
+Tab, Ctrl-R's search of the history, that Ctrl-C interrupts a
 running evaluation (`@loop_forever(0)`) and clears a half-typed line at the prompt, that the
 session goes on afterwards, that Ctrl-D leaves with status 0, and that the history is saved.
 
@@ -24,6 +25,7 @@ class Session:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             try:
+                os.chdir(os.path.dirname(history))
                 os.execve(relay, [relay], env)
             finally:
                 os._exit(127)  # never run the test's own code in the child
@@ -99,6 +101,18 @@ def main():
             s.expect(r"relay> ")
         check("Tab completes a Prelude global", completion)
 
+        def file_completion():
+            with open(os.path.join(tmp, "greeting_file.rly"), "w") as f:
+                f.write("def @greet() -> int32 { 42 }\n")
+            s.send(":load greet\t")
+            s.expect(r"greeting_file\.rly")
+            s.send("\n")
+            s.expect(r"@greet : fn\(\) -> int32")
+            s.send("@greet()\n")
+            s.expect(r"- : int32 = 42")
+            s.expect(r"relay> ")
+        check("Tab completes a file name after :load", file_completion)
+
         def interrupt():
             s.send("def @loop_forever(%x : int32) -> int32 { @loop_forever(%x) }\n")
             s.expect(r"@loop_forever : fn\(int32\) -> int32")
@@ -106,7 +120,7 @@ def main():
             s.send("@loop_forever(0)\n")
             time.sleep(0.5)
             s.send("\x03")
-            s.expect(r"(?i)interrupted")
+            s.expect(r"Interrupted\.")
             s.expect(r"relay> ")
         check("Ctrl-C interrupts @loop_forever(0)", interrupt)
 
@@ -115,6 +129,17 @@ def main():
             s.expect(r"- : int32 = 6")
             s.expect(r"relay> ")
         check("the next input works, definitions intact", goes_on)
+
+        def search():
+            s.send("7 * 3\n")
+            s.expect(r"- : int32 = 21")
+            s.expect(r"relay> ")
+            s.send("\x12range(5")  # Ctrl-R, then part of an earlier input
+            time.sleep(0.3)
+            s.send("\n")
+            s.expect(r"- : int32 = 6")
+            s.expect(r"relay> ")
+        check("Ctrl-R finds an earlier input", search)
 
         def clears_line():
             s.send("1 +")
