@@ -33,6 +33,12 @@ IrSource *ir_source_read_file(const char *path) {
   return s;
 }
 
+const char *ir_span_place(IrSpan s) {
+  if (!s.src) return "relay itself";
+  if (s.src->input) return ir_printf("%s:%u:%u (input %d)", s.src->name, s.line, s.col, s.src->input);
+  return ir_printf("%s:%u:%u", s.src->name, s.line, s.col);
+}
+
 IrSpan ir_span_join(IrSpan a, IrSpan b) {
   if (!a.src) return b;
   if (!b.src || a.src != b.src) return a;

@@ -14,6 +14,7 @@ typedef struct IrSource {
   const char *name; /* file name, or "<repl>", "<command line>" */
   const char *text; /* NUL-terminated */
   size_t len;
+  int input; /* a REPL input's number in the session (every one is <repl>), else 0 */
 } IrSource;
 
 /* A range of source text. `src == NULL` marks a node made by the implementation itself. */
@@ -44,6 +45,9 @@ IrSource *ir_source_read_file(const char *path);
 
 /* The smallest span covering both. */
 IrSpan ir_span_join(IrSpan a, IrSpan b);
+/* Where a span starts, for a message that points elsewhere: `file.rly:3:1`, for a REPL input
+ * `<repl>:1:1 (input 4)`, and `relay itself` for a node the implementation made. */
+const char *ir_span_place(IrSpan s);
 
 IrDiag *ir_diag_add(IrDiags *ds, IrDiagKind kind, IrSpan span, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -457,9 +457,9 @@ static void print_call(Printer *p, const IrExpr *e, int ind) {
 
 static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
   IrBuf *b = p->b;
-  /* With types, an operator's operand that is itself an operator call is parenthesised, so that
-   * each comment plainly belongs to the call before it. */
-  bool paren = expr_prec(e) < ctx || (p->types && sugar(e) && ctx > PREC_EXPR);
+  /* With types, a call that is an operand (of an operator, a projection, a call) is
+   * parenthesised with its comment, so that each comment plainly belongs to the call before it. */
+  bool paren = expr_prec(e) < ctx || (p->types && e->kind == IR_EXPR_CALL && ctx > PREC_EXPR);
   if (paren) ir_buf_putc(b, '(');
   switch (e->kind) {
   case IR_EXPR_LOCAL: ir_buf_printf(b, "%%%s", e->u.name->name); break;

@@ -59,11 +59,6 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
-/* Where an item was written: `<prelude>:216:1`, `<repl>:3:1`, `file.rly:1:1`. */
-static const char *where(const IrItem *it) {
-  IrSpan sp = it->span;
-  return ir_printf("%s:%u:%u", sp.src ? sp.src->name : "?", sp.line, sp.col);
-}
 
 static bool cmd_info(Session *s, const char *arg, bool *quit) {
   (void)quit;
@@ -78,20 +73,20 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
       fprintf(stderr, "<repl>: nothing is named `%s` (:browse lists the definitions)\n", arg);
       return false;
     }
-    printf("@%s : %s\n  defined at %s\n", name, ir_type_str(ty_global_type(s->module, sym)), where(it));
+    printf("@%s : %s\n  defined at %s\n", name, ir_type_str(ty_global_type(s->module, sym)), ir_span_place(it->span));
     return true;
   }
   if ((it = ir_symmap_get(&s->ctors, sym))) {
     for (int k = 0; k < it->data.nctors; k++)
       if (it->data.ctors[k].name == sym) printf("%s : %s\n", name, ir_type_str(it->data.ctors[k].scheme));
-    printf("  a constructor of %s, defined at %s\n", it->name->name, where(it));
+    printf("  a constructor of %s, defined at %s\n", it->name->name, ir_span_place(it->span));
     return true;
   }
   if ((it = ir_symmap_get(&s->datas, sym))) {
     IrBuf b;
     ir_buf_init(&b);
     ir_print_item(&b, it);
-    printf("%s\n  defined at %s\n", b.data, where(it));
+    printf("%s\n  defined at %s\n", b.data, ir_span_place(it->span));
     return true;
   }
   int op = ir_op_lookup(name, strlen(name));

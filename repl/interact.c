@@ -158,6 +158,7 @@ static InputResult run_input(Session *s, const char *text, bool more_may_come, b
 int session_interact(Session *s) {
   bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   s->repl = true;
+  s->input = 1;
   struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, NULL);
@@ -199,6 +200,7 @@ int session_interact(Session *s) {
     InputResult r = run_input(s, input.data, !ends_block, &quit);
     if (r == INPUT_INCOMPLETE) continue; /* wait for the rest */
     if (r == INPUT_FAILED) s->failed = true;
+    s->input++;
     forget_interrupt();
     fflush(stdout);
     ir_buf_init(&input);

@@ -55,12 +55,15 @@ IrProgram *session_load_file(Session *s, const char *path, bool definitions_only
 
 IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bool quiet_if_incomplete,
                               bool *incomplete) {
-  return load_source(s, ir_source_new(name, text, strlen(text)), quiet_if_incomplete, incomplete, false);
+  IrSource *src = ir_source_new(name, text, strlen(text));
+  src->input = s->input;
+  return load_source(s, src, quiet_if_incomplete, incomplete, false);
 }
 
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrExpr **expr) {
   IrDiags diags = {0};
   IrSource *src = ir_source_new(name, text, strlen(text));
+  src->input = s->input;
   IrParseResult r = ir_parse_expression(src, &s->parse, &diags);
   IrType *t = r.expr ? ty_check_expression(s->module, r.expr, &diags) : NULL;
   ir_diags_print(stderr, &diags);
@@ -138,7 +141,12 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
       } else {
         rt_print_value(&out, v);
       }
-      if (s->timing) ir_buf_printf(&out, "\n(%.3f s, %.1f MB allocated)", seconds(t0, t1), (double)bytes / 1e6);
+      if (s->timing) {
+        double t = seconds(t0, t1);
+        ir_buf_printf(&out, t < 1 ? "\n(%.2f ms, " : "\n(%.2f s, ", t < 1 ? t * 1e3 : t);
+        if (bytes < 1000000) ir_buf_printf(&out, "%.1f kB allocated)", (double)bytes / 1e3);
+        else ir_buf_printf(&out, "%.1f MB allocated)", (double)bytes / 1e6);
+      }
     } else if (!repl_style || !session_describe(s, it, &out)) {
       continue;
     }

@@ -22,6 +22,7 @@ typedef struct Session {
   bool timing;
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
+  int input; /* the number of the REPL input being run (1, 2, ...), which places in <repl> show */
 } Session;
 
 void session_init(Session *s);

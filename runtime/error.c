@@ -76,7 +76,7 @@ static void note_run(IrDiag *d, const Run *r) {
   const IrSpan *s = &r->site->span;
   char times[48] = "";
   if (r->count > 1) snprintf(times, sizeof times, " (%ld times)", r->count);
-  if (s->src) ir_diag_note(d, "  %s:%u:%u: call of %s%s", s->src->name, s->line, s->col, r->fn->name, times);
+  if (s->src) ir_diag_note(d, "  %s: call of %s%s", ir_span_place(*s), r->fn->name, times);
   else ir_diag_note(d, "  call of %s%s", r->fn->name, times);
 }
 
@@ -161,7 +161,10 @@ static void *reserve;
 enum { RESERVE_BYTES = 1 << 20 };
 
 bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
-  if (!reserve) reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES);
+  if (!reserve) {
+    reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES);
+    rt_machine.own_bytes += RESERVE_BYTES;
+  }
   static pthread_t limit_thread;
   static bool limit_known;
   if (!limit_known || !pthread_equal(limit_thread, pthread_self())) {

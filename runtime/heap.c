@@ -1,7 +1,7 @@
 /* The GC heap and the evaluation stack: relay runs on a collector-registered thread with a
  * large stack, so deep recursion in any phase is bounded by explicit depth guards, not by the
  * 8 MB of the main thread. */
-#include "runtime/runtime.h"
+#include "runtime/rt.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -38,7 +38,7 @@ void rt_heap_init(void) {
   if (pages > 0 && page > 0) GC_set_max_heap_size((size_t)pages / 4 * 3 * (size_t)page);
 }
 
-size_t rt_heap_allocated(void) { return GC_get_total_bytes(); }
+size_t rt_heap_allocated(void) { return GC_get_total_bytes() - rt_machine.own_bytes; }
 
 typedef struct {
   void (*fn)(void *);

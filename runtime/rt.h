@@ -154,6 +154,7 @@ typedef struct RtMachine {
   uintptr_t stack_limit; /* below this address, a call raises "stack overflow" */
   size_t stack_bytes;    /* the size of the evaluation stack, for that message */
   volatile sig_atomic_t interrupted;
+  size_t own_bytes; /* allocated for the run-time's own use (the error reserve), not the program's */
 } RtMachine;
 
 extern RtMachine rt_machine;

@@ -59,7 +59,7 @@ typedef struct RtValue {
 /* Starts the collector (with a heap limit below the machine's memory, so that exhausting it is
  * a run-time error rather than the kernel's OOM killer); call once, first thing in main(). */
 void rt_heap_init(void);
-/* The bytes allocated on the GC heap since start-up (for the REPL's :set timing). */
+/* The bytes programs allocated on the GC heap since start-up (for the REPL's :set timing). */
 size_t rt_heap_allocated(void);
 
 /* Runs fn(arg) on a thread with a stack of `bytes` that the collector scans, and waits for it.

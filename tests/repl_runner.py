@@ -19,7 +19,8 @@ file's lines each starting with `#| `), so :load has files to read. Among the in
 `# edit: NAME` block (followed by `#| ` lines) rewrites the file at that point of the session:
 the runner waits until relay has answered the inputs before it (by sending `:t 8675309` and
 reading up to its answer, which it leaves out), then writes the file. The output must equal
-the expected lines exactly, apart from trailing spaces.
+the expected lines exactly, apart from trailing spaces, except that `<...>` in an expected line
+matches any text within that line (for what varies from run to run, such as :set timing's times).
 """
 import os
 import re
@@ -93,6 +94,14 @@ def converse(relay, args, tmp, steps):
     return p.returncode, "".join(out) + rest
 
 
+def same_line(want, got):
+    """Whether an output line is the expected one, `<...>` in it matching any text."""
+    if "<...>" not in want:
+        return want == got
+    pattern = ".*".join(re.escape(part) for part in want.split("<...>"))
+    return re.fullmatch(pattern, got) is not None
+
+
 def run_case(relay, name, lines):
     args, status, files, steps, expected = parse(lines)
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,6 +116,8 @@ def run_case(relay, name, lines):
     while expected and not expected[-1]:
         expected.pop()
     problems = []
+    printed = got
+    got = [w if w is not None and same_line(w, g) else g for w, g in zip(expected + [None] * len(got), got)]
     if code != status:
         problems.append("exit status %d, expected %d" % (code, status))
     if got != expected:
@@ -114,7 +125,7 @@ def run_case(relay, name, lines):
             if w != g:
                 problems.append("first difference at output line %d:\n   want: %s\n    got: %s" % (i + 1, w, g))
                 break
-        problems.append("whole output:\n" + "\n".join("    " + l for l in got))
+        problems.append("whole output:\n" + "\n".join("    " + l for l in printed))
     return problems
 
 

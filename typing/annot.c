@@ -54,7 +54,9 @@ static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
     }
     return ir_type_var(name, p->kind, t->span);
   }
-  const IrData *adt = want == IR_KIND_TYPE ? ty_find_adt(c, name) : NULL;
+  const IrData *adt = ty_find_adt(c, name);
+  if (adt && want != IR_KIND_TYPE) /* not a new parameter that happens to share its name */
+    ty_fail(c, t->span, "`%s` is a data type, but %s is expected here", name->name, kind_phrase(want));
   if (adt) {
     if (adt->ntparams)
       ty_fail(c, t->span, "`%s` takes %d type argument%s: write %s[...]", name->name, adt->ntparams,

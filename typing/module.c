@@ -253,7 +253,9 @@ static IrType *check_expression(TyCheck *c, IrExpr *e) {
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
-  IrType *scheme = ty_generalize(c, t, 0, NULL);
+  /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) are part of its type. */
+  bool fn = e->kind == IR_EXPR_FN;
+  IrType *scheme = ty_generalize(c, t, fn ? e->u.fn.ntparams : 0, fn ? e->u.fn.tparams : NULL);
   no_open_relations(c);
   c->cx.frozen = true;
   ty_check_literals(c);

@@ -252,11 +252,9 @@ static void mismatch(TyMismatch *why, IrType *expected, IrType *found, const cha
 
 /* Why two data types of one name differ: a later declaration made a new type. */
 static const char *two_declarations(const IrData *expected, const IrData *found) {
-  IrSpan e = expected->span, f = found->span;
-  return ir_printf("two data types are named `%s`, declared at %s:%u:%u and at %s:%u:%u: a declaration makes a "
-                   "new type, which code checked before it does not accept",
-                   expected->name->name, e.src ? e.src->name : "?", e.line, e.col, f.src ? f.src->name : "?", f.line,
-                   f.col);
+  return ir_printf("two data types are named `%s`: the one expected was declared at %s, the one found at %s; a "
+                   "declaration makes a new type, which code checked before it does not accept",
+                   expected->name->name, ir_span_place(expected->span), ir_span_place(found->span));
 }
 
 static bool literal_fits(TyCtx *cx, uint32_t root, IrType *t, TyMismatch *why) {

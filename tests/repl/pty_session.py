@@ -14,6 +14,7 @@ import select
 import signal
 import sys
 import tempfile
+import termios
 import time
 
 TIMEOUT = 10
@@ -33,6 +34,16 @@ class Session:
 
     def send(self, text):
         os.write(self.fd, text.encode())
+
+    def send_keys(self, text):
+        """Sends text holding editing keys (Tab, Ctrl-R) once the line editor has the terminal in
+        raw mode: before, the terminal's cooked mode would take Ctrl-R as 'reprint the line'."""
+        deadline = time.time() + TIMEOUT
+        while termios.tcgetattr(self.fd)[3] & termios.ICANON:
+            if time.time() > deadline:
+                raise TimeoutError("the terminal never left its cooked mode")
+            time.sleep(0.01)
+        self.send(text)
 
     def expect(self, pattern):
         """Reads until the output since the last match contains pattern (a regex); returns it."""
@@ -94,7 +105,7 @@ def main():
         check("the prompt appears", lambda: s.expect(r"relay> "))
 
         def completion():
-            s.send("@leng\t")
+            s.send_keys("@leng\t")
             s.expect(r"@length")
             s.send("(Cons(1, Cons(2, Nil())))\n")
             s.expect(r"- : int32 = 2")
@@ -104,7 +115,7 @@ def main():
         def file_completion():
             with open(os.path.join(tmp, "greeting_file.rly"), "w") as f:
                 f.write("def @greet() -> int32 { 42 }\n")
-            s.send(":load greet\t")
+            s.send_keys(":load greet\t")
             s.expect(r"greeting_file\.rly")
             s.send("\n")
             s.expect(r"@greet : fn\(\) -> int32")
@@ -134,7 +145,7 @@ def main():
             s.send("7 * 3\n")
             s.expect(r"- : int32 = 21")
             s.expect(r"relay> ")
-            s.send("\x12range(5")  # Ctrl-R, then part of an earlier input
+            s.send_keys("\x12range(5")  # Ctrl-R, then part of an earlier input
             time.sleep(0.3)
             s.send("\n")
             s.expect(r"- : int32 = 6")
