@@ -89,12 +89,22 @@ static bool assumed(TyCtx *cx, const TyRelation *rel) {
   return false;
 }
 
-/* Whether one of the relation's arguments is a rigid type parameter (a relation about it can only
- * be assumed). */
-static bool about_parameters(TyCtx *cx, const TyRelation *rel) {
-  for (int i = 0; i < rel->nargs; i++)
-    if (ty_prune(cx, rel->args[i])->kind == IR_TYPE_VAR) return true;
-  return false;
+static void find_parameter(IrType **slot, void *found) {
+  if (*(bool *)found) return;
+  if ((*slot)->kind == IR_TYPE_VAR) *(bool *)found = true;
+  else ty_each_child(*slot, find_parameter, found);
+}
+
+/* Whether one of the relation's arguments is a rigid type parameter (`t1`) or, when deep, holds
+ * one (the shape `s` of `Tensor[s, float32]`): such a relation may hold by assumption. */
+static bool about_parameters(TyCtx *cx, const TyRelation *rel, bool deep) {
+  bool found = false;
+  for (int i = 0; i < rel->nargs && !found; i++) {
+    IrType *a = deep ? ty_resolve(cx, rel->args[i]) : ty_prune(cx, rel->args[i]);
+    if (deep) find_parameter(&a, &found);
+    else found = a->kind == IR_TYPE_VAR;
+  }
+  return found;
 }
 
 bool ty_solve(TyCtx *cx) {
@@ -107,12 +117,12 @@ bool ty_solve(TyCtx *cx) {
     cx->rel_runs++;
     const char *message = NULL;
     memset(&cx->message_names, 0, sizeof cx->message_names);
-    if (!rel->given && cx->givens.len && about_parameters(cx, rel) && assumed(cx, rel)) {
+    if (!rel->given && cx->givens.len && about_parameters(cx, rel, true) && assumed(cx, rel)) {
       rel->solved = true;
       continue;
     }
     TyRelResult result = rel->fn(cx, rel, &message);
-    if (result == TY_FAILED && rel->given && about_parameters(cx, rel)) result = TY_NOT_YET; /* an assumption */
+    if (result == TY_FAILED && rel->given && about_parameters(cx, rel, false)) result = TY_NOT_YET; /* an assumption */
     switch (result) {
     case TY_SOLVED: rel->solved = true; break;
     case TY_PROGRESS:
