@@ -231,13 +231,8 @@ RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f) {
   bool ok = rank == k->rank;
   for (int i = 0; ok && i < rank; i++) ok = k->dims[i] < 0 || k->dims[i] == shape[i];
   if (ok) return v;
-  IrBuf b;
-  ir_buf_init(&b);
-  ir_buf_putc(&b, '(');
-  for (int i = 0; i < rank; i++) ir_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)shape[i]);
-  ir_buf_puts(&b, rank == 1 ? ",)" : ")");
-  rt_error(c->expr, "a `?` dimension disagrees at run time: the value has shape %s, but %s is expected here", b.data,
-           ir_type_str(k->want));
+  rt_error(c->expr, "a `?` dimension disagrees at run time: the value has shape %s, but %s is expected here",
+           rt_shape_text(rank, shape), ir_type_str(k->want));
 }
 
 /* ---------------------------------------------------------------- control */

@@ -46,8 +46,6 @@ static inline int64_t rt_mul_sat(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* "(2, 3)" */
-const char *rt_shape_text(int rank, const int64_t *shape);
 /* The attributes of the call e (defaults when it has none, or is an operator used as a value). */
 const IrOpAttrs *rt_attrs(const IrExpr *e);
 /* An axis made non-negative for `rank` (the checker has checked it when the rank was known;

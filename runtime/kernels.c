@@ -204,7 +204,7 @@ const char *rt_shape_text(int rank, const int64_t *shape) {
   ir_buf_init(&b);
   ir_buf_putc(&b, '(');
   for (int i = 0; i < rank; i++) ir_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)shape[i]);
-  ir_buf_puts(&b, rank == 1 ? ",)" : ")");
+  ir_buf_putc(&b, ')'); /* `(3)`, as a tensor type writes it */
   return b.data;
 }
 

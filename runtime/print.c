@@ -96,12 +96,6 @@ static void put_scalar(IrBuf *b, RtValue v) {
 
 /* ---------------------------------------------------------------- tensors */
 
-static void put_shape(IrBuf *b, const RtTensor *t) {
-  ir_buf_putc(b, '(');
-  for (int i = 0; i < t->rank; i++) ir_buf_printf(b, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
-  ir_buf_puts(b, t->rank == 1 ? ",)" : ")");
-}
-
 /* The sub-tensor at `axis` starting at element `base` (stride: elements per item of this axis). */
 static void put_axis(Printer *p, const RtTensor *t, int axis, int64_t base, int64_t stride, bool summarize) {
   int64_t n = t->shape[axis];
@@ -179,7 +173,7 @@ static void put_tensor(Printer *p, const RtTensor *t) {
   if (t->count == 0) { /* no bracket literal has a dtype without elements: say how to make it */
     char dt[24];
     ir_buf_puts(p->out, "Constant(0, ");
-    put_shape(p->out, t);
+    ir_buf_puts(p->out, rt_shape_text(t->rank, t->shape));
     ir_buf_printf(p->out, ", %s)", ir_dtype_name(t->dt, dt));
     return;
   }

@@ -159,6 +159,9 @@ typedef struct RtMachine {
 
 extern RtMachine rt_machine;
 
+/* A shape as a tensor type writes it: "(2, 3)", "(3)", "()". */
+const char *rt_shape_text(int rank, const int64_t *shape);
+
 /* Raises a run-time error at e's span (NULL: the expression noted in `at`, else the innermost
  * call's site): longjmps to the nearest protected call. Allocates nothing until it lands there. */
 _Noreturn void rt_error(const IrExpr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -19,7 +19,7 @@ const char *ty_rel_shape_text(TyCtx *cx, IrType *t) {
     if (i) ir_buf_puts(&b, ", ");
     ir_buf_puts(&b, ty_rel_text(cx, t->u.shape.dims[i]));
   }
-  ir_buf_puts(&b, t->u.shape.rank == 1 ? ",)" : ")");
+  ir_buf_putc(&b, ')'); /* `(3)`, as a tensor type writes it */
   return b.data;
 }
 
