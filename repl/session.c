@@ -134,7 +134,7 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
       if (repl_style) { /* a matrix starts on its own line, its rows aligned */
         IrBuf value;
         ir_buf_init(&value);
-        rt_print_rows(&value, v);
+        rt_print_display(&value, v);
         session_describe(s, it, &out);
         ir_buf_puts(&out, strchr(value.data, '\n') ? " =\n" : " = ");
         ir_buf_puts(&out, value.data);

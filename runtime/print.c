@@ -11,10 +11,18 @@ typedef struct {
   IrBuf *out;
   size_t limit; /* stop writing (with "...") past this many bytes; 0: no limit */
   bool cut;
+  int chain; /* write `...` for what follows this many constructors nested in their last fields
+                (the rest of a long list); 0: no limit */
 } Printer;
 
 /* Deeper nesting than this (other than along the last field, which is a loop) prints as `...`. */
 enum { MAX_DEPTH = 10000, SUMMARY_THRESHOLD = 1000, SUMMARY_EDGE = 3 };
+
+/* The REPL's display: lines of tensor rows wrap before this column, a list shows this many
+ * elements, and the whole value at most this many bytes. */
+enum { DISPLAY_WIDTH = 80, DISPLAY_CHAIN = 100, DISPLAY_BYTES = 20000 };
+
+static void put(Printer *p, RtValue v, int depth);
 
 static bool full(Printer *p) {
   if (p->limit && p->out->len > p->limit) p->cut = true;
@@ -123,50 +131,58 @@ static void put_rows(Printer *p, const RtTensor *t, int axis, int64_t base, int6
   int64_t n = t->shape[axis];
   int64_t inner = stride / (n ? n : 1);
   if (!measure) ir_buf_putc(p->out, '[');
+  bool last_axis = axis + 1 == t->rank;
   for (int64_t i = 0; i < n; i++) {
-    bool last_axis = axis + 1 == t->rank;
+    if (full(p)) return;
+    bool skip = summarize && n > 2 * SUMMARY_EDGE && i == SUMMARY_EDGE;
+    IrBuf one; /* this element of a row: `...` or the number, right-aligned */
+    ir_buf_init(&one);
+    if (last_axis && skip) {
+      ir_buf_puts(&one, "...");
+    } else if (last_axis) {
+      IrBuf number;
+      ir_buf_init(&number);
+      put_scalar(&number, rt_tensor_get(t, base + i));
+      if (measure && number.len > *width) *width = number.len;
+      for (size_t k = number.len; k < *width; k++) ir_buf_putc(&one, ' ');
+      ir_buf_puts(&one, number.data);
+    }
     if (i && !measure) {
       ir_buf_putc(p->out, ',');
-      if (last_axis) {
+      const char *line = memrchr(p->out->data, '\n', p->out->len);
+      size_t column = p->out->len - (line ? (size_t)(line - p->out->data) + 1 : 0);
+      if (last_axis && column + 1 + one.len + 1 <= DISPLAY_WIDTH) {
         ir_buf_putc(p->out, ' ');
-      } else {
+      } else { /* the next row, or a row too long for the line, continues under the first number */
         for (int k = axis + 2; k <= t->rank; k++) ir_buf_putc(p->out, '\n');
+        if (last_axis) ir_buf_putc(p->out, '\n');
         for (int k = 0; k <= axis; k++) ir_buf_putc(p->out, ' ');
       }
     }
-    if (summarize && n > 2 * SUMMARY_EDGE && i == SUMMARY_EDGE) {
-      if (!measure) ir_buf_puts(p->out, "...");
+    if (skip) {
+      if (!measure && !last_axis) ir_buf_puts(p->out, "...");
+      if (!measure && last_axis) ir_buf_puts(p->out, one.data);
       i = n - SUMMARY_EDGE - 1;
       continue;
     }
-    if (!last_axis) {
-      put_rows(p, t, axis + 1, base + i * inner, inner, summarize, width, measure);
-      continue;
-    }
-    IrBuf one;
-    ir_buf_init(&one);
-    put_scalar(&one, rt_tensor_get(t, base + i));
-    if (measure) {
-      if (one.len > *width) *width = one.len;
-    } else {
-      for (size_t k = one.len; k < *width; k++) ir_buf_putc(p->out, ' ');
-      ir_buf_puts(p->out, one.data);
-    }
+    if (!last_axis) put_rows(p, t, axis + 1, base + i * inner, inner, summarize, width, measure);
+    else if (!measure) ir_buf_puts(p->out, one.data);
   }
   if (!measure) ir_buf_putc(p->out, ']');
 }
 
-void rt_print_rows(IrBuf *out, RtValue v) {
-  if (v.kind != RT_TENSOR || v.u.t->rank < 2 || v.u.t->count == 0) {
-    rt_print_value(out, v);
-    return;
+void rt_print_display(IrBuf *out, RtValue v) {
+  Printer p = {out, DISPLAY_BYTES, false, DISPLAY_CHAIN};
+  if (v.kind == RT_TENSOR && v.u.t->rank >= 1 && v.u.t->count > 0) {
+    const RtTensor *t = v.u.t;
+    size_t width = 0; /* a vector's numbers are not aligned: it is one row */
+    bool summarize = t->count > SUMMARY_THRESHOLD;
+    if (t->rank >= 2) put_rows(&p, t, 0, 0, t->count, summarize, &width, true);
+    put_rows(&p, t, 0, 0, t->count, summarize, &width, false);
+  } else {
+    put(&p, v, 0);
   }
-  Printer p = {out, 0, false};
-  const RtTensor *t = v.u.t;
-  size_t width = 0;
-  bool summarize = t->count > SUMMARY_THRESHOLD;
-  put_rows(&p, t, 0, 0, t->count, summarize, &width, true);
-  put_rows(&p, t, 0, 0, t->count, summarize, &width, false);
+  if (p.cut) ir_buf_puts(out, "...");
 }
 
 static void put_tensor(Printer *p, const RtTensor *t) {
@@ -205,6 +221,10 @@ static void put(Printer *p, RtValue v, int depth) {
         ir_buf_puts(p->out, ", ");
       }
       close++;
+      if (p->chain && close >= p->chain) { /* the REPL's display: the rest of a long list */
+        ir_buf_puts(p->out, "...");
+        break;
+      }
       v = a->f[n - 1];
       continue;
     }
@@ -238,14 +258,14 @@ static void put(Printer *p, RtValue v, int depth) {
 }
 
 void rt_print_value(IrBuf *out, RtValue v) {
-  Printer p = {out, 0, false};
+  Printer p = {out, 0, false, 0};
   put(&p, v, 0);
 }
 
 char *rt_value_brief(RtValue v) {
   IrBuf b;
   ir_buf_init(&b);
-  Printer p = {&b, 60, false};
+  Printer p = {&b, 60, false, 0};
   put(&p, v, 0);
   if (p.cut) ir_buf_puts(&b, "...");
   return b.data;

@@ -96,8 +96,10 @@ bool rt_was_interrupted(void);
  * `[[1f, 2f], [3f, 4f]]`, `<closure>`, `ref(3)`); tensors of more than 1,000 elements are
  * summarized with `...` as numpy does. */
 void rt_print_value(IrBuf *out, RtValue v);
-/* The same, with a matrix or higher tensor written one row per line, the numbers right-aligned in
- * columns as numpy shows them (still Relay syntax). Other values as rt_print_value. */
-void rt_print_rows(IrBuf *out, RtValue v);
+/* The same as the REPL displays it: a matrix or higher tensor one row per line, the numbers
+ * right-aligned in columns as numpy shows them, lines wrapped before column 80 (still Relay
+ * syntax); a list (a chain of constructors) cut with `...` after 100 elements, and any value
+ * after 20,000 characters. */
+void rt_print_display(IrBuf *out, RtValue v);
 
 #endif

@@ -4,7 +4,8 @@
 Usage: repl_runner.py RELAY_BINARY PATH...
 
 Each PATH is a transcript (`*.txt`) or a directory searched for them, or a Markdown file whose
-```relay-repl fenced blocks are transcripts (docs/tour.md), one test per block. A transcript is
+```relay-repl fenced blocks are transcripts (docs/tour.md), one test and one session per block;
+a block's exit status is not checked (a tour shows errors freely; its output shows them). A transcript is
 what a session shows without a terminal: lines starting with `> ` (or a lone `>`) are typed
 input, every other line is the output expected from the inputs above it, stdout and stderr
 together, in order. Header lines before the first input:
@@ -102,7 +103,7 @@ def same_line(want, got):
     return re.fullmatch(pattern, got) is not None
 
 
-def run_case(relay, name, lines):
+def run_case(relay, name, lines, check_status):
     args, status, files, steps, expected = parse(lines)
     with tempfile.TemporaryDirectory() as tmp:
         for fname, body in files.items():
@@ -118,7 +119,7 @@ def run_case(relay, name, lines):
     problems = []
     printed = got
     got = [w if w is not None and same_line(w, g) else g for w, g in zip(expected + [None] * len(got), got)]
-    if code != status:
+    if check_status and code != status:
         problems.append("exit status %d, expected %d" % (code, status))
     if got != expected:
         for i, (w, g) in enumerate(zip(expected + [None] * len(got), got + [None] * len(expected))):
@@ -130,7 +131,7 @@ def run_case(relay, name, lines):
 
 
 def cases(path):
-    """(name, lines) for every transcript in path."""
+    """(name, lines, whether to check the exit status) for every transcript in path."""
     if os.path.isdir(path):
         out = []
         for f in sorted(os.listdir(path)):
@@ -140,13 +141,13 @@ def cases(path):
     with open(path, encoding="utf-8") as f:
         lines = f.readlines()
     if not path.endswith(".md"):
-        return [(path, lines)]
+        return [(path, lines, True)]
     out, block, start = [], None, 0
     for n, line in enumerate(lines, 1):
         if block is None and line.strip() == "```relay-repl":
             block, start = [], n
         elif block is not None and line.strip() == "```":
-            out.append(("%s:%d" % (path, start), block))
+            out.append(("%s:%d" % (path, start), block, False))
             block = None
         elif block is not None:
             block.append(line)
@@ -158,8 +159,8 @@ def main():
     all_cases = [c for p in sys.argv[2:] for c in cases(p)]
     print("1..%d" % len(all_cases))
     failed = 0
-    for i, (name, lines) in enumerate(all_cases, 1):
-        problems = run_case(relay, name, lines)
+    for i, (name, lines, check_status) in enumerate(all_cases, 1):
+        problems = run_case(relay, name, lines, check_status)
         print("%s %d - %s" % ("not ok" if problems else "ok", i, name))
         for p in problems:
             for line in p.split("\n"):

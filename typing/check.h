@@ -94,7 +94,8 @@ void ty_check_data(TyCheck *c, IrData *d);
 /* A fresh instance of a scheme (a FUNC with type parameters and relations): parameters become
  * holes (or the given written type arguments), and its relations join the solver at `span`.
  * `call` is the operator's call whose attributes they read, the operator itself when it is
- * passed as a value (no attributes), or NULL for a function's declared relations. */
+ * passed as a value (no attributes), the global whose scheme it is (messages name it), or NULL
+ * (a constructor, a let-bound function). */
 IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call);
 /* Gives unsuffixed literals still undecided in t their default base types (int32, float32). */
 void ty_default_literals(TyCheck *c);

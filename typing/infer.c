@@ -136,7 +136,7 @@ static IrType *global_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
   if (ntargs && ntargs != n)
     ty_fail(c, e->span, "`@%s` takes %d type argument%s, but %d %s given", name->name, n, n == 1 ? "" : "s", ntargs,
             ntargs == 1 ? "is" : "are");
-  return ty_instantiate(c, scheme, ntargs, targs, e->span, NULL);
+  return ty_instantiate(c, scheme, ntargs, targs, e->span, e);
 }
 
 static IrType *ctor_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {

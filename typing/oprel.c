@@ -3,7 +3,9 @@
 #include "typing/oprel.h"
 
 const char *ty_rel_who(const TyRelation *rel) {
-  return rel->op ? ir_printf("`%s`", rel->op) : ir_printf("%s", rel->name);
+  if (rel->op) return ir_printf("`%s`", rel->op);
+  if (rel->global) return ir_printf("%s (a relation of `@%s`)", rel->name, rel->global);
+  return rel->name;
 }
 
 const char *ty_rel_text(TyCtx *cx, IrType *t) { return ir_type_str(ty_for_message(cx, t, &cx->message_names)); }

@@ -61,6 +61,7 @@ struct TyRelation {
   IrType **args;
   IrSpan span;      /* the call that made it */
   const char *op;   /* the operator whose relation it is, or NULL */
+  const char *global; /* else the global whose type has it (`plus` for @plus's where clause), or NULL */
   const IrOpAttrs *attrs; /* its attributes (never NULL: ir_op_attrs_none when there are none) */
   int nattrs;             /* and as written, for a `where` clause */
   IrAttr *written;
