@@ -2,7 +2,9 @@
 #include "ir/diag.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 IrSource *ir_source_new(const char *name, const char *text, size_t len) {
   IrSource *s = IR_NEW(IrSource);
@@ -103,12 +105,19 @@ static int cell_width(const unsigned char *s, int *bytes) {
   return wide ? 2 : 1;
 }
 
-void ir_diag_render(IrBuf *out, const IrDiag *d) {
+/* ANSI colours for a terminal: the place in bold, the kind in red (errors) or magenta (warnings),
+ * the caret line in green, as compilers show them. */
+typedef struct {
+  const char *bold, *kind, *caret, *off;
+} Colours;
+
+static void render(IrBuf *out, const IrDiag *d, const Colours *c) {
   const IrSpan *sp = &d->span;
   const char *file = sp->src ? sp->src->name : "<relay>";
+  ir_buf_puts(out, c->bold);
   if (sp->src) ir_buf_printf(out, "%s:%u:%u: ", file, sp->line, sp->col);
   else ir_buf_printf(out, "%s: ", file);
-  ir_buf_printf(out, "%s: %s\n", ir_diag_kind_name(d->kind), d->message);
+  ir_buf_printf(out, "%s%s:%s%s %s%s\n", c->kind, ir_diag_kind_name(d->kind), c->off, c->bold, d->message, c->off);
   if (sp->src && sp->off <= sp->src->len) {
     const char *text = sp->src->text;
     size_t start = sp->off;
@@ -123,6 +132,7 @@ void ir_diag_render(IrBuf *out, const IrDiag *d) {
     ir_buf_putc(out, ' ');
     ir_buf_indent(out, gw);
     ir_buf_puts(out, " | ");
+    ir_buf_puts(out, c->caret);
     /* Pad to the span's column, keeping tabs so the caret lines up in any tab width. */
     for (size_t i = start; i < sp->off;) {
       int nb, w = cell_width((const unsigned char *)text + i, &nb);
@@ -144,16 +154,27 @@ void ir_diag_render(IrBuf *out, const IrDiag *d) {
       for (int k = 0; k < w; k++) ir_buf_putc(out, '~');
       i += (size_t)nb;
     }
+    ir_buf_puts(out, c->off);
     ir_buf_putc(out, '\n');
   }
   for (int i = 0; i < d->notes.len; i++) ir_buf_printf(out, "  %s\n", d->notes.items[i]);
 }
 
+void ir_diag_render(IrBuf *out, const IrDiag *d) { render(out, d, &(Colours){"", "", "", ""}); }
+
+/* Colour only on a terminal that can show it, and not when NO_COLOR is set (no-color.org). */
+static bool wants_colour(FILE *f) {
+  const char *term = getenv("TERM");
+  return isatty(fileno(f)) && !getenv("NO_COLOR") && term && *term && strcmp(term, "dumb") != 0;
+}
+
 void ir_diags_print(FILE *f, const IrDiags *ds) {
+  bool colour = wants_colour(f);
   for (const IrDiag *d = ds->first; d; d = d->next) {
     IrBuf b;
     ir_buf_init(&b);
-    ir_diag_render(&b, d);
+    const char *kind = d->kind == IR_DIAG_WARNING ? "\033[1;35m" : "\033[1;31m";
+    render(&b, d, colour ? &(Colours){"\033[1m", kind, "\033[1;32m", "\033[0m"} : &(Colours){"", "", "", ""});
     fputs(b.data, f);
   }
 }

@@ -55,6 +55,7 @@ void ir_diag_note(IrDiag *d, const char *fmt, ...) __attribute__((format(printf,
 
 const char *ir_diag_kind_name(IrDiagKind kind);
 void ir_diag_render(IrBuf *out, const IrDiag *d);
+/* Renders each to f, in colour when f is a terminal (not when NO_COLOR is set or TERM is dumb). */
 void ir_diags_print(FILE *f, const IrDiags *ds);
 
 #endif

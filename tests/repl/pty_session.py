@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives the interactive REPL under a pseudo-terminal (Python's pty module, as `script` would);
 prints TAP. Checks the prompt, completion of a Prelude name and of a file name after :load with
-Tab, Ctrl-R's search of the history, that Ctrl-C interrupts a
+Tab, Ctrl-R's search of the history, errors in colour (and not with NO_COLOR), that Ctrl-C interrupts a
 running evaluation (`@loop_forever(0)`) and clears a half-typed line at the prompt, that the
 session goes on afterwards, that Ctrl-D leaves with status 0, and that the history is saved.
 
@@ -88,9 +88,47 @@ class Session:
             pass
 
 
+def terminal_output(relay, args, env):
+    """What relay writes to a pseudo-terminal when run with args until it exits."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execve(relay, [relay] + args, env)
+        finally:
+            os._exit(127)
+    out, deadline = b"", time.time() + TIMEOUT
+    while time.time() < deadline:
+        if not select.select([fd], [], [], 0.1)[0]:
+            continue
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            break
+        out += data
+    os.waitpid(pid, 0)
+    return out.decode(errors="replace")
+
+
 def main():
     relay = os.path.abspath(sys.argv[1])
     checks = []
+
+    def colour():
+        env = dict(os.environ, TERM="xterm")
+        env.pop("NO_COLOR", None)
+        out = terminal_output(relay, ["-e", "1 + True"], env)
+        if "\x1b[1;31mtype error:" not in out:
+            raise EOFError("no red `type error:` in %r" % out)
+        out = terminal_output(relay, ["-e", "1 + True"], dict(env, NO_COLOR="1"))
+        if "\x1b[" in out or "type error:" not in out:
+            raise EOFError("colour despite NO_COLOR: %r" % out)
+    try:
+        colour()
+        checks.append(("errors in colour on a terminal, none with NO_COLOR", None))
+    except (TimeoutError, EOFError) as e:
+        checks.append(("errors in colour on a terminal, none with NO_COLOR", str(e)))
     with tempfile.TemporaryDirectory() as tmp:
         history = os.path.join(tmp, "history")
         s = Session(relay, history)
