@@ -5,8 +5,14 @@ resident memory and the ratio of relay's median to each peer's.
 
 Workloads (one file per language, same algorithm in each):
   fib      fib(30), naive doubly recursive                                    -> 832040
+  ack      ack(3, 9), the doubly recursive Ackermann function                  -> 4093
   listsum  cons list of 1..1,000,000 built with a tail-recursive accumulator,
            summed with a tail-recursive foldl taking `+` as a function         -> 500000500000
+  map      the same list doubled by a direct (non-tail) recursive map, 1,000,000 calls deep,
+           then summed                                                         -> 1000001000000
+  nqueens  the solutions of 10 queens, placements as cons lists of columns     -> 724
+  bintrees the Benchmarks Game's binary-trees at depth 16, the sum of every
+           tree's node count (stretch, iterations, long-lived)                 -> 14985902
   startup  an empty program printing 0: `relay -e 0` (which parses and checks the Prelude), also
            `relay --no-prelude -e 0`, the OCaml toplevel `ocaml startup.ml`, and the
            compiled, Lua and Python programs                                   -> 0
@@ -35,7 +41,8 @@ import benchargs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-WORKLOADS = [("fib", "832040"), ("listsum", "500000500000"), ("startup", "0")]
+WORKLOADS = [("fib", "832040"), ("ack", "4093"), ("listsum", "500000500000"), ("map", "1000001000000"),
+             ("nqueens", "724"), ("bintrees", "14985902"), ("startup", "0")]
 STACK = 1 << 30
 APT_PACKAGES = ["ocaml-nox", "lua5.4", "time"]
 
