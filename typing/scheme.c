@@ -51,20 +51,17 @@ IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, I
   f->u.func.nargs = scheme->u.func.nargs;
   f->u.func.args = subst_all(&s, scheme->u.func.nargs, scheme->u.func.args);
   f->u.func.ret = subst(&s, scheme->u.func.ret);
+  /* A global's relations are checked at its use and name it; their attributes are the scheme's. */
+  const char *global = call && call->kind == IR_EXPR_GLOBAL ? call->u.name->name : NULL;
+  if (global) call = NULL;
   for (int r = 0; r < scheme->u.func.nrels; r++) {
     const IrRel *rel = &scheme->u.func.rels[r];
     int id = ty_relation_find(rel->name);
     if (id < 0) continue; /* cannot happen: schemes are made from known relations */
     TyRelation *added = ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id),
                                         rel->nargs, subst_all(&s, rel->nargs, rel->args), span);
-    if (call && call->kind == IR_EXPR_GLOBAL) { /* a global's relation, checked at its use */
-      added->global = call->u.name->name;
-      if (rel->decoded) {
-        added->attrs = rel->decoded;
-        added->nattrs = rel->nattrs;
-        added->written = rel->attrs;
-      }
-    } else if (call && call->kind == IR_EXPR_OP) { /* an operator passed as a value: no attributes */
+    added->global = global;
+    if (call && call->kind == IR_EXPR_OP) { /* an operator passed as a value: no attributes */
       added->op = ir_ops[call->u.op].name;
       added->attrs = &ir_op_attrs_none;
     } else if (call) { /* an operator's call has the attributes (kept as written for a `where`
