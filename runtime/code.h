@@ -43,6 +43,13 @@ typedef struct {
 } CodePair; /* projections, refs, scalar binary operators */
 
 typedef struct {
+  RtCode h;
+  int a, b;     /* the frame slots of the operands read from slots */
+  RtCode *node; /* the left operand when it is not a slot */
+  RtValue k;    /* the right operand when it is a constant */
+} CodeScalarOperands; /* a scalar binary operator whose operands are read without running nodes */
+
+typedef struct {
   bool from_env; /* else from a slot of the enclosing frame */
   int index;
 } CodeCapture;
@@ -60,13 +67,22 @@ typedef struct {
   RtCode *cond, *then, *els;
 } CodeIf;
 
+/* A constructor with the layout of its values' fields (rt_ctor_layout). */
+typedef struct {
+  const IrCtor *ctor;
+  RtField *fields;
+  size_t bytes;
+} CtorLayout;
+
 typedef enum { PAT_WILD, PAT_VAR, PAT_CTOR, PAT_TUPLE } PatKind;
 
 typedef struct CodePat CodePat;
 struct CodePat {
   PatKind kind;
-  int slot; /* VAR */
-  int tag;  /* CTOR */
+  int slot;       /* VAR */
+  int tag;        /* CTOR */
+  RtField *fields; /* CTOR: where its arguments are */
+  bool flat;      /* CTOR: every argument a variable or `_` (matched without recursion) */
   int n;
   CodePat **args;
 };
@@ -85,7 +101,7 @@ typedef struct {
   RtCode h;
   RtCode *callee;     /* a closure-valued expression, or NULL */
   const RtFn *fn;     /* a known global */
-  const IrCtor *ctor; /* a constructor */
+  const CtorLayout *ctor; /* a constructor */
   IrOpId op;
   int n;
   RtCode **args;
@@ -118,13 +134,22 @@ RtValue rt_exec_call_global(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tail_global(const RtCode *c, RtFrame *f);
 RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f);
+RtValue rt_exec_tail_self(const RtCode *c, RtFrame *f);
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);
 
+/* The operands of a binary operator on scalars, by where they come from. */
+typedef enum {
+  OPERANDS_NODES,      /* any two nodes: a CodePair */
+  OPERANDS_SLOT_CONST, /* a frame slot and a constant: a CodeScalarOperands (a, k) */
+  OPERANDS_SLOT_SLOT,  /* two frame slots: a CodeScalarOperands (a, b) */
+  OPERANDS_NODE_CONST, /* any node and a constant: a CodeScalarOperands (node, k) */
+} OperandForm;
+
 /* The specialized run function of a binary operator on scalars of dtype dt (int32, int64,
- * float32, float64), or NULL. */
-RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt);
+ * float32, float64) with operands of the given form, or NULL. */
+RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt, OperandForm form);
 
 /* Native functions: a constructor or an operator used as a value. */
 RtValue rt_exec_native_ctor(const RtFn *fn, RtValue *args, const IrExpr *site);

@@ -25,6 +25,7 @@ typedef struct FnCtx {
   IrSymMap captured; /* name -> capture index + 1 */
   IR_VEC(CodeCapture) caps;
   const char *owner; /* the global whose body this is (`@hd`), or NULL at top level */
+  const RtFn *fn;    /* the global whose body this is (not a function literal's in it), or NULL */
 } FnCtx;
 
 static Var *bind(FnCtx *ctx, Sym name) {
@@ -101,6 +102,14 @@ static RtFn *native_fn(const char *name, int nparams, RtValue (*native)(const Rt
   return fn;
 }
 
+static const CtorLayout *ctor_layout(const IrCtor *ctor) {
+  CtorLayout *l = IR_NEW(CtorLayout);
+  l->ctor = ctor;
+  l->fields = IR_NEW_ARRAY(RtField, ctor->nargs > 0 ? ctor->nargs : 1);
+  l->bytes = rt_ctor_layout(ctor, l->fields);
+  return l;
+}
+
 /* A constructor as a value: nullary ones are the value itself, the others a function. */
 static RtValue ctor_value(const IrCtor *ctor) {
   if (ctor->nargs == 0) {
@@ -108,7 +117,7 @@ static RtValue ctor_value(const IrCtor *ctor) {
     a->ctor = ctor;
     return (RtValue){.kind = RT_ADT, .u.adt = a};
   }
-  return native_fn(ctor->name->name, ctor->nargs, rt_exec_native_ctor, ctor)->value;
+  return native_fn(ctor->name->name, ctor->nargs, rt_exec_native_ctor, ctor_layout(ctor))->value;
 }
 
 static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail);
@@ -242,10 +251,15 @@ static CodePat *compile_pattern(FnCtx *ctx, IrPattern *p, VarList *bound) {
   case IR_PAT_CTOR:
   case IR_PAT_TUPLE:
     cp->kind = p->kind == IR_PAT_CTOR ? PAT_CTOR : PAT_TUPLE;
-    cp->tag = p->ctor ? p->ctor->tag : 0;
     cp->n = p->n;
     cp->args = IR_NEW_ARRAY(CodePat *, p->n > 0 ? p->n : 1);
     for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(ctx, p->args[i], bound);
+    if (cp->kind == PAT_CTOR) {
+      cp->tag = p->ctor->tag; /* the checker resolved it */
+      cp->fields = ctor_layout(p->ctor)->fields;
+      cp->flat = true;
+      for (int i = 0; i < p->n; i++) cp->flat &= cp->args[i]->kind == PAT_VAR || cp->args[i]->kind == PAT_WILD;
+    }
     break;
   }
   return cp;
@@ -280,20 +294,39 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
   return &k->h;
 }
 
+/* A scalar binary operator on the compiled operands a and b, in the form that reads them most
+ * directly; NULL if the operator has no scalar node for dt. */
+static RtCode *scalar_binary(IrOpId op, IrDType dt, RtCode *a, RtCode *b, const IrExpr *e) {
+  bool a_slot = a->run == rt_exec_slot, b_slot = b->run == rt_exec_slot, b_const = b->run == rt_exec_const;
+  OperandForm form = a_slot && b_const  ? OPERANDS_SLOT_CONST
+                     : a_slot && b_slot ? OPERANDS_SLOT_SLOT
+                     : b_const          ? OPERANDS_NODE_CONST
+                                        : OPERANDS_NODES;
+  RtRun run = rt_exec_scalar_binary(op, dt, form);
+  if (!run) return NULL;
+  if (form == OPERANDS_NODES) {
+    CodePair *k = node(sizeof *k, run, e);
+    k->a = a;
+    k->b = b;
+    return &k->h;
+  }
+  CodeScalarOperands *k = node(sizeof *k, run, e);
+  k->node = a;
+  if (a_slot) k->a = ((CodeVar *)a)->index;
+  if (b_slot) k->b = ((CodeVar *)b)->index;
+  if (b_const) k->k = ((CodeConst *)b)->v;
+  return &k->h;
+}
+
 static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
   IrExpr *f = e->u.call.callee;
   int n = e->u.call.nargs;
   IrExpr **args = e->u.call.args;
   if (f->kind == IR_EXPR_OP) {
     IrDType dt;
-    RtRun special = NULL;
-    if (n == 2 && scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt))
-      special = rt_exec_scalar_binary((IrOpId)f->u.op, dt);
-    if (special) {
-      CodePair *k = node(sizeof *k, special, e);
-      k->a = compile(ctx, args[0], false);
-      k->b = compile(ctx, args[1], false);
-      return &k->h;
+    if (n == 2 && scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt)) {
+      RtCode *special = scalar_binary((IrOpId)f->u.op, dt, compile(ctx, args[0], false), compile(ctx, args[1], false), e);
+      if (special) return special;
     }
     CodeCall *k = node(sizeof *k, rt_exec_op, e);
     k->op = (IrOpId)f->u.op;
@@ -303,15 +336,17 @@ static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
   }
   if (f->kind == IR_EXPR_CTOR && f->target.ctor) {
     CodeCall *k = node(sizeof *k, rt_exec_ctor, e);
-    k->ctor = f->target.ctor;
+    k->ctor = ctor_layout(f->target.ctor);
     k->n = n;
     k->args = compile_args(ctx, n, args, f->type);
     return &k->h;
   }
   bool direct = f->kind == IR_EXPR_GLOBAL && f->target.def && f->target.def->code;
   bool can_tail = tail && n <= RT_MAX_TAIL_ARGS;
-  CodeCall *k = node(sizeof *k, direct ? (can_tail ? rt_exec_tail_global : rt_exec_call_global)
-                                       : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure), e);
+  bool self = direct && tail && rt_global_fn(f->target.def) == ctx->fn;
+  CodeCall *k = node(sizeof *k, self     ? rt_exec_tail_self
+                                : direct ? (can_tail ? rt_exec_tail_global : rt_exec_call_global)
+                                         : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure), e);
   if (direct) k->fn = rt_global_fn(f->target.def);
   else k->callee = compile(ctx, f, false);
   k->n = n;
@@ -405,7 +440,7 @@ void rt_compile_program(IrProgram *prog) {
     if (it->kind != IR_ITEM_DEF) continue;
     RtFn *fn = it->code;
     IrFn *f = &it->fn->u.fn;
-    FnCtx ctx = {.owner = fn->name};
+    FnCtx ctx = {.owner = fn->name, .fn = fn};
     Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
     for (int j = 0; j < f->nparams; j++) params[j] = bind(&ctx, f->params[j].name);
     fn->body = compile_body(&ctx, f);

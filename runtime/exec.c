@@ -5,7 +5,14 @@
 
 #include <string.h>
 
-static inline RtValue run(const RtCode *c, RtFrame *f) { return c->run(c, f); }
+/* Runs a node. Variables and constants, the most common operands, are read here without the
+ * indirect call: a predictable compare costs less than a call through a pointer. */
+static inline RtValue run(const RtCode *c, RtFrame *f) {
+  RtRun r = c->run;
+  if (r == rt_exec_slot) return f->slots[((const CodeVar *)c)->index];
+  if (r == rt_exec_const) return ((const CodeConst *)c)->v;
+  return r(c, f);
+}
 
 /* Copies a call's few arguments inline: a loop would be turned back into a memcpy call, which
  * cost a fifth of the time of fib(30). */
@@ -22,32 +29,61 @@ static inline void copy_values(RtValue *dst, const RtValue *src, int n) {
 
 /* ---------------------------------------------------------------- calls */
 
-RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr *site) {
+/* Runs the body of the function in `rec` in frame, again while it ends in a tail call of itself
+ * (RT_LOOP: the tail call has put the arguments in the frame's slots). */
+static inline RtValue run_body(RtCallRec *rec, RtFrame *frame) {
+  RtValue r = run(rec->fn->body, frame);
+  while (__builtin_expect(r.kind == RT_LOOP, 0)) {
+    rec->site = rt_machine.tail_site;
+    rt_poll(rec->site);
+    r = run(rec->fn->body, frame);
+  }
+  return r;
+}
+
+/* Runs the pending tail calls that a body returned (RT_TAIL), each in a fresh frame, until one
+ * returns a value. `rec` is the caller's call record, updated to the function running. */
+static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
+  for (;;) {
+    const RtFn *fn = rt_machine.tail_fn;
+    rec->fn = fn;
+    rec->site = rt_machine.tail_site;
+    rt_poll(rec->site);
+    if (fn->native) return fn->native(fn, rt_machine.tail_args, rec->site);
+    RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
+    copy_values(slots, rt_machine.tail_args, fn->nparams);
+    RtFrame frame = {slots, rt_machine.tail_env};
+    RtValue r = run_body(rec, &frame);
+    if (r.kind != RT_TAIL) return r;
+  }
+}
+
+/* Runs the body of fn (not native) in a frame whose slots already hold the arguments and have
+ * room for fn->nslots values. Inlined into the call nodes, so a Relay call costs one C frame
+ * besides the body's nodes. */
+static inline RtValue enter(const RtFn *fn, RtValue *env, RtValue *slots, const IrExpr *site) {
   RtCallRec rec = {fn, site, rt_machine.calls};
   char probe;
   if ((uintptr_t)&probe < rt_machine.stack_limit || rt_machine.interrupted) rt_check_stack(site);
   rt_machine.calls = &rec;
-  for (;;) {
-    if (fn->native) {
-      RtValue r = fn->native(fn, (RtValue *)args, site);
-      rt_machine.calls = rec.up;
-      return r;
-    }
-    RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
-    copy_values(slots, args, fn->nparams);
-    RtFrame frame = {slots, env};
-    RtValue r = run(fn->body, &frame);
-    if (r.kind != RT_TAIL) {
-      rt_machine.calls = rec.up;
-      return r;
-    }
-    fn = rt_machine.tail_fn;
-    env = rt_machine.tail_env;
-    args = rt_machine.tail_args;
-    rec.fn = fn;
-    rec.site = rt_machine.tail_site;
-    rt_poll(rec.site);
+  RtFrame frame = {slots, env};
+  RtValue r = run_body(&rec, &frame);
+  if (__builtin_expect(r.kind == RT_TAIL, 0)) r = run_tail_calls(&rec);
+  rt_machine.calls = rec.up;
+  return r;
+}
+
+RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr *site) {
+  if (fn->native) {
+    RtCallRec rec = {fn, site, rt_machine.calls};
+    rt_machine.calls = &rec;
+    RtValue r = fn->native(fn, (RtValue *)args, site);
+    rt_machine.calls = rec.up;
+    return r;
   }
+  RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
+  copy_values(slots, args, fn->nparams);
+  return enter(fn, env, slots, site);
 }
 
 static RtValue tail(const RtFn *fn, RtValue *env, const RtValue *args, int n, const IrExpr *site) {
@@ -64,16 +100,29 @@ static RtValue tail(const RtFn *fn, RtValue *env, const RtValue *args, int n, co
   RtValue argv[(k)->n > 0 ? (k)->n : 1];                                                        \
   for (int i = 0; i < (k)->n; i++) argv[i] = run((k)->args[i], f)
 
+/* A known global's arguments go straight into its frame. */
 RtValue rt_exec_call_global(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
-  EVAL_ARGS(k, f, argv);
-  return rt_apply(k->fn, NULL, argv, c->expr);
+  const RtFn *fn = k->fn;
+  RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
+  for (int i = 0; i < k->n; i++) slots[i] = run(k->args[i], f);
+  return enter(fn, NULL, slots, c->expr);
 }
 
 RtValue rt_exec_tail_global(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   EVAL_ARGS(k, f, argv);
   return tail(k->fn, NULL, argv, k->n, c->expr);
+}
+
+/* A tail call of the function running: its arguments replace the parameters in the frame, and
+ * the body runs again (run_body). They are all evaluated before any parameter is replaced. */
+RtValue rt_exec_tail_self(const RtCode *c, RtFrame *f) {
+  const CodeCall *k = (const CodeCall *)c;
+  EVAL_ARGS(k, f, argv);
+  copy_values(f->slots, argv, k->n);
+  rt_machine.tail_site = c->expr;
+  return (RtValue){.kind = RT_LOOP};
 }
 
 static RtClosure *callee(const CodeCall *k, RtFrame *f) {
@@ -85,8 +134,14 @@ static RtClosure *callee(const CodeCall *k, RtFrame *f) {
 RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   RtClosure *clo = callee(k, f);
-  EVAL_ARGS(k, f, argv);
-  return rt_apply(clo->fn, clo->env, argv, c->expr);
+  const RtFn *fn = clo->fn;
+  if (fn->native) {
+    EVAL_ARGS(k, f, argv);
+    return rt_apply(fn, NULL, argv, c->expr);
+  }
+  RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
+  for (int i = 0; i < k->n; i++) slots[i] = run(k->args[i], f);
+  return enter(fn, clo->env, slots, c->expr);
 }
 
 RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
@@ -97,10 +152,10 @@ RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
   return tail(clo->fn, clo->env, argv, k->n, c->expr);
 }
 
-static RtValue make_adt(const IrCtor *ctor, const RtValue *args) {
-  RtAdt *a = rt_alloc(sizeof(RtAdt) + sizeof(RtValue) * (size_t)ctor->nargs);
-  a->ctor = ctor;
-  copy_values(a->f, args, ctor->nargs);
+static RtValue make_adt(const CtorLayout *l, const RtValue *args) {
+  RtAdt *a = rt_alloc(sizeof(RtAdt) + l->bytes);
+  a->ctor = l->ctor;
+  for (int i = 0; i < l->ctor->nargs; i++) rt_field_set(a, l->fields[i], args[i]);
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
@@ -249,7 +304,7 @@ static bool match(const CodePat *p, RtValue v, RtFrame *f) {
   case PAT_CTOR:
     if (v.u.adt->ctor->tag != p->tag) return false;
     for (int i = 0; i < p->n; i++)
-      if (!match(p->args[i], v.u.adt->f[i], f)) return false;
+      if (!match(p->args[i], rt_field_get(v.u.adt, p->fields[i]), f)) return false;
     return true;
   case PAT_TUPLE:
     for (int i = 0; i < p->n; i++)
@@ -264,8 +319,17 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
   RtValue v = run(k->scrut, f);
   int i = 0;
   if (k->first && v.kind == RT_ADT) i = k->first[v.u.adt->ctor->tag];
-  for (; i < k->nclauses; i++)
-    if (match(k->pats[i], v, f)) return run(k->bodies[i], f);
+  for (; i < k->nclauses; i++) {
+    const CodePat *p = k->pats[i];
+    if (p->flat) { /* the common case, bound here without recursion */
+      const RtAdt *a = v.u.adt;
+      if (a->ctor->tag != p->tag) continue;
+      for (int j = 0; j < p->n; j++)
+        if (p->args[j]->kind == PAT_VAR) f->slots[p->args[j]->slot] = rt_field_get(a, p->fields[j]);
+      return run(k->bodies[i], f);
+    }
+    if (match(p, v, f)) return run(k->bodies[i], f);
+  }
   if (k->owner) rt_error(c->expr, "no clause of this match in %s accepts %s", k->owner, rt_value_brief(v));
   rt_error(c->expr, "no clause of this match accepts %s", rt_value_brief(v));
 }
@@ -273,22 +337,39 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
 /* ---------------------------------------------------------------- scalar arithmetic */
 
 /* Binary operators on scalars of one dtype, without dispatch or allocation. Integers wrap;
- * integer division truncates toward zero and fails on zero. */
-#define SCALAR_BINARY(NAME, FIELD, T, DT, EXPR)                                                \
+ * integer division truncates toward zero and fails on zero. Each operator comes in four forms by
+ * its operands (OperandForm): a leaf form reads its slot or constant directly and calls nothing,
+ * so it needs no registers saved. */
+#define OPERANDS_NN(F)                                                                         \
+  const CodePair *k = (const CodePair *)c;                                                     \
+  RtValue va = run(k->a, f), vb = run(k->b, f)
+#define OPERANDS_SC(F)                                                                         \
+  const CodeScalarOperands *k = (const CodeScalarOperands *)c;                                 \
+  RtValue va = f->slots[k->a], vb = k->k
+#define OPERANDS_SS(F)                                                                         \
+  const CodeScalarOperands *k = (const CodeScalarOperands *)c;                                 \
+  RtValue va = f->slots[k->a], vb = f->slots[k->b]
+#define OPERANDS_NC(F)                                                                         \
+  const CodeScalarOperands *k = (const CodeScalarOperands *)c;                                 \
+  RtValue va = run(k->node, f), vb = k->k
+
+#define SCALAR_FORMS(NAME, FIELD, T, RESULT)                                                   \
+  SCALAR_FORM(NAME##_nn, OPERANDS_NN, FIELD, T, RESULT)                                        \
+  SCALAR_FORM(NAME##_sc, OPERANDS_SC, FIELD, T, RESULT)                                        \
+  SCALAR_FORM(NAME##_ss, OPERANDS_SS, FIELD, T, RESULT)                                        \
+  SCALAR_FORM(NAME##_nc, OPERANDS_NC, FIELD, T, RESULT)
+
+#define SCALAR_FORM(NAME, OPERANDS, FIELD, T, RESULT)                                          \
   static RtValue NAME(const RtCode *c, RtFrame *f) {                                           \
-    const CodePair *k = (const CodePair *)c;                                                   \
-    T x = (T)run(k->a, f).u.FIELD;                                                             \
-    T y = (T)run(k->b, f).u.FIELD;                                                             \
-    return (RtValue){.kind = RT_SCALAR, .dt = DT, .u.FIELD = (EXPR)};                         \
+    OPERANDS(f);                                                                               \
+    T x = (T)va.u.FIELD;                                                                       \
+    T y = (T)vb.u.FIELD;                                                                       \
+    return RESULT;                                                                             \
   }
 
-#define SCALAR_COMPARE(NAME, FIELD, T, EXPR)                                                   \
-  static RtValue NAME(const RtCode *c, RtFrame *f) {                                           \
-    const CodePair *k = (const CodePair *)c;                                                   \
-    T x = (T)run(k->a, f).u.FIELD;                                                             \
-    T y = (T)run(k->b, f).u.FIELD;                                                             \
-    return rt_bool(EXPR);                                                                      \
-  }
+#define SCALAR_BINARY(NAME, FIELD, T, DT, EXPR)                                                \
+  SCALAR_FORMS(NAME, FIELD, T, ((RtValue){.kind = RT_SCALAR, .dt = DT, .u.FIELD = (EXPR)}))
+#define SCALAR_COMPARE(NAME, FIELD, T, EXPR) SCALAR_FORMS(NAME, FIELD, T, rt_bool(EXPR))
 
 static _Noreturn void div_by_zero(const RtCode *c) { rt_error(c->expr, "integer division by zero"); }
 
@@ -326,28 +407,48 @@ INT_OPS(i64, int64_t, IR_DTYPE(IR_DT_INT, 64))
 FLOAT_OPS(f32, f32, float, IR_DTYPE(IR_DT_FLOAT, 32))
 FLOAT_OPS(f64, f64, double, IR_DTYPE(IR_DT_FLOAT, 64))
 
-#define OP_TABLE(P, MOD)                                                                       \
+#define BOOL_OPS(P)                                                                            \
+  SCALAR_COMPARE(P##_and, u, bool, x && y)                                                     \
+  SCALAR_COMPARE(P##_or, u, bool, x || y)                                                      \
+  SCALAR_COMPARE(P##_xor, u, bool, x != y)                                                     \
+  SCALAR_COMPARE(P##_eq, u, bool, x == y)
+
+BOOL_OPS(b1)
+
+/* The four forms of an operator, indexed by OperandForm. */
+#define FORMS(NAME) return (RtRun[]){NAME##_nn, NAME##_sc, NAME##_ss, NAME##_nc}[form]
+#define OP_TABLE(P, HAS_MOD)                                                                   \
   switch (op) {                                                                                \
-  case IR_OP_ADD: return P##_add;                                                              \
-  case IR_OP_SUBTRACT: return P##_sub;                                                         \
-  case IR_OP_MULTIPLY: return P##_mul;                                                         \
-  case IR_OP_DIVIDE: return P##_div;                                                           \
-  case IR_OP_MOD: return MOD;                                                                  \
-  case IR_OP_EQUAL: return P##_eq;                                                             \
-  case IR_OP_NOT_EQUAL: return P##_ne;                                                         \
-  case IR_OP_LESS: return P##_lt;                                                              \
-  case IR_OP_LESS_EQUAL: return P##_le;                                                        \
-  case IR_OP_GREATER: return P##_gt;                                                           \
-  case IR_OP_GREATER_EQUAL: return P##_ge;                                                     \
+  case IR_OP_ADD: FORMS(P##_add);                                                              \
+  case IR_OP_SUBTRACT: FORMS(P##_sub);                                                         \
+  case IR_OP_MULTIPLY: FORMS(P##_mul);                                                         \
+  case IR_OP_DIVIDE: FORMS(P##_div);                                                           \
+  case IR_OP_MOD: MOD_FORMS_##HAS_MOD(P);                                                      \
+  case IR_OP_EQUAL: FORMS(P##_eq);                                                             \
+  case IR_OP_NOT_EQUAL: FORMS(P##_ne);                                                         \
+  case IR_OP_LESS: FORMS(P##_lt);                                                              \
+  case IR_OP_LESS_EQUAL: FORMS(P##_le);                                                        \
+  case IR_OP_GREATER: FORMS(P##_gt);                                                           \
+  case IR_OP_GREATER_EQUAL: FORMS(P##_ge);                                                     \
   default: return NULL;                                                                        \
   }
+#define MOD_FORMS_1(P) FORMS(P##_mod)
+#define MOD_FORMS_0(P) return NULL
 
-RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt) {
+RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt, OperandForm form) {
   if (dt.lanes != 1) return NULL;
-  if (dt.code == IR_DT_INT && dt.bits == 32) OP_TABLE(i32, i32_mod)
-  if (dt.code == IR_DT_INT && dt.bits == 64) OP_TABLE(i64, i64_mod)
-  if (dt.code == IR_DT_FLOAT && dt.bits == 32) OP_TABLE(f32, NULL)
-  if (dt.code == IR_DT_FLOAT && dt.bits == 64) OP_TABLE(f64, NULL)
+  if (dt.code == IR_DT_INT && dt.bits == 32) OP_TABLE(i32, 1)
+  if (dt.code == IR_DT_INT && dt.bits == 64) OP_TABLE(i64, 1)
+  if (dt.code == IR_DT_FLOAT && dt.bits == 32) OP_TABLE(f32, 0)
+  if (dt.code == IR_DT_FLOAT && dt.bits == 64) OP_TABLE(f64, 0)
+  if (dt.code == IR_DT_BOOL) switch (op) { /* both operands are evaluated, as for tensors */
+    case IR_OP_LOGICAL_AND: FORMS(b1_and);
+    case IR_OP_LOGICAL_OR: FORMS(b1_or);
+    case IR_OP_LOGICAL_XOR:
+    case IR_OP_NOT_EQUAL: FORMS(b1_xor);
+    case IR_OP_EQUAL: FORMS(b1_eq);
+    default: return NULL;
+    }
   return NULL;
 }
 
@@ -360,7 +461,9 @@ typedef struct {
 
 static void run_job(void *p) {
   Job *job = p;
-  job->result = rt_apply(job->fn, NULL, NULL, NULL);
+  const RtFn *fn = job->fn; /* a global or a top-level expression: no parameters */
+  RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
+  job->result = enter(fn, NULL, slots, NULL);
 }
 
 static bool run_protected(const RtFn *fn, RtValue *out, IrDiags *diags) {

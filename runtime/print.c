@@ -215,8 +215,10 @@ static void put(Printer *p, RtValue v, int depth) {
         ir_buf_putc(p->out, ')');
         break;
       }
+      RtField fields[n];
+      rt_ctor_layout(a->ctor, fields);
       for (int i = 0; i < n - 1; i++) {
-        put(p, a->f[i], depth + 1);
+        put(p, rt_field_get(a, fields[i]), depth + 1);
         if (p->cut) return;
         ir_buf_puts(p->out, ", ");
       }
@@ -225,7 +227,7 @@ static void put(Printer *p, RtValue v, int depth) {
         ir_buf_puts(p->out, "...");
         break;
       }
-      v = a->f[n - 1];
+      v = rt_field_get(a, fields[n - 1]);
       continue;
     }
     switch (v.kind) {

@@ -10,6 +10,8 @@
 
 #include <setjmp.h>
 #include <signal.h>
+#include <stdalign.h>
+#include <string.h>
 
 #include "runtime/runtime.h"
 
@@ -29,8 +31,8 @@ struct RtTuple {
 };
 
 struct RtAdt {
-  const IrCtor *ctor; /* name and tag */
-  RtValue f[];
+  const IrCtor *ctor;  /* name and tag */
+  alignas(8) char f[]; /* the fields, as rt_ctor_layout places them */
 };
 
 typedef struct RtFn RtFn;
@@ -49,6 +51,40 @@ void *rt_alloc(size_t bytes);
 void *rt_alloc_atomic(size_t bytes);
 
 RtValue rt_tuple_value(int n, const RtValue *fields);
+
+/* ---------------------------------------------------------------- constructor values */
+
+/* Where one field of a constructor's values is stored. A field whose declared type fixes the kind
+ * of its values (a data type, a function, a tuple, a reference, a tensor of constant rank >= 1, a
+ * scalar of a constant dtype) holds 8 bytes: the pointer, or the scalar's bits. A field whose type
+ * is a type parameter holds a whole RtValue. Cons(a, List[a]) takes 32 bytes, not 40. */
+typedef struct {
+  uint8_t kind;    /* the RtKind of every value of the field, or RT_FIELD_VALUE */
+  IrDType dt;      /* RT_SCALAR: the dtype */
+  uint32_t offset; /* bytes from the start of the fields */
+} RtField;
+
+#define RT_FIELD_VALUE 0xff
+
+/* The fields of ctor's values in out[0..ctor->nargs); returns the bytes they take. */
+size_t rt_ctor_layout(const IrCtor *ctor, RtField *out);
+
+static inline RtValue rt_field_get(const RtAdt *a, RtField fl) {
+  RtValue v;
+  if (fl.kind == RT_FIELD_VALUE) {
+    memcpy(&v, a->f + fl.offset, sizeof v);
+    return v;
+  }
+  v.kind = fl.kind;
+  v.dt = fl.dt;
+  memcpy(&v.u, a->f + fl.offset, sizeof v.u);
+  return v;
+}
+
+static inline void rt_field_set(RtAdt *a, RtField fl, RtValue v) {
+  if (fl.kind == RT_FIELD_VALUE) memcpy(a->f + fl.offset, &v, sizeof v);
+  else memcpy(a->f + fl.offset, &v.u, sizeof v.u);
+}
 RtValue rt_unit(void);
 
 /* ---------------------------------------------------------------- scalars */

@@ -24,6 +24,7 @@ typedef enum {
   RT_CLOSURE, /* clo */
   RT_REF,     /* ref */
   RT_TAIL,    /* internal: a pending tail call, never seen outside the evaluator */
+  RT_LOOP,    /* internal: a tail call of the running function, its arguments in its frame */
 } RtKind;
 
 typedef struct RtTensor RtTensor;

@@ -27,11 +27,12 @@ RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape) {
     count *= shape[i];
   }
   if (empty) count = 0;
-  RtTensor *t = rt_alloc(sizeof(RtTensor) + sizeof(int64_t) * (size_t)rank);
+  size_t shape_bytes = sizeof(int64_t) * (unsigned)rank; /* rank >= 1, as callers promise */
+  RtTensor *t = rt_alloc(sizeof(RtTensor) + shape_bytes);
   t->dt = dt;
   t->rank = rank;
   t->count = count;
-  ir_copy(t->shape, shape, sizeof(int64_t) * (size_t)rank);
+  ir_copy(t->shape, shape, shape_bytes);
   size_t bytes = (size_t)count * esize;
   /* A large block is kept alive only by the header's pointer to its start, so the collector
    * need not treat interior addresses as references (fewer false retentions). */

@@ -31,6 +31,40 @@ RtValue rt_tuple_value(int n, const RtValue *fields) {
   return (RtValue){.kind = RT_TUPLE, .u.tup = t};
 }
 
+/* ---------------------------------------------------------------- constructor values */
+
+/* The kind every value of type t has, with its dtype for a scalar; RT_FIELD_VALUE when t leaves
+ * it open (a type parameter, a shape or base type parameter). */
+static RtField field_of(const IrType *t) {
+  switch (t->kind) {
+  case IR_TYPE_CALL: return (RtField){.kind = RT_ADT};
+  case IR_TYPE_FUNC: return (RtField){.kind = RT_CLOSURE};
+  case IR_TYPE_TUPLE: return (RtField){.kind = RT_TUPLE};
+  case IR_TYPE_REF: return (RtField){.kind = RT_REF};
+  case IR_TYPE_TENSOR: {
+    const IrType *shape = t->u.tensor.shape, *dtype = t->u.tensor.dtype;
+    if (shape->kind != IR_TYPE_SHAPE) break;
+    if (shape->u.shape.rank > 0) return (RtField){.kind = RT_TENSOR};
+    if (dtype->kind == IR_TYPE_DTYPE) return (RtField){.kind = RT_SCALAR, .dt = dtype->u.dtype};
+    break;
+  }
+  default: break;
+  }
+  return (RtField){.kind = RT_FIELD_VALUE};
+}
+
+size_t rt_ctor_layout(const IrCtor *ctor, RtField *out) {
+  const IrType *scheme = ctor->scheme;
+  size_t offset = 0;
+  for (int i = 0; i < ctor->nargs; i++) {
+    /* The checker's scheme has the declared types resolved; without it, a whole value. */
+    out[i] = scheme ? field_of(scheme->u.func.args[i]) : (RtField){.kind = RT_FIELD_VALUE};
+    out[i].offset = (uint32_t)offset;
+    offset += out[i].kind == RT_FIELD_VALUE ? sizeof(RtValue) : sizeof(((RtValue *)0)->u);
+  }
+  return offset;
+}
+
 /* ---------------------------------------------------------------- scalars */
 
 float rt_half_round(float x) { return (float)(RtHalf)x; }
