@@ -7,7 +7,26 @@
 
 /* ---------------------------------------------------------------- allocation */
 
+/* Small objects (constructor values, closures, tuples, up to SMALL_GRANULES granules of 16 bytes)
+ * come from free lists of our own, one per size, refilled a block at a time by GC_malloc_many:
+ * taking one is a few instructions, where GC_MALLOC looks up the thread's free lists each time.
+ * Evaluation runs on one thread, so the lists need no lock; they are in static memory, a root, so
+ * the collector leaves the objects on them alone. */
+enum { GRANULE = 16, SMALL_GRANULES = 8 };
+static void *small_free[SMALL_GRANULES + 1];
+
 void *rt_alloc(size_t bytes) {
+  size_t granules = (bytes + GRANULE - 1) / GRANULE;
+  if (granules - 1 < SMALL_GRANULES) { /* 1 ..= SMALL_GRANULES (0 wraps around) */
+    void *p = small_free[granules];
+    if (__builtin_expect(!p, 0)) {
+      p = GC_malloc_many(granules * GRANULE); /* cleared, but for each object's link to the next */
+      if (!p) rt_error_out_of_memory(bytes);
+    }
+    small_free[granules] = GC_NEXT(p);
+    GC_NEXT(p) = NULL;
+    return p;
+  }
   void *p = GC_MALLOC(bytes ? bytes : 1);
   if (!p) rt_error_out_of_memory(bytes);
   return p;
