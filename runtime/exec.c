@@ -159,11 +159,17 @@ static RtValue make_adt(const CtorLayout *l, const RtValue *args) {
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
+/* The value is allocated first and the arguments evaluated into it: no copy, and no array of
+ * them on the stack while a deep recursion runs in one (the `@map(...)` of Cons(%f(%h), @map(...))).
+ * The collector sees the half-built value from this frame; its unset fields are zero. */
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
-  EVAL_ARGS(k, f, argv);
+  const CtorLayout *l = k->ctor;
   rt_machine.at = c->expr;
-  return make_adt(k->ctor, argv);
+  RtAdt *a = rt_alloc(sizeof(RtAdt) + l->bytes);
+  a->ctor = l->ctor;
+  for (int i = 0; i < k->n; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));
+  return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
 RtValue rt_exec_op(const RtCode *c, RtFrame *f) {
