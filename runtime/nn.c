@@ -6,9 +6,37 @@
 #include "runtime/kernel.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
+
+/* ---------------------------------------------------------------- OpenBLAS, loaded on first use */
+
+/* OpenBLAS is opened by the first matrix product, not linked: a program without one neither
+ * loads it nor its libgfortran (relocating them was 40% of `relay -e 0`'s instructions), and its
+ * worker threads, which spin (calling sched_yield) for 2^28 cycles, about 0.1 s, after start-up
+ * and after every product, cannot take the second core of a two-core machine from the evaluator
+ * and the collector while a scalar program runs. Before opening it, OPENBLAS_THREAD_TIMEOUT
+ * (log2 of the cycles; read as OpenBLAS starts) is set to 20, well under a millisecond, unless
+ * the environment sets it. */
+static struct {
+  __typeof__(cblas_sgemm) *sgemm;
+  __typeof__(cblas_dgemm) *dgemm;
+} openblas;
+
+static void load_blas(const IrExpr *e) {
+  if (openblas.sgemm) return;
+  setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
+  void *lib = dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) rt_error(e, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
+  void *s = dlsym(lib, "cblas_sgemm"), *d = dlsym(lib, "cblas_dgemm");
+  if (!s || !d) rt_error(e, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
+  /* POSIX lets a data pointer from dlsym become a function pointer; ISO C has no cast for it. */
+  memcpy(&openblas.dgemm, &d, sizeof d);
+  memcpy(&openblas.sgemm, &s, sizeof s);
+}
 
 /* ---------------------------------------------------------------- the matrix product */
 
@@ -32,15 +60,16 @@ static void gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64
   if (blas && (m > INT_MAX || n > INT_MAX || k > INT_MAX))
     rt_error(e, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes", (long long)m,
              (long long)k, (long long)k, (long long)n);
+  if (blas) load_blas(e);
   enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
   int lda = (int)(ta ? m : k), ldb = (int)(tb ? k : n);
   if (blas && dt.bits == 32) {
-    cblas_sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, A, lda, B, ldb, 0.0f, C, (int)n);
+    openblas.sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, A, lda, B, ldb, 0.0f, C, (int)n);
   } else if (blas && dt.bits == 64) {
-    cblas_dgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0, A, lda, B, ldb, 0.0, C, (int)n);
+    openblas.dgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0, A, lda, B, ldb, 0.0, C, (int)n);
   } else if (blas) { /* float16: in float32 */
     float *c = rt_alloc_atomic(sizeof(float) * (size_t)(m * n));
-    cblas_sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, widen(A, m * k), lda, widen(B, k * n), ldb, 0.0f,
+    openblas.sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, widen(A, m * k), lda, widen(B, k * n), ldb, 0.0f,
                 c, (int)n);
     for (int64_t i = 0; i < m * n; i++) ((RtHalf *)C)[i] = (RtHalf)c[i];
   } else { /* integers: wrapping, i-k-j order */
