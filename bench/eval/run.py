@@ -25,33 +25,23 @@ installed with apt-get when run as root and skipped otherwise. Every program run
 check its output, then N timed runs, each checked too. All run with a 1 GiB stack limit so that deep
 recursion is never what fails. Peak RSS is /usr/bin/time's %M for each run (max over the runs); it
 includes the interpreter's own footprint (about 1 MiB is /usr/bin/time's floor).
+
+bench/run imports this file and calls ensure_packages(), versions() and run(), which returns the
+figures as dicts.
 """
 import os
 import re
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import benchargs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKLOADS = [("fib", "832040"), ("ack", "4093"), ("listsum", "500000500000"), ("map", "1000001000000"),
              ("nqueens", "724"), ("bintrees", "14985902"), ("startup", "0")]
-STACK = 1 << 30
-APT_PACKAGES = ["ocaml-nox", "lua5.4", "time"]
-
-
-def set_stack():
-    # runs in the child before exec: `ulimit -s 1048576`
-    _, hard = resource.getrlimit(resource.RLIMIT_STACK)
-    soft = STACK if hard == resource.RLIM_INFINITY else min(STACK, hard)
-    resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))
 
 
 def normalize(out):
@@ -60,36 +50,20 @@ def normalize(out):
     return m.group(1) if m else out.strip()
 
 
-def run_once(cmd, tmp):
-    """Runs cmd; returns (wall seconds, peak RSS in KiB, exit status, stdout, stderr).
-
-    Peak RSS is measured by /usr/bin/time, not by wait4() here: a child forked from this Python
-    process keeps the parent's RSS as its high-water mark across exec, which would floor every
-    figure at the runner's own ~11 MiB. /usr/bin/time's own floor is about 1 MiB."""
-    rss_file = os.path.join(tmp, "rss")
-    with open(os.path.join(tmp, "out"), "w+") as out, open(os.path.join(tmp, "err"), "w+") as err:
-        start = time.perf_counter()
-        code = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd, stdout=out, stderr=err,
-                               preexec_fn=set_stack)
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        with open(rss_file) as f:
-            rss = f.read().split()  # "Command exited with non-zero status N" precedes the number on failure
-        return wall, int(rss[-1]) if rss else 0, code, out.read(), err.read()
-
-
 def ensure_packages():
-    if shutil.which("ocamlopt") and shutil.which("ocamlrun") and shutil.which("lua5.4") and os.access(
-            "/usr/bin/time", os.X_OK):
-        return
-    if os.geteuid() != 0:
-        if not os.access("/usr/bin/time", os.X_OK):
-            sys.exit("/usr/bin/time is needed (Debian package `time`)")
-        print("note: ocaml-nox or lua5.4 missing and not root; skipping those peers", file=sys.stderr)
-        return
-    benchargs.apt_install(APT_PACKAGES)
+    """Installs the missing peers when root (otherwise they are skipped); stops without /usr/bin/time."""
+    benchargs.install_missing({"ocaml-nox": bool(shutil.which("ocamlopt") and shutil.which("ocamlrun")),
+                               "lua5.4": bool(shutil.which("lua5.4")),
+                               "time": os.access("/usr/bin/time", os.X_OK)})
+    if not os.access("/usr/bin/time", os.X_OK):
+        sys.exit("/usr/bin/time is needed (Debian package `time`)")
 
+
+def versions():
+    """The peers' versions: ocaml, lua and python."""
+    return {"ocaml": benchargs.version(["ocamlc", "-version"]),
+            "lua": benchargs.version(["lua5.4", "-v"]).split("  ")[0],
+            "python": benchargs.version([sys.executable, "--version"])}
 
 
 def implementations(relay, tmp, workload):
@@ -121,43 +95,57 @@ def implementations(relay, tmp, workload):
     return impls
 
 
+def measure(cmd, expected, runs, tmp):
+    """Runs cmd once untimed (which checks its output and warms the caches), then `runs` times, each
+    run's output checked before its time is trusted. Returns median, min and max (s) and rss (peak
+    MiB over the runs), or error (what went wrong)."""
+    times, rss = [], 0
+    for i in range(runs + 1):
+        wall, kib, code, out, err = benchargs.run_once(cmd, tmp, rss=True)
+        if code != 0 or normalize(out) != expected:
+            return {"error": "exit %d, stdout %r, stderr %r" % (code, out[-200:], err[-300:])}
+        if i > 0:
+            times.append(wall)
+            rss = max(rss, kib)
+    return dict(benchargs.summary(times), rss=rss / 1024)
+
+
+def run(relay, runs, log=benchargs.silent):
+    """Measures every implementation of every workload; returns a dict per implementation, in
+    WORKLOADS order and relay's first: workload, impl and what measure() returns."""
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for workload, expected in WORKLOADS:
+            for name, cmd in implementations(relay, tmp, workload):
+                log("eval: %s / %s" % (workload, name))
+                results.append(dict(workload=workload, impl=name, **measure(cmd, expected, runs, tmp)))
+    return results
+
+
 def main():
     relay, runs = benchargs.parse(sys.argv[1:])
     benchargs.check_relay(relay)
-    buildtype, opt = benchargs.relay_build(relay)
     ensure_packages()
-    cpu = benchargs.cpu_model()
-    print("machine: %d CPUs (nproc), %s; %d timed runs each, stack limit 1 GiB" % (os.cpu_count(), cpu, runs))
+    peers = versions()
+    print("machine: %d CPUs (nproc), %s; %d timed runs each, stack limit 1 GiB" % (
+        os.cpu_count(), benchargs.cpu_model(), runs))
     print("relay %s (%s) | ocaml %s | %s | %s" % (
-        relay, "buildtype %s, -O%s" % (buildtype, opt) if buildtype else "build options unknown",
-        benchargs.version(["ocamlc", "-version"]), benchargs.version(["lua5.4", "-v"]).split("  ")[0], benchargs.version([sys.executable, "--version"])))
+        relay, benchargs.build_description(relay), peers["ocaml"], peers["lua"], peers["python"]))
     print()
     print("| workload | implementation | median s | min s | max s | peak RSS MiB | relay / this (median) |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    failed = False
-    with tempfile.TemporaryDirectory() as tmp:
-        for workload, expected in WORKLOADS:
-            rows = []
-            for name, cmd in implementations(relay, tmp, workload):
-                times, rss, bad = [], 0, None
-                for i in range(runs + 1):  # run 0 checks the output (and warms the caches), untimed
-                    wall, kib, code, out, err = run_once(cmd, tmp)
-                    if code != 0 or normalize(out) != expected:  # check before trusting the time
-                        bad = "exit %d, stdout %r, stderr %r" % (code, out[-200:], err[-300:])
-                        break
-                    if i > 0:
-                        times.append(wall)
-                        rss = max(rss, kib)
-                if bad:
-                    print("%s / %s gave an unexpected result: %s" % (workload, name, bad), file=sys.stderr)
-                    failed = True
-                    continue
-                rows.append((name, statistics.median(times), min(times), max(times), rss / 1024))
-            base = rows[0][1] if rows and rows[0][0] == "relay" else None
-            for name, med, lo, hi, mib in rows:
-                ratio = "%.2f" % (base / med) if base else "-"
-                print("| %s | %s | %.3f | %.3f | %.3f | %.1f | %s |" % (workload, name, med, lo, hi, mib, ratio))
-    if failed:
+    results = run(relay, runs)
+    for r in results:
+        if "error" in r:
+            print("%s / %s gave an unexpected result: %s" % (r["workload"], r["impl"], r["error"]), file=sys.stderr)
+    for workload, _ in WORKLOADS:
+        rows = [r for r in results if r["workload"] == workload and "error" not in r]
+        base = rows[0]["median"] if rows and rows[0]["impl"] == "relay" else None
+        for r in rows:
+            ratio = "%.2f" % (base / r["median"]) if base else "-"
+            print("| %s | %s | %.3f | %.3f | %.3f | %.1f | %s |" % (
+                workload, r["impl"], r["median"], r["min"], r["max"], r["rss"], ratio))
+    if any("error" in r for r in results):
         sys.exit(1)
 
 

@@ -24,8 +24,11 @@ the final sum and the warm-up (relay's heap growing, OpenBLAS's threads starting
 and the peers alike. The "from cold" column is (median W + K - median 0) / (W + K), the warm-up
 included. Every run's output is checked before its time is trusted: for dense and add against the
 exact sum that Python computes here, for mlp against numpy's. C peers are built into a temporary
-directory; libopenblas-dev and python3-numpy are installed with apt-get when missing and run as
-root, otherwise the peers that need them are skipped.
+directory; gcc, libopenblas-dev and python3-numpy are installed with apt-get when missing and run
+as root, otherwise the peers that need them are skipped.
+
+bench/run imports this file and calls ensure_packages(), versions() and run(), which returns the
+figures as dicts.
 """
 import os
 import shutil
@@ -33,14 +36,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import benchargs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = "/usr/bin/python3"  # Debian's, which python3-numpy serves (a pyenv python3 may not have it)
-APT_PACKAGES = ["libopenblas-dev", "python3-numpy"]
 RTOL = 1e-4  # the sums are of float32 results; OpenBLAS may round a product differently per run
 
 
@@ -197,17 +198,7 @@ WORKLOADS = [
     ("add", 100, 20, "C loop (cc -O2)", "GB/s", 3 * 4 * 4 * 1024 * 1024 / 1e9),
     ("mlp", 1000, 100, "numpy", "GFLOP/s", 2 * 64 * (784 * 512 + 512 * 512 + 512 * 10) / 1e9),
 ]
-
-
-def run_once(cmd, tmp):
-    """Runs cmd; returns (wall seconds, exit status, stdout, stderr)."""
-    with open(os.path.join(tmp, "out"), "w+") as out, open(os.path.join(tmp, "err"), "w+") as err:
-        start = time.perf_counter()
-        code = subprocess.call(cmd, stdout=out, stderr=err)
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        return wall, code, out.read(), err.read()
+TARGETS = {"dense": 95, "add": 90, "mlp": 100}  # relay's rate at least this % of the peer's
 
 
 def have_cblas():
@@ -221,13 +212,19 @@ def have_numpy():
 
 
 def ensure_packages():
-    if have_cblas() and have_numpy():
-        return
-    if os.geteuid() != 0:
-        print("note: libopenblas-dev or python3-numpy missing and not root; skipping those peers", file=sys.stderr)
-        return
-    benchargs.apt_install(APT_PACKAGES)
+    """Installs the missing peers' needs when root; otherwise the peers that need them are skipped."""
+    benchargs.install_missing({"gcc": bool(shutil.which("cc")), "libopenblas-dev": have_cblas(),
+                               "python3-numpy": have_numpy()})
 
+
+def versions():
+    """The peers' versions: cc, OpenBLAS (and its thread count), numpy and the Python running it."""
+    return {"cc": benchargs.version(["cc", "--version"]),
+            "openblas": benchargs.version(["dpkg-query", "-W", "-f", "${Version}", "libopenblas0-pthread"]),
+            "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "unset"),
+            "numpy": benchargs.version([PYTHON, "-c", "import numpy; print(numpy.__version__)"]) if have_numpy()
+            else "missing",
+            "numpy_python": benchargs.version([PYTHON, "--version"])}
 
 
 def peer(workload, tmp):
@@ -274,7 +271,7 @@ def measure(name, cmd_of, workload, runs, want, tmp):
     zero, warm, full = counts(workload)
 
     def checked(n):
-        wall, code, out, err = run_once(cmd_of(n), tmp)
+        wall, _, code, out, err = benchargs.run_once(cmd_of(n), tmp)
         if code != 0 or not want(n, parse_float(out)):
             raise RuntimeError("%s with %d iterations: exit %d, stdout %r, stderr %r" % (
                 name, n, code, out[-200:], err[-400:]))
@@ -288,6 +285,48 @@ def measure(name, cmd_of, workload, runs, want, tmp):
     steady = [(t - statistics.median(times[warm])) / (full - warm) for t in times[full]]
     cold = (statistics.median(times[full]) - statistics.median(times[zero])) / full
     return steady, cold
+
+
+def run(relay, runs, log=benchargs.silent):
+    """Measures relay and the peer on every workload; returns a dict per implementation, relay's
+    first: workload, impl, k, w and either median, min, max (the steady time per iteration, s),
+    cold (the time per iteration from cold, s), rate (the median's, in unit) and unit, or error (what
+    went wrong). A peer that cannot run here is left out, with a note on stderr."""
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for workload, k, w, peer_name, unit, amount in WORKLOADS:
+            reference = {}
+
+            def want(n, value):
+                exact = expected(workload, n)
+                return close(value, exact if exact is not None else reference.get(n, value))
+
+            impls = [("relay", relay_cmd(relay, tmp, workload))]
+            peer_cmd = peer(workload, tmp)
+            if peer_cmd is None:
+                print("%s: no peer (%s) on this machine" % (workload, peer_name), file=sys.stderr)
+            else:
+                impls.append((peer_name, peer_cmd))
+                if expected(workload, k) is None:  # mlp: relay's outputs are checked against numpy's
+                    for n in counts(workload):
+                        _, _, code, out, _ = benchargs.run_once(peer_cmd(n), tmp)
+                        if code == 0 and parse_float(out) is not None:
+                            reference[n] = parse_float(out)
+            if expected(workload, k) is None and len(reference) < len(counts(workload)):
+                print("%s: nothing to check relay's result against; skipped" % workload, file=sys.stderr)
+                continue
+            for name, cmd_of in impls:
+                log("tensor: %s / %s" % (workload, name))
+                row = dict(workload=workload, impl=name, k=k, w=w)
+                try:
+                    steady, cold = measure("%s / %s" % (workload, name), cmd_of, workload, runs, want, tmp)
+                except RuntimeError as e:
+                    row["error"] = str(e)
+                else:
+                    row.update(benchargs.summary(steady), cold=cold, unit=unit)
+                    row["rate"] = amount / row["median"] if row["median"] > 0 else None
+                results.append(row)
+    return results
 
 
 def main():
@@ -305,70 +344,42 @@ def main():
         print("wrote %s" % " ".join(sorted(os.listdir(emit))))
         return
     benchargs.check_relay(relay)
-    buildtype, opt = benchargs.relay_build(relay)
     ensure_packages()
-    cpu = benchargs.cpu_model()
-    blas = benchargs.version(["dpkg-query", "-W", "-f", "${Version}", "libopenblas0-pthread"])
-    numpy = benchargs.version([PYTHON, "-c", "import numpy; print(numpy.__version__)"]) if have_numpy() else "missing"
+    peers = versions()
     print("machine: %d CPUs (nproc), %s; OpenBLAS %s (OPENBLAS_NUM_THREADS=%s); %d timed runs each" % (
-        os.cpu_count(), cpu, blas, os.environ.get("OPENBLAS_NUM_THREADS", "unset"), runs))
+        os.cpu_count(), benchargs.cpu_model(), peers["openblas"], peers["openblas_threads"], runs))
     print("relay %s (%s) | %s | numpy %s (%s)" % (
-        relay, "buildtype %s, -O%s" % (buildtype, opt) if buildtype else "build options unknown",
-        benchargs.version(["cc", "--version"]), numpy, benchargs.version([PYTHON, "--version"])))
+        relay, benchargs.build_description(relay), peers["cc"], peers["numpy"], peers["numpy_python"]))
     print("ms per iteration = (time of a run of W + K iterations - median time of W-iteration runs) / K;")
     print("from cold = (median time of W + K iterations - median time of 0 iterations) / (W + K)")
     print()
     print("| workload | implementation | K | W | median ms | min ms | max ms | rate (median) | relay / this (time) "
           "| from cold ms |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    failed = False
+    results = run(relay, runs)
+    for r in results:
+        if "error" in r:
+            print("unexpected result: %s" % r["error"], file=sys.stderr)
     verdicts = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for workload, k, w, peer_name, unit, amount in WORKLOADS:
-            reference = {}
-
-            def want(n, value):
-                exact = expected(workload, n)
-                return close(value, exact if exact is not None else reference.get(n, value))
-
-            impls = [("relay", relay_cmd(relay, tmp, workload))]
-            peer_cmd = peer(workload, tmp)
-            if peer_cmd is None:
-                print("%s: no peer (%s) on this machine" % (workload, peer_name), file=sys.stderr)
-            else:
-                impls.append((peer_name, peer_cmd))
-                if expected(workload, k) is None:  # mlp: relay's outputs are checked against numpy's
-                    for n in counts(workload):
-                        _, code, out, _ = run_once(peer_cmd(n), tmp)
-                        if code == 0 and parse_float(out) is not None:
-                            reference[n] = parse_float(out)
-            if expected(workload, k) is None and len(reference) < len(counts(workload)):
-                print("%s: nothing to check relay's result against; skipped" % workload, file=sys.stderr)
-                continue
-            rows = []
-            for name, cmd_of in impls:
-                try:
-                    steady, cold = measure("%s / %s" % (workload, name), cmd_of, workload, runs, want, tmp)
-                except RuntimeError as e:
-                    print("unexpected result: %s" % e, file=sys.stderr)
-                    failed = True
-                    continue
-                rows.append((name, statistics.median(steady), min(steady), max(steady), cold))
-            relay_row = rows[0] if rows and rows[0][0] == "relay" else None
-            for name, med, lo, hi, cold in rows:
-                ratio = "%.2f" % (relay_row[1] / med) if relay_row and med > 0 else "-"
-                rate = "%.1f %s" % (amount / med, unit) if med > 0 else "-"
-                print("| %s | %s | %d | %d | %.3f | %.3f | %.3f | %s | %s | %.3f |" % (
-                    workload, name, k, w, med * 1e3, lo * 1e3, hi * 1e3, rate, ratio, cold * 1e3))
-            if relay_row and len(rows) == 2 and relay_row[1] > 0 and relay_row[4] > 0:
-                verdicts.append((workload, rows[1][0], rows[1][1] / relay_row[1] * 100, rows[1][4] / relay_row[4] * 100))
+    for workload, *_ in WORKLOADS:
+        rows = [r for r in results if r["workload"] == workload and "error" not in r]
+        relay_row = rows[0] if rows and rows[0]["impl"] == "relay" else None
+        for r in rows:
+            ratio = "%.2f" % (relay_row["median"] / r["median"]) if relay_row and r["median"] > 0 else "-"
+            rate = "%.1f %s" % (r["rate"], r["unit"]) if r["rate"] else "-"
+            print("| %s | %s | %d | %d | %.3f | %.3f | %.3f | %s | %s | %.3f |" % (
+                workload, r["impl"], r["k"], r["w"], r["median"] * 1e3, r["min"] * 1e3, r["max"] * 1e3, rate,
+                ratio, r["cold"] * 1e3))
+        if relay_row and len(rows) == 2 and relay_row["median"] > 0 and relay_row["cold"] > 0:
+            other = rows[1]
+            verdicts.append((workload, other["impl"], other["median"] / relay_row["median"] * 100,
+                             other["cold"] / relay_row["cold"] * 100))
     if verdicts:
         print()
-    targets = {"dense": 95, "add": 90, "mlp": 100}
     for workload, name, pct, cold_pct in verdicts:
         print("%s: relay runs at %.1f%% of %s's rate (target >= %d%%: %s); from cold %.1f%%" % (
-            workload, pct, name, targets[workload], "met" if pct >= targets[workload] else "NOT met", cold_pct))
-    if failed:
+            workload, pct, name, TARGETS[workload], "met" if pct >= TARGETS[workload] else "NOT met", cold_pct))
+    if any("error" in r for r in results):
         sys.exit(1)
 
 

@@ -5,13 +5,14 @@ median and best time and the ratio of the medians. Linear inference gives a rati
 
 Usage: bench/typing/run.py [RELAY_BINARY] [--runs N]   (default build-release/relay, 5 runs)
 Build the binary first: meson setup build-release --buildtype=release && meson compile -C build-release
+
+Every run's output is checked before its time is trusted. bench/run imports this file and calls
+run(), which returns the figures as dicts.
 """
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import benchargs  # noqa: E402
@@ -21,24 +22,39 @@ SIZES = [10000, 100000]
 EXPECTED = "@main : fn<n : ShapeVar>(Tensor[(n, 4), float32], Tensor[(1, 4), float32]) -> Tensor[(n, 4), float32]"
 
 
-def main():
-    relay, runs = benchargs.parse(sys.argv[1:])
-    medians = {}
+def run(relay, runs, log=benchargs.silent):
+    """Times the type inference of each size; returns a dict per size: bindings and either median,
+    min and max (s) or error (what went wrong)."""
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in SIZES:
+            log("typing: %d bindings" % n)
             path = os.path.join(tmp, "bindings_%d.rly" % n)
             with open(path, "w") as f:
                 subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), str(n)], stdout=f, check=True)
-            times = []
+            row, times = {"bindings": n}, []
             for _ in range(runs):
-                start = time.perf_counter()
-                p = subprocess.run([relay, "--no-prelude", "--types", path], capture_output=True, text=True)
-                times.append(time.perf_counter() - start)
-                if p.returncode != 0 or p.stdout.strip() != EXPECTED:  # check before trusting the time
-                    sys.exit("relay gave an unexpected result for %d bindings:\n%s%s" % (n, p.stdout, p.stderr))
-            medians[n] = statistics.median(times)
-            print("%7d bindings: median %.3f s, best %.3f s (%d runs)" % (n, medians[n], min(times), runs))
-    print("ratio 100,000 / 10,000: %.1f (linear is about 10)" % (medians[100000] / medians[10000]))
+                wall, _, code, out, err = benchargs.run_once([relay, "--no-prelude", "--types", path], tmp)
+                if code != 0 or out.strip() != EXPECTED:  # check before trusting the time
+                    row["error"] = "relay gave an unexpected result for %d bindings:\n%s%s" % (n, out, err)
+                    break
+                times.append(wall)
+            else:
+                row.update(benchargs.summary(times))
+            results.append(row)
+    return results
+
+
+def main():
+    relay, runs = benchargs.parse(sys.argv[1:])
+    results = run(relay, runs)
+    for r in results:
+        if "error" not in r:
+            print("%7d bindings: median %.3f s, best %.3f s (%d runs)" % (r["bindings"], r["median"], r["min"], runs))
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        sys.exit("\n".join(errors))
+    print("ratio 100,000 / 10,000: %.1f (linear is about 10)" % (results[1]["median"] / results[0]["median"]))
 
 
 if __name__ == "__main__":
