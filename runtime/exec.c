@@ -1,6 +1,6 @@
-/* The evaluator: the run function of every kind of compiled node, and rt_apply, which runs a
- * function's body in a frame on the C stack and turns tail calls (the RT_TAIL sentinel) into
- * iterations of its loop. */
+/* The evaluator: the run function of every kind of compiled node. A call node runs the callee's
+ * body in a frame on the C stack (enter) and turns tail calls (the RT_TAIL and RT_LOOP sentinels)
+ * into iterations of a loop. */
 #include "runtime/code.h"
 
 #include <string.h>
@@ -73,17 +73,13 @@ static inline RtValue enter(const RtFn *fn, RtValue *env, RtValue *slots, const 
   return r;
 }
 
-RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr *site) {
-  if (fn->native) {
-    RtCallRec rec = {fn, site, rt_machine.calls};
-    rt_machine.calls = &rec;
-    RtValue r = fn->native(fn, (RtValue *)args, site);
-    rt_machine.calls = rec.up;
-    return r;
-  }
-  RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
-  copy_values(slots, args, fn->nparams);
-  return enter(fn, env, slots, site);
+/* A native function (a constructor or an operator used as a value), with its call record. */
+static RtValue call_native(const RtFn *fn, RtValue *args, const IrExpr *site) {
+  RtCallRec rec = {fn, site, rt_machine.calls};
+  rt_machine.calls = &rec;
+  RtValue r = fn->native(fn, args, site);
+  rt_machine.calls = rec.up;
+  return r;
 }
 
 static RtValue tail(const RtFn *fn, RtValue *env, const RtValue *args, int n, const IrExpr *site) {
@@ -137,7 +133,7 @@ RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f) {
   const RtFn *fn = clo->fn;
   if (fn->native) {
     EVAL_ARGS(k, f, argv);
-    return rt_apply(fn, NULL, argv, c->expr);
+    return call_native(fn, argv, c->expr);
   }
   RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
   for (int i = 0; i < k->n; i++) slots[i] = run(k->args[i], f);

@@ -3,8 +3,8 @@
  *
  * Compiled code is a tree of RtCode nodes, each with its own `run` function: evaluation is a
  * call of `run` on the root, with variables in frame slots chosen at compile time. A function's
- * frame lives on the C stack of rt_apply (the evaluation stack is 1 GiB); tail calls return the
- * RT_TAIL sentinel to the nearest rt_apply, which loops instead of recursing. */
+ * frame lives on the C stack of the call node (the evaluation stack is 1 GiB); tail calls return
+ * the RT_TAIL sentinel to the nearest call, which loops instead of recursing. */
 #ifndef RUNTIME_RT_H
 #define RUNTIME_RT_H
 
@@ -149,10 +149,6 @@ struct RtFn {
   RtValue value;           /* a global's closure value (no captures), made once */
 };
 
-/* Calls fn with its captured env and nparams arguments (copied before anything else runs).
- * `site` is the call, for the call chain of errors. */
-RtValue rt_apply(const RtFn *fn, RtValue *env, const RtValue *args, const IrExpr *site);
-
 /* Compiles a top-level expression as the body of a function of no parameters. */
 RtFn *rt_compile_expr(IrExpr *e);
 
@@ -179,7 +175,7 @@ typedef struct RtTrap {
 
 /* The one evaluator state (evaluation is single-threaded, on the evaluation stack). */
 typedef struct RtMachine {
-  /* A pending tail call: the callee and its arguments, copied by rt_apply at once. */
+  /* A pending tail call: the callee and its arguments, copied by the nearest call at once. */
   const RtFn *tail_fn;
   RtValue *tail_env;
   const IrExpr *tail_site;
