@@ -96,13 +96,15 @@ static RtValue tail(const RtFn *fn, RtValue *env, const RtValue *args, int n, co
   RtValue argv[(k)->n > 0 ? (k)->n : 1];                                                        \
   for (int i = 0; i < (k)->n; i++) argv[i] = run((k)->args[i], f)
 
-/* A known global's arguments go straight into its frame. */
+/* A call of a Relay function: the arguments go straight into the callee's frame. */
+#define CALL_IN_FRAME(k, f, fn, env)                                                           \
+  RtValue slots[(fn)->nslots > 0 ? (fn)->nslots : 1];                                          \
+  for (int i = 0; i < (k)->n; i++) slots[i] = run((k)->args[i], f);                             \
+  return enter(fn, env, slots, (k)->h.expr)
+
 RtValue rt_exec_call_global(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
-  const RtFn *fn = k->fn;
-  RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
-  for (int i = 0; i < k->n; i++) slots[i] = run(k->args[i], f);
-  return enter(fn, NULL, slots, c->expr);
+  CALL_IN_FRAME(k, f, k->fn, NULL);
 }
 
 RtValue rt_exec_tail_global(const RtCode *c, RtFrame *f) {
@@ -135,9 +137,7 @@ RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f) {
     EVAL_ARGS(k, f, argv);
     return call_native(fn, argv, c->expr);
   }
-  RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
-  for (int i = 0; i < k->n; i++) slots[i] = run(k->args[i], f);
-  return enter(fn, clo->env, slots, c->expr);
+  CALL_IN_FRAME(k, f, fn, clo->env);
 }
 
 RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
@@ -148,11 +148,11 @@ RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
   return tail(clo->fn, clo->env, argv, k->n, c->expr);
 }
 
-static RtValue make_adt(const CtorLayout *l, const RtValue *args) {
+/* A constructor value with its fields zero, to be set. */
+static RtAdt *new_adt(const CtorLayout *l) {
   RtAdt *a = rt_alloc(sizeof(RtAdt) + l->bytes);
   a->ctor = l->ctor;
-  for (int i = 0; i < l->ctor->nargs; i++) rt_field_set(a, l->fields[i], args[i]);
-  return (RtValue){.kind = RT_ADT, .u.adt = a};
+  return a;
 }
 
 /* The value is allocated first and the arguments evaluated into it: no copy, and no array of
@@ -162,8 +162,7 @@ RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   const CtorLayout *l = k->ctor;
   rt_machine.at = c->expr;
-  RtAdt *a = rt_alloc(sizeof(RtAdt) + l->bytes);
-  a->ctor = l->ctor;
+  RtAdt *a = new_adt(l);
   for (int i = 0; i < k->n; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
@@ -177,7 +176,10 @@ RtValue rt_exec_op(const RtCode *c, RtFrame *f) {
 
 RtValue rt_exec_native_ctor(const RtFn *fn, RtValue *args, const IrExpr *site) {
   (void)site;
-  return make_adt(fn->native_data, args);
+  const CtorLayout *l = fn->native_data;
+  RtAdt *a = new_adt(l);
+  for (int i = 0; i < l->ctor->nargs; i++) rt_field_set(a, l->fields[i], args[i]);
+  return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
 RtValue rt_exec_native_op(const RtFn *fn, RtValue *args, const IrExpr *site) {
@@ -342,16 +344,16 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
  * integer division truncates toward zero and fails on zero. Each operator comes in four forms by
  * its operands (OperandForm): a leaf form reads its slot or constant directly and calls nothing,
  * so it needs no registers saved. */
-#define OPERANDS_NN(F)                                                                         \
+#define OPERANDS_NN                                                                            \
   const CodePair *k = (const CodePair *)c;                                                     \
   RtValue va = run(k->a, f), vb = run(k->b, f)
-#define OPERANDS_SC(F)                                                                         \
+#define OPERANDS_SC                                                                            \
   const CodeScalarOperands *k = (const CodeScalarOperands *)c;                                 \
   RtValue va = f->slots[k->a], vb = k->k
-#define OPERANDS_SS(F)                                                                         \
+#define OPERANDS_SS                                                                            \
   const CodeScalarOperands *k = (const CodeScalarOperands *)c;                                 \
   RtValue va = f->slots[k->a], vb = f->slots[k->b]
-#define OPERANDS_NC(F)                                                                         \
+#define OPERANDS_NC                                                                            \
   const CodeScalarOperands *k = (const CodeScalarOperands *)c;                                 \
   RtValue va = run(k->node, f), vb = k->k
 
@@ -363,7 +365,7 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
 
 #define SCALAR_FORM(NAME, OPERANDS, FIELD, T, RESULT)                                          \
   static RtValue NAME(const RtCode *c, RtFrame *f) {                                           \
-    OPERANDS(f);                                                                               \
+    OPERANDS;                                                                                  \
     T x = (T)va.u.FIELD;                                                                       \
     T y = (T)vb.u.FIELD;                                                                       \
     return RESULT;                                                                             \
