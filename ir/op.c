@@ -5,7 +5,7 @@
 
 
 const IrOpInfo ir_ops[IR_OP_COUNT] = {
-#define IR_OP(id, name, min_args, max_args, attrs) {name, min_args, max_args, attrs},
+#define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) {name, min_args, max_args, attrs},
 #include "ir/ops.def"
 #undef IR_OP
 };

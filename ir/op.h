@@ -11,7 +11,7 @@
 #include "ir/ast.h"
 
 typedef enum {
-#define IR_OP(id, name, min_args, max_args, attrs) IR_OP_##id,
+#define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) IR_OP_##id,
 #include "ir/ops.def"
 #undef IR_OP
   IR_OP_COUNT

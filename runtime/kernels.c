@@ -422,27 +422,23 @@ static RtValue unary(IrOpId op, RtValue v, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- dispatch */
 
+RtValue rt_kernel_binary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  (void)nargs;
+  return binary(op, args[0], args[1], e);
+}
+
+RtValue rt_kernel_unary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  (void)nargs;
+  return unary(op, args[0], e);
+}
+
+/* Each operator's family, as ir/ops.def names it. */
+static RtValue (*const families[IR_OP_COUNT])(IrOpId, const RtValue *, int, const IrExpr *) = {
+#define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) rt_kernel_##kernel,
+#include "ir/ops.def"
+#undef IR_OP
+};
+
 RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  switch (op) {
-  case IR_OP_ADD: case IR_OP_SUBTRACT: case IR_OP_MULTIPLY: case IR_OP_DIVIDE: case IR_OP_MOD:
-  case IR_OP_FLOOR_DIVIDE: case IR_OP_FLOOR_MOD: case IR_OP_POWER: case IR_OP_MAXIMUM: case IR_OP_MINIMUM:
-  case IR_OP_LOGICAL_AND: case IR_OP_LOGICAL_OR: case IR_OP_LOGICAL_XOR: case IR_OP_EQUAL: case IR_OP_NOT_EQUAL:
-  case IR_OP_LESS: case IR_OP_LESS_EQUAL: case IR_OP_GREATER: case IR_OP_GREATER_EQUAL:
-    return binary(op, args[0], args[1], e);
-  case IR_OP_NEGATIVE: case IR_OP_ABS: case IR_OP_SIGN: case IR_OP_EXP: case IR_OP_LOG: case IR_OP_SQRT:
-  case IR_OP_RSQRT: case IR_OP_SIGMOID: case IR_OP_TANH: case IR_OP_SIN: case IR_OP_COS: case IR_OP_FLOOR:
-  case IR_OP_CEIL: case IR_OP_ROUND: case IR_OP_LOGICAL_NOT: case IR_OP_COPY: case IR_OP_ZEROS_LIKE:
-  case IR_OP_ONES_LIKE: case IR_OP_CLIP: case IR_OP_NN_RELU: case IR_OP_NN_LEAKY_RELU:
-    return unary(op, args[0], e);
-  case IR_OP_ZEROS: case IR_OP_ONES: case IR_OP_FULL: case IR_OP_ARANGE:
-    return rt_kernel_create(op, args, nargs, e);
-  case IR_OP_SUM: case IR_OP_MEAN: case IR_OP_MAX: case IR_OP_MIN: case IR_OP_PROD: case IR_OP_ALL: case IR_OP_ANY:
-  case IR_OP_ARGMAX: case IR_OP_ARGMIN: case IR_OP_NN_SOFTMAX: case IR_OP_NN_LOG_SOFTMAX:
-    return rt_kernel_reduce(op, args, nargs, e);
-  case IR_OP_NN_DENSE: case IR_OP_NN_MATMUL: case IR_OP_NN_BATCH_MATMUL: case IR_OP_NN_BIAS_ADD: case IR_OP_NN_CONV2D:
-  case IR_OP_NN_MAX_POOL2D: case IR_OP_NN_AVG_POOL2D: case IR_OP_NN_GLOBAL_AVG_POOL2D:
-    return rt_kernel_nn(op, args, nargs, e);
-  default:
-    return rt_kernel_transform(op, args, nargs, e);
-  }
+  return families[op](op, args, nargs, e);
 }
