@@ -1,7 +1,7 @@
 /* What the kernels share (private to runtime/): values seen as flat operands, results that are
  * scalars at rank 0, element access by dtype, attributes, and each operator family's entry.
- * kernels.c holds the element-wise kernels and the dispatch; create.c, transform.c, reduce.c and
- * nn.c the families. */
+ * kernels.c holds the element-wise kernels and the dispatch; create.c, transform.c, reduce.c, nn.c
+ * and conv.c the families. */
 #ifndef RUNTIME_KERNEL_H
 #define RUNTIME_KERNEL_H
 
@@ -59,5 +59,14 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr
 RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+
+/* C (m x n) = op(A) op(B), where op(A) is m x k (A stored k x m when ta) and op(B) k x n (B stored
+ * n x k when tb); every matrix contiguous and row-major, of dtype dt (nn.c). */
+void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
+             const void *B, void *C);
+/* The two operands of a product (the call e's first two arguments), converted to its out_dtype
+ * when it has one, as TVM computes; fails when their dtypes differ (nn.c). */
+void rt_operands_out_dtype(IrOpId op, const RtValue *args, const IrExpr *e, RtOperand *x, RtOperand *w);
 
 #endif

@@ -1,8 +1,7 @@
-/* The neural-network kernels: nn.dense, nn.matmul and nn.batch_matmul as matrix products,
- * nn.conv2d as im2col then a matrix product per image and group (NCHW data, OIHW weights),
- * nn.bias_add through the broadcasting add, and the 2-D pools. float32 and float64 products call
- * OpenBLAS (sgemm, dgemm); float16 is widened to float32 for sgemm; integers multiply in C loops
- * that wrap as C does. */
+/* The matrix products: nn.dense, nn.matmul and nn.batch_matmul, the one gemm they and the
+ * convolutions share, and nn.bias_add through the broadcasting add. float32 and float64 products
+ * call OpenBLAS (sgemm, dgemm); float16 is widened to float32 for sgemm; integers multiply in C
+ * loops that wrap as C does. */
 #include "runtime/kernel.h"
 
 #include <cblas.h>
@@ -46,9 +45,7 @@ static float *widen(const RtHalf *h, int64_t n) {
   return f;
 }
 
-/* C (m x n) = op(A) op(B), where op(A) is m x k (A stored k x m when ta) and op(B) k x n (B
- * stored n x k when tb); every matrix contiguous and row-major. */
-static void gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
+void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
                  const void *B, void *C) {
   if (m == 0 || n == 0) return;
   size_t esize = rt_dtype_size(dt);
@@ -109,7 +106,7 @@ static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at
   }
   RtResult res;
   void *out = rt_result_init(&res, x->dt, r, shape);
-  gemm(e, x->dt, ta, tb, m, n, k, x->data, w->data, out);
+  rt_gemm(e, x->dt, ta, tb, m, n, k, x->data, w->data, out);
   return rt_result_value(&res);
 }
 
@@ -128,7 +125,7 @@ static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAt
   RtResult res;
   char *out = rt_result_init(&res, x->dt, 3, shape);
   for (int64_t i = 0; i < b; i++)
-    gemm(e, x->dt, ta, tb, m, n, k, (const char *)x->data + (size_t)((bx == 1 ? 0 : i) * m * k) * esize,
+    rt_gemm(e, x->dt, ta, tb, m, n, k, (const char *)x->data + (size_t)((bx == 1 ? 0 : i) * m * k) * esize,
          (const char *)y->data + (size_t)((by == 1 ? 0 : i) * k * n) * esize, out + (size_t)(i * m * n) * esize);
   return rt_result_value(&res);
 }
@@ -153,137 +150,38 @@ static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrEx
   return rt_kernel_call(IR_OP_ADD, args, 2, e);
 }
 
-/* ---------------------------------------------------------------- conv2d */
-
-/* ir_window_length, with 0 positions for a window that does not fit. */
-static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
-  int64_t n = ir_window_length(in, k, dil, stride, lo, hi, ceil_mode);
-  return n < 0 ? 0 : n;
-}
-
-static RtValue conv2d(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
-  if (x->rank != 4 || w->rank != 4) rt_error(e, "nn.conv2d takes NCHW data and OIHW weights of rank 4");
-  int64_t st[2], dil[2], pad[4];
-  ir_attr_pair(at, IR_A_STRIDES, 1, st);
-  ir_attr_pair(at, IR_A_DILATION, 1, dil);
-  ir_attr_padding(at, pad);
-  int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
-  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-  int64_t O = w->shape[0], Cg = w->shape[1], KH = w->shape[2], KW = w->shape[3];
-  if (Cg * groups != C || O % groups != 0)
-    rt_error(e, "nn.conv2d: %s data does not fit %s weights with groups=%lld", rt_shape_text(4, x->shape),
-             rt_shape_text(4, w->shape), (long long)groups);
-  int64_t OH = window_out(H, KH, dil[0], st[0], pad[0], pad[2], false), OW = window_out(W, KW, dil[1], st[1], pad[1], pad[3], false);
-  int64_t shape[4] = {N, O, OH, OW}, Og = O / groups, K = Cg * KH * KW, P = OH * OW;
-  IrDType dt = x->dt;
-  size_t esize = rt_dtype_size(dt);
-  RtResult res;
-  char *out = rt_result_init(&res, dt, 4, shape);
-  if (N * O * P == 0) return rt_result_value(&res);
-  char *col = rt_alloc_atomic((size_t)(K * P) * esize + 1);
-  for (int64_t n = 0; n < N; n++) {
-    for (int64_t g = 0; g < groups; g++) {
-      /* col[(c, kh, kw), (oh, ow)] = x[n, g * Cg + c, oh * st - pad + kh * dil, ...], 0 outside */
-      int64_t row = 0;
-      for (int64_t c = 0; c < Cg; c++)
-        for (int64_t kh = 0; kh < KH; kh++)
-          for (int64_t kw = 0; kw < KW; kw++, row++) {
-            const char *plane = (const char *)x->data + (size_t)(((n * C) + g * Cg + c) * H * W) * esize;
-            for (int64_t oh = 0; oh < OH; oh++) {
-              int64_t ih = oh * st[0] - pad[0] + kh * dil[0];
-              char *dst = col + (size_t)(row * P + oh * OW) * esize;
-              if (ih < 0 || ih >= H) {
-                memset(dst, 0, (size_t)OW * esize);
-                continue;
-              }
-              for (int64_t ow = 0; ow < OW; ow++) {
-                int64_t iw = ow * st[1] - pad[1] + kw * dil[1];
-                if (iw < 0 || iw >= W) memset(dst + (size_t)ow * esize, 0, esize);
-                else memcpy(dst + (size_t)ow * esize, plane + (size_t)(ih * W + iw) * esize, esize);
-              }
-            }
-          }
-      gemm(e, dt, false, false, Og, P, K, (const char *)w->data + (size_t)(g * Og * K) * esize, col,
-           out + (size_t)((n * O + g * Og) * P) * esize);
-    }
-    rt_poll(e);
-  }
-  return rt_result_value(&res);
-}
-
-/* ---------------------------------------------------------------- pools */
-
-static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
-  if (x->rank != 4) rt_error(e, "%s takes NCHW data of rank 4", ir_ops[op].name);
-  int64_t ps[2], st[2], dil[2], pad[4];
-  bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D, is_max = op == IR_OP_NN_MAX_POOL2D;
-  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-  ir_attr_pair(at, IR_A_POOL_SIZE, 1, ps);
-  ir_attr_pair(at, IR_A_STRIDES, 1, st);
-  ir_attr_pair(at, IR_A_DILATION, 1, dil);
-  ir_attr_padding(at, pad);
-  bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
-  if (global) {
-    ps[0] = H, ps[1] = W, st[0] = st[1] = dil[0] = dil[1] = 1;
-    for (int i = 0; i < 4; i++) pad[i] = 0;
-  }
-  int64_t OH = global ? 1 : window_out(H, ps[0], dil[0], st[0], pad[0], pad[2], ceil_mode);
-  int64_t OW = global ? 1 : window_out(W, ps[1], dil[1], st[1], pad[1], pad[3], ceil_mode);
-  int64_t shape[4] = {N, C, OH, OW};
-  RtResult res;
-  void *out = rt_result_init(&res, x->dt, 4, shape);
-  int64_t o = 0;
-  for (int64_t nc = 0; nc < N * C; nc++) {
-    int64_t base = nc * H * W;
-    for (int64_t oh = 0; oh < OH; oh++)
-      for (int64_t ow = 0; ow < OW; ow++, o++) {
-        double acc = is_max ? -INFINITY : 0;
-        int64_t count = 0, padded = 0;
-        for (int64_t kh = 0; kh < ps[0]; kh++)
-          for (int64_t kw = 0; kw < ps[1]; kw++) {
-            int64_t ih = oh * st[0] - pad[0] + kh * dil[0], iw = ow * st[1] - pad[1] + kw * dil[1];
-            if (ih >= -pad[0] && ih < H + pad[2] && iw >= -pad[1] && iw < W + pad[3]) padded++;
-            if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-            double v = rt_scalar_f64(rt_elem_get(x->data, x->dt, base + ih * W + iw));
-            acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;
-            count++;
-          }
-        double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
-        if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
-        rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
-      }
-  }
-  return rt_result_value(&res);
-}
-
 /* ---------------------------------------------------------------- dispatch */
+
+void rt_operands_out_dtype(IrOpId op, const RtValue *args, const IrExpr *e, RtOperand *x, RtOperand *w) {
+  const IrAttrValue *od = &rt_attrs(e)->v[IR_A_OUT_DTYPE];
+  if (od->given && !od->none) { /* as TVM: the operands in out_dtype */
+    IrOpAttrs cast = {0};
+    cast.v[IR_A_DTYPE] = *od;
+    IrExpr site = *e;
+    site.u.call.opattrs = &cast;
+    for (int i = 0; i < 2; i++) {
+      RtValue v = args[i];
+      RtOperand *o = i ? w : x;
+      rt_operand(o, v);
+      if (!ir_dtype_eq(o->dt, od->dtype)) rt_operand(o, rt_kernel_call(IR_OP_CAST, &v, 1, &site));
+    }
+  } else {
+    rt_operand(x, args[0]);
+    rt_operand(w, args[1]);
+  }
+  if (!ir_dtype_eq(x->dt, w->dt)) rt_error(e, "%s: the arguments' dtypes differ", ir_ops[op].name);
+}
 
 RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
   if (op == IR_OP_NN_BIAS_ADD) return bias_add(args[0], args[1], at, e);
   RtOperand x, w;
-  rt_operand(&x, args[0]);
-  if (op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_AVG_POOL2D || op == IR_OP_NN_GLOBAL_AVG_POOL2D)
-    return pool2d(op, &x, at, e);
-  const IrAttrValue *od = &at->v[IR_A_OUT_DTYPE];
-  if (od->given && !od->none && !ir_dtype_eq(od->dtype, x.dt)) { /* as TVM: the operands in out_dtype */
-    IrOpAttrs cast = {0};
-    cast.v[IR_A_DTYPE] = *od;
-    IrExpr site = *e;
-    site.u.call.opattrs = &cast;
-    RtValue xs = rt_kernel_call(IR_OP_CAST, &args[0], 1, &site), ws = rt_kernel_call(IR_OP_CAST, &args[1], 1, &site);
-    rt_operand(&x, xs);
-    rt_operand(&w, ws);
-  } else {
-    rt_operand(&w, args[1]);
-  }
-  if (!ir_dtype_eq(x.dt, w.dt)) rt_error(e, "%s: the arguments' dtypes differ", ir_ops[op].name);
+  rt_operands_out_dtype(op, args, e, &x, &w);
   switch (op) {
   case IR_OP_NN_DENSE: return dense(&x, &w, at, e, false);
   case IR_OP_NN_MATMUL: return dense(&x, &w, at, e, true);
   case IR_OP_NN_BATCH_MATMUL: return batch_matmul(&x, &w, at, e);
-  case IR_OP_NN_CONV2D: return conv2d(&x, &w, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

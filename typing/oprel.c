@@ -42,6 +42,27 @@ TyRelResult ty_rel_tensor(TyCtx *cx, TyRelation *rel, int i, IrType **shape, IrT
   return TY_SOLVED;
 }
 
+TyRelResult ty_rel_tensor_of_rank(TyCtx *cx, TyRelation *rel, int i, int rank, IrType **shape, IrType **dtype,
+                                  const char *what, const char **message) {
+  IrType *t = ty_prune(cx, rel->args[i]);
+  if (t->kind == IR_TYPE_HOLE && rank >= 0) {
+    IrType **dims = IR_NEW_ARRAY(IrType *, rank + 1);
+    for (int k = 0; k < rank; k++) dims[k] = ty_fresh(cx, IR_KIND_SHAPEVAR, rel->span);
+    ty_bind_hole(cx, t, ty_rel_tensor_type(ty_rel_shape(rank, dims), ty_fresh(cx, IR_KIND_BASETYPE, rel->span)), NULL);
+  }
+  REL_TRY(ty_rel_tensor(cx, rel, i, shape, dtype, message));
+  if (rank >= 0 && (*shape)->u.shape.rank != rank)
+    REL_FAIL("%s takes %s of rank %d, but it is %s", ty_rel_who(rel), what, rank, ty_rel_text(cx, rel->args[i]));
+  return TY_SOLVED;
+}
+
+IrType *ty_rel_dim_at(IrType *shape, int i) { return shape->u.shape.dims[i < 0 ? shape->u.shape.rank + i : i]; }
+
+IrType *ty_rel_out_dtype(const TyRelation *rel, IrType *dflt) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_OUT_DTYPE);
+  return a->given && !a->none ? ir_type_dtype(a->dtype, (IrSpan){0}) : dflt;
+}
+
 TyRelResult ty_rel_result(TyCtx *cx, TyRelation *rel, int i, IrType *t, const char **message) {
   if (ty_unify(cx, rel->args[i], t, NULL)) return TY_SOLVED;
   if (i == rel->nargs - 1)

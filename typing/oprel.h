@@ -33,6 +33,14 @@ const char *ty_rel_ordinal(int i);
 /* Argument i as a tensor of known rank: TY_SOLVED with *tensor, *shape (IR_TYPE_SHAPE) and
  * *dtype; TY_NOT_YET while its type or rank is unknown; TY_FAILED when it is not a tensor. */
 TyRelResult ty_rel_tensor(TyCtx *cx, TyRelation *rel, int i, IrType **shape, IrType **dtype, const char **message);
+/* Argument i as a tensor of rank `rank` (any rank when -1; `what` names it in the message). An
+ * argument not known yet becomes a tensor of that rank with fresh dimensions and base type. */
+TyRelResult ty_rel_tensor_of_rank(TyCtx *cx, TyRelation *rel, int i, int rank, IrType **shape, IrType **dtype,
+                                  const char *what, const char **message);
+/* Dimension i of a shape (IR_TYPE_SHAPE); a negative i counts from the end. */
+IrType *ty_rel_dim_at(IrType *shape, int i);
+/* The attribute out_dtype as a base type, or dflt when it is not given. */
+IrType *ty_rel_out_dtype(const TyRelation *rel, IrType *dflt);
 /* Unifies the relation's argument i (its result, usually) with t, or fails saying so. */
 TyRelResult ty_rel_result(TyCtx *cx, TyRelation *rel, int i, IrType *t, const char **message);
 /* Unifies two base types, or fails naming the operator's arguments. */
