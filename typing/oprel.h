@@ -61,6 +61,13 @@ TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[
 /* padding: 1, 2 or 4 values as (top, left, bottom, right). */
 TyRelResult ty_rel_padding(TyRelation *rel, int64_t out[4], const char **message);
 
+/* What a relation can know of dimension d now: TY_SOLVED with *out when it is a constant; TY_NOT_YET
+ * while it holds a hole, which may still become a constant; TY_FAILED when it never will (`?`, or
+ * arithmetic on named shape variables). A relation whose result needs the value (a strided window,
+ * a reshape's -1) waits on TY_NOT_YET rather than giving `?`: the hole is bound later by whatever
+ * node produced it, and the relation runs again then. */
+TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out);
+
 IrType *ty_rel_dim(int64_t n);
 IrType *ty_rel_shape(int rank, IrType **dims);
 IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype);

@@ -91,6 +91,8 @@ TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
     if (!d && ty_dim_value(cx, total, &t) && ty_dim_value(cx, known, &k))
       REL_FAIL("%s: newshape=%s cannot hold the %lld elements of %s: %lld is not a multiple of %lld", who, written,
                (long long)t, ty_rel_shape_text(cx, shape), (long long)t, (long long)k);
+    if (!d && (ty_rel_dim_const(cx, total, &t) == TY_NOT_YET || ty_rel_dim_const(cx, known, &k) == TY_NOT_YET))
+      return TY_NOT_YET; /* a hole that may become a constant */
     out.items[infer] = d ? d : ty_dim_any();
   } else {
     IrType *count = product(cx, out.len, out.items);
@@ -267,6 +269,7 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
     if (k <= 0) REL_FAIL("%s: indices_or_sections=%lld sections; it must be at least 1", ty_rel_who(rel), (long long)k);
     if (k > 1000000) REL_FAIL("%s: indices_or_sections=%lld sections is too many", ty_rel_who(rel), (long long)k);
     IrType *part = ty_dim_div(cx, whole, ty_rel_dim(k));
+    if (!part && ty_rel_dim_const(cx, whole, &v) == TY_NOT_YET) return TY_NOT_YET;
     if (!part && ty_dim_value(cx, whole, &v))
       REL_FAIL("%s: indices_or_sections=%lld does not divide dimension %d of %s (%lld) evenly", ty_rel_who(rel),
                (long long)k, axis, ty_rel_shape_text(cx, shape), (long long)v);
@@ -277,7 +280,9 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
     pieces = ios->n + 1;
     sizes = IR_NEW_ARRAY(IrType *, pieces);
     int64_t v, prev = 0;
-    bool known = ty_dim_value(cx, whole, &v);
+    TyRelResult whole_known = ty_rel_dim_const(cx, whole, &v);
+    if (whole_known == TY_NOT_YET) return whole_known;
+    bool known = whole_known == TY_SOLVED;
     for (int i = 0; i < ios->n; i++) {
       if (ios->ints[i] < prev)
         REL_FAIL("%s: indices_or_sections=%s must be ascending, non-negative indices", ty_rel_who(rel), ints_text(ios));
@@ -365,7 +370,9 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
       if (stride != 1) REL_FAIL("%s: slice_mode=\"size\" takes strides of 1", ty_rel_who(rel));
       end = end < 0 ? INT64_MAX : begin + end;
     }
-    if (ty_dim_value(cx, dims[axis], &dim)) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
+    TyRelResult size = ty_rel_dim_const(cx, dims[axis], &dim);
+    if (size == TY_SOLVED) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
+    else if (size == TY_NOT_YET) return size;
     else if (size_mode && end != INT64_MAX && begin >= 0) dims[axis] = ty_rel_dim(end - begin);
     else dims[axis] = ty_dim_any();
   }

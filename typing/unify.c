@@ -157,7 +157,10 @@ static IrType *resolve(TyCtx *cx, IrType *t) {
   IrType *copy = ty_copy_node(t);
   ResolveEnv env = {cx, NULL, false};
   ty_each_child(copy, resolve_child, &env);
-  return env.changed ? copy : t; /* share what did not change */
+  if (!env.changed) return t; /* share what did not change */
+  TyPoly p; /* `32 - 1` once the hole in `_a - 1` is 32: arithmetic shows in normal form, 31 */
+  if (copy->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, copy, &p)) return ty_poly_to_dim(cx, &p);
+  return copy;
 }
 
 IrType *ty_resolve(TyCtx *cx, IrType *t) { return resolve(cx, t); }
