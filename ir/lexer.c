@@ -99,8 +99,8 @@ static bool skip_space(Lexer *L, bool *any) {
 /* ---------------------------------------------------------------- numbers */
 
 static bool suffix_dtype(const char *suf, size_t n, IrDType *dt) {
-  if (n == 1 && suf[0] == 'f') {
-    *dt = IR_DTYPE(IR_DT_FLOAT, 32);
+  if (n == 1 && (suf[0] == 'f' || suf[0] == 'i')) { /* `2f` is float32, `2i` int32 (TVM's) */
+    *dt = IR_DTYPE(suf[0] == 'f' ? IR_DT_FLOAT : IR_DT_INT, 32);
     return true;
   }
   char name[16];
@@ -147,7 +147,7 @@ static void lex_number(Lexer *L, IrToken *t, bool index_only) {
       IrDiag *d = error_at(L, t->span, index_only ? "a tuple index is a plain number"
                                                   : "unknown suffix on this number");
       if (!index_only)
-        ir_diag_note(d, "hint: suffixes are f (float32), f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64");
+        ir_diag_note(d, "hint: suffixes are f (float32), f16, f32, f64, i (int32), i8, i16, i32, i64, u8, u16, u32, u64");
       return;
     }
     lit->suffixed = true;
@@ -269,6 +269,16 @@ static void lex_ident(Lexer *L, IrToken *t) {
     while (is_alnum(peek(L, 0))) advance(L);
   }
   size_t n = L->pos - start;
+  IrDType dt;
+  if (n > 3 && (memcmp(L->s + start, "inf", 3) == 0 || memcmp(L->s + start, "nan", 3) == 0) &&
+      L->s[start + 3] == 'f' && n - 3 < sizeof t->lit.suffix && suffix_dtype(L->s + start + 3, n - 3, &dt)) {
+    /* `inff`, `nanf64`: a float's infinity or NaN, as TVM prints them */
+    t->kind = IR_TOK_NUMBER;
+    t->lit = (IrLit){.kind = IR_LIT_FLOAT, .suffixed = true, .dtype = dt, .f = L->s[start] == 'i' ? INFINITY : NAN};
+    memcpy(t->lit.suffix, L->s + start + 3, n - 3);
+    t->span.len = (uint32_t)n;
+    return;
+  }
   t->kind = IR_TOK_IDENT;
   for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
     if (strlen(keywords[i].word) == n && memcmp(keywords[i].word, L->s + start, n) == 0) t->kind = keywords[i].kind;

@@ -18,6 +18,10 @@ static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx);
 /* ---------------------------------------------------------------- literals */
 
 void ir_print_double(IrBuf *b, double v) {
+  if (!isfinite(v)) { /* with the suffix that must follow: `inff`, `-inff`, `nanf` */
+    ir_buf_puts(b, isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+    return;
+  }
   char text[400];
   int prec = 1;
   for (; prec < 17; prec++) {

@@ -18,7 +18,11 @@ bool ir_dtype_parse(const char *s, size_t n, IrDType *out) {
     if (families[f].code == IR_DT_BOOL) {
       bits = 1;
     } else {
-      if (i >= n || s[i] < '1' || s[i] > '9') return false;
+      if (i == n) { /* `int`, `uint`, `float`: TVM reads these as the 32-bit types */
+        *out = (IrDType){(uint8_t)families[f].code, 32, 1};
+        return true;
+      }
+      if (s[i] < '1' || s[i] > '9') return false;
       while (i < n && s[i] >= '0' && s[i] <= '9' && bits < 1000) bits = bits * 10 + (unsigned)(s[i++] - '0');
       bool ok = families[f].code == IR_DT_FLOAT ? (bits == 16 || bits == 32 || bits == 64)
                                                  : (bits == 8 || bits == 16 || bits == 32 || bits == 64);

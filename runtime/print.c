@@ -96,7 +96,7 @@ static void put_scalar(IrBuf *b, RtValue v) {
   default: {
     double x = rt_scalar_f64(v);
     put_float(b, x, dt.bits);
-    if (isfinite(x)) ir_buf_puts(b, dt.bits == 32 ? "f" : dt.bits == 64 ? "f64" : "f16");
+    ir_buf_puts(b, dt.bits == 32 ? "f" : dt.bits == 64 ? "f64" : "f16"); /* `inff`, `nanf` too */
     return;
   }
   }

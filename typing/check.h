@@ -97,7 +97,8 @@ void ty_check_data(TyCheck *c, IrData *d);
  * passed as a value (no attributes), the global whose scheme it is (messages name it), or NULL
  * (a constructor, a let-bound function). */
 IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call);
-/* Gives unsuffixed literals still undecided in t their default base types (int32, float32). */
+/* Gives unsuffixed literals still undecided their default base types: int32 (int64 for an integer
+ * beyond int32's range, as TVM), float32. */
 void ty_default_literals(TyCheck *c);
 /* Generalizes t over the holes above the current level: they become named parameters (after the
  * declared ones), and the open relations that mention only them its `where` clause. */

@@ -85,12 +85,32 @@ IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, I
 
 /* ---------------------------------------------------------------- literals */
 
+/* Whether an unsuffixed integer literal of e does not fit int32: then its undecided base type
+ * defaults to int64, as TVM reads 2147483648. */
+static bool beyond_int32(const IrExpr *e) {
+  const IrLit *lits = e->kind == IR_EXPR_LIT ? &e->u.lit : e->kind == IR_EXPR_FILL ? &e->u.fill.value : e->u.tensor.elems;
+  int64_t n = e->kind == IR_EXPR_TENSOR ? e->u.tensor.count : 1;
+  char why[160];
+  for (int64_t k = 0; k < n; k++)
+    if (!lits[k].suffixed && ir_lit_fit(&lits[k], IR_DTYPE(IR_DT_INT, 32), why, sizeof why) != IR_FIT_OK) return true;
+  return false;
+}
+
 void ty_default_literals(TyCheck *c) {
-  for (int i = 0; i < c->cx.vars.len; i++) {
-    TyVar *v = &c->cx.vars.items[i];
+  TyCtx *cx = &c->cx;
+  for (int i = 0; i < c->literals.len; i++) { /* the wide ones first: int64 */
+    IrExpr *e = c->literals.items[i];
+    IrType *t = e->type ? ty_prune(cx, e->type) : NULL;
+    if (!t || t->kind != IR_TYPE_TENSOR || !beyond_int32(e)) continue;
+    IrType *dt = ty_prune(cx, t->u.tensor.dtype);
+    if (dt->kind == IR_TYPE_HOLE && cx->vars.items[ty_find(cx, dt->u.hole.id)].lit == TY_LIT_INT)
+      ty_unify(cx, dt, ir_type_dtype(IR_DTYPE(IR_DT_INT, 64), (IrSpan){0}), NULL);
+  }
+  for (int i = 0; i < cx->vars.len; i++) {
+    TyVar *v = &cx->vars.items[i];
     if (v->parent != (uint32_t)i || v->resolved || v->lit == TY_LIT_NONE) continue;
     IrDType dt = v->lit == TY_LIT_FLOAT ? IR_DTYPE(IR_DT_FLOAT, 32) : IR_DTYPE(IR_DT_INT, 32);
-    ty_unify(&c->cx, v->node, ir_type_dtype(dt, (IrSpan){0}), NULL);
+    ty_unify(cx, v->node, ir_type_dtype(dt, (IrSpan){0}), NULL);
   }
   ty_solve_or_fail(c);
 }

@@ -34,7 +34,8 @@ FIXED = [
     "Cons(1, Cons(2, Nil()))", "Some((1, 2))", "None()", "Some(Some(Cons(1.5f, Nil())))",
     "[[1f, 2f], [3f, 4f]]", "[1, -2, 3]", "[[True, False]]", "[1i64, 2i64]", "[0.1f64, 0.2f64]",
     "[[[1u8, 2u8]], [[3u8, 4u8]]]", "Constant(0, (0, 3), float32)", "Constant(7, (2, 2), int8)",
-    "ref(3)", "(ref(Cons(1, Nil())), 2)",
+    "ref(3)", "(ref(Cons(1, Nil())), 2)", "inff", "-inff", "nanf", "inff64", "-inff16", "[inff, nanf, -0f]",
+    "2147483648i64",
 ]
 
 
