@@ -75,6 +75,7 @@ struct IrPattern {
   IrType *type;
   const struct IrCtor *ctor; /* CTOR: the constructor, set by the checker */
   Sym name;                  /* VAR, CTOR */
+  IrType *ann;               /* VAR: its annotation (`Cons(%h : int32, _)`), or NULL */
   int n;    /* CTOR, TUPLE */
   IrPattern **args;
 };
@@ -99,6 +100,8 @@ typedef enum {
   IR_EXPR_REF,       /* ref(e) */
   IR_EXPR_REF_READ,  /* ref_read(r) */
   IR_EXPR_REF_WRITE, /* ref_write(r, v) */
+  IR_EXPR_FREE,      /* the value of `free_var %x : T; body`: a variable nothing binds */
+  IR_EXPR_META,      /* meta[relay.Constant][0]: an entry of the program's metadata section */
 } IrExprKind;
 
 typedef enum {
@@ -123,6 +126,8 @@ typedef struct IrFn {
   IrType *ret; /* NULL when not written */
   int nrels;
   IrRel *rels;
+  int nattrs;     /* attributes after the parameters: `fn (%p0, Primitive=1) { ... }` (TVM's), */
+  IrAttr *attrs;  /* kept and printed back; they do not change what the function means */
   IrExpr *body;
 } IrFn;
 
@@ -142,7 +147,7 @@ struct IrExpr {
     const struct IrCtor *ctor;
   } target;
   union {
-    Sym name; /* LOCAL, GLOBAL, CTOR */
+    Sym name; /* LOCAL, GLOBAL, CTOR, FREE (the variable's) */
     int op;   /* OP: an IrOpId */
     IrLit lit;
     struct {
@@ -193,6 +198,11 @@ struct IrExpr {
     struct {
       IrExpr *a, *b; /* REF: a; REF_READ: a; REF_WRITE: a := b */
     } ref;
+    struct {
+      Sym kind;     /* relay.Constant */
+      int64_t index;
+      const struct IrMetaEntry *entry; /* the entry, or NULL when the section lacks it (a type error) */
+    } meta;
   } u;
 };
 
@@ -238,6 +248,9 @@ typedef struct IrItem {
 typedef struct IrProgram {
   const IrSource *src;
   const char *version; /* from #[version = "..."], or NULL */
+  const struct IrMeta *meta; /* the `#[metadata]` section that ends the text, or NULL */
+  const char *meta_text;     /* and its text (after `#[metadata]`), printed back as it was */
+  size_t meta_len;
   int nitems;
   IrItem *items;
 } IrProgram;

@@ -85,7 +85,7 @@ bool ir_type_equal(const IrType *a, const IrType *b) {
 }
 
 static bool pattern_equal(const IrPattern *a, const IrPattern *b) {
-  if (a->kind != b->kind || a->name != b->name || a->n != b->n) return false;
+  if (a->kind != b->kind || a->name != b->name || a->n != b->n || !opt_type_equal(a->ann, b->ann)) return false;
   for (int i = 0; i < a->n; i++)
     if (!pattern_equal(a->args[i], b->args[i])) return false;
   return true;
@@ -115,7 +115,8 @@ static bool fn_equal(const IrFn *a, const IrFn *b) {
   if (!tparams_equal(a->ntparams, a->tparams, b->tparams) || !rels_equal(a->nrels, a->rels, b->rels)) return false;
   for (int i = 0; i < a->nparams; i++)
     if (!param_equal(&a->params[i], &b->params[i])) return false;
-  return opt_type_equal(a->ret, b->ret) && ir_expr_equal(a->body, b->body);
+  return a->nattrs == b->nattrs && attrs_equal(a->nattrs, a->attrs, b->attrs) && opt_type_equal(a->ret, b->ret) &&
+         ir_expr_equal(a->body, b->body);
 }
 
 static bool exprs_equal(int n, IrExpr *const *a, IrExpr *const *b) {
@@ -179,6 +180,8 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b) {
   case IR_EXPR_REF:
   case IR_EXPR_REF_READ: return ir_expr_equal(a->u.ref.a, b->u.ref.a);
   case IR_EXPR_REF_WRITE: return ir_expr_equal(a->u.ref.a, b->u.ref.a) && ir_expr_equal(a->u.ref.b, b->u.ref.b);
+  case IR_EXPR_FREE: return a->u.name == b->u.name;
+  case IR_EXPR_META: return a->u.meta.kind == b->u.meta.kind && a->u.meta.index == b->u.meta.index;
   }
   return false;
 }

@@ -17,6 +17,7 @@ typedef struct Lexer {
   IrToken *toks;
   int ntoks, cap;
   bool failed, at_eof;
+  size_t meta_off; /* where the text of a `#[metadata]` section starts, or 0 */
 } Lexer;
 
 static const char *kind_names[] = {
@@ -367,6 +368,19 @@ static void bad_char(Lexer *L, IrToken *t) {
 
 /* ---------------------------------------------------------------- driver */
 
+/* At `#[`: whether `#[metadata]` starts TVM's metadata section here, which runs to the end of the
+ * text; then L->meta_off is where its text starts. */
+static bool metadata_section(Lexer *L) {
+  size_t i = L->pos + 2;
+  while (i < L->len && (L->s[i] == ' ' || L->s[i] == '\t')) i++;
+  if (L->len - i < 8 || memcmp(L->s + i, "metadata", 8) != 0) return false;
+  for (i += 8; i < L->len && (L->s[i] == ' ' || L->s[i] == '\t'); i++) {}
+  if (i >= L->len || L->s[i] != ']') return false;
+  L->meta_off = i + 1;
+  return true;
+}
+
+
 static bool push(Lexer *L, IrToken t) {
   if (L->ntoks == L->cap) {
     int cap = L->cap ? 2 * L->cap : 1024;
@@ -401,6 +415,11 @@ bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
       push(&L, t);
       break;
     }
+    if (c == '#' && peek(&L, 1) == '[' && metadata_section(&L)) { /* the rest is TVM's JSON */
+      t.kind = IR_TOK_EOF;
+      push(&L, t);
+      break;
+    }
     if (is_digit(c)) {
       t.kind = IR_TOK_NUMBER;
       lex_number(&L, &t, prev == IR_TOK_DOT && !any);
@@ -431,6 +450,8 @@ bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
   out->items = L.toks;
   out->len = L.ntoks;
   out->at_eof = L.at_eof;
+  out->meta = L.meta_off != 0;
+  out->meta_off = L.meta_off;
   return !L.failed;
 }
 

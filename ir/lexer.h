@@ -35,6 +35,8 @@ typedef struct IrTokens {
   IrToken *items; /* malloc'd: release with ir_tokens_free */
   int len;
   bool at_eof; /* the lexer stopped because the text ended too early (open comment or string) */
+  bool meta;       /* the text ends with a `#[metadata]` section (TVM's), not lexed: */
+  size_t meta_off; /* its text starts here, just after `#[metadata]` */
 } IrTokens;
 
 /* False after adding a parse-error diagnostic; the tokens then end with EOF at the error. The

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ir/lexer.h"
+#include "ir/meta.h"
 #include "ir/op.h"
 
 typedef struct CtorInfo {
@@ -29,6 +30,7 @@ typedef struct Parser {
   int type_lists;    /* lists of types being parsed, around the current point */
   bool toplevel;     /* parsing a top-level expression: line breaks end it */
   IR_VEC(CtorInfo) ctors; /* constructors declared earlier in this chunk */
+  const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
 } Parser;
 
 /* ---------------------------------------------------------------- tokens and errors */
@@ -506,14 +508,17 @@ static IrPattern *parse_pattern_inner(Parser *P) {
     next(P);
     IrPattern *p = ir_pattern_new(IR_PAT_VAR, t->span);
     p->name = t->sym;
+    if (accept(P, IR_TOK_COLON)) { /* TVM's `Cons(%h : int32, _)` */
+      p->ann = parse_type(P);
+      p->span = span_from(P, t->span);
+    }
     return p;
   }
-  if (at(P, IR_TOK_LPAREN)) {
+  if (at(P, IR_TOK_LPAREN)) { /* a tuple pattern; `(p)` is a 1-tuple, as TVM reads it */
     IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
     IrPattern *p = ir_pattern_new(IR_PAT_TUPLE, t->span);
     bool comma;
     parse_pattern_list(P, p, o, &comma);
-    if (p->n == 1 && !comma) return p->args[0];
     p->span = span_from(P, t->span);
     return p;
   }
@@ -559,10 +564,21 @@ static IrExpr *parse_block(Parser *P, const char *what) {
   return e;
 }
 
+static IrAttr parse_attr(Parser *P, const IrAttr *before, int nbefore);
+
+/* The parameters, then any attributes: `(%p0 : T, %p1, Primitive=1, Composite="x")`. */
 static void parse_params(Parser *P, IrFn *fn) {
   IrToken *o = open_bracket(P, IR_TOK_LPAREN, "to start the parameters");
   IR_VEC(IrParam) ps = {0};
+  IR_VEC(IrAttr) attrs = {0};
   while (!at(P, IR_TOK_RPAREN)) {
+    if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
+      IrAttr a = parse_attr(P, attrs.items, attrs.len);
+      IR_VEC_PUSH(attrs, a);
+      if (!accept(P, IR_TOK_COMMA)) break;
+      continue;
+    }
+    if (attrs.len && at(P, IR_TOK_LOCAL)) error_at(P, cur(P), NULL, "parameters come before the function's attributes");
     if (at(P, IR_TOK_IDENT))
       error_at(P, cur(P), ir_printf("write `%%%s`", cur(P)->sym->name), "a parameter name needs `%%`");
     IrToken *t = expect(P, IR_TOK_LOCAL, "(a parameter such as %x)");
@@ -576,6 +592,8 @@ static void parse_params(Parser *P, IrFn *fn) {
   close_list(P, IR_TOK_RPAREN, o);
   fn->nparams = ps.len;
   fn->params = ps.items;
+  fn->nattrs = attrs.len;
+  fn->attrs = attrs.items;
 }
 
 /* After the name of a def or the `fn` keyword: type parameters, parameters, result, relations,
@@ -691,6 +709,65 @@ static IrAttrVal parse_attr_value(Parser *P) {
   return v;
 }
 
+/* `key=value`, not given before. */
+static IrAttr parse_attr(Parser *P, const IrAttr *before, int nbefore) {
+  IrToken *k = next(P);
+  next(P);
+  for (int i = 0; i < nbefore; i++)
+    if (before[i].key == k->sym) error_at(P, k, NULL, "attribute `%s` is given twice", k->sym->name);
+  IrAttr a = {k->sym, parse_attr_value(P), k->span};
+  a.span = span_from(P, k->span);
+  return a;
+}
+
+/* Whether `meta[` starts here. */
+static bool at_meta(Parser *P) { return is_ident(P, "meta") && ahead(P, 1)->kind == IR_TOK_LBRACKET; }
+
+/* `meta[KIND][i]`, and the metadata entry it names (NULL when there is none). */
+static const IrMetaEntry *parse_meta_ref(Parser *P, Sym *kind, int64_t *index, IrSpan *span) {
+  IrToken *t = next(P);
+  IrToken *o = open_bracket(P, IR_TOK_LBRACKET, NULL);
+  *kind = expect(P, IR_TOK_IDENT, "(the kind of metadata, such as relay.Constant)")->sym;
+  close_bracket(P, IR_TOK_RBRACKET, o);
+  o = open_bracket(P, IR_TOK_LBRACKET, "before the index");
+  IrToken *n = expect(P, IR_TOK_NUMBER, "(the index)");
+  if (n->lit.kind != IR_LIT_INT || n->lit.suffixed || n->lit.mag > (uint64_t)INT64_MAX)
+    error_at(P, n, NULL, "a metadata index is a whole number");
+  close_bracket(P, IR_TOK_RBRACKET, o);
+  *index = (int64_t)n->lit.mag;
+  *span = span_from(P, t->span);
+  return ir_meta_get(P->meta, (*kind)->name, *index);
+}
+
+/* A call's attributes given as `meta[relay.attrs.Conv2DAttrs][0]` (TVM does so in some programs): the
+ * entry's fields, but those the operator does not take and that hold nothing (TVM's internal ones,
+ * such as an empty auto_scheduler_rewritten_layout); the checker reports any other it does not take. */
+static void meta_attrs(Parser *P, const IrExpr *callee, IrAttr **out, int *n) {
+  Sym kind;
+  int64_t index;
+  IrSpan span;
+  const IrMetaEntry *m = parse_meta_ref(P, &kind, &index, &span);
+  if (!m && P->meta) error_span(P, span, NULL, "the metadata section has no entry %lld of `%s`", (long long)index, kind->name);
+  if (!m)
+    error_span(P, span, "TVM prints the section with astext(show_meta_data=True)",
+               "`meta[%s][%lld]` refers to a `#[metadata]` section, but this text has none", kind->name, (long long)index);
+  if (m->kind != IR_META_ATTRS) error_span(P, span, NULL, "`meta[%s][%lld]` is not a set of attributes", kind->name, (long long)index);
+  const char *accepted = callee->kind == IR_EXPR_OP ? ir_ops[callee->u.op].attrs : "";
+  IR_VEC(IrAttr) kept = {0};
+  for (int i = 0; i < m->nattrs; i++) {
+    IrAttr a = m->attrs[i];
+    a.span = a.val.span = span;
+    const char *w = strstr(accepted, a.key->name);
+    size_t kl = strlen(a.key->name);
+    bool takes = w && (w == accepted || w[-1] == ' ') && (w[kl] == 0 || w[kl] == ' ' || w[kl] == '!');
+    bool empty = a.val.kind == IR_ATTR_NONE || (a.val.kind == IR_ATTR_STR && a.val.len == 0) ||
+                 (a.val.kind == IR_ATTR_LIST && a.val.n == 0);
+    if (takes || !empty) IR_VEC_PUSH(kept, a);
+  }
+  *out = kept.items;
+  *n = kept.len;
+}
+
 static IrExpr *parse_call(Parser *P, IrExpr *callee, int ntargs, IrType **targs) {
   IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
   IrExpr *e = ir_expr_new(IR_EXPR_CALL, callee->span);
@@ -698,13 +775,16 @@ static IrExpr *parse_call(Parser *P, IrExpr *callee, int ntargs, IrType **targs)
   IR_VEC(IrAttr) attrs = {0};
   while (!at(P, IR_TOK_RPAREN)) {
     if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
-      IrToken *k = next(P);
-      next(P);
-      for (int i = 0; i < attrs.len; i++)
-        if (attrs.items[i].key == k->sym) error_at(P, k, NULL, "attribute `%s` is given twice", k->sym->name);
-      IrAttr a = {k->sym, parse_attr_value(P), k->span};
-      a.span = span_from(P, k->span);
+      IrAttr a = parse_attr(P, attrs.items, attrs.len);
       IR_VEC_PUSH(attrs, a);
+    } else if (at_meta(P) && !attrs.len && cur(P)[1].kind == IR_TOK_LBRACKET && cur(P)[2].kind == IR_TOK_IDENT &&
+               !strncmp(cur(P)[2].sym->name, "relay.attrs.", 12)) {
+      IrAttr *ma;
+      int nma;
+      meta_attrs(P, callee, &ma, &nma);
+      for (int i = 0; i < nma; i++) IR_VEC_PUSH(attrs, ma[i]);
+      if (!at(P, IR_TOK_RPAREN) && !(at(P, IR_TOK_COMMA) && ahead(P, 1)->kind == IR_TOK_RPAREN))
+        error_at(P, cur(P), NULL, "a call's `meta[relay.attrs...]` attributes come last");
     } else {
       if (attrs.len) error_at(P, cur(P), NULL, "positional arguments come before keyword attributes");
       IR_VEC_PUSH(args, parse_seq(P));
@@ -864,9 +944,12 @@ static IrExpr *parse_name(Parser *P) {
     }
     return e;
   }
-  if (!strcmp(s->name, "meta"))
-    error_at(P, t, "write the constant as a literal or with Constant(value, shape, dtype)",
-             "metadata constants (`meta[...]`) are not supported");
+  if (!strcmp(s->name, "meta") && at(P, IR_TOK_LBRACKET)) {
+    P->pos--;
+    IrExpr *e = ir_expr_new(IR_EXPR_META, t->span);
+    e->u.meta.entry = parse_meta_ref(P, &e->u.meta.kind, &e->u.meta.index, &e->span);
+    return e;
+  }
   const char *hint = ir_printf("a global function is written `@%s`, a local variable `%%%s`", s->name, s->name);
   error_at(P, t, hint, "unknown operator `%s`", s->name);
 }
@@ -1027,7 +1110,16 @@ static IrExpr *parse_seq(Parser *P) {
   for (;;) {
     IrToken *t = cur(P);
     IrExpr *let = NULL;
-    if (at(P, IR_TOK_KW_LET)) {
+    if (is_ident(P, "free_var") && ahead(P, 1)->kind == IR_TOK_LOCAL) { /* TVM's `free_var %x: T;` */
+      next(P);
+      IrToken *v = next(P);
+      let = ir_expr_new(IR_EXPR_LET, t->span);
+      let->u.let.how = IR_LET_PLAIN;
+      let->u.let.var = (IrParam){v->sym, NULL, v->span};
+      if (accept(P, IR_TOK_COLON)) let->u.let.var.ann = parse_type(P);
+      let->u.let.value = ir_expr_new(IR_EXPR_FREE, span_from(P, t->span));
+      let->u.let.value->u.name = v->sym;
+    } else if (at(P, IR_TOK_KW_LET)) {
       next(P);
       if (at(P, IR_TOK_IDENT))
         error_at(P, cur(P), ir_printf("write `%%%s`", cur(P)->sym->name), "a let-bound name needs `%%`");
@@ -1277,6 +1369,25 @@ static void parse_items(Parser *P, IrProgram *prog) {
   prog->items = items.items;
 }
 
+/* A span of one character at byte offset off of src, its line and column counted. */
+static IrSpan span_at(const IrSource *src, size_t off) {
+  IrSpan s = {src, (uint32_t)off, off < src->len ? 1 : 0, 1, 1};
+  for (size_t i = 0; i < off && i < src->len; i++) {
+    if (src->text[i] == '\n') s.line++, s.col = 1;
+    else if (((unsigned char)src->text[i] & 0xc0) != 0x80) s.col++;
+  }
+  return s;
+}
+
+/* The `#[metadata]` section that ends the text, read before the program so that `meta[...]` finds
+ * its entries. */
+static void read_metadata(Parser *P, const IrSource *src, size_t off) {
+  const char *error = NULL;
+  size_t where = 0;
+  P->meta = ir_meta_parse(src->text + off, src->len - off, &error, &where);
+  if (!P->meta) error_span(P, span_at(src, off + where), NULL, "%s", error ? error : "the metadata section cannot be read");
+}
+
 typedef enum { PARSE_PROGRAM, PARSE_EXPRESSION, PARSE_TYPE } ParseWhat;
 
 static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags *diags, ParseWhat what) {
@@ -1296,9 +1407,15 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     ir_tokens_free(&toks);
     return r;
   }
+  if (toks.meta) read_metadata(&P, src, toks.meta_off);
   if (what == PARSE_PROGRAM) {
     IrProgram *prog = IR_NEW(IrProgram);
     prog->src = src;
+    if (toks.meta) {
+      prog->meta = P.meta;
+      prog->meta_text = src->text + toks.meta_off;
+      prog->meta_len = src->len - toks.meta_off;
+    }
     parse_items(&P, prog);
     r.program = prog;
   } else if (what == PARSE_EXPRESSION) {

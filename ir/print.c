@@ -247,7 +247,12 @@ static void print_pattern(Printer *p, const IrPattern *pat) {
   case IR_PAT_WILD: ir_buf_putc(b, '_'); return;
   case IR_PAT_VAR:
     ir_buf_printf(b, "%%%s", pat->name->name);
-    type_comment(p, pat->type);
+    if (pat->ann) {
+      ir_buf_puts(b, " : ");
+      print_type(b, pat->ann, true);
+    } else {
+      type_comment(p, pat->type);
+    }
     return;
   case IR_PAT_CTOR:
   case IR_PAT_TUPLE:
@@ -344,6 +349,10 @@ static void print_params(Printer *p, const IrFn *fn, const IrType *fn_type) {
       type_comment(p, fn_type->u.func.args[i]);
     }
   }
+  for (int i = 0; i < fn->nattrs; i++) { /* TVM's function attributes: `Primitive=1` */
+    ir_buf_printf(b, "%s%s=", fn->nparams || i ? ", " : "", fn->attrs[i].key->name);
+    ir_print_attr_value(b, &fn->attrs[i].val);
+  }
   ir_buf_putc(b, ')');
 }
 
@@ -398,6 +407,18 @@ static void print_lets(Printer *p, const IrExpr *e, int ind) {
   IrBuf *b = p->b;
   for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
     const IrParam *v = &e->u.let.var;
+    if (e->u.let.value->kind == IR_EXPR_FREE) { /* `free_var %x : T;` */
+      ir_buf_printf(b, "free_var %%%s", v->name->name);
+      if (v->ann) {
+        ir_buf_puts(b, " : ");
+        print_type(b, v->ann, true);
+      } else {
+        type_comment(p, e->u.let.value->type);
+      }
+      ir_buf_putc(b, ';');
+      newline(b, ind);
+      continue;
+    }
     if (e->u.let.how == IR_LET_GRAPH) {
       ir_buf_printf(b, "%%%s = ", v->name->name);
     } else if (v->name != ir_sym_seq() || v->ann) {
@@ -538,6 +559,11 @@ static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
     print_expr(p, e->u.ref.b, ind, PREC_EXPR);
     ir_buf_putc(b, ')');
     break;
+  case IR_EXPR_FREE: ir_buf_printf(b, "free_var %%%s", e->u.name->name); break; /* print_lets writes these */
+  case IR_EXPR_META:
+    ir_buf_printf(b, "meta[%s][%lld]", e->u.meta.kind->name, (long long)e->u.meta.index);
+    type_comment(p, e->type);
+    break;
   }
   if (paren) ir_buf_putc(b, ')');
 }
@@ -601,6 +627,11 @@ void ir_print_program(IrBuf *b, const IrProgram *prog) {
     if (i > 0 && (it->kind != IR_ITEM_EXPR || prog->items[i - 1].kind != IR_ITEM_EXPR)) ir_buf_putc(b, '\n');
     ir_print_item(b, it);
     ir_buf_putc(b, '\n');
+  }
+  if (prog->meta_text) { /* TVM's metadata section, as it was written */
+    ir_buf_puts(b, "\n#[metadata]");
+    ir_buf_putn(b, prog->meta_text, prog->meta_len);
+    if (prog->meta_len && prog->meta_text[prog->meta_len - 1] != '\n') ir_buf_putc(b, '\n');
   }
 }
 

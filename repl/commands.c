@@ -74,6 +74,16 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
       return false;
     }
     printf("@%s : %s\n  defined at %s\n", name, ir_type_str(ty_global_type(s->module, sym)), ir_span_place(it->span));
+    const IrFn *fn = &it->fn->u.fn;
+    if (fn->nattrs) { /* TVM's function attributes: `Primitive=1, Compiler="ccompiler"` */
+      IrBuf b;
+      ir_buf_init(&b);
+      for (int i = 0; i < fn->nattrs; i++) {
+        ir_buf_printf(&b, "%s%s=", i ? ", " : "", fn->attrs[i].key->name);
+        ir_print_attr_value(&b, &fn->attrs[i].val);
+      }
+      printf("  attributes: %s\n", b.data);
+    }
     return true;
   }
   if ((it = ir_symmap_get(&s->ctors, sym))) {

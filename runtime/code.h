@@ -119,6 +119,10 @@ typedef struct {
 RtValue rt_exec_const(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tensor_literal(const RtCode *c, RtFrame *f);
 RtValue rt_exec_fill(const RtCode *c, RtFrame *f);
+/* meta[relay.Constant][i]: the metadata's tensor, its data shared (values never change in place). */
+RtValue rt_exec_meta(const RtCode *c, RtFrame *f);
+/* The value of `free_var %x`: a run-time error naming the variable. */
+RtValue rt_exec_free(const RtCode *c, RtFrame *f);
 RtValue rt_exec_slot(const RtCode *c, RtFrame *f);
 RtValue rt_exec_env(const RtCode *c, RtFrame *f);
 RtValue rt_exec_let(const RtCode *c, RtFrame *f);

@@ -419,6 +419,8 @@ static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail) {
   case IR_EXPR_REF_READ: return pair(rt_exec_ref_read, e, compile(ctx, e->u.ref.a, false), NULL, 0);
   case IR_EXPR_REF_WRITE:
     return pair(rt_exec_ref_write, e, compile(ctx, e->u.ref.a, false), compile(ctx, e->u.ref.b, false), 0);
+  case IR_EXPR_FREE: return &((CodeLazy *)node(sizeof(CodeLazy), rt_exec_free, e))->h;
+  case IR_EXPR_META: return &((CodeLazy *)node(sizeof(CodeLazy), rt_exec_meta, e))->h;
   }
   return constant(rt_unit(), e);
 }

@@ -225,6 +225,29 @@ RtValue rt_exec_fill(const RtCode *c, RtFrame *f) {
   return k->v;
 }
 
+RtValue rt_exec_meta(const RtCode *c, RtFrame *f) {
+  (void)f;
+  CodeLazy *k = (CodeLazy *)c;
+  if (!k->built) {
+    const IrMetaTensor *m = &c->expr->u.meta.entry->tensor; /* the checker made sure it is one */
+    RtTensor *t = rt_alloc(sizeof(RtTensor) + sizeof(int64_t) * (size_t)m->rank);
+    t->dt = m->dtype;
+    t->rank = m->rank;
+    t->count = m->count;
+    t->data = (void *)m->data;
+    ir_copy(t->shape, m->shape, sizeof(int64_t) * (size_t)m->rank);
+    k->v = m->rank ? (RtValue){.kind = RT_TENSOR, .u.t = t} : rt_tensor_get(t, 0); /* a scalar is immediate */
+    k->built = true;
+  }
+  return k->v;
+}
+
+RtValue rt_exec_free(const RtCode *c, RtFrame *f) {
+  (void)f;
+  rt_error(c->expr, "`%%%s` is a free variable (`free_var`): nothing gives it a value, so this expression cannot run",
+           c->expr->u.name->name);
+}
+
 RtValue rt_exec_slot(const RtCode *c, RtFrame *f) { return f->slots[((const CodeVar *)c)->index]; }
 RtValue rt_exec_env(const RtCode *c, RtFrame *f) { return f->env[((const CodeVar *)c)->index]; }
 

@@ -43,6 +43,7 @@ static void wrong_kind(TyCheck *c, IrType *t, IrKind want, IrKind have) {
 
 static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
   Sym name = t->u.var.name;
+  if (ty_is_wildcard(t)) return ty_fresh(&c->cx, want, t->span); /* `_`: each one whatever the checker finds */
   const IrTypeParam *p = tparam_in_scope(c, name);
   if (p) {
     if (p->kind != want && p->kind != IR_KIND_UNKNOWN) {
@@ -165,6 +166,19 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
 }
 
 IrType *ty_annotation(TyCheck *c, IrType *written, IrKind kind) { return convert(c, written, kind); }
+
+bool ty_is_wildcard(const IrType *t) { return t->kind == IR_TYPE_VAR && !strcmp(t->u.var.name->name, "_"); }
+
+static void find_wildcard(IrType **slot, void *found) {
+  if (ty_is_wildcard(*slot)) *(bool *)found = true;
+  else if (!*(bool *)found) ty_each_child(*slot, find_wildcard, found);
+}
+
+bool ty_has_wildcard(IrType *t) {
+  bool found = false;
+  find_wildcard(&t, &found);
+  return found;
+}
 
 IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   int id = ty_relation_find(r.name);

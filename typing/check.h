@@ -50,6 +50,7 @@ typedef struct TyCheck {
   IrSymMap chunk_ctors;           /* name -> IrCtor of this chunk */
   IrSymMap *flexible;             /* in a literal's signature: unknown type names -> holes */
   IR_VEC(IrExpr *) literals;      /* unsuffixed integer literals, range-checked at the end */
+  IR_VEC(IrExpr *) free_vars;     /* the `free_var`s of the top-level expression being checked */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */
@@ -80,6 +81,9 @@ const IrCtor *ty_find_ctor(TyCheck *c, Sym name);
 /* The checker's form of a written type: ADT names resolved, kinds checked, type parameters in
  * scope made rigid, and (when c->implicit is set) unknown names made implicit parameters. */
 IrType *ty_annotation(TyCheck *c, IrType *written, IrKind kind);
+/* `_` in a written type: an incomplete type, found by the checker (TVM's), a fresh hole each time. */
+bool ty_is_wildcard(const IrType *t);
+bool ty_has_wildcard(IrType *t);
 /* A written `where` relation checked against the function type f (parameters and result in the
  * checker's form): known name, right arity; a bare one relates all of f's types. */
 IrRel ty_relation_annotation(TyCheck *c, IrRel written, const IrType *f);

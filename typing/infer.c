@@ -109,6 +109,24 @@ static IrType *fill_type(TyCheck *c, IrExpr *e) {
   return ir_type_tensor(ir_type_shape(e->u.fill.rank, dims, (IrSpan){0}), ir_type_dtype(dt, (IrSpan){0}), (IrSpan){0});
 }
 
+/* `meta[relay.Constant][i]`: the constant's type, from the metadata section (the parser has
+ * reported a reference to an entry the section lacks). */
+static IrType *meta_type(TyCheck *c, IrExpr *e) {
+  const IrMetaEntry *m = e->u.meta.entry;
+  const char *kind = e->u.meta.kind->name;
+  long long index = (long long)e->u.meta.index;
+  if (!m)
+    ty_fail_notes(c, e->span, TY_NOTES("hint: TVM prints the section with astext(show_meta_data=True)"),
+                  "`meta[%s][%lld]` refers to the program's `#[metadata]` section, but it has none", kind, index);
+  if (m->kind != IR_META_CONSTANT)
+    ty_fail(c, e->span, "`meta[%s][%lld]` is a %s, not a constant: only relay.Constant entries are values", kind,
+            index, m->type_key);
+  IrType **dims = IR_NEW_ARRAY(IrType *, m->tensor.rank);
+  for (int i = 0; i < m->tensor.rank; i++) dims[i] = ir_type_dim(m->tensor.shape[i], (IrSpan){0});
+  return ir_type_tensor(ir_type_shape(m->tensor.rank, dims, (IrSpan){0}), ir_type_dtype(m->tensor.dtype, (IrSpan){0}),
+                        (IrSpan){0});
+}
+
 /* ---------------------------------------------------------------- names */
 
 static IrType *global_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
@@ -238,6 +256,11 @@ static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound)
     for (int i = 0; i < bound->len; i++)
       if (bound->items[i]->name == p->name)
         ty_fail(c, p->span, "`%%%s` is bound twice in this pattern", p->name->name);
+    if (p->ann) { /* `Cons(%h : int32, _)` */
+      IrType *ann = ty_annotation(c, p->ann, IR_KIND_TYPE);
+      ty_expect(c, p->span, ann, t, "the value `%%%s` matches", p->name->name);
+      t = ann;
+    }
     IR_VEC_PUSH(*bound, bind(c, p->name, t));
     return;
   case IR_PAT_TUPLE: {
@@ -303,11 +326,11 @@ TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def) {
   IrType *f = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
   f->u.func.nargs = fn->nparams;
   f->u.func.args = IR_NEW_ARRAY(IrType *, fn->nparams);
-  h.complete = fn->ret != NULL;
+  h.complete = fn->ret != NULL && !ty_has_wildcard(fn->ret); /* a signature with `_` is not complete */
   for (int i = 0; i < fn->nparams; i++) {
     IrParam *p = &fn->params[i];
     f->u.func.args[i] = p->ann ? ty_annotation(c, p->ann, IR_KIND_TYPE) : ty_fresh(&c->cx, IR_KIND_TYPE, p->span);
-    h.complete &= p->ann != NULL;
+    h.complete &= p->ann != NULL && !ty_has_wildcard(p->ann);
   }
   f->u.func.ret = fn->ret ? ty_annotation(c, fn->ret, IR_KIND_TYPE) : ty_fresh(&c->cx, IR_KIND_TYPE, fn->body->span);
   h.nrels = fn->nrels;
@@ -364,6 +387,21 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
     c->cx.rels.items[c->cx.givens.items[i]]->solved = true;
   c->cx.givens.len = givens;
   ty_pop_tparams(c, mark);
+}
+
+/* An explicitly polymorphic function literal (`fn<a>(%x : a) { %x }`), its body checked with `a`
+ * rigid, is instantiated where it stands, as a let-bound one is where it is used: applied to 3 it
+ * is fn(int32) -> int32. The fresh variables keep the written names, for a type that is shown
+ * generalized again (`-t`). */
+static IrType *instantiate_literal(TyCheck *c, IrExpr *e, const TyHeader *h) {
+  IrType **args = IR_NEW_ARRAY(IrType *, h->ntparams);
+  for (int i = 0; i < h->ntparams; i++) {
+    args[i] = ty_fresh(&c->cx, h->tparams[i].kind == IR_KIND_UNKNOWN ? IR_KIND_TYPE : h->tparams[i].kind, e->span);
+    c->cx.vars.items[args[i]->u.hole.id].hint = h->tparams[i].name;
+  }
+  TyHeader resolved = *h; /* the result's hole is `a` now: substitute through it */
+  resolved.type = ty_resolve(&c->cx, h->type);
+  return ty_instantiate(c, ty_header_scheme(&resolved), h->ntparams, args, e->span, NULL);
 }
 
 /* ---------------------------------------------------------------- let */
@@ -466,6 +504,7 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
     TyHeader h = ty_fn_header(c, &e->u.fn, e->span, false);
     ty_fn_body(c, &e->u.fn, &h);
     t = h.type;
+    if (e->u.fn.ntparams) t = instantiate_literal(c, e, &h);
     break;
   }
   case IR_EXPR_CALL: t = infer_call(c, e); break;
@@ -506,6 +545,11 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
     t->u.ref = ty_infer(c, e->u.ref.a);
     break;
   }
+  case IR_EXPR_FREE: /* `free_var %x : T;`: the let's annotation gives the type */
+    t = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
+    IR_VEC_PUSH(c->free_vars, e);
+    break;
+  case IR_EXPR_META: t = meta_type(c, e); break;
   case IR_EXPR_REF_READ:
   case IR_EXPR_REF_WRITE: {
     IrType *inner = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);

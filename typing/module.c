@@ -246,16 +246,25 @@ static void check_group(TyCheck *c, DefList *group) {
 }
 
 /* A top-level expression: inferred, defaulted and generalized (for display: `Nil()` is a
- * List[t1]); its root node's type is that scheme. */
+ * List[t1]); its root node's type is that scheme. An expression with `free_var`s is typed as a
+ * function of them, in the order they are declared; running it fails at the first. */
 static IrType *check_expression(TyCheck *c, IrExpr *e) {
   start_group(c);
+  c->free_vars.len = 0;
   IrType *t = ty_infer(c, e);
+  if (c->free_vars.len) { /* with `free_var`s, a function of them (as TVM's IRModule.from_expr makes) */
+    IrType *f = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
+    f->u.func.nargs = c->free_vars.len;
+    f->u.func.args = IR_NEW_ARRAY(IrType *, c->free_vars.len);
+    for (int i = 0; i < c->free_vars.len; i++) f->u.func.args[i] = c->free_vars.items[i]->type;
+    f->u.func.ret = t;
+    t = f;
+  }
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
-  /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) are part of its type. */
-  bool fn = e->kind == IR_EXPR_FN;
-  IrType *scheme = ty_generalize(c, t, fn ? e->u.fn.ntparams : 0, fn ? e->u.fn.tparams : NULL);
+  /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names. */
+  IrType *scheme = ty_generalize(c, t, 0, NULL);
   no_open_relations(c);
   c->cx.frozen = true;
   ty_check_literals(c);
