@@ -85,28 +85,35 @@ void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n
   }
 }
 
+/* nn.dense (x by w transposed) and nn.matmul; with transpose_a, the last two axes of x are
+ * transposed, one matrix product per leading index (TVM's). */
 static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e, bool matmul) {
   bool ta = matmul && at->v[IR_A_TRANSPOSE_A].b, tb = matmul ? at->v[IR_A_TRANSPOSE_B].b : true;
   const char *name = matmul ? "nn.matmul" : "nn.dense";
-  if (x->rank < 1 || w->rank != 2 || (ta && x->rank != 2)) rt_error(e, "%s: the arguments' ranks do not fit", name);
-  int64_t k = ta ? x->shape[0] : x->shape[x->rank - 1], m = ta ? x->shape[1] : 0;
+  if (x->rank < 1 || w->rank != 2 || (ta && x->rank < 2)) rt_error(e, "%s: the arguments' ranks do not fit", name);
+  int r = x->rank;
+  int64_t k = ta ? x->shape[r - 2] : x->shape[r - 1], m = ta ? x->shape[r - 1] : 1;
   int64_t kw = tb ? w->shape[1] : w->shape[0], n = tb ? w->shape[0] : w->shape[1];
   if (k != kw)
     rt_error(e, "%s: the inner dimensions differ: %s by %s", name, rt_shape_text(x->rank, x->shape),
              rt_shape_text(w->rank, w->shape));
   int64_t shape[RT_MAX_RANK];
-  int r = x->rank;
   if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", name, r, RT_MAX_RANK);
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)r);
-  if (ta) shape[0] = m;
+  if (ta) shape[r - 2] = m;
   shape[r - 1] = n;
-  if (!ta) { /* the product of the leading dimensions (x->count / k fails when k is 0) */
-    m = 1;
-    for (int i = 0; i < r - 1; i++) m = rt_mul_sat(m, x->shape[i]);
-  }
+  int64_t batch = 1; /* the leading dimensions: rows of one product, or (ta) separate products */
+  for (int i = 0; i < r - (ta ? 2 : 1); i++) batch = rt_mul_sat(batch, x->shape[i]);
   RtResult res;
-  void *out = rt_result_init(&res, x->dt, r, shape);
-  rt_gemm(e, x->dt, ta, tb, m, n, k, x->data, w->data, out);
+  char *out = rt_result_init(&res, x->dt, r, shape);
+  if (!ta) {
+    rt_gemm(e, x->dt, false, tb, batch, n, k, x->data, w->data, out);
+    return rt_result_value(&res);
+  }
+  size_t esize = rt_dtype_size(x->dt);
+  for (int64_t i = 0; i < batch && m != 0 && n != 0; i++)
+    rt_gemm(e, x->dt, true, tb, m, n, k, (const char *)x->data + (size_t)(i * k * m) * esize, w->data,
+            out + (size_t)(i * m * n) * esize);
   return rt_result_value(&res);
 }
 
@@ -136,7 +143,8 @@ static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrEx
   RtOperand a;
   rt_operand(&a, x);
   int axis = rt_axis(e, IR_OP_NN_BIAS_ADD, ir_attr_int(at, IR_A_AXIS, 1), a.rank);
-  if (bias.kind != RT_TENSOR || bias.u.t->rank != 1 || bias.u.t->shape[0] != a.shape[axis])
+  /* One element broadcasts, as TVM's expand_dims-then-add does (a `(1)` bias on a `?` channel). */
+  if (bias.kind != RT_TENSOR || bias.u.t->rank != 1 || (bias.u.t->shape[0] != a.shape[axis] && bias.u.t->shape[0] != 1))
     rt_error(e, "nn.bias_add: the bias must have %lld elements (dimension %d of %s)", (long long)a.shape[axis], axis,
              rt_shape_text(a.rank, a.shape));
   /* the bias as (C, 1, ..., 1), so that add broadcasts it along the axis */
@@ -144,7 +152,7 @@ static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrEx
   RtTensor *b = rt_alloc(sizeof(RtTensor) + sizeof(int64_t) * (size_t)r);
   *b = *bias.u.t;
   b->rank = r;
-  b->shape[0] = a.shape[axis];
+  b->shape[0] = bias.u.t->shape[0];
   for (int i = 1; i < r; i++) b->shape[i] = 1;
   RtValue args[2] = {x, {.kind = RT_TENSOR, .u.t = b}};
   return rt_kernel_call(IR_OP_ADD, args, 2, e);

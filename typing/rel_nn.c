@@ -5,12 +5,23 @@
 
 /* ---------------------------------------------------------------- Dense, Matmul, BatchMatmul */
 
+/* The operands' element types: with out_dtype they may differ (uint8 data by an int8 weight into
+ * int32, as quantized programs do: the kernel computes in out_dtype, as TVM's); without it they
+ * are one type. */
+static TyRelResult product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message) {
+  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
+  if ((od->given && !od->none) || ty_unify(cx, a, b, NULL)) return TY_SOLVED;
+  REL_FAIL("%s needs arguments of one element type, but they are %s and %s\n"
+           "hint: with out_dtype (say out_dtype=\"int32\") it multiplies different ones, in that type",
+           ty_rel_who(rel), ty_rel_text(cx, a), ty_rel_text(cx, b));
+}
+
 TyRelResult ty_rel_dense(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *xs, *xt, *ws, *wt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
   if (xs->u.shape.rank < 1) REL_FAIL("%s multiplies matrices, but its first argument is a scalar", ty_rel_who(rel));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 2, &ws, &wt, "a weight (units, input size)", message));
-  REL_TRY(ty_rel_same_dtype(cx, rel, xt, wt, message));
+  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
   IrType *k = ty_rel_dim_at(xs, -1);
   if (!ty_unify(cx, ty_rel_dim_at(ws, 1), k, NULL))
     REL_FAIL("%s: the input's last dimension is %s, but the weight's second dimension is %s\n"
@@ -34,12 +45,13 @@ TyRelResult ty_rel_matmul(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *as, *at, *bs, *bt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &as, &at, message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 2, &bs, &bt, "a second argument", message));
-  REL_TRY(ty_rel_same_dtype(cx, rel, at, bt, message));
+  REL_TRY(product_dtypes(cx, rel, at, bt, message));
   int r = as->u.shape.rank;
-  if (r < 1 || (ta && r != 2))
-    REL_FAIL("%s takes a first argument of rank %s, but it is %s", ty_rel_who(rel), ta ? "2 (with transpose_a)" : "1 or more",
+  if (r < 1 || (ta && r < 2))
+    REL_FAIL("%s takes a first argument of rank %s, but it is %s", ty_rel_who(rel), ta ? "2 or more (with transpose_a)" : "1 or more",
              ty_rel_text(cx, rel->args[0]));
-  IrType *k = ta ? ty_rel_dim_at(as, 0) : ty_rel_dim_at(as, -1), *kb = tb ? ty_rel_dim_at(bs, 1) : ty_rel_dim_at(bs, 0);
+  /* transpose_a transposes the last two axes of the first argument (TVM's MatmulRel) */
+  IrType *k = ta ? ty_rel_dim_at(as, -2) : ty_rel_dim_at(as, -1), *kb = tb ? ty_rel_dim_at(bs, 1) : ty_rel_dim_at(bs, 0);
   if (!ty_unify(cx, k, kb, NULL))
     REL_FAIL("%s: the inner dimensions differ: %s in the first argument %s, %s in the second %s", ty_rel_who(rel),
              ty_rel_text(cx, k), ty_rel_shape_text(cx, as), ty_rel_text(cx, kb), ty_rel_shape_text(cx, bs));
@@ -49,9 +61,8 @@ TyRelResult ty_rel_matmul(TyCtx *cx, TyRelation *rel, const char **message) {
     REL_FAIL("%s: units=%lld, but the second argument gives %s", ty_rel_who(rel), (long long)units->ints[0],
              ty_rel_text(cx, n));
   IrType **dims = IR_NEW_ARRAY(IrType *, r);
-  if (ta) dims[0] = ty_rel_dim_at(as, 1);
-  else
-    for (int i = 0; i < r - 1; i++) dims[i] = as->u.shape.dims[i];
+  for (int i = 0; i < r - 1; i++) dims[i] = as->u.shape.dims[i];
+  if (ta) dims[r - 2] = ty_rel_dim_at(as, -1);
   dims[r - 1] = n;
   return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(r, dims), ty_rel_out_dtype(rel, at)), message);
 }
@@ -62,7 +73,7 @@ TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message
   IrType *xs, *xt, *ys, *yt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &xs, &xt, "a first argument (batch, rows, inner)", message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ys, &yt, "a second argument (batch, ., .)", message));
-  REL_TRY(ty_rel_same_dtype(cx, rel, xt, yt, message));
+  REL_TRY(product_dtypes(cx, rel, xt, yt, message));
   IrType *batch;
   TyRelResult b = ty_rel_broadcast_dim(cx, ty_rel_dim_at(xs, 0), ty_rel_dim_at(ys, 0), &batch);
   if (b == TY_NOT_YET) return b;
