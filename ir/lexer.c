@@ -291,11 +291,24 @@ static void lex_ident(Lexer *L, IrToken *t) {
   t->span.len = (uint32_t)(L->pos - start);
 }
 
+/* A name after `%` or `@`: letters, digits, `_`, and as TVM prints the names its importers give
+ * (`%features.0.weight`, `%resnet/conv1/weights`), `/` and dotted segments, but for trailing
+ * segments of digits, which are projections (`%0.1`, `%x.0`). */
 static void lex_sigil(Lexer *L, IrToken *t, IrTokKind kind) {
   size_t start = L->pos;
   advance(L);
   size_t name = L->pos;
-  while (is_alnum(peek(L, 0))) advance(L);
+  while (is_alnum(peek(L, 0)) || (peek(L, 0) == '/' && is_alpha(peek(L, 1)))) advance(L); /* `%x/2` divides */
+  size_t end = L->pos, i = end; /* the end of the name: after the last segment that is not a number */
+  while (i + 1 < L->len && L->s[i] == '.' && is_alnum((unsigned char)L->s[i + 1])) {
+    bool digits = true;
+    for (i++; i < L->len && (is_alnum((unsigned char)L->s[i]) ||
+                             (L->s[i] == '/' && i + 1 < L->len && is_alpha((unsigned char)L->s[i + 1])));
+         i++)
+      digits &= is_digit((unsigned char)L->s[i]);
+    if (!digits) end = i;
+  }
+  while (L->pos < end) advance(L);
   t->kind = kind;
   t->sym = ir_sym_n(L->s + name, L->pos - name);
   t->span.len = (uint32_t)(L->pos - start);

@@ -449,6 +449,10 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
       const char *hint = ir_symmap_get(&c->m->schemes, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
                              ? ir_printf("hint: a global function is written `@%s`", e->u.name->name)
                              : NULL;
+      const char *dot = strchr(e->u.name->name, '.'); /* `%t.x`: a name with a dot, as TVM's importers give */
+      if (!hint && dot && ir_symmap_get(&c->locals, ir_sym_n(e->u.name->name, (size_t)(dot - e->u.name->name))))
+        hint = ir_printf("hint: names may hold dots; to project a field of `%%%.*s`, use its index, as in `%%%.*s.0`",
+                         (int)(dot - e->u.name->name), e->u.name->name, (int)(dot - e->u.name->name), e->u.name->name);
       ty_fail_notes(c, e->span, TY_NOTES(hint), "unknown variable `%%%s`", e->u.name->name);
     }
     t = ty_instantiate(c, l->type, 0, NULL, e->span, NULL);
