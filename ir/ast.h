@@ -40,6 +40,7 @@ typedef enum {
   IR_ATTR_STR,  /* "text" (a bare identifier such as float32 is read as a string) */
   IR_ATTR_LIST, /* [a, b] or (a, b) */
   IR_ATTR_NONE, /* None */
+  IR_ATTR_META, /* meta[VirtualDevice][0]: an entry of a metadata table, kept as written */
 } IrAttrKind;
 
 typedef struct IrAttrVal IrAttrVal;
@@ -51,6 +52,8 @@ struct IrAttrVal {
   size_t len;
   int n;
   IrAttrVal *items;
+  Sym meta_kind; /* META: meta[meta_kind][meta_index] */
+  int64_t meta_index;
 };
 
 typedef struct IrAttr {
@@ -116,6 +119,8 @@ typedef struct IrParam {
   Sym name;
   IrType *ann;
   IrSpan span;
+  int nattrs;    /* TVM's `%x {virtual_device=...}: T`: kept and printed back, no meaning here */
+  IrAttr *attrs;
 } IrParam;
 
 typedef struct IrFn {

@@ -83,10 +83,12 @@ static bool integer(const IrAttrVal *v, int64_t *out) {
 static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *out) {
   out->given = true;
   out->span = v->span;
+  if (kind == IR_AK_ANY) return NULL;
   if (v->kind == IR_ATTR_NONE) {
     out->none = true;
     return NULL;
   }
+  if (v->kind == IR_ATTR_META) return "a constant, not a metadata reference";
   switch (kind) {
   case IR_AK_INTS: {
     int64_t one;
@@ -126,6 +128,7 @@ static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *ou
     if (v->kind != IR_ATTR_STR) return "a string";
     out->str = v->str;
     return NULL;
+  case IR_AK_ANY: return NULL;
   }
   return NULL;
 }

@@ -97,6 +97,7 @@ static bool attr_value_equal(const IrAttrVal *a, const IrAttrVal *b) {
   case IR_ATTR_LIT: return lit_equal(&a->lit, &b->lit);
   case IR_ATTR_STR: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
   case IR_ATTR_NONE: return true;
+  case IR_ATTR_META: return a->meta_kind == b->meta_kind && a->meta_index == b->meta_index;
   case IR_ATTR_LIST:
     if (a->n != b->n) return false;
     for (int i = 0; i < a->n; i++)
@@ -107,7 +108,8 @@ static bool attr_value_equal(const IrAttrVal *a, const IrAttrVal *b) {
 }
 
 static bool param_equal(const IrParam *a, const IrParam *b) {
-  return a->name == b->name && opt_type_equal(a->ann, b->ann);
+  return a->name == b->name && opt_type_equal(a->ann, b->ann) && a->nattrs == b->nattrs &&
+         attrs_equal(a->nattrs, a->attrs, b->attrs);
 }
 
 static bool fn_equal(const IrFn *a, const IrFn *b) {

@@ -37,7 +37,9 @@ typedef enum {
   IR_A_COUNT
 } IrAttrId;
 
-typedef enum { IR_AK_INTS, IR_AK_BOOL, IR_AK_FLOAT, IR_AK_DTYPE, IR_AK_STR } IrAttrKindOf;
+/* ANY: any value, metadata references included, kept as written and not read (TVM's
+ * virtual_device of the annotations). */
+typedef enum { IR_AK_INTS, IR_AK_BOOL, IR_AK_FLOAT, IR_AK_DTYPE, IR_AK_STR, IR_AK_ANY } IrAttrKindOf;
 
 /* One attribute of a call, decoded by its kind. */
 typedef struct IrAttrValue {

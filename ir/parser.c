@@ -341,6 +341,8 @@ static IrType *parse_base_type(Parser *P) {
 
 /* A comma-separated list of types up to `closer`, each read by `element`. */
 static IrAttrVal parse_attr_value(Parser *P);
+static bool at_meta(Parser *P);
+static const IrMetaEntry *parse_meta_ref(Parser *P, Sym *kind, int64_t *index, IrSpan *span);
 
 static void parse_types_with(Parser *P, IrType *(*element)(Parser *), IrTokKind closer, const IrToken *opener,
                              int *n, IrType ***out) {
@@ -582,7 +584,19 @@ static void parse_params(Parser *P, IrFn *fn) {
     if (at(P, IR_TOK_IDENT))
       error_at(P, cur(P), ir_printf("write `%%%s`", cur(P)->sym->name), "a parameter name needs `%%`");
     IrToken *t = expect(P, IR_TOK_LOCAL, "(a parameter such as %x)");
-    IrParam p = {t->sym, NULL, t->span};
+    IrParam p = {t->sym, NULL, t->span, 0, NULL};
+    if (at(P, IR_TOK_LBRACE)) { /* TVM's `%x {virtual_device=meta[VirtualDevice][0]}: T` */
+      IrToken *ob = open_bracket(P, IR_TOK_LBRACE, NULL);
+      IR_VEC(IrAttr) pa = {0};
+      while (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
+        IrAttr a = parse_attr(P, pa.items, pa.len);
+        IR_VEC_PUSH(pa, a);
+        if (!accept(P, IR_TOK_COMMA)) break;
+      }
+      close_list(P, IR_TOK_RBRACE, ob);
+      p.nattrs = pa.len;
+      p.attrs = pa.items;
+    }
     for (int i = 0; i < ps.len; i++)
       if (ps.items[i].name == t->sym) error_at(P, t, NULL, "parameter `%%%s` is declared twice", t->sym->name);
     if (accept(P, IR_TOK_COLON)) p.ann = parse_type(P);
@@ -649,14 +663,14 @@ static IrExpr *parse_match(Parser *P) {
       c.pat = parse_pattern(P);
       if (at(P, IR_TOK_FATARROW)) {
         next(P);
-        c.body = at(P, IR_TOK_LBRACE) ? parse_block(P, NULL) : parse_expr(P);
+        c.body = at(P, IR_TOK_LBRACE) ? parse_block(P, NULL) : parse_seq(P);
       } else {
         c.body = parse_block(P, "to start the clause body");
       }
     } else { /* TVM spelling: P => e, */
       c.pat = parse_pattern(P);
       expect(P, IR_TOK_FATARROW, "after the pattern");
-      c.body = at(P, IR_TOK_LBRACE) ? parse_block(P, NULL) : parse_expr(P);
+      c.body = at(P, IR_TOK_LBRACE) ? parse_block(P, NULL) : parse_seq(P); /* `P => %0 = e; f(%0),` */
     }
     IR_VEC_PUSH(cs, c);
     accept(P, IR_TOK_COMMA);
@@ -690,9 +704,13 @@ static IrAttrVal parse_attr_value(Parser *P) {
     v.kind = IR_ATTR_STR;
     v.str = t->str->name;
     v.len = t->slen;
-  } else if (is_ident(P, "None")) {
+  } else if (is_ident(P, "None") || is_ident(P, "nullptr")) {
     next(P);
     v.kind = IR_ATTR_NONE;
+  } else if (at_meta(P)) { /* `virtual_device=meta[VirtualDevice][0]`: kept as written */
+    IrSpan span;
+    parse_meta_ref(P, &v.meta_kind, &v.meta_index, &span);
+    v.kind = IR_ATTR_META;
   } else if (parse_literal(P, &v.lit, &v.span)) {
     v.kind = IR_ATTR_LIT;
   } else if (at(P, IR_TOK_IDENT)) { /* dtype=float32 reads as dtype="float32" */
@@ -1115,7 +1133,7 @@ static IrExpr *parse_seq(Parser *P) {
       IrToken *v = next(P);
       let = ir_expr_new(IR_EXPR_LET, t->span);
       let->u.let.how = IR_LET_PLAIN;
-      let->u.let.var = (IrParam){v->sym, NULL, v->span};
+      let->u.let.var = (IrParam){v->sym, NULL, v->span, 0, NULL};
       if (accept(P, IR_TOK_COLON)) let->u.let.var.ann = parse_type(P);
       let->u.let.value = ir_expr_new(IR_EXPR_FREE, span_from(P, t->span));
       let->u.let.value->u.name = v->sym;
@@ -1126,7 +1144,7 @@ static IrExpr *parse_seq(Parser *P) {
       IrToken *v = expect(P, IR_TOK_LOCAL, "(the variable to bind)");
       let = ir_expr_new(IR_EXPR_LET, t->span);
       let->u.let.how = IR_LET_PLAIN;
-      let->u.let.var = (IrParam){v->sym, NULL, v->span};
+      let->u.let.var = (IrParam){v->sym, NULL, v->span, 0, NULL};
       if (accept(P, IR_TOK_COLON)) let->u.let.var.ann = parse_type(P);
       expect(P, IR_TOK_ASSIGN, "after the variable");
       let->u.let.value = parse_expr(P);
@@ -1135,7 +1153,7 @@ static IrExpr *parse_seq(Parser *P) {
       next(P);
       let = ir_expr_new(IR_EXPR_LET, t->span);
       let->u.let.how = IR_LET_GRAPH;
-      let->u.let.var = (IrParam){v->sym, NULL, v->span};
+      let->u.let.var = (IrParam){v->sym, NULL, v->span, 0, NULL};
       let->u.let.value = parse_expr(P);
     } else {
       IrExpr *e = parse_expr(P);
@@ -1152,7 +1170,7 @@ static IrExpr *parse_seq(Parser *P) {
       }
       let = ir_expr_new(IR_EXPR_LET, e->span);
       let->u.let.how = IR_LET_PLAIN;
-      let->u.let.var = (IrParam){ir_sym_seq(), NULL, e->span};
+      let->u.let.var = (IrParam){ir_sym_seq(), NULL, e->span, 0, NULL};
       let->u.let.value = e;
     }
     /* The seeds write graph bindings one a line without `;`; TVM ends them with `;`. */

@@ -78,6 +78,7 @@ void ir_print_attr_value(IrBuf *b, const IrAttrVal *v) {
   case IR_ATTR_LIT: ir_print_lit(b, &v->lit); break;
   case IR_ATTR_STR: print_string(b, v->str, v->len); break;
   case IR_ATTR_NONE: ir_buf_puts(b, "None"); break;
+  case IR_ATTR_META: ir_buf_printf(b, "meta[%s][%lld]", v->meta_kind->name, (long long)v->meta_index); break;
   case IR_ATTR_LIST:
     ir_buf_putc(b, '[');
     for (int i = 0; i < v->n; i++) {
@@ -342,6 +343,11 @@ static void print_params(Printer *p, const IrFn *fn, const IrType *fn_type) {
   for (int i = 0; i < fn->nparams; i++) {
     if (i) ir_buf_puts(b, ", ");
     ir_buf_printf(b, "%%%s", fn->params[i].name->name);
+    for (int k = 0; k < fn->params[i].nattrs; k++) { /* `%x {virtual_device=...}` */
+      ir_buf_printf(b, "%s%s=", k ? ", " : " {", fn->params[i].attrs[k].key->name);
+      ir_print_attr_value(b, &fn->params[i].attrs[k].val);
+      if (k == fn->params[i].nattrs - 1) ir_buf_putc(b, '}');
+    }
     if (fn->params[i].ann) {
       ir_buf_puts(b, " : ");
       print_type(b, fn->params[i].ann, true);
