@@ -88,7 +88,6 @@ static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *ou
     out->none = true;
     return NULL;
   }
-  if (v->kind == IR_ATTR_META) return "a constant, not a metadata reference";
   switch (kind) {
   case IR_AK_INTS: {
     int64_t one;

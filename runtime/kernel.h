@@ -55,6 +55,7 @@ int rt_axis(const IrExpr *e, IrOpId op, int64_t axis, int rank);
 /* The operator families, as ir/ops.def names them: each is called with the operator's ID. */
 RtValue rt_kernel_binary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_unary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+RtValue rt_kernel_annotation(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);

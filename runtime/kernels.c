@@ -432,6 +432,12 @@ RtValue rt_kernel_unary(IrOpId op, const RtValue *args, int nargs, const IrExpr 
   return unary(op, args[0], e);
 }
 
+/* An annotation (on_device, device_copy): relay has one device, so the value itself. */
+RtValue rt_kernel_annotation(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  (void)op, (void)nargs, (void)e;
+  return args[0];
+}
+
 /* Each operator's family, as ir/ops.def names it. */
 static RtValue (*const families[IR_OP_COUNT])(IrOpId, const RtValue *, int, const IrExpr *) = {
 #define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) rt_kernel_##kernel,
