@@ -185,6 +185,16 @@ int64_t ir_attr_int(const IrOpAttrs *a, IrAttrId id, int64_t dflt) {
   return v->given && !v->none && v->n >= 1 ? v->ints[0] : dflt;
 }
 
+bool ir_attr_bool(const IrOpAttrs *a, IrAttrId id, bool dflt) {
+  const IrAttrValue *v = &a->v[id];
+  return v->given && !v->none ? v->b : dflt;
+}
+
+double ir_attr_float(const IrOpAttrs *a, IrAttrId id, double dflt) {
+  const IrAttrValue *v = &a->v[id];
+  return v->given && !v->none ? v->f : dflt;
+}
+
 IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt) {
   const IrAttrValue *v = &a->v[id];
   return v->given && !v->none ? v->dtype : dflt;

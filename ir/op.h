@@ -70,6 +70,9 @@ const char *ir_attr_name(IrAttrId id);
  * otherwise NULL, with *out the decoded attributes (the shared ir_op_attrs_none when none). */
 /* An attribute's first integer, or dflt when it is not given (or None). */
 int64_t ir_attr_int(const IrOpAttrs *a, IrAttrId id, int64_t dflt);
+/* A BOOL or FLOAT attribute, or dflt when it is not given (or None). */
+bool ir_attr_bool(const IrOpAttrs *a, IrAttrId id, bool dflt);
+double ir_attr_float(const IrOpAttrs *a, IrAttrId id, double dflt);
 /* A dtype attribute, or dflt when it is not given (or "", or None). */
 IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt);
 /* TVM's (height, width) pairs: 1 or 2 values, dflt for both when not given. */

@@ -1,7 +1,256 @@
-/* The normalization kernels and the other layers of networks. */
+/* The normalization kernels and the other layers of networks, at inference as TVM's interpreter
+ * runs them after SimplifyInference: batch_norm scales by the moving statistics (and returns them
+ * as its second and third fields), dropout is the identity with a mask of ones; layer, instance and
+ * group normalization compute their statistics (mean, biased variance) over their axes; lrn, l2
+ * normalization, prelu and the cross-entropy losses. Floats compute in double and round once. */
 #include "runtime/kernel.h"
 
+#include <math.h>
+#include <string.h>
+
+static double ld(const RtOperand *a, int64_t i) {
+  switch (a->dt.bits) {
+  case 16: return (double)((const RtHalf *)a->data)[i];
+  case 32: return ((const float *)a->data)[i];
+  default: return ((const double *)a->data)[i];
+  }
+}
+
+static void st(void *out, IrDType dt, int64_t i, double x) {
+  switch (dt.bits) {
+  case 16: ((RtHalf *)out)[i] = (RtHalf)x; break;
+  case 32: ((float *)out)[i] = (float)x; break;
+  default: ((double *)out)[i] = x; break;
+  }
+}
+
+/* The data seen as (outer, c, inner) around axis. */
+static void around(const RtOperand *a, int axis, int64_t *outer, int64_t *inner) {
+  *outer = *inner = 1;
+  for (int i = 0; i < axis; i++) *outer = rt_mul_sat(*outer, a->shape[i]);
+  for (int i = axis + 1; i < a->rank; i++) *inner = rt_mul_sat(*inner, a->shape[i]);
+}
+
+/* Argument i as a vector of n elements of the data's dtype (the checker has made it so when the
+ * shapes were known; `?` shapes are checked here). */
+static void vector_arg(const RtValue *args, int i, const char *what, int64_t n, IrDType dt, RtOperand *v, IrOpId op,
+                       const IrExpr *e) {
+  rt_operand(v, args[i]);
+  if (v->rank != 1 || v->shape[0] != n || v->dt.code != dt.code || v->dt.bits != dt.bits)
+    rt_error(e, "%s: %s must have %lld elements of the data's dtype, but it is %s", ir_ops[op].name, what,
+             (long long)n, rt_shape_text(v->rank, v->shape));
+}
+
+/* out = x * s[c] + t[c] along the channel axis. */
+static RtValue scale_shift(const RtOperand *x, int axis, const double *s, const double *t) {
+  int64_t outer, inner, C = x->shape[axis];
+  around(x, axis, &outer, &inner);
+  RtResult res;
+  void *out = rt_result_init(&res, x->dt, x->rank, x->shape);
+  if (x->count == 0) return rt_result_value(&res);
+  if (x->dt.bits == 32) { /* the common case, kept tight: a convolution network's every layer */
+    const float *in = x->data;
+    float *o = out;
+    for (int64_t b = 0; b < outer; b++)
+      for (int64_t c = 0; c < C; c++) {
+        float sc = (float)s[c], sh = (float)t[c];
+        const float *p = in + (b * C + c) * inner;
+        float *q = o + (b * C + c) * inner;
+        for (int64_t k = 0; k < inner; k++) q[k] = p[k] * sc + sh;
+      }
+  } else {
+    for (int64_t b = 0; b < outer; b++)
+      for (int64_t c = 0; c < C; c++)
+        for (int64_t k = 0; k < inner; k++) {
+          int64_t i = (b * C + c) * inner + k;
+          st(out, x->dt, i, ld(x, i) * s[c] + t[c]);
+        }
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue batch_norm(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, g, b, m, v;
+  rt_operand(&x, args[0]);
+  int axis = rt_axis(e, IR_OP_NN_BATCH_NORM, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
+  int64_t C = x.shape[axis];
+  vector_arg(args, 1, "gamma", C, x.dt, &g, IR_OP_NN_BATCH_NORM, e);
+  vector_arg(args, 2, "beta", C, x.dt, &b, IR_OP_NN_BATCH_NORM, e);
+  vector_arg(args, 3, "the moving mean", C, x.dt, &m, IR_OP_NN_BATCH_NORM, e);
+  vector_arg(args, 4, "the moving variance", C, x.dt, &v, IR_OP_NN_BATCH_NORM, e);
+  double eps = ir_attr_float(at, IR_A_EPSILON, 1e-5);
+  bool center = ir_attr_bool(at, IR_A_CENTER, true), scale = ir_attr_bool(at, IR_A_SCALE, true);
+  double *s = rt_alloc_atomic(sizeof(double) * (size_t)(2 * C + 1)), *t = s + C;
+  for (int64_t c = 0; c < C; c++) {
+    s[c] = (scale ? ld(&g, c) : 1.0) / sqrt(ld(&v, c) + eps);
+    t[c] = (center ? ld(&b, c) : 0.0) - ld(&m, c) * s[c];
+  }
+  RtValue fields[3] = {scale_shift(&x, axis, s, t), args[3], args[4]};
+  return rt_tuple_value(3, fields);
+}
+
+/* Layer, instance and group normalization: the statistics of each group of elements that agree on
+ * every axis but the reduced ones (and, for groups, on the channel's group). */
+static RtValue norm3(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, g, b;
+  rt_operand(&x, args[0]);
+  int r = x.rank;
+  if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
+  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, op == IR_OP_NN_LAYER_NORM ? -1 : 1), r);
+  int64_t C = x.shape[axis], groups = op == IR_OP_NN_GROUP_NORM ? ir_attr_int(at, IR_A_NUM_GROUPS, 1) : 0;
+  if (groups && (groups < 1 || C % groups))
+    rt_error(e, "%s: num_groups=%lld does not divide the %lld channels", ir_ops[op].name, (long long)groups,
+             (long long)C);
+  vector_arg(args, 1, "gamma", C, x.dt, &g, op, e);
+  vector_arg(args, 2, "beta", C, x.dt, &b, op, e);
+  double eps = ir_attr_float(at, IR_A_EPSILON, 1e-5);
+  bool center = ir_attr_bool(at, IR_A_CENTER, true), scale = ir_attr_bool(at, IR_A_SCALE, true);
+  /* key stride of each axis: 0 for a reduced axis; the channel axis counts groups for group_norm */
+  int64_t kstride[RT_MAX_RANK], keys = 1, per_channel = groups ? C / groups : 1;
+  for (int i = r - 1; i >= 0; i--) {
+    bool reduced = op == IR_OP_NN_LAYER_NORM ? i == axis : i != 0 && i != axis;
+    if (groups && i == axis) reduced = false;
+    kstride[i] = reduced ? 0 : keys;
+    if (!reduced) keys = rt_mul_sat(keys, groups && i == axis ? groups : x.shape[i]);
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, x.dt, r, x.shape);
+  if (x.count == 0) return rt_result_value(&res);
+  double *sum = rt_alloc_atomic(sizeof(double) * (size_t)(2 * keys + 1)), *sq = sum + keys;
+  int64_t *key = rt_alloc_atomic(sizeof(int64_t) * (size_t)x.count), *chan = rt_alloc_atomic(sizeof(int64_t) * (size_t)x.count);
+  memset(sum, 0, sizeof(double) * (size_t)(2 * keys));
+  int64_t idx[RT_MAX_RANK] = {0}, n = x.count / keys;
+  for (int64_t i = 0; i < x.count; i++) {
+    int64_t k = 0;
+    for (int a = 0; a < r; a++) k += (groups && a == axis ? idx[a] / per_channel : idx[a]) * kstride[a];
+    key[i] = k, chan[i] = idx[axis];
+    sum[k] += ld(&x, i);
+    for (int a = r - 1; a >= 0 && ++idx[a] == x.shape[a]; a--) idx[a] = 0;
+  }
+  for (int64_t k = 0; k < keys; k++) sum[k] /= (double)n;
+  for (int64_t i = 0; i < x.count; i++) {
+    double d = ld(&x, i) - sum[key[i]];
+    sq[key[i]] += d * d;
+  }
+  for (int64_t i = 0; i < x.count; i++) {
+    int64_t k = key[i], c = chan[i];
+    double y = (ld(&x, i) - sum[k]) / sqrt(sq[k] / (double)n + eps);
+    st(out, x.dt, i, y * (scale ? ld(&g, c) : 1.0) + (center ? ld(&b, c) : 0.0));
+  }
+  return rt_result_value(&res);
+}
+
+/* x / (bias + alpha / size * (the sum of squares over a window of size channels))^beta */
+static RtValue lrn(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  int axis = rt_axis(e, IR_OP_NN_LRN, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
+  int64_t size = ir_attr_int(at, IR_A_SIZE, 5), radius = size / 2, outer, inner, C = x.shape[axis];
+  double bias = ir_attr_float(at, IR_A_BIAS, 2), alpha = ir_attr_float(at, IR_A_ALPHA, 1e-4),
+         beta = ir_attr_float(at, IR_A_BETA, 0.75);
+  around(&x, axis, &outer, &inner);
+  RtResult res;
+  void *out = rt_result_init(&res, x.dt, x.rank, x.shape);
+  if (x.count == 0) return rt_result_value(&res);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t k = 0; k < inner; k++) {
+        double s = 0;
+        for (int64_t j = c - radius < 0 ? 0 : c - radius; j <= c + radius && j < C; j++) {
+          double v = ld(&x, (o * C + j) * inner + k);
+          s += v * v;
+        }
+        int64_t i = (o * C + c) * inner + k;
+        st(out, x.dt, i, ld(&x, i) / pow(bias + alpha * s / (double)size, beta));
+      }
+  return rt_result_value(&res);
+}
+
+/* x / sqrt(max(the sum of squares over the axes, eps)) */
+static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  int r = x.rank;
+  if (r > RT_MAX_RANK) rt_error(e, "nn.l2_normalize: rank %d is beyond the %d supported", r, RT_MAX_RANK);
+  const IrAttrValue *ax = &at->v[IR_A_AXIS];
+  bool reduce[RT_MAX_RANK], all = !ax->given || ax->none || ax->n == 0;
+  for (int i = 0; i < r; i++) reduce[i] = all;
+  if (!all)
+    for (int i = 0; i < ax->n; i++) reduce[rt_axis(e, IR_OP_NN_L2_NORMALIZE, ax->ints[i], r)] = true;
+  int64_t kstride[RT_MAX_RANK], keys = 1;
+  for (int i = r - 1; i >= 0; i--) {
+    kstride[i] = reduce[i] ? 0 : keys;
+    if (!reduce[i]) keys = rt_mul_sat(keys, x.shape[i]);
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, x.dt, r, x.shape);
+  if (x.count == 0) return rt_result_value(&res);
+  double *sq = rt_alloc_atomic(sizeof(double) * (size_t)(keys + 1));
+  memset(sq, 0, sizeof(double) * (size_t)keys);
+  double eps = ir_attr_float(at, IR_A_EPS, 0);
+  for (int pass = 0; pass < 2; pass++) {
+    int64_t idx[RT_MAX_RANK] = {0};
+    for (int64_t i = 0; i < x.count; i++) {
+      int64_t k = 0;
+      for (int a = 0; a < r; a++) k += idx[a] * kstride[a];
+      double v = ld(&x, i);
+      if (pass == 0) sq[k] += v * v;
+      else st(out, x.dt, i, v / sqrt(fmax(sq[k], eps)));
+      for (int a = r - 1; a >= 0 && ++idx[a] == x.shape[a]; a--) idx[a] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue prelu(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, al;
+  rt_operand(&x, args[0]);
+  int axis = rt_axis(e, IR_OP_NN_PRELU, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
+  int64_t outer, inner, C = x.shape[axis];
+  vector_arg(args, 1, "alpha", C, x.dt, &al, IR_OP_NN_PRELU, e);
+  around(&x, axis, &outer, &inner);
+  RtResult res;
+  void *out = rt_result_init(&res, x.dt, x.rank, x.shape);
+  if (x.count == 0) return rt_result_value(&res);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t k = 0; k < inner; k++) {
+        int64_t i = (o * C + c) * inner + k;
+        double v = ld(&x, i);
+        st(out, x.dt, i, v < 0 ? v * ld(&al, c) : v);
+      }
+  return rt_result_value(&res);
+}
+
+/* -sum(log(x) * y) / batch, or -sum(x * y) / batch from logits, as TVM's compute. */
+static RtValue cross_entropy(IrOpId op, const RtValue *args, const IrExpr *e) {
+  RtOperand x, y;
+  rt_operand(&x, args[0]);
+  rt_operand(&y, args[1]);
+  if (x.rank != 2 || y.rank != 2 || x.shape[0] != y.shape[0] || x.shape[1] != y.shape[1])
+    rt_error(e, "%s: the predictions %s and the targets %s differ in shape", ir_ops[op].name,
+             rt_shape_text(x.rank, x.shape), rt_shape_text(y.rank, y.shape));
+  double s = 0;
+  for (int64_t i = 0; i < x.count; i++) s += (op == IR_OP_NN_CROSS_ENTROPY ? log(ld(&x, i)) : ld(&x, i)) * ld(&y, i);
+  return rt_scalar_from_f64(x.dt, -s / (double)x.shape[0]);
+}
+
 RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  (void)args, (void)nargs;
-  rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+  (void)nargs;
+  const IrOpAttrs *at = rt_attrs(e);
+  switch (op) {
+  case IR_OP_NN_BATCH_NORM: return batch_norm(args, at, e);
+  case IR_OP_NN_LAYER_NORM: case IR_OP_NN_INSTANCE_NORM: case IR_OP_NN_GROUP_NORM: return norm3(op, args, at, e);
+  case IR_OP_NN_LRN: return lrn(args, at, e);
+  case IR_OP_NN_L2_NORMALIZE: return l2_normalize(args, at, e);
+  case IR_OP_NN_PRELU: return prelu(args, at, e);
+  case IR_OP_NN_CROSS_ENTROPY: case IR_OP_NN_CROSS_ENTROPY_WITH_LOGITS: return cross_entropy(op, args, e);
+  case IR_OP_NN_DROPOUT: {
+    RtOperand x;
+    rt_operand(&x, args[0]);
+    RtValue fields[2] = {args[0], rt_tensor_fill(rt_scalar_from_f64(x.dt, 1), x.dt, x.rank, x.shape)};
+    return rt_tuple_value(2, fields);
+  }
+  default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+  }
 }

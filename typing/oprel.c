@@ -131,3 +131,10 @@ TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out) {
 IrType *ty_rel_dim(int64_t n) { return ir_type_dim(n, (IrSpan){0}); }
 IrType *ty_rel_shape(int rank, IrType **dims) { return ir_type_shape(rank, dims, (IrSpan){0}); }
 IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype) { return ir_type_tensor(shape, dtype, (IrSpan){0}); }
+
+TyRelResult ty_rel_float(TyCtx *cx, TyRelation *rel, IrType *dt, const char *what, IrType *t, const char **message) {
+  dt = ty_prune(cx, dt);
+  if (dt->kind != IR_TYPE_DTYPE) return TY_NOT_YET;
+  if (dt->u.dtype.code != IR_DT_FLOAT) REL_FAIL("%s works on floats, but %s is %s", ty_rel_who(rel), what, ty_rel_text(cx, t));
+  return TY_SOLVED;
+}

@@ -49,6 +49,11 @@ TyRelResult ty_rel_same_dtype(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, 
 TyRelResult ty_rel_same_dim(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char *what,
                             const char **message);
 
+/* Whether base type dt is a float: TY_SOLVED; TY_FAILED saying that the operator works on floats and
+ * `what` (e.g. "its data") is `t`; TY_NOT_YET while dt is a hole (an unsuffixed literal's dtype is
+ * decided at the end, and the relation runs again then). Call it last, after the result is stated. */
+TyRelResult ty_rel_float(TyCtx *cx, TyRelation *rel, IrType *dt, const char *what, IrType *t, const char **message);
+
 /* The attribute `id` of the relation's call. */
 const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id);
 /* An axis of attribute `id` made non-negative for a tensor of `rank` (axes from -rank to

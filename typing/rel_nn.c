@@ -112,11 +112,10 @@ TyRelResult ty_rel_bias_add(TyCtx *cx, TyRelation *rel, const char **message) {
 TyRelResult ty_rel_softmax(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *xs, *xt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
-  if (xt->kind == IR_TYPE_DTYPE && xt->u.dtype.code != IR_DT_FLOAT)
-    REL_FAIL("%s works on floats, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, rel->args[0]));
   int r = xs->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s works along an axis, but its argument is a scalar", ty_rel_who(rel));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, -1), r, 0, &axis, message));
-  return ty_rel_result(cx, rel, 1, rel->args[0], message);
+  REL_TRY(ty_rel_result(cx, rel, 1, rel->args[0], message));
+  return ty_rel_float(cx, rel, xt, "its argument", rel->args[0], message);
 }
 
