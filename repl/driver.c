@@ -8,11 +8,12 @@
 #include "repl/session.h"
 #include "runtime/runtime.h"
 
-/* Loads every file in order; each sees what the files before it defined. -e, -t and --types
- * load definitions only: the files' top-level expressions do not run. Otherwise each file's
+/* Loads every file in order; each sees what the files before it defined. -e, -t, --types and
+ * --annot load definitions only: the files' top-level expressions do not run. Otherwise each file's
  * expressions run (printing their values) once the whole file has been checked. */
 static int load_files(Session *s, const ReplOptions *opt, IrProgram **progs) {
-  bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES;
+  bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES ||
+                          opt->mode == REPL_MODE_ANNOT;
   for (int i = 0; i < opt->nfiles; i++) {
     progs[i] = session_load_file(s, opt->files[i], definitions_only);
     if (!progs[i]) return 1;
@@ -64,6 +65,20 @@ static int print_types(Session *s, const IrProgram *prog) {
   return 0;
 }
 
+/* The file's definitions with the type of every binding and call as a comment (as TVM's astext
+ * writes its ty= comments), its data types as written. */
+static int print_annotated(const IrProgram *prog) {
+  for (int i = 0; i < prog->nitems; i++) {
+    IrBuf b;
+    ir_buf_init(&b);
+    if (prog->items[i].kind == IR_ITEM_DEF) ir_print_item_typed(&b, &prog->items[i]);
+    else if (prog->items[i].kind == IR_ITEM_DATA) ir_print_item(&b, &prog->items[i]);
+    else continue;
+    puts(b.data);
+  }
+  return 0;
+}
+
 int repl_main(const ReplOptions *opt) {
   Session s;
   session_init(&s);
@@ -82,6 +97,9 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_TYPES:
     if (load_files(&s, opt, progs)) return 1;
     return print_types(&s, progs[0]);
+  case REPL_MODE_ANNOT:
+    if (load_files(&s, opt, progs)) return 1;
+    return print_annotated(progs[0]);
   case REPL_MODE_TYPE:
   case REPL_MODE_EVAL: {
     if (load_files(&s, opt, progs)) return 1;

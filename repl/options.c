@@ -16,6 +16,7 @@ static const char usage[] =
     "  relay [FILE...] -t EXPR   print the type of EXPR (e.g. relay -t @map)\n"
     "  relay --types FILE    print `@name : type` for every global FILE defines\n"
     "  relay --print FILE    print FILE in canonical form\n"
+    "  relay --annot FILE    print FILE's definitions with the type of every binding and call\n"
     "\n"
     "options:\n"
     "  --no-prelude          start from an empty module\n"
@@ -35,7 +36,7 @@ static bool set_mode(ReplOptions *o, ReplMode mode, const char *flag, const char
     return false;
   }
   if (o->mode == mode && (mode == REPL_MODE_EVAL || mode == REPL_MODE_TYPE || mode == REPL_MODE_PRINT ||
-                          mode == REPL_MODE_TYPES)) {
+                          mode == REPL_MODE_TYPES || mode == REPL_MODE_ANNOT)) {
     *error = ir_printf("%s is given twice", flag);
     return false;
   }
@@ -68,7 +69,7 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
       continue;
     }
     bool takes_arg = !strcmp(a, "-e") || !strcmp(a, "-t") || !strcmp(a, "--types") || !strcmp(a, "--print") ||
-                     !strcmp(a, "--stack");
+                     !strcmp(a, "--annot") || !strcmp(a, "--stack");
     if (takes_arg && i + 1 >= argc) {
       *error = ir_printf("%s needs an argument", a);
       return false;
@@ -78,8 +79,9 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
     } else if (!strcmp(a, "-e") || !strcmp(a, "-t")) {
       if (!set_mode(o, a[1] == 'e' ? REPL_MODE_EVAL : REPL_MODE_TYPE, a, error)) return false;
       o->expr = argv[++i];
-    } else if (!strcmp(a, "--types") || !strcmp(a, "--print")) {
-      if (!set_mode(o, a[2] == 't' ? REPL_MODE_TYPES : REPL_MODE_PRINT, a, error)) return false;
+    } else if (!strcmp(a, "--types") || !strcmp(a, "--print") || !strcmp(a, "--annot")) {
+      if (!set_mode(o, a[2] == 't' ? REPL_MODE_TYPES : a[2] == 'p' ? REPL_MODE_PRINT : REPL_MODE_ANNOT, a, error))
+        return false;
       mode_file = argv[++i];
     } else if (!strcmp(a, "--stack")) {
       if (!parse_stack(argv[++i], o, error)) return false;
@@ -100,14 +102,15 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
   }
   if (mode_file) {
     if (o->nfiles) {
-      *error = ir_printf("%s takes one file; `%s` is extra", o->mode == REPL_MODE_PRINT ? "--print" : "--types",
+      *error = ir_printf("%s takes one file; `%s` is extra",
+                         o->mode == REPL_MODE_PRINT ? "--print" : o->mode == REPL_MODE_ANNOT ? "--annot" : "--types",
                          o->files[0]);
       return false;
     }
     o->files[o->nfiles++] = mode_file;
   }
   if (o->interactive && o->mode != REPL_MODE_REPL) {
-    *error = "-i cannot be combined with -e, -t, --types or --print";
+    *error = "-i cannot be combined with -e, -t, --types, --print or --annot";
     return false;
   }
   if (o->mode == REPL_MODE_REPL && o->nfiles && !o->interactive) o->mode = REPL_MODE_RUN;

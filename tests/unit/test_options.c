@@ -30,6 +30,8 @@ int main(void) {
   tap_ok(parse("--print a.rly") && opt.mode == REPL_MODE_PRINT && opt.nfiles == 1 && !strcmp(opt.files[0], "a.rly"),
          "--print FILE");
   tap_ok(parse("--types a.rly --no-prelude") && opt.mode == REPL_MODE_TYPES && opt.no_prelude, "--types FILE");
+  tap_ok(parse("--annot a.rly") && opt.mode == REPL_MODE_ANNOT && opt.nfiles == 1, "--annot FILE");
+  tap_ok(!parse("--annot a.rly b.rly") && strstr(err, "--annot takes one file"), "--annot takes exactly one file");
   tap_ok(parse("a.rly -i") && opt.mode == REPL_MODE_REPL && opt.interactive && opt.nfiles == 1, "-i loads then interacts");
   tap_ok(parse("-- -odd.rly") && opt.mode == REPL_MODE_RUN && !strcmp(opt.files[0], "-odd.rly"), "-- ends the options");
   tap_ok(parse("--help") && opt.mode == REPL_MODE_HELP, "--help");
