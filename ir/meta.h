@@ -31,8 +31,10 @@ typedef struct IrMetaEntry {
   IrMetaKind kind;
   const char *type_key; /* "relay.Constant", "relay.attrs.BatchMatmulAttrs", ... */
   IrMetaTensor tensor;  /* CONSTANT */
-  int nattrs;           /* ATTRS: every field of the node, as a Relay attribute (key = value), in */
-  IrAttr *attrs;        /* the node's order; spans are 0 */
+  int nattrs;           /* ATTRS: the node's fields as Relay attributes (key = value), in TVM's */
+  IrAttr *attrs;        /* declaration order; spans are 0. A field the node lacks, or that holds an
+                         * object with no attribute value (not a number, string, Array or entry),
+                         * is left out. An attrs type TVM v0.14 does not declare is OTHER. */
 } IrMetaEntry;
 
 typedef struct IrMetaKindList {
