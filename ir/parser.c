@@ -966,6 +966,9 @@ static IrExpr *parse_name(Parser *P) {
     P->pos--;
     IrExpr *e = ir_expr_new(IR_EXPR_META, t->span);
     e->u.meta.entry = parse_meta_ref(P, &e->u.meta.kind, &e->u.meta.index, &e->span);
+    if (!e->u.meta.entry && P->meta)
+      error_span(P, e->span, NULL, "the metadata section has no entry %lld of `%s`", (long long)e->u.meta.index,
+                 e->u.meta.kind->name);
     return e;
   }
   const char *hint = ir_printf("a global function is written `@%s`, a local variable `%%%s`", s->name, s->name);
