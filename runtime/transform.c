@@ -210,13 +210,18 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const IrEx
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], strides[RT_MAX_RANK], base = 0;
   strides_of(r, a->shape, in_strides);
   for (int i = 0; i < r; i++) shape[i] = a->shape[i], strides[i] = in_strides[i];
-  int n = ax->given && !ax->none ? ax->n : b->n;
+  bool has_axes = ax->given && !ax->none, has_strides = s->given && !s->none;
+  int n = has_axes ? ax->n : b->n > en->n ? b->n : en->n;
+  if (!has_axes && has_strides && s->n > n) n = s->n;
   if (n > r) rt_error(e, "strided_slice: %d axes sliced, but the tensor has rank %d", n, r);
+  if (has_axes && (b->n != n || en->n != n)) rt_error(e, "strided_slice: begin and end must give one value per axis");
   for (int k = 0; k < n; k++) {
-    int axis = ax->given && !ax->none ? rt_axis(e, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
-    int64_t stride = s->given && !s->none ? s->ints[s->n == 1 ? 0 : k] : 1;
-    int64_t begin = b->ints[k], end = en->ints[en->n == 1 ? 0 : k], start;
-    if (size_mode) end = end < 0 ? INT64_MAX : begin + end;
+    int axis = has_axes ? rt_axis(e, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
+    int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
+    if (stride == 0) rt_error(e, "strided_slice: a stride is 0");
+    int64_t begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX, start;
+    int64_t end = k < en->n ? en->ints[k] : stride < 0 ? 0 : INT64_MAX;
+    if (size_mode && k < en->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
     int64_t len = ir_slice_length(a->shape[axis], begin, end, stride, &start);
     shape[axis] = len;
     if (len > 0) base += start * in_strides[axis];

@@ -221,18 +221,35 @@ TyRelResult ty_rel_concatenate(TyCtx *cx, TyRelation *rel, const char **message)
   int r = shapes[0]->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s joins tensors along an axis, but these are scalars", ty_rel_who(rel));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  /* As TVM: the axis adds up (`?` if any piece has `?` there); another dimension is the pieces'
+   * common value, `?` where some piece has `?` (unless the axis itself is `?`: then the known
+   * value, so (1, 3) and (1, ?) give (2, ?) but (?, 3) and (?, ?) give (?, 3)). */
   IrType **dims = IR_NEW_ARRAY(IrType *, r);
+  bool axis_any = false;
+  for (int i = 0; i < n; i++) axis_any |= ty_prune(cx, shapes[i]->u.shape.dims[axis])->kind == IR_TYPE_ANY;
   for (int d = 0; d < r; d++) {
-    dims[d] = shapes[0]->u.shape.dims[d];
-    for (int i = 1; i < n; i++) {
+    if (d == axis) {
+      dims[d] = shapes[0]->u.shape.dims[d];
+      for (int i = 1; i < n; i++) dims[d] = ty_dim_add(cx, dims[d], shapes[i]->u.shape.dims[d]);
+      if (axis_any) dims[d] = ty_dim_any();
+      continue;
+    }
+    IrType *known = NULL;
+    int known_at = 0, anys = 0;
+    for (int i = 0; i < n; i++) {
       IrType *di = shapes[i]->u.shape.dims[d];
-      if (d == axis) {
-        dims[d] = ty_dim_add(cx, dims[d], di);
-      } else if (!ty_unify(cx, dims[d], di, NULL)) {
-        REL_FAIL("%s: dimension %d must agree (only axis %d may differ), but field 0 is %s and field %d is %s",
-                 ty_rel_who(rel), d, axis, ty_rel_shape_text(cx, shapes[0]), i, ty_rel_shape_text(cx, shapes[i]));
+      if (ty_prune(cx, di)->kind == IR_TYPE_ANY) {
+        anys++;
+      } else if (!known) {
+        known = di;
+        known_at = i;
+      } else if (!ty_unify(cx, known, di, NULL)) {
+        REL_FAIL("%s: dimension %d must agree (only axis %d may differ), but field %d is %s and field %d is %s",
+                 ty_rel_who(rel), d, axis, known_at, ty_rel_shape_text(cx, shapes[known_at]), i,
+                 ty_rel_shape_text(cx, shapes[i]));
       }
     }
+    dims[d] = known && (anys == 0 || axis_any) ? known : ty_dim_any();
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
 }
@@ -352,25 +369,36 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
   bool size_mode = mode->given && !strcmp(mode->str, "size");
   if (mode->given && !size_mode && strcmp(mode->str, "end"))
     REL_FAIL("%s: slice_mode=\"%s\" is not \"end\" or \"size\"", ty_rel_who(rel), mode->str);
-  int n = ax->given && !ax->none ? ax->n : b->n;
-  if (n > r) REL_FAIL("%s: begin=%s slices %d axes, but the tensor %s has rank %d", ty_rel_who(rel), ints_text(b), n,
-                      ty_rel_shape_text(cx, shape), r);
-  if (b->n != n || (e->n != n && !(e->n == 1 && n == 1)))
-    REL_FAIL("%s: begin=%s and end=%s must give one value per sliced axis", ty_rel_who(rel), ints_text(b), ints_text(e));
-  if (s->given && !s->none && s->n != n && s->n != 1)
-    REL_FAIL("%s: strides=%s must give one value per sliced axis (or one for all)", ty_rel_who(rel), ints_text(s));
+  bool has_axes = ax->given && !ax->none, has_strides = s->given && !s->none;
+  int n;
+  if (has_axes) {
+    n = ax->n;
+    if (b->n != n || e->n != n)
+      REL_FAIL("%s: begin=%s and end=%s must give one value per axis of axes=%s", ty_rel_who(rel), ints_text(b),
+               ints_text(e), ints_text(ax));
+    if (has_strides && s->n != n && s->n != 1)
+      REL_FAIL("%s: strides=%s must give one value per sliced axis (or one for all)", ty_rel_who(rel), ints_text(s));
+  } else {
+    /* As TVM: begin, end and strides each padded to the rank (the whole axis, stride 1). */
+    n = b->n > e->n ? b->n : e->n;
+    if (has_strides && s->n > n) n = s->n;
+  }
+  if (n > r) REL_FAIL("%s: begin=%s, end=%s slice %d axes, but the tensor %s has rank %d", ty_rel_who(rel), ints_text(b),
+                      ints_text(e), n, ty_rel_shape_text(cx, shape), r);
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i];
   for (int k = 0; k < n; k++) {
     int axis = k;
-    if (ax->given && !ax->none) REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &axis, message));
-    int64_t stride = s->given && !s->none ? s->ints[s->n == 1 ? 0 : k] : 1;
+    if (has_axes) REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &axis, message));
+    int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
     if (stride == 0) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
-    int64_t dim, start, begin = b->ints[k], end = e->ints[k];
+    int64_t dim, start, begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX;
+    int64_t end = k < e->n ? e->ints[k] : stride < 0 ? 0 : INT64_MAX;
     if (size_mode) {
       if (stride != 1) REL_FAIL("%s: slice_mode=\"size\" takes strides of 1", ty_rel_who(rel));
-      end = end < 0 ? INT64_MAX : begin + end;
+      if (k < e->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
     }
+    if (begin == 0 && end == INT64_MAX && stride == 1) continue; /* the whole axis, symbolic or not */
     TyRelResult size = ty_rel_dim_const(cx, dims[axis], &dim);
     if (size == TY_SOLVED) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
     else if (size == TY_NOT_YET) return size;
