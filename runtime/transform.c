@@ -579,7 +579,8 @@ static void parse_layout(const char *s, Layout *l) {
   l->n = 0;
   for (const char *p = s; *p && l->n < RT_MAX_RANK; p++) {
     int64_t f = 0;
-    while (*p >= '0' && *p <= '9') f = f * 10 + (*p++ - '0');
+    while (*p >= '0' && *p <= '9' && f < 100000000) f = f * 10 + (*p++ - '0');
+    if (!*p) break;
     l->axis[l->n] = *p;
     l->factor[l->n++] = f;
   }
