@@ -39,6 +39,15 @@ static uint64_t ipow(int64_t x, int64_t y, bool is_signed) {
   return r;
 }
 
+/* Shifts as numpy's: a count beyond the width (or negative) shifts every bit out; right shifts of
+ * signed values are arithmetic. */
+static uint64_t shl(uint64_t x, uint64_t y, int bits) { return y >= (uint64_t)bits ? 0 : x << y; }
+static uint64_t shr_u(uint64_t x, uint64_t y, int bits) { return y >= (uint64_t)bits ? 0 : x >> y; }
+static int64_t shr_s(int64_t x, uint64_t y, int bits) {
+  if (y >= (uint64_t)bits) return x < 0 ? -1 : 0;
+  return x < 0 ? ~(~x >> y) : x >> y;
+}
+
 static double floormod_f64(double x, double y) {
   double r = fmod(x, y);
   if (r != 0 && ((r < 0) != (y < 0))) r += y;
@@ -101,9 +110,11 @@ static double floormod_f64(double x, double y) {
     case IR_OP_SUBTRACT: LOOP2(S, S, S, (uint64_t)x - (uint64_t)y); break;                      \
     case IR_OP_MULTIPLY: LOOP2(S, S, S, (uint64_t)x * (uint64_t)y); break;                      \
     case IR_OP_DIVIDE:                                                                          \
+    case IR_OP_TRUNC_DIVIDE:                                                                    \
       LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : (SIGNED && y == (S)-1) ? 0 - (uint64_t)x : (uint64_t)(x / y)); \
       break;                                                                                    \
-    case IR_OP_MOD: LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : (SIGNED && y == (S)-1) ? 0 : x % y); break; \
+    case IR_OP_MOD:                                                                             \
+    case IR_OP_TRUNC_MOD: LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : (SIGNED && y == (S)-1) ? 0 : x % y); break; \
     case IR_OP_FLOOR_DIVIDE:                                                                    \
       LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : SIGNED ? (uint64_t)floordiv_i64((int64_t)x, (int64_t)y) : (uint64_t)(x / y)); \
       break;                                                                                    \
@@ -113,6 +124,14 @@ static double floormod_f64(double x, double y) {
     case IR_OP_POWER: LOOP2(S, S, S, ipow((int64_t)x, (int64_t)y, SIGNED)); break;              \
     case IR_OP_MAXIMUM: LOOP2(S, S, S, x > y ? x : y); break;                                   \
     case IR_OP_MINIMUM: LOOP2(S, S, S, x < y ? x : y); break;                                   \
+    case IR_OP_BITWISE_AND: LOOP2(S, S, S, x & y); break;                                       \
+    case IR_OP_BITWISE_OR: LOOP2(S, S, S, x | y); break;                                        \
+    case IR_OP_BITWISE_XOR: LOOP2(S, S, S, x ^ y); break;                                       \
+    case IR_OP_LEFT_SHIFT: LOOP2(S, S, S, shl((uint64_t)x, (uint64_t)y, (int)sizeof(S) * 8)); break; \
+    case IR_OP_RIGHT_SHIFT:                                                                     \
+      LOOP2(S, S, S, SIGNED ? (uint64_t)shr_s((int64_t)x, (uint64_t)y, (int)sizeof(S) * 8)      \
+                            : shr_u((uint64_t)x, (uint64_t)y, (int)sizeof(S) * 8));             \
+      break;                                                                                    \
     COMPARISONS(S, S)                                                                           \
     default: break;                                                                             \
     }                                                                                           \
@@ -127,7 +146,9 @@ static double floormod_f64(double x, double y) {
     case IR_OP_SUBTRACT: LOOP2(S, C, S, x - y); break;                                          \
     case IR_OP_MULTIPLY: LOOP2(S, C, S, x * y); break;                                          \
     case IR_OP_DIVIDE: LOOP2(S, C, S, x / y); break;                                            \
-    case IR_OP_MOD: LOOP2(S, C, S, fmod(x, y)); break;                                          \
+    case IR_OP_MOD:                                                                             \
+    case IR_OP_TRUNC_MOD: LOOP2(S, C, S, fmod(x, y)); break;                                    \
+    case IR_OP_TRUNC_DIVIDE: LOOP2(S, C, S, trunc(x / y)); break;                               \
     case IR_OP_FLOOR_DIVIDE: LOOP2(S, C, S, floor((double)x / y)); break;                       \
     case IR_OP_FLOOR_MOD: LOOP2(S, C, S, floormod_f64(x, y)); break;                            \
     case IR_OP_POWER: LOOP2(S, C, S, pow(x, y)); break;                                         \
@@ -236,6 +257,11 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
     rt_error(e, "%s: the arguments' dtypes differ (%s and %s)", ir_ops[op].name, ir_dtype_name(a.dt, na),
              ir_dtype_name(b.dt, nb));
   }
+  if (op >= IR_OP_LEFT_SHIFT && op <= IR_OP_BITWISE_XOR && a.dt.code != IR_DT_INT && a.dt.code != IR_DT_UINT &&
+      !(a.dt.code == IR_DT_BOOL && op >= IR_OP_BITWISE_AND)) {
+    char na[24];
+    rt_error(e, "%s: works on integer tensors, not %s", ir_ops[op].name, ir_dtype_name(a.dt, na));
+  }
   int rank = a.rank > b.rank ? a.rank : b.rank;
   if (rank > RT_MAX_RANK) rt_error(e, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, RT_MAX_RANK);
   int64_t shape[RT_MAX_RANK], stride_a[RT_MAX_RANK], stride_b[RT_MAX_RANK];
@@ -322,11 +348,26 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     case IR_OP_TANH: LOOP1(S, S, sat(tanh((double)x))); break;                                  \
     case IR_OP_SIN: LOOP1(S, S, sat(sin((double)x))); break;                                    \
     case IR_OP_COS: LOOP1(S, S, sat(cos((double)x))); break;                                    \
+    case IR_OP_ERF: case IR_OP_FAST_ERF: LOOP1(S, S, sat(erf((double)x))); break;               \
+    case IR_OP_FAST_EXP: LOOP1(S, S, sat(exp((double)x))); break;                               \
+    case IR_OP_FAST_TANH: LOOP1(S, S, sat(tanh((double)x))); break;                             \
+    case IR_OP_LOG2: LOOP1(S, S, sat(log2((double)x))); break;                                  \
+    case IR_OP_LOG10: LOOP1(S, S, sat(log10((double)x))); break;                                \
+    case IR_OP_TAN: LOOP1(S, S, sat(tan((double)x))); break;                                    \
+    case IR_OP_ASIN: LOOP1(S, S, sat(asin((double)x))); break;                                  \
+    case IR_OP_ACOS: LOOP1(S, S, sat(acos((double)x))); break;                                  \
+    case IR_OP_ATAN: LOOP1(S, S, sat(atan((double)x))); break;                                  \
+    case IR_OP_SINH: LOOP1(S, S, sat(sinh((double)x))); break;                                  \
+    case IR_OP_COSH: LOOP1(S, S, sat(cosh((double)x))); break;                                  \
+    case IR_OP_ASINH: LOOP1(S, S, sat(asinh((double)x))); break;                                \
+    case IR_OP_ACOSH: LOOP1(S, S, sat(acosh((double)x))); break;                                \
+    case IR_OP_ATANH: LOOP1(S, S, sat(atanh((double)x))); break;                                \
+    case IR_OP_BITWISE_NOT: LOOP1(S, S, ~(uint64_t)x); break;                                   \
     case IR_OP_LOGICAL_NOT: LOOP1(S, S, x == 0); break;                                         \
     case IR_OP_ZEROS_LIKE: LOOP1(S, S, 0); break;                                               \
     case IR_OP_ONES_LIKE: LOOP1(S, S, 1); break;                                                \
     case IR_OP_NN_RELU: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? 0 : x); break;                                   \
-    default: LOOP1(S, S, x); break; /* copy, floor, ceil, round */                              \
+    default: LOOP1(S, S, x); break; /* copy, floor, ceil, round, trunc */                              \
     }                                                                                           \
   }
 
@@ -351,6 +392,21 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     case IR_OP_FLOOR: LOOP1(S, C, floor(x)); break;                                             \
     case IR_OP_CEIL: LOOP1(S, C, ceil(x)); break;                                               \
     case IR_OP_ROUND: LOOP1(S, C, nearbyint(x)); break;                                         \
+    case IR_OP_TRUNC: LOOP1(S, C, trunc(x)); break;                                             \
+    case IR_OP_ERF: case IR_OP_FAST_ERF: LOOP1(S, C, erf(x)); break;                            \
+    case IR_OP_FAST_EXP: LOOP1(S, C, exp(x)); break;                                            \
+    case IR_OP_FAST_TANH: LOOP1(S, C, tanh(x)); break;                                          \
+    case IR_OP_LOG2: LOOP1(S, C, log2(x)); break;                                               \
+    case IR_OP_LOG10: LOOP1(S, C, log10(x)); break;                                             \
+    case IR_OP_TAN: LOOP1(S, C, tan(x)); break;                                                 \
+    case IR_OP_ASIN: LOOP1(S, C, asin(x)); break;                                               \
+    case IR_OP_ACOS: LOOP1(S, C, acos(x)); break;                                               \
+    case IR_OP_ATAN: LOOP1(S, C, atan(x)); break;                                               \
+    case IR_OP_SINH: LOOP1(S, C, sinh(x)); break;                                               \
+    case IR_OP_COSH: LOOP1(S, C, cosh(x)); break;                                               \
+    case IR_OP_ASINH: LOOP1(S, C, asinh(x)); break;                                             \
+    case IR_OP_ACOSH: LOOP1(S, C, acosh(x)); break;                                             \
+    case IR_OP_ATANH: LOOP1(S, C, atanh(x)); break;                                             \
     case IR_OP_LOGICAL_NOT: LOOP1(S, C, x == 0); break;                                         \
     case IR_OP_ZEROS_LIKE: LOOP1(S, C, 0); break;                                               \
     case IR_OP_ONES_LIKE: LOOP1(S, C, 1); break;                                                \
@@ -373,7 +429,8 @@ static void unary_bool(IrOpId op, const void *a, void *out, int64_t n, double p,
   for (int64_t i = 0; i < n; i++) {
     bool x = A[i] != 0;
     switch (op) {
-    case IR_OP_LOGICAL_NOT: O[i] = !x; break;
+    case IR_OP_LOGICAL_NOT:
+    case IR_OP_BITWISE_NOT: O[i] = !x; break;
     case IR_OP_ZEROS_LIKE: O[i] = 0; break;
     case IR_OP_ONES_LIKE: O[i] = 1; break;
     default: O[i] = x; break; /* the others keep a 0 or 1 as it is */
@@ -397,9 +454,22 @@ static void int_range(IrDType dt, double *lo, double *hi) {
   }
 }
 
+/* isnan, isinf, isfinite: a bool per element (integers are finite). */
+static RtValue classify(IrOpId op, const RtOperand *a) {
+  RtResult r;
+  uint8_t *O = rt_result_init(&r, IR_DTYPE(IR_DT_BOOL, 1), a->rank, a->shape);
+  bool is_float = a->dt.code == IR_DT_FLOAT;
+  for (int64_t i = 0; i < a->count; i++) {
+    double x = is_float ? rt_scalar_f64(rt_elem_get(a->data, a->dt, i)) : 0;
+    O[i] = op == IR_OP_ISNAN ? isnan(x) : op == IR_OP_ISINF ? isinf(x) : isfinite(x);
+  }
+  return rt_result_value(&r);
+}
+
 static RtValue unary(IrOpId op, RtValue v, const IrExpr *e) {
   RtOperand a;
   rt_operand(&a, v);
+  if (op == IR_OP_ISNAN || op == IR_OP_ISINF || op == IR_OP_ISFINITE) return classify(op, &a);
   const IrOpAttrs *attrs = rt_attrs(e);
   double p = 0, q = 0;
   if (op == IR_OP_CLIP) {

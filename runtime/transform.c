@@ -1,6 +1,8 @@
 /* The shape kernels: reshape and its relatives (expand_dims, squeeze, batch_flatten: the same data
  * under a new shape), transpose, broadcast_to and strided_slice (strided copies), concatenate,
- * stack and split (block copies), take, where, cast and shape_of. Data moves by element size, so
+ * stack and split (block copies), take, where, cast and shape_of; tile, repeat, reverse,
+ * reverse_sequence, the *_like forms, collapse_sum (summing down to a shape that broadcasts),
+ * layout_transform and ndarray_size. Data moves by element size, so
  * one loop serves every dtype. */
 #include "runtime/kernel.h"
 
@@ -175,24 +177,28 @@ static RtValue transpose(const RtOperand *a, const IrOpAttrs *at, const IrExpr *
   return rt_result_value(&res);
 }
 
-static RtValue broadcast_to(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
-  const IrAttrValue *to = &at->v[IR_A_SHAPE];
-  int r = to->n;
-  check_rank(e, IR_OP_BROADCAST_TO, r);
-  if (r < a->rank) rt_error(e, "broadcast_to: %s has more dimensions than %s", rt_shape_text(a->rank, a->shape), rt_shape_text(r, to->ints));
+/* a broadcast to the shape `to` of rank r (broadcast_to, broadcast_to_like). */
+static RtValue broadcast_shape(const RtOperand *a, int r, const int64_t *to, IrOpId op, const IrExpr *e) {
+  check_rank(e, op, r);
+  if (r < a->rank) rt_error(e, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(r, to));
   int64_t in_strides[RT_MAX_RANK], strides[RT_MAX_RANK];
   strides_of(a->rank, a->shape, in_strides);
   for (int i = 0; i < r; i++) {
     int k = i - (r - a->rank);
     int64_t d = k >= 0 ? a->shape[k] : 1;
-    if (d != 1 && d != to->ints[i])
-      rt_error(e, "broadcast_to: %s does not broadcast to %s", rt_shape_text(a->rank, a->shape), rt_shape_text(r, to->ints));
+    if (d != 1 && d != to[i])
+      rt_error(e, "%s: %s does not broadcast to %s", ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(r, to));
     strides[i] = d == 1 ? 0 : in_strides[k];
   }
   RtResult res;
-  void *out = rt_result_init(&res, a->dt, r, to->ints);
-  gather(out, a->data, rt_dtype_size(a->dt), r, to->ints, 0, strides);
+  void *out = rt_result_init(&res, a->dt, r, to);
+  gather(out, a->data, rt_dtype_size(a->dt), r, to, 0, strides);
   return rt_result_value(&res);
+}
+
+static RtValue broadcast_to(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *to = &at->v[IR_A_SHAPE];
+  return broadcast_shape(a, to->n, to->ints, IR_OP_BROADCAST_TO, e);
 }
 
 static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
@@ -204,13 +210,18 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const IrEx
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], strides[RT_MAX_RANK], base = 0;
   strides_of(r, a->shape, in_strides);
   for (int i = 0; i < r; i++) shape[i] = a->shape[i], strides[i] = in_strides[i];
-  int n = ax->given && !ax->none ? ax->n : b->n;
+  bool has_axes = ax->given && !ax->none, has_strides = s->given && !s->none;
+  int n = has_axes ? ax->n : b->n > en->n ? b->n : en->n;
+  if (!has_axes && has_strides && s->n > n) n = s->n;
   if (n > r) rt_error(e, "strided_slice: %d axes sliced, but the tensor has rank %d", n, r);
+  if (has_axes && (b->n != n || en->n != n)) rt_error(e, "strided_slice: begin and end must give one value per axis");
   for (int k = 0; k < n; k++) {
-    int axis = ax->given && !ax->none ? rt_axis(e, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
-    int64_t stride = s->given && !s->none ? s->ints[s->n == 1 ? 0 : k] : 1;
-    int64_t begin = b->ints[k], end = en->ints[en->n == 1 ? 0 : k], start;
-    if (size_mode) end = end < 0 ? INT64_MAX : begin + end;
+    int axis = has_axes ? rt_axis(e, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
+    int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
+    if (stride == 0) rt_error(e, "strided_slice: a stride is 0");
+    int64_t begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX, start;
+    int64_t end = k < en->n ? en->ints[k] : stride < 0 ? 0 : INT64_MAX;
+    if (size_mode && k < en->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
     int64_t len = ir_slice_length(a->shape[axis], begin, end, stride, &start);
     shape[axis] = len;
     if (len > 0) base += start * in_strides[axis];
@@ -398,6 +409,238 @@ static RtValue shape_of(const RtOperand *a, const IrOpAttrs *at) {
   return tensor_value(t);
 }
 
+/* ---------------------------------------------------------------- tile, repeat, reverse, reverse_sequence */
+
+/* The multi-index that follows idx (of `shape`, rank r) in row-major order. */
+static void next_index(int64_t *idx, int r, const int64_t *shape) {
+  for (int k = r - 1; k >= 0; k--) {
+    if (++idx[k] < shape[k]) return;
+    idx[k] = 0;
+  }
+}
+
+static RtValue tile(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *reps = &at->v[IR_A_REPS];
+  int r = a->rank, n = reps->n, t = r > n ? r : n;
+  check_rank(e, IR_OP_TILE, t);
+  int64_t in_shape[RT_MAX_RANK], in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
+  for (int i = 0; i < t; i++) {
+    in_shape[i] = i < t - r ? 1 : a->shape[i - (t - r)];
+    int64_t rep = i < t - n ? 1 : reps->ints[i - (t - n)];
+    if (rep < 1) rt_error(e, "tile: reps has %lld, but each count must be at least 1", (long long)rep);
+    if (__builtin_mul_overflow(in_shape[i], rep, &shape[i])) rt_error(e, "tile: the result is too large");
+  }
+  strides_of(t, in_shape, in_strides);
+  size_t esize = rt_dtype_size(a->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, t, shape);
+  int64_t count = product(t, shape);
+  for (int64_t j = 0; j < count; j++) {
+    int64_t off = 0;
+    for (int k = 0; k < t; k++) off += (idx[k] % in_shape[k]) * in_strides[k];
+    memcpy(out + (size_t)j * esize, (const char *)a->data + (size_t)off * esize, esize);
+    next_index(idx, t, shape);
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue repeat(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t reps = ir_attr_int(at, IR_A_REPEATS, 1);
+  if (reps < 1) rt_error(e, "repeat: repeats=%lld, but it must be at least 1", (long long)reps);
+  if (a->rank == 0) rt_error(e, "repeat: the argument is a scalar");
+  int axis = rt_axis(e, IR_OP_REPEAT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
+  int64_t shape[RT_MAX_RANK];
+  memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->rank);
+  if (__builtin_mul_overflow(shape[axis], reps, &shape[axis])) rt_error(e, "repeat: the result is too large");
+  size_t esize = rt_dtype_size(a->dt);
+  int64_t outer = product(axis, a->shape), inner = product(a->rank - axis - 1, a->shape + axis + 1);
+  size_t block = (size_t)inner * esize;
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, a->rank, shape);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < a->shape[axis]; i++) {
+      const char *src = (const char *)a->data + (size_t)(o * a->shape[axis] + i) * block;
+      for (int64_t k = 0; k < reps; k++, out += block) memcpy(out, src, block);
+    }
+  return rt_result_value(&res);
+}
+
+static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  if (a->rank == 0) rt_error(e, "reverse: the argument is a scalar");
+  int axis = rt_axis(e, IR_OP_REVERSE, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
+  int64_t strides[RT_MAX_RANK];
+  strides_of(a->rank, a->shape, strides);
+  int64_t base = a->shape[axis] > 0 ? (a->shape[axis] - 1) * strides[axis] : 0;
+  strides[axis] = -strides[axis];
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, a->rank, a->shape);
+  gather(out, a->data, rt_dtype_size(a->dt), a->rank, a->shape, base, strides);
+  return rt_result_value(&res);
+}
+
+/* TVM's rule: along seq_axis, the first seq_lengths[b] elements of batch b reversed (all of them
+ * when the length exceeds the axis), the rest kept; a length of 0 or 1 keeps everything. */
+static RtValue reverse_sequence(const RtOperand *a, const RtOperand *len, const IrOpAttrs *at, const IrExpr *e) {
+  int r = a->rank;
+  int batch = rt_axis(e, IR_OP_REVERSE_SEQUENCE, ir_attr_int(at, IR_A_BATCH_AXIS, 0), r);
+  int seq = rt_axis(e, IR_OP_REVERSE_SEQUENCE, ir_attr_int(at, IR_A_SEQ_AXIS, 1), r);
+  if (len->rank != 1 || len->shape[0] != a->shape[batch])
+    rt_error(e, "reverse_sequence: seq_lengths %s does not match the batch dimension of %s",
+             rt_shape_text(len->rank, len->shape), rt_shape_text(r, a->shape));
+  int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
+  strides_of(r, a->shape, strides);
+  size_t esize = rt_dtype_size(a->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, r, a->shape);
+  int64_t count = a->count, dim = a->shape[seq];
+  for (int64_t j = 0; j < count; j++) {
+    int64_t l = rt_scalar_i64(rt_elem_get(len->data, len->dt, idx[batch])), s = idx[seq];
+    int64_t from = l <= 1 || l <= s ? s : l > dim ? dim - 1 - s : l - 1 - s;
+    int64_t off = j + (from - s) * strides[seq];
+    memcpy(out + (size_t)j * esize, (const char *)a->data + (size_t)off * esize, esize);
+    next_index(idx, r, a->shape);
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- the *_like forms */
+
+static RtValue reshape_like(const RtOperand *a, const RtOperand *like, const IrOpAttrs *at, const IrExpr *e) {
+  int r = a->rank, rl = like->rank;
+  int64_t lb = ir_attr_int(at, IR_A_LHS_BEGIN, 0), le = ir_attr_int(at, IR_A_LHS_END, r);
+  int64_t rb = ir_attr_int(at, IR_A_RHS_BEGIN, 0), re = ir_attr_int(at, IR_A_RHS_END, rl);
+  if (lb < 0) lb += r;
+  if (le < 0) le += r;
+  if (rb < 0) rb += rl;
+  if (re < 0) re += rl;
+  if (lb < 0 || lb > le || le > r || rb < 0 || rb > re || re > rl)
+    rt_error(e, "reshape_like: the ranges of %s and %s are out of order", rt_shape_text(r, a->shape), rt_shape_text(rl, like->shape));
+  int n = (int)(lb + (re - rb) + (r - le));
+  check_rank(e, IR_OP_RESHAPE_LIKE, n);
+  int64_t shape[RT_MAX_RANK];
+  int k = 0;
+  for (int64_t i = 0; i < lb; i++) shape[k++] = a->shape[i];
+  for (int64_t i = rb; i < re; i++) shape[k++] = like->shape[i];
+  for (int64_t i = le; i < r; i++) shape[k++] = a->shape[i];
+  if (product(n, shape) != a->count)
+    rt_error(e, "reshape_like: the %lld elements of %s do not fit the shape %s", (long long)a->count,
+             rt_shape_text(r, a->shape), rt_shape_text(n, shape));
+  return with_shape(a, n, shape);
+}
+
+/* data summed down to `shape` (rank n), which broadcasts to data's shape. */
+static RtValue collapse_sum(const RtOperand *a, int n, const int64_t *shape, IrOpId op, const IrExpr *e) {
+  int r = a->rank;
+  check_rank(e, op, n);
+  if (n > r) rt_error(e, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(n, shape), rt_shape_text(r, a->shape));
+  int64_t out_strides[RT_MAX_RANK], st[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
+  strides_of(n, shape, out_strides);
+  for (int k = 0; k < r; k++) {
+    int ko = k - (r - n);
+    int64_t d = ko >= 0 ? shape[ko] : 1;
+    if (d != 1 && d != a->shape[k])
+      rt_error(e, "%s: %s does not broadcast to %s", ir_ops[op].name, rt_shape_text(n, shape), rt_shape_text(r, a->shape));
+    st[k] = d == 1 ? 0 : out_strides[ko];
+  }
+  int64_t count = product(n, shape);
+  bool is_float = a->dt.code == IR_DT_FLOAT;
+  double *fs = is_float ? rt_alloc(sizeof(double) * (size_t)(count ? count : 1)) : NULL;
+  uint64_t *is = is_float ? NULL : rt_alloc(sizeof(uint64_t) * (size_t)(count ? count : 1));
+  for (int64_t i = 0; i < count; i++) {
+    if (fs) fs[i] = 0;
+    else is[i] = 0;
+  }
+  for (int64_t j = 0; j < a->count; j++) {
+    int64_t o = 0;
+    for (int k = 0; k < r; k++) o += idx[k] * st[k];
+    RtValue v = rt_elem_get(a->data, a->dt, j);
+    if (fs) fs[o] += rt_scalar_f64(v);
+    else if (a->dt.code == IR_DT_BOOL) is[o] |= v.u.u != 0;
+    else is[o] += a->dt.code == IR_DT_INT ? (uint64_t)v.u.i : v.u.u;
+    next_index(idx, r, a->shape);
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, n, shape);
+  for (int64_t i = 0; i < count; i++)
+    rt_elem_set(out, a->dt, i, fs ? rt_scalar_from_f64(a->dt, fs[i]) : rt_scalar_from_u64(a->dt, is[i]));
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- layout_transform */
+
+typedef struct {
+  int n;
+  char axis[RT_MAX_RANK];
+  int64_t factor[RT_MAX_RANK]; /* 0 for a primal axis */
+} Layout;
+
+/* The checker has validated both layouts. */
+static void parse_layout(const char *s, Layout *l) {
+  l->n = 0;
+  for (const char *p = s; *p && l->n < RT_MAX_RANK; p++) {
+    int64_t f = 0;
+    while (*p >= '0' && *p <= '9' && f < 100000000) f = f * 10 + (*p++ - '0');
+    if (!*p) break;
+    l->axis[l->n] = *p;
+    l->factor[l->n++] = f;
+  }
+}
+
+static int layout_find(const Layout *l, char c) {
+  for (int i = 0; i < l->n; i++)
+    if (l->axis[i] == c) return i;
+  return -1;
+}
+
+static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  Layout src, dst;
+  parse_layout(at->v[IR_A_SRC_LAYOUT].str, &src);
+  parse_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
+  if (a->rank != src.n) rt_error(e, "layout_transform: the data %s does not have the source layout's rank", rt_shape_text(a->rank, a->shape));
+  int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
+  strides_of(a->rank, a->shape, in_strides);
+  /* Per axis of the output: where its primal axis is in the input (whole, and split part), and
+   * its own factor in the output. */
+  int whole_in[RT_MAX_RANK], part_in[RT_MAX_RANK], part_out[RT_MAX_RANK];
+  for (int i = 0; i < src.n; i++)
+    if (src.factor[i] && a->shape[i] != src.factor[i])
+      rt_error(e, "layout_transform: axis %c of %s has %lld elements, not %lld", src.axis[i], at->v[IR_A_SRC_LAYOUT].str,
+               (long long)a->shape[i], (long long)src.factor[i]);
+  for (int i = 0; i < dst.n; i++) {
+    char c = dst.axis[i], P = dst.factor[i] ? (char)(c - 'a' + 'A') : c, p = (char)(P - 'A' + 'a');
+    whole_in[i] = layout_find(&src, P);
+    part_in[i] = layout_find(&src, p);
+    part_out[i] = layout_find(&dst, p);
+    int64_t size = a->shape[whole_in[i]] * (part_in[i] >= 0 ? src.factor[part_in[i]] : 1);
+    if (dst.factor[i]) shape[i] = dst.factor[i];
+    else if (part_out[i] >= 0) {
+      int64_t f = dst.factor[part_out[i]];
+      if (size % f) rt_error(e, "layout_transform: axis %c has %lld elements, which do not split into parts of %lld", c, (long long)size, (long long)f);
+      shape[i] = size / f;
+    } else shape[i] = size;
+  }
+  size_t esize = rt_dtype_size(a->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, dst.n, shape);
+  int64_t count = product(dst.n, shape);
+  for (int64_t j = 0; j < count; j++) {
+    int64_t off = 0;
+    for (int i = 0; i < dst.n; i++) {
+      if (dst.factor[i]) continue; /* each primal axis once, with its part */
+      int64_t x = idx[i] * (part_out[i] >= 0 ? dst.factor[part_out[i]] : 1) + (part_out[i] >= 0 ? idx[part_out[i]] : 0);
+      if (part_in[i] >= 0) {
+        int64_t f = src.factor[part_in[i]];
+        off += (x / f) * in_strides[whole_in[i]] + (x % f) * in_strides[part_in[i]];
+      } else {
+        off += x * in_strides[whole_in[i]];
+      }
+    }
+    memcpy(out + (size_t)j * esize, (const char *)a->data + (size_t)off * esize, esize);
+    next_index(idx, dst.n, shape);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -405,8 +648,9 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
   (void)nargs;
   if (op == IR_OP_CONCATENATE || op == IR_OP_STACK) return concatenate(args[0], at, e, op == IR_OP_STACK);
   if (op == IR_OP_WHERE) return where(args, e);
-  RtOperand a;
+  RtOperand a, b;
   rt_operand(&a, args[0]);
+  if (nargs > 1) rt_operand(&b, args[1]);
   switch (op) {
   case IR_OP_RESHAPE: return reshape(&a, at, e);
   case IR_OP_EXPAND_DIMS: return expand_dims(&a, at, e);
@@ -423,6 +667,24 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
   }
   case IR_OP_CAST: return cast(&a, at->v[IR_A_DTYPE].dtype);
   case IR_OP_SHAPE_OF: return shape_of(&a, at);
+  case IR_OP_TILE: return tile(&a, at, e);
+  case IR_OP_REPEAT: return repeat(&a, at, e);
+  case IR_OP_REVERSE: return reverse(&a, at, e);
+  case IR_OP_REVERSE_SEQUENCE: return reverse_sequence(&a, &b, at, e);
+  case IR_OP_FULL_LIKE: return rt_tensor_fill(rt_convert(args[1].kind == RT_SCALAR ? args[1] : rt_elem_get(b.data, b.dt, 0), a.dt), a.dt, a.rank, a.shape);
+  case IR_OP_RESHAPE_LIKE: return reshape_like(&a, &b, at, e);
+  case IR_OP_BROADCAST_TO_LIKE: return broadcast_shape(&a, b.rank, b.shape, op, e);
+  case IR_OP_COLLAPSE_SUM_LIKE: return collapse_sum(&a, b.rank, b.shape, op, e);
+  case IR_OP_COLLAPSE_SUM_TO: {
+    const IrAttrValue *to = &at->v[IR_A_SHAPE];
+    if (to->given && !to->none) return collapse_sum(&a, to->n, to->ints, op, e);
+    if (nargs < 2 || b.rank != 1 || b.count > RT_MAX_RANK) rt_error(e, "collapse_sum_to: the target shape is not a short vector");
+    int64_t shape[RT_MAX_RANK];
+    for (int64_t i = 0; i < b.count; i++) shape[i] = rt_scalar_i64(rt_elem_get(b.data, b.dt, i));
+    return collapse_sum(&a, (int)b.count, shape, op, e);
+  }
+  case IR_OP_LAYOUT_TRANSFORM: return layout_transform(&a, at, e);
+  case IR_OP_NDARRAY_SIZE: return rt_scalar_from_i64(ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)), a.count);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

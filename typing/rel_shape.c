@@ -1,6 +1,7 @@
 /* The relations of the shape operators: Reshape (with TVM's codes 0, -1, -2, -3, -4), Transpose,
  * ExpandDims, Squeeze, Concatenate, Stack, Split, Take, StridedSlice, BroadcastTo, Where, Cast,
- * ShapeOf and BatchFlatten. Dimensions flow through symbolically: flattening (n, 3, 32, 32) gives
+ * ShapeOf, BatchFlatten; Tile, Repeat, Reverse, ReverseSequence, the *_like forms (FullLike,
+ * ReshapeLike, BroadcastToLike, CollapseSumLike, CollapseSumTo), LayoutTransform and NdarraySize. Dimensions flow through symbolically: flattening (n, 3, 32, 32) gives
  * (n, 3072), concatenating (n, 3) and (m, 3) gives (n + m, 3); what only the values decide is `?`. */
 #include "typing/oprel.h"
 
@@ -220,18 +221,35 @@ TyRelResult ty_rel_concatenate(TyCtx *cx, TyRelation *rel, const char **message)
   int r = shapes[0]->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s joins tensors along an axis, but these are scalars", ty_rel_who(rel));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  /* As TVM: the axis adds up (`?` if any piece has `?` there); another dimension is the pieces'
+   * common value, `?` where some piece has `?` (unless the axis itself is `?`: then the known
+   * value, so (1, 3) and (1, ?) give (2, ?) but (?, 3) and (?, ?) give (?, 3)). */
   IrType **dims = IR_NEW_ARRAY(IrType *, r);
+  bool axis_any = false;
+  for (int i = 0; i < n; i++) axis_any |= ty_prune(cx, shapes[i]->u.shape.dims[axis])->kind == IR_TYPE_ANY;
   for (int d = 0; d < r; d++) {
-    dims[d] = shapes[0]->u.shape.dims[d];
-    for (int i = 1; i < n; i++) {
+    if (d == axis) {
+      dims[d] = shapes[0]->u.shape.dims[d];
+      for (int i = 1; i < n; i++) dims[d] = ty_dim_add(cx, dims[d], shapes[i]->u.shape.dims[d]);
+      if (axis_any) dims[d] = ty_dim_any();
+      continue;
+    }
+    IrType *known = NULL;
+    int known_at = 0, anys = 0;
+    for (int i = 0; i < n; i++) {
       IrType *di = shapes[i]->u.shape.dims[d];
-      if (d == axis) {
-        dims[d] = ty_dim_add(cx, dims[d], di);
-      } else if (!ty_unify(cx, dims[d], di, NULL)) {
-        REL_FAIL("%s: dimension %d must agree (only axis %d may differ), but field 0 is %s and field %d is %s",
-                 ty_rel_who(rel), d, axis, ty_rel_shape_text(cx, shapes[0]), i, ty_rel_shape_text(cx, shapes[i]));
+      if (ty_prune(cx, di)->kind == IR_TYPE_ANY) {
+        anys++;
+      } else if (!known) {
+        known = di;
+        known_at = i;
+      } else if (!ty_unify(cx, known, di, NULL)) {
+        REL_FAIL("%s: dimension %d must agree (only axis %d may differ), but field %d is %s and field %d is %s",
+                 ty_rel_who(rel), d, axis, known_at, ty_rel_shape_text(cx, shapes[known_at]), i,
+                 ty_rel_shape_text(cx, shapes[i]));
       }
     }
+    dims[d] = known && (anys == 0 || axis_any) ? known : ty_dim_any();
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
 }
@@ -351,25 +369,36 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
   bool size_mode = mode->given && !strcmp(mode->str, "size");
   if (mode->given && !size_mode && strcmp(mode->str, "end"))
     REL_FAIL("%s: slice_mode=\"%s\" is not \"end\" or \"size\"", ty_rel_who(rel), mode->str);
-  int n = ax->given && !ax->none ? ax->n : b->n;
-  if (n > r) REL_FAIL("%s: begin=%s slices %d axes, but the tensor %s has rank %d", ty_rel_who(rel), ints_text(b), n,
-                      ty_rel_shape_text(cx, shape), r);
-  if (b->n != n || (e->n != n && !(e->n == 1 && n == 1)))
-    REL_FAIL("%s: begin=%s and end=%s must give one value per sliced axis", ty_rel_who(rel), ints_text(b), ints_text(e));
-  if (s->given && !s->none && s->n != n && s->n != 1)
-    REL_FAIL("%s: strides=%s must give one value per sliced axis (or one for all)", ty_rel_who(rel), ints_text(s));
+  bool has_axes = ax->given && !ax->none, has_strides = s->given && !s->none;
+  int n;
+  if (has_axes) {
+    n = ax->n;
+    if (b->n != n || e->n != n)
+      REL_FAIL("%s: begin=%s and end=%s must give one value per axis of axes=%s", ty_rel_who(rel), ints_text(b),
+               ints_text(e), ints_text(ax));
+    if (has_strides && s->n != n && s->n != 1)
+      REL_FAIL("%s: strides=%s must give one value per sliced axis (or one for all)", ty_rel_who(rel), ints_text(s));
+  } else {
+    /* As TVM: begin, end and strides each padded to the rank (the whole axis, stride 1). */
+    n = b->n > e->n ? b->n : e->n;
+    if (has_strides && s->n > n) n = s->n;
+  }
+  if (n > r) REL_FAIL("%s: begin=%s, end=%s slice %d axes, but the tensor %s has rank %d", ty_rel_who(rel), ints_text(b),
+                      ints_text(e), n, ty_rel_shape_text(cx, shape), r);
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i];
   for (int k = 0; k < n; k++) {
     int axis = k;
-    if (ax->given && !ax->none) REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &axis, message));
-    int64_t stride = s->given && !s->none ? s->ints[s->n == 1 ? 0 : k] : 1;
+    if (has_axes) REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &axis, message));
+    int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
     if (stride == 0) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
-    int64_t dim, start, begin = b->ints[k], end = e->ints[k];
+    int64_t dim, start, begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX;
+    int64_t end = k < e->n ? e->ints[k] : stride < 0 ? 0 : INT64_MAX;
     if (size_mode) {
       if (stride != 1) REL_FAIL("%s: slice_mode=\"size\" takes strides of 1", ty_rel_who(rel));
-      end = end < 0 ? INT64_MAX : begin + end;
+      if (k < e->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
     }
+    if (begin == 0 && end == INT64_MAX && stride == 1) continue; /* the whole axis, symbolic or not */
     TyRelResult size = ty_rel_dim_const(cx, dims[axis], &dim);
     if (size == TY_SOLVED) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
     else if (size == TY_NOT_YET) return size;
@@ -464,4 +493,344 @@ TyRelResult ty_rel_batch_flatten(TyCtx *cx, TyRelation *rel, const char **messag
   dims[0] = shape->u.shape.dims[0];
   dims[1] = product(cx, r - 1, shape->u.shape.dims + 1);
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(2, dims), dtype), message);
+}
+
+/* ---------------------------------------------------------------- Tile, Repeat, Reverse, ReverseSequence */
+
+/* a * b for a constant dimension, failing past int64. */
+static TyRelResult times(TyRelation *rel, int64_t a, int64_t b, IrType **out, const char **message) {
+  int64_t p;
+  if (__builtin_mul_overflow(a, b, &p)) REL_FAIL("%s: %lld x %lld elements along an axis are too many", ty_rel_who(rel),
+                                                 (long long)a, (long long)b);
+  *out = ty_rel_dim(p);
+  return TY_SOLVED;
+}
+
+/* tile: the input's shape and reps aligned from the right (the shorter padded with 1s); each
+ * dimension times its count. A dimension not known statically gives `?`, as TVM's relation. */
+TyRelResult ty_rel_tile(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const IrAttrValue *reps = ty_rel_attr(rel, IR_A_REPS);
+  if (reps->none || reps->n == 0) REL_FAIL("%s needs reps, a count per axis such as reps=[2, 1]", ty_rel_who(rel));
+  for (int i = 0; i < reps->n; i++)
+    if (reps->ints[i] < 1)
+      REL_FAIL("%s: reps=%s has %lld, but each count must be at least 1", ty_rel_who(rel), ints_text(reps),
+               (long long)reps->ints[i]);
+  int r = shape->u.shape.rank, n = reps->n, t = r > n ? r : n;
+  if (t > 64) REL_FAIL("%s: the result's rank %d is beyond 64", ty_rel_who(rel), t);
+  IrType **dims = IR_NEW_ARRAY(IrType *, t + 1);
+  for (int i = 0; i < t; i++) {
+    IrType *d = i < t - r ? ty_rel_dim(1) : shape->u.shape.dims[i - (t - r)];
+    int64_t rep = i < t - n ? 1 : reps->ints[i - (t - n)], v;
+    TyRelResult known = ty_rel_dim_const(cx, d, &v);
+    if (known == TY_NOT_YET) return known;
+    if (known == TY_FAILED) dims[i] = ty_dim_any();
+    else REL_TRY(times(rel, v, rep, &dims[i], message));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(t, dims), dtype), message);
+}
+
+/* One integer attribute, required. */
+static TyRelResult one_int(TyRelation *rel, IrAttrId id, int64_t *out, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  if (a->none || a->n != 1) REL_FAIL("%s takes one integer %s, but %s=%s", ty_rel_who(rel), ir_attr_name(id),
+                                     ir_attr_name(id), a->none ? "None" : ints_text(a));
+  *out = a->ints[0];
+  return TY_SOLVED;
+}
+
+/* repeat: dimension `axis` times `repeats` (symbolic dimensions too; `?` stays `?`). */
+TyRelResult ty_rel_repeat(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank, axis;
+  int64_t reps, ax, v;
+  REL_TRY(one_int(rel, IR_A_REPEATS, &reps, message));
+  REL_TRY(one_int(rel, IR_A_AXIS, &ax, message));
+  if (reps < 1) REL_FAIL("%s: repeats=%lld, but it must be at least 1", ty_rel_who(rel), (long long)reps);
+  if (r == 0) REL_FAIL("%s repeats along an axis, but its argument is a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ax, r, 0, &axis, message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, r);
+  for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i];
+  IrType *d = ty_prune(cx, dims[axis]);
+  if (d->kind == IR_TYPE_ANY) dims[axis] = d;
+  else if (ty_dim_value(cx, d, &v)) REL_TRY(times(rel, v, reps, &dims[axis], message));
+  else dims[axis] = ty_dim_mul(cx, d, ty_rel_dim(reps));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
+}
+
+TyRelResult ty_rel_reverse(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int64_t ax;
+  int axis;
+  REL_TRY(one_int(rel, IR_A_AXIS, &ax, message));
+  if (shape->u.shape.rank == 0) REL_FAIL("%s reverses along an axis, but its argument is a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ax, shape->u.shape.rank, 0, &axis, message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* reverse_sequence(data, seq_lengths): seq_lengths is an integer vector as long as the batch axis. */
+TyRelResult ty_rel_reverse_sequence(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ls, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ls, &ldt, "seq_lengths, a vector,", message));
+  if (ldt->kind == IR_TYPE_DTYPE && ldt->u.dtype.code != IR_DT_INT)
+    REL_FAIL("%s takes seq_lengths of a signed integer type, but they are %s", ty_rel_who(rel), ty_rel_text(cx, ldt));
+  int r = shape->u.shape.rank, batch, seq;
+  if (r < 2) REL_FAIL("%s needs a batch axis and a sequence axis, but its argument is %s", ty_rel_who(rel),
+                      ty_rel_shape_text(cx, shape));
+  REL_TRY(ty_rel_axis(rel, IR_A_BATCH_AXIS, ir_attr_int(rel->attrs, IR_A_BATCH_AXIS, 0), r, 0, &batch, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_SEQ_AXIS, ir_attr_int(rel->attrs, IR_A_SEQ_AXIS, 1), r, 0, &seq, message));
+  if (batch == seq) REL_FAIL("%s: batch_axis and seq_axis are both axis %d", ty_rel_who(rel), batch);
+  REL_TRY(ty_rel_same_dim(cx, rel, ls->u.shape.dims[0], shape->u.shape.dims[batch],
+                          "the length of seq_lengths and the batch dimension", message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* ---------------------------------------------------------------- the *_like forms */
+
+/* full_like(data, fill): data's type; fill is a scalar of any element type (converted). */
+TyRelResult ty_rel_full_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *fs, *fdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &fs, &fdt, "a scalar fill value", message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* An attribute giving a position from 0 to rank (negative: from the end), or dflt when absent. */
+static TyRelResult position(TyRelation *rel, IrAttrId id, int64_t dflt, int rank, int64_t *out, const char **message) {
+  int64_t v = ir_attr_int(rel->attrs, id, dflt);
+  if (v < 0) v += rank;
+  if (v < 0 || v > rank)
+    REL_FAIL("%s: %s=%lld is out of range for a shape of rank %d", ty_rel_who(rel), ir_attr_name(id),
+             (long long)ir_attr_int(rel->attrs, id, dflt), rank);
+  *out = v;
+  return TY_SOLVED;
+}
+
+/* reshape_like(data, like): data's dimensions [lhs_begin, lhs_end) replaced by like's
+ * [rhs_begin, rhs_end) (the whole shapes by default); the counts must agree when known. */
+TyRelResult ty_rel_reshape_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *like, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &like, &ldt, message));
+  int r = shape->u.shape.rank, rl = like->u.shape.rank;
+  int64_t lb, le, rb, re;
+  REL_TRY(position(rel, IR_A_LHS_BEGIN, 0, r, &lb, message));
+  REL_TRY(position(rel, IR_A_LHS_END, r, r, &le, message));
+  REL_TRY(position(rel, IR_A_RHS_BEGIN, 0, rl, &rb, message));
+  REL_TRY(position(rel, IR_A_RHS_END, rl, rl, &re, message));
+  if (lb > le) REL_FAIL("%s: lhs_begin is after lhs_end", ty_rel_who(rel));
+  if (rb > re) REL_FAIL("%s: rhs_begin is after rhs_end", ty_rel_who(rel));
+  int n = (int)(lb + (re - rb) + (r - le));
+  IrType **dims = IR_NEW_ARRAY(IrType *, n + 1);
+  int k = 0;
+  for (int64_t i = 0; i < lb; i++) dims[k++] = shape->u.shape.dims[i];
+  for (int64_t i = rb; i < re; i++) dims[k++] = like->u.shape.dims[i];
+  for (int64_t i = le; i < r; i++) dims[k++] = shape->u.shape.dims[i];
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message));
+  int64_t a, b;
+  TyRelResult ka = ty_rel_dim_const(cx, product(cx, r, shape->u.shape.dims), &a),
+              kb = ty_rel_dim_const(cx, product(cx, n, dims), &b);
+  if (ka == TY_SOLVED && kb == TY_SOLVED && a != b)
+    REL_FAIL("%s cannot give %s the shape %s: %lld elements against %lld", ty_rel_who(rel),
+             ty_rel_shape_text(cx, shape), ty_rel_shape_text(cx, ty_rel_shape(n, dims)), (long long)a, (long long)b);
+  return ka == TY_NOT_YET || kb == TY_NOT_YET ? TY_NOT_YET : TY_SOLVED;
+}
+
+/* `from` broadcasts to `to` (aligned from the right, each dimension 1 or equal): TY_NOT_YET while a
+ * dimension of `from` may still become 1. `what` describes the direction in the message. */
+static TyRelResult broadcasts_to(TyCtx *cx, TyRelation *rel, IrType *from, IrType *to, const char *what,
+                                 const char **message) {
+  int rf = from->u.shape.rank, rt = to->u.shape.rank;
+  if (rf > rt) REL_FAIL("%s: %s %s has more dimensions than %s", ty_rel_who(rel), what, ty_rel_shape_text(cx, from),
+                        ty_rel_shape_text(cx, to));
+  bool open = false;
+  for (int i = 0; i < rf; i++) {
+    IrType *d = from->u.shape.dims[rf - 1 - i], *t = to->u.shape.dims[rt - 1 - i];
+    int64_t v;
+    TyRelResult k = ty_rel_dim_const(cx, d, &v);
+    if (k == TY_SOLVED && v == 1) continue;
+    if (k == TY_NOT_YET && ty_prune(cx, d)->kind == IR_TYPE_HOLE && ty_prune(cx, d) != ty_prune(cx, t)) {
+      open = true;
+      continue;
+    }
+    if (!ty_unify(cx, d, t, NULL))
+      REL_FAIL("%s: %s %s does not broadcast to %s: dimension %d is %s, not 1 or %s", ty_rel_who(rel), what,
+               ty_rel_shape_text(cx, from), ty_rel_shape_text(cx, to), rf - 1 - i, ty_rel_text(cx, d),
+               ty_rel_text(cx, t));
+  }
+  return open ? TY_NOT_YET : TY_SOLVED;
+}
+
+/* broadcast_to_like(data, like): like's shape, which data broadcasts to. */
+TyRelResult ty_rel_broadcast_to_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *like, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &like, &ldt, message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, ldt, message));
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(like, dtype), message));
+  return broadcasts_to(cx, rel, shape, like, "the data", message);
+}
+
+/* collapse_sum_like(data, like): data summed down to like's shape, which broadcasts to data's. */
+TyRelResult ty_rel_collapse_sum_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *like, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &like, &ldt, message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, ldt, message));
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(like, dtype), message));
+  return broadcasts_to(cx, rel, like, shape, "the target shape", message);
+}
+
+/* collapse_sum_to(data, shape=[...]) or collapse_sum_to(data, s) with s an integer vector: the
+ * attribute gives the result's shape; without it, s's length gives its rank (dimensions `?`). */
+TyRelResult ty_rel_collapse_sum_to(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  int res = rel->nargs - 1;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const IrAttrValue *to = ty_rel_attr(rel, IR_A_SHAPE);
+  IrType **dims;
+  int n;
+  if (res == 2) {
+    IrType *ss, *sdt;
+    REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ss, &sdt, "the target shape, a vector,", message));
+    if (sdt->kind == IR_TYPE_DTYPE && sdt->u.dtype.code != IR_DT_INT && sdt->u.dtype.code != IR_DT_UINT)
+      REL_FAIL("%s takes the target shape as integers, but it is %s", ty_rel_who(rel), ty_rel_text(cx, sdt));
+    if (!to->given || to->none) {
+      int64_t k;
+      TyRelResult known = ty_rel_dim_const(cx, ss->u.shape.dims[0], &k);
+      if (known == TY_NOT_YET) return known;
+      if (known == TY_FAILED) REL_FAIL("%s needs the target shape's length statically, but it is %s", ty_rel_who(rel),
+                                       ty_rel_text(cx, ss->u.shape.dims[0]));
+      if (k > 64) REL_FAIL("%s: a target of rank %lld is beyond 64", ty_rel_who(rel), (long long)k);
+      n = (int)k;
+      dims = IR_NEW_ARRAY(IrType *, n + 1);
+      for (int i = 0; i < n; i++) dims[i] = ty_dim_any();
+      goto have_dims;
+    }
+    REL_TRY(ty_rel_same_dim(cx, rel, ss->u.shape.dims[0], ty_rel_dim(to->n), "the target shape's length and shape's",
+                            message));
+  } else if (!to->given || to->none) {
+    REL_FAIL("%s needs the target shape: shape=[...] or a second argument", ty_rel_who(rel));
+  }
+  n = to->n;
+  dims = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < n; i++) {
+    if (to->ints[i] < 0) REL_FAIL("%s: shape=%s has a negative dimension", ty_rel_who(rel), ints_text(to));
+    dims[i] = ty_rel_dim(to->ints[i]);
+  }
+have_dims:;
+  IrType *target = ty_rel_shape(n, dims);
+  REL_TRY(ty_rel_result(cx, rel, res, ty_rel_tensor_type(target, dtype), message));
+  return broadcasts_to(cx, rel, target, shape, "the target shape", message);
+}
+
+/* ---------------------------------------------------------------- LayoutTransform, NdarraySize */
+
+/* A layout such as "NCHW" or "NCHW4c": primal axes (capitals) and split-off parts of them (a
+ * factor and the small letter). */
+typedef struct {
+  int n;
+  char axis[64];
+  int64_t factor[64]; /* 0 for a primal axis */
+} Layout;
+
+static const char *parse_layout(const char *s, Layout *l) {
+  l->n = 0;
+  if (!*s) return "it is empty";
+  for (const char *p = s; *p;) {
+    int64_t f = 0;
+    while (*p >= '0' && *p <= '9') {
+      if (f > 100000000) return "a factor is too large";
+      f = f * 10 + (*p++ - '0');
+    }
+    char c = *p;
+    bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+    if (!upper && !lower) return "it has a character that is not an axis letter or a factor";
+    if (lower && f == 0) return "a split axis (small letter) needs a factor before it, such as 4c";
+    if (upper && f) return "a factor comes before a small letter only";
+    for (int i = 0; i < l->n; i++)
+      if (l->axis[i] == c) return "an axis appears twice";
+    if (l->n == 64) return "it has more than 64 axes";
+    l->axis[l->n] = c;
+    l->factor[l->n++] = f;
+    p++;
+  }
+  for (int i = 0; i < l->n; i++) {
+    if (!l->factor[i]) continue;
+    bool found = false;
+    for (int j = 0; j < l->n; j++) found |= l->axis[j] == l->axis[i] - 'a' + 'A';
+    if (!found) return "a split axis has no primal (capital) axis";
+  }
+  return NULL;
+}
+
+static int layout_find(const Layout *l, char c) {
+  for (int i = 0; i < l->n; i++)
+    if (l->axis[i] == c) return i;
+  return -1;
+}
+
+TyRelResult ty_rel_layout_transform(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const char *src_s = ty_rel_attr(rel, IR_A_SRC_LAYOUT)->str, *dst_s = ty_rel_attr(rel, IR_A_DST_LAYOUT)->str, *why;
+  Layout src, dst;
+  if ((why = parse_layout(src_s, &src))) REL_FAIL("%s: src_layout=\"%s\" is not a layout: %s", ty_rel_who(rel), src_s, why);
+  if ((why = parse_layout(dst_s, &dst))) REL_FAIL("%s: dst_layout=\"%s\" is not a layout: %s", ty_rel_who(rel), dst_s, why);
+  for (int i = 0; i < src.n + dst.n; i++) {
+    char c = i < src.n ? src.axis[i] : dst.axis[i - src.n];
+    if (c >= 'A' && c <= 'Z' && (layout_find(&src, c) < 0 || layout_find(&dst, c) < 0))
+      REL_FAIL("%s cannot convert \"%s\" to \"%s\": they have different axes (%c)", ty_rel_who(rel), src_s, dst_s, c);
+  }
+  int r = shape->u.shape.rank;
+  if (r != src.n)
+    REL_FAIL("%s: src_layout=\"%s\" has %d axes, but the data %s has rank %d", ty_rel_who(rel), src_s, src.n,
+             ty_rel_shape_text(cx, shape), r);
+  for (int i = 0; i < r; i++)
+    if (src.factor[i] && !ty_unify(cx, shape->u.shape.dims[i], ty_rel_dim(src.factor[i]), NULL))
+      REL_FAIL("%s: axis %c of src_layout=\"%s\" has %lld elements, but the data %s has %s there", ty_rel_who(rel),
+               src.axis[i], src_s, (long long)src.factor[i], ty_rel_shape_text(cx, shape),
+               ty_rel_text(cx, shape->u.shape.dims[i]));
+  IrType **dims = IR_NEW_ARRAY(IrType *, dst.n + 1);
+  for (int i = 0; i < dst.n; i++) {
+    if (dst.factor[i]) {
+      dims[i] = ty_rel_dim(dst.factor[i]);
+      continue;
+    }
+    char c = dst.axis[i], sub = (char)(c - 'A' + 'a');
+    int ps = layout_find(&src, c), ss = layout_find(&src, sub), sd = layout_find(&dst, sub);
+    IrType *whole = shape->u.shape.dims[ps];
+    if (ss >= 0) whole = ty_dim_mul(cx, whole, ty_rel_dim(src.factor[ss]));
+    if (sd < 0) {
+      dims[i] = whole;
+      continue;
+    }
+    int64_t f = dst.factor[sd], v;
+    IrType *part = ty_dim_div(cx, whole, ty_rel_dim(f));
+    if (part) {
+      dims[i] = part;
+      continue;
+    }
+    TyRelResult known = ty_rel_dim_const(cx, whole, &v);
+    if (known == TY_NOT_YET) return known;
+    if (known == TY_SOLVED)
+      REL_FAIL("%s: axis %c has %lld elements, which do not split into parts of %lld (dst_layout=\"%s\")",
+               ty_rel_who(rel), c, (long long)v, (long long)f, dst_s);
+    dims[i] = ty_dim_any();
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(dst.n, dims), dtype), message);
+}
+
+/* ndarray_size: the element count as a scalar of dtype (int32 by default). */
+TyRelResult ty_rel_ndarray_size(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
+  if (dt.code != IR_DT_INT && dt.code != IR_DT_UINT)
+    REL_FAIL("%s gives an integer, but dtype=%s", ty_rel_who(rel), ty_rel_text(cx, ir_type_dtype(dt, (IrSpan){0})));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0})), message);
 }
