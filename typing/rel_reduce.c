@@ -1,6 +1,7 @@
 /* The relations of the reductions: Reduce (sum, mean, max, min, prod), LogicalReduce (all, any:
- * bool tensors) and ArgReduce (argmax, argmin: int32 indices). `axis` is None (every axis), one
- * axis or a list; `exclude` reduces the axes not listed; `keepdims` keeps them as 1s. */
+ * bool tensors), ArgReduce (argmax, argmin: int32 indices) and Variance (data and its mean).
+ * `axis` is None (every axis), one axis or a list; `exclude` reduces the axes not listed;
+ * `keepdims` keeps them as 1s. */
 #include "typing/oprel.h"
 
 /* Which axes of a tensor of rank r the attributes reduce. */
@@ -36,7 +37,7 @@ static TyRelResult reduce(TyCtx *cx, TyRelation *rel, IrType *result_dtype, int 
   for (int i = 0; i < r; i++)
     if (!reduce[i]) dims[n++] = shape->u.shape.dims[i];
     else if (keep) dims[n++] = ty_rel_dim(1);
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), result_dtype ? result_dtype : dtype),
+  return ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(n, dims), result_dtype ? result_dtype : dtype),
                        message);
 }
 
@@ -52,5 +53,28 @@ TyRelResult ty_rel_logical_reduce(TyCtx *cx, TyRelation *rel, const char **messa
 }
 
 TyRelResult ty_rel_arg_reduce(TyCtx *cx, TyRelation *rel, const char **message) {
-  return reduce(cx, rel, ir_type_dtype(IR_DTYPE(IR_DT_INT, 32), (IrSpan){0}), 1, message);
+  return reduce(cx, rel, ir_type_dtype(IR_DTYPE(IR_DT_INT, 32), (IrSpan){0}), 0, message);
+}
+
+/* variance(data, mean): the reduction of data, of its dtype; the mean (mean(data, axis,
+ * keepdims=True) as TVM's relay.variance writes it) has data's rank and element type, each
+ * dimension data's or 1, so that data - mean is data's shape. */
+TyRelResult ty_rel_variance(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *mshape, *mdtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank;
+  if (r == 0) REL_FAIL("%s needs a tensor of rank 1 or more, but its first argument is a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &mshape, &mdtype, "a mean of the data's rank", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, mdtype, message));
+  for (int i = 0; i < r; i++) {
+    int64_t m;
+    TyRelResult k = ty_rel_dim_const(cx, mshape->u.shape.dims[i], &m);
+    if (k == TY_NOT_YET) return k;
+    if (k == TY_SOLVED && m == 1) continue;
+    if (!ty_unify(cx, shape->u.shape.dims[i], mshape->u.shape.dims[i], NULL))
+      REL_FAIL("%s: the mean %s must have the data's dimensions %s or 1s, but its dimension %d is %s",
+               ty_rel_who(rel), ty_rel_shape_text(cx, mshape), ty_rel_shape_text(cx, shape), i,
+               ty_rel_text(cx, mshape->u.shape.dims[i]));
+  }
+  return reduce(cx, rel, NULL, 0, message);
 }
