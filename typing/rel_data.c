@@ -23,8 +23,8 @@ TyRelResult ty_rel_one_hot(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *idtype, *on_shape, *on_dtype, *off_shape, *off_dtype;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &idtype, message));
   REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &on_shape, &on_dtype, "an on_value that is a scalar", message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 0, &off_shape, &off_dtype, "an off_value that is a scalar", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &on_shape, &on_dtype, "an on_value", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 0, &off_shape, &off_dtype, "an off_value", message));
   int64_t depth = ir_attr_int(rel->attrs, IR_A_DEPTH, 1);
   if (depth < 1) REL_FAIL("%s: depth=%lld must be 1 or more", ty_rel_who(rel), (long long)depth);
   int r = shape->u.shape.rank, axis;
@@ -45,7 +45,7 @@ TyRelResult ty_rel_gather(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   int r = shape->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s cannot gather from a scalar", ty_rel_who(rel));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices of the data's rank", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices", message));
   REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
   for (int i = 0; i < r; i++) {
@@ -113,8 +113,8 @@ TyRelResult ty_rel_scatter_elements(TyCtx *cx, TyRelation *rel, const char **mes
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   int r = shape->u.shape.rank, axis;
   if (r == 0) REL_FAIL("%s cannot scatter into a scalar", ty_rel_who(rel));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices of the data's rank", message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, r, &ushape, &udtype, "updates of the data's rank", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, r, &ushape, &udtype, "updates", message));
   REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
   REL_TRY(ty_rel_same_dtype(cx, rel, dtype, udtype, message));
   for (int i = 0; i < r; i++)

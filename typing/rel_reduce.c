@@ -64,7 +64,7 @@ TyRelResult ty_rel_variance(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   int r = shape->u.shape.rank;
   if (r == 0) REL_FAIL("%s needs a tensor of rank 1 or more, but its first argument is a scalar", ty_rel_who(rel));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &mshape, &mdtype, "a mean of the data's rank", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &mshape, &mdtype, "a mean", message));
   REL_TRY(ty_rel_same_dtype(cx, rel, dtype, mdtype, message));
   for (int i = 0; i < r; i++) {
     int64_t m;
