@@ -5,14 +5,13 @@
 #include "typing/oprel.h"
 
 /* Which axes of a tensor of rank r the attributes reduce. */
-static TyRelResult reduced_axes(TyRelation *rel, int r, bool *reduce, int max_axes, const char **message) {
+static TyRelResult reduced_axes(TyRelation *rel, int r, bool *reduce, const char **message) {
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
   bool exclude = ty_rel_attr(rel, IR_A_EXCLUDE)->b;
   if (!a->given || a->none || a->n == 0) { /* every axis, whatever `exclude` says (TVM's rule) */
     for (int i = 0; i < r; i++) reduce[i] = true;
     return TY_SOLVED;
   }
-  if (max_axes && a->n > max_axes) REL_FAIL("%s takes one axis, but %d are given", ty_rel_who(rel), a->n);
   for (int i = 0; i < r; i++) reduce[i] = exclude;
   bool *seen = IR_NEW_ARRAY(bool, r + 1);
   for (int i = 0; i < a->n; i++) {
@@ -25,12 +24,12 @@ static TyRelResult reduced_axes(TyRelation *rel, int r, bool *reduce, int max_ax
   return TY_SOLVED;
 }
 
-static TyRelResult reduce(TyCtx *cx, TyRelation *rel, IrType *result_dtype, int max_axes, const char **message) {
+static TyRelResult reduce(TyCtx *cx, TyRelation *rel, IrType *result_dtype, const char **message) {
   IrType *shape, *dtype;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   int r = shape->u.shape.rank;
   bool *reduce = IR_NEW_ARRAY(bool, r + 1);
-  REL_TRY(reduced_axes(rel, r, reduce, max_axes, message));
+  REL_TRY(reduced_axes(rel, r, reduce, message));
   bool keep = ty_rel_attr(rel, IR_A_KEEPDIMS)->b;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   int n = 0;
@@ -41,7 +40,7 @@ static TyRelResult reduce(TyCtx *cx, TyRelation *rel, IrType *result_dtype, int 
                        message);
 }
 
-TyRelResult ty_rel_reduce(TyCtx *cx, TyRelation *rel, const char **message) { return reduce(cx, rel, NULL, 0, message); }
+TyRelResult ty_rel_reduce(TyCtx *cx, TyRelation *rel, const char **message) { return reduce(cx, rel, NULL, message); }
 
 TyRelResult ty_rel_logical_reduce(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *dtype;
@@ -49,11 +48,11 @@ TyRelResult ty_rel_logical_reduce(TyCtx *cx, TyRelation *rel, const char **messa
   IrType *b = ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0});
   if (!ty_unify(cx, dtype, b, NULL))
     REL_FAIL("%s works on bool tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, rel->args[0]));
-  return reduce(cx, rel, NULL, 0, message);
+  return reduce(cx, rel, NULL, message);
 }
 
 TyRelResult ty_rel_arg_reduce(TyCtx *cx, TyRelation *rel, const char **message) {
-  return reduce(cx, rel, ir_type_dtype(IR_DTYPE(IR_DT_INT, 32), (IrSpan){0}), 0, message);
+  return reduce(cx, rel, ir_type_dtype(IR_DTYPE(IR_DT_INT, 32), (IrSpan){0}), message);
 }
 
 /* variance(data, mean): the reduction of data, of its dtype; the mean (mean(data, axis,
@@ -76,5 +75,5 @@ TyRelResult ty_rel_variance(TyCtx *cx, TyRelation *rel, const char **message) {
                ty_rel_who(rel), ty_rel_shape_text(cx, mshape), ty_rel_shape_text(cx, shape), i,
                ty_rel_text(cx, mshape->u.shape.dims[i]));
   }
-  return reduce(cx, rel, NULL, 0, message);
+  return reduce(cx, rel, NULL, message);
 }
