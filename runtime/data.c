@@ -1,4 +1,4 @@
-/* The data kernels: one_hot, gather and gather_nd, scatter_elements, argsort, sort and topk
+/* The data kernels: one_hot, gather and gather_nd, scatter_elements and scatter_nd, argsort, sort and topk
  * (a stable merge sort along an axis), cumsum and cumprod, ndarray_size. Indices out of range
  * are run-time errors naming the operator; negative indices count from the end, as numpy's (and
  * TVM's reference implementations). Data moves by element size, so one loop serves every dtype. */
@@ -235,6 +235,42 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
   return rt_result_value(&res);
 }
 
+static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, ix, up;
+  rt_operand(&a, args[0]);
+  rt_operand(&ix, args[1]);
+  rt_operand(&up, args[2]);
+  int r = a.rank, ri = ix.rank;
+  check_rank(e, IR_OP_SCATTER_ND, r + ri);
+  int64_t m = ri > 0 ? ix.shape[0] : 0;
+  bool fits = ri >= 1 && m <= r && up.rank == ri - 1 + r - m;
+  for (int i = 0; fits && i < up.rank; i++) fits = up.shape[i] == (i < ri - 1 ? ix.shape[i + 1] : a.shape[m + i - (ri - 1)]);
+  if (!fits)
+    rt_error(e, "scatter_nd: the indices %s and updates %s do not fit the data %s", rt_shape_text(ri, ix.shape),
+             rt_shape_text(up.rank, up.shape), rt_shape_text(r, a.shape));
+  int red = RED_UPDATE;
+  const IrAttrValue *mv = &at->v[IR_A_MODE];
+  if (mv->given) {
+    static const char *const names[] = {"update", "add", "mul", "mean", "min", "max"};
+    for (int i = 0; i < 6; i++)
+      if (!strcmp(mv->str, names[i])) red = i;
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, a.dt, r, a.shape);
+  if (a.count > 0) memcpy(out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
+  int64_t strides[RT_MAX_RANK];
+  strides_of(r, a.shape, strides);
+  int64_t ny = span_count(ix.shape, 1, ri), inner = span_count(a.shape, (int)m, r);
+  for (int64_t y = 0; y < ny && inner > 0; y++) {
+    int64_t off = 0;
+    for (int64_t j = 0; j < m; j++) off += index_at(&ix, j * ny + y, a.shape[j], IR_OP_SCATTER_ND, (int)j, e) * strides[j];
+    for (int64_t t = 0; t < inner; t++)
+      rt_elem_set(out, a.dt, off + t,
+                  combine(red, a.dt, rt_elem_get(out, a.dt, off + t), rt_elem_get(up.data, up.dt, y * inner + t)));
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- argsort, sort, topk */
 
 /* One line of keys, compared by class: floats (NaN the largest), signed or unsigned integers. */
@@ -381,6 +417,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_GATHER: return gather(args, at, e);
   case IR_OP_GATHER_ND: return gather_nd(args, at, e);
   case IR_OP_SCATTER_ELEMENTS: return scatter_elements(args, at, e);
+  case IR_OP_SCATTER_ND: return scatter_nd(args, at, e);
   case IR_OP_ARGSORT: case IR_OP_SORT: case IR_OP_TOPK: return sorting(op, args, at, e);
   case IR_OP_CUMSUM: case IR_OP_CUMPROD: return scan(op, args, at, e);
   case IR_OP_NDARRAY_SIZE: {

@@ -1,5 +1,5 @@
 /* The relations of the data operators: one_hot, gathering (gather, gather_nd), scattering
- * (scatter_elements), sorting (argsort, sort, topk), cumulative sums and products (cumsum,
+ * (scatter_elements, scatter_nd), sorting (argsort, sort, topk), cumulative sums and products (cumsum,
  * cumprod: Scanop) and ndarray_size, after TVM 0.14's (src/relay/op/tensor/transform.cc,
  * src/relay/op/algorithm/). */
 #include "typing/oprel.h"
@@ -130,6 +130,43 @@ TyRelResult ty_rel_scatter_elements(TyCtx *cx, TyRelation *rel, const char **mes
       REL_FAIL("%s: reduction=\"%s\" is not one of \"update\", \"add\", \"mul\", \"mean\", \"min\" and \"max\"",
                ty_rel_who(rel), red->str);
   }
+  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* scatter_nd(data, indices, updates): indices (M, Y_0, ..., Y_{K-1}) with M a constant, updates (Y_0, ...,
+ * Y_{K-1}, X_M, ..., X_{N-1}) of data's type; the result is data's type. */
+TyRelResult ty_rel_scatter_nd(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ishape, *idtype, *ushape, *udtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ishape, &idtype, message));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  int r = shape->u.shape.rank, ri = ishape->u.shape.rank;
+  if (ri < 1) REL_FAIL("%s takes indices of rank 1 or more, but they are a scalar", ty_rel_who(rel));
+  int64_t m;
+  TyRelResult k = ty_rel_dim_const(cx, ishape->u.shape.dims[0], &m);
+  if (k == TY_NOT_YET) return k;
+  if (k == TY_FAILED)
+    REL_FAIL("%s needs the first dimension of its indices %s as a constant", ty_rel_who(rel),
+             ty_rel_shape_text(cx, ishape));
+  if (m > r)
+    REL_FAIL("%s: indices %s index %lld axes, but the data %s has rank %d", ty_rel_who(rel),
+             ty_rel_shape_text(cx, ishape), (long long)m, ty_rel_shape_text(cx, shape), r);
+  int ru = ri - 1 + r - (int)m;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, ru, &ushape, &udtype, "updates", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, udtype, message));
+  IrType **want = IR_NEW_ARRAY(IrType *, ru + 1);
+  for (int i = 0; i < ru; i++)
+    want[i] = i < ri - 1 ? ishape->u.shape.dims[i + 1] : shape->u.shape.dims[m + i - (ri - 1)];
+  for (int i = 0; i < ru; i++)
+    if (!ty_unify(cx, ushape->u.shape.dims[i], want[i], NULL))
+      REL_FAIL("%s: the updates %s must be %s (the indices' %s less the first, then the data's %s less %lld)",
+               ty_rel_who(rel), ty_rel_shape_text(cx, ushape), ty_rel_shape_text(cx, ty_rel_shape(ru, want)),
+               ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, shape), (long long)m);
+  const IrAttrValue *mode = ty_rel_attr(rel, IR_A_MODE);
+  if (mode->given && strcmp(mode->str, "update") && strcmp(mode->str, "add") && strcmp(mode->str, "mul") &&
+      strcmp(mode->str, "min") && strcmp(mode->str, "max"))
+    REL_FAIL("%s: mode=\"%s\" is not one of \"update\", \"add\", \"mul\", \"min\" and \"max\"", ty_rel_who(rel),
+             mode->str);
   return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape, dtype), message);
 }
 
