@@ -1,7 +1,425 @@
-/* The data kernels: gathering, scattering, sorting and cumulative sums. */
+/* The data kernels: one_hot, gather and gather_nd, scatter_elements and scatter_nd, argsort, sort and topk
+ * (a stable merge sort along an axis), cumsum and cumprod. Indices out of range
+ * are run-time errors naming the operator; negative indices count from the end, as numpy's (and
+ * TVM's reference implementations). Data moves by element size, so one loop serves every dtype. */
 #include "runtime/kernel.h"
 
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- helpers */
+
+static void strides_of(int rank, const int64_t *shape, int64_t *strides) {
+  int64_t acc = 1;
+  for (int i = rank - 1; i >= 0; i--) {
+    strides[i] = acc;
+    acc = rt_mul_sat(acc, shape[i]);
+  }
+}
+
+static void check_rank(const IrExpr *e, IrOpId op, int rank) {
+  if (rank > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, rank, RT_MAX_RANK);
+}
+
+static void copy_elem(void *dst, int64_t di, const void *src, int64_t si, size_t esize) {
+  memcpy((char *)dst + (size_t)di * esize, (const char *)src + (size_t)si * esize, esize);
+}
+
+/* Element i of an integer index operand as a position along an axis of n: a negative index counts
+ * from the end; out of range (either way) is a run-time error naming the operator. */
+static int64_t index_at(const RtOperand *ix, int64_t i, int64_t n, IrOpId op, int axis, const IrExpr *e) {
+  RtValue v = rt_elem_get(ix->data, ix->dt, i);
+  if (ix->dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX)
+    rt_error(e, "%s: index %llu is out of range for axis %d of length %lld", ir_ops[op].name,
+             (unsigned long long)v.u.u, axis, (long long)n);
+  int64_t k = rt_scalar_i64(v);
+  if (k < -n || k >= n)
+    rt_error(e, "%s: index %lld is out of range for axis %d of length %lld", ir_ops[op].name, (long long)k, axis,
+             (long long)n);
+  return k < 0 ? k + n : k;
+}
+
+/* Products of shape[lo..hi). */
+static int64_t span_count(const int64_t *shape, int lo, int hi) {
+  int64_t p = 1;
+  for (int i = lo; i < hi; i++) p = rt_mul_sat(p, shape[i]);
+  return p;
+}
+
+/* ---------------------------------------------------------------- one_hot */
+
+static RtValue one_hot(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand ix, on, off;
+  rt_operand(&ix, args[0]);
+  rt_operand(&on, args[1]);
+  rt_operand(&off, args[2]);
+  int r = ix.rank;
+  check_rank(e, IR_OP_ONE_HOT, r + 1);
+  int64_t depth = ir_attr_int(at, IR_A_DEPTH, 1), axis = ir_attr_int(at, IR_A_AXIS, -1);
+  if (axis < 0) axis += r + 1;
+  IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, on.dt);
+  RtValue von = rt_convert(rt_elem_get(on.data, on.dt, 0), dt), voff = rt_convert(rt_elem_get(off.data, off.dt, 0), dt);
+  int64_t shape[RT_MAX_RANK + 1];
+  for (int i = 0, k = 0; i <= r; i++) shape[i] = i == axis ? depth : ix.shape[k++];
+  int64_t outer = span_count(ix.shape, 0, (int)axis), inner = span_count(ix.shape, (int)axis, r);
+  RtResult res;
+  void *out = rt_result_init(&res, dt, r + 1, shape);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t d = 0; d < depth; d++)
+      for (int64_t in = 0; in < inner; in++) {
+        RtValue v = rt_elem_get(ix.data, ix.dt, o * inner + in);
+        bool hit = ix.dt.code == IR_DT_UINT ? v.u.u == (uint64_t)d : v.u.i == d;
+        rt_elem_set(out, dt, (o * depth + d) * inner + in, hit ? von : voff);
+      }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- gather, gather_nd */
+
+static RtValue gather(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, ix;
+  rt_operand(&a, args[0]);
+  rt_operand(&ix, args[1]);
+  int r = a.rank;
+  check_rank(e, IR_OP_GATHER, r);
+  if (ix.rank != r) rt_error(e, "gather: the indices have rank %d, the data %d", ix.rank, r);
+  int axis = rt_axis(e, IR_OP_GATHER, ir_attr_int(at, IR_A_AXIS, 0), r);
+  for (int i = 0; i < r; i++)
+    if (i != axis && ix.shape[i] != a.shape[i])
+      rt_error(e, "gather: the indices %s must have the data's shape %s but along axis %d",
+               rt_shape_text(ix.rank, ix.shape), rt_shape_text(r, a.shape), axis);
+  int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
+  strides_of(r, a.shape, strides);
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  void *out = rt_result_init(&res, a.dt, r, ix.shape);
+  int64_t base = 0; /* the offset of idx in the data, without the axis */
+  for (int64_t p = 0; p < ix.count; p++) {
+    int64_t k = index_at(&ix, p, a.shape[axis], IR_OP_GATHER, axis, e);
+    copy_elem(out, p, a.data, base + k * strides[axis], esize);
+    for (int d = r - 1; d >= 0; d--) {
+      if (d != axis) base += strides[d];
+      if (++idx[d] < ix.shape[d]) break;
+      if (d != axis) base -= strides[d] * ix.shape[d];
+      idx[d] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue gather_nd(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, ix;
+  rt_operand(&a, args[0]);
+  rt_operand(&ix, args[1]);
+  int r = a.rank, ri = ix.rank;
+  check_rank(e, IR_OP_GATHER_ND, r + ri);
+  int64_t b = ir_attr_int(at, IR_A_BATCH_DIMS, 0), m = ri > 0 ? ix.shape[0] : 0;
+  if (ri < 1 || b < 0 || b > ri - 1 || m + b > r)
+    rt_error(e, "gather_nd: indices %s with batch_dims=%lld do not index the data %s", rt_shape_text(ri, ix.shape),
+             (long long)b, rt_shape_text(r, a.shape));
+  for (int i = 0; i < b; i++)
+    if (a.shape[i] != ix.shape[i + 1])
+      rt_error(e, "gather_nd: batch dimension %d of the data %s and of the indices %s differ", i,
+               rt_shape_text(r, a.shape), rt_shape_text(ri, ix.shape));
+  int64_t strides[RT_MAX_RANK], shape[2 * RT_MAX_RANK];
+  strides_of(r, a.shape, strides);
+  int n = 0;
+  for (int i = 1; i < ri; i++) shape[n++] = ix.shape[i];
+  for (int i = (int)(m + b); i < r; i++) shape[n++] = a.shape[i];
+  int64_t ny = span_count(ix.shape, 1, ri), inner = span_count(a.shape, (int)(m + b), r);
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, n, shape);
+  int64_t y[RT_MAX_RANK] = {0};
+  for (int64_t p = 0; p < ny && inner > 0; p++) {
+    int64_t off = 0;
+    for (int i = 0; i < b; i++) off += y[i] * strides[i];
+    for (int64_t j = 0; j < m; j++)
+      off += index_at(&ix, j * ny + p, a.shape[b + j], IR_OP_GATHER_ND, (int)(b + j), e) * strides[b + j];
+    memcpy(out + (size_t)(p * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
+    for (int d = ri - 2; d >= 0; d--) {
+      if (++y[d] < ix.shape[d + 1]) break;
+      y[d] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- scatter_elements */
+
+enum { RED_UPDATE, RED_ADD, RED_MUL, RED_MEAN, RED_MIN, RED_MAX };
+
+/* f(old, u) in dtype dt: floats in double rounded to dt, integers wrapping to dt's width. */
+static RtValue combine(int red, IrDType dt, RtValue old, RtValue u) {
+  if (red == RED_UPDATE) return u;
+  if (dt.code == IR_DT_FLOAT) {
+    double a = rt_scalar_f64(old), b = rt_scalar_f64(u), v = 0;
+    switch (red) {
+    case RED_ADD: v = a + b; break;
+    case RED_MUL: v = a * b; break;
+    case RED_MEAN: v = (a + b) / 2; break;
+    case RED_MIN: v = b < a ? b : a; break;
+    default: v = b > a ? b : a; break;
+    }
+    return rt_scalar_from_f64(dt, v);
+  }
+  bool is_signed = dt.code == IR_DT_INT;
+  uint64_t a = old.u.u, b = u.u.u;
+  bool less = is_signed ? (int64_t)b < (int64_t)a : b < a;
+  switch (red) {
+  case RED_ADD: return rt_scalar_from_u64(dt, a + b);
+  case RED_MUL: return rt_scalar_from_u64(dt, a * b);
+  case RED_MIN: return less ? u : old;
+  case RED_MAX: return less || a == b ? old : u;
+  default: { /* the sum in dt, then halved toward zero */
+    RtValue s = rt_scalar_from_u64(dt, a + b);
+    return is_signed ? rt_scalar_from_i64(dt, s.u.i / 2) : rt_scalar_from_u64(dt, s.u.u / 2);
+  }
+  }
+}
+
+static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, ix, up;
+  rt_operand(&a, args[0]);
+  rt_operand(&ix, args[1]);
+  rt_operand(&up, args[2]);
+  int r = a.rank;
+  check_rank(e, IR_OP_SCATTER_ELEMENTS, r);
+  int axis = rt_axis(e, IR_OP_SCATTER_ELEMENTS, ir_attr_int(at, IR_A_AXIS, 0), r);
+  if (ix.rank != r || up.rank != r)
+    rt_error(e, "scatter_elements: the indices %s and updates %s must have the data's rank %d",
+             rt_shape_text(ix.rank, ix.shape), rt_shape_text(up.rank, up.shape), r);
+  for (int i = 0; i < r; i++) {
+    if (ix.shape[i] != up.shape[i])
+      rt_error(e, "scatter_elements: the indices %s and the updates %s must have one shape",
+               rt_shape_text(r, ix.shape), rt_shape_text(r, up.shape));
+    if (i != axis && ix.shape[i] > a.shape[i])
+      rt_error(e, "scatter_elements: the indices %s are larger than the data %s along axis %d",
+               rt_shape_text(r, ix.shape), rt_shape_text(r, a.shape), i);
+  }
+  int red = RED_UPDATE;
+  const IrAttrValue *rv = &at->v[IR_A_REDUCTION];
+  if (rv->given) {
+    static const char *const names[] = {"update", "add", "mul", "mean", "min", "max"};
+    for (int i = 0; i < 6; i++)
+      if (!strcmp(rv->str, names[i])) red = i;
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, a.dt, r, a.shape);
+  if (a.count > 0) memcpy(out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
+  int64_t dstr[RT_MAX_RANK], istr[RT_MAX_RANK];
+  strides_of(r, a.shape, dstr);
+  strides_of(r, ix.shape, istr);
+  /* TVM's order: each position off the axis in turn, the positions along the axis innermost. */
+  int64_t before = span_count(ix.shape, 0, axis), len = ix.shape[axis], after = span_count(ix.shape, axis + 1, r);
+  for (int64_t bi = 0; bi < before; bi++)
+    for (int64_t ai = 0; ai < after; ai++) {
+      int64_t ibase = 0, dbase = 0, rest = bi;
+      for (int d = axis - 1; d >= 0; d--) {
+        int64_t c = rest % ix.shape[d];
+        rest /= ix.shape[d];
+        ibase += c * istr[d], dbase += c * dstr[d];
+      }
+      rest = ai;
+      for (int d = r - 1; d > axis; d--) {
+        int64_t c = rest % ix.shape[d];
+        rest /= ix.shape[d];
+        ibase += c * istr[d], dbase += c * dstr[d];
+      }
+      for (int64_t k = 0; k < len; k++) {
+        int64_t p = ibase + k * istr[axis];
+        int64_t q = dbase + index_at(&ix, p, a.shape[axis], IR_OP_SCATTER_ELEMENTS, axis, e) * dstr[axis];
+        rt_elem_set(out, a.dt, q, combine(red, a.dt, rt_elem_get(out, a.dt, q), rt_elem_get(up.data, up.dt, p)));
+      }
+    }
+  return rt_result_value(&res);
+}
+
+static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, ix, up;
+  rt_operand(&a, args[0]);
+  rt_operand(&ix, args[1]);
+  rt_operand(&up, args[2]);
+  int r = a.rank, ri = ix.rank;
+  check_rank(e, IR_OP_SCATTER_ND, r + ri);
+  int64_t m = ri > 0 ? ix.shape[0] : 0;
+  bool fits = ri >= 1 && m <= r && up.rank == ri - 1 + r - m;
+  for (int i = 0; fits && i < up.rank; i++) fits = up.shape[i] == (i < ri - 1 ? ix.shape[i + 1] : a.shape[m + i - (ri - 1)]);
+  if (!fits)
+    rt_error(e, "scatter_nd: the indices %s and updates %s do not fit the data %s", rt_shape_text(ri, ix.shape),
+             rt_shape_text(up.rank, up.shape), rt_shape_text(r, a.shape));
+  int red = RED_UPDATE;
+  const IrAttrValue *mv = &at->v[IR_A_MODE];
+  if (mv->given) {
+    static const char *const names[] = {"update", "add", "mul", "mean", "min", "max"};
+    for (int i = 0; i < 6; i++)
+      if (!strcmp(mv->str, names[i])) red = i;
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, a.dt, r, a.shape);
+  if (a.count > 0) memcpy(out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
+  int64_t strides[RT_MAX_RANK];
+  strides_of(r, a.shape, strides);
+  int64_t ny = span_count(ix.shape, 1, ri), inner = span_count(a.shape, (int)m, r);
+  for (int64_t y = 0; y < ny && inner > 0; y++) {
+    int64_t off = 0;
+    for (int64_t j = 0; j < m; j++) off += index_at(&ix, j * ny + y, a.shape[j], IR_OP_SCATTER_ND, (int)j, e) * strides[j];
+    for (int64_t t = 0; t < inner; t++)
+      rt_elem_set(out, a.dt, off + t,
+                  combine(red, a.dt, rt_elem_get(out, a.dt, off + t), rt_elem_get(up.data, up.dt, y * inner + t)));
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- argsort, sort, topk */
+
+/* One line of keys, compared by class: floats (NaN the largest), signed or unsigned integers. */
+typedef struct {
+  int cls; /* 0 float, 1 signed, 2 unsigned */
+  bool ascend;
+  double *f;
+  int64_t *i;
+  uint64_t *u;
+} Keys;
+
+/* Whether element a goes strictly before b. */
+static bool before_key(const Keys *k, int64_t a, int64_t b) {
+  int c; /* -1, 0, 1: a against b */
+  if (k->cls == 0) {
+    double x = k->f[a], y = k->f[b];
+    bool nx = x != x, ny = y != y;
+    c = nx || ny ? (nx && ny ? 0 : nx ? 1 : -1) : (x < y ? -1 : x > y ? 1 : 0);
+  } else if (k->cls == 1) {
+    c = k->i[a] < k->i[b] ? -1 : k->i[a] > k->i[b];
+  } else {
+    c = k->u[a] < k->u[b] ? -1 : k->u[a] > k->u[b];
+  }
+  return k->ascend ? c < 0 : c > 0;
+}
+
+/* A stable merge sort of the positions ord[0..n) (tmp has room for n). */
+static void merge_sort(const Keys *k, int64_t *ord, int64_t *tmp, int64_t n) {
+  for (int64_t w = 1; w < n; w *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * w) {
+      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, t = lo;
+      while (i < mid && j < hi) tmp[t++] = before_key(k, ord[j], ord[i]) ? ord[j++] : ord[i++];
+      while (i < mid) tmp[t++] = ord[i++];
+      while (j < hi) tmp[t++] = ord[j++];
+    }
+    memcpy(ord, tmp, sizeof(int64_t) * (size_t)n);
+    if (w > n / 2) break;
+  }
+}
+
+static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, args[0]);
+  int r = a.rank;
+  check_rank(e, op, r);
+  if (r == 0) rt_error(e, "%s sorts along an axis, but its argument is a scalar", ir_ops[op].name);
+  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, -1), r);
+  const IrAttrValue *asc = &at->v[IR_A_IS_ASCEND];
+  Keys k = {.cls = a.dt.code == IR_DT_FLOAT ? 0 : a.dt.code == IR_DT_INT ? 1 : 2,
+            .ascend = asc->given ? asc->b : op != IR_OP_TOPK};
+  int64_t n = a.shape[axis], take = n;
+  if (op == IR_OP_TOPK) {
+    int64_t kk = ir_attr_int(at, IR_A_K, 1);
+    if (kk > n)
+      rt_error(e, "topk: k=%lld is more than the %lld elements along axis %d of %s", (long long)kk, (long long)n, axis,
+               rt_shape_text(r, a.shape));
+    if (kk >= 1) take = kk;
+  }
+  IrDType idt = ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
+  int64_t shape[RT_MAX_RANK];
+  memcpy(shape, a.shape, sizeof(int64_t) * (size_t)r);
+  shape[axis] = take;
+  const char *ret = at->v[IR_A_RET_TYPE].given ? at->v[IR_A_RET_TYPE].str : "both";
+  bool want_values = op == IR_OP_SORT || (op == IR_OP_TOPK && strcmp(ret, "indices"));
+  bool want_indices = op == IR_OP_ARGSORT || (op == IR_OP_TOPK && strcmp(ret, "values"));
+  RtResult vres, ires;
+  void *vout = want_values ? rt_result_init(&vres, a.dt, r, shape) : NULL;
+  void *iout = want_indices ? rt_result_init(&ires, idt, r, shape) : NULL;
+  int64_t outer = span_count(a.shape, 0, axis), inner = span_count(a.shape, axis + 1, r);
+  if (a.count == 0) outer = 0;
+  size_t cells = (size_t)n + 1;
+  int64_t *ord = rt_alloc_atomic(sizeof(int64_t) * cells), *tmp = rt_alloc_atomic(sizeof(int64_t) * cells);
+  if (k.cls == 0) k.f = rt_alloc_atomic(sizeof(double) * cells);
+  else if (k.cls == 1) k.i = rt_alloc_atomic(sizeof(int64_t) * cells);
+  else k.u = rt_alloc_atomic(sizeof(uint64_t) * cells);
+  size_t esize = rt_dtype_size(a.dt);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t in = 0; in < inner; in++) {
+      int64_t base = o * n * inner + in, obase = o * take * inner + in;
+      for (int64_t j = 0; j < n; j++) {
+        RtValue v = rt_elem_get(a.data, a.dt, base + j * inner);
+        if (k.cls == 0) k.f[j] = rt_scalar_f64(v);
+        else if (k.cls == 1) k.i[j] = v.u.i;
+        else k.u[j] = v.u.u;
+        ord[j] = j;
+      }
+      merge_sort(&k, ord, tmp, n);
+      for (int64_t j = 0; j < take; j++) {
+        if (vout) copy_elem(vout, obase + j * inner, a.data, base + ord[j] * inner, esize);
+        if (iout) rt_elem_set(iout, idt, obase + j * inner, rt_scalar_from_i64(idt, ord[j]));
+      }
+    }
+  if (vout && iout) {
+    RtValue pair[2] = {rt_result_value(&vres), rt_result_value(&ires)};
+    return rt_tuple_value(2, pair);
+  }
+  return vout ? rt_result_value(&vres) : rt_result_value(&ires);
+}
+
+/* ---------------------------------------------------------------- cumsum, cumprod */
+
+static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, args[0]);
+  IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, a.dt);
+  bool prod = op == IR_OP_CUMPROD, excl = at->v[IR_A_EXCLUSIVE].b;
+  const IrAttrValue *ax = &at->v[IR_A_AXIS];
+  int64_t outer = 1, n = a.count, inner = 1, flat = a.count;
+  RtResult res;
+  void *out;
+  if (ax->given && !ax->none) {
+    int axis = rt_axis(e, op, ax->ints[0], a.rank);
+    outer = span_count(a.shape, 0, axis), n = a.shape[axis], inner = span_count(a.shape, axis + 1, a.rank);
+    if (a.count == 0) outer = 0;
+    out = rt_result_init(&res, dt, a.rank, a.shape);
+  } else {
+    out = rt_result_init(&res, dt, 1, &flat);
+  }
+  RtValue one = rt_convert(rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), prod ? 1 : 0), dt);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t in = 0; in < inner; in++) {
+      RtValue acc = one;
+      int64_t base = o * n * inner + in;
+      for (int64_t j = 0; j < n; j++) {
+        int64_t p = base + j * inner;
+        RtValue x = rt_convert(rt_elem_get(a.data, a.dt, p), dt);
+        if (excl) rt_elem_set(out, dt, p, acc);
+        acc = dt.code == IR_DT_FLOAT
+                  ? rt_scalar_from_f64(dt, prod ? rt_scalar_f64(acc) * rt_scalar_f64(x) : rt_scalar_f64(acc) + rt_scalar_f64(x))
+                  : rt_scalar_from_u64(dt, prod ? acc.u.u * x.u.u : acc.u.u + x.u.u);
+        if (!excl) rt_elem_set(out, dt, p, acc);
+      }
+    }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  (void)args, (void)nargs;
-  rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+  (void)nargs;
+  const IrOpAttrs *at = rt_attrs(e);
+  switch (op) {
+  case IR_OP_ONE_HOT: return one_hot(args, at, e);
+  case IR_OP_GATHER: return gather(args, at, e);
+  case IR_OP_GATHER_ND: return gather_nd(args, at, e);
+  case IR_OP_SCATTER_ELEMENTS: return scatter_elements(args, at, e);
+  case IR_OP_SCATTER_ND: return scatter_nd(args, at, e);
+  case IR_OP_ARGSORT: case IR_OP_SORT: case IR_OP_TOPK: return sorting(op, args, at, e);
+  case IR_OP_CUMSUM: case IR_OP_CUMPROD: return scan(op, args, at, e);
+  default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+  }
 }

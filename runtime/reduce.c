@@ -1,5 +1,6 @@
 /* The reductions (sum, mean, max, min, prod, all, any over any set of axes, with keepdims and
- * exclude), argmax and argmin, and softmax / log_softmax along an axis. Floats accumulate in
+ * exclude), argmax and argmin (over any axes: the index is row-major among the reduced elements),
+ * variance, and softmax / log_softmax along an axis. Floats accumulate in
  * double, so a million float32 values sum to float32 rounding; integers wrap as in C (sum, prod)
  * and mean divides truncating. */
 #include "runtime/kernel.h"
@@ -162,6 +163,65 @@ static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const Ir
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- variance */
+
+/* variance(data, mean): the sum of (data - mean)^2 over the reduced axes, divided by their count
+ * (less one when unbiased), as TVM computes it: the mean broadcasts (each of its dimensions the
+ * data's or 1). Floats in double; integers wrap to the dtype and divide truncating. */
+static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand m;
+  rt_operand(&m, args[1]);
+  int r = a->rank;
+  if (m.rank != r || m.dt.bits != a->dt.bits || m.dt.code != a->dt.code)
+    rt_error(e, "variance: the mean %s must have the data's rank %d and type", rt_shape_text(m.rank, m.shape), r);
+  int64_t mstride[RT_MAX_RANK], acc = 1;
+  for (int i = r - 1; i >= 0; i--) {
+    if (m.shape[i] != 1 && m.shape[i] != a->shape[i])
+      rt_error(e, "variance: the mean %s does not broadcast to the data %s", rt_shape_text(r, m.shape),
+               rt_shape_text(r, a->shape));
+    mstride[i] = m.shape[i] == 1 ? 0 : acc;
+    acc = rt_mul_sat(acc, m.shape[i]);
+  }
+  int64_t count = p->per_out - (at->v[IR_A_UNBIASED].b ? 1 : 0);
+  bool is_float = a->dt.code == IR_DT_FLOAT, is_signed = a->dt.code == IR_DT_INT;
+  if (!is_float && count <= 0 && p->out_count > 0)
+    rt_error(e, "variance of %lld integer elements%s: integer division by zero", (long long)p->per_out,
+             at->v[IR_A_UNBIASED].b ? ", unbiased" : "");
+  double *sf = rt_alloc_atomic(sizeof(double) * (size_t)(p->out_count + 1));
+  uint64_t *su = rt_alloc_atomic(sizeof(uint64_t) * (size_t)(p->out_count + 1));
+  memset(sf, 0, sizeof(double) * (size_t)(p->out_count + 1));
+  memset(su, 0, sizeof(uint64_t) * (size_t)(p->out_count + 1));
+  int64_t idx[RT_MAX_RANK] = {0}, j = 0, mo = 0;
+  for (int64_t i = 0; i < a->count; i++) {
+    if (is_float) {
+      double d = load_f64(a, i) - load_f64(&m, mo);
+      sf[j] += d * d;
+    } else {
+      uint64_t d = rt_elem_get(a->data, a->dt, i).u.u - rt_elem_get(m.data, m.dt, mo).u.u;
+      su[j] += d * d;
+    }
+    for (int k = r - 1; k >= 0; k--) {
+      j += p->ostride[k], mo += mstride[k];
+      if (++idx[k] < a->shape[k]) break;
+      j -= p->ostride[k] * a->shape[k], mo -= mstride[k] * a->shape[k];
+      idx[k] = 0;
+    }
+  }
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, p->out_rank, p->out_shape);
+  for (int64_t o = 0; o < p->out_count; o++) {
+    RtValue v;
+    if (is_float) {
+      v = rt_scalar_from_f64(a->dt, sf[o] / (double)count);
+    } else {
+      RtValue s = rt_scalar_from_u64(a->dt, su[o]);
+      v = is_signed ? rt_scalar_from_i64(a->dt, s.u.i / count) : rt_scalar_from_u64(a->dt, s.u.u / (uint64_t)count);
+    }
+    rt_elem_set(out, a->dt, o, v);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- softmax */
 
 static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
@@ -206,5 +266,6 @@ RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const IrExpr
   Plan p;
   plan(&p, &a, at, op, e);
   if (op == IR_OP_ARGMAX || op == IR_OP_ARGMIN) return arg_reduce(op, &a, &p, at, e);
+  if (op == IR_OP_VARIANCE) return variance(&a, args, &p, at, e);
   return a.dt.code == IR_DT_FLOAT ? reduce_float(op, &a, &p, e) : reduce_int(op, &a, &p, e);
 }

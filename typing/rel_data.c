@@ -1,2 +1,261 @@
-/* The relations of the data operators: gathering, scattering, sorting and cumulative sums. */
+/* The relations of the data operators: one_hot, gathering (gather, gather_nd), scattering
+ * (scatter_elements, scatter_nd), sorting (argsort, sort, topk), cumulative sums and products (cumsum,
+ * cumprod: Scanop), after TVM 0.14's (src/relay/op/tensor/transform.cc,
+ * src/relay/op/algorithm/). */
 #include "typing/oprel.h"
+
+#include <string.h>
+
+static IrType *dtype_type(IrDType dt) { return ir_type_dtype(dt, (IrSpan){0}); }
+
+/* Fails unless dtype (when known) is an integer type; `what` names the argument. */
+static TyRelResult integer_dtype(TyCtx *cx, TyRelation *rel, IrType *dtype, const char *what, const char **message) {
+  if (dtype->kind == IR_TYPE_DTYPE && dtype->u.dtype.code != IR_DT_INT && dtype->u.dtype.code != IR_DT_UINT)
+    REL_FAIL("%s takes integer %s, but they are %s", ty_rel_who(rel), what, ty_rel_text(cx, dtype));
+  return TY_SOLVED;
+}
+
+/* ---------------------------------------------------------------- OneHot */
+
+/* one_hot(indices, on_value, off_value): indices' shape with `depth` inserted at `axis` (-1: last),
+ * of `dtype` (the on_value's type when not given); on_value and off_value are scalars, converted. */
+TyRelResult ty_rel_one_hot(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *idtype, *on_shape, *on_dtype, *off_shape, *off_dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &idtype, message));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &on_shape, &on_dtype, "an on_value", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 0, &off_shape, &off_dtype, "an off_value", message));
+  int64_t depth = ir_attr_int(rel->attrs, IR_A_DEPTH, 1);
+  if (depth < 1) REL_FAIL("%s: depth=%lld must be 1 or more", ty_rel_who(rel), (long long)depth);
+  int r = shape->u.shape.rank, axis;
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, -1), r, 1, &axis, message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0, k = 0; i <= r; i++) dims[i] = i == axis ? ty_rel_dim(depth) : shape->u.shape.dims[k++];
+  const IrAttrValue *dt = ty_rel_attr(rel, IR_A_DTYPE);
+  IrType *out = dt->given && !dt->none ? dtype_type(dt->dtype) : on_dtype;
+  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r + 1, dims), out), message);
+}
+
+/* ---------------------------------------------------------------- Gather, GatherND */
+
+/* gather(data, indices, axis=): indices of data's rank, its dimensions data's but along axis (at
+ * least 1 there); the result has the indices' shape and data's type. */
+TyRelResult ty_rel_gather(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ishape, *idtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank, axis;
+  if (r == 0) REL_FAIL("%s cannot gather from a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices", message));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  for (int i = 0; i < r; i++) {
+    IrType *d = ishape->u.shape.dims[i];
+    if (i == axis) {
+      int64_t n;
+      if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED && n < 1)
+        REL_FAIL("%s: the indices %s are empty along axis %d", ty_rel_who(rel), ty_rel_shape_text(cx, ishape), axis);
+    } else if (!ty_unify(cx, d, shape->u.shape.dims[i], NULL)) {
+      REL_FAIL("%s: the indices %s must have the data's shape %s but along axis %d; dimension %d differs",
+               ty_rel_who(rel), ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, shape), axis, i);
+    }
+  }
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ishape, dtype), message);
+}
+
+/* gather_nd(data, indices): indices (M, Y_0, ..., Y_{K-1}) index the first M axes of data after
+ * batch_dims B (data's first B dimensions are the Y's first B); the result is (Y_0, ..., Y_{K-1},
+ * X_{B+M}, ..., X_{N-1}). M must be a constant, or given as index_rank. */
+TyRelResult ty_rel_gather_nd(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ishape, *idtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ishape, &idtype, message));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  int r = shape->u.shape.rank, ri = ishape->u.shape.rank;
+  if (ri < 1) REL_FAIL("%s takes indices of rank 1 or more, but they are a scalar", ty_rel_who(rel));
+  int64_t b = ir_attr_int(rel->attrs, IR_A_BATCH_DIMS, 0), m;
+  if (b < 0 || b > ri - 1)
+    REL_FAIL("%s: batch_dims=%lld must be from 0 to %d for indices %s", ty_rel_who(rel), (long long)b, ri - 1,
+             ty_rel_shape_text(cx, ishape));
+  TyRelResult k = ty_rel_dim_const(cx, ishape->u.shape.dims[0], &m);
+  const IrAttrValue *ir = ty_rel_attr(rel, IR_A_INDEX_RANK);
+  if (k == TY_NOT_YET) return k;
+  if (k == TY_FAILED) {
+    if (!ir->given || ir->none)
+      REL_FAIL("%s needs the first dimension of its indices %s as a constant (or index_rank=)", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ishape));
+    m = ir->ints[0];
+  } else if (ir->given && !ir->none && ir->ints[0] != m) {
+    REL_FAIL("%s: index_rank=%lld, but the indices %s index %lld axes", ty_rel_who(rel), (long long)ir->ints[0],
+             ty_rel_shape_text(cx, ishape), (long long)m);
+  }
+  if (m < 0 || m + b > r)
+    REL_FAIL("%s: indices %s index %lld axes after %lld batch axes, but the data %s has rank %d", ty_rel_who(rel),
+             ty_rel_shape_text(cx, ishape), (long long)m, (long long)b, ty_rel_shape_text(cx, shape), r);
+  for (int i = 0; i < b; i++)
+    if (!ty_unify(cx, shape->u.shape.dims[i], ishape->u.shape.dims[i + 1], NULL))
+      REL_FAIL("%s: batch dimension %d of the data %s and of the indices %s differ", ty_rel_who(rel), i,
+               ty_rel_shape_text(cx, shape), ty_rel_shape_text(cx, ishape));
+  int n = 0;
+  IrType **dims = IR_NEW_ARRAY(IrType *, ri + r);
+  for (int i = 1; i < ri; i++) dims[n++] = ishape->u.shape.dims[i];
+  for (int i = (int)(m + b); i < r; i++) dims[n++] = shape->u.shape.dims[i];
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message);
+}
+
+/* ---------------------------------------------------------------- ScatterElements */
+
+static const char *const reductions[] = {"update", "add", "mul", "mean", "min", "max"};
+
+/* scatter_elements(data, indices, updates): indices and updates of one shape and data's rank,
+ * updates of data's type; the result is data's type. */
+TyRelResult ty_rel_scatter_elements(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ishape, *idtype, *ushape, *udtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank, axis;
+  if (r == 0) REL_FAIL("%s cannot scatter into a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, r, &ushape, &udtype, "updates", message));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, udtype, message));
+  for (int i = 0; i < r; i++)
+    if (!ty_unify(cx, ishape->u.shape.dims[i], ushape->u.shape.dims[i], NULL))
+      REL_FAIL("%s: the indices %s and the updates %s must have one shape", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, ushape));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  const IrAttrValue *red = ty_rel_attr(rel, IR_A_REDUCTION);
+  if (red->given) {
+    bool ok = false;
+    for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++) ok = ok || !strcmp(red->str, reductions[i]);
+    if (!ok)
+      REL_FAIL("%s: reduction=\"%s\" is not one of \"update\", \"add\", \"mul\", \"mean\", \"min\" and \"max\"",
+               ty_rel_who(rel), red->str);
+  }
+  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* scatter_nd(data, indices, updates): indices (M, Y_0, ..., Y_{K-1}) with M a constant, updates (Y_0, ...,
+ * Y_{K-1}, X_M, ..., X_{N-1}) of data's type; the result is data's type. */
+TyRelResult ty_rel_scatter_nd(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ishape, *idtype, *ushape, *udtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ishape, &idtype, message));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  int r = shape->u.shape.rank, ri = ishape->u.shape.rank;
+  if (ri < 1) REL_FAIL("%s takes indices of rank 1 or more, but they are a scalar", ty_rel_who(rel));
+  int64_t m;
+  TyRelResult k = ty_rel_dim_const(cx, ishape->u.shape.dims[0], &m);
+  if (k == TY_NOT_YET) return k;
+  if (k == TY_FAILED)
+    REL_FAIL("%s needs the first dimension of its indices %s as a constant", ty_rel_who(rel),
+             ty_rel_shape_text(cx, ishape));
+  if (m > r)
+    REL_FAIL("%s: indices %s index %lld axes, but the data %s has rank %d", ty_rel_who(rel),
+             ty_rel_shape_text(cx, ishape), (long long)m, ty_rel_shape_text(cx, shape), r);
+  int ru = ri - 1 + r - (int)m;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, ru, &ushape, &udtype, "updates", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, udtype, message));
+  IrType **want = IR_NEW_ARRAY(IrType *, ru + 1);
+  for (int i = 0; i < ru; i++)
+    want[i] = i < ri - 1 ? ishape->u.shape.dims[i + 1] : shape->u.shape.dims[m + i - (ri - 1)];
+  for (int i = 0; i < ru; i++)
+    if (!ty_unify(cx, ushape->u.shape.dims[i], want[i], NULL))
+      REL_FAIL("%s: the updates %s must be %s (the indices' %s less the first, then the data's %s less %lld)",
+               ty_rel_who(rel), ty_rel_shape_text(cx, ushape), ty_rel_shape_text(cx, ty_rel_shape(ru, want)),
+               ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, shape), (long long)m);
+  const IrAttrValue *mode = ty_rel_attr(rel, IR_A_MODE);
+  if (mode->given && strcmp(mode->str, "update") && strcmp(mode->str, "add") && strcmp(mode->str, "mul") &&
+      strcmp(mode->str, "min") && strcmp(mode->str, "max"))
+    REL_FAIL("%s: mode=\"%s\" is not one of \"update\", \"add\", \"mul\", \"min\" and \"max\"", ty_rel_who(rel),
+             mode->str);
+  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* ---------------------------------------------------------------- Argsort, Sort, TopK */
+
+/* The index dtype of argsort and topk: `dtype`, int32 by default; integers or floats. */
+static TyRelResult index_dtype(TyCtx *cx, TyRelation *rel, IrType **out, const char **message) {
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
+  if (dt.code == IR_DT_BOOL)
+    REL_FAIL("%s gives indices as numbers, but dtype=%s", ty_rel_who(rel), ty_rel_text(cx, dtype_type(dt)));
+  *out = dtype_type(dt);
+  return TY_SOLVED;
+}
+
+static TyRelResult sort_axis(TyRelation *rel, IrType *shape, int *axis, const char **message) {
+  int r = shape->u.shape.rank;
+  if (r == 0) REL_FAIL("%s sorts along an axis, but its argument is a scalar", ty_rel_who(rel));
+  return ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, -1), r, 0, axis, message);
+}
+
+TyRelResult ty_rel_argsort(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *idx;
+  int axis;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(sort_axis(rel, shape, &axis, message));
+  REL_TRY(index_dtype(cx, rel, &idx, message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, idx), message);
+}
+
+TyRelResult ty_rel_sort(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  int axis;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(sort_axis(rel, shape, &axis, message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* topk: the data's shape with k along axis (the whole axis when k < 1); ret_type "both" gives
+ * (values, indices), "values" or "indices" one of them. */
+TyRelResult ty_rel_topk(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *idx;
+  int axis;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(sort_axis(rel, shape, &axis, message));
+  REL_TRY(index_dtype(cx, rel, &idx, message));
+  int r = shape->u.shape.rank;
+  int64_t k = ir_attr_int(rel->attrs, IR_A_K, 1), n;
+  IrType **dims = IR_NEW_ARRAY(IrType *, r);
+  for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i];
+  if (k >= 1) {
+    if (ty_rel_dim_const(cx, dims[axis], &n) == TY_SOLVED && k > n)
+      REL_FAIL("%s: k=%lld is more than the %lld elements along axis %d of %s", ty_rel_who(rel), (long long)k,
+               (long long)n, axis, ty_rel_shape_text(cx, shape));
+    dims[axis] = ty_rel_dim(k);
+  }
+  IrType *out_shape = ty_rel_shape(r, dims);
+  IrType *values = ty_rel_tensor_type(out_shape, dtype), *indices = ty_rel_tensor_type(out_shape, idx);
+  const IrAttrValue *rt = ty_rel_attr(rel, IR_A_RET_TYPE);
+  const char *ret = rt->given ? rt->str : "both";
+  if (!strcmp(ret, "values")) return ty_rel_result(cx, rel, 1, values, message);
+  if (!strcmp(ret, "indices")) return ty_rel_result(cx, rel, 1, indices, message);
+  if (strcmp(ret, "both"))
+    REL_FAIL("%s: ret_type=\"%s\" is not one of \"both\", \"values\" and \"indices\"", ty_rel_who(rel), ret);
+  IrType **fields = IR_NEW_ARRAY(IrType *, 2);
+  fields[0] = values, fields[1] = indices;
+  return ty_rel_result(cx, rel, 1, ir_type_tuple(2, fields, (IrSpan){0}), message);
+}
+
+/* ---------------------------------------------------------------- Scanop, NdarraySize */
+
+/* cumsum, cumprod: the data's shape along `axis`, or flattened when axis is None; of `dtype`
+ * (the data's by default). */
+TyRelResult ty_rel_scanop(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const IrAttrValue *dt = ty_rel_attr(rel, IR_A_DTYPE), *ax = ty_rel_attr(rel, IR_A_AXIS);
+  IrType *out = dt->given && !dt->none ? dtype_type(dt->dtype) : dtype;
+  if (out->kind == IR_TYPE_DTYPE && out->u.dtype.code == IR_DT_BOOL)
+    REL_FAIL("%s adds or multiplies numbers, but its result would be %s (give dtype=)", ty_rel_who(rel),
+             ty_rel_text(cx, out));
+  int r = shape->u.shape.rank;
+  if (ax->given && !ax->none) {
+    int axis;
+    if (r == 0) REL_FAIL("%s along an axis of a scalar", ty_rel_who(rel));
+    REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ax->ints[0], r, 0, &axis, message));
+    return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, out), message);
+  }
+  IrType **p = IR_NEW_ARRAY(IrType *, 1);
+  p[0] = ty_rel_dim(1);
+  for (int i = 0; i < r; i++) p[0] = ty_dim_mul(cx, p[0], shape->u.shape.dims[i]);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(1, p), out), message);
+}
