@@ -114,4 +114,13 @@ const IrInfix *ir_infix_binary(const char *text, size_t len);
 /* The sugar for an operator, or NULL: binary for 2 arguments, prefix for 1. */
 const IrInfix *ir_infix_of(IrOpId op, int nargs);
 
+/* Layouts and windows over 1 to 3 spatial axes (the convolutions and pools of any rank). Whether
+ * `layout` is a permutation of the letters of `canon` ("NHWC" of "NCHW"), with pos[k] the index in
+ * layout of canon[k]. */
+bool ir_layout_axes(const char *layout, const char *canon, int pos[]);
+/* An attribute of 1 or d values as d values (one value for every axis); dflt when not given. */
+void ir_attr_tuple(const IrOpAttrs *a, IrAttrId id, int d, int64_t dflt, int64_t out[]);
+/* padding of 1, d or 2d values as the padding before (lo) and after (hi) each of d axes. */
+void ir_attr_pads(const IrOpAttrs *a, int d, int64_t lo[], int64_t hi[]);
+
 #endif

@@ -1,11 +1,114 @@
-/* The convolutions and pools: nn.conv2d as im2col then a matrix product (rt_gemm) per image and
- * group (NCHW data, OIHW weights), and the 2-D pools. */
+/* The convolutions and pools over 1 to 3 spatial axes, in any layout: data and weights not in the
+ * canonical layouts (NC + spatial axes, OI + spatial axes) are permuted into them and the result
+ * out of them. Every operator is seen over 3 spatial axes, the missing ones of size 1. A
+ * convolution is im2col (rows copied whole, typed strided loops) then a matrix product (rt_gemm)
+ * per image and group; a 1x1 window at stride 1 without padding needs no im2col: the data is the
+ * matrix. Pools work in double. */
 #include "runtime/kernel.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- conv2d */
+/* ---------------------------------------------------------------- copies, layouts */
+
+/* dst[i] = src[i * stride] for n elements of esize bytes. */
+static void copy_strided(void *dst, const void *src, size_t esize, int64_t n, int64_t stride) {
+  if (stride == 1) {
+    memcpy(dst, src, (size_t)n * esize);
+    return;
+  }
+#define COPY(T)                                                                                                    \
+  do {                                                                                                             \
+    T *d_ = dst;                                                                                                   \
+    const T *s_ = src;                                                                                             \
+    for (int64_t i = 0; i < n; i++) d_[i] = s_[i * stride];                                                        \
+  } while (0)
+  switch (esize) {
+  case 1: COPY(uint8_t); break;
+  case 2: COPY(uint16_t); break;
+  case 4: COPY(uint32_t); break;
+  case 8: COPY(uint64_t); break;
+  default:
+    for (int64_t i = 0; i < n; i++) memcpy((char *)dst + (size_t)i * esize, (const char *)src + (size_t)(i * stride) * esize, esize);
+  }
+#undef COPY
+}
+
+/* dst = src transposed: dst's axis i is src's axis perm[i] (src of `shape`, rank <= 8). */
+static void permute_into(void *dst, const void *src, size_t esize, int rank, const int64_t *shape, const int *perm) {
+  int64_t sstride[8], ds[8], st[8], idx[8] = {0}, s = 1, total = 1;
+  for (int i = rank - 1; i >= 0; i--) sstride[i] = s, s *= shape[i];
+  for (int i = 0; i < rank; i++) ds[i] = shape[perm[i]], st[i] = sstride[perm[i]], total *= ds[i];
+  if (total == 0) return;
+  int64_t inner = ds[rank - 1], rows = total / inner, off = 0;
+  char *d = dst;
+  for (int64_t r = 0; r < rows; r++, d += (size_t)inner * esize) {
+    copy_strided(d, (const char *)src + (size_t)off * esize, esize, inner, st[rank - 1]);
+    for (int i = rank - 2; i >= 0; i--) {
+      off += st[i];
+      if (++idx[i] < ds[i]) break;
+      off -= st[i] * ds[i];
+      idx[i] = 0;
+    }
+  }
+}
+
+static bool identity(int rank, const int pos[]) {
+  for (int k = 0; k < rank; k++)
+    if (pos[k] != k) return false;
+  return true;
+}
+
+static const char *spatial_letters(int d) { return d == 1 ? "W" : d == 2 ? "HW" : "DHW"; }
+
+/* The layout attribute `id` (dflt when not given or ""): pos[k] is the axis of canon[k]. */
+static const char *layout_of(const IrOpAttrs *at, IrAttrId id, const char *canon, const char *dflt, int pos[],
+                             IrOpId op, const IrExpr *e) {
+  const IrAttrValue *a = &at->v[id];
+  const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
+  if (!ir_layout_axes(s, canon, pos))
+    rt_error(e, "%s: %s=\"%s\" is not a permutation of \"%s\"", ir_ops[op].name, ir_attr_name(id), s, canon);
+  return s;
+}
+
+/* x in canonical order (axis k of the result is axis pos[k] of x): its data, and its shape in cs. */
+static const void *to_canon(const RtOperand *x, const int pos[], int64_t cs[]) {
+  for (int k = 0; k < x->rank; k++) cs[k] = x->shape[pos[k]];
+  if (identity(x->rank, pos) || x->count == 0) return x->data;
+  size_t esize = rt_dtype_size(x->dt);
+  void *p = rt_alloc_atomic((size_t)x->count * esize + 1);
+  permute_into(p, x->data, esize, x->rank, x->shape, pos);
+  return p;
+}
+
+/* A result computed in canonical order (shape cs) and stored in the layout whose pos[] is given. */
+typedef struct Out {
+  RtResult res;
+  char *out, *canon;
+  int rank, pos[5];
+  int64_t cs[5];
+  size_t esize;
+} Out;
+
+static char *out_init(Out *o, IrDType dt, int rank, const int64_t cs[], const int pos[]) {
+  int64_t shape[5], count = 1;
+  o->rank = rank;
+  o->esize = rt_dtype_size(dt);
+  for (int k = 0; k < rank; k++) o->cs[k] = cs[k], o->pos[k] = pos[k], shape[pos[k]] = cs[k], count = rt_mul_sat(count, cs[k]);
+  o->out = rt_result_init(&o->res, dt, rank, shape);
+  o->canon = identity(rank, pos) || count == 0 ? o->out : rt_alloc_atomic((size_t)count * o->esize + 1);
+  return o->canon;
+}
+
+static RtValue out_done(Out *o) {
+  if (o->canon != o->out) {
+    int inv[5];
+    for (int k = 0; k < o->rank; k++) inv[o->pos[k]] = k;
+    permute_into(o->out, o->canon, o->esize, o->rank, o->cs, inv);
+  }
+  return rt_result_value(&o->res);
+}
 
 /* ir_window_length, with 0 positions for a window that does not fit. */
 static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
@@ -13,99 +116,169 @@ static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, in
   return n < 0 ? 0 : n;
 }
 
-static RtValue conv2d(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
-  if (x->rank != 4 || w->rank != 4) rt_error(e, "nn.conv2d takes NCHW data and OIHW weights of rank 4");
-  int64_t st[2], dil[2], pad[4];
-  ir_attr_pair(at, IR_A_STRIDES, 1, st);
-  ir_attr_pair(at, IR_A_DILATION, 1, dil);
-  ir_attr_padding(at, pad);
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* A window over 3 axes (the d given ones last; the others of size 1, stride 1, no padding). */
+typedef struct Win {
+  int64_t k[3], st[3], dil[3], lo[3], hi[3];
+} Win;
+
+static void win_read(Win *w, const IrOpAttrs *at, int d, IrAttrId size_id, const int64_t *ksize) {
+  int64_t t[3], l[3], h[3];
+  for (int i = 0; i < 3; i++) w->k[i] = w->st[i] = w->dil[i] = 1, w->lo[i] = w->hi[i] = 0;
+  int z = 3 - d;
+  if (ksize)
+    for (int i = 0; i < d; i++) w->k[z + i] = ksize[i];
+  else {
+    ir_attr_tuple(at, size_id, d, 1, t);
+    for (int i = 0; i < d; i++) w->k[z + i] = t[i];
+  }
+  ir_attr_tuple(at, IR_A_STRIDES, d, 1, t);
+  for (int i = 0; i < d; i++) w->st[z + i] = t[i] < 1 ? 1 : t[i];
+  ir_attr_tuple(at, IR_A_DILATION, d, 1, t);
+  for (int i = 0; i < d; i++) w->dil[z + i] = t[i] < 1 ? 1 : t[i];
+  ir_attr_pads(at, d, l, h);
+  for (int i = 0; i < d; i++) w->lo[z + i] = l[i], w->hi[z + i] = h[i];
+}
+
+/* ---------------------------------------------------------------- convolutions */
+
+static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "OI%s", spatial_letters(d));
+  int dpos[5], kpos[5], opos[5], rank = d + 2, z = 3 - d;
+  const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, e);
+  layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, e);
+  layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, e);
+  if (x->rank != rank || w->rank != rank) rt_error(e, "%s takes data and weights of rank %d", name, rank);
+  int64_t xs[5], ws[5];
+  const char *xd = to_canon(x, dpos, xs), *wd = to_canon(w, kpos, ws);
+  Win win;
+  win_read(&win, at, d, IR_A_KERNEL_SIZE, ws + 2);
   int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
-  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-  int64_t O = w->shape[0], Cg = w->shape[1], KH = w->shape[2], KW = w->shape[3];
-  if (Cg * groups != C || O % groups != 0)
-    rt_error(e, "nn.conv2d: %s data does not fit %s weights with groups=%lld", rt_shape_text(4, x->shape),
-             rt_shape_text(4, w->shape), (long long)groups);
-  int64_t OH = window_out(H, KH, dil[0], st[0], pad[0], pad[2], false), OW = window_out(W, KW, dil[1], st[1], pad[1], pad[3], false);
-  int64_t shape[4] = {N, O, OH, OW}, Og = O / groups, K = Cg * KH * KW, P = OH * OW;
+  int64_t N = xs[0], C = xs[1], O = ws[0], Cg = ws[1], S[3] = {1, 1, 1}, OS[3];
+  for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
+  if (groups < 1 || Cg * groups != C || O % groups != 0)
+    rt_error(e, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
+             rt_shape_text(rank, w->shape), (long long)groups);
+  int64_t cs[5] = {N, O}, P = 1, KK = Cg;
+  for (int i = 0; i < 3; i++) {
+    OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], false);
+    P = rt_mul_sat(P, OS[i]);
+    KK = rt_mul_sat(KK, win.k[i]);
+  }
+  for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
   IrDType dt = x->dt;
   size_t esize = rt_dtype_size(dt);
-  RtResult res;
-  char *out = rt_result_init(&res, dt, 4, shape);
-  if (N * O * P == 0) return rt_result_value(&res);
-  char *col = rt_alloc_atomic((size_t)(K * P) * esize + 1);
+  Out res;
+  char *out = out_init(&res, dt, rank, cs, opos);
+  int64_t Og = O / groups;
+  if (N == 0 || O == 0 || P == 0) return out_done(&res);
+  bool direct = true; /* 1x1, stride 1, no padding: the data is the matrix */
+  for (int i = 0; i < 3; i++) direct = direct && win.k[i] == 1 && win.st[i] == 1 && win.lo[i] == 0 && win.hi[i] == 0;
+  size_t colsize;
+  if (!direct && (__builtin_mul_overflow((size_t)KK, (size_t)P, &colsize) ||
+                  __builtin_mul_overflow(colsize, esize, &colsize) || KK == INT64_MAX || P == INT64_MAX))
+    rt_error(e, "%s: the unfolded data (%lld x %lld) is too large", name, (long long)KK, (long long)P);
+  char *col = direct ? NULL : rt_alloc_atomic(colsize + 1);
+  int64_t plane = S[0] * S[1] * S[2];
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
-      /* col[(c, kh, kw), (oh, ow)] = x[n, g * Cg + c, oh * st - pad + kh * dil, ...], 0 outside */
-      int64_t row = 0;
-      for (int64_t c = 0; c < Cg; c++)
-        for (int64_t kh = 0; kh < KH; kh++)
-          for (int64_t kw = 0; kw < KW; kw++, row++) {
-            const char *plane = (const char *)x->data + (size_t)(((n * C) + g * Cg + c) * H * W) * esize;
-            for (int64_t oh = 0; oh < OH; oh++) {
-              int64_t ih = oh * st[0] - pad[0] + kh * dil[0];
-              char *dst = col + (size_t)(row * P + oh * OW) * esize;
-              if (ih < 0 || ih >= H) {
-                memset(dst, 0, (size_t)OW * esize);
-                continue;
+      const char *xg = xd + (size_t)((n * C + g * Cg) * plane) * esize;
+      if (!direct) {
+        /* col[(c, k0, k1, k2), (o0, o1, o2)] = x[n, g * Cg + c, o * st - lo + k * dil], 0 outside */
+        char *dst = col;
+        for (int64_t c = 0; c < Cg; c++)
+          for (int64_t k0 = 0; k0 < win.k[0]; k0++)
+            for (int64_t k1 = 0; k1 < win.k[1]; k1++)
+              for (int64_t k2 = 0; k2 < win.k[2]; k2++) {
+                int64_t a = win.lo[2] - k2 * win.dil[2], s2 = win.st[2];
+                int64_t b = -floor_div(-a, s2), end = floor_div(S[2] - 1 + a, s2) + 1;
+                if (b < 0) b = 0;
+                if (end > OS[2]) end = OS[2];
+                if (b > end) b = end;
+                for (int64_t o0 = 0; o0 < OS[0]; o0++) {
+                  int64_t i0 = o0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
+                  for (int64_t o1 = 0; o1 < OS[1]; o1++, dst += (size_t)OS[2] * esize) {
+                    int64_t i1 = o1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
+                    if (i0 < 0 || i0 >= S[0] || i1 < 0 || i1 >= S[1]) {
+                      memset(dst, 0, (size_t)OS[2] * esize);
+                      continue;
+                    }
+                    const char *src = xg + (size_t)(((c * S[0] + i0) * S[1] + i1) * S[2]) * esize;
+                    memset(dst, 0, (size_t)b * esize);
+                    if (end > b) copy_strided(dst + (size_t)b * esize, src + (size_t)(b * s2 - a) * esize, esize, end - b, s2);
+                    memset(dst + (size_t)end * esize, 0, (size_t)(OS[2] - end) * esize);
+                  }
+                }
               }
-              for (int64_t ow = 0; ow < OW; ow++) {
-                int64_t iw = ow * st[1] - pad[1] + kw * dil[1];
-                if (iw < 0 || iw >= W) memset(dst + (size_t)ow * esize, 0, esize);
-                else memcpy(dst + (size_t)ow * esize, plane + (size_t)(ih * W + iw) * esize, esize);
-              }
-            }
-          }
-      rt_gemm(e, dt, false, false, Og, P, K, (const char *)w->data + (size_t)(g * Og * K) * esize, col,
-           out + (size_t)((n * O + g * Og) * P) * esize);
+      }
+      rt_gemm(e, dt, false, false, Og, P, KK, wd + (size_t)(g * Og * KK) * esize, direct ? xg : col,
+              out + (size_t)((n * O + g * Og) * P) * esize);
     }
     rt_poll(e);
   }
-  return rt_result_value(&res);
+  return out_done(&res);
 }
 
 /* ---------------------------------------------------------------- pools */
 
-static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
-  if (x->rank != 4) rt_error(e, "%s takes NCHW data of rank 4", ir_ops[op].name);
-  int64_t ps[2], st[2], dil[2], pad[4];
-  bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D, is_max = op == IR_OP_NN_MAX_POOL2D;
-  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-  ir_attr_pair(at, IR_A_POOL_SIZE, 1, ps);
-  ir_attr_pair(at, IR_A_STRIDES, 1, st);
-  ir_attr_pair(at, IR_A_DILATION, 1, dil);
-  ir_attr_padding(at, pad);
+static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  bool is_max = op == IR_OP_NN_MAX_POOL1D || op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_MAX_POOL3D ||
+                op == IR_OP_NN_GLOBAL_MAX_POOL2D;
+  bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D || op == IR_OP_NN_GLOBAL_MAX_POOL2D;
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  int dpos[5], opos[5], rank = d + 2, z = 3 - d;
+  const char *dl = layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
+  layout_of(at, IR_A_OUT_LAYOUT, canon, dl, opos, op, e);
+  if (x->rank != rank) rt_error(e, "%s takes data of rank %d", name, rank);
+  int64_t xs[5];
+  const void *xd = to_canon(x, dpos, xs);
+  int64_t S[3] = {1, 1, 1}, OS[3];
+  for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
+  Win win;
+  win_read(&win, at, d, IR_A_POOL_SIZE, global ? S + z : NULL);
+  if (global)
+    for (int i = 0; i < 3; i++) win.st[i] = win.dil[i] = 1, win.lo[i] = win.hi[i] = 0;
   bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
-  if (global) {
-    ps[0] = H, ps[1] = W, st[0] = st[1] = dil[0] = dil[1] = 1;
-    for (int i = 0; i < 4; i++) pad[i] = 0;
+  int64_t cs[5] = {xs[0], xs[1]};
+  for (int i = 0; i < 3; i++) OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
+  for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
+  Out res;
+  void *out = out_init(&res, x->dt, rank, cs, opos);
+  int64_t planes = xs[0] * xs[1], plane = S[0] * S[1] * S[2], o = 0;
+  for (int64_t nc = 0; nc < planes; nc++) {
+    int64_t base = nc * plane;
+    for (int64_t o0 = 0; o0 < OS[0]; o0++)
+      for (int64_t o1 = 0; o1 < OS[1]; o1++)
+        for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
+          double acc = is_max ? -INFINITY : 0;
+          int64_t count = 0, padded = 0, oi[3] = {o0, o1, o2};
+          int64_t start[3];
+          for (int i = 0; i < 3; i++) start[i] = oi[i] * win.st[i] - win.lo[i];
+          for (int64_t k0 = 0; k0 < win.k[0]; k0++)
+            for (int64_t k1 = 0; k1 < win.k[1]; k1++)
+              for (int64_t k2 = 0; k2 < win.k[2]; k2++) {
+                int64_t i0 = start[0] + k0 * win.dil[0], i1 = start[1] + k1 * win.dil[1], i2 = start[2] + k2 * win.dil[2];
+                if (i0 >= -win.lo[0] && i0 < S[0] + win.hi[0] && i1 >= -win.lo[1] && i1 < S[1] + win.hi[1] &&
+                    i2 >= -win.lo[2] && i2 < S[2] + win.hi[2])
+                  padded++;
+                if (i0 < 0 || i0 >= S[0] || i1 < 0 || i1 >= S[1] || i2 < 0 || i2 >= S[2]) continue;
+                double v = rt_scalar_f64(rt_elem_get(xd, x->dt, base + (i0 * S[1] + i1) * S[2] + i2));
+                acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;
+                count++;
+              }
+          double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
+          if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
+          rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
+        }
+    rt_poll(e);
   }
-  int64_t OH = global ? 1 : window_out(H, ps[0], dil[0], st[0], pad[0], pad[2], ceil_mode);
-  int64_t OW = global ? 1 : window_out(W, ps[1], dil[1], st[1], pad[1], pad[3], ceil_mode);
-  int64_t shape[4] = {N, C, OH, OW};
-  RtResult res;
-  void *out = rt_result_init(&res, x->dt, 4, shape);
-  int64_t o = 0;
-  for (int64_t nc = 0; nc < N * C; nc++) {
-    int64_t base = nc * H * W;
-    for (int64_t oh = 0; oh < OH; oh++)
-      for (int64_t ow = 0; ow < OW; ow++, o++) {
-        double acc = is_max ? -INFINITY : 0;
-        int64_t count = 0, padded = 0;
-        for (int64_t kh = 0; kh < ps[0]; kh++)
-          for (int64_t kw = 0; kw < ps[1]; kw++) {
-            int64_t ih = oh * st[0] - pad[0] + kh * dil[0], iw = ow * st[1] - pad[1] + kw * dil[1];
-            if (ih >= -pad[0] && ih < H + pad[2] && iw >= -pad[1] && iw < W + pad[3]) padded++;
-            if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-            double v = rt_scalar_f64(rt_elem_get(x->data, x->dt, base + ih * W + iw));
-            acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;
-            count++;
-          }
-        double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
-        if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
-        rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
-      }
-  }
-  return rt_result_value(&res);
+  return out_done(&res);
 }
 
 /* ---------------------------------------------------------------- dispatch */
@@ -114,10 +287,20 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
-  if (op == IR_OP_NN_CONV2D) {
+  switch (op) {
+  case IR_OP_NN_CONV1D:
+  case IR_OP_NN_CONV2D:
+  case IR_OP_NN_CONV3D:
     rt_operands_out_dtype(op, args, e, &x, &w);
-    return conv2d(&x, &w, at, e);
+    return conv(op, op == IR_OP_NN_CONV1D ? 1 : op == IR_OP_NN_CONV2D ? 2 : 3, &x, &w, at, e);
+  case IR_OP_NN_MAX_POOL1D:
+  case IR_OP_NN_AVG_POOL1D: rt_operand(&x, args[0]); return pool(op, 1, &x, at, e);
+  case IR_OP_NN_MAX_POOL3D:
+  case IR_OP_NN_AVG_POOL3D: rt_operand(&x, args[0]); return pool(op, 3, &x, at, e);
+  case IR_OP_NN_MAX_POOL2D:
+  case IR_OP_NN_AVG_POOL2D:
+  case IR_OP_NN_GLOBAL_AVG_POOL2D:
+  case IR_OP_NN_GLOBAL_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
+  default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
-  rt_operand(&x, args[0]);
-  return pool2d(op, &x, at, e);
 }

@@ -1,17 +1,59 @@
-/* The relations of the convolutions and pools: Conv2D (NCHW data, OIHW weights), Pool2D and
- * GlobalPool2D. An output size comes from the window rule (ir_window_length) once the input's
- * size is known (a relation waits for a size that is still a hole); over a named shape variable
- * it is exact for stride 1 and `?` otherwise. */
+/* The relations of the convolutions and pools over 1 to 3 spatial axes: Conv1D/Conv2D/Conv3D,
+ * Pool1D/Pool2D/Pool3D, GlobalPool2D, in any layout that is a permutation of TVM's canonical ones
+ * (data "NCHW" as "NHWC", weights "OIHW" as "HWIO", "OHWI" or "HWOI"). An output size comes from the
+ * window rule (ir_window_length) once the input's size is known (a relation waits for a size that
+ * is still a hole); over a named shape variable it is exact for stride 1 and `?` otherwise. */
 #include "typing/oprel.h"
 
+#include <stdio.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- Conv2D, Pool2D */
+/* ---------------------------------------------------------------- shared */
 
-static TyRelResult layout(TyRelation *rel, IrAttrId id, const char *want, const char **message) {
+static const char *spatial_letters(int d) { return d == 1 ? "W" : d == 2 ? "HW" : "DHW"; }
+
+/* The attribute `id` as a layout over the letters of `canon` (dflt when not given or ""): *out and
+ * pos[k], the axis of canon[k]. */
+static TyRelResult layout_of(TyRelation *rel, IrAttrId id, const char *canon, const char *dflt, const char **out,
+                             int pos[], const char **message) {
   const IrAttrValue *a = ty_rel_attr(rel, id);
-  if (a->given && a->str && *a->str && strcmp(a->str, want))
-    REL_FAIL("%s: %s=\"%s\" is not supported; only \"%s\"", ty_rel_who(rel), ir_attr_name(id), a->str, want);
+  const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
+  if (!ir_layout_axes(s, canon, pos))
+    REL_FAIL("%s: %s=\"%s\" is not supported: it takes the letters of \"%s\" in any order", ty_rel_who(rel),
+             ir_attr_name(id), s, canon);
+  *out = s;
+  return TY_SOLVED;
+}
+
+static const char *counts_text(int d) {
+  return d == 1 ? "1" : d == 2 ? "1 or 2 (height and width)" : "1 or 3 (depth, height and width)";
+}
+
+/* The attribute `id` as d values, each at least `lo` (1 or d written; dflt when not given). */
+static TyRelResult tuple_attr(TyRelation *rel, IrAttrId id, int d, int64_t dflt, int64_t lo, int64_t out[],
+                              const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  if (a->given && !a->none && a->n != 1 && a->n != d)
+    REL_FAIL("%s: %s has %d values, but it takes %s", ty_rel_who(rel), ir_attr_name(id), a->n, counts_text(d));
+  ir_attr_tuple(rel->attrs, id, d, dflt, out);
+  for (int i = 0; i < d; i++)
+    if (out[i] < lo)
+      REL_FAIL("%s: %s=%lld must be at least %lld", ty_rel_who(rel), ir_attr_name(id), (long long)out[i], (long long)lo);
+  return TY_SOLVED;
+}
+
+/* padding: 1, d or 2d values, none negative. */
+static TyRelResult pads_attr(TyRelation *rel, int d, int64_t lo[], int64_t hi[], const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_PADDING);
+  if (a->given && !a->none && a->n != 1 && a->n != d && a->n != 2 * d)
+    REL_FAIL("%s: padding has %d values, but it takes %s", ty_rel_who(rel), a->n,
+             d == 1 ? "1 or 2 (left, right)"
+             : d == 2 ? "1, 2 or 4 (top, left, bottom, right)"
+                      : "1, 3 or 6 (front, top, left, back, bottom, right)");
+  ir_attr_pads(rel->attrs, d, lo, hi);
+  for (int i = 0; i < d; i++)
+    if (lo[i] < 0 || hi[i] < 0)
+      REL_FAIL("%s: padding=%lld is negative", ty_rel_who(rel), (long long)(lo[i] < 0 ? lo[i] : hi[i]));
   return TY_SOLVED;
 }
 
@@ -43,102 +85,132 @@ static TyRelResult window_out(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int
   return TY_SOLVED;
 }
 
-static TyRelResult positive(TyRelation *rel, IrAttrId id, const int64_t v[2], const char **message) {
-  for (int i = 0; i < 2; i++)
-    if (v[i] < 1) REL_FAIL("%s: %s=%lld must be at least 1", ty_rel_who(rel), ir_attr_name(id), (long long)v[i]);
-  return TY_SOLVED;
+/* The operands' element types: with out_dtype they may differ (uint8 data by an int8 weight into
+ * int32: the kernel computes in out_dtype, as TVM's); without it they are one type. */
+static TyRelResult product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message) {
+  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
+  if ((od->given && !od->none) || ty_unify(cx, a, b, NULL)) return TY_SOLVED;
+  REL_FAIL("%s needs arguments of one element type, but they are %s and %s\n"
+           "hint: with out_dtype (say out_dtype=\"int32\") it multiplies different ones, in that type",
+           ty_rel_who(rel), ty_rel_text(cx, a), ty_rel_text(cx, b));
 }
 
-TyRelResult ty_rel_conv2d(TyCtx *cx, TyRelation *rel, const char **message) {
-  REL_TRY(layout(rel, IR_A_DATA_LAYOUT, "NCHW", message));
-  REL_TRY(layout(rel, IR_A_KERNEL_LAYOUT, "OIHW", message));
-  REL_TRY(layout(rel, IR_A_OUT_LAYOUT, "NCHW", message));
+/* The result: canonical dims (N, C, spatial...) placed in the layout whose pos[] is given. */
+static IrType *placed(int rank, IrType **canon, const int pos[]) {
+  IrType **dims = IR_NEW_ARRAY(IrType *, rank);
+  for (int k = 0; k < rank; k++) dims[pos[k]] = canon[k];
+  return ty_rel_shape(rank, dims);
+}
+
+/* ---------------------------------------------------------------- convolutions */
+
+static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "OI%s", spatial_letters(d));
+  const char *dl, *kl, *ol;
+  int dpos[5], kpos[5], opos[5], rank = d + 2;
+  REL_TRY(layout_of(rel, IR_A_DATA_LAYOUT, dcanon, dcanon, &dl, dpos, message));
+  REL_TRY(layout_of(rel, IR_A_KERNEL_LAYOUT, kcanon, kcanon, &kl, kpos, message));
+  REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, dcanon, dl, &ol, opos, message));
   IrType *xs, *xt, *ws, *wt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &xs, &xt, "data (batch, channels, height, width)", message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt,
-                                "a weight (out channels, in channels / groups, height, width)", message));
-  REL_TRY(ty_rel_same_dtype(cx, rel, xt, wt, message));
-  int64_t strides[2], dil[2], pad[4], kernel[2];
-  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, strides, message));
-  REL_TRY(positive(rel, IR_A_STRIDES, strides, message));
-  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
-  REL_TRY(positive(rel, IR_A_DILATION, dil, message));
-  REL_TRY(ty_rel_padding(rel, pad, message));
-  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS),
-                    *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
+  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
+  int64_t strides[3], dil[3], lo[3], hi[3], kernel[3];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, d, lo, hi, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
   if (groups < 1) REL_FAIL("%s: groups=%lld must be at least 1", ty_rel_who(rel), (long long)groups);
-  IrType *cin = ty_dim_mul(cx, ty_rel_dim_at(ws, 1), ty_rel_dim(groups));
-  if (!ty_unify(cx, ty_rel_dim_at(xs, 1), cin, NULL))
-    REL_FAIL("%s: the data has %s channels, but the weight %s takes %s (its second dimension times groups=%lld)",
-             ty_rel_who(rel), ty_rel_text(cx, ty_rel_dim_at(xs, 1)), ty_rel_shape_text(cx, ws), ty_rel_text(cx, cin), (long long)groups);
+  IrType *xc = ty_rel_dim_at(xs, dpos[1]), *wo = ty_rel_dim_at(ws, kpos[0]), *wi = ty_rel_dim_at(ws, kpos[1]);
+  IrType *cin = ty_dim_mul(cx, wi, ty_rel_dim(groups));
+  if (!ty_unify(cx, xc, cin, NULL))
+    REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension times groups=%lld)",
+             ty_rel_who(rel), ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, cin), (long long)groups);
   int64_t o;
-  if (groups > 1 && ty_rel_dim_const(cx, ty_rel_dim_at(ws, 0), &o) == TY_SOLVED && o % groups != 0)
+  if (groups > 1 && ty_rel_dim_const(cx, wo, &o) == TY_SOLVED && o % groups != 0)
     REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
-  if (ch->given && !ch->none && !ty_unify(cx, ty_rel_dim_at(ws, 0), ty_rel_dim(ch->ints[0]), NULL))
-    REL_FAIL("%s: channels=%lld, but the weight has %s output channels", ty_rel_who(rel), (long long)ch->ints[0],
-             ty_rel_text(cx, ty_rel_dim_at(ws, 0)));
+  if (ch->given && !ch->none && !ty_unify(cx, wo, ty_rel_dim(ch->ints[0]), NULL))
+    REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
+             (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wo));
   if (ks->given && !ks->none) {
-    REL_TRY(ty_rel_pair(rel, IR_A_KERNEL_SIZE, 1, kernel, message));
-    for (int i = 0; i < 2; i++)
-      if (!ty_unify(cx, ty_rel_dim_at(ws, 2 + i), ty_rel_dim(kernel[i]), NULL))
-        REL_FAIL("%s: kernel_size=%lld, but the weight is %s", ty_rel_who(rel), (long long)kernel[i],
-                 ty_rel_shape_text(cx, ws));
+    REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, d, 1, 0, kernel, message));
+    for (int i = 0; i < d; i++)
+      if (!ty_unify(cx, ty_rel_dim_at(ws, kpos[2 + i]), ty_rel_dim(kernel[i]), NULL))
+        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)kernel[i],
+                 ty_rel_shape_text(cx, ws), kl);
   }
-  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
-  dims[0] = ty_rel_dim_at(xs, 0);
-  dims[1] = ty_rel_dim_at(ws, 0);
-  for (int i = 0; i < 2; i++) {
+  IrType *c[5];
+  c[0] = ty_rel_dim_at(xs, dpos[0]);
+  c[1] = wo;
+  for (int i = 0; i < d; i++) {
     int64_t k;
-    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, 2 + i), &k);
+    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
     if (known == TY_NOT_YET) return known; /* the kernel's size, when something gives it */
     if (known == TY_FAILED) {
-      dims[2 + i] = ty_dim_any();
+      c[2 + i] = ty_dim_any();
       continue;
     }
-    TyRelResult r = window_out(cx, ty_rel_dim_at(xs, 2 + i), k, dil[i], strides[i], pad[i], pad[i + 2], false, &dims[2 + i]);
+    TyRelResult r = window_out(cx, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, dims), ty_rel_out_dtype(rel, xt)), message);
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, c, opos), ty_rel_out_dtype(rel, xt)), message);
 }
 
-TyRelResult ty_rel_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
-  REL_TRY(layout(rel, IR_A_LAYOUT, "NCHW", message));
+TyRelResult ty_rel_conv1d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 1, message); }
+TyRelResult ty_rel_conv2d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 2, message); }
+TyRelResult ty_rel_conv3d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 3, message); }
+
+/* ---------------------------------------------------------------- pools */
+
+/* The data of a pool over d axes in its layout (and out_layout): shape, dtype, positions. */
+static TyRelResult pool_data(TyCtx *cx, TyRelation *rel, int d, IrType **xs, IrType **xt, int dpos[], int opos[],
+                             const char **message) {
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  const char *dl, *ol;
+  REL_TRY(layout_of(rel, IR_A_LAYOUT, canon, canon, &dl, dpos, message));
+  REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, canon, dl, &ol, opos, message));
+  return ty_rel_tensor_of_rank(cx, rel, 0, d + 2, xs, xt, ir_printf("data (%s)", dl), message);
+}
+
+static TyRelResult pool_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
   IrType *xs, *xt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &xs, &xt, "data (batch, channels, height, width)", message));
-  int64_t pool[2], strides[2], dil[2], pad[4];
-  REL_TRY(ty_rel_pair(rel, IR_A_POOL_SIZE, 1, pool, message));
-  REL_TRY(positive(rel, IR_A_POOL_SIZE, pool, message));
-  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, strides, message));
-  REL_TRY(positive(rel, IR_A_STRIDES, strides, message));
-  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
-  REL_TRY(positive(rel, IR_A_DILATION, dil, message));
-  REL_TRY(ty_rel_padding(rel, pad, message));
+  int dpos[5], opos[5];
+  REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, opos, message));
+  int64_t pool[3], strides[3], dil[3], lo[3], hi[3];
+  REL_TRY(tuple_attr(rel, IR_A_POOL_SIZE, d, 1, 1, pool, message));
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, d, lo, hi, message));
   bool ceil_mode = ty_rel_attr(rel, IR_A_CEIL_MODE)->b;
-  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
-  dims[0] = ty_rel_dim_at(xs, 0);
-  dims[1] = ty_rel_dim_at(xs, 1);
-  for (int i = 0; i < 2; i++) {
-    TyRelResult r = window_out(cx, ty_rel_dim_at(xs, 2 + i), pool[i], dil[i], strides[i], pad[i], pad[i + 2], ceil_mode,
-                               &dims[2 + i]);
+  IrType *c[5];
+  c[0] = ty_rel_dim_at(xs, dpos[0]);
+  c[1] = ty_rel_dim_at(xs, dpos[1]);
+  for (int i = 0; i < d; i++) {
+    TyRelResult r =
+        window_out(cx, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: pool_size=%lld does not fit the padded data %s", ty_rel_who(rel), (long long)pool[i],
                ty_rel_shape_text(cx, xs));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), xt), message);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, opos), xt), message);
 }
 
+TyRelResult ty_rel_pool1d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 1, message); }
+TyRelResult ty_rel_pool2d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 2, message); }
+TyRelResult ty_rel_pool3d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 3, message); }
+
 TyRelResult ty_rel_global_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
-  REL_TRY(layout(rel, IR_A_LAYOUT, "NCHW", message));
   IrType *xs, *xt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &xs, &xt, "data (batch, channels, height, width)", message));
-  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
-  dims[0] = ty_rel_dim_at(xs, 0);
-  dims[1] = ty_rel_dim_at(xs, 1);
-  dims[2] = dims[3] = ty_rel_dim(1);
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), xt), message);
+  int dpos[4], opos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, opos, message));
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(1), ty_rel_dim(1)};
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
 }
