@@ -128,6 +128,21 @@ static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *ou
     out->str = v->str;
     return NULL;
   case IR_AK_ANY: return NULL;
+  case IR_AK_PAIRS: {
+    const char *want = "a list of [before, after] pairs of integers";
+    if (v->kind != IR_ATTR_LIST) return want;
+    int64_t *p = IR_NEW_ARRAY(int64_t, 2 * v->n + 1);
+    for (int i = 0; i < v->n; i++) {
+      const IrAttrVal *pair = &v->items[i];
+      if (pair->kind != IR_ATTR_LIST || pair->n != 2 || !integer(&pair->items[0], &p[2 * i]) ||
+          !integer(&pair->items[1], &p[2 * i + 1]))
+        return want;
+    }
+    out->listed = true;
+    out->n = 2 * v->n;
+    out->ints = p;
+    return NULL;
+  }
   }
   return NULL;
 }

@@ -38,8 +38,9 @@ typedef enum {
 } IrAttrId;
 
 /* ANY: any value, metadata references included, kept as written and not read (TVM's
- * virtual_device of the annotations). */
-typedef enum { IR_AK_INTS, IR_AK_BOOL, IR_AK_FLOAT, IR_AK_DTYPE, IR_AK_STR, IR_AK_ANY } IrAttrKindOf;
+ * virtual_device of the annotations). PAIRS: a list of [a, b] lists of integers (nn.pad's
+ * pad_width), flattened into ints (n is twice the number of pairs). */
+typedef enum { IR_AK_INTS, IR_AK_BOOL, IR_AK_FLOAT, IR_AK_DTYPE, IR_AK_STR, IR_AK_ANY, IR_AK_PAIRS } IrAttrKindOf;
 
 /* One attribute of a call, decoded by its kind. */
 typedef struct IrAttrValue {

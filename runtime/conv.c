@@ -281,10 +281,75 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   return out_done(&res);
 }
 
+/* ---------------------------------------------------------------- pad */
+
+/* nn.pad: each output index maps to an input index per axis (-1: the pad value), by pad_mode. */
+static RtValue pad(const RtValue *args, int nargs, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  const IrAttrValue *pw = &at->v[IR_A_PAD_WIDTH], *pm = &at->v[IR_A_PAD_MODE];
+  const char *ms = pm->given && !pm->none && pm->str ? pm->str : "constant";
+  int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") ? 2 : 0;
+  int r = x.rank;
+  if (pw->n != 2 * r) rt_error(e, "nn.pad: pad_width has %d pairs for data of rank %d", pw->n / 2, r);
+  if (r == 0) return args[0];
+  int64_t shape[RT_MAX_RANK], *map[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) {
+    int64_t n = x.shape[i], lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
+    if (__builtin_add_overflow(n, lo, &shape[i]) || __builtin_add_overflow(shape[i], hi, &shape[i]) || shape[i] < 0)
+      rt_error(e, "nn.pad: pad_width [%lld, %lld] does not fit axis %d of %s", (long long)lo, (long long)hi, i,
+               rt_shape_text(r, x.shape));
+    if ((mode == 1 && n == 0 && shape[i] > 0) || (mode == 2 && (lo > 0 || hi > 0) && (lo >= n || hi >= n)))
+      rt_error(e, "nn.pad: pad_mode=\"%s\" cannot pad axis %d of %s by [%lld, %lld]", ms, i, rt_shape_text(r, x.shape),
+               (long long)lo, (long long)hi);
+  }
+  IrDType dt = x.dt;
+  size_t esize = rt_dtype_size(dt);
+  RtResult res;
+  char *out = rt_result_init(&res, dt, r, shape);
+  int64_t total = 1;
+  for (int i = 0; i < r; i++) total = rt_mul_sat(total, shape[i]);
+  if (total == 0) return rt_result_value(&res);
+  for (int i = 0; i < r; i++) {
+    int64_t n = x.shape[i], lo = pw->ints[2 * i];
+    map[i] = rt_alloc_atomic(sizeof(int64_t) * (size_t)shape[i] + 1);
+    for (int64_t o = 0; o < shape[i]; o++) {
+      int64_t k = o - lo;
+      if (k < 0 || k >= n) k = mode == 0 ? -1 : mode == 1 ? (k < 0 ? 0 : n - 1) : (k < 0 ? -k : 2 * n - 2 - k);
+      map[i][o] = k;
+    }
+  }
+  RtValue fill = rt_convert(nargs > 1 ? args[1] : rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), at->v[IR_A_PAD_VALUE].f), dt);
+  RtOperand fv;
+  rt_operand(&fv, fill);
+  int64_t stride[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, s = 1;
+  for (int i = r - 1; i >= 0; i--) stride[i] = s, s *= x.shape[i];
+  int64_t inner = shape[r - 1], rows = total / inner;
+  const char *src = x.data;
+  char *dst = out;
+  for (int64_t row = 0; row < rows; row++) {
+    int64_t off = 0;
+    bool outside = false;
+    for (int i = 0; i < r - 1; i++) {
+      if (map[i][idx[i]] < 0) outside = true;
+      off += map[i][idx[i]] * stride[i];
+    }
+    for (int64_t o = 0; o < inner; o++, dst += esize) {
+      int64_t k = outside ? -1 : map[r - 1][o];
+      memcpy(dst, k < 0 ? fv.data : src + (size_t)(off + k) * esize, esize);
+    }
+    for (int i = r - 2; i >= 0; i--) {
+      if (++idx[i] < shape[i]) break;
+      idx[i] = 0;
+    }
+    if ((row & 1023) == 0) rt_poll(e);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
   switch (op) {
@@ -301,6 +366,7 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_AVG_POOL2D:
   case IR_OP_NN_GLOBAL_AVG_POOL2D:
   case IR_OP_NN_GLOBAL_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
+  case IR_OP_NN_PAD: return pad(args, nargs, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -214,3 +214,50 @@ TyRelResult ty_rel_global_pool2d(TyCtx *cx, TyRelation *rel, const char **messag
   IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(1), ty_rel_dim(1)};
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
 }
+
+/* ---------------------------------------------------------------- Pad */
+
+/* pad_mode as 0 constant, 1 edge, 2 reflect. */
+static TyRelResult pad_mode(TyRelation *rel, int *mode, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_PAD_MODE);
+  const char *s = a->given && !a->none && a->str ? a->str : "constant";
+  *mode = !strcmp(s, "constant") ? 0 : !strcmp(s, "edge") ? 1 : !strcmp(s, "reflect") ? 2 : -1;
+  if (*mode < 0) REL_FAIL("%s: pad_mode=\"%s\" is not one of \"constant\", \"edge\" and \"reflect\"", ty_rel_who(rel), s);
+  return TY_SOLVED;
+}
+
+/* nn.pad(data, pad_value?): each axis grows by its pair of pad_width (negative values crop, as
+ * TVM's); the pad value is a scalar of any type (converted to the data's). */
+TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
+  int mode;
+  REL_TRY(pad_mode(rel, &mode, message));
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  if (rel->nargs == 3) {
+    IrType *vs, *vt;
+    REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &vs, &vt, "a pad value (a scalar)", message));
+  }
+  const IrAttrValue *pw = ty_rel_attr(rel, IR_A_PAD_WIDTH);
+  int r = xs->u.shape.rank;
+  if (pw->n != 2 * r)
+    REL_FAIL("%s: pad_width has %d pair%s, but the data %s has %d axes (one [before, after] pair each)",
+             ty_rel_who(rel), pw->n / 2, pw->n == 2 ? "" : "s", ty_rel_shape_text(cx, xs), r);
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) {
+    int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
+    IrType *d = ty_rel_dim_at(xs, i);
+    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED) {
+      if (n + lo + hi < 0)
+        REL_FAIL("%s: pad_width [%lld, %lld] leaves a negative size of axis %d of %s", ty_rel_who(rel), (long long)lo,
+                 (long long)hi, i, ty_rel_shape_text(cx, xs));
+      if (mode == 1 && n == 0 && lo + hi > 0)
+        REL_FAIL("%s: pad_mode=\"edge\" repeats the edge of axis %d, but it is empty in %s", ty_rel_who(rel), i,
+                 ty_rel_shape_text(cx, xs));
+      if (mode == 2 && (lo >= n || hi >= n) && (lo > 0 || hi > 0))
+        REL_FAIL("%s: pad_mode=\"reflect\" pads axis %d of %s by [%lld, %lld], but reflects at most %lld (the size - 1)",
+                 ty_rel_who(rel), i, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi, (long long)(n - 1));
+    }
+    dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
+  }
+  return ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
