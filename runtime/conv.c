@@ -230,6 +230,8 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   bool is_max = op == IR_OP_NN_MAX_POOL1D || op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_MAX_POOL3D ||
                 op == IR_OP_NN_GLOBAL_MAX_POOL2D;
   bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D || op == IR_OP_NN_GLOBAL_MAX_POOL2D;
+  bool adaptive = op == IR_OP_NN_ADAPTIVE_AVG_POOL2D || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D;
+  is_max = is_max || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D;
   char canon[8];
   snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
   int dpos[5], opos[5], rank = d + 2, z = 3 - d;
@@ -242,11 +244,19 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
   Win win;
   win_read(&win, at, d, IR_A_POOL_SIZE, global ? S + z : NULL);
-  if (global)
+  if (global || adaptive)
     for (int i = 0; i < 3; i++) win.st[i] = win.dil[i] = 1, win.lo[i] = win.hi[i] = 0;
   bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
   int64_t cs[5] = {xs[0], xs[1]};
   for (int i = 0; i < 3; i++) OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
+  if (adaptive) { /* output_size: none keeps the size, one value is both */
+    int64_t t[2] = {S[1], S[2]};
+    const IrAttrValue *os = &at->v[IR_A_OUTPUT_SIZE];
+    if (os->given && !os->none && os->n >= 1) ir_attr_tuple(at, IR_A_OUTPUT_SIZE, 2, 1, t);
+    OS[1] = t[0], OS[2] = t[1];
+    if (OS[1] < 0 || OS[2] < 0)
+      rt_error(e, "%s: output_size must not be negative", name);
+  }
   for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
   Out res;
   void *out = out_init(&res, x->dt, rank, cs, opos);
@@ -258,11 +268,17 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
           int64_t count = 0, padded = 0, oi[3] = {o0, o1, o2};
-          int64_t start[3];
-          for (int i = 0; i < 3; i++) start[i] = oi[i] * win.st[i] - win.lo[i];
-          for (int64_t k0 = 0; k0 < win.k[0]; k0++)
-            for (int64_t k1 = 0; k1 < win.k[1]; k1++)
-              for (int64_t k2 = 0; k2 < win.k[2]; k2++) {
+          int64_t start[3], kc[3];
+          for (int i = 0; i < 3; i++) {
+            start[i] = oi[i] * win.st[i] - win.lo[i], kc[i] = win.k[i];
+            if (adaptive) { /* TVM's: from floor(o * S / OS) to ceil((o + 1) * S / OS) */
+              start[i] = oi[i] * S[i] / OS[i];
+              kc[i] = ((oi[i] + 1) * S[i] + OS[i] - 1) / OS[i] - start[i];
+            }
+          }
+          for (int64_t k0 = 0; k0 < kc[0]; k0++)
+            for (int64_t k1 = 0; k1 < kc[1]; k1++)
+              for (int64_t k2 = 0; k2 < kc[2]; k2++) {
                 int64_t i0 = start[0] + k0 * win.dil[0], i1 = start[1] + k1 * win.dil[1], i2 = start[2] + k2 * win.dil[2];
                 if (i0 >= -win.lo[0] && i0 < S[0] + win.hi[0] && i1 >= -win.lo[1] && i1 < S[1] + win.hi[1] &&
                     i2 >= -win.lo[2] && i2 < S[2] + win.hi[2])
@@ -365,7 +381,9 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_MAX_POOL2D:
   case IR_OP_NN_AVG_POOL2D:
   case IR_OP_NN_GLOBAL_AVG_POOL2D:
-  case IR_OP_NN_GLOBAL_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
+  case IR_OP_NN_GLOBAL_MAX_POOL2D:
+  case IR_OP_NN_ADAPTIVE_AVG_POOL2D:
+  case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
   case IR_OP_NN_PAD: return pad(args, nargs, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

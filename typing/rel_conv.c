@@ -215,6 +215,21 @@ TyRelResult ty_rel_global_pool2d(TyCtx *cx, TyRelation *rel, const char **messag
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
 }
 
+/* output_size: none or empty keeps the input's height and width, one value is both, two are (height, width). */
+TyRelResult ty_rel_adaptive_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  int dpos[4], opos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, opos, message));
+  const IrAttrValue *os = ty_rel_attr(rel, IR_A_OUTPUT_SIZE);
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim_at(xs, dpos[2]), ty_rel_dim_at(xs, dpos[3])};
+  if (os->given && !os->none && os->n > 0) {
+    int64_t size[2];
+    REL_TRY(tuple_attr(rel, IR_A_OUTPUT_SIZE, 2, 1, 0, size, message));
+    c[2] = ty_rel_dim(size[0]), c[3] = ty_rel_dim(size[1]);
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
+}
+
 /* ---------------------------------------------------------------- Pad */
 
 /* pad_mode as 0 constant, 1 edge, 2 reflect. */
