@@ -223,6 +223,99 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
   return out_done(&res);
 }
 
+/* nn.conv2d_transpose (over 3 axes as the rest): per image and group, col = w_g^T x_g (a matrix product: (O/g *
+ * KK) x spatial), then col2im adds each column into the output window it came from. */
+static int64_t transpose_len(int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo, int64_t hi, int64_t opad) {
+  int64_t len = n == 0 ? 0 : st * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad;
+  return len < 0 ? 0 : len;
+}
+
+static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at,
+                              const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "IO%s", spatial_letters(d));
+  int dpos[5], kpos[5], opos[5], rank = d + 2, z = 3 - d;
+  const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, e);
+  layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, e);
+  layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, e);
+  if (x->rank != rank || w->rank != rank) rt_error(e, "%s takes data and weights of rank %d", name, rank);
+  int64_t xs[5], ws[5], t[3];
+  const char *xd = to_canon(x, dpos, xs), *wd = to_canon(w, kpos, ws);
+  Win win;
+  win_read(&win, at, d, IR_A_KERNEL_SIZE, ws + 2);
+  int64_t opad[3] = {0, 0, 0};
+  ir_attr_tuple(at, IR_A_OUTPUT_PADDING, d, 0, t);
+  for (int i = 0; i < d; i++) opad[z + i] = t[i];
+  int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
+  int64_t N = xs[0], C = xs[1], Og = ws[1], S[3] = {1, 1, 1}, OS[3];
+  for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
+  if (groups < 1 || ws[0] != C || C % groups != 0)
+    rt_error(e, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
+             rt_shape_text(rank, w->shape), (long long)groups);
+  int64_t Cg = C / groups, O = Og * groups, cs[5] = {N, O}, P = 1, KK = 1, OP = 1;
+  for (int i = 0; i < 3; i++) {
+    OS[i] = transpose_len(S[i], win.k[i], win.st[i], win.dil[i], win.lo[i], win.hi[i], opad[i]);
+    P = rt_mul_sat(P, S[i]);
+    KK = rt_mul_sat(KK, win.k[i]);
+    OP = rt_mul_sat(OP, OS[i]);
+  }
+  for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
+  IrDType dt = x->dt;
+  size_t esize = rt_dtype_size(dt);
+  Out res;
+  char *out = out_init(&res, dt, rank, cs, opos);
+  if (N == 0 || O == 0 || OP == 0) return out_done(&res);
+  size_t colsize;
+  if (__builtin_mul_overflow((size_t)(Og * KK), (size_t)P, &colsize) || __builtin_mul_overflow(colsize, esize, &colsize))
+    rt_error(e, "%s: the columns (%lld x %lld) are too large", name, (long long)(Og * KK), (long long)P);
+  char *col = rt_alloc_atomic(colsize + 1);
+  bool f32 = dt.code == IR_DT_FLOAT && dt.bits == 32, f64 = dt.code == IR_DT_FLOAT && dt.bits == 64;
+  double *acc = f32 || f64 ? NULL : rt_alloc_atomic(sizeof(double) * (size_t)OP + 1);
+  uint64_t *iacc = dt.code == IR_DT_FLOAT ? NULL : (uint64_t *)acc;
+  for (int64_t n = 0; n < N; n++) {
+    for (int64_t g = 0; g < groups; g++) {
+      /* col[(o, k0, k1, k2), s] = sum over c of w[g * Cg + c, o, k] x[n, g * Cg + c, s] */
+      rt_gemm(e, dt, true, false, Og * KK, P, Cg, wd + (size_t)(g * Cg * Og * KK) * esize,
+              xd + (size_t)((n * C + g * Cg) * P) * esize, col);
+      for (int64_t o = 0; o < Og; o++) {
+        char *dst = out + (size_t)((n * O + g * Og + o) * OP) * esize;
+        if (acc) memset(acc, 0, sizeof(double) * (size_t)OP);
+        else memset(dst, 0, (size_t)OP * esize);
+        int64_t row = o * KK;
+        for (int64_t k0 = 0; k0 < win.k[0]; k0++)
+          for (int64_t k1 = 0; k1 < win.k[1]; k1++)
+            for (int64_t k2 = 0; k2 < win.k[2]; k2++, row++) {
+              int64_t src = row * P;
+              for (int64_t i0 = 0; i0 < S[0]; i0++) {
+                int64_t o0 = i0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
+                for (int64_t i1 = 0; i1 < S[1]; i1++) {
+                  int64_t o1 = i1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
+                  bool inside = o0 >= 0 && o0 < OS[0] && o1 >= 0 && o1 < OS[1];
+                  for (int64_t i2 = 0; i2 < S[2]; i2++, src++) {
+                    int64_t o2 = i2 * win.st[2] - win.lo[2] + k2 * win.dil[2];
+                    if (!inside || o2 < 0 || o2 >= OS[2]) continue;
+                    int64_t at_ = (o0 * OS[1] + o1) * OS[2] + o2;
+                    if (f32) ((float *)dst)[at_] += ((const float *)col)[src];
+                    else if (f64) ((double *)dst)[at_] += ((const double *)col)[src];
+                    else if (iacc) iacc[at_] += rt_elem_get(col, dt, src).u.u;
+                    else acc[at_] += rt_scalar_f64(rt_elem_get(col, dt, src));
+                  }
+                }
+              }
+            }
+        if (acc)
+          for (int64_t i = 0; i < OP; i++)
+            rt_elem_set(dst, dt, i, iacc ? (dt.code == IR_DT_BOOL ? rt_bool(iacc[i] != 0) : rt_scalar_from_u64(dt, iacc[i]))
+                                         : rt_scalar_from_f64(dt, acc[i]));
+      }
+    }
+    rt_poll(e);
+  }
+  return out_done(&res);
+}
+
 /* ---------------------------------------------------------------- pools */
 
 static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
@@ -374,6 +467,9 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_CONV3D:
     rt_operands_out_dtype(op, args, e, &x, &w);
     return conv(op, op == IR_OP_NN_CONV1D ? 1 : op == IR_OP_NN_CONV2D ? 2 : 3, &x, &w, at, e);
+  case IR_OP_NN_CONV2D_TRANSPOSE:
+    rt_operands_out_dtype(op, args, e, &x, &w);
+    return conv_transpose(op, 2, &x, &w, at, e);
   case IR_OP_NN_MAX_POOL1D:
   case IR_OP_NN_AVG_POOL1D: rt_operand(&x, args[0]); return pool(op, 1, &x, at, e);
   case IR_OP_NN_MAX_POOL3D:

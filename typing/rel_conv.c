@@ -166,6 +166,76 @@ TyRelResult ty_rel_conv1d(TyCtx *cx, TyRelation *rel, const char **message) { re
 TyRelResult ty_rel_conv2d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 2, message); }
 TyRelResult ty_rel_conv3d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 3, message); }
 
+/* nn.conv2d_transpose: data (N, C, H, W), weight IOHW (C, O / groups, KH, KW) in any order; each size is
+ * stride * (n - 1) + dilation * (k - 1) + 1 - padding + output_padding, exact on symbolic sizes. */
+static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "IO%s", spatial_letters(d));
+  const char *dl, *kl, *ol;
+  int dpos[5], kpos[5], opos[5], rank = d + 2;
+  REL_TRY(layout_of(rel, IR_A_DATA_LAYOUT, dcanon, dcanon, &dl, dpos, message));
+  REL_TRY(layout_of(rel, IR_A_KERNEL_LAYOUT, kcanon, kcanon, &kl, kpos, message));
+  REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, dcanon, dl, &ol, opos, message));
+  IrType *xs, *xt, *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
+  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
+  int64_t strides[3], dil[3], lo[3], hi[3], opad[3], kernel[3];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
+  REL_TRY(tuple_attr(rel, IR_A_OUTPUT_PADDING, d, 0, 0, opad, message));
+  REL_TRY(pads_attr(rel, d, lo, hi, message));
+  int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
+  if (groups < 1) REL_FAIL("%s: groups=%lld must be at least 1", ty_rel_who(rel), (long long)groups);
+  IrType *xc = ty_rel_dim_at(xs, dpos[1]), *wi = ty_rel_dim_at(ws, kpos[0]), *wo = ty_rel_dim_at(ws, kpos[1]);
+  if (!ty_unify(cx, xc, wi, NULL))
+    REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension)", ty_rel_who(rel),
+             ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wi));
+  int64_t c;
+  if (groups > 1 && ty_rel_dim_const(cx, xc, &c) == TY_SOLVED && c % groups != 0)
+    REL_FAIL("%s: groups=%lld does not divide the %lld input channels", ty_rel_who(rel), (long long)groups, (long long)c);
+  IrType *cout = ty_dim_mul(cx, wo, ty_rel_dim(groups));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (ch->given && !ch->none && !ty_unify(cx, cout, ty_rel_dim(ch->ints[0]), NULL))
+    REL_FAIL("%s: channels=%lld, but the weight %s (%s) gives %s output channels (its O dimension times groups)",
+             ty_rel_who(rel), (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, cout));
+  if (ks->given && !ks->none) {
+    REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, d, 1, 0, kernel, message));
+    for (int i = 0; i < d; i++)
+      if (!ty_unify(cx, ty_rel_dim_at(ws, kpos[2 + i]), ty_rel_dim(kernel[i]), NULL))
+        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)kernel[i],
+                 ty_rel_shape_text(cx, ws), kl);
+  }
+  IrType *cd[5];
+  cd[0] = ty_rel_dim_at(xs, dpos[0]);
+  cd[1] = cout;
+  for (int i = 0; i < d; i++) {
+    int64_t k, n;
+    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
+    if (known == TY_NOT_YET) return known;
+    if (known == TY_FAILED) {
+      cd[2 + i] = ty_dim_any();
+      continue;
+    }
+    int64_t extra = dil[i] * (k - 1) + 1 - lo[i] - hi[i] + opad[i];
+    IrType *in = ty_rel_dim_at(xs, dpos[2 + i]);
+    if (ty_rel_dim_const(cx, in, &n) == TY_SOLVED) {
+      int64_t len = n == 0 ? 0 : strides[i] * (n - 1) + extra;
+      if (len < 0)
+        REL_FAIL("%s: padding removes more than the output of %s by the kernel %s has", ty_rel_who(rel),
+                 ty_rel_shape_text(cx, xs), ty_rel_shape_text(cx, ws));
+      cd[2 + i] = ty_rel_dim(len);
+    } else
+      cd[2 + i] = ty_dim_add(cx, ty_dim_mul(cx, in, ty_rel_dim(strides[i])), ty_rel_dim(extra - strides[i]));
+  }
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, cd, opos), ty_rel_out_dtype(rel, xt)), message);
+}
+
+TyRelResult ty_rel_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  return conv_transpose_rel(cx, rel, 2, message);
+}
+
 /* ---------------------------------------------------------------- pools */
 
 /* The data of a pool over d axes in its layout (and out_layout): shape, dtype, positions. */
