@@ -456,6 +456,134 @@ static RtValue pad(const RtValue *args, int nargs, const IrOpAttrs *at, const Ir
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- resizing, pixel shuffles */
+
+static const char *str_attr(const IrOpAttrs *at, IrAttrId id, const char *dflt) {
+  const IrAttrValue *a = &at->v[id];
+  return a->given && !a->none && a->str ? a->str : dflt;
+}
+
+/* TVM's get_inx: the input coordinate of output coordinate x. */
+static double in_coord(int64_t x, int64_t in, int64_t out, const char *mode) {
+  double scale = (double)in / (double)out;
+  if (!strcmp(mode, "align_corners")) return out > 1 ? (double)(in - 1) / (double)(out - 1) * (double)x : 0;
+  if (!strcmp(mode, "asymmetric")) return scale * (double)x;
+  if (!strcmp(mode, "pytorch_half_pixel")) return out > 1 ? ((double)x + 0.5) * scale - 0.5 : 0;
+  if (!strcmp(mode, "tf_half_pixel_for_nn")) return ((double)x + 0.5) * scale;
+  return ((double)x + 0.5) * scale - 0.5; /* half_pixel */
+}
+
+/* TVM's get_closest_index. */
+static int64_t closest(double v, const char *rounding) {
+  if (!strcmp(rounding, "round")) return (int64_t)nearbyint(v);
+  if (!strcmp(rounding, "round_prefer_floor")) return (int64_t)ceil(v - 0.5);
+  if (!strcmp(rounding, "round_prefer_ceil")) return (int64_t)floor(v + 0.5);
+  if (!strcmp(rounding, "ceil")) return (int64_t)ceil(v - 1e-5);
+  return (int64_t)floor(v + 1e-5);
+}
+
+static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+
+/* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
+ * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
+static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  int dpos[4];
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  if (x->rank != 4) rt_error(e, "%s takes data of rank 4", name);
+  int64_t xs[4];
+  const void *xd = to_canon(x, dpos, xs);
+  int64_t H = xs[2], W = xs[3], OH, OW;
+  const char *method, *mode, *rounding;
+  IrDType odt = x->dt;
+  if (op == IR_OP_NN_UPSAMPLING) {
+    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W];
+    OH = (int64_t)nearbyint((double)H * (sh->given ? sh->f : 1));
+    OW = (int64_t)nearbyint((double)W * (sw->given ? sw->f : 1));
+    method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
+    mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
+    rounding = "";
+  } else {
+    const IrAttrValue *size = &at->v[IR_A_SIZE];
+    if (size->n != 2) rt_error(e, "%s: size takes 2 values", name);
+    OH = size->ints[0], OW = size->ints[1];
+    method = str_attr(at, IR_A_METHOD, "linear");
+    mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
+  }
+  if (OH < 0 || OW < 0) rt_error(e, "%s: the output size is negative", name);
+  bool nearest = !strcmp(method, "nearest_neighbor");
+  if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  int64_t cs[4] = {xs[0], xs[1], OH, OW};
+  Out res;
+  void *out = out_init(&res, odt, 4, cs, dpos);
+  int64_t planes = xs[0] * xs[1], o = 0;
+  if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
+  if (H == 0 || W == 0) rt_error(e, "%s: resizing an empty image", name);
+  bool int_out = odt.code != IR_DT_FLOAT;
+  for (int64_t p = 0; p < planes; p++) {
+    int64_t base = p * H * W;
+    for (int64_t oy = 0; oy < OH; oy++) {
+      double iy = in_coord(oy, H, OH, mode);
+      for (int64_t ox = 0; ox < OW; ox++, o++) {
+        double ix = in_coord(ox, W, OW, mode), v;
+        if (nearest) {
+          int64_t y = clamp_index(closest(iy, rounding), H), xx = clamp_index(closest(ix, rounding), W);
+          RtValue got = rt_elem_get(xd, x->dt, base + y * W + xx);
+          rt_elem_set(out, odt, o, rt_convert(got, odt));
+          continue;
+        }
+        int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+        double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
+        for (int j = 0; j < 2; j++)
+          for (int i = 0; i < 2; i++)
+            q[j][i] = rt_scalar_f64(rt_elem_get(xd, x->dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
+        double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
+        v = top + (bottom - top) * fy;
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+      }
+    }
+    rt_poll(e);
+  }
+  return out_done(&res);
+}
+
+/* nn.depth_to_space (DCR: the channel is (i, j, c); CRD: (c, i, j)) and nn.space_to_depth (channel
+ * (i, j, c)), on NCHW, element by element. */
+static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  int dpos[4];
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  if (x->rank != 4) rt_error(e, "%s takes data of rank 4", name);
+  int64_t xs[4], b = ir_attr_int(at, IR_A_BLOCK_SIZE, 1);
+  const char *xd = to_canon(x, dpos, xs);
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  bool d2s = op == IR_OP_NN_DEPTH_TO_SPACE, crd = d2s && !strcmp(str_attr(at, IR_A_MODE, "DCR"), "CRD");
+  if (b < 1 || (d2s && C % (b * b) != 0) || (!d2s && (H % b != 0 || W % b != 0)))
+    rt_error(e, "%s: block_size=%lld does not fit %s", name, (long long)b, rt_shape_text(4, x->shape));
+  int64_t cs[4] = {N, d2s ? C / (b * b) : C * b * b, d2s ? H * b : H / b, d2s ? W * b : W / b};
+  size_t esize = rt_dtype_size(x->dt);
+  Out res;
+  char *out = out_init(&res, x->dt, 4, cs, dpos);
+  int64_t OC = cs[1], OH = cs[2], OW = cs[3], o = 0;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t c = 0; c < OC; c++)
+      for (int64_t y = 0; y < OH; y++)
+        for (int64_t xx = 0; xx < OW; xx++, o++) {
+          int64_t src;
+          if (d2s) {
+            int64_t i = y % b, j = xx % b, ic = crd ? (c * b + i) * b + j : (i * b + j) * OC + c;
+            src = ((n * C + ic) * H + y / b) * W + xx / b;
+          } else {
+            int64_t ij = c / C, ic = c % C, i = ij / b, j = ij % b;
+            src = ((n * C + ic) * H + y * b + i) * W + xx * b + j;
+          }
+          memcpy(out + (size_t)o * esize, xd + (size_t)src * esize, esize);
+        }
+  return out_done(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -481,6 +609,10 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_ADAPTIVE_AVG_POOL2D:
   case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
   case IR_OP_NN_PAD: return pad(args, nargs, at, e);
+  case IR_OP_NN_UPSAMPLING:
+  case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
+  case IR_OP_NN_DEPTH_TO_SPACE:
+  case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

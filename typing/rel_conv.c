@@ -5,6 +5,7 @@
  * is still a hole); over a named shape variable it is exact for stride 1 and `?` otherwise. */
 #include "typing/oprel.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -345,4 +346,125 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
     dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
   }
   return ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
+
+/* ---------------------------------------------------------------- resizing, pixel shuffles */
+
+/* A string attribute among `allowed` (a NULL-ended list); its first entry by default. */
+static TyRelResult choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  if (!a->given || a->none || !a->str) return TY_SOLVED;
+  for (int i = 0; allowed[i]; i++)
+    if (!strcmp(a->str, allowed[i])) return TY_SOLVED;
+  IrBuf b;
+  ir_buf_init(&b);
+  for (int i = 0; allowed[i]; i++) ir_buf_printf(&b, "%s\"%s\"", i ? allowed[i + 1] ? ", " : " and " : "", allowed[i]);
+  REL_FAIL("%s: %s=\"%s\" is not supported; it takes %s", ty_rel_who(rel), ir_attr_name(id), a->str, b.data);
+}
+
+/* round(n * scale) for the upsampled sizes: exact for a constant, n * scale for an integral scale,
+ * otherwise `?` over a named variable (and a wait on a hole). */
+static TyRelResult scaled(TyCtx *cx, IrType *d, double scale, IrType **out) {
+  int64_t n;
+  switch (ty_rel_dim_const(cx, d, &n)) {
+  case TY_SOLVED: *out = ty_rel_dim((int64_t)nearbyint((double)n * scale)); return TY_SOLVED;
+  case TY_NOT_YET:
+    if (scale != floor(scale)) return TY_NOT_YET;
+    break;
+  default:
+    if (scale != floor(scale)) {
+      *out = ty_dim_any();
+      return TY_SOLVED;
+    }
+  }
+  *out = ty_dim_mul(cx, d, ty_rel_dim((int64_t)scale));
+  return TY_SOLVED;
+}
+
+TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"nearest_neighbor", "bilinear", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  IrType *xs, *xt;
+  int dpos[4], opos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  (void)opos;
+  const IrAttrValue *sh = ty_rel_attr(rel, IR_A_SCALE_H), *sw = ty_rel_attr(rel, IR_A_SCALE_W);
+  double s[2] = {sh->given ? sh->f : 1, sw->given ? sw->f : 1};
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < 2; i++) {
+    if (!(s[i] > 0) || !isfinite(s[i]))
+      REL_FAIL("%s: %s=%g must be a positive number", ty_rel_who(rel), ir_attr_name(i ? IR_A_SCALE_W : IR_A_SCALE_H), s[i]);
+    REL_TRY(scaled(cx, ty_rel_dim_at(xs, dpos[2 + i]), s[i], &c[2 + i]));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+}
+
+TyRelResult ty_rel_resize2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"linear", "nearest_neighbor", NULL};
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+                                      "tf_half_pixel_for_nn", NULL};
+  static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
+  IrType *xs, *xt;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  const IrAttrValue *size = ty_rel_attr(rel, IR_A_SIZE);
+  if (size->none || size->n != 2)
+    REL_FAIL("%s: size has %d value%s, but it takes 2 (height and width)", ty_rel_who(rel), size->none ? 0 : size->n,
+             !size->none && size->n == 1 ? "" : "s");
+  for (int i = 0; i < 2; i++)
+    if (size->ints[i] < 0) REL_FAIL("%s: size=%lld is negative", ty_rel_who(rel), (long long)size->ints[i]);
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(size->ints[0]), ty_rel_dim(size->ints[1])};
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), ty_rel_out_dtype(rel, xt)), message);
+}
+
+static TyRelResult block_size(TyRelation *rel, int64_t *b, const char **message) {
+  *b = ir_attr_int(rel->attrs, IR_A_BLOCK_SIZE, 1);
+  if (*b < 1) REL_FAIL("%s: block_size=%lld must be at least 1", ty_rel_who(rel), (long long)*b);
+  return TY_SOLVED;
+}
+
+/* d / k: exact for a constant (failing when k does not divide it), symbolic when the division is
+ * exact in normal form, otherwise `?`; a wait on a hole. */
+static TyRelResult divided(TyCtx *cx, TyRelation *rel, IrType *d, int64_t k, const char *what, IrType *shape,
+                           IrType **out, const char **message) {
+  int64_t n;
+  switch (ty_rel_dim_const(cx, d, &n)) {
+  case TY_SOLVED:
+    if (n % k != 0)
+      REL_FAIL("%s: the %s, %lld, is not a multiple of %lld in %s", ty_rel_who(rel), what,
+               (long long)n, (long long)k, ty_rel_shape_text(cx, shape));
+    *out = ty_rel_dim(n / k);
+    return TY_SOLVED;
+  case TY_NOT_YET: return TY_NOT_YET;
+  default: *out = ty_dim_div(cx, d, ty_rel_dim(k)); if (!*out) *out = ty_dim_any(); return TY_SOLVED;
+  }
+}
+
+TyRelResult ty_rel_depth_to_space(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const modes[] = {"DCR", "CRD", NULL};
+  REL_TRY(choice(rel, IR_A_MODE, modes, message));
+  int64_t b;
+  REL_TRY(block_size(rel, &b, message));
+  IrType *xs, *xt;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0])};
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[1]), b * b, "channel count", xs, &c[1], message));
+  for (int i = 2; i < 4; i++) c[i] = ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[i]), ty_rel_dim(b));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+}
+
+TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **message) {
+  int64_t b;
+  REL_TRY(block_size(rel, &b, message));
+  IrType *xs, *xt;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(b * b))};
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[2]), b, "height", xs, &c[2], message));
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
 }
