@@ -11,6 +11,10 @@
 
 /* ---------------------------------------------------------------- shared */
 
+/* The largest stride, dilation, padding, window or block size taken: sizes computed from them stay
+ * far from overflow. */
+enum { ATTR_MAX = 1 << 30 };
+
 static const char *spatial_letters(int d) { return d == 1 ? "W" : d == 2 ? "HW" : "DHW"; }
 
 /* The attribute `id` as a layout over the letters of `canon` (dflt when not given or ""): *out and
@@ -37,9 +41,11 @@ static TyRelResult tuple_attr(TyRelation *rel, IrAttrId id, int d, int64_t dflt,
   if (a->given && !a->none && a->n != 1 && a->n != d)
     REL_FAIL("%s: %s has %d values, but it takes %s", ty_rel_who(rel), ir_attr_name(id), a->n, counts_text(d));
   ir_attr_tuple(rel->attrs, id, d, dflt, out);
-  for (int i = 0; i < d; i++)
+  for (int i = 0; i < d; i++) {
     if (out[i] < lo)
       REL_FAIL("%s: %s=%lld must be at least %lld", ty_rel_who(rel), ir_attr_name(id), (long long)out[i], (long long)lo);
+    if (out[i] > ATTR_MAX) REL_FAIL("%s: %s=%lld is too large", ty_rel_who(rel), ir_attr_name(id), (long long)out[i]);
+  }
   return TY_SOLVED;
 }
 
@@ -52,9 +58,12 @@ static TyRelResult pads_attr(TyRelation *rel, int d, int64_t lo[], int64_t hi[],
              : d == 2 ? "1, 2 or 4 (top, left, bottom, right)"
                       : "1, 3 or 6 (front, top, left, back, bottom, right)");
   ir_attr_pads(rel->attrs, d, lo, hi);
-  for (int i = 0; i < d; i++)
+  for (int i = 0; i < d; i++) {
     if (lo[i] < 0 || hi[i] < 0)
       REL_FAIL("%s: padding=%lld is negative", ty_rel_who(rel), (long long)(lo[i] < 0 ? lo[i] : hi[i]));
+    if (lo[i] > ATTR_MAX || hi[i] > ATTR_MAX)
+      REL_FAIL("%s: padding=%lld is too large", ty_rel_who(rel), (long long)(lo[i] > hi[i] ? lo[i] : hi[i]));
+  }
   return TY_SOLVED;
 }
 
@@ -222,7 +231,9 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
     int64_t extra = dil[i] * (k - 1) + 1 - lo[i] - hi[i] + opad[i];
     IrType *in = ty_rel_dim_at(xs, dpos[2 + i]);
     if (ty_rel_dim_const(cx, in, &n) == TY_SOLVED) {
-      int64_t len = n == 0 ? 0 : strides[i] * (n - 1) + extra;
+      int64_t len = 0;
+      if (n > 0 && (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len)))
+        REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
       if (len < 0)
         REL_FAIL("%s: padding removes more than the output of %s by the kernel %s has", ty_rel_who(rel),
                  ty_rel_shape_text(cx, xs), ty_rel_shape_text(cx, ws));
@@ -332,8 +343,15 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
   for (int i = 0; i < r; i++) {
     int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
     IrType *d = ty_rel_dim_at(xs, i);
+    if (lo < -(int64_t)ATTR_MAX * 1024 || lo > (int64_t)ATTR_MAX * 1024 || hi < -(int64_t)ATTR_MAX * 1024 ||
+        hi > (int64_t)ATTR_MAX * 1024)
+      REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
+    int64_t sum;
     if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED) {
-      if (n + lo + hi < 0)
+      if (__builtin_add_overflow(n, lo + hi, &sum))
+        REL_FAIL("%s: padding axis %d of %s by [%lld, %lld] is too large", ty_rel_who(rel), i, ty_rel_shape_text(cx, xs),
+                 (long long)lo, (long long)hi);
+      if (sum < 0)
         REL_FAIL("%s: pad_width [%lld, %lld] leaves a negative size of axis %d of %s", ty_rel_who(rel), (long long)lo,
                  (long long)hi, i, ty_rel_shape_text(cx, xs));
       if (mode == 1 && n == 0 && lo + hi > 0)
@@ -422,6 +440,7 @@ TyRelResult ty_rel_resize2d(TyCtx *cx, TyRelation *rel, const char **message) {
 
 static TyRelResult block_size(TyRelation *rel, int64_t *b, const char **message) {
   *b = ir_attr_int(rel->attrs, IR_A_BLOCK_SIZE, 1);
+  if (*b > ATTR_MAX) REL_FAIL("%s: block_size=%lld is too large", ty_rel_who(rel), (long long)*b);
   if (*b < 1) REL_FAIL("%s: block_size=%lld must be at least 1", ty_rel_who(rel), (long long)*b);
   return TY_SOLVED;
 }
