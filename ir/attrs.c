@@ -128,6 +128,21 @@ static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *ou
     out->str = v->str;
     return NULL;
   case IR_AK_ANY: return NULL;
+  case IR_AK_PAIRS: {
+    const char *want = "a list of [before, after] pairs of integers";
+    if (v->kind != IR_ATTR_LIST) return want;
+    int64_t *p = IR_NEW_ARRAY(int64_t, 2 * v->n + 1);
+    for (int i = 0; i < v->n; i++) {
+      const IrAttrVal *pair = &v->items[i];
+      if (pair->kind != IR_ATTR_LIST || pair->n != 2 || !integer(&pair->items[0], &p[2 * i]) ||
+          !integer(&pair->items[1], &p[2 * i + 1]))
+        return want;
+    }
+    out->listed = true;
+    out->n = 2 * v->n;
+    out->ints = p;
+    return NULL;
+  }
   }
   return NULL;
 }
@@ -225,4 +240,35 @@ int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int6
 double ir_arange_length(double start, double stop, double step) {
   double count = ceil((stop - start) / step);
   return count > 0 ? count : 0;
+}
+
+/* ---------------------------------------------------------------- layouts and windows of 1 to 3 axes */
+
+bool ir_layout_axes(const char *layout, const char *canon, int pos[]) {
+  size_t n = strlen(canon);
+  if (!layout || strlen(layout) != n) return false;
+  for (size_t k = 0; k < n; k++) {
+    const char *p = strchr(layout, canon[k]);
+    if (!p) return false;
+    pos[k] = (int)(p - layout);
+  }
+  return true;
+}
+
+void ir_attr_tuple(const IrOpAttrs *a, IrAttrId id, int d, int64_t dflt, int64_t out[]) {
+  const IrAttrValue *v = &a->v[id];
+  for (int i = 0; i < d; i++) out[i] = dflt;
+  if (!v->given || v->none || v->n < 1) return;
+  for (int i = 0; i < d; i++) out[i] = v->ints[v->n == d ? i : 0];
+}
+
+void ir_attr_pads(const IrOpAttrs *a, int d, int64_t lo[], int64_t hi[]) {
+  const IrAttrValue *v = &a->v[IR_A_PADDING];
+  for (int i = 0; i < d; i++) lo[i] = hi[i] = 0;
+  if (!v->given || v->none) return;
+  for (int i = 0; i < d; i++) {
+    if (v->n == 1) lo[i] = hi[i] = v->ints[0];
+    else if (v->n == d) lo[i] = hi[i] = v->ints[i];
+    else if (v->n == 2 * d) lo[i] = v->ints[i], hi[i] = v->ints[d + i];
+  }
 }

@@ -38,8 +38,9 @@ typedef enum {
 } IrAttrId;
 
 /* ANY: any value, metadata references included, kept as written and not read (TVM's
- * virtual_device of the annotations). */
-typedef enum { IR_AK_INTS, IR_AK_BOOL, IR_AK_FLOAT, IR_AK_DTYPE, IR_AK_STR, IR_AK_ANY } IrAttrKindOf;
+ * virtual_device of the annotations). PAIRS: a list of [a, b] lists of integers (nn.pad's
+ * pad_width), flattened into ints (n is twice the number of pairs). */
+typedef enum { IR_AK_INTS, IR_AK_BOOL, IR_AK_FLOAT, IR_AK_DTYPE, IR_AK_STR, IR_AK_ANY, IR_AK_PAIRS } IrAttrKindOf;
 
 /* One attribute of a call, decoded by its kind. */
 typedef struct IrAttrValue {
@@ -116,5 +117,14 @@ typedef struct IrInfix {
 const IrInfix *ir_infix_binary(const char *text, size_t len);
 /* The sugar for an operator, or NULL: binary for 2 arguments, prefix for 1. */
 const IrInfix *ir_infix_of(IrOpId op, int nargs);
+
+/* Layouts and windows over 1 to 3 spatial axes (the convolutions and pools of any rank). Whether
+ * `layout` is a permutation of the letters of `canon` ("NHWC" of "NCHW"), with pos[k] the index in
+ * layout of canon[k]. */
+bool ir_layout_axes(const char *layout, const char *canon, int pos[]);
+/* An attribute of 1 or d values as d values (one value for every axis); dflt when not given. */
+void ir_attr_tuple(const IrOpAttrs *a, IrAttrId id, int d, int64_t dflt, int64_t out[]);
+/* padding of 1, d or 2d values as the padding before (lo) and after (hi) each of d axes. */
+void ir_attr_pads(const IrOpAttrs *a, int d, int64_t lo[], int64_t hi[]);
 
 #endif

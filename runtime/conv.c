@@ -1,11 +1,114 @@
-/* The convolutions and pools: nn.conv2d as im2col then a matrix product (rt_gemm) per image and
- * group (NCHW data, OIHW weights), and the 2-D pools. */
+/* The convolutions and pools over 1 to 3 spatial axes, in any layout: data and weights not in the
+ * canonical layouts (NC + spatial axes, OI + spatial axes) are permuted into them and the result
+ * out of them. Every operator is seen over 3 spatial axes, the missing ones of size 1. A
+ * convolution is im2col (rows copied whole, typed strided loops) then a matrix product (rt_gemm)
+ * per image and group; a 1x1 window at stride 1 without padding needs no im2col: the data is the
+ * matrix. Pools work in double. */
 #include "runtime/kernel.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- conv2d */
+/* ---------------------------------------------------------------- copies, layouts */
+
+/* dst[i] = src[i * stride] for n elements of esize bytes. */
+static void copy_strided(void *dst, const void *src, size_t esize, int64_t n, int64_t stride) {
+  if (stride == 1) {
+    memcpy(dst, src, (size_t)n * esize);
+    return;
+  }
+#define COPY(T)                                                                                                    \
+  do {                                                                                                             \
+    T *d_ = dst;                                                                                                   \
+    const T *s_ = src;                                                                                             \
+    for (int64_t i = 0; i < n; i++) d_[i] = s_[i * stride];                                                        \
+  } while (0)
+  switch (esize) {
+  case 1: COPY(uint8_t); break;
+  case 2: COPY(uint16_t); break;
+  case 4: COPY(uint32_t); break;
+  case 8: COPY(uint64_t); break;
+  default:
+    for (int64_t i = 0; i < n; i++) memcpy((char *)dst + (size_t)i * esize, (const char *)src + (size_t)(i * stride) * esize, esize);
+  }
+#undef COPY
+}
+
+/* dst = src transposed: dst's axis i is src's axis perm[i] (src of `shape`, rank <= 8). */
+static void permute_into(void *dst, const void *src, size_t esize, int rank, const int64_t *shape, const int *perm) {
+  int64_t sstride[8], ds[8], st[8], idx[8] = {0}, s = 1, total = 1;
+  for (int i = rank - 1; i >= 0; i--) sstride[i] = s, s *= shape[i];
+  for (int i = 0; i < rank; i++) ds[i] = shape[perm[i]], st[i] = sstride[perm[i]], total *= ds[i];
+  if (total == 0) return;
+  int64_t inner = ds[rank - 1], rows = total / inner, off = 0;
+  char *d = dst;
+  for (int64_t r = 0; r < rows; r++, d += (size_t)inner * esize) {
+    copy_strided(d, (const char *)src + (size_t)off * esize, esize, inner, st[rank - 1]);
+    for (int i = rank - 2; i >= 0; i--) {
+      off += st[i];
+      if (++idx[i] < ds[i]) break;
+      off -= st[i] * ds[i];
+      idx[i] = 0;
+    }
+  }
+}
+
+static bool identity(int rank, const int pos[]) {
+  for (int k = 0; k < rank; k++)
+    if (pos[k] != k) return false;
+  return true;
+}
+
+static const char *spatial_letters(int d) { return d == 1 ? "W" : d == 2 ? "HW" : "DHW"; }
+
+/* The layout attribute `id` (dflt when not given or ""): pos[k] is the axis of canon[k]. */
+static const char *layout_of(const IrOpAttrs *at, IrAttrId id, const char *canon, const char *dflt, int pos[],
+                             IrOpId op, const IrExpr *e) {
+  const IrAttrValue *a = &at->v[id];
+  const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
+  if (!ir_layout_axes(s, canon, pos))
+    rt_error(e, "%s: %s=\"%s\" is not a permutation of \"%s\"", ir_ops[op].name, ir_attr_name(id), s, canon);
+  return s;
+}
+
+/* x in canonical order (axis k of the result is axis pos[k] of x): its data, and its shape in cs. */
+static const void *to_canon(const RtOperand *x, const int pos[], int64_t cs[]) {
+  for (int k = 0; k < x->rank; k++) cs[k] = x->shape[pos[k]];
+  if (identity(x->rank, pos) || x->count == 0) return x->data;
+  size_t esize = rt_dtype_size(x->dt);
+  void *p = rt_alloc_atomic((size_t)x->count * esize + 1);
+  permute_into(p, x->data, esize, x->rank, x->shape, pos);
+  return p;
+}
+
+/* A result computed in canonical order (shape cs) and stored in the layout whose pos[] is given. */
+typedef struct Out {
+  RtResult res;
+  char *out, *canon;
+  int rank, pos[5];
+  int64_t cs[5];
+  size_t esize;
+} Out;
+
+static char *out_init(Out *o, IrDType dt, int rank, const int64_t cs[], const int pos[]) {
+  int64_t shape[5], count = 1;
+  o->rank = rank;
+  o->esize = rt_dtype_size(dt);
+  for (int k = 0; k < rank; k++) o->cs[k] = cs[k], o->pos[k] = pos[k], shape[pos[k]] = cs[k], count = rt_mul_sat(count, cs[k]);
+  o->out = rt_result_init(&o->res, dt, rank, shape);
+  o->canon = identity(rank, pos) || count == 0 ? o->out : rt_alloc_atomic((size_t)count * o->esize + 1);
+  return o->canon;
+}
+
+static RtValue out_done(Out *o) {
+  if (o->canon != o->out) {
+    int inv[5];
+    for (int k = 0; k < o->rank; k++) inv[o->pos[k]] = k;
+    permute_into(o->out, o->canon, o->esize, o->rank, o->cs, inv);
+  }
+  return rt_result_value(&o->res);
+}
 
 /* ir_window_length, with 0 positions for a window that does not fit. */
 static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
@@ -13,111 +116,503 @@ static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, in
   return n < 0 ? 0 : n;
 }
 
-static RtValue conv2d(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
-  if (x->rank != 4 || w->rank != 4) rt_error(e, "nn.conv2d takes NCHW data and OIHW weights of rank 4");
-  int64_t st[2], dil[2], pad[4];
-  ir_attr_pair(at, IR_A_STRIDES, 1, st);
-  ir_attr_pair(at, IR_A_DILATION, 1, dil);
-  ir_attr_padding(at, pad);
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* A window over 3 axes (the d given ones last; the others of size 1, stride 1, no padding). */
+typedef struct Win {
+  int64_t k[3], st[3], dil[3], lo[3], hi[3];
+} Win;
+
+static void win_read(Win *w, const IrOpAttrs *at, int d, IrAttrId size_id, const int64_t *ksize) {
+  int64_t t[3], l[3], h[3];
+  for (int i = 0; i < 3; i++) w->k[i] = w->st[i] = w->dil[i] = 1, w->lo[i] = w->hi[i] = 0;
+  int z = 3 - d;
+  if (ksize)
+    for (int i = 0; i < d; i++) w->k[z + i] = ksize[i];
+  else {
+    ir_attr_tuple(at, size_id, d, 1, t);
+    for (int i = 0; i < d; i++) w->k[z + i] = t[i];
+  }
+  ir_attr_tuple(at, IR_A_STRIDES, d, 1, t);
+  for (int i = 0; i < d; i++) w->st[z + i] = t[i] < 1 ? 1 : t[i];
+  ir_attr_tuple(at, IR_A_DILATION, d, 1, t);
+  for (int i = 0; i < d; i++) w->dil[z + i] = t[i] < 1 ? 1 : t[i];
+  ir_attr_pads(at, d, l, h);
+  for (int i = 0; i < d; i++) w->lo[z + i] = l[i], w->hi[z + i] = h[i];
+}
+
+/* ---------------------------------------------------------------- convolutions */
+
+static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "OI%s", spatial_letters(d));
+  int dpos[5], kpos[5], opos[5], rank = d + 2, z = 3 - d;
+  const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, e);
+  layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, e);
+  layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, e);
+  if (x->rank != rank || w->rank != rank) rt_error(e, "%s takes data and weights of rank %d", name, rank);
+  int64_t xs[5], ws[5];
+  const char *xd = to_canon(x, dpos, xs), *wd = to_canon(w, kpos, ws);
+  Win win;
+  win_read(&win, at, d, IR_A_KERNEL_SIZE, ws + 2);
   int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
-  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-  int64_t O = w->shape[0], Cg = w->shape[1], KH = w->shape[2], KW = w->shape[3];
-  if (Cg * groups != C || O % groups != 0)
-    rt_error(e, "nn.conv2d: %s data does not fit %s weights with groups=%lld", rt_shape_text(4, x->shape),
-             rt_shape_text(4, w->shape), (long long)groups);
-  int64_t OH = window_out(H, KH, dil[0], st[0], pad[0], pad[2], false), OW = window_out(W, KW, dil[1], st[1], pad[1], pad[3], false);
-  int64_t shape[4] = {N, O, OH, OW}, Og = O / groups, K = Cg * KH * KW, P = OH * OW;
+  int64_t N = xs[0], C = xs[1], O = ws[0], Cg = ws[1], S[3] = {1, 1, 1}, OS[3];
+  for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
+  if (groups < 1 || Cg * groups != C || O % groups != 0)
+    rt_error(e, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
+             rt_shape_text(rank, w->shape), (long long)groups);
+  int64_t cs[5] = {N, O}, P = 1, KK = Cg;
+  for (int i = 0; i < 3; i++) {
+    OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], false);
+    P = rt_mul_sat(P, OS[i]);
+    KK = rt_mul_sat(KK, win.k[i]);
+  }
+  for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
   IrDType dt = x->dt;
   size_t esize = rt_dtype_size(dt);
-  RtResult res;
-  char *out = rt_result_init(&res, dt, 4, shape);
-  if (N * O * P == 0) return rt_result_value(&res);
-  char *col = rt_alloc_atomic((size_t)(K * P) * esize + 1);
+  Out res;
+  char *out = out_init(&res, dt, rank, cs, opos);
+  int64_t Og = O / groups;
+  if (N == 0 || O == 0 || P == 0) return out_done(&res);
+  bool direct = true; /* 1x1, stride 1, no padding: the data is the matrix */
+  for (int i = 0; i < 3; i++) direct = direct && win.k[i] == 1 && win.st[i] == 1 && win.lo[i] == 0 && win.hi[i] == 0;
+  size_t colsize;
+  if (!direct && (__builtin_mul_overflow((size_t)KK, (size_t)P, &colsize) ||
+                  __builtin_mul_overflow(colsize, esize, &colsize) || KK == INT64_MAX || P == INT64_MAX))
+    rt_error(e, "%s: the unfolded data (%lld x %lld) is too large", name, (long long)KK, (long long)P);
+  char *col = direct ? NULL : rt_alloc_atomic(colsize + 1);
+  int64_t plane = S[0] * S[1] * S[2];
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
-      /* col[(c, kh, kw), (oh, ow)] = x[n, g * Cg + c, oh * st - pad + kh * dil, ...], 0 outside */
-      int64_t row = 0;
-      for (int64_t c = 0; c < Cg; c++)
-        for (int64_t kh = 0; kh < KH; kh++)
-          for (int64_t kw = 0; kw < KW; kw++, row++) {
-            const char *plane = (const char *)x->data + (size_t)(((n * C) + g * Cg + c) * H * W) * esize;
-            for (int64_t oh = 0; oh < OH; oh++) {
-              int64_t ih = oh * st[0] - pad[0] + kh * dil[0];
-              char *dst = col + (size_t)(row * P + oh * OW) * esize;
-              if (ih < 0 || ih >= H) {
-                memset(dst, 0, (size_t)OW * esize);
-                continue;
+      const char *xg = xd + (size_t)((n * C + g * Cg) * plane) * esize;
+      if (!direct) {
+        /* col[(c, k0, k1, k2), (o0, o1, o2)] = x[n, g * Cg + c, o * st - lo + k * dil], 0 outside */
+        char *dst = col;
+        for (int64_t c = 0; c < Cg; c++)
+          for (int64_t k0 = 0; k0 < win.k[0]; k0++)
+            for (int64_t k1 = 0; k1 < win.k[1]; k1++)
+              for (int64_t k2 = 0; k2 < win.k[2]; k2++) {
+                int64_t a = win.lo[2] - k2 * win.dil[2], s2 = win.st[2];
+                int64_t b = -floor_div(-a, s2), end = floor_div(S[2] - 1 + a, s2) + 1;
+                if (b < 0) b = 0;
+                if (end > OS[2]) end = OS[2];
+                if (b > end) b = end;
+                for (int64_t o0 = 0; o0 < OS[0]; o0++) {
+                  int64_t i0 = o0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
+                  for (int64_t o1 = 0; o1 < OS[1]; o1++, dst += (size_t)OS[2] * esize) {
+                    int64_t i1 = o1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
+                    if (i0 < 0 || i0 >= S[0] || i1 < 0 || i1 >= S[1]) {
+                      memset(dst, 0, (size_t)OS[2] * esize);
+                      continue;
+                    }
+                    const char *src = xg + (size_t)(((c * S[0] + i0) * S[1] + i1) * S[2]) * esize;
+                    memset(dst, 0, (size_t)b * esize);
+                    if (end > b) copy_strided(dst + (size_t)b * esize, src + (size_t)(b * s2 - a) * esize, esize, end - b, s2);
+                    memset(dst + (size_t)end * esize, 0, (size_t)(OS[2] - end) * esize);
+                  }
+                }
               }
-              for (int64_t ow = 0; ow < OW; ow++) {
-                int64_t iw = ow * st[1] - pad[1] + kw * dil[1];
-                if (iw < 0 || iw >= W) memset(dst + (size_t)ow * esize, 0, esize);
-                else memcpy(dst + (size_t)ow * esize, plane + (size_t)(ih * W + iw) * esize, esize);
-              }
-            }
-          }
-      rt_gemm(e, dt, false, false, Og, P, K, (const char *)w->data + (size_t)(g * Og * K) * esize, col,
-           out + (size_t)((n * O + g * Og) * P) * esize);
+      }
+      rt_gemm(e, dt, false, false, Og, P, KK, wd + (size_t)(g * Og * KK) * esize, direct ? xg : col,
+              out + (size_t)((n * O + g * Og) * P) * esize);
     }
     rt_poll(e);
   }
-  return rt_result_value(&res);
+  return out_done(&res);
+}
+
+/* nn.conv2d_transpose (over 3 axes as the rest): per image and group, col = w_g^T x_g (a matrix product: (O/g *
+ * KK) x spatial), then col2im adds each column into the output window it came from. */
+static int64_t transpose_len(int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo, int64_t hi, int64_t opad) {
+  int64_t len = n == 0 ? 0 : st * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad;
+  return len < 0 ? 0 : len;
+}
+
+static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at,
+                              const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "IO%s", spatial_letters(d));
+  int dpos[5], kpos[5], opos[5], rank = d + 2, z = 3 - d;
+  const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, e);
+  layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, e);
+  layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, e);
+  if (x->rank != rank || w->rank != rank) rt_error(e, "%s takes data and weights of rank %d", name, rank);
+  int64_t xs[5], ws[5], t[3];
+  const char *xd = to_canon(x, dpos, xs), *wd = to_canon(w, kpos, ws);
+  Win win;
+  win_read(&win, at, d, IR_A_KERNEL_SIZE, ws + 2);
+  int64_t opad[3] = {0, 0, 0};
+  ir_attr_tuple(at, IR_A_OUTPUT_PADDING, d, 0, t);
+  for (int i = 0; i < d; i++) opad[z + i] = t[i];
+  int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
+  int64_t N = xs[0], C = xs[1], Og = ws[1], S[3] = {1, 1, 1}, OS[3];
+  for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
+  if (groups < 1 || ws[0] != C || C % groups != 0)
+    rt_error(e, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
+             rt_shape_text(rank, w->shape), (long long)groups);
+  int64_t Cg = C / groups, O = Og * groups, cs[5] = {N, O}, P = 1, KK = 1, OP = 1;
+  for (int i = 0; i < 3; i++) {
+    OS[i] = transpose_len(S[i], win.k[i], win.st[i], win.dil[i], win.lo[i], win.hi[i], opad[i]);
+    P = rt_mul_sat(P, S[i]);
+    KK = rt_mul_sat(KK, win.k[i]);
+    OP = rt_mul_sat(OP, OS[i]);
+  }
+  for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
+  IrDType dt = x->dt;
+  size_t esize = rt_dtype_size(dt);
+  Out res;
+  char *out = out_init(&res, dt, rank, cs, opos);
+  if (N == 0 || O == 0 || OP == 0) return out_done(&res);
+  size_t colsize;
+  if (__builtin_mul_overflow((size_t)(Og * KK), (size_t)P, &colsize) || __builtin_mul_overflow(colsize, esize, &colsize))
+    rt_error(e, "%s: the columns (%lld x %lld) are too large", name, (long long)(Og * KK), (long long)P);
+  char *col = rt_alloc_atomic(colsize + 1);
+  bool f32 = dt.code == IR_DT_FLOAT && dt.bits == 32, f64 = dt.code == IR_DT_FLOAT && dt.bits == 64;
+  double *acc = f32 || f64 ? NULL : rt_alloc_atomic(sizeof(double) * (size_t)OP + 1);
+  uint64_t *iacc = dt.code == IR_DT_FLOAT ? NULL : (uint64_t *)acc;
+  for (int64_t n = 0; n < N; n++) {
+    for (int64_t g = 0; g < groups; g++) {
+      /* col[(o, k0, k1, k2), s] = sum over c of w[g * Cg + c, o, k] x[n, g * Cg + c, s] */
+      rt_gemm(e, dt, true, false, Og * KK, P, Cg, wd + (size_t)(g * Cg * Og * KK) * esize,
+              xd + (size_t)((n * C + g * Cg) * P) * esize, col);
+      for (int64_t o = 0; o < Og; o++) {
+        char *dst = out + (size_t)((n * O + g * Og + o) * OP) * esize;
+        if (acc) memset(acc, 0, sizeof(double) * (size_t)OP);
+        else memset(dst, 0, (size_t)OP * esize);
+        int64_t row = o * KK;
+        for (int64_t k0 = 0; k0 < win.k[0]; k0++)
+          for (int64_t k1 = 0; k1 < win.k[1]; k1++)
+            for (int64_t k2 = 0; k2 < win.k[2]; k2++, row++) {
+              int64_t src = row * P;
+              for (int64_t i0 = 0; i0 < S[0]; i0++) {
+                int64_t o0 = i0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
+                for (int64_t i1 = 0; i1 < S[1]; i1++) {
+                  int64_t o1 = i1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
+                  bool inside = o0 >= 0 && o0 < OS[0] && o1 >= 0 && o1 < OS[1];
+                  for (int64_t i2 = 0; i2 < S[2]; i2++, src++) {
+                    int64_t o2 = i2 * win.st[2] - win.lo[2] + k2 * win.dil[2];
+                    if (!inside || o2 < 0 || o2 >= OS[2]) continue;
+                    int64_t at_ = (o0 * OS[1] + o1) * OS[2] + o2;
+                    if (f32) ((float *)dst)[at_] += ((const float *)col)[src];
+                    else if (f64) ((double *)dst)[at_] += ((const double *)col)[src];
+                    else if (iacc) iacc[at_] += rt_elem_get(col, dt, src).u.u;
+                    else acc[at_] += rt_scalar_f64(rt_elem_get(col, dt, src));
+                  }
+                }
+              }
+            }
+        if (acc)
+          for (int64_t i = 0; i < OP; i++)
+            rt_elem_set(dst, dt, i, iacc ? (dt.code == IR_DT_BOOL ? rt_bool(iacc[i] != 0) : rt_scalar_from_u64(dt, iacc[i]))
+                                         : rt_scalar_from_f64(dt, acc[i]));
+      }
+    }
+    rt_poll(e);
+  }
+  return out_done(&res);
 }
 
 /* ---------------------------------------------------------------- pools */
 
-static RtValue pool2d(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
-  if (x->rank != 4) rt_error(e, "%s takes NCHW data of rank 4", ir_ops[op].name);
-  int64_t ps[2], st[2], dil[2], pad[4];
-  bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D, is_max = op == IR_OP_NN_MAX_POOL2D;
-  int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
-  ir_attr_pair(at, IR_A_POOL_SIZE, 1, ps);
-  ir_attr_pair(at, IR_A_STRIDES, 1, st);
-  ir_attr_pair(at, IR_A_DILATION, 1, dil);
-  ir_attr_padding(at, pad);
+static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  bool is_max = op == IR_OP_NN_MAX_POOL1D || op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_MAX_POOL3D ||
+                op == IR_OP_NN_GLOBAL_MAX_POOL2D;
+  bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D || op == IR_OP_NN_GLOBAL_MAX_POOL2D;
+  bool adaptive = op == IR_OP_NN_ADAPTIVE_AVG_POOL2D || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D;
+  is_max = is_max || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D;
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  int dpos[5], opos[5], rank = d + 2, z = 3 - d;
+  const char *dl = layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
+  layout_of(at, IR_A_OUT_LAYOUT, canon, dl, opos, op, e);
+  if (x->rank != rank) rt_error(e, "%s takes data of rank %d", name, rank);
+  int64_t xs[5];
+  const void *xd = to_canon(x, dpos, xs);
+  int64_t S[3] = {1, 1, 1}, OS[3];
+  for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
+  Win win;
+  win_read(&win, at, d, IR_A_POOL_SIZE, global ? S + z : NULL);
+  if (global || adaptive)
+    for (int i = 0; i < 3; i++) win.st[i] = win.dil[i] = 1, win.lo[i] = win.hi[i] = 0;
   bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
-  if (global) {
-    ps[0] = H, ps[1] = W, st[0] = st[1] = dil[0] = dil[1] = 1;
-    for (int i = 0; i < 4; i++) pad[i] = 0;
+  int64_t cs[5] = {xs[0], xs[1]};
+  for (int i = 0; i < 3; i++) OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
+  if (adaptive) { /* output_size: none keeps the size, one value is both */
+    int64_t t[2] = {S[1], S[2]};
+    const IrAttrValue *os = &at->v[IR_A_OUTPUT_SIZE];
+    if (os->given && !os->none && os->n >= 1) ir_attr_tuple(at, IR_A_OUTPUT_SIZE, 2, 1, t);
+    OS[1] = t[0], OS[2] = t[1];
+    if (OS[1] < 0 || OS[2] < 0)
+      rt_error(e, "%s: output_size must not be negative", name);
   }
-  int64_t OH = global ? 1 : window_out(H, ps[0], dil[0], st[0], pad[0], pad[2], ceil_mode);
-  int64_t OW = global ? 1 : window_out(W, ps[1], dil[1], st[1], pad[1], pad[3], ceil_mode);
-  int64_t shape[4] = {N, C, OH, OW};
-  RtResult res;
-  void *out = rt_result_init(&res, x->dt, 4, shape);
-  int64_t o = 0;
-  for (int64_t nc = 0; nc < N * C; nc++) {
-    int64_t base = nc * H * W;
-    for (int64_t oh = 0; oh < OH; oh++)
-      for (int64_t ow = 0; ow < OW; ow++, o++) {
-        double acc = is_max ? -INFINITY : 0;
-        int64_t count = 0, padded = 0;
-        for (int64_t kh = 0; kh < ps[0]; kh++)
-          for (int64_t kw = 0; kw < ps[1]; kw++) {
-            int64_t ih = oh * st[0] - pad[0] + kh * dil[0], iw = ow * st[1] - pad[1] + kw * dil[1];
-            if (ih >= -pad[0] && ih < H + pad[2] && iw >= -pad[1] && iw < W + pad[3]) padded++;
-            if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-            double v = rt_scalar_f64(rt_elem_get(x->data, x->dt, base + ih * W + iw));
-            acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;
-            count++;
+  for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
+  Out res;
+  void *out = out_init(&res, x->dt, rank, cs, opos);
+  int64_t planes = xs[0] * xs[1], plane = S[0] * S[1] * S[2], o = 0;
+  for (int64_t nc = 0; nc < planes; nc++) {
+    int64_t base = nc * plane;
+    for (int64_t o0 = 0; o0 < OS[0]; o0++)
+      for (int64_t o1 = 0; o1 < OS[1]; o1++)
+        for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
+          double acc = is_max ? -INFINITY : 0;
+          int64_t count = 0, padded = 0, oi[3] = {o0, o1, o2};
+          int64_t start[3], kc[3];
+          for (int i = 0; i < 3; i++) {
+            start[i] = oi[i] * win.st[i] - win.lo[i], kc[i] = win.k[i];
+            if (adaptive) { /* TVM's: from floor(o * S / OS) to ceil((o + 1) * S / OS) */
+              start[i] = oi[i] * S[i] / OS[i];
+              kc[i] = ((oi[i] + 1) * S[i] + OS[i] - 1) / OS[i] - start[i];
+            }
           }
-        double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
-        if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
-        rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
-      }
+          for (int64_t k0 = 0; k0 < kc[0]; k0++)
+            for (int64_t k1 = 0; k1 < kc[1]; k1++)
+              for (int64_t k2 = 0; k2 < kc[2]; k2++) {
+                int64_t i0 = start[0] + k0 * win.dil[0], i1 = start[1] + k1 * win.dil[1], i2 = start[2] + k2 * win.dil[2];
+                if (i0 >= -win.lo[0] && i0 < S[0] + win.hi[0] && i1 >= -win.lo[1] && i1 < S[1] + win.hi[1] &&
+                    i2 >= -win.lo[2] && i2 < S[2] + win.hi[2])
+                  padded++;
+                if (i0 < 0 || i0 >= S[0] || i1 < 0 || i1 >= S[1] || i2 < 0 || i2 >= S[2]) continue;
+                double v = rt_scalar_f64(rt_elem_get(xd, x->dt, base + (i0 * S[1] + i1) * S[2] + i2));
+                acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;
+                count++;
+              }
+          double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
+          if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
+          rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
+        }
+    rt_poll(e);
+  }
+  return out_done(&res);
+}
+
+/* ---------------------------------------------------------------- pad */
+
+/* nn.pad: each output index maps to an input index per axis (-1: the pad value), by pad_mode. */
+static RtValue pad(const RtValue *args, int nargs, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  const IrAttrValue *pw = &at->v[IR_A_PAD_WIDTH], *pm = &at->v[IR_A_PAD_MODE];
+  const char *ms = pm->given && !pm->none && pm->str ? pm->str : "constant";
+  int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") ? 2 : 0;
+  int r = x.rank;
+  if (pw->n != 2 * r) rt_error(e, "nn.pad: pad_width has %d pairs for data of rank %d", pw->n / 2, r);
+  if (r == 0) return args[0];
+  int64_t shape[RT_MAX_RANK], *map[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) {
+    int64_t n = x.shape[i], lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
+    if (__builtin_add_overflow(n, lo, &shape[i]) || __builtin_add_overflow(shape[i], hi, &shape[i]) || shape[i] < 0)
+      rt_error(e, "nn.pad: pad_width [%lld, %lld] does not fit axis %d of %s", (long long)lo, (long long)hi, i,
+               rt_shape_text(r, x.shape));
+    if ((mode == 1 && n == 0 && shape[i] > 0) || (mode == 2 && (lo > 0 || hi > 0) && (lo >= n || hi >= n)))
+      rt_error(e, "nn.pad: pad_mode=\"%s\" cannot pad axis %d of %s by [%lld, %lld]", ms, i, rt_shape_text(r, x.shape),
+               (long long)lo, (long long)hi);
+  }
+  IrDType dt = x.dt;
+  size_t esize = rt_dtype_size(dt);
+  RtResult res;
+  char *out = rt_result_init(&res, dt, r, shape);
+  int64_t total = 1;
+  for (int i = 0; i < r; i++) total = rt_mul_sat(total, shape[i]);
+  if (total == 0) return rt_result_value(&res);
+  for (int i = 0; i < r; i++) {
+    int64_t n = x.shape[i], lo = pw->ints[2 * i];
+    map[i] = rt_alloc_atomic(sizeof(int64_t) * (size_t)shape[i] + 1);
+    for (int64_t o = 0; o < shape[i]; o++) {
+      int64_t k = o - lo;
+      if (k < 0 || k >= n) k = mode == 0 ? -1 : mode == 1 ? (k < 0 ? 0 : n - 1) : (k < 0 ? -k : 2 * n - 2 - k);
+      map[i][o] = k;
+    }
+  }
+  RtValue fill = rt_convert(nargs > 1 ? args[1] : rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), at->v[IR_A_PAD_VALUE].f), dt);
+  RtOperand fv;
+  rt_operand(&fv, fill);
+  int64_t stride[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, s = 1;
+  for (int i = r - 1; i >= 0; i--) stride[i] = s, s *= x.shape[i];
+  int64_t inner = shape[r - 1], rows = total / inner;
+  const char *src = x.data;
+  char *dst = out;
+  for (int64_t row = 0; row < rows; row++) {
+    int64_t off = 0;
+    bool outside = false;
+    for (int i = 0; i < r - 1; i++) {
+      if (map[i][idx[i]] < 0) outside = true;
+      off += map[i][idx[i]] * stride[i];
+    }
+    for (int64_t o = 0; o < inner; o++, dst += esize) {
+      int64_t k = outside ? -1 : map[r - 1][o];
+      memcpy(dst, k < 0 ? fv.data : src + (size_t)(off + k) * esize, esize);
+    }
+    for (int i = r - 2; i >= 0; i--) {
+      if (++idx[i] < shape[i]) break;
+      idx[i] = 0;
+    }
+    if ((row & 1023) == 0) rt_poll(e);
   }
   return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- resizing, pixel shuffles */
+
+static const char *str_attr(const IrOpAttrs *at, IrAttrId id, const char *dflt) {
+  const IrAttrValue *a = &at->v[id];
+  return a->given && !a->none && a->str ? a->str : dflt;
+}
+
+/* TVM's get_inx: the input coordinate of output coordinate x. */
+static double in_coord(int64_t x, int64_t in, int64_t out, const char *mode) {
+  double scale = (double)in / (double)out;
+  if (!strcmp(mode, "align_corners")) return out > 1 ? (double)(in - 1) / (double)(out - 1) * (double)x : 0;
+  if (!strcmp(mode, "asymmetric")) return scale * (double)x;
+  if (!strcmp(mode, "pytorch_half_pixel")) return out > 1 ? ((double)x + 0.5) * scale - 0.5 : 0;
+  if (!strcmp(mode, "tf_half_pixel_for_nn")) return ((double)x + 0.5) * scale;
+  return ((double)x + 0.5) * scale - 0.5; /* half_pixel */
+}
+
+/* TVM's get_closest_index. */
+static int64_t closest(double v, const char *rounding) {
+  if (!strcmp(rounding, "round")) return (int64_t)nearbyint(v);
+  if (!strcmp(rounding, "round_prefer_floor")) return (int64_t)ceil(v - 0.5);
+  if (!strcmp(rounding, "round_prefer_ceil")) return (int64_t)floor(v + 0.5);
+  if (!strcmp(rounding, "ceil")) return (int64_t)ceil(v - 1e-5);
+  return (int64_t)floor(v + 1e-5);
+}
+
+static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+
+/* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
+ * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
+static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  int dpos[4];
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  if (x->rank != 4) rt_error(e, "%s takes data of rank 4", name);
+  int64_t xs[4];
+  const void *xd = to_canon(x, dpos, xs);
+  int64_t H = xs[2], W = xs[3], OH, OW;
+  const char *method, *mode, *rounding;
+  IrDType odt = x->dt;
+  if (op == IR_OP_NN_UPSAMPLING) {
+    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W];
+    OH = (int64_t)nearbyint((double)H * (sh->given ? sh->f : 1));
+    OW = (int64_t)nearbyint((double)W * (sw->given ? sw->f : 1));
+    method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
+    mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
+    rounding = "";
+  } else {
+    const IrAttrValue *size = &at->v[IR_A_SIZE];
+    if (size->n != 2) rt_error(e, "%s: size takes 2 values", name);
+    OH = size->ints[0], OW = size->ints[1];
+    method = str_attr(at, IR_A_METHOD, "linear");
+    mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
+  }
+  if (OH < 0 || OW < 0) rt_error(e, "%s: the output size is negative", name);
+  bool nearest = !strcmp(method, "nearest_neighbor");
+  if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  int64_t cs[4] = {xs[0], xs[1], OH, OW};
+  Out res;
+  void *out = out_init(&res, odt, 4, cs, dpos);
+  int64_t planes = xs[0] * xs[1], o = 0;
+  if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
+  if (H == 0 || W == 0) rt_error(e, "%s: resizing an empty image", name);
+  bool int_out = odt.code != IR_DT_FLOAT;
+  for (int64_t p = 0; p < planes; p++) {
+    int64_t base = p * H * W;
+    for (int64_t oy = 0; oy < OH; oy++) {
+      double iy = in_coord(oy, H, OH, mode);
+      for (int64_t ox = 0; ox < OW; ox++, o++) {
+        double ix = in_coord(ox, W, OW, mode), v;
+        if (nearest) {
+          int64_t y = clamp_index(closest(iy, rounding), H), xx = clamp_index(closest(ix, rounding), W);
+          RtValue got = rt_elem_get(xd, x->dt, base + y * W + xx);
+          rt_elem_set(out, odt, o, rt_convert(got, odt));
+          continue;
+        }
+        int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+        double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
+        for (int j = 0; j < 2; j++)
+          for (int i = 0; i < 2; i++)
+            q[j][i] = rt_scalar_f64(rt_elem_get(xd, x->dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
+        double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
+        v = top + (bottom - top) * fy;
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+      }
+    }
+    rt_poll(e);
+  }
+  return out_done(&res);
+}
+
+/* nn.depth_to_space (DCR: the channel is (i, j, c); CRD: (c, i, j)) and nn.space_to_depth (channel
+ * (i, j, c)), on NCHW, element by element. */
+static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  int dpos[4];
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  if (x->rank != 4) rt_error(e, "%s takes data of rank 4", name);
+  int64_t xs[4], b = ir_attr_int(at, IR_A_BLOCK_SIZE, 1);
+  const char *xd = to_canon(x, dpos, xs);
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  bool d2s = op == IR_OP_NN_DEPTH_TO_SPACE, crd = d2s && !strcmp(str_attr(at, IR_A_MODE, "DCR"), "CRD");
+  if (b < 1 || (d2s && C % (b * b) != 0) || (!d2s && (H % b != 0 || W % b != 0)))
+    rt_error(e, "%s: block_size=%lld does not fit %s", name, (long long)b, rt_shape_text(4, x->shape));
+  int64_t cs[4] = {N, d2s ? C / (b * b) : C * b * b, d2s ? H * b : H / b, d2s ? W * b : W / b};
+  size_t esize = rt_dtype_size(x->dt);
+  Out res;
+  char *out = out_init(&res, x->dt, 4, cs, dpos);
+  int64_t OC = cs[1], OH = cs[2], OW = cs[3], o = 0;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t c = 0; c < OC; c++)
+      for (int64_t y = 0; y < OH; y++)
+        for (int64_t xx = 0; xx < OW; xx++, o++) {
+          int64_t src;
+          if (d2s) {
+            int64_t i = y % b, j = xx % b, ic = crd ? (c * b + i) * b + j : (i * b + j) * OC + c;
+            src = ((n * C + ic) * H + y / b) * W + xx / b;
+          } else {
+            int64_t ij = c / C, ic = c % C, i = ij / b, j = ij % b;
+            src = ((n * C + ic) * H + y * b + i) * W + xx * b + j;
+          }
+          memcpy(out + (size_t)o * esize, xd + (size_t)src * esize, esize);
+        }
+  return out_done(&res);
 }
 
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
-  if (op == IR_OP_NN_CONV2D) {
+  switch (op) {
+  case IR_OP_NN_CONV1D:
+  case IR_OP_NN_CONV2D:
+  case IR_OP_NN_CONV3D:
     rt_operands_out_dtype(op, args, e, &x, &w);
-    return conv2d(&x, &w, at, e);
+    return conv(op, op == IR_OP_NN_CONV1D ? 1 : op == IR_OP_NN_CONV2D ? 2 : 3, &x, &w, at, e);
+  case IR_OP_NN_CONV2D_TRANSPOSE:
+    rt_operands_out_dtype(op, args, e, &x, &w);
+    return conv_transpose(op, 2, &x, &w, at, e);
+  case IR_OP_NN_MAX_POOL1D:
+  case IR_OP_NN_AVG_POOL1D: rt_operand(&x, args[0]); return pool(op, 1, &x, at, e);
+  case IR_OP_NN_MAX_POOL3D:
+  case IR_OP_NN_AVG_POOL3D: rt_operand(&x, args[0]); return pool(op, 3, &x, at, e);
+  case IR_OP_NN_MAX_POOL2D:
+  case IR_OP_NN_AVG_POOL2D:
+  case IR_OP_NN_GLOBAL_AVG_POOL2D:
+  case IR_OP_NN_GLOBAL_MAX_POOL2D:
+  case IR_OP_NN_ADAPTIVE_AVG_POOL2D:
+  case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
+  case IR_OP_NN_PAD: return pad(args, nargs, at, e);
+  case IR_OP_NN_UPSAMPLING:
+  case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
+  case IR_OP_NN_DEPTH_TO_SPACE:
+  case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
+  default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
-  rt_operand(&x, args[0]);
-  return pool2d(op, &x, at, e);
 }

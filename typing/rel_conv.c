@@ -1,17 +1,69 @@
-/* The relations of the convolutions and pools: Conv2D (NCHW data, OIHW weights), Pool2D and
- * GlobalPool2D. An output size comes from the window rule (ir_window_length) once the input's
- * size is known (a relation waits for a size that is still a hole); over a named shape variable
- * it is exact for stride 1 and `?` otherwise. */
+/* The relations of the convolutions and pools over 1 to 3 spatial axes: Conv1D/Conv2D/Conv3D,
+ * Pool1D/Pool2D/Pool3D, GlobalPool2D, in any layout that is a permutation of TVM's canonical ones
+ * (data "NCHW" as "NHWC", weights "OIHW" as "HWIO", "OHWI" or "HWOI"). An output size comes from the
+ * window rule (ir_window_length) once the input's size is known (a relation waits for a size that
+ * is still a hole); over a named shape variable it is exact for stride 1 and `?` otherwise. */
 #include "typing/oprel.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- Conv2D, Pool2D */
+/* ---------------------------------------------------------------- shared */
 
-static TyRelResult layout(TyRelation *rel, IrAttrId id, const char *want, const char **message) {
+/* The largest stride, dilation, padding, window or block size taken: sizes computed from them stay
+ * far from overflow. */
+enum { ATTR_MAX = 1 << 30 };
+
+static const char *spatial_letters(int d) { return d == 1 ? "W" : d == 2 ? "HW" : "DHW"; }
+
+/* The attribute `id` as a layout over the letters of `canon` (dflt when not given or ""): *out and
+ * pos[k], the axis of canon[k]. */
+static TyRelResult layout_of(TyRelation *rel, IrAttrId id, const char *canon, const char *dflt, const char **out,
+                             int pos[], const char **message) {
   const IrAttrValue *a = ty_rel_attr(rel, id);
-  if (a->given && a->str && *a->str && strcmp(a->str, want))
-    REL_FAIL("%s: %s=\"%s\" is not supported; only \"%s\"", ty_rel_who(rel), ir_attr_name(id), a->str, want);
+  const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
+  if (!ir_layout_axes(s, canon, pos))
+    REL_FAIL("%s: %s=\"%s\" is not supported: it takes the letters of \"%s\" in any order", ty_rel_who(rel),
+             ir_attr_name(id), s, canon);
+  *out = s;
+  return TY_SOLVED;
+}
+
+static const char *counts_text(int d) {
+  return d == 1 ? "1" : d == 2 ? "1 or 2 (height and width)" : "1 or 3 (depth, height and width)";
+}
+
+/* The attribute `id` as d values, each at least `lo` (1 or d written; dflt when not given). */
+static TyRelResult tuple_attr(TyRelation *rel, IrAttrId id, int d, int64_t dflt, int64_t lo, int64_t out[],
+                              const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  if (a->given && !a->none && a->n != 1 && a->n != d)
+    REL_FAIL("%s: %s has %d values, but it takes %s", ty_rel_who(rel), ir_attr_name(id), a->n, counts_text(d));
+  ir_attr_tuple(rel->attrs, id, d, dflt, out);
+  for (int i = 0; i < d; i++) {
+    if (out[i] < lo)
+      REL_FAIL("%s: %s=%lld must be at least %lld", ty_rel_who(rel), ir_attr_name(id), (long long)out[i], (long long)lo);
+    if (out[i] > ATTR_MAX) REL_FAIL("%s: %s=%lld is too large", ty_rel_who(rel), ir_attr_name(id), (long long)out[i]);
+  }
+  return TY_SOLVED;
+}
+
+/* padding: 1, d or 2d values, none negative. */
+static TyRelResult pads_attr(TyRelation *rel, int d, int64_t lo[], int64_t hi[], const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_PADDING);
+  if (a->given && !a->none && a->n != 1 && a->n != d && a->n != 2 * d)
+    REL_FAIL("%s: padding has %d values, but it takes %s", ty_rel_who(rel), a->n,
+             d == 1 ? "1 or 2 (left, right)"
+             : d == 2 ? "1, 2 or 4 (top, left, bottom, right)"
+                      : "1, 3 or 6 (front, top, left, back, bottom, right)");
+  ir_attr_pads(rel->attrs, d, lo, hi);
+  for (int i = 0; i < d; i++) {
+    if (lo[i] < 0 || hi[i] < 0)
+      REL_FAIL("%s: padding=%lld is negative", ty_rel_who(rel), (long long)(lo[i] < 0 ? lo[i] : hi[i]));
+    if (lo[i] > ATTR_MAX || hi[i] > ATTR_MAX)
+      REL_FAIL("%s: padding=%lld is too large", ty_rel_who(rel), (long long)(lo[i] > hi[i] ? lo[i] : hi[i]));
+  }
   return TY_SOLVED;
 }
 
@@ -43,102 +95,395 @@ static TyRelResult window_out(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int
   return TY_SOLVED;
 }
 
-static TyRelResult positive(TyRelation *rel, IrAttrId id, const int64_t v[2], const char **message) {
-  for (int i = 0; i < 2; i++)
-    if (v[i] < 1) REL_FAIL("%s: %s=%lld must be at least 1", ty_rel_who(rel), ir_attr_name(id), (long long)v[i]);
-  return TY_SOLVED;
+/* The operands' element types: with out_dtype they may differ (uint8 data by an int8 weight into
+ * int32: the kernel computes in out_dtype, as TVM's); without it they are one type. */
+static TyRelResult product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message) {
+  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
+  if ((od->given && !od->none) || ty_unify(cx, a, b, NULL)) return TY_SOLVED;
+  REL_FAIL("%s needs arguments of one element type, but they are %s and %s\n"
+           "hint: with out_dtype (say out_dtype=\"int32\") it multiplies different ones, in that type",
+           ty_rel_who(rel), ty_rel_text(cx, a), ty_rel_text(cx, b));
 }
 
-TyRelResult ty_rel_conv2d(TyCtx *cx, TyRelation *rel, const char **message) {
-  REL_TRY(layout(rel, IR_A_DATA_LAYOUT, "NCHW", message));
-  REL_TRY(layout(rel, IR_A_KERNEL_LAYOUT, "OIHW", message));
-  REL_TRY(layout(rel, IR_A_OUT_LAYOUT, "NCHW", message));
+/* The result: canonical dims (N, C, spatial...) placed in the layout whose pos[] is given. */
+static IrType *placed(int rank, IrType **canon, const int pos[]) {
+  IrType **dims = IR_NEW_ARRAY(IrType *, rank);
+  for (int k = 0; k < rank; k++) dims[pos[k]] = canon[k];
+  return ty_rel_shape(rank, dims);
+}
+
+/* ---------------------------------------------------------------- convolutions */
+
+static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "OI%s", spatial_letters(d));
+  const char *dl, *kl, *ol;
+  int dpos[5], kpos[5], opos[5], rank = d + 2;
+  REL_TRY(layout_of(rel, IR_A_DATA_LAYOUT, dcanon, dcanon, &dl, dpos, message));
+  REL_TRY(layout_of(rel, IR_A_KERNEL_LAYOUT, kcanon, kcanon, &kl, kpos, message));
+  REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, dcanon, dl, &ol, opos, message));
   IrType *xs, *xt, *ws, *wt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &xs, &xt, "data (batch, channels, height, width)", message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt,
-                                "a weight (out channels, in channels / groups, height, width)", message));
-  REL_TRY(ty_rel_same_dtype(cx, rel, xt, wt, message));
-  int64_t strides[2], dil[2], pad[4], kernel[2];
-  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, strides, message));
-  REL_TRY(positive(rel, IR_A_STRIDES, strides, message));
-  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
-  REL_TRY(positive(rel, IR_A_DILATION, dil, message));
-  REL_TRY(ty_rel_padding(rel, pad, message));
-  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS),
-                    *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
+  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
+  int64_t strides[3], dil[3], lo[3], hi[3], kernel[3];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, d, lo, hi, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
   if (groups < 1) REL_FAIL("%s: groups=%lld must be at least 1", ty_rel_who(rel), (long long)groups);
-  IrType *cin = ty_dim_mul(cx, ty_rel_dim_at(ws, 1), ty_rel_dim(groups));
-  if (!ty_unify(cx, ty_rel_dim_at(xs, 1), cin, NULL))
-    REL_FAIL("%s: the data has %s channels, but the weight %s takes %s (its second dimension times groups=%lld)",
-             ty_rel_who(rel), ty_rel_text(cx, ty_rel_dim_at(xs, 1)), ty_rel_shape_text(cx, ws), ty_rel_text(cx, cin), (long long)groups);
+  IrType *xc = ty_rel_dim_at(xs, dpos[1]), *wo = ty_rel_dim_at(ws, kpos[0]), *wi = ty_rel_dim_at(ws, kpos[1]);
+  IrType *cin = ty_dim_mul(cx, wi, ty_rel_dim(groups));
+  if (!ty_unify(cx, xc, cin, NULL))
+    REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension times groups=%lld)",
+             ty_rel_who(rel), ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, cin), (long long)groups);
   int64_t o;
-  if (groups > 1 && ty_rel_dim_const(cx, ty_rel_dim_at(ws, 0), &o) == TY_SOLVED && o % groups != 0)
+  if (groups > 1 && ty_rel_dim_const(cx, wo, &o) == TY_SOLVED && o % groups != 0)
     REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
-  if (ch->given && !ch->none && !ty_unify(cx, ty_rel_dim_at(ws, 0), ty_rel_dim(ch->ints[0]), NULL))
-    REL_FAIL("%s: channels=%lld, but the weight has %s output channels", ty_rel_who(rel), (long long)ch->ints[0],
-             ty_rel_text(cx, ty_rel_dim_at(ws, 0)));
+  if (ch->given && !ch->none && !ty_unify(cx, wo, ty_rel_dim(ch->ints[0]), NULL))
+    REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
+             (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wo));
   if (ks->given && !ks->none) {
-    REL_TRY(ty_rel_pair(rel, IR_A_KERNEL_SIZE, 1, kernel, message));
-    for (int i = 0; i < 2; i++)
-      if (!ty_unify(cx, ty_rel_dim_at(ws, 2 + i), ty_rel_dim(kernel[i]), NULL))
-        REL_FAIL("%s: kernel_size=%lld, but the weight is %s", ty_rel_who(rel), (long long)kernel[i],
-                 ty_rel_shape_text(cx, ws));
+    REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, d, 1, 0, kernel, message));
+    for (int i = 0; i < d; i++)
+      if (!ty_unify(cx, ty_rel_dim_at(ws, kpos[2 + i]), ty_rel_dim(kernel[i]), NULL))
+        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)kernel[i],
+                 ty_rel_shape_text(cx, ws), kl);
   }
-  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
-  dims[0] = ty_rel_dim_at(xs, 0);
-  dims[1] = ty_rel_dim_at(ws, 0);
-  for (int i = 0; i < 2; i++) {
+  IrType *c[5];
+  c[0] = ty_rel_dim_at(xs, dpos[0]);
+  c[1] = wo;
+  for (int i = 0; i < d; i++) {
     int64_t k;
-    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, 2 + i), &k);
+    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
     if (known == TY_NOT_YET) return known; /* the kernel's size, when something gives it */
     if (known == TY_FAILED) {
-      dims[2 + i] = ty_dim_any();
+      c[2 + i] = ty_dim_any();
       continue;
     }
-    TyRelResult r = window_out(cx, ty_rel_dim_at(xs, 2 + i), k, dil[i], strides[i], pad[i], pad[i + 2], false, &dims[2 + i]);
+    TyRelResult r = window_out(cx, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, dims), ty_rel_out_dtype(rel, xt)), message);
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, c, opos), ty_rel_out_dtype(rel, xt)), message);
 }
 
-TyRelResult ty_rel_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
-  REL_TRY(layout(rel, IR_A_LAYOUT, "NCHW", message));
+TyRelResult ty_rel_conv1d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 1, message); }
+TyRelResult ty_rel_conv2d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 2, message); }
+TyRelResult ty_rel_conv3d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 3, message); }
+
+/* nn.conv2d_transpose: data (N, C, H, W), weight IOHW (C, O / groups, KH, KW) in any order; each size is
+ * stride * (n - 1) + dilation * (k - 1) + 1 - padding + output_padding, exact on symbolic sizes. */
+static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+  char dcanon[8], kcanon[8];
+  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
+  snprintf(kcanon, sizeof kcanon, "IO%s", spatial_letters(d));
+  const char *dl, *kl, *ol;
+  int dpos[5], kpos[5], opos[5], rank = d + 2;
+  REL_TRY(layout_of(rel, IR_A_DATA_LAYOUT, dcanon, dcanon, &dl, dpos, message));
+  REL_TRY(layout_of(rel, IR_A_KERNEL_LAYOUT, kcanon, kcanon, &kl, kpos, message));
+  REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, dcanon, dl, &ol, opos, message));
+  IrType *xs, *xt, *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
+  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
+  int64_t strides[3], dil[3], lo[3], hi[3], opad[3], kernel[3];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
+  REL_TRY(tuple_attr(rel, IR_A_OUTPUT_PADDING, d, 0, 0, opad, message));
+  REL_TRY(pads_attr(rel, d, lo, hi, message));
+  int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
+  if (groups < 1) REL_FAIL("%s: groups=%lld must be at least 1", ty_rel_who(rel), (long long)groups);
+  IrType *xc = ty_rel_dim_at(xs, dpos[1]), *wi = ty_rel_dim_at(ws, kpos[0]), *wo = ty_rel_dim_at(ws, kpos[1]);
+  if (!ty_unify(cx, xc, wi, NULL))
+    REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension)", ty_rel_who(rel),
+             ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wi));
+  int64_t c;
+  if (groups > 1 && ty_rel_dim_const(cx, xc, &c) == TY_SOLVED && c % groups != 0)
+    REL_FAIL("%s: groups=%lld does not divide the %lld input channels", ty_rel_who(rel), (long long)groups, (long long)c);
+  IrType *cout = ty_dim_mul(cx, wo, ty_rel_dim(groups));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (ch->given && !ch->none && !ty_unify(cx, cout, ty_rel_dim(ch->ints[0]), NULL))
+    REL_FAIL("%s: channels=%lld, but the weight %s (%s) gives %s output channels (its O dimension times groups)",
+             ty_rel_who(rel), (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, cout));
+  if (ks->given && !ks->none) {
+    REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, d, 1, 0, kernel, message));
+    for (int i = 0; i < d; i++)
+      if (!ty_unify(cx, ty_rel_dim_at(ws, kpos[2 + i]), ty_rel_dim(kernel[i]), NULL))
+        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)kernel[i],
+                 ty_rel_shape_text(cx, ws), kl);
+  }
+  IrType *cd[5];
+  cd[0] = ty_rel_dim_at(xs, dpos[0]);
+  cd[1] = cout;
+  for (int i = 0; i < d; i++) {
+    int64_t k, n;
+    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
+    if (known == TY_NOT_YET) return known;
+    if (known == TY_FAILED) {
+      cd[2 + i] = ty_dim_any();
+      continue;
+    }
+    int64_t extra = dil[i] * (k - 1) + 1 - lo[i] - hi[i] + opad[i];
+    IrType *in = ty_rel_dim_at(xs, dpos[2 + i]);
+    if (ty_rel_dim_const(cx, in, &n) == TY_SOLVED) {
+      int64_t len = 0;
+      if (n > 0 && (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len)))
+        REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
+      if (len < 0)
+        REL_FAIL("%s: padding removes more than the output of %s by the kernel %s has", ty_rel_who(rel),
+                 ty_rel_shape_text(cx, xs), ty_rel_shape_text(cx, ws));
+      cd[2 + i] = ty_rel_dim(len);
+    } else
+      cd[2 + i] = ty_dim_add(cx, ty_dim_mul(cx, in, ty_rel_dim(strides[i])), ty_rel_dim(extra - strides[i]));
+  }
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, cd, opos), ty_rel_out_dtype(rel, xt)), message);
+}
+
+TyRelResult ty_rel_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  return conv_transpose_rel(cx, rel, 2, message);
+}
+
+/* ---------------------------------------------------------------- pools */
+
+/* The data of a pool over d axes in its layout (and out_layout): shape, dtype, positions. */
+static TyRelResult pool_data(TyCtx *cx, TyRelation *rel, int d, IrType **xs, IrType **xt, int dpos[], int opos[],
+                             const char **message) {
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  const char *dl, *ol;
+  REL_TRY(layout_of(rel, IR_A_LAYOUT, canon, canon, &dl, dpos, message));
+  REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, canon, dl, &ol, opos, message));
+  return ty_rel_tensor_of_rank(cx, rel, 0, d + 2, xs, xt, ir_printf("data (%s)", dl), message);
+}
+
+static TyRelResult pool_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
   IrType *xs, *xt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &xs, &xt, "data (batch, channels, height, width)", message));
-  int64_t pool[2], strides[2], dil[2], pad[4];
-  REL_TRY(ty_rel_pair(rel, IR_A_POOL_SIZE, 1, pool, message));
-  REL_TRY(positive(rel, IR_A_POOL_SIZE, pool, message));
-  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, strides, message));
-  REL_TRY(positive(rel, IR_A_STRIDES, strides, message));
-  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
-  REL_TRY(positive(rel, IR_A_DILATION, dil, message));
-  REL_TRY(ty_rel_padding(rel, pad, message));
+  int dpos[5], opos[5];
+  REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, opos, message));
+  int64_t pool[3], strides[3], dil[3], lo[3], hi[3];
+  REL_TRY(tuple_attr(rel, IR_A_POOL_SIZE, d, 1, 1, pool, message));
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, d, lo, hi, message));
   bool ceil_mode = ty_rel_attr(rel, IR_A_CEIL_MODE)->b;
-  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
-  dims[0] = ty_rel_dim_at(xs, 0);
-  dims[1] = ty_rel_dim_at(xs, 1);
-  for (int i = 0; i < 2; i++) {
-    TyRelResult r = window_out(cx, ty_rel_dim_at(xs, 2 + i), pool[i], dil[i], strides[i], pad[i], pad[i + 2], ceil_mode,
-                               &dims[2 + i]);
+  IrType *c[5];
+  c[0] = ty_rel_dim_at(xs, dpos[0]);
+  c[1] = ty_rel_dim_at(xs, dpos[1]);
+  for (int i = 0; i < d; i++) {
+    TyRelResult r =
+        window_out(cx, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: pool_size=%lld does not fit the padded data %s", ty_rel_who(rel), (long long)pool[i],
                ty_rel_shape_text(cx, xs));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), xt), message);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, opos), xt), message);
 }
 
+TyRelResult ty_rel_pool1d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 1, message); }
+TyRelResult ty_rel_pool2d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 2, message); }
+TyRelResult ty_rel_pool3d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 3, message); }
+
 TyRelResult ty_rel_global_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
-  REL_TRY(layout(rel, IR_A_LAYOUT, "NCHW", message));
   IrType *xs, *xt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &xs, &xt, "data (batch, channels, height, width)", message));
-  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
-  dims[0] = ty_rel_dim_at(xs, 0);
-  dims[1] = ty_rel_dim_at(xs, 1);
-  dims[2] = dims[3] = ty_rel_dim(1);
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), xt), message);
+  int dpos[4], opos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, opos, message));
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(1), ty_rel_dim(1)};
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
+}
+
+/* output_size: none or empty keeps the input's height and width, one value is both, two are (height, width). */
+TyRelResult ty_rel_adaptive_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  int dpos[4], opos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, opos, message));
+  const IrAttrValue *os = ty_rel_attr(rel, IR_A_OUTPUT_SIZE);
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim_at(xs, dpos[2]), ty_rel_dim_at(xs, dpos[3])};
+  if (os->given && !os->none && os->n > 0) {
+    int64_t size[2];
+    REL_TRY(tuple_attr(rel, IR_A_OUTPUT_SIZE, 2, 1, 0, size, message));
+    c[2] = ty_rel_dim(size[0]), c[3] = ty_rel_dim(size[1]);
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
+}
+
+/* ---------------------------------------------------------------- Pad */
+
+/* pad_mode as 0 constant, 1 edge, 2 reflect. */
+static TyRelResult pad_mode(TyRelation *rel, int *mode, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_PAD_MODE);
+  const char *s = a->given && !a->none && a->str ? a->str : "constant";
+  *mode = !strcmp(s, "constant") ? 0 : !strcmp(s, "edge") ? 1 : !strcmp(s, "reflect") ? 2 : -1;
+  if (*mode < 0) REL_FAIL("%s: pad_mode=\"%s\" is not one of \"constant\", \"edge\" and \"reflect\"", ty_rel_who(rel), s);
+  return TY_SOLVED;
+}
+
+/* nn.pad(data, pad_value?): each axis grows by its pair of pad_width (negative values crop, as
+ * TVM's); the pad value is a scalar of any type (converted to the data's). */
+TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
+  int mode;
+  REL_TRY(pad_mode(rel, &mode, message));
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  if (rel->nargs == 3) {
+    IrType *vs, *vt;
+    REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &vs, &vt, "a pad value (a scalar)", message));
+  }
+  const IrAttrValue *pw = ty_rel_attr(rel, IR_A_PAD_WIDTH);
+  int r = xs->u.shape.rank;
+  if (pw->n != 2 * r)
+    REL_FAIL("%s: pad_width has %d pair%s, but the data %s has %d axes (one [before, after] pair each)",
+             ty_rel_who(rel), pw->n / 2, pw->n == 2 ? "" : "s", ty_rel_shape_text(cx, xs), r);
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) {
+    int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
+    IrType *d = ty_rel_dim_at(xs, i);
+    if (lo < -(int64_t)ATTR_MAX * 1024 || lo > (int64_t)ATTR_MAX * 1024 || hi < -(int64_t)ATTR_MAX * 1024 ||
+        hi > (int64_t)ATTR_MAX * 1024)
+      REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
+    int64_t sum;
+    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED) {
+      if (__builtin_add_overflow(n, lo + hi, &sum))
+        REL_FAIL("%s: padding axis %d of %s by [%lld, %lld] is too large", ty_rel_who(rel), i, ty_rel_shape_text(cx, xs),
+                 (long long)lo, (long long)hi);
+      if (sum < 0)
+        REL_FAIL("%s: pad_width [%lld, %lld] leaves a negative size of axis %d of %s", ty_rel_who(rel), (long long)lo,
+                 (long long)hi, i, ty_rel_shape_text(cx, xs));
+      if (mode == 1 && n == 0 && lo + hi > 0)
+        REL_FAIL("%s: pad_mode=\"edge\" repeats the edge of axis %d, but it is empty in %s", ty_rel_who(rel), i,
+                 ty_rel_shape_text(cx, xs));
+      if (mode == 2 && (lo >= n || hi >= n) && (lo > 0 || hi > 0))
+        REL_FAIL("%s: pad_mode=\"reflect\" pads axis %d of %s by [%lld, %lld], but reflects at most %lld (the size - 1)",
+                 ty_rel_who(rel), i, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi, (long long)(n - 1));
+    }
+    dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
+  }
+  return ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
+
+/* ---------------------------------------------------------------- resizing, pixel shuffles */
+
+/* A string attribute among `allowed` (a NULL-ended list); its first entry by default. */
+static TyRelResult choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  if (!a->given || a->none || !a->str) return TY_SOLVED;
+  for (int i = 0; allowed[i]; i++)
+    if (!strcmp(a->str, allowed[i])) return TY_SOLVED;
+  IrBuf b;
+  ir_buf_init(&b);
+  for (int i = 0; allowed[i]; i++) ir_buf_printf(&b, "%s\"%s\"", i ? allowed[i + 1] ? ", " : " and " : "", allowed[i]);
+  REL_FAIL("%s: %s=\"%s\" is not supported; it takes %s", ty_rel_who(rel), ir_attr_name(id), a->str, b.data);
+}
+
+/* round(n * scale) for the upsampled sizes: exact for a constant, n * scale for an integral scale,
+ * otherwise `?` over a named variable (and a wait on a hole). */
+static TyRelResult scaled(TyCtx *cx, IrType *d, double scale, IrType **out) {
+  int64_t n;
+  switch (ty_rel_dim_const(cx, d, &n)) {
+  case TY_SOLVED: *out = ty_rel_dim((int64_t)nearbyint((double)n * scale)); return TY_SOLVED;
+  case TY_NOT_YET:
+    if (scale != floor(scale)) return TY_NOT_YET;
+    break;
+  default:
+    if (scale != floor(scale)) {
+      *out = ty_dim_any();
+      return TY_SOLVED;
+    }
+  }
+  *out = ty_dim_mul(cx, d, ty_rel_dim((int64_t)scale));
+  return TY_SOLVED;
+}
+
+TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"nearest_neighbor", "bilinear", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  IrType *xs, *xt;
+  int dpos[4], opos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  (void)opos;
+  const IrAttrValue *sh = ty_rel_attr(rel, IR_A_SCALE_H), *sw = ty_rel_attr(rel, IR_A_SCALE_W);
+  double s[2] = {sh->given ? sh->f : 1, sw->given ? sw->f : 1};
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < 2; i++) {
+    if (!(s[i] > 0) || !isfinite(s[i]))
+      REL_FAIL("%s: %s=%g must be a positive number", ty_rel_who(rel), ir_attr_name(i ? IR_A_SCALE_W : IR_A_SCALE_H), s[i]);
+    REL_TRY(scaled(cx, ty_rel_dim_at(xs, dpos[2 + i]), s[i], &c[2 + i]));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+}
+
+TyRelResult ty_rel_resize2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"linear", "nearest_neighbor", NULL};
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+                                      "tf_half_pixel_for_nn", NULL};
+  static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
+  IrType *xs, *xt;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  const IrAttrValue *size = ty_rel_attr(rel, IR_A_SIZE);
+  if (size->none || size->n != 2)
+    REL_FAIL("%s: size has %d value%s, but it takes 2 (height and width)", ty_rel_who(rel), size->none ? 0 : size->n,
+             !size->none && size->n == 1 ? "" : "s");
+  for (int i = 0; i < 2; i++)
+    if (size->ints[i] < 0) REL_FAIL("%s: size=%lld is negative", ty_rel_who(rel), (long long)size->ints[i]);
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(size->ints[0]), ty_rel_dim(size->ints[1])};
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), ty_rel_out_dtype(rel, xt)), message);
+}
+
+static TyRelResult block_size(TyRelation *rel, int64_t *b, const char **message) {
+  *b = ir_attr_int(rel->attrs, IR_A_BLOCK_SIZE, 1);
+  if (*b > ATTR_MAX) REL_FAIL("%s: block_size=%lld is too large", ty_rel_who(rel), (long long)*b);
+  if (*b < 1) REL_FAIL("%s: block_size=%lld must be at least 1", ty_rel_who(rel), (long long)*b);
+  return TY_SOLVED;
+}
+
+/* d / k: exact for a constant (failing when k does not divide it), symbolic when the division is
+ * exact in normal form, otherwise `?`; a wait on a hole. */
+static TyRelResult divided(TyCtx *cx, TyRelation *rel, IrType *d, int64_t k, const char *what, IrType *shape,
+                           IrType **out, const char **message) {
+  int64_t n;
+  switch (ty_rel_dim_const(cx, d, &n)) {
+  case TY_SOLVED:
+    if (n % k != 0)
+      REL_FAIL("%s: the %s, %lld, is not a multiple of %lld in %s", ty_rel_who(rel), what,
+               (long long)n, (long long)k, ty_rel_shape_text(cx, shape));
+    *out = ty_rel_dim(n / k);
+    return TY_SOLVED;
+  case TY_NOT_YET: return TY_NOT_YET;
+  default: *out = ty_dim_div(cx, d, ty_rel_dim(k)); if (!*out) *out = ty_dim_any(); return TY_SOLVED;
+  }
+}
+
+TyRelResult ty_rel_depth_to_space(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const modes[] = {"DCR", "CRD", NULL};
+  REL_TRY(choice(rel, IR_A_MODE, modes, message));
+  int64_t b;
+  REL_TRY(block_size(rel, &b, message));
+  IrType *xs, *xt;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0])};
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[1]), b * b, "channel count", xs, &c[1], message));
+  for (int i = 2; i < 4; i++) c[i] = ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[i]), ty_rel_dim(b));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+}
+
+TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **message) {
+  int64_t b;
+  REL_TRY(block_size(rel, &b, message));
+  IrType *xs, *xt;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(b * b))};
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[2]), b, "height", xs, &c[2], message));
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
 }
