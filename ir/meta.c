@@ -407,7 +407,7 @@ static const char *ndarray_read(const uint8_t *p, size_t len, IrMetaTensor *t) {
   int64_t count = 1;
   bool empty = false;
   for (int i = 0; i < rank; i++) {
-    uint64_t d;
+    uint64_t d = 0; /* the rank check above leaves 8 bytes for each dimension */
     take(&b, 8, &d);
     shape[i] = (int64_t)d;
     if (shape[i] < 0) return ir_printf("dimension %d of its shape is negative (%lld)", i, (long long)shape[i]);
