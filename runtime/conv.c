@@ -318,6 +318,11 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
 
 /* ---------------------------------------------------------------- pools */
 
+/* A pooling window along one axis at one output position. */
+typedef struct {
+  int64_t start, klo, khi, padded;
+} AxisWin;
+
 static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
   const char *name = ir_ops[op].name;
   bool is_max = op == IR_OP_NN_MAX_POOL1D || op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_MAX_POOL3D ||
@@ -354,32 +359,63 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   Out res;
   void *out = out_init(&res, x->dt, rank, cs, opos);
   int64_t planes = xs[0] * xs[1], plane = S[0] * S[1] * S[2], o = 0;
+  bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
+  /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
+   * and how many fall inside the padded data; computed once, not per output element. */
+  AxisWin *aw[3];
+  for (int i = 0; i < 3; i++) {
+    aw[i] = rt_alloc_atomic(sizeof(AxisWin) * (size_t)(OS[i] + 1));
+    for (int64_t oi = 0; oi < OS[i]; oi++) {
+      AxisWin *w = &aw[i][oi];
+      int64_t kc = win.k[i];
+      w->start = oi * win.st[i] - win.lo[i];
+      if (adaptive) { /* TVM's: from floor(o * S / OS) to ceil((o + 1) * S / OS) */
+        w->start = oi * S[i] / OS[i];
+        kc = ((oi + 1) * S[i] + OS[i] - 1) / OS[i] - w->start;
+      }
+      w->klo = kc, w->khi = 0, w->padded = 0;
+      for (int64_t k = 0; k < kc; k++) {
+        int64_t at_ = w->start + k * win.dil[i];
+        if (at_ >= -win.lo[i] && at_ < S[i] + win.hi[i]) w->padded++;
+        if (at_ < 0 || at_ >= S[i]) continue;
+        if (k < w->klo) w->klo = k;
+        w->khi = k + 1;
+      }
+      if (w->khi < w->klo) w->khi = w->klo;
+    }
+  }
   for (int64_t nc = 0; nc < planes; nc++) {
     int64_t base = nc * plane;
     for (int64_t o0 = 0; o0 < OS[0]; o0++)
       for (int64_t o1 = 0; o1 < OS[1]; o1++)
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
-          int64_t count = 0, padded = 0, oi[3] = {o0, o1, o2};
-          int64_t start[3], kc[3];
+          int64_t oi[3] = {o0, o1, o2}, start[3], klo[3], khi[3], count = 1, padded = 1;
           for (int i = 0; i < 3; i++) {
-            start[i] = oi[i] * win.st[i] - win.lo[i], kc[i] = win.k[i];
-            if (adaptive) { /* TVM's: from floor(o * S / OS) to ceil((o + 1) * S / OS) */
-              start[i] = oi[i] * S[i] / OS[i];
-              kc[i] = ((oi[i] + 1) * S[i] + OS[i] - 1) / OS[i] - start[i];
-            }
+            const AxisWin *w = &aw[i][oi[i]];
+            start[i] = w->start, klo[i] = w->klo, khi[i] = w->khi;
+            count *= w->khi - w->klo, padded *= w->padded;
           }
-          for (int64_t k0 = 0; k0 < kc[0]; k0++)
-            for (int64_t k1 = 0; k1 < kc[1]; k1++)
-              for (int64_t k2 = 0; k2 < kc[2]; k2++) {
-                int64_t i0 = start[0] + k0 * win.dil[0], i1 = start[1] + k1 * win.dil[1], i2 = start[2] + k2 * win.dil[2];
-                if (i0 >= -win.lo[0] && i0 < S[0] + win.hi[0] && i1 >= -win.lo[1] && i1 < S[1] + win.hi[1] &&
-                    i2 >= -win.lo[2] && i2 < S[2] + win.hi[2])
-                  padded++;
-                if (i0 < 0 || i0 >= S[0] || i1 < 0 || i1 >= S[1] || i2 < 0 || i2 >= S[2]) continue;
-                double v = rt_scalar_f64(rt_elem_get(xd, x->dt, base + (i0 * S[1] + i1) * S[2] + i2));
-                acc = is_max ? (v > acc || v != v ? v : acc) : acc + v;
-                count++;
+          if (count)
+            for (int64_t k0 = klo[0]; k0 < khi[0]; k0++)
+              for (int64_t k1 = klo[1]; k1 < khi[1]; k1++) {
+                int64_t row = base + ((start[0] + k0 * win.dil[0]) * S[1] + start[1] + k1 * win.dil[1]) * S[2] + start[2];
+                int64_t step = win.dil[2];
+                if (f32) {
+                  const float *p = (const float *)xd + row;
+                  if (is_max)
+                    for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                      double v = p[k2 * step];
+                      acc = v > acc || v != v ? (acc != acc ? acc : v) : acc;
+                    }
+                  else
+                    for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) acc += p[k2 * step];
+                } else {
+                  for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    double v = rt_scalar_f64(rt_elem_get(xd, x->dt, row + k2 * step));
+                    acc = is_max ? (v > acc || v != v ? (acc != acc ? acc : v) : acc) : acc + v;
+                  }
+                }
               }
           double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
           if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
