@@ -328,8 +328,11 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   bool is_max = op == IR_OP_NN_MAX_POOL1D || op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_MAX_POOL3D ||
                 op == IR_OP_NN_GLOBAL_MAX_POOL2D;
   bool global = op == IR_OP_NN_GLOBAL_AVG_POOL2D || op == IR_OP_NN_GLOBAL_MAX_POOL2D;
-  bool adaptive = op == IR_OP_NN_ADAPTIVE_AVG_POOL2D || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D;
-  is_max = is_max || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D;
+  bool adaptive = op == IR_OP_NN_ADAPTIVE_AVG_POOL1D || op == IR_OP_NN_ADAPTIVE_MAX_POOL1D ||
+                  op == IR_OP_NN_ADAPTIVE_AVG_POOL2D || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D ||
+                  op == IR_OP_NN_ADAPTIVE_AVG_POOL3D || op == IR_OP_NN_ADAPTIVE_MAX_POOL3D;
+  is_max = is_max || op == IR_OP_NN_ADAPTIVE_MAX_POOL1D || op == IR_OP_NN_ADAPTIVE_MAX_POOL2D ||
+           op == IR_OP_NN_ADAPTIVE_MAX_POOL3D;
   char canon[8];
   snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
   int dpos[5], opos[5], rank = d + 2, z = 3 - d;
@@ -347,13 +350,15 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
   int64_t cs[5] = {xs[0], xs[1]};
   for (int i = 0; i < 3; i++) OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
-  if (adaptive) { /* output_size: none keeps the size, one value is both */
-    int64_t t[2] = {S[1], S[2]};
+  if (adaptive) { /* output_size: none keeps the size, one value is every axis's */
+    int64_t t[3];
+    for (int i = 0; i < d; i++) t[i] = S[z + i];
     const IrAttrValue *os = &at->v[IR_A_OUTPUT_SIZE];
-    if (os->given && !os->none && os->n >= 1) ir_attr_tuple(at, IR_A_OUTPUT_SIZE, 2, 1, t);
-    OS[1] = t[0], OS[2] = t[1];
-    if (OS[1] < 0 || OS[2] < 0)
-      rt_error(e, "%s: output_size must not be negative", name);
+    if (os->given && !os->none && os->n >= 1) ir_attr_tuple(at, IR_A_OUTPUT_SIZE, d, 1, t);
+    for (int i = 0; i < d; i++) {
+      OS[z + i] = t[i];
+      if (t[i] < 0) rt_error(e, "%s: output_size must not be negative", name);
+    }
   }
   for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
   Out res;
@@ -635,9 +640,13 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
     rt_operands_out_dtype(op, args, e, &x, &w);
     return conv_transpose(op, 2, &x, &w, at, e);
   case IR_OP_NN_MAX_POOL1D:
-  case IR_OP_NN_AVG_POOL1D: rt_operand(&x, args[0]); return pool(op, 1, &x, at, e);
+  case IR_OP_NN_AVG_POOL1D:
+  case IR_OP_NN_ADAPTIVE_AVG_POOL1D:
+  case IR_OP_NN_ADAPTIVE_MAX_POOL1D: rt_operand(&x, args[0]); return pool(op, 1, &x, at, e);
   case IR_OP_NN_MAX_POOL3D:
-  case IR_OP_NN_AVG_POOL3D: rt_operand(&x, args[0]); return pool(op, 3, &x, at, e);
+  case IR_OP_NN_AVG_POOL3D:
+  case IR_OP_NN_ADAPTIVE_AVG_POOL3D:
+  case IR_OP_NN_ADAPTIVE_MAX_POOL3D: rt_operand(&x, args[0]); return pool(op, 3, &x, at, e);
   case IR_OP_NN_MAX_POOL2D:
   case IR_OP_NN_AVG_POOL2D:
   case IR_OP_NN_GLOBAL_AVG_POOL2D:

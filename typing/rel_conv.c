@@ -297,19 +297,31 @@ TyRelResult ty_rel_global_pool2d(TyCtx *cx, TyRelation *rel, const char **messag
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
 }
 
-/* output_size: none or empty keeps the input's height and width, one value is both, two are (height, width). */
-TyRelResult ty_rel_adaptive_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
+/* output_size over d spatial axes: none or empty keeps the input's, one value is every axis's, d
+ * values are one per axis. */
+static TyRelResult adaptive_pool(TyCtx *cx, TyRelation *rel, int d, const char **message) {
   IrType *xs, *xt;
-  int dpos[4], opos[4];
-  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, opos, message));
+  int dpos[5], opos[5];
+  REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, opos, message));
   const IrAttrValue *os = ty_rel_attr(rel, IR_A_OUTPUT_SIZE);
-  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim_at(xs, dpos[2]), ty_rel_dim_at(xs, dpos[3])};
+  IrType *c[5];
+  for (int i = 0; i < d + 2; i++) c[i] = ty_rel_dim_at(xs, dpos[i]);
   if (os->given && !os->none && os->n > 0) {
-    int64_t size[2];
-    REL_TRY(tuple_attr(rel, IR_A_OUTPUT_SIZE, 2, 1, 0, size, message));
-    c[2] = ty_rel_dim(size[0]), c[3] = ty_rel_dim(size[1]);
+    int64_t size[3];
+    REL_TRY(tuple_attr(rel, IR_A_OUTPUT_SIZE, d, 1, 0, size, message));
+    for (int i = 0; i < d; i++) c[2 + i] = ty_rel_dim(size[i]);
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, opos), xt), message);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, opos), xt), message);
+}
+
+TyRelResult ty_rel_adaptive_pool1d(TyCtx *cx, TyRelation *rel, const char **message) {
+  return adaptive_pool(cx, rel, 1, message);
+}
+TyRelResult ty_rel_adaptive_pool2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  return adaptive_pool(cx, rel, 2, message);
+}
+TyRelResult ty_rel_adaptive_pool3d(TyCtx *cx, TyRelation *rel, const char **message) {
+  return adaptive_pool(cx, rel, 3, message);
 }
 
 /* ---------------------------------------------------------------- Pad */
