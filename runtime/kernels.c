@@ -515,6 +515,46 @@ static RtValue (*const families[IR_OP_COUNT])(IrOpId, const RtValue *, int, cons
 #undef IR_OP
 };
 
+#ifndef NDEBUG
+/* Whether value v fits type t where t is known: a tensor's rank, its constant dimensions and its
+ * dtype; a tuple's fields. Shape variables, `?` and holes fit anything. */
+static bool fits(RtValue v, const IrType *t) {
+  if (!t) return true;
+  if (t->kind == IR_TYPE_TUPLE) {
+    if (v.kind != RT_TUPLE || v.u.tup->n != t->u.tuple.n) return false;
+    for (int i = 0; i < t->u.tuple.n; i++)
+      if (!fits(v.u.tup->f[i], t->u.tuple.fields[i])) return false;
+    return true;
+  }
+  if (t->kind != IR_TYPE_TENSOR) return true;
+  if (v.kind != RT_SCALAR && v.kind != RT_TENSOR) return false;
+  const IrType *dt = t->u.tensor.dtype, *sh = t->u.tensor.shape;
+  IrDType vdt = v.kind == RT_SCALAR ? v.dt : v.u.t->dt;
+  if (dt->kind == IR_TYPE_DTYPE && !ir_dtype_eq(dt->u.dtype, vdt)) return false;
+  if (sh->kind != IR_TYPE_SHAPE) return true;
+  int rank = v.kind == RT_SCALAR ? 0 : v.u.t->rank;
+  if (rank != sh->u.shape.rank) return false;
+  for (int i = 0; i < rank; i++)
+    if (sh->u.shape.dims[i]->kind == IR_TYPE_DIM && sh->u.shape.dims[i]->u.dim != v.u.t->shape[i]) return false;
+  return true;
+}
+
+/* Debug builds check every operator call's result against the type its relation gave the call:
+ * a relation and a kernel that disagree are a bug in relay (a type the checker trusts that the run
+ * does not keep), caught by any test that runs the operator. */
+static RtValue checked(IrOpId op, RtValue v, const IrExpr *e) {
+  if (e && e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP && e->u.call.callee->u.op == (int)op &&
+      !fits(v, e->type))
+    rt_error(e, "internal error: the kernel of `%s` gave a value that does not have the call's type %s (a bug in "
+                "relay: its relation and its kernel disagree)", ir_ops[op].name, ir_type_str(e->type));
+  return v;
+}
+#endif
+
 RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+#ifndef NDEBUG
+  return checked(op, families[op](op, args, nargs, e), e);
+#else
   return families[op](op, args, nargs, e);
+#endif
 }
