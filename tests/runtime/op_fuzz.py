@@ -1,0 +1,122 @@
+"""Random operator calls through `relay -e`: convolutions and pools in both layouts, padding,
+resizing, pixel shuffles, tiling, slicing, gathering, sorting, scans, normalization layers,
+reductions. A crash (status other than 0 and 1), a hang, an internal error (debug builds check
+each operator's result against its type: a relation and a kernel that disagree) or, when every
+shape is known to the checker, any run-time error (a program the checker accepted failing for a
+reason its types could have caught) is a failure. Half the calls pass their first tensor through a
+parameter whose dimensions are all `?`, where run-time shape errors are legitimate.
+Usage: op_fuzz.py RELAY [N [SEED]] (TAP output; default 1000 calls, seed 1)."""
+import random, subprocess, sys
+relay = sys.argv[1]
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+R = random.Random(seed)
+def shape(rank, lo=1, hi=5): return [R.randint(lo, hi) for _ in range(rank)]
+MADE = []
+def t(sh, dt="float32"):
+    MADE.append((sh, dt))
+    n = 1
+    for d in sh: n *= d
+    txt = 'cast(reshape(arange(%d.0f) - 3f, newshape=%s), dtype="%s")' % (n, sh, dt) if n else 'zeros(shape=%s, dtype="%s")' % (sh, dt)
+    MADE[-1] = (sh, dt, txt)
+    return txt
+def l(xs): return "[" + ", ".join(map(str, xs)) + "]"
+def gen():
+    k = R.randrange(22)
+    if k == 0:
+        lay = R.choice(["NCHW", "NHWC"]); kl = R.choice(["OIHW", "HWIO", "OHWI"]) if lay == "NHWC" else "OIHW"
+        n, c, h, w = shape(4); g = R.choice([1, 1, c]); o = g * R.randint(1, 3); kh, kw = R.randint(1, 3), R.randint(1, 3)
+        xs = [n, c, h, w] if lay == "NCHW" else [n, h, w, c]
+        ws = {"OIHW": [o, c // g, kh, kw], "HWIO": [kh, kw, c // g, o], "OHWI": [o, kh, kw, c // g]}[kl]
+        if lay == "NHWC" and g > 1: kl = "HWOI"; ws = [kh, kw, o, 1] if o == c else ws
+        return "nn.conv2d(%s, %s, strides=%s, padding=%s, dilation=%s, groups=%d, data_layout=\"%s\", kernel_layout=\"%s\")" % (
+            t(xs), t(ws), l(shape(2, 1, 3)), l(shape(R.choice([1, 2, 4]), 0, 2)), l(shape(2, 1, 2)), g, lay, kl)
+    if k == 1:
+        op = R.choice(["nn.max_pool2d", "nn.avg_pool2d"]); lay = R.choice(["NCHW", "NHWC"])
+        return "%s(%s, pool_size=%s, strides=%s, padding=%s, dilation=%s, ceil_mode=%s, layout=\"%s\")" % (
+            op, t(shape(4)), l(shape(2, 1, 3)), l(shape(2, 1, 3)), l(shape(4, 0, 1)), l(shape(2, 1, 2)), R.choice(["True", "False"]), lay)
+    if k == 2:
+        op = R.choice(["nn.max_pool1d", "nn.avg_pool1d", "nn.max_pool3d", "nn.avg_pool3d"]); d = 1 if "1d" in op else 3
+        return "%s(%s, pool_size=%s, strides=%s, padding=%s, ceil_mode=%s)" % (op, t(shape(d + 2)), l(shape(d, 1, 3)), l(shape(d, 1, 3)), l(shape(d, 0, 1)), R.choice(["True", "False"]))
+    if k == 3:
+        op = R.choice(["nn.adaptive_avg_pool2d", "nn.adaptive_max_pool2d", "nn.global_max_pool2d", "nn.global_avg_pool2d", "nn.adaptive_avg_pool1d", "nn.adaptive_max_pool3d"])
+        d = 1 if "1d" in op else 3 if "3d" in op else 2
+        return "%s(%s%s)" % (op, t(shape(d + 2)), ", output_size=%s" % l(shape(R.choice([1, d]), 1, 4)) if "adaptive" in op else "")
+    if k == 4:
+        r = R.randint(1, 4)
+        return "nn.pad(%s, 1.5f, pad_width=[%s], pad_mode=\"%s\")" % (t(shape(r, 2, 4)), ", ".join(l(shape(2, 0, 1)) for _ in range(r)), R.choice(["constant", "edge", "reflect"]))
+    if k == 5:
+        return "image.resize2d(%s, size=%s, method=\"%s\", coordinate_transformation_mode=\"%s\")" % (t(shape(4)), l(shape(2, 1, 6)), R.choice(["nearest_neighbor", "linear"]), R.choice(["half_pixel", "align_corners", "asymmetric"]))
+    if k == 6:
+        return "nn.upsampling(%s, scale_h=%d, scale_w=%d, method=\"%s\")" % (t(shape(4)), R.randint(1, 3), R.randint(1, 3), R.choice(["nearest_neighbor", "bilinear"]))
+    if k == 7:
+        b = R.randint(1, 3)
+        if R.random() < .5: return "nn.depth_to_space(%s, block_size=%d, mode=\"%s\")" % (t([R.randint(1, 2), b * b * R.randint(1, 3), R.randint(1, 3), R.randint(1, 3)]), b, R.choice(["DCR", "CRD"]))
+        return "nn.space_to_depth(%s, block_size=%d)" % (t([1, R.randint(1, 3), b * R.randint(1, 3), b * R.randint(1, 3)]), b)
+    if k == 8:
+        r = R.randint(1, 4)
+        return "tile(%s, reps=%s)" % (t(shape(r)), l(shape(R.randint(1, 5), 1, 3)))
+    if k == 9:
+        r = R.randint(1, 4)
+        return "repeat(%s, repeats=%d, axis=%d)" % (t(shape(r)), R.randint(1, 3), R.randint(-r, r - 1))
+    if k == 10:
+        r = R.randint(1, 4); sh = shape(r, 0, 5)
+        nb = R.randint(1, r)
+        return "strided_slice(%s, begin=%s, end=%s, strides=%s)" % (t(sh), l([R.randint(-6, 6) for _ in range(nb)]), l([R.randint(-6, 6) for _ in range(nb)]), l([R.choice([1, 2, -1, -2]) for _ in range(nb)]))
+    if k == 11:
+        r = R.randint(1, 3); a = R.randint(0, r - 1); s1 = shape(r); s2 = list(s1); s2[a] = R.randint(0, 3)
+        return "concatenate((%s, %s), axis=%d)" % (t(s1), t(s2), a)
+    if k == 12:
+        return "layout_transform(%s, src_layout=\"NCHW\", dst_layout=\"%s\")" % (t([1, 4 * R.randint(1, 2), 2, 3]), R.choice(["NHWC", "NCHW4c", "NCHW2c", "HWCN"]))
+    if k == 13:
+        r = R.randint(1, 3); sh = shape(r); a = R.randint(0, r - 1); isz = list(sh); isz[a] = R.randint(1, 4)
+        return "gather(%s, cast(floor_mod(reshape(arange(%d), newshape=%s), %d), dtype=\"int64\"), axis=%d)" % (t(sh), eval("*".join(map(str, isz))), isz, sh[a], a)
+    if k == 14:
+        r = R.randint(1, 3); sh = shape(r); a = R.randint(-r, r - 1)
+        return "topk(%s, k=%d, axis=%d, ret_type=\"%s\", is_ascend=%s)" % (t(sh), R.randint(0, 3), a, R.choice(["both", "values", "indices"]), R.choice(["True", "False"]))
+    if k == 15:
+        r = R.randint(1, 3); sh = shape(r)
+        return "%s(%s, axis=%s, exclusive=%s)" % (R.choice(["cumsum", "cumprod"]), t(sh), R.choice(["None", str(R.randint(-r, r - 1))]), R.choice(["True", "False"]))
+    if k == 16:
+        r = R.randint(1, 3)
+        return "one_hot(cast(floor_mod(reshape(arange(%d), newshape=%s), 4), dtype=\"int32\"), 1f, 0f, depth=%d, axis=%d)" % (eval("*".join(map(str, (s := shape(r))))), s, R.randint(1, 5), R.randint(-1, r))
+    if k == 17:
+        r = R.randint(2, 4); sh = shape(r); a = R.randint(-r, r - 1); c = sh[a]
+        op = R.choice(["nn.batch_norm", "nn.layer_norm", "nn.instance_norm", "nn.group_norm"])
+        v = "ones(shape=[%d])" % c
+        if op == "nn.batch_norm": return "nn.batch_norm(%s, %s, %s, %s, %s, axis=%d).0" % (t(sh), v, v, v, v, a)
+        if op == "nn.group_norm": return "nn.group_norm(%s, %s, %s, num_groups=%d, axis=%d)" % (t(sh), v, v, R.choice([1, c]), a)
+        if op == "nn.instance_norm" and r < 3: sh = sh + [2]
+        return "%s(%s, %s, %s, axis=%d)" % (op, t(sh), v, v, a)
+    if k == 18:
+        r = R.randint(1, 4); sh = shape(r)
+        return "%s(%s, axis=%s, keepdims=%s, exclude=%s)" % (R.choice(["argmax", "argmin", "sum", "max"]), t(sh), l(R.sample(range(r), R.randint(1, r))), R.choice(["True", "False"]), R.choice(["True", "False"]))
+    if k == 19:
+        n, c, h, w = shape(4); o = R.randint(1, 3)
+        return "nn.conv2d_transpose(%s, %s, strides=%s, padding=%s, output_padding=%s)" % (t([n, c, h, w]), t([c, o, R.randint(1, 3), R.randint(1, 3)]), l([2, 2]), l(shape(2, 0, 1)), l(shape(2, 0, 1)))
+    if k == 20:
+        r = R.randint(1, 4)
+        return "reverse(%s, axis=%d)" % (t(shape(r)), R.randint(-r, r - 1))
+    return "nn.conv1d(%s, %s, strides=[%d], padding=[%d])" % (t([1, 2, R.randint(1, 6)]), t([3, 2, R.randint(1, 3)]), R.randint(1, 2), R.randint(0, 2))
+bad = []
+for i in range(N):
+    MADE.clear()
+    e = gen()
+    dyn = False
+    if MADE and R.random() < 0.5:  # the first tensor as a parameter whose dimensions are all `?`
+        sh, dt, txt = MADE[0]
+        if txt in e:
+            ty = "Tensor[(%s), %s]" % (", ".join("?" for _ in sh) + ("," if len(sh) == 1 else ""), dt)
+            e = "(fn (%%x: %s) { %s })(%s)" % (ty, e.replace(txt, "%x", 1), txt)
+            dyn = True
+    try:
+        p = subprocess.run([relay, "--no-prelude", "-e", e], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        bad.append("timeout: " + e); continue
+    if p.returncode not in (0, 1) or "internal error" in p.stderr or (not dyn and "run-time error" in p.stderr):
+        bad.append("status %d: %s\n     %s" % (p.returncode, e, (p.stderr.strip().splitlines() or [""])[0][:300]))
+print("1..1")
+print("%s 1 - %d random operator calls (seed %d)" % ("not ok" if bad else "ok", N, seed))
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
