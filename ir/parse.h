@@ -24,6 +24,7 @@ typedef struct IrParseResult {
   IrExpr *expr;       /* for ir_parse_expression */
   IrType *type;       /* for ir_parse_type */
   bool incomplete;    /* the error is that the text ended too early: more input may complete it */
+  bool awaits_meta;   /* the program refers to `meta[...]` entries but has no `#[metadata]` section */
 } IrParseResult;
 
 IrParseResult ir_parse_program(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);

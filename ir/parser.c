@@ -31,6 +31,7 @@ typedef struct Parser {
   bool toplevel;     /* parsing a top-level expression: line breaks end it */
   IR_VEC(CtorInfo) ctors; /* constructors declared earlier in this chunk */
   const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
+  bool saw_meta;          /* a `meta[KIND][i]` reference was read */
 } Parser;
 
 /* ---------------------------------------------------------------- tokens and errors */
@@ -743,6 +744,7 @@ static bool at_meta(Parser *P) { return is_ident(P, "meta") && ahead(P, 1)->kind
 
 /* `meta[KIND][i]`, and the metadata entry it names (NULL when there is none). */
 static const IrMetaEntry *parse_meta_ref(Parser *P, Sym *kind, int64_t *index, IrSpan *span) {
+  P->saw_meta = true;
   IrToken *t = next(P);
   IrToken *o = open_bracket(P, IR_TOK_LBRACKET, NULL);
   *kind = expect(P, IR_TOK_IDENT, "(the kind of metadata, such as relay.Constant)")->sym;
@@ -1402,10 +1404,38 @@ static IrSpan span_at(const IrSource *src, size_t off) {
 
 /* The `#[metadata]` section that ends the text, read before the program so that `meta[...]` finds
  * its entries. */
+/* Whether the JSON text after `#[metadata]` has not started yet or has brackets still open at its
+ * end: a section cut short, as the REPL sees a pasted one line by line, which more lines may finish. */
+static bool json_open(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && s[i] != '{' && s[i] != '[') {
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' && s[i] != ']') return false;
+    i++;
+  }
+  if (i == n) return true;
+  long depth = 0;
+  bool in_string = false;
+  for (; i < n; i++) {
+    char c = s[i];
+    if (in_string) {
+      if (c == '\\') i++;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      depth++;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return false;
+    }
+  }
+  return true;
+}
+
 static void read_metadata(Parser *P, const IrSource *src, size_t off) {
   const char *error = NULL;
   size_t where = 0;
   P->meta = ir_meta_parse(src->text + off, src->len - off, &error, &where);
+  if (!P->meta && json_open(src->text + off, src->len - off)) P->incomplete = true;
   if (!P->meta) error_span(P, span_at(src, off + where), NULL, "%s", error ? error : "the metadata section cannot be read");
 }
 
@@ -1439,6 +1469,7 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     }
     parse_items(&P, prog);
     r.program = prog;
+    r.awaits_meta = P.saw_meta && !toks.meta;
   } else if (what == PARSE_EXPRESSION) {
     IrExpr *e = parse_seq(&P);
     if (!at(&P, IR_TOK_EOF))

@@ -22,6 +22,13 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   IrDiags diags = {0};
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
   if (incomplete) *incomplete = r.incomplete;
+  /* A pasted dump: its `#[metadata]` section follows the program, after a blank line; two blank
+   * lines end the wait (and the references are then an error). */
+  size_t n = strlen(src->text);
+  if (quiet_if_incomplete && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
+    if (incomplete) *incomplete = true;
+    return NULL;
+  }
   bool ok = r.program && (definitions_only ? ty_check_definitions(s->module, r.program, &diags)
                                            : ty_check_program(s->module, r.program, &diags));
   if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
