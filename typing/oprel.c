@@ -138,3 +138,11 @@ TyRelResult ty_rel_float(TyCtx *cx, TyRelation *rel, IrType *dt, const char *wha
   if (dt->u.dtype.code != IR_DT_FLOAT) REL_FAIL("%s works on floats, but %s is %s", ty_rel_who(rel), what, ty_rel_text(cx, t));
   return TY_SOLVED;
 }
+
+TyRelResult ty_rel_product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message) {
+  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
+  if ((od->given && !od->none) || ty_unify(cx, a, b, NULL)) return TY_SOLVED;
+  REL_FAIL("%s needs arguments of one element type, but they are %s and %s\n"
+           "hint: with out_dtype (say out_dtype=\"int32\") it multiplies different ones, in that type",
+           ty_rel_who(rel), ty_rel_text(cx, a), ty_rel_text(cx, b));
+}

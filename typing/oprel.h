@@ -54,6 +54,11 @@ TyRelResult ty_rel_same_dim(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, co
  * decided at the end, and the relation runs again then). Call it last, after the result is stated. */
 TyRelResult ty_rel_float(TyCtx *cx, TyRelation *rel, IrType *dt, const char *what, IrType *t, const char **message);
 
+/* The element types of a product's operands (dense, matmul, convolutions): with out_dtype they may
+ * differ (uint8 data by an int8 weight into int32, as quantized programs do: the kernel computes in
+ * out_dtype, as TVM's); without it they are one type. */
+TyRelResult ty_rel_product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message);
+
 /* The attribute `id` of the relation's call. */
 const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id);
 /* An axis of attribute `id` made non-negative for a tensor of `rank` (axes from -rank to

@@ -95,14 +95,16 @@ static TyRelResult window_out(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int
   return TY_SOLVED;
 }
 
-/* The operands' element types: with out_dtype they may differ (uint8 data by an int8 weight into
- * int32: the kernel computes in out_dtype, as TVM's); without it they are one type. */
-static TyRelResult product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message) {
-  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
-  if ((od->given && !od->none) || ty_unify(cx, a, b, NULL)) return TY_SOLVED;
-  REL_FAIL("%s needs arguments of one element type, but they are %s and %s\n"
-           "hint: with out_dtype (say out_dtype=\"int32\") it multiplies different ones, in that type",
-           ty_rel_who(rel), ty_rel_text(cx, a), ty_rel_text(cx, b));
+/* kernel_size, when given, is the weight's spatial dimensions (at kpos[2..] in its layout kl). */
+static TyRelResult kernel_size(TyCtx *cx, TyRelation *rel, int d, IrType *ws, const int *kpos, const char *kl,
+                               const char **message) {
+  int64_t kernel[3];
+  REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, d, 1, 0, kernel, message));
+  for (int i = 0; i < d; i++)
+    if (!ty_unify(cx, ty_rel_dim_at(ws, kpos[2 + i]), ty_rel_dim(kernel[i]), NULL))
+      REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)kernel[i],
+               ty_rel_shape_text(cx, ws), kl);
+  return TY_SOLVED;
 }
 
 /* The result: canonical dims (N, C, spatial...) placed in the layout whose pos[] is given. */
@@ -126,8 +128,8 @@ static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   IrType *xs, *xt, *ws, *wt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
-  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
-  int64_t strides[3], dil[3], lo[3], hi[3], kernel[3];
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  int64_t strides[3], dil[3], lo[3], hi[3];
   REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
   REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
   REL_TRY(pads_attr(rel, d, lo, hi, message));
@@ -145,13 +147,7 @@ static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   if (ch->given && !ch->none && !ty_unify(cx, wo, ty_rel_dim(ch->ints[0]), NULL))
     REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
              (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wo));
-  if (ks->given && !ks->none) {
-    REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, d, 1, 0, kernel, message));
-    for (int i = 0; i < d; i++)
-      if (!ty_unify(cx, ty_rel_dim_at(ws, kpos[2 + i]), ty_rel_dim(kernel[i]), NULL))
-        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)kernel[i],
-                 ty_rel_shape_text(cx, ws), kl);
-  }
+  if (ks->given && !ks->none) REL_TRY(kernel_size(cx, rel, d, ws, kpos, kl, message));
   IrType *c[5];
   c[0] = ty_rel_dim_at(xs, dpos[0]);
   c[1] = wo;
@@ -190,8 +186,8 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
   IrType *xs, *xt, *ws, *wt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
-  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
-  int64_t strides[3], dil[3], lo[3], hi[3], opad[3], kernel[3];
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  int64_t strides[3], dil[3], lo[3], hi[3], opad[3];
   REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
   REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
   REL_TRY(tuple_attr(rel, IR_A_OUTPUT_PADDING, d, 0, 0, opad, message));
@@ -210,13 +206,7 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
   if (ch->given && !ch->none && !ty_unify(cx, cout, ty_rel_dim(ch->ints[0]), NULL))
     REL_FAIL("%s: channels=%lld, but the weight %s (%s) gives %s output channels (its O dimension times groups)",
              ty_rel_who(rel), (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, cout));
-  if (ks->given && !ks->none) {
-    REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, d, 1, 0, kernel, message));
-    for (int i = 0; i < d; i++)
-      if (!ty_unify(cx, ty_rel_dim_at(ws, kpos[2 + i]), ty_rel_dim(kernel[i]), NULL))
-        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)kernel[i],
-                 ty_rel_shape_text(cx, ws), kl);
-  }
+  if (ks->given && !ks->none) REL_TRY(kernel_size(cx, rel, d, ws, kpos, kl, message));
   IrType *cd[5];
   cd[0] = ty_rel_dim_at(xs, dpos[0]);
   cd[1] = cout;

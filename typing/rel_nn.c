@@ -5,23 +5,12 @@
 
 /* ---------------------------------------------------------------- Dense, Matmul, BatchMatmul */
 
-/* The operands' element types: with out_dtype they may differ (uint8 data by an int8 weight into
- * int32, as quantized programs do: the kernel computes in out_dtype, as TVM's); without it they
- * are one type. */
-static TyRelResult product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, const char **message) {
-  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
-  if ((od->given && !od->none) || ty_unify(cx, a, b, NULL)) return TY_SOLVED;
-  REL_FAIL("%s needs arguments of one element type, but they are %s and %s\n"
-           "hint: with out_dtype (say out_dtype=\"int32\") it multiplies different ones, in that type",
-           ty_rel_who(rel), ty_rel_text(cx, a), ty_rel_text(cx, b));
-}
-
 TyRelResult ty_rel_dense(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *xs, *xt, *ws, *wt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
   if (xs->u.shape.rank < 1) REL_FAIL("%s multiplies matrices, but its first argument is a scalar", ty_rel_who(rel));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 2, &ws, &wt, "a weight (units, input size)", message));
-  REL_TRY(product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
   IrType *k = ty_rel_dim_at(xs, -1);
   if (!ty_unify(cx, ty_rel_dim_at(ws, 1), k, NULL))
     REL_FAIL("%s: the input's last dimension is %s, but the weight's second dimension is %s\n"
@@ -45,7 +34,7 @@ TyRelResult ty_rel_matmul(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *as, *at, *bs, *bt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &as, &at, message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 2, &bs, &bt, "a second argument", message));
-  REL_TRY(product_dtypes(cx, rel, at, bt, message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, at, bt, message));
   int r = as->u.shape.rank;
   if (r < 1 || (ta && r < 2))
     REL_FAIL("%s takes a first argument of rank %s, but it is %s", ty_rel_who(rel), ta ? "2 or more (with transpose_a)" : "1 or more",
@@ -73,7 +62,7 @@ TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message
   IrType *xs, *xt, *ys, *yt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &xs, &xt, "a first argument (batch, rows, inner)", message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ys, &yt, "a second argument (batch, ., .)", message));
-  REL_TRY(product_dtypes(cx, rel, xt, yt, message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, yt, message));
   IrType *batch;
   TyRelResult b = ty_rel_broadcast_dim(cx, ty_rel_dim_at(xs, 0), ty_rel_dim_at(ys, 0), &batch);
   if (b == TY_NOT_YET) return b;
