@@ -24,7 +24,7 @@ variable, a parameter, a call) is skipped and counted by reason.
 Writes OUT_DIR/NNNN_<file>_L<line>.rly, each text exactly as TVM's parser got it, and
 OUT_DIR/index.tsv: file name, source path:line, entry point (parse / parse_expr / version-string
 / rly), flags (`meta` when the call passed an init_meta_table, `module` when it passed an
-init_module, `raises` when it is inside `with pytest.raises(...)` or an xfail test: TVM fails
+init_module, `needs=FILE` when TVM loads FILE before it, `raises` when it is inside `with pytest.raises(...)` or an xfail test: TVM fails
 on it too). Identical texts from one source file are written once. Prints the counts.
 """
 import argparse
@@ -44,6 +44,7 @@ ENTRY = {  # dotted callee -> kind
     "tvm.parser.parse_expr": "parse_expr", "parse_expr": "parse_expr",
     "tvm.relay.parser.parse_expr": "parse_expr",
 }
+RLY_NEEDS = {"python/tvm/relay/std/nat.rly": "python/tvm/relay/std/prelude.rly"}
 VERSION = re.compile(r'\s*#\[version\s*=\s*"')
 
 
@@ -503,6 +504,10 @@ class Extractor:
                 else:
                     break
             scope = mod.scope_of[id(top)]
+            p = mod.parent.get(id(top))
+            if isinstance(p, ast.Assign) and any(
+                    isinstance(t, ast.Name) and any(v is None for _, v in scope.assigns[t.id]) for t in p.targets):
+                continue  # the start of a text a statement builds on (`mod += ...`): counted at its call
             try:
                 texts = every_choice(ev, lambda: ev.value(top, scope, top.lineno, {}))
             except Unresolved as u:
@@ -584,6 +589,14 @@ def main():
         ex.run_module(f, git(a.mirror, "show", "%s:%s" % (a.tag, f)).decode("utf-8", "replace"))
     for f in rly:
         ex.texts.append((f, 1, "rly", "", git(a.mirror, "show", "%s:%s" % (a.tag, f)).decode("utf-8")))
+    names = {}
+    for n, (src, line, kind, flags, text) in enumerate(ex.texts):
+        names[src] = "%04d_%s_L%d.rly" % (n, os.path.splitext(os.path.basename(src))[0], line)
+    # TVM's Prelude class (python/tvm/relay/prelude.py) loads nat.rly after prelude.rly: nat uses List
+    for n, t in enumerate(ex.texts):
+        dep = RLY_NEEDS.get(t[0])
+        if dep and dep in names:
+            ex.texts[n] = t[:3] + (",".join(filter(None, [t[3], "needs=" + names[dep]])),) + t[4:]
 
     os.makedirs(a.out, exist_ok=True)
     for old in os.listdir(a.out):
