@@ -569,6 +569,47 @@ class Extractor:
         return self.apply(ev, inner, itgt, iscope, benv, helpers)
 
 
+DOC_START = re.compile(r"^(\s*)(#\[version|def @|fn ?\(%|free_var %|type [A-Z]\w*\s*[\[{])")
+
+
+def doc_blocks(text):
+    """(line offset, block) for each Relay-looking block in a docstring, comment or document:
+    from a line that starts a definition, function, free_var or type, to the first blank line
+    (or a line indented less than the start) where the brackets balance."""
+    lines = text.split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        m = DOC_START.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent = len(m.group(1))
+        depth, j, block = 0, i, []
+        while j < len(lines):
+            ln = lines[j]
+            stripped = ln.strip()
+            lead = len(ln) - len(ln.lstrip())
+            if block and depth <= 0 and (not stripped or lead < indent or stripped.startswith((">>>", "..."))):
+                break
+            block.append(ln)
+            code = re.sub(r"/\*.*?\*/|//.*$", "", ln)
+            depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+            j += 1
+        out.append((i, textwrap.dedent("\n".join(block)).strip() + "\n"))
+        i = j
+    return out
+
+
+def comment_text(code):
+    """The module's comments, with each comment's `#` and one space removed (other lines blank)."""
+    out = []
+    for ln in code.split("\n"):
+        m = re.match(r"\s*# ?(.*)$", ln)
+        out.append(m.group(1) if m else "")
+    return "\n".join(out)
+
+
 def git(mirror, *args):
     return subprocess.run(["git", "-C", mirror] + list(args), check=True, capture_output=True).stdout
 
@@ -578,13 +619,41 @@ def main():
     ap.add_argument("--mirror", default="/work/.mirror/apache+tvm/repo")
     ap.add_argument("--tag", default="refs/tags/v0.14.0")
     ap.add_argument("--verbose", action="store_true", help="list the unresolved sites")
+    ap.add_argument("--all", action="store_true",
+                    help="every tests/**.py, python/**.py, apps/**.py, gallery/**.py, not only Relay's folders")
+    ap.add_argument("--docs", action="store_true",
+                    help="instead: the Relay-looking blocks in docstrings, comments and docs/*.rst (printed text "
+                         "shown to readers, often abridged)")
     ap.add_argument("out")
     a = ap.parse_args()
     files = git(a.mirror, "ls-tree", "-r", "--name-only", a.tag).decode().split("\n")
-    py = [f for f in files if f.endswith(".py") and
-          (f.startswith("tests/python/relay/") or f.startswith("python/tvm/relay/"))]
+    roots = ("tests/", "python/", "apps/", "gallery/", "docs/") if a.all else ("tests/python/relay/", "python/tvm/relay/")
+    py = [f for f in files if f.endswith(".py") and f.startswith(roots)]
     rly = [f for f in files if f.endswith(".rly")]
     ex = Extractor()
+    if a.docs:
+        for f in py + [f for f in files if f.startswith("docs/") and f.endswith((".rst", ".md", ".txt"))]:
+            code = git(a.mirror, "show", "%s:%s" % (a.tag, f)).decode("utf-8", "replace")
+            chunks = []
+            if f.endswith(".py"):
+                try:
+                    tree = ast.parse(code)
+                except SyntaxError:
+                    continue
+                for n in ast.walk(tree):
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str) and "\n" in n.value:
+                        chunks.append((n.lineno, n.value))
+                chunks.append((1, comment_text(code)))
+            else:
+                chunks.append((1, code))
+            seen = set()
+            for line, chunk in chunks:
+                for off, block in doc_blocks(chunk):
+                    if block not in seen and not VERSION.match(chunk) and len(block) > 12:
+                        seen.add(block)
+                        ex.texts.append((f, line + off, "doc", "", block))
+        rly = []
+        py = []
     for f in py:
         ex.run_module(f, git(a.mirror, "show", "%s:%s" % (a.tag, f)).decode("utf-8", "replace"))
     for f in rly:
