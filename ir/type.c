@@ -15,7 +15,8 @@ bool ir_dtype_parse(const char *s, size_t n, IrDType *out) {
     if (n < pl || memcmp(s, families[f].prefix, pl) != 0) continue;
     size_t i = pl;
     unsigned bits = 0, lanes = 1;
-    if (families[f].code == IR_DT_BOOL) {
+    IrDTypeCode code = families[f].code;
+    if (code == IR_DT_BOOL) {
       bits = 1;
     } else {
       if (i == n) { /* `int`, `uint`, `float`: TVM reads these as the 32-bit types */
@@ -26,6 +27,10 @@ bool ir_dtype_parse(const char *s, size_t n, IrDType *out) {
       while (i < n && s[i] >= '0' && s[i] <= '9' && bits < 1000) bits = bits * 10 + (unsigned)(s[i++] - '0');
       bool ok = families[f].code == IR_DT_FLOAT ? (bits == 16 || bits == 32 || bits == 64)
                                                  : (bits == 8 || bits == 16 || bits == 32 || bits == 64);
+      if (families[f].code == IR_DT_UINT && bits == 1) { /* TVM's name for bool: `uint1`, `uint1x4` */
+        ok = true;
+        code = IR_DT_BOOL;
+      }
       if (!ok) return false;
     }
     if (i < n) {
@@ -37,7 +42,7 @@ bool ir_dtype_parse(const char *s, size_t n, IrDType *out) {
       }
       if (lanes > 65535) return false;
     }
-    *out = (IrDType){(uint8_t)families[f].code, (uint8_t)bits, (uint16_t)lanes};
+    *out = (IrDType){(uint8_t)code, (uint8_t)bits, (uint16_t)lanes};
     return true;
   }
   return false;
