@@ -12,12 +12,12 @@
  * --annot load definitions only: the files' top-level expressions do not run. Otherwise each file's
  * expressions run (printing their values) once the whole file has been checked. */
 static int load_files(Session *s, const ReplOptions *opt, IrProgram **progs) {
-  bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES ||
-                          opt->mode == REPL_MODE_ANNOT;
+  bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES;
+  bool run = !definitions_only && opt->mode != REPL_MODE_ANNOT; /* --annot checks the expressions too */
   for (int i = 0; i < opt->nfiles; i++) {
     progs[i] = session_load_file(s, opt->files[i], definitions_only);
     if (!progs[i]) return 1;
-    if (!definitions_only && !session_run(s, progs[i], false)) return 1;
+    if (run && !session_run(s, progs[i], false)) return 1;
   }
   return 0;
 }
@@ -65,15 +65,15 @@ static int print_types(Session *s, const IrProgram *prog) {
   return 0;
 }
 
-/* The file's definitions with the type of every binding and call as a comment (as TVM's astext
- * writes its ty= comments), its data types as written. */
+/* The file's definitions and top-level expressions with the type of every binding and call as a
+ * comment (as TVM's astext writes its ty= comments), its data types as written. Nothing runs. */
 static int print_annotated(const IrProgram *prog) {
   for (int i = 0; i < prog->nitems; i++) {
     IrBuf b;
     ir_buf_init(&b);
     if (prog->items[i].kind == IR_ITEM_DEF) ir_print_item_typed(&b, &prog->items[i]);
     else if (prog->items[i].kind == IR_ITEM_DATA) ir_print_item(&b, &prog->items[i]);
-    else continue;
+    else ir_print_expr_typed(&b, prog->items[i].expr);
     puts(b.data);
   }
   return 0;

@@ -16,7 +16,7 @@ static const char usage[] =
     "  relay [FILE...] -t EXPR   print the type of EXPR (e.g. relay -t @map)\n"
     "  relay --types FILE    print `@name : type` for every global FILE defines\n"
     "  relay --print FILE    print FILE in canonical form\n"
-    "  relay --annot FILE    print FILE's definitions with the type of every binding and call\n"
+    "  relay --annot FILE    print FILE annotated with the type of every binding and call\n"
     "\n"
     "options:\n"
     "  --no-prelude          start from an empty module\n"
