@@ -56,7 +56,7 @@ static TyRelResult out_dtype_of(TyRelation *rel, IrDType dflt, const char *allow
 static TyRelResult scalar_arg(TyCtx *cx, TyRelation *rel, int i, IrDType dt, const char *what, const char **message) {
   IrType *want = ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0}));
   if (ty_unify(cx, rel->args[i], want, NULL)) return TY_SOLVED;
-  REL_FAIL("%s: %s (the %s argument) must be %s, but it is %s", ty_rel_who(rel), what, ty_rel_ordinal(i),
+  REL_FAIL("%s: %s (the %s argument) must be a scalar, %s, but it is %s", ty_rel_who(rel), what, ty_rel_ordinal(i),
            ty_rel_text(cx, want), ty_rel_text(cx, rel->args[i]));
 }
 
