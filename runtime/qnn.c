@@ -1,0 +1,452 @@
+/* TVM's quantized operators (qnn.*), computing what TVM v0.14's canonicalization (QnnCanonicalize,
+ * src/relay/qnn/op/ and utils.cc) lowers them to, in integers: zero points subtracted in int32,
+ * products accumulated in out_dtype, and requantization by a fixed-point multiply (a Q31 multiplier
+ * and a shift from the float ratio of the scales, computed in int64) rounded "UPWARD" (the default:
+ * half toward +infinity) or "TONEAREST" (half away from zero), then the output zero point added and
+ * the value clipped to the output dtype. Scales and zero points are scalars or one value per
+ * channel along the operator's axis. The products reuse the float operators' kernels (nn.conv2d,
+ * nn.dense, nn.batch_matmul, nn.avg_pool2d, concatenate) on the shifted int32 operands. */
+#include "runtime/kernel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const IrDType I32 = {IR_DT_INT, 32, 1}, F32 = {IR_DT_FLOAT, 32, 1};
+
+/* ---------------------------------------------------------------- parameters */
+
+/* A scale or zero-point argument: a scalar, or one value per channel. */
+typedef struct Param {
+  int64_t n;
+  bool vector; /* a tensor (rank >= 1), even of one value */
+  float *f;    /* float values (scales) */
+  int64_t *i;  /* integer values (zero points) */
+} Param;
+
+static Param param(RtValue v) {
+  RtOperand o;
+  rt_operand(&o, v);
+  Param p = {.n = o.count, .vector = o.rank > 0};
+  p.f = rt_alloc_atomic(sizeof(float) * (size_t)(o.count + 1));
+  p.i = rt_alloc_atomic(sizeof(int64_t) * (size_t)(o.count + 1));
+  for (int64_t k = 0; k < o.count; k++) {
+    RtValue s = rt_elem_get(o.data, o.dt, k);
+    p.f[k] = (float)rt_scalar_f64(s);
+    p.i[k] = o.dt.code == IR_DT_FLOAT ? (int64_t)p.f[k] : rt_scalar_i64(s);
+  }
+  return p;
+}
+
+static Param scalar_param(float f, int64_t i) {
+  Param p = {.n = 1};
+  p.f = rt_alloc_atomic(sizeof(float));
+  p.i = rt_alloc_atomic(sizeof(int64_t));
+  p.f[0] = f;
+  p.i[0] = i;
+  return p;
+}
+
+/* Which value of a parameter element i of a tensor uses: (i / inner) % dim. */
+typedef struct Chan {
+  int64_t inner, dim;
+} Chan;
+
+static inline int64_t chan(Chan c, int64_t i) { return c.dim == 1 ? 0 : (i / c.inner) % c.dim; }
+
+/* The channels of parameter p (named `what`) along `axis` (TVM's: negative counts from the end) of a
+ * tensor of rank/shape: one value serves every element. */
+static Chan chan_of(const IrExpr *e, IrOpId op, const char *what, const Param *p, int rank, const int64_t *shape,
+                    int64_t axis) {
+  if (p->n == 1) return (Chan){1, 1};
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank || shape[a] != p->n)
+    rt_error(e, "%s: %s has %lld values, but the data %s has no axis %lld of that size", ir_ops[op].name, what,
+             (long long)p->n, rt_shape_text(rank, shape), (long long)axis);
+  Chan c = {1, p->n};
+  for (int k = (int)a + 1; k < rank; k++) c.inner *= shape[k];
+  return c;
+}
+
+static int64_t qmin(IrDType dt) {
+  return dt.code == IR_DT_UINT ? 0 : -(int64_t)((uint64_t)1 << (dt.bits - 1));
+}
+static int64_t qmax(IrDType dt) {
+  return dt.code == IR_DT_UINT ? (int64_t)(((uint64_t)1 << dt.bits) - 1) : (int64_t)(((uint64_t)1 << (dt.bits - 1)) - 1);
+}
+
+static inline int32_t wrap32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
+
+/* v clipped to dt's range (TVM's Clip, then Cast). */
+static RtValue clip_to(int64_t v, IrDType dt) {
+  int64_t lo = qmin(dt), hi = qmax(dt);
+  return rt_scalar_from_i64(dt, v < lo ? lo : v > hi ? hi : v);
+}
+
+/* The call e with attributes `at` instead (to run another operator's kernel). */
+static IrExpr site_with(const IrExpr *e, const IrOpAttrs *at) {
+  IrExpr s;
+  if (e) s = *e;
+  else memset(&s, 0, sizeof s);
+  s.kind = IR_EXPR_CALL;
+  s.u.call.opattrs = at;
+  return s;
+}
+
+/* ---------------------------------------------------------------- the fixed-point multiply */
+
+/* GetFixedPointMultiplierShift: x = m * 2^(shift - 31), m a Q31 significand. */
+typedef struct Fpm {
+  int32_t m;
+  int shift;
+} Fpm;
+
+static Fpm fpm_of(const IrExpr *e, IrOpId op, double x) {
+  if (x == 0) return (Fpm){0, 0};
+  if (!isfinite(x)) rt_error(e, "%s: the ratio of the scales is %g", ir_ops[op].name, x);
+  int exp;
+  double sig = frexp(x, &exp);
+  int64_t m = (int64_t)round(sig * 2147483648.0);
+  if (m == ((int64_t)1 << 31)) m /= 2, exp++;
+  return (Fpm){(int32_t)m, exp};
+}
+
+/* QMultiplyShift (and FixedPointMultiplyToNearest when `nearest`): in int64, x << left shift, times
+ * m, plus the rounding value (2^(s-1), or 2^(s-1) - 1 for a negative product when nearest), shifted
+ * right by s = right shift + 31, cast to int32. A shift of 64 bits or more (a multiplier below
+ * 2^-32; undefined in TVM's LLVM code) gives the exact result, 0. */
+static int32_t fpm_generic(int32_t x, Fpm f, bool nearest) {
+  int ls = f.shift > 0 ? f.shift : 0, rs = f.shift > 0 ? 0 : -f.shift, total = rs + 31;
+  if (total >= 64) return 0;
+  uint64_t t = ((uint64_t)(int64_t)x << ls) * (uint64_t)(int64_t)f.m;
+  int64_t pos = (int64_t)1 << (total - 1);
+  t += (uint64_t)(nearest && (int64_t)t < 0 ? pos - 1 : pos);
+  return wrap32((int64_t)t >> total);
+}
+
+/* FixedPointMultiply (the scalar "UPWARD" path, tir.q_multiply_shift): a power of two (m = 2^30) is
+ * a shift of the int32 value, with rounding when to the right; anything else is fpm_generic. */
+static int32_t fpm_upward(int32_t x, Fpm f) {
+  if (f.m != (1 << 30)) return fpm_generic(x, f, false);
+  int exp = f.shift - 1;
+  if (exp > 0) return exp >= 32 ? 0 : wrap32((int64_t)((uint32_t)x << exp));
+  int r = -exp;
+  if (r == 0) return x; /* a ratio of exactly 1 (TVM's code shifts by -1 here) */
+  if (r >= 32) return 0;
+  return wrap32((int64_t)wrap32((int64_t)x + ((int64_t)1 << (r - 1))) >> r);
+}
+
+/* ---------------------------------------------------------------- requantize */
+
+typedef struct Rq {
+  Param scale, zp;  /* the input's */
+  float out_scale;
+  int64_t out_zp;
+  int64_t axis;     /* the attribute, for both */
+  bool upward;      /* rounding */
+  int compute;      /* 0: int64 (the default), 32 or 64: float32 / float64 */
+} Rq;
+
+static bool upward_of(const IrOpAttrs *at) {
+  const IrAttrValue *r = &at->v[IR_A_ROUNDING];
+  return !(r->given && !r->none && r->str && strcmp(r->str, "TONEAREST") == 0);
+}
+
+static int compute_of(const IrOpAttrs *at) {
+  const IrAttrValue *c = &at->v[IR_A_COMPUTE_DTYPE];
+  if (!c->given || c->none || !c->str) return 0;
+  return strcmp(c->str, "float32") == 0 ? 32 : strcmp(c->str, "float64") == 0 ? 64 : 0;
+}
+
+/* Rounding in the float paths: UPWARD floor(x + 0.5), TONEAREST half away from zero; then to int32
+ * (saturating; NaN 0). */
+static int64_t round_f(double v, bool upward) {
+  double r = upward ? floor(v + 0.5) : round(v);
+  if (isnan(r)) return 0;
+  return r >= 2147483647.0 ? INT32_MAX : r <= -2147483648.0 ? INT32_MIN : (int64_t)r;
+}
+
+/* RequantizeLower: x (any integer dtype) into `out`; int32 output is not clipped. */
+static RtValue requant(const IrExpr *e, IrOpId op, const Rq *q, const RtOperand *x, IrDType out) {
+  if (q->out_scale == 0) rt_error(e, "%s: the output scale is 0", ir_ops[op].name);
+  Chan cz = chan_of(e, op, "the input zero point", &q->zp, x->rank, x->shape, q->axis);
+  Chan cs = chan_of(e, op, "the input scale", &q->scale, x->rank, x->shape, q->axis);
+  int64_t ns = q->scale.n;
+  Fpm *f = rt_alloc_atomic(sizeof(Fpm) * (size_t)(ns + 1));
+  double *mult = rt_alloc_atomic(sizeof(double) * (size_t)(ns + 1));
+  for (int64_t k = 0; k < ns; k++) {
+    mult[k] = (double)q->scale.f[k] / (double)q->out_scale;
+    if (q->compute == 0) f[k] = fpm_of(e, op, mult[k]);
+  }
+  /* a scalar scale equal to the output's: no multiply (TVM's IsEqualScalar) */
+  bool skip = !q->scale.vector && q->scale.f[0] == q->out_scale, i32 = ir_dtype_eq(out, I32);
+  RtResult res;
+  void *o = rt_result_init(&res, out, x->rank, x->shape);
+  for (int64_t i = 0; i < x->count; i++) {
+    int64_t v = rt_scalar_i64(rt_elem_get(x->data, x->dt, i)), zp = q->zp.i[chan(cz, i)], r;
+    int64_t c = chan(cs, i);
+    if (q->compute == 0) {
+      int32_t t = wrap32((int64_t)wrap32(v) - (int64_t)wrap32(zp));
+      if (!skip)
+        t = q->scale.vector ? fpm_generic(t, f[c], !q->upward) : q->upward ? fpm_upward(t, f[0]) : fpm_generic(t, f[0], true);
+      r = wrap32((int64_t)t + (int64_t)wrap32(q->out_zp));
+    } else if (q->compute == 32) {
+      float t = (float)v - (float)wrap32(zp);
+      if (!skip) t = (float)mult[c] * t;
+      r = round_f((double)(t + (float)wrap32(q->out_zp)), q->upward);
+    } else {
+      double t = (double)v - (double)wrap32(zp);
+      if (!skip) t = mult[c] * t;
+      r = round_f(t + (double)wrap32(q->out_zp), q->upward);
+    }
+    rt_elem_set(o, out, i, i32 ? rt_scalar_from_i64(out, r) : clip_to(r, out));
+  }
+  return rt_result_value(&res);
+}
+
+/* RequantizeOrUpcast: requantized to int32 unless the scalar parameters are the target's. */
+static RtValue requant_or_upcast(const IrExpr *e, IrOpId op, RtValue x, Param s, Param z, float out_s, int64_t out_z,
+                                 int64_t axis) {
+  RtOperand xo;
+  rt_operand(&xo, x);
+  if (!s.vector && !z.vector && s.f[0] == out_s && z.i[0] == out_z) {
+    RtResult res;
+    void *o = rt_result_init(&res, I32, xo.rank, xo.shape);
+    for (int64_t i = 0; i < xo.count; i++) rt_elem_set(o, I32, i, rt_scalar_from_i64(I32, rt_scalar_i64(rt_elem_get(xo.data, xo.dt, i))));
+    return rt_result_value(&res);
+  }
+  Rq q = {s, z, out_s, out_z, axis, true, 0};
+  return requant(e, op, &q, &xo, I32);
+}
+
+/* Element-wise f(v) for every element of int32 x, clipped into dt (ConvertDtype). */
+static RtValue convert(RtValue x, int64_t add, IrDType dt) {
+  RtOperand xo;
+  rt_operand(&xo, x);
+  RtResult res;
+  void *o = rt_result_init(&res, dt, xo.rank, xo.shape);
+  for (int64_t i = 0; i < xo.count; i++)
+    rt_elem_set(o, dt, i, clip_to(wrap32(rt_scalar_i64(rt_elem_get(xo.data, xo.dt, i)) + add), dt));
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- quantize, dequantize */
+
+static float fmin_tvm(float a, float b) { return a < b ? a : b; } /* TVM's select(a < b, a, b): NaN gives b */
+static float fmax_tvm(float a, float b) { return a > b ? a : b; }
+
+/* QuantizeLower: round(x / scale) + zp in float32 (round: half away from zero), clipped, cast. */
+static RtValue quantize(const IrExpr *e, IrOpId op, RtValue data, Param s, Param z, int64_t axis, IrDType out) {
+  RtOperand x;
+  rt_operand(&x, data);
+  Chan cs = chan_of(e, op, "the scale", &s, x.rank, x.shape, axis), cz = chan_of(e, op, "the zero point", &z, x.rank, x.shape, axis);
+  float lo = (float)qmin(out), hi = (float)qmax(out);
+  RtResult res;
+  void *o = rt_result_init(&res, out, x.rank, x.shape);
+  for (int64_t i = 0; i < x.count; i++) {
+    float v = (float)rt_scalar_f64(rt_elem_get(x.data, x.dt, i));
+    float r = roundf(v / s.f[chan(cs, i)]) + (float)wrap32(z.i[chan(cz, i)]);
+    r = fmax_tvm(fmin_tvm(r, hi), lo);
+    int64_t n = r >= (float)qmax(out) ? qmax(out) : (int64_t)r;
+    rt_elem_set(o, out, i, rt_scalar_from_i64(out, n));
+  }
+  return rt_result_value(&res);
+}
+
+/* DequantizeLower: (int32(x) - zp) as float32, times the scale; float16 clipped to its range. */
+static RtValue dequantize(const IrExpr *e, IrOpId op, RtValue data, Param s, Param z, int64_t axis, IrDType out) {
+  RtOperand x;
+  rt_operand(&x, data);
+  Chan cs = chan_of(e, op, "the scale", &s, x.rank, x.shape, axis), cz = chan_of(e, op, "the zero point", &z, x.rank, x.shape, axis);
+  RtResult res;
+  void *o = rt_result_init(&res, out, x.rank, x.shape);
+  for (int64_t i = 0; i < x.count; i++) {
+    int32_t t = wrap32((int64_t)wrap32(rt_scalar_i64(rt_elem_get(x.data, x.dt, i))) - (int64_t)wrap32(z.i[chan(cz, i)]));
+    float r = (float)t * s.f[chan(cs, i)];
+    if (out.bits == 16) r = fmax_tvm(fmin_tvm(r, 65504.0f), -65504.0f);
+    rt_elem_set(o, out, i, rt_scalar_from_f64(out, r));
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- products */
+
+/* x - zp (zp along `axis` of x when a vector) in dtype od. */
+static RtValue shifted(const IrExpr *e, IrOpId op, RtValue v, const Param *zp, int64_t axis, IrDType od,
+                       const char *what) {
+  RtOperand x;
+  rt_operand(&x, v);
+  Chan c = chan_of(e, op, what, zp, x.rank, x.shape, axis);
+  RtResult res;
+  void *o = rt_result_init(&res, od, x.rank, x.shape);
+  for (int64_t i = 0; i < x.count; i++) {
+    int64_t a = rt_scalar_i64(rt_elem_get(x.data, x.dt, i)), b = zp->i[chan(c, i)];
+    rt_elem_set(o, od, i, rt_scalar_from_u64(od, (uint64_t)a - (uint64_t)b));
+  }
+  return rt_result_value(&res);
+}
+
+/* qnn.conv2d, qnn.dense, qnn.batch_matmul: the float operator on (data - zp) and (weight - zp) in
+ * out_dtype (zero padding of the shifted data is padding by the zero point, as TVM pads). */
+static RtValue product(IrOpId op, const RtValue *args, const IrExpr *e) {
+  const IrOpAttrs *at = rt_attrs(e);
+  IrDType od = ir_attr_dtype(at, IR_A_OUT_DTYPE, I32);
+  Param zx = param(args[2]), zw = param(args[3]);
+  if (zx.n != 1) rt_error(e, "%s: the input zero point must be a scalar", ir_ops[op].name);
+  int64_t waxis = 0;
+  IrOpId fop = op == IR_OP_QNN_CONV2D ? IR_OP_NN_CONV2D : op == IR_OP_QNN_DENSE ? IR_OP_NN_DENSE : IR_OP_NN_BATCH_MATMUL;
+  if (op == IR_OP_QNN_CONV2D) {
+    const IrAttrValue *kl = &at->v[IR_A_KERNEL_LAYOUT];
+    const char *s = kl->given && !kl->none && kl->str && *kl->str ? kl->str : "OIHW", *p = strchr(s, 'O');
+    waxis = p ? p - s : 0;
+  } else if (op == IR_OP_QNN_BATCH_MATMUL && zw.n != 1) {
+    rt_error(e, "%s: the zero points must be scalars", ir_ops[op].name);
+  }
+  RtValue ops[2] = {shifted(e, op, args[0], &zx, 0, od, "the input zero point"),
+                    shifted(e, op, args[1], &zw, waxis, od, "the kernel zero point")};
+  IrOpAttrs fat = *at;
+  fat.v[IR_A_OUT_DTYPE].given = true;
+  fat.v[IR_A_OUT_DTYPE].none = false;
+  fat.v[IR_A_OUT_DTYPE].dtype = od;
+  IrExpr site = site_with(e, &fat);
+  return rt_kernel_call(fop, ops, 2, &site);
+}
+
+/* ---------------------------------------------------------------- element-wise */
+
+/* qnn.add / qnn.subtract: each side requantized to the output's parameters in int32, added or
+ * subtracted, the output zero point taken off (add) or added (subtract), clipped to lhs's dtype. */
+static RtValue add_sub(IrOpId op, const RtValue *args, const IrExpr *e) {
+  const IrOpAttrs *at = rt_attrs(e);
+  Param os = param(args[6]), oz = param(args[7]);
+  RtValue l = requant_or_upcast(e, op, args[0], param(args[2]), param(args[3]), os.f[0], oz.i[0],
+                                ir_attr_int(at, IR_A_LHS_AXIS, -1));
+  RtValue r = requant_or_upcast(e, op, args[1], param(args[4]), param(args[5]), os.f[0], oz.i[0],
+                                ir_attr_int(at, IR_A_RHS_AXIS, -1));
+  RtValue lr[2] = {l, r};
+  RtValue sum = rt_kernel_call(op == IR_OP_QNN_ADD ? IR_OP_ADD : IR_OP_SUBTRACT, lr, 2, e);
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  return convert(sum, op == IR_OP_QNN_ADD ? -oz.i[0] : oz.i[0], x.dt);
+}
+
+/* qnn.mul: (lhs - zp) * (rhs - zp) in int32, requantized from the scale lhs_scale * rhs_scale (a
+ * float32 product; per channel, the product in double rounded to float32) with zero point 0. */
+static RtValue mul(IrOpId op, const RtValue *args, const IrExpr *e) {
+  const IrOpAttrs *at = rt_attrs(e);
+  Param ls = param(args[2]), lz = param(args[3]), rs = param(args[4]), rz = param(args[5]);
+  Param os = param(args[6]), oz = param(args[7]);
+  int64_t la = ir_attr_int(at, IR_A_LHS_AXIS, -1), ra = ir_attr_int(at, IR_A_RHS_AXIS, -1);
+  RtValue lr[2] = {shifted(e, op, args[0], &lz, la, I32, "lhs_zero_point"), shifted(e, op, args[1], &rz, ra, I32, "rhs_zero_point")};
+  RtValue prod = rt_kernel_call(IR_OP_MULTIPLY, lr, 2, e);
+  RtOperand x, p;
+  rt_operand(&x, args[0]);
+  rt_operand(&p, prod);
+  Rq q = {.out_scale = os.f[0], .out_zp = oz.i[0], .axis = -1, .upward = true, .compute = 0};
+  q.zp = scalar_param(0, 0);
+  if (!ls.vector && !rs.vector) {
+    q.scale = scalar_param(ls.f[0] * rs.f[0], 0);
+  } else {
+    if (la != ra) rt_error(e, "%s: per-channel scales need lhs_axis and rhs_axis to be the same (TVM's)", ir_ops[op].name);
+    int64_t n = ls.n > rs.n ? ls.n : rs.n;
+    if ((ls.n != n && ls.n != 1) || (rs.n != n && rs.n != 1))
+      rt_error(e, "%s: lhs_scale has %lld values and rhs_scale %lld", ir_ops[op].name, (long long)ls.n, (long long)rs.n);
+    q.scale = (Param){.n = n, .vector = true, .f = rt_alloc_atomic(sizeof(float) * (size_t)n), .i = NULL};
+    for (int64_t k = 0; k < n; k++) q.scale.f[k] = (float)((double)ls.f[ls.n == 1 ? 0 : k] * (double)rs.f[rs.n == 1 ? 0 : k]);
+    q.axis = la;
+  }
+  return requant(e, op, &q, &p, x.dt);
+}
+
+/* qnn.sigmoid etc.: dequantized to float32, the float operator, quantized back into the data's
+ * dtype with the output's parameters. */
+static RtValue unary(IrOpId op, const RtValue *args, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  RtValue f = dequantize(e, op, args[0], param(args[1]), param(args[2]), -1, F32);
+  static const struct {
+    IrOpId q, f;
+  } map[] = {{IR_OP_QNN_SIGMOID, IR_OP_SIGMOID}, {IR_OP_QNN_TANH, IR_OP_TANH}, {IR_OP_QNN_EXP, IR_OP_EXP},
+             {IR_OP_QNN_SQRT, IR_OP_SQRT},       {IR_OP_QNN_RSQRT, IR_OP_RSQRT}, {IR_OP_QNN_ERF, IR_OP_ERF},
+             {IR_OP_QNN_LOG, IR_OP_LOG},         {IR_OP_QNN_ABS, IR_OP_ABS}};
+  RtValue y = f;
+  if (op == IR_OP_QNN_HARDSWISH) { /* x * clip(x + 3, 0, 6) / 6, in float32 */
+    RtOperand fo;
+    rt_operand(&fo, f);
+    RtResult res;
+    float *o = rt_result_init(&res, F32, fo.rank, fo.shape);
+    const float *d = fo.data;
+    for (int64_t i = 0; i < fo.count; i++) {
+      float t = d[i] + 3.0f;
+      t = fmax_tvm(fmin_tvm(t, 6.0f), 0.0f);
+      o[i] = d[i] * t / 6.0f;
+    }
+    y = rt_result_value(&res);
+  } else {
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+      if (map[k].q == op) y = rt_kernel_call(map[k].f, &f, 1, e);
+  }
+  return quantize(e, op, y, param(args[3]), param(args[4]), -1, x.dt);
+}
+
+/* ---------------------------------------------------------------- concatenate, avg_pool2d */
+
+static RtValue concatenate(IrOpId op, const RtValue *args, const IrExpr *e) {
+  if (args[0].kind != RT_TUPLE || args[1].kind != RT_TUPLE || args[2].kind != RT_TUPLE)
+    rt_error(e, "%s takes tuples of tensors, scales and zero points", ir_ops[op].name);
+  const RtTuple *xs = args[0].u.tup, *ss = args[1].u.tup, *zs = args[2].u.tup;
+  if (ss->n != xs->n || zs->n != xs->n)
+    rt_error(e, "%s: %d tensors, %d scales and %d zero points", ir_ops[op].name, xs->n, ss->n, zs->n);
+  Param os = param(args[3]), oz = param(args[4]);
+  RtValue *f = rt_alloc(sizeof(RtValue) * (size_t)(xs->n + 1));
+  for (int k = 0; k < xs->n; k++) {
+    Param s = param(ss->f[k]), z = param(zs->f[k]);
+    f[k] = xs->f[k];
+    if (s.f[0] == os.f[0] && z.i[0] == oz.i[0]) continue;
+    RtOperand x;
+    rt_operand(&x, xs->f[k]);
+    Rq q = {s, z, os.f[0], oz.i[0], -1, true, 0};
+    f[k] = requant(e, op, &q, &x, x.dt);
+  }
+  RtValue t = rt_tuple_value(xs->n, f);
+  return rt_kernel_call(IR_OP_CONCATENATE, &t, 1, e);
+}
+
+static RtValue avg_pool2d(IrOpId op, const RtValue *args, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  Param os = param(args[3]), oz = param(args[4]);
+  RtValue v = requant_or_upcast(e, op, args[0], param(args[1]), param(args[2]), os.f[0], oz.i[0], -1);
+  RtValue p = rt_kernel_call(IR_OP_NN_AVG_POOL2D, &v, 1, e);
+  return convert(p, 0, x.dt);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  (void)nargs;
+  const IrOpAttrs *at = rt_attrs(e);
+  switch (op) {
+  case IR_OP_QNN_QUANTIZE:
+    return quantize(e, op, args[0], param(args[1]), param(args[2]), ir_attr_int(at, IR_A_AXIS, -1),
+                    ir_attr_dtype(at, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_INT, 8)));
+  case IR_OP_QNN_DEQUANTIZE:
+    return dequantize(e, op, args[0], param(args[1]), param(args[2]), ir_attr_int(at, IR_A_AXIS, -1),
+                      ir_attr_dtype(at, IR_A_OUT_DTYPE, F32));
+  case IR_OP_QNN_REQUANTIZE: {
+    RtOperand x;
+    rt_operand(&x, args[0]);
+    Param os = param(args[3]), oz = param(args[4]);
+    Rq q = {param(args[1]), param(args[2]), os.f[0], oz.i[0], ir_attr_int(at, IR_A_AXIS, -1), upward_of(at), compute_of(at)};
+    return requant(e, op, &q, &x, ir_attr_dtype(at, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_INT, 8)));
+  }
+  case IR_OP_QNN_CONV2D: case IR_OP_QNN_DENSE: case IR_OP_QNN_BATCH_MATMUL: return product(op, args, e);
+  case IR_OP_QNN_ADD: case IR_OP_QNN_SUBTRACT: return add_sub(op, args, e);
+  case IR_OP_QNN_MUL: return mul(op, args, e);
+  case IR_OP_QNN_CONCATENATE: return concatenate(op, args, e);
+  case IR_OP_QNN_AVG_POOL2D: return avg_pool2d(op, args, e);
+  case IR_OP_QNN_SIGMOID: case IR_OP_QNN_TANH: case IR_OP_QNN_EXP: case IR_OP_QNN_SQRT: case IR_OP_QNN_RSQRT:
+  case IR_OP_QNN_ERF: case IR_OP_QNN_LOG: case IR_OP_QNN_ABS: case IR_OP_QNN_HARDSWISH: return unary(op, args, e);
+  default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+  }
+}
