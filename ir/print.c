@@ -18,8 +18,8 @@ static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx);
 /* ---------------------------------------------------------------- literals */
 
 void ir_print_double(IrBuf *b, double v) {
-  if (!isfinite(v)) { /* with the suffix that must follow: `inff`, `-inff`, `nanf` */
-    ir_buf_puts(b, isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+  if (!isfinite(v)) { /* with the suffix that must follow: `inff`, `-inff`, `nanf`, `-nanf` (as written) */
+    ir_buf_puts(b, isnan(v) ? (signbit(v) ? "-nan" : "nan") : v < 0 ? "-inf" : "inf");
     return;
   }
   char text[400];
