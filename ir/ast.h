@@ -145,6 +145,10 @@ struct IrExpr {
   IrExprKind kind;
   IrSpan span;
   IrType *type;
+  /* LOCAL: the value of a graph binding of the same name earlier in the item (`%1 = e;`), or NULL.
+   * TVM's graph bindings are not scoped: its printer may refer to one out of its scope (a node
+   * shared by both branches of an `if`), and the checker then reads the reference as the value. */
+  IrExpr *graph_value;
   /* What the checker resolved a name to: for GLOBAL the definition it was checked against (a
    * later redefinition shadows for later code only), for CTOR the constructor. */
   union {

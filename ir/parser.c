@@ -10,6 +10,7 @@
 
 #include "ir/lexer.h"
 #include "ir/meta.h"
+#include "ir/symmap.h"
 #include "ir/op.h"
 
 typedef struct CtorInfo {
@@ -32,6 +33,7 @@ typedef struct Parser {
   IR_VEC(CtorInfo) ctors; /* constructors declared earlier in this chunk */
   const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
   bool saw_meta;          /* a `meta[KIND][i]` reference was read */
+  IrSymMap graph;         /* the current item's graph bindings so far: name -> bound value */
 } Parser;
 
 /* ---------------------------------------------------------------- tokens and errors */
@@ -1001,6 +1003,7 @@ static IrExpr *parse_primary(Parser *P) {
     next(P);
     IrExpr *e = ir_expr_new(IR_EXPR_LOCAL, t->span);
     e->u.name = t->sym;
+    e->graph_value = ir_symmap_get(&P->graph, t->sym);
     return e;
   }
   case IR_TOK_GLOBAL: {
@@ -1160,6 +1163,7 @@ static IrExpr *parse_seq(Parser *P) {
       let->u.let.how = IR_LET_GRAPH;
       let->u.let.var = (IrParam){v->sym, NULL, v->span, 0, NULL};
       let->u.let.value = parse_expr(P);
+      ir_symmap_put(&P->graph, v->sym, let->u.let.value);
     } else {
       IrExpr *e = parse_expr(P);
       if (!at(P, IR_TOK_SEMI)) {
@@ -1362,6 +1366,7 @@ static void parse_items(Parser *P, IrProgram *prog) {
   IR_VEC(IrItem) items = {0};
   while (!at(P, IR_TOK_EOF)) {
     IrItem item = {0};
+    P->graph = (IrSymMap){0}; /* graph bindings are the item's own */
     P->nest = 0;
     P->depth = 0;
     if (at(P, IR_TOK_HASHBRACKET)) {

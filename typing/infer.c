@@ -453,6 +453,12 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
   switch (e->kind) {
   case IR_EXPR_LOCAL: {
     TyLocal *l = ir_symmap_get(&c->locals, e->u.name);
+    if (!l && e->graph_value) { /* TVM's unscoped graph binding, out of its scope: the bound value here */
+      IrExpr *v = e->graph_value;
+      *e = *v;
+      e->type = NULL;
+      return infer(c, e, expected, what);
+    }
     if (!l) {
       const char *hint = ir_symmap_get(&c->m->schemes, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
                              ? ir_printf("hint: a global function is written `@%s`", e->u.name->name)
