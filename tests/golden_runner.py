@@ -12,7 +12,8 @@ test. Lines starting with `//` or `#` may carry directives, with the same meanin
                              ignored; all lines must match)
   // expect-type: @f : TYPE  `relay [args] FILE -t @f` must exit 0 and print TYPE (type
                              parameters compared up to renaming, spaces ignored)
-  // expect-error: TEXT      exit status 1 and stderr contains TEXT (case-insensitive)
+  // expect-error: TEXT      exit status 1 and stderr contains TEXT (case-insensitive); expect
+                             lines are then the values printed before the error
   // expect-warning: TEXT    stderr contains TEXT (case-insensitive)
   // skip: REASON            do not run; report `ok K - FILE # SKIP REASON`
 
@@ -145,8 +146,9 @@ def status_problems(d, r):
 
 
 def stdout_problems(d, r):
-    """Printed values against the `// expect:` lines (not checked when an error is expected)."""
-    if d["errors"] or not d["expect"]:
+    """Printed values against the `// expect:` lines; with an expected error, the values printed
+    before it."""
+    if not d["expect"]:
         return []
     got = r.lines()
     if got == d["expect"]:
