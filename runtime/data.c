@@ -409,6 +409,35 @@ static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const I
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* ---------------------------------------------------------------- sequence_mask */
+
+/* mask_value where the position along `axis` is at or beyond valid_length[batch]. */
+static RtValue sequence_mask(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, len;
+  rt_operand(&a, args[0]);
+  rt_operand(&len, args[1]);
+  int axis = (int)ir_attr_int(at, IR_A_AXIS, 0);
+  if (a.rank < 2 || len.rank != 1 || len.shape[0] != a.shape[1 - axis])
+    rt_error(e, "sequence_mask: valid_length %s does not fit the data %s", rt_shape_text(len.rank, len.shape),
+             rt_shape_text(a.rank, a.shape));
+  RtValue mv = rt_scalar_from_f64(a.dt, ir_attr_float(at, IR_A_MASK_VALUE, 0));
+  size_t esize = rt_dtype_size(a.dt);
+  int64_t inner = span_count(a.shape, 2, a.rank), d1 = a.shape[1];
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, a.rank, a.shape);
+  memcpy(out, a.data, (size_t)a.count * esize);
+  bool fl = len.dt.code == IR_DT_FLOAT;
+  for (int64_t n = 0; inner && n < a.count; n++) {
+    int64_t i1 = (n / inner) % d1, i0 = n / inner / d1;
+    int64_t t = axis == 0 ? i0 : i1, b = axis == 0 ? i1 : i0;
+    RtValue v = rt_elem_get(len.data, len.dt, b);
+    bool masked = fl ? (double)t >= rt_scalar_f64(v)
+                     : len.dt.code == IR_DT_UINT ? (uint64_t)t >= v.u.u : t >= rt_scalar_i64(v);
+    if (masked) rt_elem_set(out, a.dt, n, mv);
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -420,6 +449,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_SCATTER_ND: return scatter_nd(args, at, e);
   case IR_OP_ARGSORT: case IR_OP_SORT: case IR_OP_TOPK: return sorting(op, args, at, e);
   case IR_OP_CUMSUM: case IR_OP_CUMPROD: return scan(op, args, at, e);
+  case IR_OP_SEQUENCE_MASK: return sequence_mask(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

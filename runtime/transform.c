@@ -641,6 +641,53 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const I
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- slice_like, trilu */
+
+/* The first like.shape[i] elements of each axis i that `axes` names (every axis both have by default). */
+static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpAttrs *at, const IrExpr *e) {
+  int r = a->rank;
+  check_rank(e, IR_OP_SLICE_LIKE, r);
+  int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) shape[i] = a->shape[i];
+  const IrAttrValue *ax = &at->v[IR_A_AXES];
+  bool all = !ax->given || ax->none;
+  for (int k = 0; k < (all ? r : ax->n); k++) {
+    int i = all ? k : rt_axis(e, IR_OP_SLICE_LIKE, ax->ints[k], r);
+    if (i >= like->rank) {
+      if (all) break;
+      rt_error(e, "slice_like: axis %d is beyond the shape %s", i, rt_shape_text(like->rank, like->shape));
+    }
+    if (like->shape[i] > a->shape[i])
+      rt_error(e, "slice_like: dimension %d of %s is beyond the data's %s", i, rt_shape_text(like->rank, like->shape),
+               rt_shape_text(r, a->shape));
+    shape[i] = like->shape[i];
+  }
+  strides_of(r, a->shape, strides);
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, r, shape);
+  gather(out, a->data, rt_dtype_size(a->dt), r, shape, 0, strides);
+  return rt_result_value(&res);
+}
+
+/* Zero outside the upper (j >= i + k) or lower (j <= i + k) triangle of the last two axes. */
+static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at, const IrExpr *e) {
+  if (a->rank < 2) rt_error(e, "trilu: the data %s is not a matrix", rt_shape_text(a->rank, a->shape));
+  int64_t kk = rt_scalar_i64(rt_elem_get(k->data, k->dt, 0));
+  bool upper = ir_attr_bool(at, IR_A_UPPER, true);
+  int64_t rows = a->shape[a->rank - 2], cols = a->shape[a->rank - 1];
+  size_t esize = rt_dtype_size(a->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, a->rank, a->shape);
+  memcpy(out, a->data, (size_t)a->count * esize);
+  for (int64_t n = 0; n < a->count; n++) {
+    int64_t j = n % cols, i = (n / cols) % rows;
+    /* i + k without overflow: compare j - i with k. */
+    bool keep = upper ? (j - i >= kk) : (j - i <= kk);
+    if (!keep) memset(out + (size_t)n * esize, 0, esize);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -684,6 +731,10 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
     return collapse_sum(&a, (int)b.count, shape, op, e);
   }
   case IR_OP_LAYOUT_TRANSFORM: return layout_transform(&a, at, e);
+  case IR_OP_NN_FAST_SOFTMAX: return rt_kernel_reduce(IR_OP_NN_SOFTMAX, args, nargs, e);
+  case IR_OP_CAST_LIKE: return cast(&a, b.dt);
+  case IR_OP_SLICE_LIKE: return slice_like(&a, &b, at, e);
+  case IR_OP_TRILU: return trilu(&a, &b, at, e);
   case IR_OP_NDARRAY_SIZE: return rt_scalar_from_i64(ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)), a.count);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

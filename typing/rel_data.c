@@ -259,3 +259,23 @@ TyRelResult ty_rel_scanop(TyCtx *cx, TyRelation *rel, const char **message) {
   for (int i = 0; i < r; i++) p[0] = ty_dim_mul(cx, p[0], shape->u.shape.dims[i]);
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(1, p), out), message);
 }
+
+/* ---------------------------------------------------------------- SequenceMask */
+
+/* sequence_mask(data, valid_length, mask_value=0, axis=0): axis 0 or 1 is the sequence, the other of
+ * the first two the batch; valid_length is a vector as long as the batch; the result is data's type. */
+TyRelResult ty_rel_sequence_mask(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ls, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int64_t axis = ir_attr_int(rel->attrs, IR_A_AXIS, 0);
+  if (axis != 0 && axis != 1) REL_FAIL("%s: axis=%lld must be 0 or 1", ty_rel_who(rel), (long long)axis);
+  if (shape->u.shape.rank < 2)
+    REL_FAIL("%s needs a sequence axis and a batch axis, but its data is %s", ty_rel_who(rel),
+             ty_rel_shape_text(cx, shape));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ls, &ldt, "valid_length, a vector,", message));
+  if (ldt->kind == IR_TYPE_DTYPE && ldt->u.dtype.code == IR_DT_BOOL)
+    REL_FAIL("%s takes valid_length as numbers, but they are bool", ty_rel_who(rel));
+  REL_TRY(ty_rel_same_dim(cx, rel, ls->u.shape.dims[0], shape->u.shape.dims[1 - axis],
+                          "the length of valid_length and the batch dimension", message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
+}

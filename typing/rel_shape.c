@@ -833,3 +833,66 @@ TyRelResult ty_rel_ndarray_size(TyCtx *cx, TyRelation *rel, const char **message
   if (dt.code == IR_DT_BOOL) REL_FAIL("%s counts in numbers, but dtype=bool", ty_rel_who(rel));
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0})), message);
 }
+
+/* ---------------------------------------------------------------- CastLike, SliceLike, Trilu */
+
+/* cast_like(data, like): data's shape, like's element type. */
+TyRelResult ty_rel_cast_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ls, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  IrType *t = ty_prune(cx, rel->args[1]);
+  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+  (void)ls;
+  if (t->kind != IR_TYPE_TENSOR)
+    REL_FAIL("%s takes a tensor whose type to take, but its second argument is %s", ty_rel_who(rel), ty_rel_text(cx, t));
+  ldt = t->u.tensor.dtype;
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, ldt), message);
+}
+
+/* slice_like(data, like, axes): data's shape with like's dimensions on `axes` (every axis both have
+ * when not given); a dimension beyond the data's (both constants) is an error, as TVM's assert. */
+TyRelResult ty_rel_slice_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *like, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &like, &ldt, message));
+  int r = shape->u.shape.rank, rl = like->u.shape.rank;
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  bool *on = IR_NEW_ARRAY(bool, r + 1);
+  for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i], on[i] = false;
+  const IrAttrValue *ax = ty_rel_attr(rel, IR_A_AXES);
+  if (!ax->given || ax->none) {
+    for (int i = 0; i < r && i < rl; i++) on[i] = true;
+  } else {
+    if (ax->n == 0) REL_FAIL("%s: axes=[] is empty", ty_rel_who(rel));
+    for (int k = 0; k < ax->n; k++) {
+      int a;
+      REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &a, message));
+      if (a >= rl)
+        REL_FAIL("%s: axis %d is beyond the shape %s it takes dimensions from", ty_rel_who(rel), a,
+                 ty_rel_shape_text(cx, like));
+      on[a] = true;
+    }
+  }
+  for (int i = 0; i < r; i++) {
+    if (!on[i]) continue;
+    int64_t a, b;
+    if (ty_rel_dim_const(cx, shape->u.shape.dims[i], &a) == TY_SOLVED &&
+        ty_rel_dim_const(cx, like->u.shape.dims[i], &b) == TY_SOLVED && b > a)
+      REL_FAIL("%s: dimension %d of %s is %lld, beyond the data's %lld in %s", ty_rel_who(rel), i,
+               ty_rel_shape_text(cx, like), (long long)b, (long long)a, ty_rel_shape_text(cx, shape));
+    dims[i] = like->u.shape.dims[i];
+  }
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
+}
+
+/* trilu(data, k, upper=True): data's type; k is an integer scalar; the data has rank 2 or more. */
+TyRelResult ty_rel_trilu(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ks, *kdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  if (shape->u.shape.rank < 2)
+    REL_FAIL("%s works on matrices (rank 2 or more), but its data is %s", ty_rel_who(rel), ty_rel_shape_text(cx, shape));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &ks, &kdt, "k, a scalar,", message));
+  if (kdt->kind == IR_TYPE_DTYPE && kdt->u.dtype.code != IR_DT_INT && kdt->u.dtype.code != IR_DT_UINT)
+    REL_FAIL("%s takes k as an integer, but it is %s", ty_rel_who(rel), ty_rel_text(cx, kdt));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
+}

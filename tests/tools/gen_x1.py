@@ -1,0 +1,139 @@
+"""Expected values of the golden tests of the operators TVM 0.14 has that relay lacked (fast_softmax, cast_like,
+slice_like, sequence_mask, trilu, einsum, ...): numpy computes them. Writes tests/golden/ops/<op>_*.rly."""
+import os, sys, numpy as np
+OPS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'golden', 'ops') + '/'
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from relay_values import rly
+f32 = np.float32; f64 = np.float64
+def write(name, header, lines):
+    open(OPS + name, 'w').write(header + ''.join('// expect: %s\n' % e for e, _ in lines) + ''.join(p + '\n' for _, p in lines))
+def raw(name, text): open(OPS + name, 'w').write(text)
+def ar(shape, dt=f32, off=0): return (np.arange(int(np.prod(shape))) - off).astype(dt).reshape(shape)
+
+# nn.fast_softmax: softmax's values (TVM approximates exp within float tolerance; relay computes exactly)
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis, keepdims=True)); return e / e.sum(axis, keepdims=True)
+x = np.array([[1, 2, 3], [-1, 0, 4]], f64)
+write('fast_softmax_values.rly', '''// nn.fast_softmax gives softmax's values (TVM's fast_exp approximates them within float tolerance; relay computes
+// exactly): the last axis by default, and axis 0. Expected values: numpy.
+// args: --no-prelude
+''', [(rly(softmax(x).astype(f32)), 'nn.fast_softmax(%s)' % rly(x.astype(f32))),
+      (rly(softmax(x, 0).astype(f32)), 'nn.fast_softmax(%s, axis=0)' % rly(x.astype(f32)))])
+raw('fast_softmax_types.rly', '''// nn.fast_softmax keeps its argument's type, symbolic dimensions too; an axis beyond the rank is an error.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar>(Tensor[(n, 3), float32]) -> Tensor[(n, 3), float32]
+def @a(%x : Tensor[(n, 3), float32]) { nn.fast_softmax(%x, axis=0) }
+''')
+raw('fast_softmax_error_axis.rly', '''// nn.fast_softmax's axis must be in range: axis=2 of a matrix is a type error naming the operator.
+// args: --no-prelude
+// expect-error: nn.fast_softmax
+// expect-error: axis
+nn.fast_softmax([[1f, 2f]], axis=2)
+''')
+
+# cast_like
+x = np.array([1.7, -2.5, 300.25], f32)
+write('cast_like_values.rly', '''// cast_like(data, like) converts data to like's element type (cast's rule: floats truncate toward zero, integers
+// wrap): float32 to int16 and float64, int32 to int8 (wrapping) and float32. Expected values: numpy's astype.
+// args: --no-prelude
+''', [(rly(x.astype(np.int16)), 'cast_like(%s, [1i16])' % rly(x)),
+      (rly(x.astype(f64)), 'cast_like(%s, [[1f64]])' % rly(x)),
+      (rly(np.array([1, 200, -129], np.int32).astype(np.int8)), 'cast_like([1, 200, -129], 0i8)'),
+      (rly(np.array([[1, 2]], np.int32).astype(f32)), 'cast_like([[1, 2]], 0f)')])
+raw('cast_like_types.rly', '''// cast_like's type: the data's shape (symbolic dimensions kept), the second argument's element type.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n, 2), float32], Tensor[(m), int8]) -> Tensor[(n, 2), int8]
+def @a(%x : Tensor[(n, 2), float32], %y : Tensor[(m), int8]) { cast_like(%x, %y) }
+''')
+raw('cast_like_error_tuple.rly', '''// cast_like takes its element type from a tensor: a tuple as the second argument is a type error naming it.
+// args: --no-prelude
+// expect-error: cast_like
+cast_like([1f], (1, 2))
+''')
+
+# slice_like
+x = ar((3, 4, 2))
+write('slice_like_values.rly', '''// slice_like(data, like, axes) keeps the first like.shape[i] elements of each axis i in axes (every axis both
+// have when not given): all axes of a lower-rank like, axes=[1], axes=[-1, 0]. Expected values: numpy slicing.
+// args: --no-prelude
+''', [(rly(x[:2, :3]), 'slice_like(%s, zeros(shape=[2, 3]))' % rly(x)),
+      (rly(x[:, :1]), 'slice_like(%s, zeros(shape=[2, 1, 2]), axes=[1])' % rly(x)),
+      (rly(x[:1, :, :1].astype(np.int32)), 'slice_like(%s, zeros(shape=[1, 4, 1]), axes=[-1, 0])' % rly(x.astype(np.int32)))])
+raw('slice_like_types.rly', '''// slice_like's type: the data's dimensions, like's on the axes; symbolic dimensions carry over from either.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n, 5), float32], Tensor[(m, 3), int8]) -> Tensor[(m, 3), float32]
+// expect-type: @b : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n, 5), float32], Tensor[(m, 3), int8]) -> Tensor[(n, 3), float32]
+def @a(%x : Tensor[(n, 5), float32], %y : Tensor[(m, 3), int8]) { slice_like(%x, %y) }
+def @b(%x : Tensor[(n, 5), float32], %y : Tensor[(m, 3), int8]) { slice_like(%x, %y, axes=[1]) }
+''')
+raw('slice_like_error_larger.rly', '''// slice_like cannot grow an axis: like's 4 beyond the data's 3 is a type error naming the operator (TVM's assert).
+// args: --no-prelude
+// expect-error: slice_like
+// expect-error: 4
+slice_like(zeros(shape=[3, 2]), zeros(shape=[4, 2]))
+''')
+
+# trilu
+def trilu(x, k, upper): return np.triu(x, k) if upper else np.tril(x, k)
+x = ar((3, 4), off=-1); y = ar((2, 3, 3), np.int32)
+write('trilu_values.rly', '''// trilu(data, k, upper=True) keeps the upper (j >= i + k) or lower (j <= i + k) triangle of the last two axes and
+// zeroes the rest: k 0, 1, -1, beyond the matrix, a batch of int32 matrices. Expected values: numpy's triu and tril.
+// args: --no-prelude
+''', [(rly(trilu(x, 0, True)), 'trilu(%s, 0)' % rly(x)),
+      (rly(trilu(x, 1, False)), 'trilu(%s, 1, upper=False)' % rly(x)),
+      (rly(trilu(x, -1, True)), 'trilu(%s, -1i64, upper=True)' % rly(x)),
+      (rly(trilu(x, 5, True)), 'trilu(%s, 5)' % rly(x)),
+      (rly(trilu(y, -1, False)), 'trilu(%s, -1, upper=False)' % rly(y))])
+raw('trilu_types.rly', '''// trilu keeps the data's type (symbolic dimensions too); k is an integer scalar of any width.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n, m), float64], Tensor[(), int64]) -> Tensor[(n, m), float64]
+def @a(%x : Tensor[(n, m), float64], %k : Tensor[(), int64]) { trilu(%x, %k, upper=False) }
+''')
+raw('trilu_error_vector.rly', '''// trilu works on matrices: a vector is a type error naming trilu.
+// args: --no-prelude
+// expect-error: trilu
+trilu([1f, 2f], 0)
+''')
+raw('trilu_error_k.rly', '''// trilu's k is an integer scalar: a float k is a type error naming trilu.
+// args: --no-prelude
+// expect-error: trilu
+// expect-error: float32
+trilu([[1f, 2f]], 0f)
+''')
+
+# sequence_mask
+def seqmask(x, l, mv, axis):
+    x = x.copy()
+    for idx in np.ndindex(x.shape):
+        t, b = (idx[0], idx[1]) if axis == 0 else (idx[1], idx[0])
+        if t >= l[b]: x[idx] = mv
+    return x
+x = ar((3, 2, 2))
+write('sequence_mask_values.rly', '''// sequence_mask(data, valid_length, mask_value=0, axis=0) sets the positions at or beyond each batch's length along
+// the sequence axis to mask_value: axis 0 (data (seq, batch, ...)), axis 1 (data (batch, seq)), int8 data with a
+// length of 0 and one beyond the axis, float lengths (TVM casts the position to their type). Expected values: a numpy loop.
+// args: --no-prelude
+''', [(rly(seqmask(x, [1, 2], -1, 0)), 'sequence_mask(%s, [1, 2], mask_value=-1f)' % rly(x)),
+      (rly(seqmask(ar((2, 4)), [3, 1], 0, 1)), 'sequence_mask(%s, [3i64, 1i64], axis=1)' % rly(ar((2, 4)))),
+      (rly(seqmask(ar((2, 3), np.int8), [0, 7], 5, 1)), 'sequence_mask(%s, [0, 7], mask_value=5.7f, axis=1)' % rly(ar((2, 3), np.int8))),
+      (rly(seqmask(ar((3, 2)), [1.5, 2.0], 9, 0)), 'sequence_mask(%s, [1.5f, 2f], mask_value=9f)' % rly(ar((3, 2))))])
+raw('sequence_mask_types.rly', '''// sequence_mask keeps the data's type; valid_length is a vector as long as the batch axis (1 - axis): symbolic
+// dimensions unify, a `?` length stays `?`.
+// args: --no-prelude
+// expect-type: @a : fn<t : ShapeVar, b : ShapeVar>(Tensor[(t, b, 4), float32], Tensor[(b), int32]) -> Tensor[(t, b, 4), float32]
+// expect-type: @b : fn<b : ShapeVar, t : ShapeVar>(Tensor[(b, t), float32], Tensor[(?), int64]) -> Tensor[(b, t), float32]
+def @a(%x : Tensor[(t, b, 4), float32], %l : Tensor[(b), int32]) { sequence_mask(%x, %l) }
+def @b(%x : Tensor[(b, t), float32], %l : Tensor[(?), int64]) { sequence_mask(%x, %l, axis=1) }
+''')
+raw('sequence_mask_error_length.rly', '''// sequence_mask's valid_length must be as long as the batch axis: 3 lengths for a batch of 2 is a type error.
+// args: --no-prelude
+// expect-error: sequence_mask
+// expect-error: 3
+sequence_mask(zeros(shape=[4, 2]), [1, 2, 3])
+''')
+raw('sequence_mask_error_axis.rly', '''// sequence_mask's axis is 0 or 1 (TVM's check): axis=2 is a type error naming it.
+// args: --no-prelude
+// expect-error: sequence_mask
+// expect-error: axis=2
+sequence_mask(zeros(shape=[4, 2, 2]), [1, 2], axis=2)
+''')
