@@ -688,6 +688,194 @@ static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- einsum, meshgrid */
+
+/* The equation as the checker parsed it: input terms, `*` for `...`, then the output term. */
+typedef struct {
+  int nin;
+  char terms[33][65];
+} EinsumEq;
+
+static void parse_einsum(const char *s, EinsumEq *q, int nin, const IrExpr *e) {
+  int t = 0, k = 0;
+  bool arrow = false;
+  memset(q, 0, sizeof *q);
+  for (const char *p = s;; p++) {
+    char c = *p;
+    if (c == ' ') continue;
+    if (c == ',' || c == '\0' || (c == '-' && p[1] == '>')) {
+      if (!arrow) q->nin = t + 1;
+      if (!c) break;
+      if (c == '-') arrow = true, p++;
+      if (++t > 32) rt_error(e, "einsum: the equation has more than 32 terms");
+      k = 0;
+      continue;
+    }
+    if (c == '.') c = '*', p += 2;
+    if (k < 64) q->terms[t][k++] = c;
+  }
+  if (q->nin != nin) rt_error(e, "einsum: the equation has %d input terms for %d tensors", q->nin, nin);
+  if (!arrow) {
+    char *o = q->terms[q->nin];
+    int m = 0;
+    bool ell = false;
+    for (int i = 0; i < q->nin; i++) ell |= strchr(q->terms[i], '*') != NULL;
+    if (ell) o[m++] = '*';
+    for (int c = 'A'; c <= 'z'; c++) {
+      int uses = 0;
+      for (int i = 0; i < q->nin; i++)
+        for (const char *p = q->terms[i]; *p; p++) uses += *p == c;
+      if (uses == 1 && m < 64) o[m++] = (char)c;
+    }
+  }
+}
+
+/* Labels: letters by their code, the ellipsis dimensions as 128 + position (right-aligned). Each
+ * operand steps through its data by the sum of its strides over each label; every output element
+ * is a sum over the labels the output lacks, in double (floats) or int64/uint64 (integers), then
+ * converted once to the element type. */
+static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
+  if (tuple.kind != RT_TUPLE) rt_error(e, "einsum takes a tuple of tensors");
+  int n = (int)tuple.u.tup->n;
+  if (n > 32) rt_error(e, "einsum: more than 32 tensors");
+  EinsumEq q;
+  parse_einsum(at->v[IR_A_EQUATION].str, &q, n, e);
+  RtOperand ops[32];
+  enum { NL = 128 + RT_MAX_RANK };
+  int64_t size[NL];
+  for (int i = 0; i < NL; i++) size[i] = -1;
+  static int64_t strides_buf[32][NL];
+  int ne = 0;
+  IrDType dt = {0};
+  for (int i = 0; i < n; i++) {
+    rt_operand(&ops[i], tuple.u.tup->f[i]);
+    if (i == 0) dt = ops[i].dt;
+    else if (!ir_dtype_eq(dt, ops[i].dt)) rt_error(e, "einsum: tensors of different element types");
+    int64_t st[RT_MAX_RANK];
+    check_rank(e, IR_OP_EINSUM, ops[i].rank);
+    strides_of(ops[i].rank, ops[i].shape, st);
+    memset(strides_buf[i], 0, sizeof strides_buf[i]);
+    const char *term = q.terms[i];
+    int letters = (int)strlen(term) - (strchr(term, '*') ? 1 : 0), er = ops[i].rank - letters;
+    if (er < 0 || (er > 0 && !strchr(term, '*')))
+      rt_error(e, "einsum: term %d does not fit the shape %s", i, rt_shape_text(ops[i].rank, ops[i].shape));
+    if (er > ne) ne = er;
+    for (int j = 0, d = 0; term[j]; j++) {
+      if (term[j] == '*') {
+        for (int x = 0; x < er; x++, d++) {
+          int l = 128 + RT_MAX_RANK - er + x;
+          int64_t s = ops[i].shape[d];
+          if (size[l] < 0 || size[l] == 1) size[l] = s;
+          else if (s != 1 && s != size[l]) rt_error(e, "einsum: the ellipsis dimensions do not broadcast");
+          if (s != 1) strides_buf[i][l] += st[d];
+        }
+        continue;
+      }
+      int l = (unsigned char)term[j];
+      int64_t s = ops[i].shape[d];
+      if (size[l] >= 0 && size[l] != s)
+        rt_error(e, "einsum: letter %c is %lld in one place and %lld in another", term[j], (long long)size[l], (long long)s);
+      size[l] = s;
+      strides_buf[i][l] += st[d];
+      d++;
+    }
+  }
+  /* The output's labels, then the summed ones. */
+  int lab[NL], no = 0, nl;
+  bool used[NL] = {0};
+  for (const char *p = q.terms[n]; *p; p++) {
+    if (*p == '*')
+      for (int x = 0; x < ne; x++) lab[no++] = 128 + RT_MAX_RANK - ne + x;
+    else
+      lab[no++] = (unsigned char)*p;
+  }
+  for (int i = 0; i < no; i++) used[lab[i]] = true;
+  nl = no;
+  for (int l = 0; l < NL; l++)
+    if (size[l] >= 0 && !used[l]) lab[nl++] = l;
+  int64_t shape[RT_MAX_RANK], lsz[NL];
+  for (int i = 0; i < nl; i++) lsz[i] = size[lab[i]];
+  for (int i = 0; i < no; i++) shape[i] = lsz[i];
+  int64_t total = 1, inner = 1;
+  for (int i = 0; i < nl; i++) total = rt_mul_sat(total, lsz[i]);
+  for (int i = no; i < nl; i++) inner = rt_mul_sat(inner, lsz[i]);
+  RtResult res;
+  void *out = rt_result_init(&res, dt, no, shape);
+  int64_t outn = 1;
+  for (int i = 0; i < no; i++) outn = rt_mul_sat(outn, shape[i]);
+  if (outn == 0) return rt_result_value(&res);
+  if (total == INT64_MAX) rt_error(e, "einsum: the computation is too large");
+  bool fl = dt.code == IR_DT_FLOAT, un = dt.code == IR_DT_UINT || dt.code == IR_DT_BOOL;
+  int64_t idx[NL] = {0}, off[32] = {0};
+  for (int64_t o = 0; o < outn; o++) {
+    double fs = 0;
+    uint64_t is = 0;
+    for (int64_t s = 0; s < inner; s++) {
+      double fp = 1;
+      uint64_t ip = 1;
+      for (int i = 0; i < n; i++) {
+        RtValue v = rt_elem_get(ops[i].data, dt, off[i]);
+        if (fl) fp *= rt_scalar_f64(v);
+        else ip *= un ? v.u.u : (uint64_t)rt_scalar_i64(v);
+      }
+      fs += fp, is += ip;
+      /* next index, innermost label last */
+      for (int k = nl - 1; k >= 0; k--) {
+        int l = lab[k];
+        for (int i = 0; i < n; i++) off[i] += strides_buf[i][l];
+        if (++idx[k] < lsz[k]) break;
+        for (int i = 0; i < n; i++) off[i] -= strides_buf[i][l] * lsz[k];
+        idx[k] = 0;
+      }
+    }
+    if (inner == 0) {
+      for (int k = no - 1; k >= 0; k--) {
+        int l = lab[k];
+        for (int i = 0; i < n; i++) off[i] += strides_buf[i][l];
+        if (++idx[k] < lsz[k]) break;
+        for (int i = 0; i < n; i++) off[i] -= strides_buf[i][l] * lsz[k];
+        idx[k] = 0;
+      }
+    }
+    rt_elem_set(out, dt, o, fl ? rt_scalar_from_f64(dt, fs) : un ? rt_scalar_from_u64(dt, is) : rt_scalar_from_i64(dt, (int64_t)is));
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
+  if (tuple.kind != RT_TUPLE) rt_error(e, "meshgrid takes a tuple of tensors");
+  int n = (int)tuple.u.tup->n;
+  check_rank(e, IR_OP_MESHGRID, n);
+  const IrAttrValue *ix = &at->v[IR_A_INDEXING];
+  bool xy = ix->given && !strcmp(ix->str, "xy") && n >= 2;
+  RtOperand ops[RT_MAX_RANK];
+  int64_t shape[RT_MAX_RANK];
+  for (int i = 0; i < n; i++) {
+    rt_operand(&ops[i], tuple.u.tup->f[i]);
+    if (ops[i].rank > 1) rt_error(e, "meshgrid takes scalars and vectors");
+    shape[i] = ops[i].count;
+  }
+  if (xy) {
+    int64_t t = shape[0];
+    shape[0] = shape[1], shape[1] = t;
+  }
+  RtValue *items = rt_alloc(sizeof(RtValue) * (size_t)(n ? n : 1));
+  int64_t count = product(n, shape), st[RT_MAX_RANK];
+  strides_of(n, shape, st);
+  for (int i = 0; i < n; i++) {
+    int axis = xy && i < 2 ? 1 - i : i;
+    size_t esize = rt_dtype_size(ops[i].dt);
+    RtResult res;
+    char *out = rt_result_init(&res, ops[i].dt, n, shape);
+    for (int64_t j = 0; j < count; j++) {
+      int64_t k = (j / st[axis]) % shape[axis];
+      memcpy(out + (size_t)j * esize, (const char *)ops[i].data + (size_t)k * esize, esize);
+    }
+    items[i] = rt_result_value(&res);
+  }
+  return rt_tuple_value(n, items);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -695,6 +883,8 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
   (void)nargs;
   if (op == IR_OP_CONCATENATE || op == IR_OP_STACK) return concatenate(args[0], at, e, op == IR_OP_STACK);
   if (op == IR_OP_WHERE) return where(args, e);
+  if (op == IR_OP_EINSUM) return einsum(args[0], at, e);
+  if (op == IR_OP_MESHGRID) return meshgrid(args[0], at, e);
   RtOperand a, b;
   rt_operand(&a, args[0]);
   if (nargs > 1) rt_operand(&b, args[1]);

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+enum { RT_MAX_RANK_TY = 64 };
+
 static const char *ints_text(const IrAttrValue *a) {
   IrBuf b;
   ir_buf_init(&b);
@@ -895,4 +897,185 @@ TyRelResult ty_rel_trilu(TyCtx *cx, TyRelation *rel, const char **message) {
   if (kdt->kind == IR_TYPE_DTYPE && kdt->u.dtype.code != IR_DT_INT && kdt->u.dtype.code != IR_DT_UINT)
     REL_FAIL("%s takes k as an integer, but it is %s", ty_rel_who(rel), ty_rel_text(cx, kdt));
   return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* ---------------------------------------------------------------- Einsum, Meshgrid */
+
+/* The fields of argument 0, a tuple of tensors of known ranks and one element type (any ranks). */
+static TyRelResult tensor_fields(TyCtx *cx, TyRelation *rel, int *n, IrType ***shapes, IrType **dtype,
+                                 const char **message) {
+  IrType *t = ty_prune(cx, rel->args[0]);
+  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+  if (t->kind != IR_TYPE_TUPLE)
+    REL_FAIL("%s takes a tuple of tensors, such as (%%a, %%b), but its argument is %s", ty_rel_who(rel),
+             ty_rel_text(cx, t));
+  if (t->u.tuple.n == 0) REL_FAIL("%s needs at least one tensor, but the tuple is empty", ty_rel_who(rel));
+  *n = t->u.tuple.n;
+  *shapes = IR_NEW_ARRAY(IrType *, *n);
+  for (int i = 0; i < *n; i++) {
+    IrType *f = ty_prune(cx, t->u.tuple.fields[i]);
+    if (f->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+    if (f->kind != IR_TYPE_TENSOR)
+      REL_FAIL("%s takes a tuple of tensors, but field %d is %s", ty_rel_who(rel), i, ty_rel_text(cx, f));
+    IrType *s = ty_prune(cx, f->u.tensor.shape);
+    if (s->kind != IR_TYPE_SHAPE) return TY_NOT_YET;
+    (*shapes)[i] = s;
+    if (i == 0) *dtype = f->u.tensor.dtype;
+    else if (!ty_unify(cx, *dtype, f->u.tensor.dtype, NULL))
+      REL_FAIL("%s needs tensors of one element type, but field 0 is %s and field %d is %s", ty_rel_who(rel),
+               ty_rel_text(cx, *dtype), i, ty_rel_text(cx, f->u.tensor.dtype));
+  }
+  return TY_SOLVED;
+}
+
+/* An einsum equation: terms of letters, `*` standing for `...`; the output term (after "->", or
+ * numpy's implicit one: the ellipsis, then the letters used once, in order) is terms[nin]. */
+typedef struct {
+  int nin;
+  char terms[33][65];
+} EinsumEq;
+
+static const char *parse_einsum(const char *s, EinsumEq *q) {
+  int t = 0, k = 0;
+  bool arrow = false;
+  q->nin = 0;
+  q->terms[0][0] = 0;
+  for (const char *p = s;; p++) {
+    char c = *p;
+    if (c == ' ') continue;
+    if (c == ',' || c == '\0' || (c == '-' && p[1] == '>')) {
+      q->terms[t][k] = 0;
+      if (arrow && c) return c == ',' ? "the output is one term" : "it has two arrows";
+      if (!arrow) q->nin = t + 1;
+      if (!c) break;
+      if (c == '-') arrow = true, p++;
+      if (++t > 32) return "it has more than 32 terms";
+      k = 0;
+      continue;
+    }
+    if (c == '.') {
+      if (p[1] != '.' || p[2] != '.') return "a '.' is not part of '...'";
+      if (k && memchr(q->terms[t], '*', (size_t)k)) return "a term has two ellipses";
+      c = '*', p += 2;
+    } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+      return "it has a character that is not a letter, ',', '->' or '...'";
+    }
+    if (k == 64) return "a term is longer than 64";
+    q->terms[t][k++] = c;
+    q->terms[t][k] = 0;
+  }
+  if (!arrow) {
+    char *o = q->terms[q->nin];
+    int m = 0;
+    bool ell = false;
+    for (int i = 0; i < q->nin; i++) ell |= strchr(q->terms[i], '*') != NULL;
+    if (ell) o[m++] = '*';
+    for (int c = 'A'; c <= 'z'; c++) {
+      int uses = 0;
+      for (int i = 0; i < q->nin; i++)
+        for (const char *p = q->terms[i]; *p; p++) uses += *p == c;
+      if (uses == 1 && m < 64) o[m++] = (char)c;
+    }
+    o[m] = 0;
+  } else {
+    const char *o = q->terms[q->nin];
+    for (const char *p = o; *p; p++) {
+      if (strchr(p + 1, *p)) return "the output has a letter twice";
+      bool found = false;
+      for (int i = 0; i < q->nin; i++) found |= strchr(q->terms[i], *p) != NULL;
+      if (!found && *p != '*') return "the output has a letter no input has";
+    }
+  }
+  return NULL;
+}
+
+/* einsum((a, b, ...), equation): one element type; each letter one dimension; the ellipses broadcast. */
+TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
+  int n;
+  IrType **shapes, *dtype;
+  REL_TRY(tensor_fields(cx, rel, &n, &shapes, &dtype, message));
+  const char *eqs = ty_rel_attr(rel, IR_A_EQUATION)->str, *why;
+  EinsumEq q;
+  if ((why = parse_einsum(eqs, &q))) REL_FAIL("%s: equation=\"%s\" is not an equation: %s", ty_rel_who(rel), eqs, why);
+  if (q.nin != n)
+    REL_FAIL("%s: equation=\"%s\" has %d input terms, but there are %d tensors", ty_rel_who(rel), eqs, q.nin, n);
+  IrType *lab[128] = {0};
+  IrType *ell[RT_MAX_RANK_TY] = {0};
+  int ne = 0;
+  bool any_ell = false;
+  for (int i = 0; i < n; i++) {
+    const char *term = q.terms[i];
+    int r = shapes[i]->u.shape.rank, letters = (int)strlen(term), has = strchr(term, '*') != NULL;
+    if (has) letters--;
+    if (has ? r < letters : r != letters)
+      REL_FAIL("%s: term \"%s\" of equation=\"%s\" does not fit tensor %d of shape %s", ty_rel_who(rel),
+               q.terms[i][0] == '*' && !q.terms[i][1] ? "..." : term, eqs, i, ty_rel_shape_text(cx, shapes[i]));
+    int er = r - letters;
+    if (has) any_ell = true;
+    if (er > RT_MAX_RANK_TY) REL_FAIL("%s: an ellipsis of rank %d is beyond 64", ty_rel_who(rel), er);
+    for (int j = 0, d = 0; term[j]; j++) {
+      if (term[j] == '*') {
+        for (int e = 0; e < er; e++) {
+          IrType *dim = shapes[i]->u.shape.dims[d++];
+          int slot = RT_MAX_RANK_TY - er + e; /* right-aligned */
+          if (!ell[slot]) { ell[slot] = dim; continue; }
+          IrType *b;
+          TyRelResult k = ty_rel_broadcast_dim(cx, ell[slot], dim, &b);
+          if (k == TY_FAILED)
+            REL_FAIL("%s: the ellipsis dimensions of tensor %d %s do not broadcast with the others'", ty_rel_who(rel), i,
+                     ty_rel_shape_text(cx, shapes[i]));
+          if (k == TY_NOT_YET) return k;
+          ell[slot] = b;
+        }
+        if (er > ne) ne = er;
+        continue;
+      }
+      IrType *dim = shapes[i]->u.shape.dims[d++];
+      int c = (unsigned char)term[j];
+      if (!lab[c]) lab[c] = dim;
+      else if (!ty_unify(cx, lab[c], dim, NULL))
+        REL_FAIL("%s: letter %c of equation=\"%s\" is %s in one place and %s in another", ty_rel_who(rel), term[j], eqs,
+                 ty_rel_text(cx, lab[c]), ty_rel_text(cx, dim));
+    }
+  }
+  const char *out = q.terms[n];
+  if (ne > 0 && !strchr(out, '*'))
+    REL_FAIL("%s: equation=\"%s\" has ellipsis dimensions in its inputs but no '...' in its output", ty_rel_who(rel), eqs);
+  (void)any_ell;
+  int ro = (int)strlen(out) + (strchr(out, '*') ? ne - 1 : 0);
+  IrType **dims = IR_NEW_ARRAY(IrType *, ro + 1);
+  int m = 0;
+  for (const char *p = out; *p; p++) {
+    if (*p == '*')
+      for (int e = 0; e < ne; e++) dims[m++] = ell[RT_MAX_RANK_TY - ne + e];
+    else
+      dims[m++] = lab[(unsigned char)*p];
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+}
+
+/* meshgrid((a, b, ...), indexing="ij"): scalars and vectors of one element type; a tuple of as many
+ * tensors of shape (len a, len b, ...), the first two swapped for indexing="xy". */
+TyRelResult ty_rel_meshgrid(TyCtx *cx, TyRelation *rel, const char **message) {
+  int n;
+  IrType **shapes, *dtype;
+  REL_TRY(tensor_fields(cx, rel, &n, &shapes, &dtype, message));
+  const IrAttrValue *ix = ty_rel_attr(rel, IR_A_INDEXING);
+  const char *mode = ix->given ? ix->str : "ij";
+  if (strcmp(mode, "ij") && strcmp(mode, "xy"))
+    REL_FAIL("%s: indexing=\"%s\" is not \"ij\" or \"xy\"", ty_rel_who(rel), mode);
+  IrType **grid = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < n; i++) {
+    int r = shapes[i]->u.shape.rank;
+    if (r > 1)
+      REL_FAIL("%s takes scalars and vectors, but field %d is %s", ty_rel_who(rel), i, ty_rel_shape_text(cx, shapes[i]));
+    grid[i] = r == 0 ? ty_rel_dim(1) : shapes[i]->u.shape.dims[0];
+  }
+  if (!strcmp(mode, "xy") && n >= 2) {
+    IrType *t = grid[0];
+    grid[0] = grid[1], grid[1] = t;
+  }
+  IrType **fields = IR_NEW_ARRAY(IrType *, n);
+  for (int i = 0; i < n; i++) fields[i] = ty_rel_tensor_type(ty_rel_shape(n, grid), dtype);
+  return ty_rel_result(cx, rel, 1, ir_type_tuple(n, fields, (IrSpan){0}), message);
 }

@@ -137,3 +137,82 @@ raw('sequence_mask_error_axis.rly', '''// sequence_mask's axis is 0 or 1 (TVM's 
 // expect-error: axis=2
 sequence_mask(zeros(shape=[4, 2, 2]), [1, 2], axis=2)
 ''')
+
+# einsum
+A = ar((2, 3), off=2); B = ar((3, 4), off=5); Ab = ar((2, 2, 3), off=4); Bb = ar((2, 3, 2), off=1)
+Q = ar((1, 2, 3, 2), off=3) / 4; K = ar((1, 2, 2, 2), off=1) / 2
+E = ar((2, 1, 2, 3), off=1); F = ar((4, 3, 2), off=6)
+M = ar((3, 3), np.int32, off=4); v = np.array([1, -2, 3], np.int32); w = np.array([2, 5], np.int32)
+cases = [('ij,jk->ik', (A, B)), ('bij,bjk->bik', (Ab, Bb)), ('bhqd,bhkd->bhqk', (Q, K)), ('...ij,...jk->...ik', (E, F)),
+         ('ij,jk', (A, B)), ('ji', (A,)), ('ii', (M,)), ('ii->i', (M,)), ('i,j->ij', (v, w)), ('ij->', (A,)),
+         ('bij->bji', (Ab.astype(f64),)), ('...j,j', (Ab, np.arange(3, dtype=f32)))]
+L = []
+for eq, xs in cases:
+    r = np.einsum(eq, *[x.astype(f64) for x in xs]).astype(xs[0].dtype)
+    L.append((rly(r), 'einsum((%s), equation="%s")' % (''.join(rly(x) + ', ' for x in xs)[:-2] + (',' if len(xs) == 1 else ''), eq)))
+write('einsum_values.rly', '''// einsum((tensors), equation) as numpy.einsum: matmul, batch matmul, attention's bhqd,bhkd->bhqk, ellipses that
+// broadcast ((2, 1) with (4)), numpy's implicit output (letters used once, in order), a transpose, a trace ('ii'), a
+// diagonal, an outer product of int32 vectors, a full sum, float64. Sums in double (integers in 64 bits), rounded once.
+// Expected values: numpy.einsum.
+// args: --no-prelude
+''', L)
+raw('einsum_types.rly', '''// einsum's type: each letter's dimension (symbolic ones unify across the tensors), the ellipses broadcast
+// ((n, 1) with (5) gives (n, 5)), implicit output in numpy's order.
+// args: --no-prelude
+// expect-type: @a : fn<b : ShapeVar, n : ShapeVar, m : ShapeVar>(Tensor[(b, n, 4), float32], Tensor[(b, 4, m), float32]) -> Tensor[(b, n, m), float32]
+// expect-type: @b : fn<n : ShapeVar>(Tensor[(n, 1, 2, 3), float32], Tensor[(5, 3, 2), float32]) -> Tensor[(n, 5, 2, 2), float32]
+// expect-type: @c : fn<k : ShapeVar>(Tensor[(3, k), float16]) -> Tensor[(k, 3), float16]
+def @a(%x : Tensor[(b, n, 4), float32], %y : Tensor[(b, 4, m), float32]) { einsum((%x, %y), equation="bij,bjk->bik") }
+def @b(%x : Tensor[(n, 1, 2, 3), float32], %y : Tensor[(5, 3, 2), float32]) { einsum((%x, %y), equation="...ij,...jk->...ik") }
+def @c(%x : Tensor[(3, k), float16]) { einsum((%x,), equation="ij->ji") }
+''')
+raw('einsum_error_dims.rly', '''// einsum's letter j is 3 in one tensor and 2 in the other: a type error naming einsum and the letter.
+// args: --no-prelude
+// expect-error: einsum
+// expect-error: letter j
+einsum((zeros(shape=[2, 3]), zeros(shape=[2, 4])), equation="ij,jk->ik")
+''')
+raw('einsum_error_terms.rly', '''// einsum's equation must have a term per tensor: two terms for one tensor is a type error.
+// args: --no-prelude
+// expect-error: einsum
+// expect-error: 2 input terms
+einsum((zeros(shape=[2, 3]),), equation="ij,jk->ik")
+''')
+raw('einsum_error_equation.rly', '''// einsum's equation is letters, ',', '->' and '...': a digit is a type error naming the equation.
+// args: --no-prelude
+// expect-error: einsum
+// expect-error: equation="i1"
+einsum((zeros(shape=[2, 3]),), equation="i1")
+''')
+
+# meshgrid
+a = np.array([1, 2, 3], f32); b = np.array([4, 5], f32); c = np.array([7, 8], np.int8)
+def mg(xs, ix): return '(' + ', '.join(rly(g) for g in np.meshgrid(*xs, indexing=ix)) + (',)' if len(xs) == 1 else ')')
+write('meshgrid_values.rly', '''// meshgrid((tensors), indexing="ij") as numpy.meshgrid: "ij", "xy" (the first two axes swapped), three vectors, a
+// scalar (a length-1 axis), one vector. Expected values: numpy.meshgrid.
+// args: --no-prelude
+''', [(mg((a, b), 'ij'), 'meshgrid((%s, %s))' % (rly(a), rly(b))),
+      (mg((a, b), 'xy'), 'meshgrid((%s, %s), indexing="xy")' % (rly(a), rly(b))),
+      (mg((c, c[:1], c), 'xy'), 'meshgrid((%s, %s, %s), indexing="xy")' % (rly(c), rly(c[:1]), rly(c))),
+      (mg((a, np.array([9], f32)), 'ij'), 'meshgrid((%s, 9f))' % rly(a)),
+      (mg((b,), 'ij'), 'meshgrid((%s,))' % rly(b))])
+raw('meshgrid_types.rly', '''// meshgrid's type: a tuple of one grid per tensor, the lengths in order (the first two swapped for "xy"), 1 for a
+// scalar; symbolic lengths kept.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n), float32], Tensor[(m), float32]) -> (Tensor[(n, m), float32], Tensor[(n, m), float32])
+// expect-type: @b : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n), int32], Tensor[(m), int32], Tensor[(), int32]) -> (Tensor[(m, n, 1), int32], Tensor[(m, n, 1), int32], Tensor[(m, n, 1), int32])
+def @a(%x : Tensor[(n), float32], %y : Tensor[(m), float32]) { meshgrid((%x, %y)) }
+def @b(%x : Tensor[(n), int32], %y : Tensor[(m), int32], %z : Tensor[(), int32]) { meshgrid((%x, %y, %z), indexing="xy") }
+''')
+raw('meshgrid_error_matrix.rly', '''// meshgrid takes scalars and vectors (TVM's check): a matrix is a type error naming meshgrid.
+// args: --no-prelude
+// expect-error: meshgrid
+// expect-error: (2, 2)
+meshgrid(([1f], [[1f, 2f], [3f, 4f]]))
+''')
+raw('meshgrid_error_indexing.rly', '''// meshgrid's indexing is "ij" or "xy": "ji" is a type error naming it.
+// args: --no-prelude
+// expect-error: meshgrid
+// expect-error: indexing="ji"
+meshgrid(([1f], [2f]), indexing="ji")
+''')
