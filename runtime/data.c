@@ -438,6 +438,94 @@ static RtValue sequence_mask(const RtValue *args, const IrOpAttrs *at, const IrE
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- invert_permutation, unravel_index */
+
+static RtValue invert_permutation(const RtValue *args, const IrExpr *e) {
+  RtOperand p;
+  rt_operand(&p, args[0]);
+  int64_t n = p.count;
+  RtResult res;
+  void *out = rt_result_init(&res, p.dt, p.rank, p.shape);
+  bool *seen = rt_alloc((size_t)(n ? n : 1));
+  memset(seen, 0, (size_t)(n ? n : 1));
+  for (int64_t i = 0; i < n; i++) {
+    RtValue v = rt_elem_get(p.data, p.dt, i);
+    int64_t k = rt_scalar_i64(v);
+    if ((p.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX) || k < 0 || k >= n || seen[k])
+      rt_error(e, "invert_permutation: element %lld (%lld) makes it no permutation of 0 to %lld", (long long)i,
+               (long long)k, (long long)n - 1);
+    seen[k] = true;
+    rt_elem_set(out, p.dt, k, rt_scalar_from_i64(p.dt, i));
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue unravel_index(const RtValue *args, const IrExpr *e) {
+  RtOperand ix, sh;
+  rt_operand(&ix, args[0]);
+  rt_operand(&sh, args[1]);
+  int64_t k = sh.count, n = ix.count, total = 1;
+  int64_t *dims = rt_alloc(sizeof(int64_t) * (size_t)(k ? k : 1));
+  for (int64_t j = 0; j < k; j++) {
+    RtValue v = rt_elem_get(sh.data, sh.dt, j);
+    dims[j] = rt_scalar_i64(v);
+    if (dims[j] < 0 || (sh.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
+      rt_error(e, "unravel_index: the shape has a negative dimension");
+    total = rt_mul_sat(total, dims[j]);
+  }
+  int64_t shape[2] = {k, n};
+  RtResult res;
+  void *out = rt_result_init(&res, ix.dt, ix.rank + 1, shape);
+  for (int64_t i = 0; i < n; i++) {
+    RtValue v = rt_elem_get(ix.data, ix.dt, i);
+    int64_t x = rt_scalar_i64(v);
+    if (x < 0 || x >= total || (ix.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
+      rt_error(e, "unravel_index: index %lld is out of range for %lld elements", (long long)x, (long long)total);
+    for (int64_t j = k - 1; j >= 0; j--) {
+      rt_elem_set(out, ix.dt, j * n + i, rt_scalar_from_i64(ix.dt, x % dims[j]));
+      x /= dims[j];
+    }
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- matrix_set_diag */
+
+/* TVM's kernel: element (i, j) with k = j - i in [k1, k2] takes diagonal[..., (k2 - k), (k >= 0 ? i : j) +
+ * offset], the offset right-aligning a short superdiagonal (super_diag_right_align) or subdiagonal (unless
+ * sub_diag_left_align). */
+static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, d;
+  rt_operand(&a, args[0]);
+  rt_operand(&d, args[1]);
+  int64_t k1 = ir_attr_int(at, IR_A_K1, 0), k2 = ir_attr_int(at, IR_A_K2, 0);
+  bool right = ir_attr_bool(at, IR_A_SUPER_DIAG_RIGHT_ALIGN, true), left = ir_attr_bool(at, IR_A_SUB_DIAG_LEFT_ALIGN, false);
+  int r = a.rank;
+  bool one = k1 == k2;
+  if (r < 2 || d.rank != (one ? r - 1 : r)) rt_error(e, "matrix_set_diag: the diagonal's rank does not fit the data");
+  int64_t m = a.shape[r - 2], n = a.shape[r - 1];
+  int64_t la = m + (k2 < 0 ? k2 : 0), lb = n - (k1 > 0 ? k1 : 0), maxlen = la < lb ? la : lb;
+  for (int i = 0; i < r - 2; i++)
+    if (d.shape[i] != a.shape[i]) rt_error(e, "matrix_set_diag: the batch dimensions of the data and the diagonal differ");
+  if (m <= -k1 || n <= k2 || d.shape[d.rank - 1] != maxlen || (!one && d.shape[r - 2] != k2 - k1 + 1))
+    rt_error(e, "matrix_set_diag: the diagonal %s does not fit diagonals %lld to %lld of %s", rt_shape_text(d.rank, d.shape),
+             (long long)k1, (long long)k2, rt_shape_text(a.rank, a.shape));
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, r, a.shape);
+  memcpy(out, a.data, (size_t)a.count * esize);
+  int64_t nd = one ? 1 : k2 - k1 + 1;
+  for (int64_t x = 0; m && n && x < a.count; x++) {
+    int64_t j = x % n, i = (x / n) % m, b = x / n / m, k = j - i;
+    if (k < k1 || k > k2) continue;
+    int64_t len = k >= 0 ? (n - k < m ? n - k : m) : (n < m + k ? n : m + k);
+    int64_t off = k >= 0 ? (right ? maxlen - len : 0) : (left ? 0 : maxlen - len);
+    int64_t band = one ? 0 : k2 - k, pos = (k >= 0 ? i : j) + off;
+    copy_elem(out, x, d.data, (b * nd + band) * maxlen + pos, esize);
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -450,6 +538,9 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_ARGSORT: case IR_OP_SORT: case IR_OP_TOPK: return sorting(op, args, at, e);
   case IR_OP_CUMSUM: case IR_OP_CUMPROD: return scan(op, args, at, e);
   case IR_OP_SEQUENCE_MASK: return sequence_mask(args, at, e);
+  case IR_OP_INVERT_PERMUTATION: return invert_permutation(args, e);
+  case IR_OP_UNRAVEL_INDEX: return unravel_index(args, e);
+  case IR_OP_MATRIX_SET_DIAG: return matrix_set_diag(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -86,9 +86,8 @@ static int64_t product(int n, const int64_t *d) {
 
 /* ---------------------------------------------------------------- reshape and relatives */
 
-static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
-  const IrAttrValue *ns = &at->v[IR_A_NEWSHAPE];
-  int64_t out[RT_MAX_RANK];
+/* The shape (n dimensions in out) that newshape's codes ns give `a`. */
+static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const IrExpr *e, int64_t *out) {
   int n = 0, src = 0, infer = -1;
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
@@ -119,7 +118,38 @@ static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e)
   if (product(n, out) != a->count)
     rt_error(e, "reshape: the %lld elements of %s do not fit the shape %s", (long long)a->count,
              rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
+  return n;
+}
+
+static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t out[RT_MAX_RANK];
+  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], e, out);
   return with_shape(a, n, out);
+}
+
+/* contrib_reverse_reshape: the codes read from the right. */
+static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *ns = &at->v[IR_A_NEWSHAPE];
+  if (ns->n > 2 * RT_MAX_RANK) rt_error(e, "contrib_reverse_reshape: the new shape has too many dimensions");
+  int64_t ints[2 * RT_MAX_RANK + 1], rshape[RT_MAX_RANK], out[RT_MAX_RANK], back[RT_MAX_RANK];
+  IrAttrValue rev = *ns;
+  for (int i = 0; i < ns->n; i++) ints[i] = ns->ints[ns->n - 1 - i];
+  rev.ints = ints;
+  RtOperand ra = *a;
+  for (int i = 0; i < a->rank; i++) rshape[i] = a->shape[a->rank - 1 - i];
+  ra.shape = rshape;
+  int n = reshape_shape(&ra, &rev, e, out);
+  for (int i = 0; i < n; i++) back[i] = out[n - 1 - i];
+  return with_shape(a, n, back);
+}
+
+/* reinterpret: the same bytes under another element type of the same width. */
+static RtValue reinterpret(const RtOperand *a, IrDType to, const IrExpr *e) {
+  if (rt_dtype_size(a->dt) != rt_dtype_size(to)) rt_error(e, "reinterpret: the element types differ in width");
+  RtResult res;
+  void *out = rt_result_init(&res, to, a->rank, a->shape);
+  memcpy(out, a->data, (size_t)a->count * rt_dtype_size(to));
+  return rt_result_value(&res);
 }
 
 static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
@@ -925,6 +955,8 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
   case IR_OP_CAST_LIKE: return cast(&a, b.dt);
   case IR_OP_SLICE_LIKE: return slice_like(&a, &b, at, e);
   case IR_OP_TRILU: return trilu(&a, &b, at, e);
+  case IR_OP_CONTRIB_REVERSE_RESHAPE: return reverse_reshape(&a, at, e);
+  case IR_OP_REINTERPRET: return reinterpret(&a, at->v[IR_A_DTYPE].dtype, e);
   case IR_OP_NDARRAY_SIZE: return rt_scalar_from_i64(ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)), a.count);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

@@ -279,3 +279,65 @@ TyRelResult ty_rel_sequence_mask(TyCtx *cx, TyRelation *rel, const char **messag
                           "the length of valid_length and the batch dimension", message));
   return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
 }
+
+/* ---------------------------------------------------------------- InvertPermutation, UnravelIndex */
+
+/* invert_permutation(p): an integer vector, the same type (TVM's Identity). */
+TyRelResult ty_rel_invert_permutation(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 1, &shape, &dtype, "a permutation, a vector,", message));
+  REL_TRY(integer_dtype(cx, rel, dtype, "a permutation", message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* unravel_index(indices, shape): integer indices (a scalar or a vector of n) and shape (a vector of
+ * k); the result is (k) or (k, n) of the indices' type. */
+TyRelResult ty_rel_unravel_index(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ishape, *idtype, *sshape, *sdtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &ishape, &idtype, message));
+  if (ishape->u.shape.rank > 1)
+    REL_FAIL("%s takes a scalar or a vector of indices, but they are %s", ty_rel_who(rel), ty_rel_shape_text(cx, ishape));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &sshape, &sdtype, "a shape, a vector,", message));
+  REL_TRY(integer_dtype(cx, rel, sdtype, "a shape", message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 2);
+  dims[0] = sshape->u.shape.dims[0];
+  if (ishape->u.shape.rank == 1) dims[1] = ishape->u.shape.dims[0];
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(ishape->u.shape.rank + 1, dims), idtype), message);
+}
+
+/* ---------------------------------------------------------------- MatrixSetDiag */
+
+/* matrix_set_diag(data (..., M, N), diagonal, k1=0, k2=0): one diagonal (k1 == k2) is (..., L), a band
+ * (..., k2 - k1 + 1, L), with L = min(M + min(k2, 0), N - max(k1, 0)) (TensorFlow's longest diagonal;
+ * TVM's relation writes it with the signs swapped, which its own kernel cannot fill). Data's type. */
+TyRelResult ty_rel_matrix_set_diag(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *dshape, *ddtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank;
+  if (r < 2) REL_FAIL("%s works on matrices, but its data is %s", ty_rel_who(rel), ty_rel_shape_text(cx, shape));
+  int64_t k1 = ir_attr_int(rel->attrs, IR_A_K1, 0), k2 = ir_attr_int(rel->attrs, IR_A_K2, 0);
+  if (k1 > k2) REL_FAIL("%s: k1=%lld is above k2=%lld", ty_rel_who(rel), (long long)k1, (long long)k2);
+  if (k1 < -1000000000 || k2 > 1000000000) REL_FAIL("%s: k1 or k2 is out of range", ty_rel_who(rel));
+  bool one = k1 == k2;
+  int rd = one ? r - 1 : r;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rd, &dshape, &ddtype, "a diagonal", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, ddtype, message));
+  for (int i = 0; i < r - 2; i++)
+    REL_TRY(ty_rel_same_dim(cx, rel, shape->u.shape.dims[i], dshape->u.shape.dims[i],
+                            "a batch dimension of the data and of the diagonal", message));
+  if (!one)
+    REL_TRY(ty_rel_same_dim(cx, rel, dshape->u.shape.dims[r - 2], ty_rel_dim(k2 - k1 + 1),
+                            "the diagonal's number of diagonals and k2 - k1 + 1", message));
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message));
+  int64_t m, n;
+  TyRelResult km = ty_rel_dim_const(cx, shape->u.shape.dims[r - 2], &m), kn = ty_rel_dim_const(cx, shape->u.shape.dims[r - 1], &n);
+  if (km == TY_NOT_YET || kn == TY_NOT_YET) return TY_NOT_YET;
+  if (km == TY_FAILED || kn == TY_FAILED) return TY_SOLVED; /* symbolic: checked at run time */
+  if (m <= -k1 || n <= k2)
+    REL_FAIL("%s: diagonals k1=%lld to k2=%lld are not all in a %lld x %lld matrix", ty_rel_who(rel), (long long)k1,
+             (long long)k2, (long long)m, (long long)n);
+  int64_t a = m + (k2 < 0 ? k2 : 0), b = n - (k1 > 0 ? k1 : 0);
+  return ty_rel_same_dim(cx, rel, dshape->u.shape.dims[rd - 1], ty_rel_dim(a < b ? a : b),
+                         "the diagonal's length and the longest diagonal's", message);
+}

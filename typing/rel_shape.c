@@ -26,16 +26,15 @@ static IrType *product(TyCtx *cx, int n, IrType **dims) {
 
 /* ---------------------------------------------------------------- Reshape */
 
-TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
-  IrType *shape, *dtype;
-  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
-  const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
+/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. */
+static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, const IrAttrValue *ns, const char *written,
+                                 IrType **result, const char **message) {
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
   /* Dimensions copied by the code 0 cancel out of the -1's division, even when they are `?`. */
   bool *copied_in = IR_NEW_ARRAY(bool, r + 1), *copied_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
-  const char *who = ty_rel_who(rel), *written = ints_text(ns);
+  const char *who = ty_rel_who(rel);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
     if (v > 0) {
@@ -104,7 +103,53 @@ TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
       REL_FAIL("%s: newshape=%s has %s elements, but the input %s has %s", who, written, ty_rel_text(cx, count),
                ty_rel_shape_text(cx, shape), ty_rel_text(cx, total));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(out.len, out.items), dtype), message);
+  *result = ty_rel_shape(out.len, out.items);
+  return TY_SOLVED;
+}
+
+TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *out;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
+  REL_TRY(reshape_shape(cx, rel, shape, ns, ints_text(ns), &out, message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(out, dtype), message);
+}
+
+/* contrib_reverse_reshape: reshape's codes read from the right (TVM's InferNewShape with reverse):
+ * the shape and the codes reversed, reshaped, and the result reversed back. -4 has no reverse form. */
+TyRelResult ty_rel_reverse_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *out;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
+  IrAttrValue rev = *ns;
+  int64_t *ints = IR_NEW_ARRAY(int64_t, ns->n + 1);
+  for (int i = 0; i < ns->n; i++) {
+    if (ns->ints[i] == -4) REL_FAIL("%s: newshape=%s: the code -4 has no reverse form", ty_rel_who(rel), ints_text(ns));
+    ints[i] = ns->ints[ns->n - 1 - i];
+  }
+  rev.ints = ints;
+  int r = shape->u.shape.rank;
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[r - 1 - i];
+  REL_TRY(reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, message));
+  int n = out->u.shape.rank;
+  IrType **od = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < n; i++) od[i] = out->u.shape.dims[n - 1 - i];
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, od), dtype), message);
+}
+
+/* reinterpret(data, dtype): the bits of each element as another type of the same width. */
+TyRelResult ty_rel_reinterpret(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  IrDType to = ty_rel_attr(rel, IR_A_DTYPE)->dtype;
+  IrType *tt = ir_type_dtype(to, (IrSpan){0});
+  if (to.code == IR_DT_BOOL) REL_FAIL("%s cannot give bool: its bits are not a whole byte", ty_rel_who(rel));
+  REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, tt), message));
+  if (dtype->kind == IR_TYPE_DTYPE && (dtype->u.dtype.code == IR_DT_BOOL || dtype->u.dtype.bits != to.bits))
+    REL_FAIL("%s keeps the bits: %s and dtype=%s differ in width", ty_rel_who(rel), ty_rel_text(cx, dtype),
+             ty_rel_text(cx, tt));
+  return dtype->kind == IR_TYPE_DTYPE ? TY_SOLVED : TY_NOT_YET;
 }
 
 /* ---------------------------------------------------------------- Transpose, ExpandDims, Squeeze */

@@ -216,3 +216,172 @@ raw('meshgrid_error_indexing.rly', '''// meshgrid's indexing is "ij" or "xy": "j
 // expect-error: indexing="ji"
 meshgrid(([1f], [2f]), indexing="ji")
 ''')
+
+# contrib_reverse_reshape: TVM's reading (reverse the shape and the codes, reshape, reverse back)
+def reshape_codes(shape, codes):
+    out, src, infer = [], 0, -1
+    for v in codes:
+        if v > 0: out.append(v); src += 1
+        elif v == 0: out.append(shape[src]); src += 1
+        elif v == -1: infer = len(out); out.append(1); src += 1
+        elif v == -2: out += shape[src:]; src = len(shape)
+        elif v == -3: out.append(shape[src] * shape[src + 1]); src += 2
+    if infer >= 0: out[infer] = int(np.prod(shape)) // int(np.prod(out))
+    return out
+def rev_reshape(shape, codes): return reshape_codes(list(shape)[::-1], list(codes)[::-1])[::-1]
+L = []
+for sh, codes in [((10, 5, 4), (-1, 0)), ((2, 3, 4), (-1, 0)), ((2, 3, 4), (4, -1)), ((2, 3, 4), (-3, 0)), ((2, 3, 4, 5), (-2, -3)), ((6,), (2, 3))]:
+    x = ar(sh, np.int32)
+    L.append(('%s' % rly(np.array(rev_reshape(sh, codes), np.int32)), 'shape_of(contrib_reverse_reshape(zeros(shape=%s), newshape=%s))' % (list(sh), list(codes))))
+x = ar((2, 3, 2)); L.append((rly(x.reshape(rev_reshape((2, 3, 2), (0, -1)))), 'contrib_reverse_reshape(%s, newshape=[0, -1])' % rly(x)))
+write('contrib_reverse_reshape_values.rly', '''// contrib_reverse_reshape reads reshape's codes from the right (TVM's InferNewShape with reverse): (10, 5, 4) with
+// [-1, 0] is (50, 4) (reshape gives (40, 5)); 0 copies from the right, -3 merges the last two, -2 keeps the leading
+// dimensions; the data keeps its order. Expected shapes: a Python port of InferNewShape run on the reversed shape.
+// args: --no-prelude
+''', L)
+raw('contrib_reverse_reshape_types.rly', '''// contrib_reverse_reshape's type: symbolic dimensions copied by 0 from the right; -1 divides the rest.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar>(Tensor[(n, 3, 4), float32]) -> Tensor[(n * 3, 4), float32]
+// expect-type: @b : fn<n : ShapeVar>(Tensor[(2, 3, n), int8]) -> Tensor[(6, n), int8]
+def @a(%x : Tensor[(n, 3, 4), float32]) { contrib_reverse_reshape(%x, newshape=[-1, 0]) }
+def @b(%x : Tensor[(2, 3, n), int8]) { contrib_reverse_reshape(%x, newshape=[6, 0]) }
+''')
+raw('contrib_reverse_reshape_error_count.rly', '''// contrib_reverse_reshape to a shape of another element count is a type error naming the operator.
+// args: --no-prelude
+// expect-error: contrib_reverse_reshape
+// expect-error: newshape=[5, 0]
+contrib_reverse_reshape(zeros(shape=[2, 3]), newshape=[5, 0])
+''')
+
+# reinterpret
+x = np.array([1, -2, 0.5], f32); y = np.array([1, -1, 256], np.int32); z = np.array([1.5, -0.25], f64)
+write('reinterpret_values.rly', '''// reinterpret keeps each element's bits under another type of the same width: float32 as int32 and uint32, int32 as
+// float32 (1 is a denormal), float64 as int64, int8 as uint8. Expected values: numpy's view.
+// args: --no-prelude
+''', [(rly(x.view(np.int32)), 'reinterpret(%s, dtype="int32")' % rly(x)),
+      (rly(x.view(np.uint32)), 'reinterpret(%s, dtype="uint32")' % rly(x)),
+      (rly(y.view(f32)), 'reinterpret(%s, dtype="float32")' % rly(y)),
+      (rly(z.view(np.int64)), 'reinterpret(%s, dtype="int64")' % rly(z)),
+      (rly(np.array([-1, 5], np.int8).view(np.uint8)), 'reinterpret([-1i8, 5i8], dtype="uint8")')])
+raw('reinterpret_types.rly', '''// reinterpret's type: the data's shape (symbolic too), dtype's element type.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar>(Tensor[(n, 2), float32]) -> Tensor[(n, 2), int32]
+def @a(%x : Tensor[(n, 2), float32]) { reinterpret(%x, dtype="int32") }
+''')
+raw('reinterpret_error_width.rly', '''// reinterpret keeps the width: float32 as int64 is a type error naming reinterpret.
+// args: --no-prelude
+// expect-error: reinterpret
+// expect-error: width
+reinterpret([1f], dtype="int64")
+''')
+
+# invert_permutation
+L = []
+for p, sfx in [([2, 0, 1], ''), ([3, 4, 0, 2, 1], 'i64'), ([0], 'u8')]:
+    dt = {'': np.int32, 'i64': np.int64, 'u8': np.uint8}[sfx]
+    L.append((rly(np.argsort(np.array(p)).astype(dt)), 'invert_permutation(%s)' % rly(np.array(p, dt))))
+write('invert_permutation_values.rly', '''// invert_permutation(p) gives q with q[p[i]] = i: int32, int64, uint8. Expected values: numpy's argsort of p.
+// args: --no-prelude
+''', L)
+raw('invert_permutation_types.rly', '''// invert_permutation keeps its argument's type: an integer vector, of symbolic length too.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar>(Tensor[(n), int64]) -> Tensor[(n), int64]
+def @a(%x : Tensor[(n), int64]) { invert_permutation(%x) }
+''')
+raw('invert_permutation_error_values.rly', '''// invert_permutation of a vector that is no permutation (2 twice) is a run-time error naming the operator.
+// args: --no-prelude
+// expect-error: invert_permutation
+invert_permutation([2, 0, 2])
+''')
+raw('invert_permutation_error_dtype.rly', '''// invert_permutation takes integers: a float vector is a type error naming the operator.
+// args: --no-prelude
+// expect-error: invert_permutation
+// expect-error: float32
+invert_permutation([1f, 0f])
+''')
+
+# unravel_index
+L = []
+for ix, sh, dt in [([22, 41, 37], [7, 6], np.int32), (5, [2, 3], np.int64), ([0, 23, 7], [2, 3, 4], np.int32), ([3], [4], np.uint8)]:
+    r = np.array(np.unravel_index(np.array(ix), sh)).astype(dt)
+    L.append((rly(r), 'unravel_index(%s, %s)' % (rly(np.array(ix, dt)), rly(np.array(sh, dt)))))
+write('unravel_index_values.rly', '''// unravel_index(indices, shape) gives each flat index's coordinates in a row-major shape, as rows (k, n): a vector of
+// indices, a scalar (result (k)), rank 3, uint8. Expected values: numpy.unravel_index.
+// args: --no-prelude
+''', L)
+raw('unravel_index_types.rly', '''// unravel_index's type: (k) for a scalar index, (k, n) for n indices, k the shape's length; the indices' type.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar, k : ShapeVar>(Tensor[(n), int64], Tensor[(k), int32]) -> Tensor[(k, n), int64]
+// expect-type: @b : fn<k : ShapeVar>(Tensor[(), int32], Tensor[(k), int32]) -> Tensor[(k), int32]
+def @a(%x : Tensor[(n), int64], %s : Tensor[(k), int32]) { unravel_index(%x, %s) }
+def @b(%x : Tensor[(), int32], %s : Tensor[(k), int32]) { unravel_index(%x, %s) }
+''')
+raw('unravel_index_error_range.rly', '''// unravel_index of 6 in a (2, 3) shape is out of range: a run-time error naming the operator (numpy's ValueError).
+// args: --no-prelude
+// expect-error: unravel_index
+// expect-error: 6
+unravel_index([1, 6], [2, 3])
+''')
+raw('unravel_index_error_rank.rly', '''// unravel_index takes a scalar or a vector of indices: a matrix is a type error.
+// args: --no-prelude
+// expect-error: unravel_index
+unravel_index([[1, 2]], [2, 3])
+''')
+
+# matrix_set_diag: python/tvm/topi/testing/matrix_set_diag.py, with TVM's attributes as its align string
+def msd(x, d, k=0, align='RIGHT_LEFT'):
+    out = np.array(x, copy=True); cols = x.shape[-1]; rows = x.shape[-2]
+    one = True
+    if isinstance(k, (tuple, list)):
+        if len(k) < 2 or k[0] == k[1]: k = k[0]
+        else: one = False
+    if one:
+        for i in range(d.shape[-1]):
+            if k >= 0: out[..., i, i + k] = d[..., i]
+            else: out[..., i - k, i] = d[..., i]
+    else:
+        for ki in range(k[0], k[1] + 1):
+            dl = min(cols - max(ki, 0), rows + min(ki, 0)); off = 0
+            if ki >= 0:
+                if align[:5] == 'RIGHT': off = d.shape[-1] - dl
+            else:
+                if align[-5:] == 'RIGHT': off = d.shape[-1] - dl
+            for i in range(dl):
+                if ki >= 0: out[..., i, i + ki] = d[..., k[1] - ki, i + off]
+                else: out[..., i - ki, i] = d[..., k[1] - ki, i + off]
+    return out
+x = ar((3, 4)); xb = ar((2, 3, 3), np.int32)
+d0 = np.array([-1, -2, -3], f32); d1 = -ar((3,), f32, off=-1); db = -ar((2, 3), np.int32, off=-1)
+band = -ar((3, 3), f32, off=-1)
+L = [(rly(msd(x, d0)), 'matrix_set_diag(%s, %s)' % (rly(x), rly(d0))),
+     (rly(msd(x, d1, 1)), 'matrix_set_diag(%s, %s, k1=1, k2=1)' % (rly(x), rly(d1))),
+     (rly(msd(x, d1[:2], -1)), 'matrix_set_diag(%s, %s, k1=-1, k2=-1)' % (rly(x), rly(d1[:2]))),
+     (rly(msd(xb, db)), 'matrix_set_diag(%s, %s)' % (rly(xb), rly(db))),
+     (rly(msd(x, band, (-1, 1), 'RIGHT_RIGHT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1)' % (rly(x), rly(band))),
+     (rly(msd(x, band, (-1, 1), 'LEFT_LEFT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1, super_diag_right_align=False, sub_diag_left_align=True)' % (rly(x), rly(band))),
+     (rly(msd(x, band, (-1, 1), 'RIGHT_LEFT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1, sub_diag_left_align=True)' % (rly(x), rly(band)))]
+write('matrix_set_diag_values.rly', '''// matrix_set_diag(data, diagonal, k1=0, k2=0) writes diagonals k1..k2 of the last two axes: the main one, k=1,
+// k=-1, a batch of int32 matrices, a band -1..1 in TVM's default alignment (super right, sub right), both left, and
+// right/left (TensorFlow's default). Expected values: TVM's topi.testing.matrix_set_diag (align from the attributes).
+// args: --no-prelude
+''', L)
+raw('matrix_set_diag_types.rly', '''// matrix_set_diag keeps the data's type; the diagonal's batch dimensions unify with the data's (symbolic ones too).
+// args: --no-prelude
+// expect-type: @a : fn<b : ShapeVar>(Tensor[(b, 3, 4), float32], Tensor[(b, 3), float32]) -> Tensor[(b, 3, 4), float32]
+// expect-type: @c : fn<m : ShapeVar, n : ShapeVar>(Tensor[(m, n), int8], Tensor[(2, ?), int8]) -> Tensor[(m, n), int8]
+def @a(%x : Tensor[(b, 3, 4), float32], %d) { matrix_set_diag(%x, %d) }
+def @c(%x : Tensor[(m, n), int8], %d : Tensor[(2, ?), int8]) { matrix_set_diag(%x, %d, k1=0, k2=1) }
+''')
+raw('matrix_set_diag_error_length.rly', '''// matrix_set_diag's diagonal must be the longest diagonal's length: 4 values for the main diagonal of a 3 x 4
+// matrix is a type error naming the operator.
+// args: --no-prelude
+// expect-error: matrix_set_diag
+// expect-error: 4
+matrix_set_diag(zeros(shape=[3, 4]), [1f, 2f, 3f, 4f])
+''')
+raw('matrix_set_diag_error_k.rly', '''// matrix_set_diag's k1 must not be above k2 (TVM's check).
+// args: --no-prelude
+// expect-error: matrix_set_diag
+// expect-error: k1=1
+matrix_set_diag(zeros(shape=[3, 4]), zeros(shape=[2, 3]), k1=1, k2=0)
+''')
