@@ -5,6 +5,7 @@
 #include "runtime/kernel.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- helpers */
@@ -526,6 +527,193 @@ static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const I
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- searchsorted, argwhere, unique */
+
+/* a < b (-1), a == b (0), a > b (1) for elements of dt; NaN above everything (equal to NaN). */
+static int elem_cmp(RtValue a, RtValue b, IrDType dt) {
+  if (dt.code == IR_DT_FLOAT) {
+    double x = rt_scalar_f64(a), y = rt_scalar_f64(b);
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return x < y ? -1 : x > y;
+  }
+  if (dt.code == IR_DT_UINT || dt.code == IR_DT_BOOL) return a.u.u < b.u.u ? -1 : a.u.u > b.u.u;
+  int64_t x = rt_scalar_i64(a), y = rt_scalar_i64(b);
+  return x < y ? -1 : x > y;
+}
+
+/* The position of each value in its row of the sorted sequence: the first element >= it (> with right). */
+static RtValue searchsorted(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand sq, v;
+  rt_operand(&sq, args[0]);
+  rt_operand(&v, args[1]);
+  if (sq.rank < 1 || v.rank < 1 || !ir_dtype_eq(sq.dt, v.dt) || (sq.rank > 1 && sq.rank != v.rank))
+    rt_error(e, "searchsorted: the values %s do not fit the sorted sequence %s", rt_shape_text(v.rank, v.shape),
+             rt_shape_text(sq.rank, sq.shape));
+  for (int i = 0; sq.rank > 1 && i < v.rank - 1; i++)
+    if (sq.shape[i] != v.shape[i]) rt_error(e, "searchsorted: the leading dimensions of the sequence and the values differ");
+  bool right = ir_attr_bool(at, IR_A_RIGHT, false);
+  IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
+  int64_t len = sq.shape[sq.rank - 1], vin = v.shape[v.rank - 1];
+  RtResult res;
+  void *out = rt_result_init(&res, dt, v.rank, v.shape);
+  for (int64_t i = 0; i < v.count; i++) {
+    int64_t row = sq.rank > 1 ? i / vin : 0, lo = 0, hi = len;
+    RtValue x = rt_elem_get(v.data, v.dt, i);
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      int c = elem_cmp(rt_elem_get(sq.data, sq.dt, row * len + mid), x, sq.dt);
+      if (c < 0 || (right && c == 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    rt_elem_set(out, dt, i, rt_scalar_from_i64(dt, lo));
+  }
+  return rt_result_value(&res);
+}
+
+static bool nonzero(RtValue v, IrDType dt) { return dt.code == IR_DT_FLOAT ? rt_scalar_f64(v) != 0 : v.u.u != 0; }
+
+/* The coordinates of the nonzero elements, one row each, in row-major order: (count, rank) int32. */
+static RtValue argwhere(const RtValue *args, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, args[0]);
+  check_rank(e, IR_OP_ARGWHERE, a.rank);
+  int64_t count = 0;
+  for (int64_t i = 0; i < a.count; i++) count += nonzero(rt_elem_get(a.data, a.dt, i), a.dt);
+  if (count > INT32_MAX) rt_error(e, "argwhere: too many elements for int32 coordinates");
+  int64_t shape[2] = {count, a.rank};
+  RtResult res;
+  int32_t *out = rt_result_init(&res, IR_DTYPE(IR_DT_INT, 32), 2, shape);
+  for (int64_t i = 0, k = 0; i < a.count; i++) {
+    if (!nonzero(rt_elem_get(a.data, a.dt, i), a.dt)) continue;
+    for (int64_t d = a.rank - 1, x = i; d >= 0; d--) {
+      out[k * a.rank + d] = (int32_t)(x % a.shape[d]);
+      x /= a.shape[d];
+    }
+    k++;
+  }
+  return rt_result_value(&res);
+}
+
+static const RtOperand *unique_data;
+static int unique_cmp(const void *p, const void *q) {
+  int64_t i = *(const int64_t *)p, j = *(const int64_t *)q;
+  int c = elem_cmp(rt_elem_get(unique_data->data, unique_data->dt, i), rt_elem_get(unique_data->data, unique_data->dt, j),
+                   unique_data->dt);
+  return c ? c : (i > j) - (i < j);
+}
+
+/* TVM's unique: (unique, indices of first occurrences, inverse_indices, num_unique[, counts]), the padded
+ * fields zero past num_unique; the unique elements ascending (sorted) or in order of first occurrence. */
+static RtValue unique(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, args[0]);
+  if (a.rank != 1) rt_error(e, "unique takes a vector");
+  int64_t n = a.count;
+  if (n > INT32_MAX) rt_error(e, "unique: too many elements for int32 indices");
+  bool sorted = ir_attr_bool(at, IR_A_SORTED, true), counts = ir_attr_bool(at, IR_A_RETURN_COUNTS, false);
+  size_t sz = sizeof(int64_t) * (size_t)(n ? n : 1);
+  int64_t *ord = rt_alloc(sz), *group = rt_alloc(sz), *first = rt_alloc(sz), *cnt = rt_alloc(sz), *rank = rt_alloc(sz);
+  for (int64_t i = 0; i < n; i++) ord[i] = i;
+  unique_data = &a;
+  qsort(ord, (size_t)n, sizeof(int64_t), unique_cmp);
+  int64_t g = -1;
+  for (int64_t k = 0; k < n; k++) {
+    if (k == 0 || elem_cmp(rt_elem_get(a.data, a.dt, ord[k - 1]), rt_elem_get(a.data, a.dt, ord[k]), a.dt)) {
+      g++;
+      first[g] = ord[k];
+      cnt[g] = 0;
+    }
+    cnt[g]++;
+    group[ord[k]] = g;
+  }
+  int64_t nu = g + 1;
+  /* rank[g]: the group's place in the output. */
+  for (int64_t q = 0; q < nu; q++) rank[q] = q;
+  if (!sorted) {
+    int64_t next = 0;
+    for (int64_t i = 0; i < n; i++)
+      if (first[group[i]] == i) rank[group[i]] = next++;
+  }
+  IrDType i32 = IR_DTYPE(IR_DT_INT, 32);
+  int64_t shape[1] = {n}, one[1] = {1};
+  RtResult r0, r1, r2, r3, r4;
+  char *u = rt_result_init(&r0, a.dt, 1, shape);
+  int32_t *ix = rt_result_init(&r1, i32, 1, shape), *inv = rt_result_init(&r2, i32, 1, shape), *num = rt_result_init(&r3, i32, 1, one);
+  int32_t *ct = counts ? rt_result_init(&r4, i32, 1, shape) : NULL;
+  size_t esize = rt_dtype_size(a.dt);
+  memset(u, 0, (size_t)n * esize);
+  for (int64_t i = 0; i < n; i++) {
+    ix[i] = 0, inv[i] = (int32_t)rank[group[i]];
+    if (ct) ct[i] = 0;
+  }
+  for (int64_t q = 0; q < nu; q++) {
+    copy_elem(u, rank[q], a.data, first[q], esize);
+    ix[rank[q]] = (int32_t)first[q];
+    if (ct) ct[rank[q]] = (int32_t)cnt[q];
+  }
+  num[0] = (int32_t)nu;
+  RtValue f[5] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2), rt_result_value(&r3)};
+  if (ct) f[4] = rt_result_value(&r4);
+  return rt_tuple_value(counts ? 5 : 4, f);
+}
+
+/* ---------------------------------------------------------------- adv_index */
+
+/* numpy's advanced indexing data[i0, i1, ...]: the index tensors broadcast; negative indices count
+ * from the end; the data's remaining axes follow. */
+static RtValue adv_index(RtValue tuple, const IrExpr *e) {
+  if (tuple.kind != RT_TUPLE || tuple.u.tup->n < 2) rt_error(e, "adv_index takes a tuple of the data and indices");
+  int n = (int)tuple.u.tup->n - 1;
+  RtOperand a, *ix = rt_alloc(sizeof(RtOperand) * (size_t)n);
+  rt_operand(&a, tuple.u.tup->f[0]);
+  if (n > a.rank) rt_error(e, "adv_index: more index tensors than the data's rank");
+  int rb = 0;
+  for (int i = 0; i < n; i++) {
+    rt_operand(&ix[i], tuple.u.tup->f[i + 1]);
+    if (ix[i].dt.code != IR_DT_INT && ix[i].dt.code != IR_DT_UINT) rt_error(e, "adv_index: the indices are not integers");
+    if (ix[i].rank > rb) rb = ix[i].rank;
+  }
+  check_rank(e, IR_OP_ADV_INDEX, rb + a.rank - n);
+  int64_t bshape[RT_MAX_RANK], shape[RT_MAX_RANK], ast[RT_MAX_RANK];
+  for (int k = 0; k < rb; k++) {
+    bshape[k] = 1;
+    for (int i = 0; i < n; i++) {
+      int ri = ix[i].rank;
+      if (k < rb - ri) continue;
+      int64_t d = ix[i].shape[k - (rb - ri)];
+      if (d != 1 && bshape[k] != 1 && d != bshape[k]) rt_error(e, "adv_index: the index tensors do not broadcast");
+      if (d != 1) bshape[k] = d;
+    }
+    shape[k] = bshape[k];
+  }
+  int m = rb;
+  for (int i = n; i < a.rank; i++) shape[m++] = a.shape[i];
+  strides_of(a.rank, a.shape, ast);
+  int64_t inner = span_count(a.shape, n, a.rank), outer = span_count(bshape, 0, rb);
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, m, shape);
+  int64_t idx[RT_MAX_RANK] = {0};
+  for (int64_t o = 0; o < outer && inner; o++) {
+    int64_t off = 0;
+    for (int i = 0; i < n; i++) {
+      int64_t j = 0, mul = 1;
+      for (int d = ix[i].rank - 1; d >= 0; d--) {
+        int k = d + rb - ix[i].rank;
+        j += (ix[i].shape[d] == 1 ? 0 : idx[k]) * mul;
+        mul *= ix[i].shape[d];
+      }
+      off += index_at(&ix[i], j, a.shape[i], IR_OP_ADV_INDEX, i, e) * ast[i];
+    }
+    memcpy(out + (size_t)(o * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
+    for (int k = rb - 1; k >= 0; k--) {
+      if (++idx[k] < bshape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -541,6 +729,10 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_INVERT_PERMUTATION: return invert_permutation(args, e);
   case IR_OP_UNRAVEL_INDEX: return unravel_index(args, e);
   case IR_OP_MATRIX_SET_DIAG: return matrix_set_diag(args, at, e);
+  case IR_OP_SEARCHSORTED: return searchsorted(args, at, e);
+  case IR_OP_ARGWHERE: return argwhere(args, e);
+  case IR_OP_UNIQUE: return unique(args, at, e);
+  case IR_OP_ADV_INDEX: return adv_index(args[0], e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

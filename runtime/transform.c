@@ -906,6 +906,86 @@ static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
   return rt_tuple_value(n, items);
 }
 
+/* ---------------------------------------------------------------- strided_set, sliding_window */
+
+/* data with data[begin:end:strides] (numpy's slice per axis: negative begin and end count from the
+ * end, then clamp; axes past the vectors are whole) set to v, which has the slice's shape. */
+static RtValue strided_set(const RtValue *args, int nargs, const IrExpr *e) {
+  RtOperand a, v, bo, eo, so;
+  rt_operand(&a, args[0]);
+  rt_operand(&v, args[1]);
+  rt_operand(&bo, args[2]);
+  rt_operand(&eo, args[3]);
+  if (nargs > 4) rt_operand(&so, args[4]);
+  int r = a.rank;
+  check_rank(e, IR_OP_STRIDED_SET, r);
+  if (v.rank != r || !ir_dtype_eq(a.dt, v.dt)) rt_error(e, "strided_set: the values do not fit the data");
+  int64_t b[RT_MAX_RANK], st[RT_MAX_RANK], len[RT_MAX_RANK], astr[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) {
+    int64_t d = a.shape[i], s = nargs > 4 && i < so.count ? rt_scalar_i64(rt_elem_get(so.data, so.dt, i)) : 1;
+    if (s == 0) rt_error(e, "strided_set: a stride is 0");
+    bool hb = i < bo.count, he = i < eo.count;
+    int64_t x = hb ? rt_scalar_i64(rt_elem_get(bo.data, bo.dt, i)) : 0, y = he ? rt_scalar_i64(rt_elem_get(eo.data, eo.dt, i)) : 0;
+    if (s > 0) {
+      x = !hb ? 0 : x < 0 ? (x + d < 0 ? 0 : x + d) : (x > d ? d : x);
+      y = !he ? d : y < 0 ? (y + d < 0 ? 0 : y + d) : (y > d ? d : y);
+      len[i] = y > x ? (y - x + s - 1) / s : 0;
+    } else {
+      x = !hb ? d - 1 : x < 0 ? (x + d < 0 ? -1 : x + d) : (x >= d ? d - 1 : x);
+      y = !he ? -1 : y < 0 ? (y + d < 0 ? -1 : y + d) : (y >= d ? d - 1 : y);
+      len[i] = x > y ? (x - y + (-s) - 1) / (-s) : 0;
+    }
+    b[i] = x, st[i] = s;
+    if (v.shape[i] != len[i])
+      rt_error(e, "strided_set: the values %s do not have the slice's shape (dimension %d is %lld)",
+               rt_shape_text(v.rank, v.shape), i, (long long)len[i]);
+  }
+  strides_of(r, a.shape, astr);
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, r, a.shape);
+  memcpy(out, a.data, (size_t)a.count * esize);
+  int64_t idx[RT_MAX_RANK] = {0};
+  for (int64_t j = 0; j < v.count; j++) {
+    int64_t off = 0;
+    for (int i = 0; i < r; i++) off += (b[i] + idx[i] * st[i]) * astr[i];
+    memcpy(out + (size_t)off * esize, (const char *)v.data + (size_t)j * esize, esize);
+    next_index(idx, r, len);
+  }
+  return rt_result_value(&res);
+}
+
+/* sliding_window: out[pre..., k..., w...] = data[pre..., k * s + w ...]. */
+static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *ws = &at->v[IR_A_WINDOW_SHAPE], *sv = &at->v[IR_A_STRIDES];
+  int64_t axis = ir_attr_int(at, IR_A_AXIS, 0);
+  int r = a->rank, nw = ws->n, n = (int)axis + 2 * nw;
+  check_rank(e, IR_OP_SLIDING_WINDOW, n);
+  if (axis < 0 || axis + nw != r || sv->n != nw) rt_error(e, "sliding_window: the window does not fit the data");
+  int64_t shape[RT_MAX_RANK], astr[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
+  for (int i = 0; i < axis; i++) shape[i] = a->shape[i];
+  for (int i = 0; i < nw; i++) {
+    int64_t d = a->shape[axis + i], w = ws->ints[i], s = sv->ints[i];
+    if (d < w) rt_error(e, "sliding_window: a window of %lld does not fit dimension %lld of %s", (long long)w,
+                        (long long)(axis + i), rt_shape_text(r, a->shape));
+    shape[axis + i] = (d - w + s) / s;
+    shape[axis + nw + i] = w;
+  }
+  strides_of(r, a->shape, astr);
+  size_t esize = rt_dtype_size(a->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, n, shape);
+  int64_t count = product(n, shape);
+  for (int64_t j = 0; j < count; j++) {
+    int64_t off = 0;
+    for (int i = 0; i < axis; i++) off += idx[i] * astr[i];
+    for (int i = 0; i < nw; i++) off += (idx[axis + i] * sv->ints[i] + idx[axis + nw + i]) * astr[axis + i];
+    memcpy(out + (size_t)j * esize, (const char *)a->data + (size_t)off * esize, esize);
+    next_index(idx, n, shape);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -915,6 +995,7 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
   if (op == IR_OP_WHERE) return where(args, e);
   if (op == IR_OP_EINSUM) return einsum(args[0], at, e);
   if (op == IR_OP_MESHGRID) return meshgrid(args[0], at, e);
+  if (op == IR_OP_STRIDED_SET) return strided_set(args, nargs, e);
   RtOperand a, b;
   rt_operand(&a, args[0]);
   if (nargs > 1) rt_operand(&b, args[1]);
@@ -956,6 +1037,7 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
   case IR_OP_SLICE_LIKE: return slice_like(&a, &b, at, e);
   case IR_OP_TRILU: return trilu(&a, &b, at, e);
   case IR_OP_CONTRIB_REVERSE_RESHAPE: return reverse_reshape(&a, at, e);
+  case IR_OP_SLIDING_WINDOW: return sliding_window(&a, at, e);
   case IR_OP_REINTERPRET: return reinterpret(&a, at->v[IR_A_DTYPE].dtype, e);
   case IR_OP_NDARRAY_SIZE: return rt_scalar_from_i64(ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)), a.count);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);

@@ -1124,3 +1124,61 @@ TyRelResult ty_rel_meshgrid(TyCtx *cx, TyRelation *rel, const char **message) {
   for (int i = 0; i < n; i++) fields[i] = ty_rel_tensor_type(ty_rel_shape(n, grid), dtype);
   return ty_rel_result(cx, rel, 1, ir_type_tuple(n, fields, (IrSpan){0}), message);
 }
+
+/* ---------------------------------------------------------------- StridedSet, SlidingWindow */
+
+/* strided_set(data, v, begin, end[, strides]): v of data's element type and rank; begin, end and
+ * strides integer vectors; the result is data's type (TVM's relation checks nothing else: the slice's
+ * shape depends on the values, checked at run time). */
+TyRelResult ty_rel_strided_set(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *vs, *vdt;
+  int res = rel->nargs - 1;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, shape->u.shape.rank, &vs, &vdt, "values of the data's rank", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, vdt, message));
+  static const char *const what[] = {"begin, a vector,", "end, a vector,", "strides, a vector,"};
+  for (int i = 2; i < res; i++) {
+    IrType *s, *dt;
+    REL_TRY(ty_rel_tensor_of_rank(cx, rel, i, 1, &s, &dt, what[i - 2], message));
+    if (dt->kind == IR_TYPE_DTYPE && dt->u.dtype.code != IR_DT_INT && dt->u.dtype.code != IR_DT_UINT)
+      REL_FAIL("%s takes %s as integers, but they are %s", ty_rel_who(rel), what[i - 2], ty_rel_text(cx, dt));
+  }
+  return ty_rel_result(cx, rel, res, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* sliding_window(data, axis, window_shape, strides): the axes before `axis`, then per window axis the
+ * number of windows ceil((d - w + 1) / s), then the window's shape. */
+TyRelResult ty_rel_sliding_window(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank;
+  const IrAttrValue *ws = ty_rel_attr(rel, IR_A_WINDOW_SHAPE), *st = ty_rel_attr(rel, IR_A_STRIDES);
+  int64_t axis = ir_attr_int(rel->attrs, IR_A_AXIS, 0);
+  if (axis < 0 || axis > r)
+    REL_FAIL("%s: axis=%lld is out of range for the data %s", ty_rel_who(rel), (long long)axis, ty_rel_shape_text(cx, shape));
+  if (ws->none || ws->n != r - axis)
+    REL_FAIL("%s: window_shape=%s must have a size for each axis from %lld of the data %s", ty_rel_who(rel), ints_text(ws),
+             (long long)axis, ty_rel_shape_text(cx, shape));
+  if (st->none || st->n != ws->n)
+    REL_FAIL("%s: strides=%s must have as many values as window_shape=%s", ty_rel_who(rel), ints_text(st), ints_text(ws));
+  int n = (int)axis + 2 * ws->n;
+  IrType **dims = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < axis; i++) dims[i] = shape->u.shape.dims[i];
+  for (int i = 0; i < ws->n; i++) {
+    int64_t w = ws->ints[i], s = st->ints[i], d;
+    if (w < 1 || s < 1) REL_FAIL("%s: window sizes and strides must be 1 or more", ty_rel_who(rel));
+    IrType *di = shape->u.shape.dims[axis + i];
+    TyRelResult k = ty_rel_dim_const(cx, di, &d);
+    if (k == TY_NOT_YET) return k;
+    if (k == TY_SOLVED) {
+      if (d < w)
+        REL_FAIL("%s: a window of %lld does not fit dimension %lld of the data %s", ty_rel_who(rel), (long long)w,
+                 (long long)(axis + i), ty_rel_shape_text(cx, shape));
+      dims[axis + i] = ty_rel_dim((d - w + s) / s);
+    } else {
+      dims[axis + i] = s == 1 ? ty_dim_add(cx, di, ty_rel_dim(1 - w)) : ty_dim_any();
+    }
+    dims[axis + ws->n + i] = ty_rel_dim(w);
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message);
+}

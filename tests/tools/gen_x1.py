@@ -385,3 +385,183 @@ raw('matrix_set_diag_error_k.rly', '''// matrix_set_diag's k1 must not be above 
 // expect-error: k1=1
 matrix_set_diag(zeros(shape=[3, 4]), zeros(shape=[2, 3]), k1=1, k2=0)
 ''')
+
+# strided_set: numpy slice assignment
+def sset(x, v, b, e, s=None):
+    x = x.copy(); sl = []
+    for i in range(x.ndim):
+        st = s[i] if s is not None and i < len(s) else 1
+        sl.append(slice(b[i] if i < len(b) else None, e[i] if i < len(e) else None, st))
+    x[tuple(sl)] = v; return x
+def slshape(x, b, e, s=None):
+    sl = [slice(b[i] if i < len(b) else None, e[i] if i < len(e) else None, (s[i] if s is not None and i < len(s) else 1)) for i in range(x.ndim)]
+    return x[tuple(sl)].shape
+x = ar((3, 4)); L = []
+for b, e, s in [([0, 1], [3, 4], [2, 2]), ([1], [3], None), ([-1, -1], [-4, -5], [-1, -2]), ([0, 1], [10, 3], [1, 1])]:
+    v = -ar(slshape(x, b, e, s), off=-1)
+    args = '%s, %s, %s, %s' % (rly(x), rly(v), rly(np.array(b, np.int32)), rly(np.array(e, np.int32))) + (', %s' % rly(np.array(s, np.int32)) if s else '')
+    L.append((rly(sset(x, v, b, e, s)), 'strided_set(%s)' % args))
+xi = ar((2, 3), np.int64); vi = np.array([[7], [8]], np.int64)
+L.append((rly(sset(xi, vi, [0, 2], [2, 3])), 'strided_set(%s, %s, [0i64, 2i64], [2i64, 3i64])' % (rly(xi), rly(vi))))
+write('strided_set_values.rly', '''// strided_set(data, v, begin, end[, strides]) writes v into data[begin:end:strides] (numpy's slice per axis: negative
+// positions from the end, clamped; axes past the vectors whole): strides 2, one axis given, negative strides, an end
+// beyond the axis, int64 data without strides. Expected values: numpy slice assignment.
+// args: --no-prelude
+''', L)
+raw('strided_set_types.rly', '''// strided_set keeps the data's type (symbolic too); v has the data's rank and element type; an unannotated end
+// becomes a vector of some integer type.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar, n1 : ShapeVar, bt1 : BaseType>(Tensor[(n, 4), float32], Tensor[(?, ?), float32], Tensor[(2), int32], Tensor[(n1), bt1]) -> Tensor[(n, 4), float32]
+def @a(%x : Tensor[(n, 4), float32], %v : Tensor[(?, ?), float32], %b : Tensor[(2), int32], %e) { strided_set(%x, %v, %b, %e) }
+''')
+raw('strided_set_error_shape.rly', '''// strided_set's values must have the slice's shape: (2, 2) for a slice (3, 2) is a run-time error naming the operator.
+// args: --no-prelude
+// expect-error: strided_set
+strided_set(zeros(shape=[3, 4]), ones(shape=[2, 2]), [0, 0], [3, 2])
+''')
+raw('strided_set_error_dtype.rly', '''// strided_set's values have the data's element type: int32 values into float32 data is a type error.
+// args: --no-prelude
+// expect-error: strided_set
+// expect-error: int32
+strided_set(zeros(shape=[3]), [1i32], [0], [1])
+''')
+
+# sliding_window: numpy's sliding_window_view, strided
+from numpy.lib.stride_tricks import sliding_window_view
+def sw(x, axis, w, s):
+    v = sliding_window_view(x, w, axis=tuple(range(axis, x.ndim)))
+    return v[(slice(None),) * axis + tuple(slice(None, None, st) for st in s)]
+x = ar((2, 5)); y = ar((1, 4, 5), np.int32)
+write('sliding_window_values.rly', '''// sliding_window(data, axis, window_shape, strides): windows over the axes from `axis`, the window positions first,
+// then the window: axis 1 of a matrix with stride 2, a 2-D window with strides (2, 1) over axes 1, 2, the whole
+// data from axis 0. Expected values: numpy's sliding_window_view, strided.
+// args: --no-prelude
+''', [(rly(sw(x, 1, [3], [2])), 'sliding_window(%s, axis=1, window_shape=[3], strides=[2])' % rly(x)),
+      (rly(sw(y, 1, [2, 3], [2, 1])), 'sliding_window(%s, axis=1, window_shape=[2, 3], strides=[2, 1])' % rly(y)),
+      (rly(sw(x, 0, [2, 2], [1, 3])), 'sliding_window(%s, axis=0, window_shape=[2, 2], strides=[1, 3])' % rly(x))])
+raw('sliding_window_types.rly', '''// sliding_window's type: ceil((d - w + 1) / s) windows per axis; a symbolic axis with stride 1 gives n - w + 1, with
+// another stride `?` (as TVM's floordiv on a variable).
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar>(Tensor[(n, 7), float32]) -> Tensor[(n, 3, 3), float32]
+// expect-type: @b : fn<n : ShapeVar>(Tensor[(n, 7), float32]) -> Tensor[(n - 1, 3, 2, 3), float32]
+// expect-type: @c : fn<n : ShapeVar>(Tensor[(n), float32]) -> Tensor[(?, 2), float32]
+def @a(%x : Tensor[(n, 7), float32]) { sliding_window(%x, axis=1, window_shape=[3], strides=[2]) }
+def @b(%x : Tensor[(n, 7), float32]) { sliding_window(%x, axis=0, window_shape=[2, 3], strides=[1, 2]) }
+def @c(%x : Tensor[(n), float32]) { sliding_window(%x, axis=0, window_shape=[2], strides=[2]) }
+''')
+raw('sliding_window_error_window.rly', '''// sliding_window's window must fit: 6 along an axis of 5 is a type error naming the operator.
+// args: --no-prelude
+// expect-error: sliding_window
+// expect-error: 6
+sliding_window(zeros(shape=[2, 5]), axis=1, window_shape=[6], strides=[1])
+''')
+
+# searchsorted
+seq = np.array([1, 2, 2, 5, 7], f32); vals = np.array([2, 0, 7, 8, 3], f32)
+seq2 = np.array([[1, 3, 5], [2, 2, 4]], np.int32); vals2 = np.array([[3, 6], [2, 0]], np.int32)
+def ss2(s, v, side): return np.array([np.searchsorted(s[i], v[i], side) for i in range(len(s))])
+write('searchsorted_values.rly', '''// searchsorted(sorted, values, right=False, dtype="int32"): each value's insertion position in the sorted sequence
+// (the first element >= it, > it with right=True); a 2-D sequence searches row by row; dtype int64. Expected
+// values: numpy.searchsorted.
+// args: --no-prelude
+''', [(rly(np.searchsorted(seq, vals).astype(np.int32)), 'searchsorted(%s, %s)' % (rly(seq), rly(vals))),
+      (rly(np.searchsorted(seq, vals, 'right').astype(np.int64)), 'searchsorted(%s, %s, right=True, dtype="int64")' % (rly(seq), rly(vals))),
+      (rly(ss2(seq2, vals2, 'left').astype(np.int32)), 'searchsorted(%s, %s)' % (rly(seq2), rly(vals2))),
+      (rly(ss2(seq2, vals2, 'right').astype(np.int32)), 'searchsorted(%s, %s, right=True)' % (rly(seq2), rly(vals2)))])
+raw('searchsorted_types.rly', '''// searchsorted's type: the values' shape (symbolic too), of dtype; a multi-dimensional sequence shares the leading
+// dimensions with the values (a `?` there stays `?`).
+// args: --no-prelude
+// expect-type: @a : fn<m : ShapeVar, k : ShapeVar>(Tensor[(m), float32], Tensor[(k, 3), float32]) -> Tensor[(k, 3), int64]
+// expect-type: @b : fn<b : ShapeVar, m : ShapeVar, k : ShapeVar>(Tensor[(b, m), int32], Tensor[(?, k), int32]) -> Tensor[(?, k), int32]
+def @a(%s : Tensor[(m), float32], %v : Tensor[(k, 3), float32]) { searchsorted(%s, %v, dtype="int64") }
+def @b(%s : Tensor[(b, m), int32], %v : Tensor[(?, k), int32]) { searchsorted(%s, %v) }
+''')
+raw('searchsorted_error_rank.rly', '''// searchsorted: a 2-D sorted sequence needs values of rank 2 (TVM's check): a vector is a type error.
+// args: --no-prelude
+// expect-error: searchsorted
+searchsorted([[1f, 2f]], [1f])
+''')
+
+# argwhere
+c1 = np.array([[0, 1.5, 0], [2, 0, -1]], f32); c2 = np.array([True, False, True, True]); c3 = np.zeros((2, 2), np.int32)
+write('argwhere_values.rly', '''// argwhere(condition) gives the coordinates of the nonzero elements, a row each, in row-major order, as int32 (?,
+// rank): floats, bools, none at all (shape (0, 2)). Expected values: numpy.argwhere.
+// args: --no-prelude
+''', [(rly(np.argwhere(c1).astype(np.int32)), 'argwhere(%s)' % rly(c1)),
+      (rly(np.argwhere(c2).astype(np.int32)), 'argwhere(%s)' % rly(c2)),
+      (rly(np.array(np.argwhere(c3).shape, np.int32)), 'shape_of(argwhere(%s))' % rly(c3)),
+      (rly(np.array(np.argwhere(c1).shape, np.int32)), 'shape_of(argwhere(%s))' % rly(c1))])
+raw('argwhere_types.rly', '''// argwhere's type: (?, rank) int32, as TVM's (the count depends on the values); the `?` takes any length at run
+// time, and a later operator works on it (sum of the rows).
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar>(Tensor[(n, 3, 2), bool]) -> Tensor[(?, 3), int32]
+// expect-type: @b : fn(Tensor[(4), float32]) -> Tensor[(?), int32]
+// expect: %s
+def @a(%%x : Tensor[(n, 3, 2), bool]) { argwhere(%%x) }
+def @b(%%x : Tensor[(4), float32]) { sum(argwhere(%%x), axis=[1]) }
+@b([0f, 0f, 2f, 2f])
+''' % rly(np.argwhere(np.array([0, 0, 2, 2])).sum(1).astype(np.int32)))
+raw('argwhere_error_tuple.rly', '''// argwhere takes a tensor: a tuple is a type error naming argwhere.
+// args: --no-prelude
+// expect-error: argwhere
+argwhere((1, 2))
+''')
+
+# unique: TVM's padded fields (zeros past num_unique)
+def uniq(x, srt, counts):
+    u, first, inv, cnt = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
+    if not srt:
+        order = np.argsort(first, kind='stable'); pos = np.empty_like(order); pos[order] = np.arange(len(order))
+        u, first, cnt, inv = u[order], first[order], cnt[order], pos[inv]
+    n = len(x); k = len(u)
+    pad = lambda a, dt: np.concatenate([a, np.zeros(n - k, a.dtype)]).astype(dt)
+    f = [pad(u, x.dtype), pad(first, np.int32), inv.astype(np.int32), np.array([k], np.int32)]
+    if counts: f.append(pad(cnt, np.int32))
+    return '(' + ', '.join(rly(a) for a in f) + ')'
+x = np.array([4, 5, 1, 2, 3, 3, 4, 5], np.int32); y = np.array([2.5, -1, 2.5, 0], f32)
+write('unique_values.rly', '''// unique(data, sorted=True, return_counts=False) as TVM 0.14: (unique, indices of first occurrences, inverse_indices,
+// num_unique[, counts]), each padded to the data's length (relay pads with zeros; TVM leaves the padding unspecified).
+// Sorted, in order of first occurrence, with counts, floats. Expected values: numpy.unique, reordered by first occurrence.
+// args: --no-prelude
+''', [(uniq(x, True, False), 'unique(%s)' % rly(x)),
+      (uniq(x, False, True), 'unique(%s, sorted=False, return_counts=True)' % rly(x)),
+      (uniq(y, True, True), 'unique(%s, return_counts=True)' % rly(y))])
+raw('unique_types.rly', '''// unique's type: the data's length for each padded field (symbolic too), num_unique (1), counts only when asked.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar>(Tensor[(n), float32]) -> (Tensor[(n), float32], Tensor[(n), int32], Tensor[(n), int32], Tensor[(1), int32])
+// expect-type: @b : fn(Tensor[(?), int8]) -> (Tensor[(?), int8], Tensor[(?), int32], Tensor[(?), int32], Tensor[(1), int32], Tensor[(?), int32])
+def @a(%x : Tensor[(n), float32]) { unique(%x) }
+def @b(%x : Tensor[(?), int8]) { unique(%x, return_counts=True) }
+''')
+raw('unique_error_rank.rly', '''// unique takes a vector (TVM's check): a matrix is a type error naming unique.
+// args: --no-prelude
+// expect-error: unique
+unique([[1, 2], [3, 4]])
+''')
+
+# adv_index
+x = ar((3, 4)); x3 = ar((2, 3, 4), np.int32)
+i0 = np.array([[0], [2]], np.int32); i1 = np.array([1, 3], np.int32); i2 = np.array([-1, 0], np.int64)
+write('adv_index_values.rly', '''// adv_index((data, i0, i1, ...)) is numpy's advanced indexing data[i0, i1, ...]: indices that broadcast ((2, 1)
+// with (2)), one index tensor keeping the other axes, negative int64 indices, a scalar index. Expected values: numpy.
+// args: --no-prelude
+''', [(rly(x[i0, i1]), 'adv_index((%s, %s, %s))' % (rly(x), rly(i0), rly(i1))),
+      (rly(x3[i1[:1]]), 'adv_index((%s, %s))' % (rly(x3), rly(i1[:1]))),
+      (rly(x3[i2, i2]), 'adv_index((%s, %s, %s))' % (rly(x3), rly(i2), rly(i2))),
+      (rly(x3[1]), 'adv_index((%s, 1))' % rly(x3))])
+raw('adv_index_types.rly', '''// adv_index's type: the indices' broadcast shape (symbolic dimensions too), then the data's remaining axes.
+// args: --no-prelude
+// expect-type: @a : fn<n : ShapeVar, k : ShapeVar>(Tensor[(n, 5, 6), float32], Tensor[(k, 1), int64], Tensor[(3), int32]) -> Tensor[(k, 3, 6), float32]
+def @a(%x : Tensor[(n, 5, 6), float32], %i : Tensor[(k, 1), int64], %j : Tensor[(3), int32]) { adv_index((%x, %i, %j)) }
+''')
+raw('adv_index_error_range.rly', '''// adv_index with an index out of range (3 on an axis of 3) is a run-time error naming the operator.
+// args: --no-prelude
+// expect-error: adv_index
+// expect-error: 3
+adv_index((zeros(shape=[3, 4]), [0, 3]))
+''')
+raw('adv_index_error_broadcast.rly', '''// adv_index's index tensors must broadcast together: (2) with (3) is a type error naming the operator.
+// args: --no-prelude
+// expect-error: adv_index
+adv_index((zeros(shape=[3, 4]), [0, 1], [0, 1, 2]))
+''')
