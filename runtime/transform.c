@@ -923,17 +923,17 @@ static RtValue strided_set(const RtValue *args, int nargs, const IrExpr *e) {
   int64_t b[RT_MAX_RANK], st[RT_MAX_RANK], len[RT_MAX_RANK], astr[RT_MAX_RANK];
   for (int i = 0; i < r; i++) {
     int64_t d = a.shape[i], s = nargs > 4 && i < so.count ? rt_scalar_i64(rt_elem_get(so.data, so.dt, i)) : 1;
-    if (s == 0) rt_error(e, "strided_set: a stride is 0");
+    if (s == 0 || s == INT64_MIN) rt_error(e, "strided_set: a stride is 0 or out of range");
     bool hb = i < bo.count, he = i < eo.count;
     int64_t x = hb ? rt_scalar_i64(rt_elem_get(bo.data, bo.dt, i)) : 0, y = he ? rt_scalar_i64(rt_elem_get(eo.data, eo.dt, i)) : 0;
     if (s > 0) {
       x = !hb ? 0 : x < 0 ? (x + d < 0 ? 0 : x + d) : (x > d ? d : x);
       y = !he ? d : y < 0 ? (y + d < 0 ? 0 : y + d) : (y > d ? d : y);
-      len[i] = y > x ? (y - x + s - 1) / s : 0;
+      len[i] = y > x ? (y - x - 1) / s + 1 : 0;
     } else {
       x = !hb ? d - 1 : x < 0 ? (x + d < 0 ? -1 : x + d) : (x >= d ? d - 1 : x);
       y = !he ? -1 : y < 0 ? (y + d < 0 ? -1 : y + d) : (y >= d ? d - 1 : y);
-      len[i] = x > y ? (x - y + (-s) - 1) / (-s) : 0;
+      len[i] = x > y ? (x - y - 1) / (-s) + 1 : 0;
     }
     b[i] = x, st[i] = s;
     if (v.shape[i] != len[i])
@@ -968,7 +968,8 @@ static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const IrE
     int64_t d = a->shape[axis + i], w = ws->ints[i], s = sv->ints[i];
     if (d < w) rt_error(e, "sliding_window: a window of %lld does not fit dimension %lld of %s", (long long)w,
                         (long long)(axis + i), rt_shape_text(r, a->shape));
-    shape[axis + i] = (d - w + s) / s;
+    if (w < 1 || s < 1) rt_error(e, "sliding_window: window sizes and strides must be 1 or more");
+    shape[axis + i] = (d - w) / s + 1;
     shape[axis + nw + i] = w;
   }
   strides_of(r, a->shape, astr);

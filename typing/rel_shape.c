@@ -131,7 +131,9 @@ TyRelResult ty_rel_reverse_reshape(TyCtx *cx, TyRelation *rel, const char **mess
   int r = shape->u.shape.rank;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[r - 1 - i];
-  REL_TRY(reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, message));
+  TyRelResult k = reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, message);
+  if (k == TY_FAILED) *message = ir_printf("%s (reading the shape and the codes from the right)", *message);
+  if (k != TY_SOLVED) return k;
   int n = out->u.shape.rank;
   IrType **od = IR_NEW_ARRAY(IrType *, n + 1);
   for (int i = 0; i < n; i++) od[i] = out->u.shape.dims[n - 1 - i];
@@ -1174,7 +1176,7 @@ TyRelResult ty_rel_sliding_window(TyCtx *cx, TyRelation *rel, const char **messa
       if (d < w)
         REL_FAIL("%s: a window of %lld does not fit dimension %lld of the data %s", ty_rel_who(rel), (long long)w,
                  (long long)(axis + i), ty_rel_shape_text(cx, shape));
-      dims[axis + i] = ty_rel_dim((d - w + s) / s);
+      dims[axis + i] = ty_rel_dim((d - w) / s + 1);
     } else {
       dims[axis + i] = s == 1 ? ty_dim_add(cx, di, ty_rel_dim(1 - w)) : ty_dim_any();
     }
