@@ -2,7 +2,8 @@
  * under a new shape), transpose, broadcast_to and strided_slice (strided copies), concatenate,
  * stack and split (block copies), take, where, cast and shape_of; tile, repeat, reverse,
  * reverse_sequence, the *_like forms, collapse_sum (summing down to a shape that broadcasts),
- * layout_transform and ndarray_size. Data moves by element size, so
+ * layout_transform and ndarray_size; nn.fast_softmax (softmax's kernel), cast_like, slice_like, trilu,
+ * einsum, meshgrid, contrib_reverse_reshape, reinterpret, strided_set and sliding_window. Data moves by element size, so
  * one loop serves every dtype. */
 #include "runtime/kernel.h"
 

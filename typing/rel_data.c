@@ -1,6 +1,7 @@
 /* The relations of the data operators: one_hot, gathering (gather, gather_nd), scattering
  * (scatter_elements, scatter_nd), sorting (argsort, sort, topk), cumulative sums and products (cumsum,
- * cumprod: Scanop), after TVM 0.14's (src/relay/op/tensor/transform.cc,
+ * cumprod: Scanop); SequenceMask, InvertPermutation, UnravelIndex, MatrixSetDiag, SearchSorted, ArgWhere,
+ * Unique and AdvIndex, after TVM 0.14's (src/relay/op/tensor/transform.cc,
  * src/relay/op/algorithm/). */
 #include "typing/oprel.h"
 

@@ -1,7 +1,8 @@
 /* The relations of the shape operators: Reshape (with TVM's codes 0, -1, -2, -3, -4), Transpose,
  * ExpandDims, Squeeze, Concatenate, Stack, Split, Take, StridedSlice, BroadcastTo, Where, Cast,
  * ShapeOf, BatchFlatten; Tile, Repeat, Reverse, ReverseSequence, the *_like forms (FullLike,
- * ReshapeLike, BroadcastToLike, CollapseSumLike, CollapseSumTo), LayoutTransform and NdarraySize. Dimensions flow through symbolically: flattening (n, 3, 32, 32) gives
+ * ReshapeLike, BroadcastToLike, CollapseSumLike, CollapseSumTo), LayoutTransform and NdarraySize; CastLike,
+ * SliceLike, Trilu, Einsum, Meshgrid, ReverseReshape, Reinterpret, StridedSet, SlidingWindow. Dimensions flow through symbolically: flattening (n, 3, 32, 32) gives
  * (n, 3072), concatenating (n, 3) and (m, 3) gives (n + m, 3); what only the values decide is `?`. */
 #include "typing/oprel.h"
 
