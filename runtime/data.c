@@ -1,10 +1,12 @@
 /* The data kernels: one_hot, gather and gather_nd, scatter_elements and scatter_nd, argsort, sort and topk
- * (a stable merge sort along an axis), cumsum and cumprod. Indices out of range
+ * (a stable merge sort along an axis), cumsum and cumprod; sequence_mask, invert_permutation, unravel_index,
+ * matrix_set_diag, searchsorted, argwhere, unique and adv_index. Indices out of range
  * are run-time errors naming the operator; negative indices count from the end, as numpy's (and
  * TVM's reference implementations). Data moves by element size, so one loop serves every dtype. */
 #include "runtime/kernel.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- helpers */
@@ -409,6 +411,310 @@ static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const I
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* ---------------------------------------------------------------- sequence_mask */
+
+/* mask_value where the position along `axis` is at or beyond valid_length[batch]. */
+static RtValue sequence_mask(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, len;
+  rt_operand(&a, args[0]);
+  rt_operand(&len, args[1]);
+  int axis = (int)ir_attr_int(at, IR_A_AXIS, 0);
+  if (a.rank < 2 || len.rank != 1 || len.shape[0] != a.shape[1 - axis])
+    rt_error(e, "sequence_mask: valid_length %s does not fit the data %s", rt_shape_text(len.rank, len.shape),
+             rt_shape_text(a.rank, a.shape));
+  RtValue mv = rt_scalar_from_f64(a.dt, ir_attr_float(at, IR_A_MASK_VALUE, 0));
+  size_t esize = rt_dtype_size(a.dt);
+  int64_t inner = span_count(a.shape, 2, a.rank), d1 = a.shape[1];
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, a.rank, a.shape);
+  memcpy(out, a.data, (size_t)a.count * esize);
+  bool fl = len.dt.code == IR_DT_FLOAT;
+  for (int64_t n = 0; inner && n < a.count; n++) {
+    int64_t i1 = (n / inner) % d1, i0 = n / inner / d1;
+    int64_t t = axis == 0 ? i0 : i1, b = axis == 0 ? i1 : i0;
+    RtValue v = rt_elem_get(len.data, len.dt, b);
+    bool masked = fl ? (double)t >= rt_scalar_f64(v)
+                     : len.dt.code == IR_DT_UINT ? (uint64_t)t >= v.u.u : t >= rt_scalar_i64(v);
+    if (masked) rt_elem_set(out, a.dt, n, mv);
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- invert_permutation, unravel_index */
+
+static RtValue invert_permutation(const RtValue *args, const IrExpr *e) {
+  RtOperand p;
+  rt_operand(&p, args[0]);
+  int64_t n = p.count;
+  RtResult res;
+  void *out = rt_result_init(&res, p.dt, p.rank, p.shape);
+  bool *seen = rt_alloc((size_t)(n ? n : 1));
+  memset(seen, 0, (size_t)(n ? n : 1));
+  for (int64_t i = 0; i < n; i++) {
+    RtValue v = rt_elem_get(p.data, p.dt, i);
+    int64_t k = rt_scalar_i64(v);
+    if ((p.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX) || k < 0 || k >= n || seen[k])
+      rt_error(e, "invert_permutation: element %lld (%lld) makes it no permutation of 0 to %lld", (long long)i,
+               (long long)k, (long long)n - 1);
+    seen[k] = true;
+    rt_elem_set(out, p.dt, k, rt_scalar_from_i64(p.dt, i));
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue unravel_index(const RtValue *args, const IrExpr *e) {
+  RtOperand ix, sh;
+  rt_operand(&ix, args[0]);
+  rt_operand(&sh, args[1]);
+  int64_t k = sh.count, n = ix.count, total = 1;
+  int64_t *dims = rt_alloc(sizeof(int64_t) * (size_t)(k ? k : 1));
+  for (int64_t j = 0; j < k; j++) {
+    RtValue v = rt_elem_get(sh.data, sh.dt, j);
+    dims[j] = rt_scalar_i64(v);
+    if (dims[j] < 0 || (sh.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
+      rt_error(e, "unravel_index: the shape has a negative dimension");
+    total = rt_mul_sat(total, dims[j]);
+  }
+  int64_t shape[2] = {k, n};
+  RtResult res;
+  void *out = rt_result_init(&res, ix.dt, ix.rank + 1, shape);
+  for (int64_t i = 0; i < n; i++) {
+    RtValue v = rt_elem_get(ix.data, ix.dt, i);
+    int64_t x = rt_scalar_i64(v);
+    if (x < 0 || x >= total || (ix.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
+      rt_error(e, "unravel_index: index %lld is out of range for %lld elements", (long long)x, (long long)total);
+    for (int64_t j = k - 1; j >= 0; j--) {
+      rt_elem_set(out, ix.dt, j * n + i, rt_scalar_from_i64(ix.dt, x % dims[j]));
+      x /= dims[j];
+    }
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- matrix_set_diag */
+
+/* TVM's kernel: element (i, j) with k = j - i in [k1, k2] takes diagonal[..., (k2 - k), (k >= 0 ? i : j) +
+ * offset], the offset right-aligning a short superdiagonal (super_diag_right_align) or subdiagonal (unless
+ * sub_diag_left_align). */
+static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, d;
+  rt_operand(&a, args[0]);
+  rt_operand(&d, args[1]);
+  int64_t k1 = ir_attr_int(at, IR_A_K1, 0), k2 = ir_attr_int(at, IR_A_K2, 0);
+  bool right = ir_attr_bool(at, IR_A_SUPER_DIAG_RIGHT_ALIGN, true), left = ir_attr_bool(at, IR_A_SUB_DIAG_LEFT_ALIGN, false);
+  int r = a.rank;
+  bool one = k1 == k2;
+  if (r < 2 || d.rank != (one ? r - 1 : r)) rt_error(e, "matrix_set_diag: the diagonal's rank does not fit the data");
+  int64_t m = a.shape[r - 2], n = a.shape[r - 1];
+  int64_t la = m + (k2 < 0 ? k2 : 0), lb = n - (k1 > 0 ? k1 : 0), maxlen = la < lb ? la : lb;
+  for (int i = 0; i < r - 2; i++)
+    if (d.shape[i] != a.shape[i]) rt_error(e, "matrix_set_diag: the batch dimensions of the data and the diagonal differ");
+  if (m <= -k1 || n <= k2 || d.shape[d.rank - 1] != maxlen || (!one && d.shape[r - 2] != k2 - k1 + 1))
+    rt_error(e, "matrix_set_diag: the diagonal %s does not fit diagonals %lld to %lld of %s", rt_shape_text(d.rank, d.shape),
+             (long long)k1, (long long)k2, rt_shape_text(a.rank, a.shape));
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, r, a.shape);
+  memcpy(out, a.data, (size_t)a.count * esize);
+  int64_t nd = one ? 1 : k2 - k1 + 1;
+  for (int64_t x = 0; m && n && x < a.count; x++) {
+    int64_t j = x % n, i = (x / n) % m, b = x / n / m, k = j - i;
+    if (k < k1 || k > k2) continue;
+    int64_t len = k >= 0 ? (n - k < m ? n - k : m) : (n < m + k ? n : m + k);
+    int64_t off = k >= 0 ? (right ? maxlen - len : 0) : (left ? 0 : maxlen - len);
+    int64_t band = one ? 0 : k2 - k, pos = (k >= 0 ? i : j) + off;
+    copy_elem(out, x, d.data, (b * nd + band) * maxlen + pos, esize);
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- searchsorted, argwhere, unique */
+
+/* a < b (-1), a == b (0), a > b (1) for elements of dt; NaN above everything (equal to NaN). */
+static int elem_cmp(RtValue a, RtValue b, IrDType dt) {
+  if (dt.code == IR_DT_FLOAT) {
+    double x = rt_scalar_f64(a), y = rt_scalar_f64(b);
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return x < y ? -1 : x > y;
+  }
+  if (dt.code == IR_DT_UINT || dt.code == IR_DT_BOOL) return a.u.u < b.u.u ? -1 : a.u.u > b.u.u;
+  int64_t x = rt_scalar_i64(a), y = rt_scalar_i64(b);
+  return x < y ? -1 : x > y;
+}
+
+/* The position of each value in its row of the sorted sequence: the first element >= it (> with right). */
+static RtValue searchsorted(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand sq, v;
+  rt_operand(&sq, args[0]);
+  rt_operand(&v, args[1]);
+  if (sq.rank < 1 || v.rank < 1 || !ir_dtype_eq(sq.dt, v.dt) || (sq.rank > 1 && sq.rank != v.rank))
+    rt_error(e, "searchsorted: the values %s do not fit the sorted sequence %s", rt_shape_text(v.rank, v.shape),
+             rt_shape_text(sq.rank, sq.shape));
+  for (int i = 0; sq.rank > 1 && i < v.rank - 1; i++)
+    if (sq.shape[i] != v.shape[i]) rt_error(e, "searchsorted: the leading dimensions of the sequence and the values differ");
+  bool right = ir_attr_bool(at, IR_A_RIGHT, false);
+  IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
+  int64_t len = sq.shape[sq.rank - 1], vin = v.shape[v.rank - 1];
+  RtResult res;
+  void *out = rt_result_init(&res, dt, v.rank, v.shape);
+  for (int64_t i = 0; i < v.count; i++) {
+    int64_t row = sq.rank > 1 ? i / vin : 0, lo = 0, hi = len;
+    RtValue x = rt_elem_get(v.data, v.dt, i);
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      int c = elem_cmp(rt_elem_get(sq.data, sq.dt, row * len + mid), x, sq.dt);
+      if (c < 0 || (right && c == 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    rt_elem_set(out, dt, i, rt_scalar_from_i64(dt, lo));
+  }
+  return rt_result_value(&res);
+}
+
+static bool nonzero(RtValue v, IrDType dt) { return dt.code == IR_DT_FLOAT ? rt_scalar_f64(v) != 0 : v.u.u != 0; }
+
+/* The coordinates of the nonzero elements, one row each, in row-major order: (count, rank) int32. */
+static RtValue argwhere(const RtValue *args, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, args[0]);
+  check_rank(e, IR_OP_ARGWHERE, a.rank);
+  int64_t count = 0;
+  for (int64_t i = 0; i < a.count; i++) count += nonzero(rt_elem_get(a.data, a.dt, i), a.dt);
+  if (count > INT32_MAX) rt_error(e, "argwhere: too many elements for int32 coordinates");
+  int64_t shape[2] = {count, a.rank};
+  RtResult res;
+  int32_t *out = rt_result_init(&res, IR_DTYPE(IR_DT_INT, 32), 2, shape);
+  for (int64_t i = 0, k = 0; i < a.count; i++) {
+    if (!nonzero(rt_elem_get(a.data, a.dt, i), a.dt)) continue;
+    for (int64_t d = a.rank - 1, x = i; d >= 0; d--) {
+      out[k * a.rank + d] = (int32_t)(x % a.shape[d]);
+      x /= a.shape[d];
+    }
+    k++;
+  }
+  return rt_result_value(&res);
+}
+
+static const RtOperand *unique_data;
+static int unique_cmp(const void *p, const void *q) {
+  int64_t i = *(const int64_t *)p, j = *(const int64_t *)q;
+  int c = elem_cmp(rt_elem_get(unique_data->data, unique_data->dt, i), rt_elem_get(unique_data->data, unique_data->dt, j),
+                   unique_data->dt);
+  return c ? c : (i > j) - (i < j);
+}
+
+/* TVM's unique: (unique, indices of first occurrences, inverse_indices, num_unique[, counts]), the padded
+ * fields zero past num_unique; the unique elements ascending (sorted) or in order of first occurrence. */
+static RtValue unique(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a;
+  rt_operand(&a, args[0]);
+  if (a.rank != 1) rt_error(e, "unique takes a vector");
+  int64_t n = a.count;
+  if (n > INT32_MAX) rt_error(e, "unique: too many elements for int32 indices");
+  bool sorted = ir_attr_bool(at, IR_A_SORTED, true), counts = ir_attr_bool(at, IR_A_RETURN_COUNTS, false);
+  size_t sz = sizeof(int64_t) * (size_t)(n ? n : 1);
+  int64_t *ord = rt_alloc(sz), *group = rt_alloc(sz), *first = rt_alloc(sz), *cnt = rt_alloc(sz), *rank = rt_alloc(sz);
+  for (int64_t i = 0; i < n; i++) ord[i] = i;
+  unique_data = &a;
+  qsort(ord, (size_t)n, sizeof(int64_t), unique_cmp);
+  int64_t g = -1;
+  for (int64_t k = 0; k < n; k++) {
+    if (k == 0 || elem_cmp(rt_elem_get(a.data, a.dt, ord[k - 1]), rt_elem_get(a.data, a.dt, ord[k]), a.dt)) {
+      g++;
+      first[g] = ord[k];
+      cnt[g] = 0;
+    }
+    cnt[g]++;
+    group[ord[k]] = g;
+  }
+  int64_t nu = g + 1;
+  /* rank[g]: the group's place in the output. */
+  for (int64_t q = 0; q < nu; q++) rank[q] = q;
+  if (!sorted) {
+    int64_t next = 0;
+    for (int64_t i = 0; i < n; i++)
+      if (first[group[i]] == i) rank[group[i]] = next++;
+  }
+  IrDType i32 = IR_DTYPE(IR_DT_INT, 32);
+  int64_t shape[1] = {n}, one[1] = {1};
+  RtResult r0, r1, r2, r3, r4;
+  char *u = rt_result_init(&r0, a.dt, 1, shape);
+  int32_t *ix = rt_result_init(&r1, i32, 1, shape), *inv = rt_result_init(&r2, i32, 1, shape), *num = rt_result_init(&r3, i32, 1, one);
+  int32_t *ct = counts ? rt_result_init(&r4, i32, 1, shape) : NULL;
+  size_t esize = rt_dtype_size(a.dt);
+  memset(u, 0, (size_t)n * esize);
+  for (int64_t i = 0; i < n; i++) {
+    ix[i] = 0, inv[i] = (int32_t)rank[group[i]];
+    if (ct) ct[i] = 0;
+  }
+  for (int64_t q = 0; q < nu; q++) {
+    copy_elem(u, rank[q], a.data, first[q], esize);
+    ix[rank[q]] = (int32_t)first[q];
+    if (ct) ct[rank[q]] = (int32_t)cnt[q];
+  }
+  num[0] = (int32_t)nu;
+  RtValue f[5] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2), rt_result_value(&r3)};
+  if (ct) f[4] = rt_result_value(&r4);
+  return rt_tuple_value(counts ? 5 : 4, f);
+}
+
+/* ---------------------------------------------------------------- adv_index */
+
+/* numpy's advanced indexing data[i0, i1, ...]: the index tensors broadcast; negative indices count
+ * from the end; the data's remaining axes follow. */
+static RtValue adv_index(RtValue tuple, const IrExpr *e) {
+  if (tuple.kind != RT_TUPLE || tuple.u.tup->n < 2) rt_error(e, "adv_index takes a tuple of the data and indices");
+  int n = (int)tuple.u.tup->n - 1;
+  RtOperand a, *ix = rt_alloc(sizeof(RtOperand) * (size_t)n);
+  rt_operand(&a, tuple.u.tup->f[0]);
+  if (n > a.rank) rt_error(e, "adv_index: more index tensors than the data's rank");
+  int rb = 0;
+  for (int i = 0; i < n; i++) {
+    rt_operand(&ix[i], tuple.u.tup->f[i + 1]);
+    if (ix[i].dt.code != IR_DT_INT && ix[i].dt.code != IR_DT_UINT) rt_error(e, "adv_index: the indices are not integers");
+    if (ix[i].rank > rb) rb = ix[i].rank;
+  }
+  check_rank(e, IR_OP_ADV_INDEX, rb + a.rank - n);
+  int64_t bshape[RT_MAX_RANK], shape[RT_MAX_RANK], ast[RT_MAX_RANK];
+  for (int k = 0; k < rb; k++) {
+    bshape[k] = 1;
+    for (int i = 0; i < n; i++) {
+      int ri = ix[i].rank;
+      if (k < rb - ri) continue;
+      int64_t d = ix[i].shape[k - (rb - ri)];
+      if (d != 1 && bshape[k] != 1 && d != bshape[k]) rt_error(e, "adv_index: the index tensors do not broadcast");
+      if (d != 1) bshape[k] = d;
+    }
+    shape[k] = bshape[k];
+  }
+  int m = rb;
+  for (int i = n; i < a.rank; i++) shape[m++] = a.shape[i];
+  strides_of(a.rank, a.shape, ast);
+  int64_t inner = span_count(a.shape, n, a.rank), outer = span_count(bshape, 0, rb);
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, m, shape);
+  int64_t idx[RT_MAX_RANK] = {0};
+  for (int64_t o = 0; o < outer && inner; o++) {
+    int64_t off = 0;
+    for (int i = 0; i < n; i++) {
+      int64_t j = 0, mul = 1;
+      for (int d = ix[i].rank - 1; d >= 0; d--) {
+        int k = d + rb - ix[i].rank;
+        j += (ix[i].shape[d] == 1 ? 0 : idx[k]) * mul;
+        mul *= ix[i].shape[d];
+      }
+      off += index_at(&ix[i], j, a.shape[i], IR_OP_ADV_INDEX, i, e) * ast[i];
+    }
+    memcpy(out + (size_t)(o * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
+    for (int k = rb - 1; k >= 0; k--) {
+      if (++idx[k] < bshape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -420,6 +726,14 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_SCATTER_ND: return scatter_nd(args, at, e);
   case IR_OP_ARGSORT: case IR_OP_SORT: case IR_OP_TOPK: return sorting(op, args, at, e);
   case IR_OP_CUMSUM: case IR_OP_CUMPROD: return scan(op, args, at, e);
+  case IR_OP_SEQUENCE_MASK: return sequence_mask(args, at, e);
+  case IR_OP_INVERT_PERMUTATION: return invert_permutation(args, e);
+  case IR_OP_UNRAVEL_INDEX: return unravel_index(args, e);
+  case IR_OP_MATRIX_SET_DIAG: return matrix_set_diag(args, at, e);
+  case IR_OP_SEARCHSORTED: return searchsorted(args, at, e);
+  case IR_OP_ARGWHERE: return argwhere(args, e);
+  case IR_OP_UNIQUE: return unique(args, at, e);
+  case IR_OP_ADV_INDEX: return adv_index(args[0], e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -2,7 +2,8 @@
  * under a new shape), transpose, broadcast_to and strided_slice (strided copies), concatenate,
  * stack and split (block copies), take, where, cast and shape_of; tile, repeat, reverse,
  * reverse_sequence, the *_like forms, collapse_sum (summing down to a shape that broadcasts),
- * layout_transform and ndarray_size. Data moves by element size, so
+ * layout_transform and ndarray_size; nn.fast_softmax (softmax's kernel), cast_like, slice_like, trilu,
+ * einsum, meshgrid, contrib_reverse_reshape, reinterpret, strided_set and sliding_window. Data moves by element size, so
  * one loop serves every dtype. */
 #include "runtime/kernel.h"
 
@@ -86,9 +87,8 @@ static int64_t product(int n, const int64_t *d) {
 
 /* ---------------------------------------------------------------- reshape and relatives */
 
-static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
-  const IrAttrValue *ns = &at->v[IR_A_NEWSHAPE];
-  int64_t out[RT_MAX_RANK];
+/* The shape (n dimensions in out) that newshape's codes ns give `a`. */
+static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const IrExpr *e, int64_t *out) {
   int n = 0, src = 0, infer = -1;
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
@@ -119,7 +119,38 @@ static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e)
   if (product(n, out) != a->count)
     rt_error(e, "reshape: the %lld elements of %s do not fit the shape %s", (long long)a->count,
              rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
+  return n;
+}
+
+static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t out[RT_MAX_RANK];
+  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], e, out);
   return with_shape(a, n, out);
+}
+
+/* contrib_reverse_reshape: the codes read from the right. */
+static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *ns = &at->v[IR_A_NEWSHAPE];
+  if (ns->n > 2 * RT_MAX_RANK) rt_error(e, "contrib_reverse_reshape: the new shape has too many dimensions");
+  int64_t ints[2 * RT_MAX_RANK + 1], rshape[RT_MAX_RANK], out[RT_MAX_RANK], back[RT_MAX_RANK];
+  IrAttrValue rev = *ns;
+  for (int i = 0; i < ns->n; i++) ints[i] = ns->ints[ns->n - 1 - i];
+  rev.ints = ints;
+  RtOperand ra = *a;
+  for (int i = 0; i < a->rank; i++) rshape[i] = a->shape[a->rank - 1 - i];
+  ra.shape = rshape;
+  int n = reshape_shape(&ra, &rev, e, out);
+  for (int i = 0; i < n; i++) back[i] = out[n - 1 - i];
+  return with_shape(a, n, back);
+}
+
+/* reinterpret: the same bytes under another element type of the same width. */
+static RtValue reinterpret(const RtOperand *a, IrDType to, const IrExpr *e) {
+  if (rt_dtype_size(a->dt) != rt_dtype_size(to)) rt_error(e, "reinterpret: the element types differ in width");
+  RtResult res;
+  void *out = rt_result_init(&res, to, a->rank, a->shape);
+  memcpy(out, a->data, (size_t)a->count * rt_dtype_size(to));
+  return rt_result_value(&res);
 }
 
 static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
@@ -641,6 +672,322 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const I
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- slice_like, trilu */
+
+/* The first like.shape[i] elements of each axis i that `axes` names (every axis both have by default). */
+static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpAttrs *at, const IrExpr *e) {
+  int r = a->rank;
+  check_rank(e, IR_OP_SLICE_LIKE, r);
+  int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) shape[i] = a->shape[i];
+  const IrAttrValue *ax = &at->v[IR_A_AXES];
+  bool all = !ax->given || ax->none;
+  for (int k = 0; k < (all ? r : ax->n); k++) {
+    int i = all ? k : rt_axis(e, IR_OP_SLICE_LIKE, ax->ints[k], r);
+    if (i >= like->rank) {
+      if (all) break;
+      rt_error(e, "slice_like: axis %d is beyond the shape %s", i, rt_shape_text(like->rank, like->shape));
+    }
+    if (like->shape[i] > a->shape[i])
+      rt_error(e, "slice_like: dimension %d of %s is beyond the data's %s", i, rt_shape_text(like->rank, like->shape),
+               rt_shape_text(r, a->shape));
+    shape[i] = like->shape[i];
+  }
+  strides_of(r, a->shape, strides);
+  RtResult res;
+  void *out = rt_result_init(&res, a->dt, r, shape);
+  gather(out, a->data, rt_dtype_size(a->dt), r, shape, 0, strides);
+  return rt_result_value(&res);
+}
+
+/* Zero outside the upper (j >= i + k) or lower (j <= i + k) triangle of the last two axes. */
+static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at, const IrExpr *e) {
+  if (a->rank < 2) rt_error(e, "trilu: the data %s is not a matrix", rt_shape_text(a->rank, a->shape));
+  int64_t kk = rt_scalar_i64(rt_elem_get(k->data, k->dt, 0));
+  bool upper = ir_attr_bool(at, IR_A_UPPER, true);
+  int64_t rows = a->shape[a->rank - 2], cols = a->shape[a->rank - 1];
+  size_t esize = rt_dtype_size(a->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, a->rank, a->shape);
+  memcpy(out, a->data, (size_t)a->count * esize);
+  for (int64_t n = 0; n < a->count; n++) {
+    int64_t j = n % cols, i = (n / cols) % rows;
+    /* i + k without overflow: compare j - i with k. */
+    bool keep = upper ? (j - i >= kk) : (j - i <= kk);
+    if (!keep) memset(out + (size_t)n * esize, 0, esize);
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- einsum, meshgrid */
+
+/* The equation as the checker parsed it: input terms, `*` for `...`, then the output term. */
+typedef struct {
+  int nin;
+  char terms[33][65];
+} EinsumEq;
+
+static void parse_einsum(const char *s, EinsumEq *q, int nin, const IrExpr *e) {
+  int t = 0, k = 0;
+  bool arrow = false;
+  memset(q, 0, sizeof *q);
+  for (const char *p = s;; p++) {
+    char c = *p;
+    if (c == ' ') continue;
+    if (c == ',' || c == '\0' || (c == '-' && p[1] == '>')) {
+      if (!arrow) q->nin = t + 1;
+      if (!c) break;
+      if (c == '-') arrow = true, p++;
+      if (++t > 32) rt_error(e, "einsum: the equation has more than 32 terms");
+      k = 0;
+      continue;
+    }
+    if (c == '.') c = '*', p += 2;
+    if (k < 64) q->terms[t][k++] = c;
+  }
+  if (q->nin != nin) rt_error(e, "einsum: the equation has %d input terms for %d tensors", q->nin, nin);
+  if (!arrow) {
+    char *o = q->terms[q->nin];
+    int m = 0;
+    bool ell = false;
+    for (int i = 0; i < q->nin; i++) ell |= strchr(q->terms[i], '*') != NULL;
+    if (ell) o[m++] = '*';
+    for (int c = 'A'; c <= 'z'; c++) {
+      int uses = 0;
+      for (int i = 0; i < q->nin; i++)
+        for (const char *p = q->terms[i]; *p; p++) uses += *p == c;
+      if (uses == 1 && m < 64) o[m++] = (char)c;
+    }
+  }
+}
+
+/* Labels: letters by their code, the ellipsis dimensions as 128 + position (right-aligned). Each
+ * operand steps through its data by the sum of its strides over each label; every output element
+ * is a sum over the labels the output lacks, in double (floats) or int64/uint64 (integers), then
+ * converted once to the element type. */
+static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
+  if (tuple.kind != RT_TUPLE) rt_error(e, "einsum takes a tuple of tensors");
+  int n = (int)tuple.u.tup->n;
+  if (n > 32) rt_error(e, "einsum: more than 32 tensors");
+  EinsumEq q;
+  parse_einsum(at->v[IR_A_EQUATION].str, &q, n, e);
+  RtOperand ops[32];
+  enum { NL = 128 + RT_MAX_RANK };
+  int64_t size[NL];
+  for (int i = 0; i < NL; i++) size[i] = -1;
+  static int64_t strides_buf[32][NL];
+  int ne = 0;
+  IrDType dt = {0};
+  for (int i = 0; i < n; i++) {
+    rt_operand(&ops[i], tuple.u.tup->f[i]);
+    if (i == 0) dt = ops[i].dt;
+    else if (!ir_dtype_eq(dt, ops[i].dt)) rt_error(e, "einsum: tensors of different element types");
+    int64_t st[RT_MAX_RANK];
+    check_rank(e, IR_OP_EINSUM, ops[i].rank);
+    strides_of(ops[i].rank, ops[i].shape, st);
+    memset(strides_buf[i], 0, sizeof strides_buf[i]);
+    const char *term = q.terms[i];
+    int letters = (int)strlen(term) - (strchr(term, '*') ? 1 : 0), er = ops[i].rank - letters;
+    if (er < 0 || (er > 0 && !strchr(term, '*')))
+      rt_error(e, "einsum: term %d does not fit the shape %s", i, rt_shape_text(ops[i].rank, ops[i].shape));
+    if (er > ne) ne = er;
+    for (int j = 0, d = 0; term[j]; j++) {
+      if (term[j] == '*') {
+        for (int x = 0; x < er; x++, d++) {
+          int l = 128 + RT_MAX_RANK - er + x;
+          int64_t s = ops[i].shape[d];
+          if (size[l] < 0 || size[l] == 1) size[l] = s;
+          else if (s != 1 && s != size[l]) rt_error(e, "einsum: the ellipsis dimensions do not broadcast");
+          if (s != 1) strides_buf[i][l] += st[d];
+        }
+        continue;
+      }
+      int l = (unsigned char)term[j];
+      int64_t s = ops[i].shape[d];
+      if (size[l] >= 0 && size[l] != s)
+        rt_error(e, "einsum: letter %c is %lld in one place and %lld in another", term[j], (long long)size[l], (long long)s);
+      size[l] = s;
+      strides_buf[i][l] += st[d];
+      d++;
+    }
+  }
+  /* The output's labels, then the summed ones. */
+  int lab[NL], no = 0, nl;
+  bool used[NL] = {0};
+  for (const char *p = q.terms[n]; *p; p++) {
+    if (*p == '*')
+      for (int x = 0; x < ne; x++) lab[no++] = 128 + RT_MAX_RANK - ne + x;
+    else
+      lab[no++] = (unsigned char)*p;
+  }
+  for (int i = 0; i < no; i++) used[lab[i]] = true;
+  nl = no;
+  for (int l = 0; l < NL; l++)
+    if (size[l] >= 0 && !used[l]) lab[nl++] = l;
+  int64_t shape[RT_MAX_RANK], lsz[NL];
+  for (int i = 0; i < nl; i++) lsz[i] = size[lab[i]];
+  for (int i = 0; i < no; i++) shape[i] = lsz[i];
+  int64_t total = 1, inner = 1;
+  for (int i = 0; i < nl; i++) total = rt_mul_sat(total, lsz[i]);
+  for (int i = no; i < nl; i++) inner = rt_mul_sat(inner, lsz[i]);
+  RtResult res;
+  void *out = rt_result_init(&res, dt, no, shape);
+  int64_t outn = 1;
+  for (int i = 0; i < no; i++) outn = rt_mul_sat(outn, shape[i]);
+  if (outn == 0) return rt_result_value(&res);
+  if (total == INT64_MAX) rt_error(e, "einsum: the computation is too large");
+  bool fl = dt.code == IR_DT_FLOAT, un = dt.code == IR_DT_UINT || dt.code == IR_DT_BOOL;
+  int64_t idx[NL] = {0}, off[32] = {0};
+  for (int64_t o = 0; o < outn; o++) {
+    double fs = 0;
+    uint64_t is = 0;
+    for (int64_t s = 0; s < inner; s++) {
+      double fp = 1;
+      uint64_t ip = 1;
+      for (int i = 0; i < n; i++) {
+        RtValue v = rt_elem_get(ops[i].data, dt, off[i]);
+        if (fl) fp *= rt_scalar_f64(v);
+        else ip *= un ? v.u.u : (uint64_t)rt_scalar_i64(v);
+      }
+      fs += fp, is += ip;
+      /* next index, innermost label last */
+      for (int k = nl - 1; k >= 0; k--) {
+        int l = lab[k];
+        for (int i = 0; i < n; i++) off[i] += strides_buf[i][l];
+        if (++idx[k] < lsz[k]) break;
+        for (int i = 0; i < n; i++) off[i] -= strides_buf[i][l] * lsz[k];
+        idx[k] = 0;
+      }
+    }
+    if (inner == 0) {
+      for (int k = no - 1; k >= 0; k--) {
+        int l = lab[k];
+        for (int i = 0; i < n; i++) off[i] += strides_buf[i][l];
+        if (++idx[k] < lsz[k]) break;
+        for (int i = 0; i < n; i++) off[i] -= strides_buf[i][l] * lsz[k];
+        idx[k] = 0;
+      }
+    }
+    rt_elem_set(out, dt, o, fl ? rt_scalar_from_f64(dt, fs) : un ? rt_scalar_from_u64(dt, is) : rt_scalar_from_i64(dt, (int64_t)is));
+  }
+  return rt_result_value(&res);
+}
+
+static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
+  if (tuple.kind != RT_TUPLE) rt_error(e, "meshgrid takes a tuple of tensors");
+  int n = (int)tuple.u.tup->n;
+  check_rank(e, IR_OP_MESHGRID, n);
+  const IrAttrValue *ix = &at->v[IR_A_INDEXING];
+  bool xy = ix->given && !strcmp(ix->str, "xy") && n >= 2;
+  RtOperand ops[RT_MAX_RANK];
+  int64_t shape[RT_MAX_RANK];
+  for (int i = 0; i < n; i++) {
+    rt_operand(&ops[i], tuple.u.tup->f[i]);
+    if (ops[i].rank > 1) rt_error(e, "meshgrid takes scalars and vectors");
+    shape[i] = ops[i].count;
+  }
+  if (xy) {
+    int64_t t = shape[0];
+    shape[0] = shape[1], shape[1] = t;
+  }
+  RtValue *items = rt_alloc(sizeof(RtValue) * (size_t)(n ? n : 1));
+  int64_t count = product(n, shape), st[RT_MAX_RANK];
+  strides_of(n, shape, st);
+  for (int i = 0; i < n; i++) {
+    int axis = xy && i < 2 ? 1 - i : i;
+    size_t esize = rt_dtype_size(ops[i].dt);
+    RtResult res;
+    char *out = rt_result_init(&res, ops[i].dt, n, shape);
+    for (int64_t j = 0; j < count; j++) {
+      int64_t k = (j / st[axis]) % shape[axis];
+      memcpy(out + (size_t)j * esize, (const char *)ops[i].data + (size_t)k * esize, esize);
+    }
+    items[i] = rt_result_value(&res);
+  }
+  return rt_tuple_value(n, items);
+}
+
+/* ---------------------------------------------------------------- strided_set, sliding_window */
+
+/* data with data[begin:end:strides] (numpy's slice per axis: negative begin and end count from the
+ * end, then clamp; axes past the vectors are whole) set to v, which has the slice's shape. */
+static RtValue strided_set(const RtValue *args, int nargs, const IrExpr *e) {
+  RtOperand a, v, bo, eo, so;
+  rt_operand(&a, args[0]);
+  rt_operand(&v, args[1]);
+  rt_operand(&bo, args[2]);
+  rt_operand(&eo, args[3]);
+  if (nargs > 4) rt_operand(&so, args[4]);
+  int r = a.rank;
+  check_rank(e, IR_OP_STRIDED_SET, r);
+  if (v.rank != r || !ir_dtype_eq(a.dt, v.dt)) rt_error(e, "strided_set: the values do not fit the data");
+  int64_t b[RT_MAX_RANK], st[RT_MAX_RANK], len[RT_MAX_RANK], astr[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) {
+    int64_t d = a.shape[i], s = nargs > 4 && i < so.count ? rt_scalar_i64(rt_elem_get(so.data, so.dt, i)) : 1;
+    if (s == 0 || s == INT64_MIN) rt_error(e, "strided_set: a stride is 0 or out of range");
+    bool hb = i < bo.count, he = i < eo.count;
+    int64_t x = hb ? rt_scalar_i64(rt_elem_get(bo.data, bo.dt, i)) : 0, y = he ? rt_scalar_i64(rt_elem_get(eo.data, eo.dt, i)) : 0;
+    if (s > 0) {
+      x = !hb ? 0 : x < 0 ? (x + d < 0 ? 0 : x + d) : (x > d ? d : x);
+      y = !he ? d : y < 0 ? (y + d < 0 ? 0 : y + d) : (y > d ? d : y);
+      len[i] = y > x ? (y - x - 1) / s + 1 : 0;
+    } else {
+      x = !hb ? d - 1 : x < 0 ? (x + d < 0 ? -1 : x + d) : (x >= d ? d - 1 : x);
+      y = !he ? -1 : y < 0 ? (y + d < 0 ? -1 : y + d) : (y >= d ? d - 1 : y);
+      len[i] = x > y ? (x - y - 1) / (-s) + 1 : 0;
+    }
+    b[i] = x, st[i] = s;
+    if (v.shape[i] != len[i])
+      rt_error(e, "strided_set: the values %s do not have the slice's shape (dimension %d is %lld)",
+               rt_shape_text(v.rank, v.shape), i, (long long)len[i]);
+  }
+  strides_of(r, a.shape, astr);
+  size_t esize = rt_dtype_size(a.dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a.dt, r, a.shape);
+  memcpy(out, a.data, (size_t)a.count * esize);
+  int64_t idx[RT_MAX_RANK] = {0};
+  for (int64_t j = 0; j < v.count; j++) {
+    int64_t off = 0;
+    for (int i = 0; i < r; i++) off += (b[i] + idx[i] * st[i]) * astr[i];
+    memcpy(out + (size_t)off * esize, (const char *)v.data + (size_t)j * esize, esize);
+    next_index(idx, r, len);
+  }
+  return rt_result_value(&res);
+}
+
+/* sliding_window: out[pre..., k..., w...] = data[pre..., k * s + w ...]. */
+static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *ws = &at->v[IR_A_WINDOW_SHAPE], *sv = &at->v[IR_A_STRIDES];
+  int64_t axis = ir_attr_int(at, IR_A_AXIS, 0);
+  int r = a->rank, nw = ws->n, n = (int)axis + 2 * nw;
+  check_rank(e, IR_OP_SLIDING_WINDOW, n);
+  if (axis < 0 || axis + nw != r || sv->n != nw) rt_error(e, "sliding_window: the window does not fit the data");
+  int64_t shape[RT_MAX_RANK], astr[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
+  for (int i = 0; i < axis; i++) shape[i] = a->shape[i];
+  for (int i = 0; i < nw; i++) {
+    int64_t d = a->shape[axis + i], w = ws->ints[i], s = sv->ints[i];
+    if (d < w) rt_error(e, "sliding_window: a window of %lld does not fit dimension %lld of %s", (long long)w,
+                        (long long)(axis + i), rt_shape_text(r, a->shape));
+    if (w < 1 || s < 1) rt_error(e, "sliding_window: window sizes and strides must be 1 or more");
+    shape[axis + i] = (d - w) / s + 1;
+    shape[axis + nw + i] = w;
+  }
+  strides_of(r, a->shape, astr);
+  size_t esize = rt_dtype_size(a->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, a->dt, n, shape);
+  int64_t count = product(n, shape);
+  for (int64_t j = 0; j < count; j++) {
+    int64_t off = 0;
+    for (int i = 0; i < axis; i++) off += idx[i] * astr[i];
+    for (int i = 0; i < nw; i++) off += (idx[axis + i] * sv->ints[i] + idx[axis + nw + i]) * astr[axis + i];
+    memcpy(out + (size_t)j * esize, (const char *)a->data + (size_t)off * esize, esize);
+    next_index(idx, n, shape);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -648,6 +995,9 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
   (void)nargs;
   if (op == IR_OP_CONCATENATE || op == IR_OP_STACK) return concatenate(args[0], at, e, op == IR_OP_STACK);
   if (op == IR_OP_WHERE) return where(args, e);
+  if (op == IR_OP_EINSUM) return einsum(args[0], at, e);
+  if (op == IR_OP_MESHGRID) return meshgrid(args[0], at, e);
+  if (op == IR_OP_STRIDED_SET) return strided_set(args, nargs, e);
   RtOperand a, b;
   rt_operand(&a, args[0]);
   if (nargs > 1) rt_operand(&b, args[1]);
@@ -684,6 +1034,13 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrE
     return collapse_sum(&a, (int)b.count, shape, op, e);
   }
   case IR_OP_LAYOUT_TRANSFORM: return layout_transform(&a, at, e);
+  case IR_OP_NN_FAST_SOFTMAX: return rt_kernel_reduce(IR_OP_NN_SOFTMAX, args, nargs, e);
+  case IR_OP_CAST_LIKE: return cast(&a, b.dt);
+  case IR_OP_SLICE_LIKE: return slice_like(&a, &b, at, e);
+  case IR_OP_TRILU: return trilu(&a, &b, at, e);
+  case IR_OP_CONTRIB_REVERSE_RESHAPE: return reverse_reshape(&a, at, e);
+  case IR_OP_SLIDING_WINDOW: return sliding_window(&a, at, e);
+  case IR_OP_REINTERPRET: return reinterpret(&a, at->v[IR_A_DTYPE].dtype, e);
   case IR_OP_NDARRAY_SIZE: return rt_scalar_from_i64(ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)), a.count);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

@@ -1,6 +1,7 @@
 /* The relations of the data operators: one_hot, gathering (gather, gather_nd), scattering
  * (scatter_elements, scatter_nd), sorting (argsort, sort, topk), cumulative sums and products (cumsum,
- * cumprod: Scanop), after TVM 0.14's (src/relay/op/tensor/transform.cc,
+ * cumprod: Scanop); SequenceMask, InvertPermutation, UnravelIndex, MatrixSetDiag, SearchSorted, ArgWhere,
+ * Unique and AdvIndex, after TVM 0.14's (src/relay/op/tensor/transform.cc,
  * src/relay/op/algorithm/). */
 #include "typing/oprel.h"
 
@@ -258,4 +259,185 @@ TyRelResult ty_rel_scanop(TyCtx *cx, TyRelation *rel, const char **message) {
   p[0] = ty_rel_dim(1);
   for (int i = 0; i < r; i++) p[0] = ty_dim_mul(cx, p[0], shape->u.shape.dims[i]);
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(1, p), out), message);
+}
+
+/* ---------------------------------------------------------------- SequenceMask */
+
+/* sequence_mask(data, valid_length, mask_value=0, axis=0): axis 0 or 1 is the sequence, the other of
+ * the first two the batch; valid_length is a vector as long as the batch; the result is data's type. */
+TyRelResult ty_rel_sequence_mask(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ls, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int64_t axis = ir_attr_int(rel->attrs, IR_A_AXIS, 0);
+  if (axis != 0 && axis != 1) REL_FAIL("%s: axis=%lld must be 0 or 1", ty_rel_who(rel), (long long)axis);
+  if (shape->u.shape.rank < 2)
+    REL_FAIL("%s needs a sequence axis and a batch axis, but its data is %s", ty_rel_who(rel),
+             ty_rel_shape_text(cx, shape));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ls, &ldt, "valid_length, a vector,", message));
+  if (ldt->kind == IR_TYPE_DTYPE && ldt->u.dtype.code == IR_DT_BOOL)
+    REL_FAIL("%s takes valid_length as numbers, but they are bool", ty_rel_who(rel));
+  REL_TRY(ty_rel_same_dim(cx, rel, ls->u.shape.dims[0], shape->u.shape.dims[1 - axis],
+                          "the length of valid_length and the batch dimension", message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* ---------------------------------------------------------------- InvertPermutation, UnravelIndex */
+
+/* invert_permutation(p): an integer vector, the same type (TVM's Identity). */
+TyRelResult ty_rel_invert_permutation(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 1, &shape, &dtype, "a permutation, a vector,", message));
+  REL_TRY(integer_dtype(cx, rel, dtype, "a permutation", message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* unravel_index(indices, shape): integer indices (a scalar or a vector of n) and shape (a vector of
+ * k); the result is (k) or (k, n) of the indices' type. */
+TyRelResult ty_rel_unravel_index(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ishape, *idtype, *sshape, *sdtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &ishape, &idtype, message));
+  if (ishape->u.shape.rank > 1)
+    REL_FAIL("%s takes a scalar or a vector of indices, but they are %s", ty_rel_who(rel), ty_rel_shape_text(cx, ishape));
+  REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &sshape, &sdtype, "a shape, a vector,", message));
+  REL_TRY(integer_dtype(cx, rel, sdtype, "a shape", message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 2);
+  dims[0] = sshape->u.shape.dims[0];
+  if (ishape->u.shape.rank == 1) dims[1] = ishape->u.shape.dims[0];
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(ishape->u.shape.rank + 1, dims), idtype), message);
+}
+
+/* ---------------------------------------------------------------- MatrixSetDiag */
+
+/* matrix_set_diag(data (..., M, N), diagonal, k1=0, k2=0): one diagonal (k1 == k2) is (..., L), a band
+ * (..., k2 - k1 + 1, L), with L = min(M + min(k2, 0), N - max(k1, 0)) (TensorFlow's longest diagonal;
+ * TVM's relation writes it with the signs swapped, which its own kernel cannot fill). Data's type. */
+TyRelResult ty_rel_matrix_set_diag(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *dshape, *ddtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank;
+  if (r < 2) REL_FAIL("%s works on matrices, but its data is %s", ty_rel_who(rel), ty_rel_shape_text(cx, shape));
+  int64_t k1 = ir_attr_int(rel->attrs, IR_A_K1, 0), k2 = ir_attr_int(rel->attrs, IR_A_K2, 0);
+  if (k1 > k2) REL_FAIL("%s: k1=%lld is above k2=%lld", ty_rel_who(rel), (long long)k1, (long long)k2);
+  if (k1 < -1000000000 || k2 > 1000000000) REL_FAIL("%s: k1 or k2 is out of range", ty_rel_who(rel));
+  bool one = k1 == k2;
+  int rd = one ? r - 1 : r;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rd, &dshape, &ddtype, "a diagonal", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, ddtype, message));
+  for (int i = 0; i < r - 2; i++)
+    REL_TRY(ty_rel_same_dim(cx, rel, shape->u.shape.dims[i], dshape->u.shape.dims[i],
+                            "a batch dimension of the data and of the diagonal", message));
+  if (!one)
+    REL_TRY(ty_rel_same_dim(cx, rel, dshape->u.shape.dims[r - 2], ty_rel_dim(k2 - k1 + 1),
+                            "the diagonal's number of diagonals and k2 - k1 + 1", message));
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message));
+  int64_t m, n;
+  TyRelResult km = ty_rel_dim_const(cx, shape->u.shape.dims[r - 2], &m), kn = ty_rel_dim_const(cx, shape->u.shape.dims[r - 1], &n);
+  if (km == TY_NOT_YET || kn == TY_NOT_YET) return TY_NOT_YET;
+  if (km == TY_FAILED || kn == TY_FAILED) return TY_SOLVED; /* symbolic: checked at run time */
+  if (m <= -k1 || n <= k2)
+    REL_FAIL("%s: diagonals k1=%lld to k2=%lld are not all in a %lld x %lld matrix", ty_rel_who(rel), (long long)k1,
+             (long long)k2, (long long)m, (long long)n);
+  int64_t a = m + (k2 < 0 ? k2 : 0), b = n - (k1 > 0 ? k1 : 0);
+  return ty_rel_same_dim(cx, rel, dshape->u.shape.dims[rd - 1], ty_rel_dim(a < b ? a : b),
+                         "the diagonal's length and the longest diagonal's", message);
+}
+
+/* ---------------------------------------------------------------- SearchSorted, ArgWhere, Unique, AdvIndex */
+
+/* searchsorted(sorted, values, right=False, dtype="int32"): values of rank 1 or more; a sorted sequence
+ * of rank above 1 has the values' rank and their leading dimensions; the result has values' shape. */
+TyRelResult ty_rel_searchsorted(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ss, *sdt, *vs, *vdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &ss, &sdt, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &vs, &vdt, message));
+  int rs = ss->u.shape.rank, rv = vs->u.shape.rank;
+  if (rs < 1) REL_FAIL("%s searches a sequence, but the sorted sequence is a scalar", ty_rel_who(rel));
+  if (rv < 1) REL_FAIL("%s takes values of rank 1 or more, but they are a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_same_dtype(cx, rel, sdt, vdt, message));
+  if (rs > 1) {
+    if (rs != rv)
+      REL_FAIL("%s: the sorted sequence %s and the values %s must have one rank", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ss), ty_rel_shape_text(cx, vs));
+    for (int i = 0; i < rv - 1; i++)
+      REL_TRY(ty_rel_same_dim(cx, rel, ss->u.shape.dims[i], vs->u.shape.dims[i],
+                              "a leading dimension of the sorted sequence and of the values", message));
+  }
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
+  if (dt.code != IR_DT_INT && dt.code != IR_DT_UINT)
+    REL_FAIL("%s gives integer positions, but dtype=%s", ty_rel_who(rel), ty_rel_text(cx, dtype_type(dt)));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(vs, dtype_type(dt)), message);
+}
+
+/* argwhere(condition): (?, rank) int32, one row of coordinates per nonzero element (TVM's Any). */
+TyRelResult ty_rel_argwhere(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 2);
+  dims[0] = ty_dim_any();
+  dims[1] = ty_rel_dim(shape->u.shape.rank);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(2, dims), dtype_type(IR_DTYPE(IR_DT_INT, 32))), message);
+}
+
+/* unique(data, sorted=True, return_counts=False): a vector; TVM's fixed-size fields (unique, indices,
+ * inverse_indices, num_unique[, counts]): the first num_unique elements of each padded field count. */
+TyRelResult ty_rel_unique(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 1, &shape, &dtype, "a vector", message));
+  IrType *i32 = dtype_type(IR_DTYPE(IR_DT_INT, 32));
+  IrType **one = IR_NEW_ARRAY(IrType *, 1);
+  one[0] = ty_rel_dim(1);
+  bool counts = ir_attr_bool(rel->attrs, IR_A_RETURN_COUNTS, false);
+  int n = counts ? 5 : 4;
+  IrType **f = IR_NEW_ARRAY(IrType *, n);
+  f[0] = ty_rel_tensor_type(shape, dtype);
+  f[1] = f[2] = ty_rel_tensor_type(shape, i32);
+  f[3] = ty_rel_tensor_type(ty_rel_shape(1, one), i32);
+  if (counts) f[4] = ty_rel_tensor_type(shape, i32);
+  return ty_rel_result(cx, rel, 1, ir_type_tuple(n, f, (IrSpan){0}), message);
+}
+
+/* adv_index((data, i0, i1, ...)): integer index tensors that broadcast together, no more than the
+ * data's rank; the result is their broadcast shape, then the data's remaining axes. */
+TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *t = ty_prune(cx, rel->args[0]);
+  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+  if (t->kind != IR_TYPE_TUPLE || t->u.tuple.n < 2)
+    REL_FAIL("%s takes a tuple of the data and one or more index tensors, but its argument is %s", ty_rel_who(rel),
+             ty_rel_text(cx, t));
+  int n = t->u.tuple.n;
+  IrType **shapes = IR_NEW_ARRAY(IrType *, n), *dtype = NULL;
+  for (int i = 0; i < n; i++) {
+    IrType *f = ty_prune(cx, t->u.tuple.fields[i]);
+    if (f->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+    if (f->kind != IR_TYPE_TENSOR) REL_FAIL("%s: field %d is %s, not a tensor", ty_rel_who(rel), i, ty_rel_text(cx, f));
+    shapes[i] = ty_prune(cx, f->u.tensor.shape);
+    if (shapes[i]->kind != IR_TYPE_SHAPE) return TY_NOT_YET;
+    if (i == 0) dtype = f->u.tensor.dtype;
+    else REL_TRY(integer_dtype(cx, rel, f->u.tensor.dtype, "index tensors", message));
+  }
+  int r = shapes[0]->u.shape.rank;
+  if (n - 1 > r)
+    REL_FAIL("%s: %d index tensors for the data %s of rank %d", ty_rel_who(rel), n - 1, ty_rel_shape_text(cx, shapes[0]), r);
+  int rb = 0;
+  for (int i = 1; i < n; i++) rb = shapes[i]->u.shape.rank > rb ? shapes[i]->u.shape.rank : rb;
+  IrType **dims = IR_NEW_ARRAY(IrType *, rb + r + 1);
+  for (int k = 0; k < rb; k++) {
+    IrType *d = NULL;
+    for (int i = 1; i < n; i++) {
+      int ri = shapes[i]->u.shape.rank;
+      if (k < rb - ri) continue;
+      IrType *di = shapes[i]->u.shape.dims[k - (rb - ri)];
+      if (!d) { d = di; continue; }
+      TyRelResult b = ty_rel_broadcast_dim(cx, d, di, &d);
+      if (b == TY_NOT_YET) return b;
+      if (b == TY_FAILED)
+        REL_FAIL("%s: the index tensors do not broadcast together (field %d is %s)", ty_rel_who(rel), i,
+                 ty_rel_shape_text(cx, shapes[i]));
+    }
+    dims[k] = d;
+  }
+  int m = rb;
+  for (int i = n - 1; i < r; i++) dims[m++] = shapes[0]->u.shape.dims[i];
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
 }

@@ -1,11 +1,14 @@
 /* The relations of the shape operators: Reshape (with TVM's codes 0, -1, -2, -3, -4), Transpose,
  * ExpandDims, Squeeze, Concatenate, Stack, Split, Take, StridedSlice, BroadcastTo, Where, Cast,
  * ShapeOf, BatchFlatten; Tile, Repeat, Reverse, ReverseSequence, the *_like forms (FullLike,
- * ReshapeLike, BroadcastToLike, CollapseSumLike, CollapseSumTo), LayoutTransform and NdarraySize. Dimensions flow through symbolically: flattening (n, 3, 32, 32) gives
+ * ReshapeLike, BroadcastToLike, CollapseSumLike, CollapseSumTo), LayoutTransform and NdarraySize; CastLike,
+ * SliceLike, Trilu, Einsum, Meshgrid, ReverseReshape, Reinterpret, StridedSet, SlidingWindow. Dimensions flow through symbolically: flattening (n, 3, 32, 32) gives
  * (n, 3072), concatenating (n, 3) and (m, 3) gives (n + m, 3); what only the values decide is `?`. */
 #include "typing/oprel.h"
 
 #include <string.h>
+
+enum { RT_MAX_RANK_TY = 64 };
 
 static const char *ints_text(const IrAttrValue *a) {
   IrBuf b;
@@ -24,16 +27,15 @@ static IrType *product(TyCtx *cx, int n, IrType **dims) {
 
 /* ---------------------------------------------------------------- Reshape */
 
-TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
-  IrType *shape, *dtype;
-  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
-  const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
+/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. */
+static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, const IrAttrValue *ns, const char *written,
+                                 IrType **result, const char **message) {
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
   /* Dimensions copied by the code 0 cancel out of the -1's division, even when they are `?`. */
   bool *copied_in = IR_NEW_ARRAY(bool, r + 1), *copied_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
-  const char *who = ty_rel_who(rel), *written = ints_text(ns);
+  const char *who = ty_rel_who(rel);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
     if (v > 0) {
@@ -102,7 +104,55 @@ TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
       REL_FAIL("%s: newshape=%s has %s elements, but the input %s has %s", who, written, ty_rel_text(cx, count),
                ty_rel_shape_text(cx, shape), ty_rel_text(cx, total));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(out.len, out.items), dtype), message);
+  *result = ty_rel_shape(out.len, out.items);
+  return TY_SOLVED;
+}
+
+TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *out;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
+  REL_TRY(reshape_shape(cx, rel, shape, ns, ints_text(ns), &out, message));
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(out, dtype), message);
+}
+
+/* contrib_reverse_reshape: reshape's codes read from the right (TVM's InferNewShape with reverse):
+ * the shape and the codes reversed, reshaped, and the result reversed back. -4 has no reverse form. */
+TyRelResult ty_rel_reverse_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *out;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
+  IrAttrValue rev = *ns;
+  int64_t *ints = IR_NEW_ARRAY(int64_t, ns->n + 1);
+  for (int i = 0; i < ns->n; i++) {
+    if (ns->ints[i] == -4) REL_FAIL("%s: newshape=%s: the code -4 has no reverse form", ty_rel_who(rel), ints_text(ns));
+    ints[i] = ns->ints[ns->n - 1 - i];
+  }
+  rev.ints = ints;
+  int r = shape->u.shape.rank;
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[r - 1 - i];
+  TyRelResult k = reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, message);
+  if (k == TY_FAILED) *message = ir_printf("%s (reading the shape and the codes from the right)", *message);
+  if (k != TY_SOLVED) return k;
+  int n = out->u.shape.rank;
+  IrType **od = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < n; i++) od[i] = out->u.shape.dims[n - 1 - i];
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, od), dtype), message);
+}
+
+/* reinterpret(data, dtype): the bits of each element as another type of the same width. */
+TyRelResult ty_rel_reinterpret(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  IrDType to = ty_rel_attr(rel, IR_A_DTYPE)->dtype;
+  IrType *tt = ir_type_dtype(to, (IrSpan){0});
+  if (to.code == IR_DT_BOOL) REL_FAIL("%s cannot give bool: its bits are not a whole byte", ty_rel_who(rel));
+  REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(shape, tt), message));
+  if (dtype->kind == IR_TYPE_DTYPE && (dtype->u.dtype.code == IR_DT_BOOL || dtype->u.dtype.bits != to.bits))
+    REL_FAIL("%s keeps the bits: %s and dtype=%s differ in width", ty_rel_who(rel), ty_rel_text(cx, dtype),
+             ty_rel_text(cx, tt));
+  return dtype->kind == IR_TYPE_DTYPE ? TY_SOLVED : TY_NOT_YET;
 }
 
 /* ---------------------------------------------------------------- Transpose, ExpandDims, Squeeze */
@@ -832,4 +882,306 @@ TyRelResult ty_rel_ndarray_size(TyCtx *cx, TyRelation *rel, const char **message
   IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
   if (dt.code == IR_DT_BOOL) REL_FAIL("%s counts in numbers, but dtype=bool", ty_rel_who(rel));
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0})), message);
+}
+
+/* ---------------------------------------------------------------- CastLike, SliceLike, Trilu */
+
+/* cast_like(data, like): data's shape, like's element type. */
+TyRelResult ty_rel_cast_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ls, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  IrType *t = ty_prune(cx, rel->args[1]);
+  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+  (void)ls;
+  if (t->kind != IR_TYPE_TENSOR)
+    REL_FAIL("%s takes a tensor whose type to take, but its second argument is %s", ty_rel_who(rel), ty_rel_text(cx, t));
+  ldt = t->u.tensor.dtype;
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, ldt), message);
+}
+
+/* slice_like(data, like, axes): data's shape with like's dimensions on `axes` (every axis both have
+ * when not given); a dimension beyond the data's (both constants) is an error, as TVM's assert. */
+TyRelResult ty_rel_slice_like(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *like, *ldt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &like, &ldt, message));
+  int r = shape->u.shape.rank, rl = like->u.shape.rank;
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  bool *on = IR_NEW_ARRAY(bool, r + 1);
+  for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i], on[i] = false;
+  const IrAttrValue *ax = ty_rel_attr(rel, IR_A_AXES);
+  if (!ax->given || ax->none) {
+    for (int i = 0; i < r && i < rl; i++) on[i] = true;
+  } else {
+    if (ax->n == 0) REL_FAIL("%s: axes=[] is empty", ty_rel_who(rel));
+    for (int k = 0; k < ax->n; k++) {
+      int a;
+      REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &a, message));
+      if (a >= rl)
+        REL_FAIL("%s: axis %d is beyond the shape %s it takes dimensions from", ty_rel_who(rel), a,
+                 ty_rel_shape_text(cx, like));
+      on[a] = true;
+    }
+  }
+  for (int i = 0; i < r; i++) {
+    if (!on[i]) continue;
+    int64_t a, b;
+    if (ty_rel_dim_const(cx, shape->u.shape.dims[i], &a) == TY_SOLVED &&
+        ty_rel_dim_const(cx, like->u.shape.dims[i], &b) == TY_SOLVED && b > a)
+      REL_FAIL("%s: dimension %d of %s is %lld, beyond the data's %lld in %s", ty_rel_who(rel), i,
+               ty_rel_shape_text(cx, like), (long long)b, (long long)a, ty_rel_shape_text(cx, shape));
+    dims[i] = like->u.shape.dims[i];
+  }
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
+}
+
+/* trilu(data, k, upper=True): data's type; k is an integer scalar; the data has rank 2 or more. */
+TyRelResult ty_rel_trilu(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *ks, *kdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  if (shape->u.shape.rank < 2)
+    REL_FAIL("%s works on matrices (rank 2 or more), but its data is %s", ty_rel_who(rel), ty_rel_shape_text(cx, shape));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &ks, &kdt, "k, a scalar,", message));
+  if (kdt->kind == IR_TYPE_DTYPE && kdt->u.dtype.code != IR_DT_INT && kdt->u.dtype.code != IR_DT_UINT)
+    REL_FAIL("%s takes k as an integer, but it is %s", ty_rel_who(rel), ty_rel_text(cx, kdt));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* ---------------------------------------------------------------- Einsum, Meshgrid */
+
+/* The fields of argument 0, a tuple of tensors of known ranks and one element type (any ranks). */
+static TyRelResult tensor_fields(TyCtx *cx, TyRelation *rel, int *n, IrType ***shapes, IrType **dtype,
+                                 const char **message) {
+  IrType *t = ty_prune(cx, rel->args[0]);
+  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+  if (t->kind != IR_TYPE_TUPLE)
+    REL_FAIL("%s takes a tuple of tensors, such as (%%a, %%b), but its argument is %s", ty_rel_who(rel),
+             ty_rel_text(cx, t));
+  if (t->u.tuple.n == 0) REL_FAIL("%s needs at least one tensor, but the tuple is empty", ty_rel_who(rel));
+  *n = t->u.tuple.n;
+  *shapes = IR_NEW_ARRAY(IrType *, *n);
+  for (int i = 0; i < *n; i++) {
+    IrType *f = ty_prune(cx, t->u.tuple.fields[i]);
+    if (f->kind == IR_TYPE_HOLE) return TY_NOT_YET;
+    if (f->kind != IR_TYPE_TENSOR)
+      REL_FAIL("%s takes a tuple of tensors, but field %d is %s", ty_rel_who(rel), i, ty_rel_text(cx, f));
+    IrType *s = ty_prune(cx, f->u.tensor.shape);
+    if (s->kind != IR_TYPE_SHAPE) return TY_NOT_YET;
+    (*shapes)[i] = s;
+    if (i == 0) *dtype = f->u.tensor.dtype;
+    else if (!ty_unify(cx, *dtype, f->u.tensor.dtype, NULL))
+      REL_FAIL("%s needs tensors of one element type, but field 0 is %s and field %d is %s", ty_rel_who(rel),
+               ty_rel_text(cx, *dtype), i, ty_rel_text(cx, f->u.tensor.dtype));
+  }
+  return TY_SOLVED;
+}
+
+/* An einsum equation: terms of letters, `*` standing for `...`; the output term (after "->", or
+ * numpy's implicit one: the ellipsis, then the letters used once, in order) is terms[nin]. */
+typedef struct {
+  int nin;
+  char terms[33][65];
+} EinsumEq;
+
+static const char *parse_einsum(const char *s, EinsumEq *q) {
+  int t = 0, k = 0;
+  bool arrow = false;
+  q->nin = 0;
+  q->terms[0][0] = 0;
+  for (const char *p = s;; p++) {
+    char c = *p;
+    if (c == ' ') continue;
+    if (c == ',' || c == '\0' || (c == '-' && p[1] == '>')) {
+      q->terms[t][k] = 0;
+      if (arrow && c) return c == ',' ? "the output is one term" : "it has two arrows";
+      if (!arrow) q->nin = t + 1;
+      if (!c) break;
+      if (c == '-') arrow = true, p++;
+      if (++t > 32) return "it has more than 32 terms";
+      k = 0;
+      continue;
+    }
+    if (c == '.') {
+      if (p[1] != '.' || p[2] != '.') return "a '.' is not part of '...'";
+      if (k && memchr(q->terms[t], '*', (size_t)k)) return "a term has two ellipses";
+      c = '*', p += 2;
+    } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+      return "it has a character that is not a letter, ',', '->' or '...'";
+    }
+    if (k == 64) return "a term is longer than 64";
+    q->terms[t][k++] = c;
+    q->terms[t][k] = 0;
+  }
+  if (!arrow) {
+    char *o = q->terms[q->nin];
+    int m = 0;
+    bool ell = false;
+    for (int i = 0; i < q->nin; i++) ell |= strchr(q->terms[i], '*') != NULL;
+    if (ell) o[m++] = '*';
+    for (int c = 'A'; c <= 'z'; c++) {
+      int uses = 0;
+      for (int i = 0; i < q->nin; i++)
+        for (const char *p = q->terms[i]; *p; p++) uses += *p == c;
+      if (uses == 1 && m < 64) o[m++] = (char)c;
+    }
+    o[m] = 0;
+  } else {
+    const char *o = q->terms[q->nin];
+    for (const char *p = o; *p; p++) {
+      if (strchr(p + 1, *p)) return "the output has a letter twice";
+      bool found = false;
+      for (int i = 0; i < q->nin; i++) found |= strchr(q->terms[i], *p) != NULL;
+      if (!found && *p != '*') return "the output has a letter no input has";
+    }
+  }
+  return NULL;
+}
+
+/* einsum((a, b, ...), equation): one element type; each letter one dimension; the ellipses broadcast. */
+TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
+  int n;
+  IrType **shapes, *dtype;
+  REL_TRY(tensor_fields(cx, rel, &n, &shapes, &dtype, message));
+  const char *eqs = ty_rel_attr(rel, IR_A_EQUATION)->str, *why;
+  EinsumEq q;
+  if ((why = parse_einsum(eqs, &q))) REL_FAIL("%s: equation=\"%s\" is not an equation: %s", ty_rel_who(rel), eqs, why);
+  if (q.nin != n)
+    REL_FAIL("%s: equation=\"%s\" has %d input terms, but there are %d tensors", ty_rel_who(rel), eqs, q.nin, n);
+  IrType *lab[128] = {0};
+  IrType *ell[RT_MAX_RANK_TY] = {0};
+  int ne = 0;
+  bool any_ell = false;
+  for (int i = 0; i < n; i++) {
+    const char *term = q.terms[i];
+    int r = shapes[i]->u.shape.rank, letters = (int)strlen(term), has = strchr(term, '*') != NULL;
+    if (has) letters--;
+    if (has ? r < letters : r != letters)
+      REL_FAIL("%s: term \"%s\" of equation=\"%s\" does not fit tensor %d of shape %s", ty_rel_who(rel),
+               q.terms[i][0] == '*' && !q.terms[i][1] ? "..." : term, eqs, i, ty_rel_shape_text(cx, shapes[i]));
+    int er = r - letters;
+    if (has) any_ell = true;
+    if (er > RT_MAX_RANK_TY) REL_FAIL("%s: an ellipsis of rank %d is beyond 64", ty_rel_who(rel), er);
+    for (int j = 0, d = 0; term[j]; j++) {
+      if (term[j] == '*') {
+        for (int e = 0; e < er; e++) {
+          IrType *dim = shapes[i]->u.shape.dims[d++];
+          int slot = RT_MAX_RANK_TY - er + e; /* right-aligned */
+          if (!ell[slot]) { ell[slot] = dim; continue; }
+          IrType *b;
+          TyRelResult k = ty_rel_broadcast_dim(cx, ell[slot], dim, &b);
+          if (k == TY_FAILED)
+            REL_FAIL("%s: the ellipsis dimensions of tensor %d %s do not broadcast with the others'", ty_rel_who(rel), i,
+                     ty_rel_shape_text(cx, shapes[i]));
+          if (k == TY_NOT_YET) return k;
+          ell[slot] = b;
+        }
+        if (er > ne) ne = er;
+        continue;
+      }
+      IrType *dim = shapes[i]->u.shape.dims[d++];
+      int c = (unsigned char)term[j];
+      if (!lab[c]) lab[c] = dim;
+      else if (!ty_unify(cx, lab[c], dim, NULL))
+        REL_FAIL("%s: letter %c of equation=\"%s\" is %s in one place and %s in another", ty_rel_who(rel), term[j], eqs,
+                 ty_rel_text(cx, lab[c]), ty_rel_text(cx, dim));
+    }
+  }
+  const char *out = q.terms[n];
+  if (ne > 0 && !strchr(out, '*'))
+    REL_FAIL("%s: equation=\"%s\" has ellipsis dimensions in its inputs but no '...' in its output", ty_rel_who(rel), eqs);
+  (void)any_ell;
+  int ro = (int)strlen(out) + (strchr(out, '*') ? ne - 1 : 0);
+  IrType **dims = IR_NEW_ARRAY(IrType *, ro + 1);
+  int m = 0;
+  for (const char *p = out; *p; p++) {
+    if (*p == '*')
+      for (int e = 0; e < ne; e++) dims[m++] = ell[RT_MAX_RANK_TY - ne + e];
+    else
+      dims[m++] = lab[(unsigned char)*p];
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+}
+
+/* meshgrid((a, b, ...), indexing="ij"): scalars and vectors of one element type; a tuple of as many
+ * tensors of shape (len a, len b, ...), the first two swapped for indexing="xy". */
+TyRelResult ty_rel_meshgrid(TyCtx *cx, TyRelation *rel, const char **message) {
+  int n;
+  IrType **shapes, *dtype;
+  REL_TRY(tensor_fields(cx, rel, &n, &shapes, &dtype, message));
+  const IrAttrValue *ix = ty_rel_attr(rel, IR_A_INDEXING);
+  const char *mode = ix->given ? ix->str : "ij";
+  if (strcmp(mode, "ij") && strcmp(mode, "xy"))
+    REL_FAIL("%s: indexing=\"%s\" is not \"ij\" or \"xy\"", ty_rel_who(rel), mode);
+  IrType **grid = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < n; i++) {
+    int r = shapes[i]->u.shape.rank;
+    if (r > 1)
+      REL_FAIL("%s takes scalars and vectors, but field %d is %s", ty_rel_who(rel), i, ty_rel_shape_text(cx, shapes[i]));
+    grid[i] = r == 0 ? ty_rel_dim(1) : shapes[i]->u.shape.dims[0];
+  }
+  if (!strcmp(mode, "xy") && n >= 2) {
+    IrType *t = grid[0];
+    grid[0] = grid[1], grid[1] = t;
+  }
+  IrType **fields = IR_NEW_ARRAY(IrType *, n);
+  for (int i = 0; i < n; i++) fields[i] = ty_rel_tensor_type(ty_rel_shape(n, grid), dtype);
+  return ty_rel_result(cx, rel, 1, ir_type_tuple(n, fields, (IrSpan){0}), message);
+}
+
+/* ---------------------------------------------------------------- StridedSet, SlidingWindow */
+
+/* strided_set(data, v, begin, end[, strides]): v of data's element type and rank; begin, end and
+ * strides integer vectors; the result is data's type (TVM's relation checks nothing else: the slice's
+ * shape depends on the values, checked at run time). */
+TyRelResult ty_rel_strided_set(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype, *vs, *vdt;
+  int res = rel->nargs - 1;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, shape->u.shape.rank, &vs, &vdt, "values of the data's rank", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dtype, vdt, message));
+  static const char *const what[] = {"begin, a vector,", "end, a vector,", "strides, a vector,"};
+  for (int i = 2; i < res; i++) {
+    IrType *s, *dt;
+    REL_TRY(ty_rel_tensor_of_rank(cx, rel, i, 1, &s, &dt, what[i - 2], message));
+    if (dt->kind == IR_TYPE_DTYPE && dt->u.dtype.code != IR_DT_INT && dt->u.dtype.code != IR_DT_UINT)
+      REL_FAIL("%s takes %s as integers, but they are %s", ty_rel_who(rel), what[i - 2], ty_rel_text(cx, dt));
+  }
+  return ty_rel_result(cx, rel, res, ty_rel_tensor_type(shape, dtype), message);
+}
+
+/* sliding_window(data, axis, window_shape, strides): the axes before `axis`, then per window axis the
+ * number of windows ceil((d - w + 1) / s), then the window's shape. */
+TyRelResult ty_rel_sliding_window(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape, *dtype;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  int r = shape->u.shape.rank;
+  const IrAttrValue *ws = ty_rel_attr(rel, IR_A_WINDOW_SHAPE), *st = ty_rel_attr(rel, IR_A_STRIDES);
+  int64_t axis = ir_attr_int(rel->attrs, IR_A_AXIS, 0);
+  if (axis < 0 || axis > r)
+    REL_FAIL("%s: axis=%lld is out of range for the data %s", ty_rel_who(rel), (long long)axis, ty_rel_shape_text(cx, shape));
+  if (ws->none || ws->n != r - axis)
+    REL_FAIL("%s: window_shape=%s must have a size for each axis from %lld of the data %s", ty_rel_who(rel), ints_text(ws),
+             (long long)axis, ty_rel_shape_text(cx, shape));
+  if (st->none || st->n != ws->n)
+    REL_FAIL("%s: strides=%s must have as many values as window_shape=%s", ty_rel_who(rel), ints_text(st), ints_text(ws));
+  int n = (int)axis + 2 * ws->n;
+  IrType **dims = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < axis; i++) dims[i] = shape->u.shape.dims[i];
+  for (int i = 0; i < ws->n; i++) {
+    int64_t w = ws->ints[i], s = st->ints[i], d;
+    if (w < 1 || s < 1) REL_FAIL("%s: window sizes and strides must be 1 or more", ty_rel_who(rel));
+    IrType *di = shape->u.shape.dims[axis + i];
+    TyRelResult k = ty_rel_dim_const(cx, di, &d);
+    if (k == TY_NOT_YET) return k;
+    if (k == TY_SOLVED) {
+      if (d < w)
+        REL_FAIL("%s: a window of %lld does not fit dimension %lld of the data %s", ty_rel_who(rel), (long long)w,
+                 (long long)(axis + i), ty_rel_shape_text(cx, shape));
+      dims[axis + i] = ty_rel_dim((d - w) / s + 1);
+    } else {
+      dims[axis + i] = s == 1 ? ty_dim_add(cx, di, ty_rel_dim(1 - w)) : ty_dim_any();
+    }
+    dims[axis + ws->n + i] = ty_rel_dim(w);
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message);
 }

@@ -98,6 +98,70 @@ def gen():
         r = R.randint(1, 4)
         return "reverse(%s, axis=%d)" % (t(shape(r)), R.randint(-r, r - 1))
     return "nn.conv1d(%s, %s, strides=[%d], padding=[%d])" % (t([1, 2, R.randint(1, 6)]), t([3, 2, R.randint(1, 3)]), R.randint(1, 2), R.randint(0, 2))
+def gen_x1():
+    """One random call of fast_softmax, cast_like, slice_like, sequence_mask, trilu, einsum, meshgrid,
+    invert_permutation, matrix_set_diag, unravel_index, contrib_reverse_reshape, reinterpret, strided_set,
+    searchsorted, argwhere, unique, sliding_window or adv_index."""
+    k = R.randrange(18)
+    ints = lambda xs, dt="int32": 'cast(%s, dtype="%s")' % (l(xs) if xs else 'zeros(shape=[0], dtype="int32")', dt)
+    if k == 0:
+        r = R.randint(1, 3); return "nn.fast_softmax(%s, axis=%d)" % (t(shape(r)), R.randint(-r, r - 1))
+    if k == 1:
+        return "cast_like(%s, zeros(shape=[1], dtype=\"%s\"))" % (t(shape(R.randint(0, 3))), R.choice(["int8", "uint8", "int64", "float64", "float16"]))
+    if k == 2:
+        r = R.randint(1, 3); sh = shape(r); lk = [R.randint(1, d) for d in sh][:R.randint(1, r)]
+        ax = "" if R.random() < .5 else ", axes=%s" % l(R.sample(range(len(lk)), R.randint(1, len(lk))))
+        return "slice_like(%s, zeros(shape=%s)%s)" % (t(sh), l(lk), ax)
+    if k == 3:
+        r = R.randint(2, 3); sh = shape(r); a = R.randint(0, 1)
+        return "sequence_mask(%s, %s, mask_value=%s, axis=%d)" % (t(sh), ints([R.randint(0, 6) for _ in range(sh[1 - a])]), R.choice(["0f", "-1.5f"]), a)
+    if k == 4:
+        return "trilu(%s, %d, upper=%s)" % (t(shape(R.randint(2, 4))), R.randint(-4, 4), R.choice(["True", "False"]))
+    if k == 5:
+        i, j, kk, b = shape(4)
+        eq, shs = R.choice([("ij,jk->ik", [[i, j], [j, kk]]), ("bij,bjk->bik", [[b, i, j], [b, j, kk]]), ("ii->i", [[i, i]]),
+                            ("...j,jk", [[b, i, j], [j, kk]]), ("i,j", [[i], [j]]), ("bhqd,bhkd->bhqk", [[b, 2, i, j], [b, 2, kk, j]]), ("ij->", [[i, j]])])
+        return "einsum((%s,), equation=\"%s\")" % (", ".join(t(s) for s in shs), eq)
+    if k == 6:
+        n = R.randint(1, 3)
+        return "meshgrid((%s,), indexing=\"%s\")" % (", ".join(t(shape(R.randint(0, 1))) for _ in range(n)), R.choice(["ij", "xy"]))
+    if k == 7:
+        p = list(range(R.randint(1, 6))); R.shuffle(p); return "invert_permutation(%s)" % ints(p, R.choice(["int32", "int64"]))
+    if k == 8:
+        m, n = shape(2); k1 = R.randint(-m + 1, n - 1); k2 = R.randint(k1, n - 1) if R.random() < .5 else k1
+        L = min(m + min(k2, 0), n - max(k1, 0)); b = shape(R.randint(0, 1))
+        d = b + ([] if k1 == k2 else [k2 - k1 + 1]) + [L]
+        return "matrix_set_diag(%s, %s, k1=%d, k2=%d, super_diag_right_align=%s, sub_diag_left_align=%s)" % (t(b + [m, n]), t(d), k1, k2, R.choice(["True", "False"]), R.choice(["True", "False"]))
+    if k == 9:
+        sh = shape(R.randint(1, 3)); tot = 1
+        for d in sh: tot *= d
+        return "unravel_index(%s, %s)" % (ints([R.randrange(tot) for _ in range(R.randint(1, 4))]), ints(sh))
+    if k == 10:
+        sh = shape(R.randint(1, 4)); codes = R.choice([[-1], [0, -1], [-1, 0], [-2], [-2, -3] if len(sh) >= 2 else [-1], [-2, 0]])
+        return "contrib_reverse_reshape(%s, newshape=%s)" % (t(sh), l(codes))
+    if k == 11:
+        f, to = R.choice([("float32", "int32"), ("int32", "float32"), ("int8", "uint8"), ("float64", "int64"), ("int16", "float16")])
+        return "reinterpret(%s, dtype=\"%s\")" % (t(shape(R.randint(0, 3)), f), to)
+    if k == 12:
+        r = R.randint(1, 3); sh = shape(r); nb = R.randint(1, r)
+        b = [R.randint(-5, 5) for _ in range(nb)]; e = [R.randint(-5, 6) for _ in range(nb)]; s = [R.choice([1, 2, -1]) for _ in range(nb)]
+        sl = []
+        for a in range(r):
+            sl.append(len(range(*slice(b[a], e[a], s[a]).indices(sh[a]))) if a < nb else sh[a])
+        return "strided_set(%s, %s, %s, %s, %s)" % (t(sh), "zeros(shape=%s)" % l(sl), ints(b), ints(e), ints(s))
+    if k == 13:
+        r = R.randint(1, 2); sh = shape(r)
+        return "searchsorted(sort(%s), %s, right=%s)" % (t(sh), t(sh[:-1] + [R.randint(1, 4)]) if r > 1 else t([R.randint(1, 4)]), R.choice(["True", "False"]))
+    if k == 14:
+        return "argwhere(%s)" % t(shape(R.randint(0, 3)), R.choice(["float32", "int32", "bool"]))
+    if k == 15:
+        return "unique(floor_mod(%s, 3i64), sorted=%s, return_counts=%s)" % (t(shape(1, 0, 6), "int64"), R.choice(["True", "False"]), R.choice(["True", "False"]))
+    if k == 16:
+        r = R.randint(1, 3); sh = shape(r, 2, 6); a = R.randint(0, r - 1)
+        w = [R.randint(1, d) for d in sh[a:]]
+        return "sliding_window(%s, axis=%d, window_shape=%s, strides=%s)" % (t(sh), a, l(w), l(shape(len(w), 1, 3)))
+    r = R.randint(1, 3); sh = shape(r); n = R.randint(1, r); bs = shape(R.randint(0, 2), 1, 3)
+    return "adv_index((%s, %s))" % (t(sh), ", ".join(ints([R.randint(-sh[i], sh[i] - 1) for _ in range(1)]) if not bs else "reshape(%s, newshape=%s)" % (ints([R.randint(-sh[i], sh[i] - 1) for _ in range(eval("*".join(map(str, bs))))]), l(bs)) for i in range(n)))
 bad = []
 for i in range(N):
     MADE.clear()
