@@ -98,7 +98,7 @@ def gen():
         r = R.randint(1, 4)
         return "reverse(%s, axis=%d)" % (t(shape(r)), R.randint(-r, r - 1))
     return "nn.conv1d(%s, %s, strides=[%d], padding=[%d])" % (t([1, 2, R.randint(1, 6)]), t([3, 2, R.randint(1, 3)]), R.randint(1, 2), R.randint(0, 2))
-def gen_x1():
+def gen_more_shapes():
     """One random call of fast_softmax, cast_like, slice_like, sequence_mask, trilu, einsum, meshgrid,
     invert_permutation, matrix_set_diag, unravel_index, contrib_reverse_reshape, reinterpret, strided_set,
     searchsorted, argwhere, unique, sliding_window or adv_index."""
@@ -162,10 +162,18 @@ def gen_x1():
         return "sliding_window(%s, axis=%d, window_shape=%s, strides=%s)" % (t(sh), a, l(w), l(shape(len(w), 1, 3)))
     r = R.randint(1, 3); sh = shape(r); n = R.randint(1, r); bs = shape(R.randint(0, 2), 1, 3)
     return "adv_index((%s, %s))" % (t(sh), ", ".join(ints([R.randint(-sh[i], sh[i] - 1) for _ in range(1)]) if not bs else "reshape(%s, newshape=%s)" % (ints([R.randint(-sh[i], sh[i] - 1) for _ in range(eval("*".join(map(str, bs))))]), l(bs)) for i in range(n)))
+# The families, by how many operators each holds (a call picks a family, then an operator).
+FAMILIES = [(gen, 22), (gen_more_shapes, 18)]
+
+
+def any_call():
+    return R.choices([g for g, _ in FAMILIES], weights=[w for _, w in FAMILIES])[0]()
+
+
 bad = []
 for i in range(N):
     MADE.clear()
-    e = gen()
+    e = any_call()
     dyn = False
     if MADE and R.random() < 0.5:  # the first tensor as a parameter whose dimensions are all `?`
         sh, dt, txt = MADE[0]
