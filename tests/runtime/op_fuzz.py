@@ -98,6 +98,37 @@ def gen():
         r = R.randint(1, 4)
         return "reverse(%s, axis=%d)" % (t(shape(r)), R.randint(-r, r - 1))
     return "nn.conv1d(%s, %s, strides=[%d], padding=[%d])" % (t([1, 2, R.randint(1, 6)]), t([3, 2, R.randint(1, 3)]), R.randint(1, 2), R.randint(0, 2))
+def gen_x3():
+    """Vision: one random vision.* call whose run-time checks pass when shapes are known."""
+    k = R.randrange(7)
+    fl = lambda xs: "[" + ", ".join("%gf" % x for x in xs) + "]"
+    if k == 0:
+        s = R.randint(1, 2); sh = [R.randint(1, 2), s * s * R.randint(1, 2), s * R.randint(1, 3), s * R.randint(1, 3)]
+        return "vision.yolo_reorg(%s, stride=%d)" % (t(sh, R.choice(["float32", "float64", "int32"])), s)
+    if k == 1:
+        sz = [R.choice([0.25, 0.5, 1]) for _ in range(R.randint(1, 3))]; ra = [R.choice([0.5, 1, 2]) for _ in range(R.randint(1, 3))]
+        return "vision.multibox_prior(%s, sizes=%s, ratios=%s, clip=%s)" % (t(shape(4)), fl(sz), fl(ra), R.choice(["True", "False"]))
+    if k == 2:
+        b, a, c = R.randint(1, 2), R.randint(1, 4), R.randint(1, 3)
+        return "vision.multibox_transform_loc(sigmoid(%s), %s, sigmoid(%s), keep_background=%s)" % (
+            t([b, c, a]), t([b, a * 4]), t([1, a, 4]), R.choice(["True", "False"]))
+    if k == 3:
+        kk = R.randint(5, 6)
+        return "vision.get_valid_counts(%s, %gf, id_index=%d, score_index=%d)" % (t([R.randint(1, 2), R.randint(1, 5), kk]), R.uniform(-2, 2), R.choice([-1, 0]), R.choice([1, 2]))
+    if k == 4:
+        b, n = R.randint(1, 2), R.randint(1, 5)
+        vc = l([R.randint(0, n) for _ in range(b)])
+        ix = "[" + ", ".join(l(R.sample(range(n), n)) for _ in range(b)) + "]"
+        return "vision.non_max_suppression(%s, %s, %s, %d, %gf, force_suppress=%s, top_k=%d, return_indices=%s, invalid_to_bottom=%s)" % (
+            t([b, n, 6]), vc, ix, R.choice([-1, 1, 2]), R.choice([0, 0.3, 0.5]), R.choice(["True", "False"]), R.choice([-1, 2]),
+            R.choice(["True", "False"]), R.choice(["True", "False"]))
+    lay = R.choice(["NCHW", "NHWC"]); n = R.randint(1, 2)
+    rois = "[" + ", ".join(fl([R.randrange(n)] + [R.uniform(-1, 6) for _ in range(4)]) for _ in range(R.randint(1, 3))) + "]"
+    ps = l(shape(2, 1, 3))
+    if k == 5:
+        return "vision.roi_align(%s, %s, pooled_size=%s, spatial_scale=%gf, sample_ratio=%d, layout=\"%s\", mode=\"%s\")" % (
+            t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), R.choice([-1, 1, 2]), lay, R.choice(["avg", "max"]))
+    return "vision.roi_pool(%s, %s, pooled_size=%s, spatial_scale=%gf, layout=\"%s\")" % (t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), lay)
 bad = []
 for i in range(N):
     MADE.clear()
