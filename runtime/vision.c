@@ -385,6 +385,99 @@ static RtValue nms(IrOpId op, const RtValue *args, const IrExpr *e) {
   return rt_result_value(&r);
 }
 
+/* ---------------------------------------------------------------- all_class_non_max_suppression */
+
+static double iou4(const double *a, const double *b) {
+  double al = fmin(a[0], a[2]), aT = fmin(a[1], a[3]), ar = fmax(a[0], a[2]), ab = fmax(a[1], a[3]);
+  double bl = fmin(b[0], b[2]), bT = fmin(b[1], b[3]), br = fmax(b[0], b[2]), bb = fmax(b[1], b[3]);
+  double w = fmax(0, fmin(ar, br) - fmax(al, bl)), h = fmax(0, fmin(ab, bb) - fmax(aT, bT));
+  double area = h * w, u = (ar - al) * (ab - aT) + (br - bl) * (bb - bT) - area;
+  return u <= 0 ? 0 : area / u;
+}
+
+/* topi.vision.all_class_non_max_suppression: per (batch, class) the scores sorted (stable,
+ * descending), those above score_threshold kept, then _nms_loop's greedy pass (a box is kept
+ * while fewer than max_output_boxes_per_class are, when it is still > -1; later boxes with score
+ * > 0 and IoU >= iou_threshold are dropped; nothing is kept when iou_threshold <= 0); collected as
+ * ONNX's (batch, class, box) rows or TensorFlow's per-batch (class, box) and score, the rest 0. */
+static RtValue all_class_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
+  Arr bx = arr(args[0]), sc = arr(args[1]);
+  need_rank(e, op, &bx, 3, "the boxes");
+  need_rank(e, op, &sc, 3, "the scores");
+  int64_t B = bx.o.shape[0], N = bx.o.shape[1], C = sc.o.shape[1];
+  if (bx.o.shape[2] != 4 || sc.o.shape[0] != B || sc.o.shape[2] != N)
+    rt_error(e, "%s: boxes %s and scores %s are not (batch, boxes, 4) and (batch, classes, boxes)", ir_ops[op].name,
+             rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
+  double max_out = first(e, op, args[2], "max_output_boxes_per_class");
+  double iou_thr = (float)first(e, op, args[3], "iou_threshold"), score_thr = (float)first(e, op, args[4], "score_threshold");
+  const IrAttrValue *fv = &rt_attrs(e)->v[IR_A_OUTPUT_FORMAT];
+  bool tf = fv->given && fv->str && !strcmp(fv->str, "tensorflow");
+  int64_t BC = rt_mul_sat(B, C);
+  int64_t *sel = rt_alloc_atomic(sizeof(int64_t) * (size_t)(rt_mul_sat(BC, N) + 1));
+  double *selscore = rt_alloc_atomic(sizeof(double) * (size_t)(rt_mul_sat(BC, N) + 1));
+  int64_t *ndet = rt_alloc_atomic(sizeof(int64_t) * (size_t)(BC + 1));
+  SortKey *keys = rt_alloc_atomic(sizeof(SortKey) * (size_t)(N + 1));
+  for (int64_t i = 0; i < BC; i++) {
+    int64_t b = i / C;
+    for (int64_t j = 0; j < N; j++) keys[j] = (SortKey){(float)sc.v[i * N + j], j};
+    qsort(keys, (size_t)N, sizeof(SortKey), by_score_desc);
+    int64_t lo = 0, hi = N; /* binary_search: the first sorted score not above the threshold */
+    while (lo < hi) {
+      int64_t mid = (lo + hi) >> 1;
+      if (keys[mid].score > score_thr) lo = mid + 1;
+      else hi = mid;
+    }
+    int64_t nkeep = lo, n = 0;
+    double lim = max_out > 0 ? max_out : (double)nkeep;
+    if (iou_thr > 0 && nkeep > 0)
+      for (int64_t j = 0; j < nkeep && (double)n < lim; j++) {
+        if (!(keys[j].score > -1.0)) continue;
+        sel[i * N + n] = keys[j].j;
+        selscore[i * N + n] = keys[j].score;
+        n++;
+        for (int64_t k = j + 1; k < nkeep; k++)
+          if (keys[k].score > 0 && iou4(&bx.v[(b * N + keys[j].j) * 4], &bx.v[(b * N + keys[k].j) * 4]) >= iou_thr)
+            keys[k].score = -1.0;
+      }
+    ndet[i] = n;
+  }
+  static const IrDType I64 = {IR_DT_INT, 64, 1}, F32 = {IR_DT_FLOAT, 32, 1};
+  if (!tf) {
+    int64_t s0[2] = {rt_mul_sat(BC, N), 3}, s1[1] = {1};
+    RtResult r0, r1;
+    int64_t *out = result(&r0, I64, 2, s0), *cnt = result(&r1, I64, 1, s1);
+    memset(out, 0, sizeof(int64_t) * (size_t)(s0[0] * 3));
+    int64_t row = 0;
+    for (int64_t i = 0; i < BC; i++)
+      for (int64_t j = 0; j < ndet[i]; j++, row++) {
+        out[row * 3] = i / C;
+        out[row * 3 + 1] = i % C;
+        out[row * 3 + 2] = sel[i * N + j];
+      }
+    cnt[0] = row;
+    RtValue f[2] = {rt_result_value(&r0), rt_result_value(&r1)};
+    return rt_tuple_value(2, f);
+  }
+  int64_t CN = rt_mul_sat(C, N), s0[3] = {B, CN, 2}, s1[2] = {B, CN}, s2[1] = {B};
+  RtResult r0, r1, r2;
+  int64_t *out = result(&r0, I64, 3, s0), *cnt = result(&r2, I64, 1, s2);
+  float *scores = result(&r1, F32, 2, s1);
+  memset(out, 0, sizeof(int64_t) * (size_t)(B * CN * 2));
+  memset(scores, 0, sizeof(float) * (size_t)(B * CN));
+  for (int64_t b = 0; b < B; b++) {
+    int64_t row = 0;
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t j = 0; j < ndet[b * C + c]; j++, row++) {
+        out[(b * CN + row) * 2] = c;
+        out[(b * CN + row) * 2 + 1] = sel[(b * C + c) * N + j];
+        scores[b * CN + row] = (float)selscore[(b * C + c) * N + j];
+      }
+    cnt[b] = row;
+  }
+  RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
+  return rt_tuple_value(3, f);
+}
+
 /* ---------------------------------------------------------------- roi_align, roi_pool */
 
 /* Element (n, c, y, x) of 4-D data in NCHW or NHWC. */
@@ -488,6 +581,7 @@ RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const IrExpr
   case IR_OP_VISION_MULTIBOX_TRANSFORM_LOC: return multibox_transform_loc(op, args, e);
   case IR_OP_VISION_GET_VALID_COUNTS: return get_valid_counts(op, args, e);
   case IR_OP_VISION_NMS: return nms(op, args, e);
+  case IR_OP_VISION_ALL_CLASS_NMS: return all_class_nms(op, args, e);
   case IR_OP_VISION_ROI_ALIGN: case IR_OP_VISION_ROI_POOL: return roi_op(op, args, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

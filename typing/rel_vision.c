@@ -141,6 +141,37 @@ TyRelResult ty_rel_nms(TyCtx *cx, TyRelation *rel, const char **message) {
   return ty_rel_result(cx, rel, 5, ir_type_tuple(2, fields, rel->span), message);
 }
 
+/* ---------------------------------------------------------------- AllClassNMS */
+
+/* boxes (b, n, 4), scores (b, c, n), max_output_boxes_per_class, iou_threshold, score_threshold ->
+ * output_format "onnx" (the default): (Tensor[(b * c * n, 3), int64], Tensor[(1), int64]);
+ * "tensorflow": (Tensor[(b, c * n, 2), int64], Tensor[(b, c * n), float32], Tensor[(b), int64]).
+ * A `?` batch or box count makes the total `?`, as TVM's. */
+TyRelResult ty_rel_all_class_nms(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const IrDType I64 = {IR_DT_INT, 64, 1}, F32 = {IR_DT_FLOAT, 32, 1};
+  IrType *bs, *bd, *ss, *sd;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &bs, &bd, "its boxes", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ss, &sd, "its scores", message));
+  const IrAttrValue *f = ty_rel_attr(rel, IR_A_OUTPUT_FORMAT);
+  const char *fmt = f->given && f->str ? f->str : "onnx";
+  IrType *batch = ty_rel_dim_at(bs, 0), *classes = ty_rel_dim_at(ss, 1), *boxes = ty_rel_dim_at(bs, 1);
+  IrType *per = ty_dim_mul(cx, classes, boxes);
+  IrType **fields = IR_NEW_ARRAY(IrType *, 3);
+  if (!strcmp(fmt, "onnx")) {
+    IrType *d0[2] = {ty_dim_mul(cx, batch, per), ty_rel_dim(3)}, *d1[1] = {ty_rel_dim(1)};
+    fields[0] = ty_rel_tensor_type(shape_of(2, d0), dtype_type(I64));
+    fields[1] = ty_rel_tensor_type(shape_of(1, d1), dtype_type(I64));
+    return ty_rel_result(cx, rel, 5, ir_type_tuple(2, fields, rel->span), message);
+  }
+  if (strcmp(fmt, "tensorflow"))
+    REL_FAIL("%s: output_format=\"%s\" is not \"onnx\" or \"tensorflow\"", ty_rel_who(rel), fmt);
+  IrType *d0[3] = {batch, per, ty_rel_dim(2)}, *d1[2] = {batch, per}, *d2[1] = {batch};
+  fields[0] = ty_rel_tensor_type(shape_of(3, d0), dtype_type(I64));
+  fields[1] = ty_rel_tensor_type(shape_of(2, d1), dtype_type(F32));
+  fields[2] = ty_rel_tensor_type(shape_of(1, d2), dtype_type(I64));
+  return ty_rel_result(cx, rel, 5, ir_type_tuple(3, fields, rel->span), message);
+}
+
 /* ---------------------------------------------------------------- ROIAlign, ROIPool */
 
 /* data (4-D, NCHW or NHWC), rois (r, 5) -> (r, c, ph, pw) or (r, ph, pw, c). */

@@ -100,7 +100,7 @@ def gen():
     return "nn.conv1d(%s, %s, strides=[%d], padding=[%d])" % (t([1, 2, R.randint(1, 6)]), t([3, 2, R.randint(1, 3)]), R.randint(1, 2), R.randint(0, 2))
 def gen_x3():
     """Vision: one random vision.* call whose run-time checks pass when shapes are known."""
-    k = R.randrange(7)
+    k = R.randrange(8)
     fl = lambda xs: "[" + ", ".join("%gf" % x for x in xs) + "]"
     if k == 0:
         s = R.randint(1, 2); sh = [R.randint(1, 2), s * s * R.randint(1, 2), s * R.randint(1, 3), s * R.randint(1, 3)]
@@ -122,6 +122,10 @@ def gen_x3():
         return "vision.non_max_suppression(%s, %s, %s, %d, %gf, force_suppress=%s, top_k=%d, return_indices=%s, invalid_to_bottom=%s)" % (
             t([b, n, 6]), vc, ix, R.choice([-1, 1, 2]), R.choice([0, 0.3, 0.5]), R.choice(["True", "False"]), R.choice([-1, 2]),
             R.choice(["True", "False"]), R.choice(["True", "False"]))
+    if k == 7:
+        b, n, c = R.randint(1, 2), R.randint(1, 5), R.randint(1, 3)
+        return "vision.all_class_non_max_suppression(%s, sigmoid(%s), %di64, %gf, %gf, output_format=\"%s\")" % (
+            t([b, n, 4]), t([b, c, n]), R.choice([-1, 1, 3]), R.choice([0, 0.3, 0.5]), R.choice([0, 0.4]), R.choice(["onnx", "tensorflow"]))
     lay = R.choice(["NCHW", "NHWC"]); n = R.randint(1, 2)
     rois = "[" + ", ".join(fl([R.randrange(n)] + [R.uniform(-1, 6) for _ in range(4)]) for _ in range(R.randint(1, 3))) + "]"
     ps = l(shape(2, 1, 3))

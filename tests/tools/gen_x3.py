@@ -325,3 +325,64 @@ write('vision_roi_pool_values.rly', '''// vision.roi_pool as topi's roi_pool: ro
 // floor/ceil edges (epsilon 1e-5) clipped to the image, each the max (0 when empty). Expected values: numpy
 // (tests/tools/gen_x3.py).
 ''', L)
+
+
+# ---------------------------------------------------------------- all_class_non_max_suppression
+def iou4(a, b):
+    al, at_, ar, ab = min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])
+    bl, bt, br, bb = min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])
+    w = max(0., min(ar, br) - max(al, bl)); h = max(0., min(ab, bb) - max(at_, bt))
+    area = h * w; u = (ar - al) * (ab - at_) + (br - bl) * (bb - bt) - area
+    return 0. if u <= 0 else area / u
+
+
+def all_class_nms(boxes, scores, max_out, iou_thr, score_thr, fmt='onnx'):
+    B, N, _ = boxes.shape; C = scores.shape[1]
+    sel = {}
+    for b in range(B):
+        for c in range(C):
+            order = sorted(range(N), key=lambda j: -scores[b, c, j])  # argsort, stable, descending
+            s = [float(scores[b, c, j]) for j in order]
+            nkeep = sum(1 for x in s if x > score_thr)  # binary search on the sorted scores
+            lim = max_out if max_out > 0 else nkeep
+            out = []
+            if iou_thr > 0 and nkeep > 0:
+                for j in range(nkeep):
+                    if len(out) >= lim: break
+                    if not s[j] > -1.0: continue
+                    out.append((order[j], s[j]))
+                    for k in range(j + 1, nkeep):
+                        if s[k] > 0 and iou4(boxes[b, order[j]], boxes[b, order[k]]) >= iou_thr: s[k] = -1.0
+            sel[b, c] = out
+    if fmt == 'onnx':
+        ind = np.zeros((B * C * N, 3), np.int64); row = 0
+        for b in range(B):
+            for c in range(C):
+                for j, _ in sel[b, c]:
+                    ind[row] = [b, c, j]; row += 1
+        return ind, np.array([row], np.int64)
+    ind = np.zeros((B, C * N, 2), np.int64); sc = np.zeros((B, C * N), f32); cnt = np.zeros(B, np.int64)
+    for b in range(B):
+        row = 0
+        for c in range(C):
+            for j, s in sel[b, c]:
+                ind[b, row] = [c, j]; sc[b, row] = s; row += 1
+        cnt[b] = row
+    return ind, sc, cnt
+
+
+boxes = np.array([[[0, 0, 1, 1], [0, 0.125, 1, 1], [0, 0, 0.5, 0.5], [2, 2, 3, 3]],
+                  [[0, 0, 1, 1], [1, 1, 0, 0], [0.5, 0.5, 1.5, 1.5], [0, 0, 0.25, 1]]], f32)
+scores = np.array([[[0.5, 0.75, 0.25, 0.125], [0.0625, 0.5, 0.875, 0.75]],
+                   [[0.25, 0.25, 0.5, 0.75], [0.5, 0.625, 0, 0.375]]], f32)
+L = []
+s = 'vision.all_class_non_max_suppression(%s, %s, %%s, %%s, %%s%%s)' % (rly(boxes), rly(scores))
+L.append((tup(*all_class_nms(boxes, scores, 10, 0.5, 0.1)), s % ('10i64', '0.5f', '0.1f', '')))
+L.append((tup(*all_class_nms(boxes, scores, 2, 0.25, 0.2)), s % ('2i64', '0.25f', '0.2f', '')))
+L.append((tup(*all_class_nms(boxes, scores, -1, 0.5, 0.3, 'tensorflow')), s % ('-1i64', '0.5f', '0.3f', ', output_format="tensorflow"')))
+L.append((tup(*all_class_nms(boxes, scores, 1, 0., 0., 'tensorflow')), s % ('1i64', '0f', '0f', ', output_format="tensorflow"')))
+write('vision_all_class_non_max_suppression_values.rly', '''// vision.all_class_non_max_suppression as topi's: per batch and class the scores above score_threshold in
+// descending (stable) order, greedy suppression by IoU >= iou_threshold, at most max_output_boxes_per_class kept
+// (nothing when iou_threshold <= 0); ONNX's (batch, class, box) rows and total, or TensorFlow's per-batch
+// (class, box), scores and counts; the rest zeros. Expected values: numpy (tests/tools/gen_x3.py).
+''', L)
