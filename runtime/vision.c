@@ -571,6 +571,112 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
   return rt_result_value(&r);
 }
 
+/* ---------------------------------------------------------------- proposal */
+
+/* topi.vision.rcnn.proposal: anchors (generate_anchor) at every cell, regressed by the box
+ * predictions (reg_bbox, or reg_iou with iou_loss), clipped to the image; boxes outside the
+ * image's feature extent or smaller than rpn_min_size * scale score -1 (the small ones widened);
+ * sorted by score (stable, descending), the first rpn_pre_nms_top_n kept; nms_ir removes boxes
+ * whose IoU (pixel-inclusive, +1) with an earlier kept one exceeds threshold; prepare_output_ir
+ * writes [batch, x1, y1, x2, y2] rows of the kept boxes, cycling through them to fill
+ * rpn_post_nms_top_n rows (0 rows when none is kept). */
+static RtValue proposal(IrOpId op, const RtValue *args, const IrExpr *e) {
+  Arr cls = arr(args[0]), del = arr(args[1]), info = arr(args[2]);
+  need_rank(e, op, &cls, 4, "the class probabilities");
+  need_rank(e, op, &del, 4, "the box predictions");
+  need_rank(e, op, &info, 2, "the image info");
+  const IrOpAttrs *at = rt_attrs(e);
+  static const double d_scales[] = {4, 8, 16, 32}, d_ratios[] = {0.5, 1, 2};
+  double *scales, *ratios;
+  int ns = floats(e, "scales", 4, d_scales, &scales), nr = floats(e, "ratios", 3, d_ratios, &ratios);
+  int64_t stride = ir_attr_int(at, IR_A_FEATURE_STRIDE, 16), pre = ir_attr_int(at, IR_A_RPN_PRE_NMS_TOP_N, 6000);
+  int64_t post = ir_attr_int(at, IR_A_RPN_POST_NMS_TOP_N, 300), min_size = ir_attr_int(at, IR_A_RPN_MIN_SIZE, 16);
+  double thr = (float)ir_attr_float(at, IR_A_THRESHOLD, 0.7);
+  bool iou_loss = ir_attr_bool(at, IR_A_IOU_LOSS, false);
+  int64_t B = cls.o.shape[0], H = cls.o.shape[2], W = cls.o.shape[3], A = (int64_t)ns * nr;
+  if (cls.o.shape[1] != 2 * A || del.o.shape[0] != B || del.o.shape[1] != 4 * A || del.o.shape[2] != H ||
+      del.o.shape[3] != W || info.o.shape[0] != B || info.o.shape[1] != 3)
+    rt_error(e, "%s: class probabilities %s, box predictions %s and image info %s do not fit %lld anchors (%d scales by %d ratios)",
+             ir_ops[op].name, rt_shape_text(4, cls.o.shape), rt_shape_text(4, del.o.shape), rt_shape_text(2, info.o.shape),
+             (long long)A, ns, nr);
+  if (stride < 1) rt_error(e, "%s: feature_stride=%lld is not positive", ir_ops[op].name, (long long)stride);
+  int64_t nb = rt_mul_sat(rt_mul_sat(H, W), A);
+  if (nb > ((int64_t)1 << 24)) rt_error(e, "%s: %lld boxes are too many", ir_ops[op].name, (long long)nb);
+  int64_t npre = pre > 0 && pre < nb ? pre : nb;
+  double *anchors = rt_alloc_atomic(sizeof(double) * (size_t)(4 * A + 1));
+  for (int64_t k = 0; k < A; k++) { /* generate_anchor(ratios[k / ns], scales[k % ns], stride) */
+    double ratio = ratios[k / ns], scale = scales[k % ns], w = (double)stride, h = w;
+    double xc = 0.5 * (w - 1), yc = 0.5 * (h - 1), size_ratios = floor(w * h / ratio);
+    double nw = floor(sqrt(size_ratios) + 0.5) * scale, nh = floor(nw / scale * ratio + 0.5) * scale;
+    anchors[k * 4] = xc - 0.5 * (nw - 1), anchors[k * 4 + 1] = yc - 0.5 * (nh - 1);
+    anchors[k * 4 + 2] = xc + 0.5 * (nw - 1), anchors[k * 4 + 3] = yc + 0.5 * (nh - 1);
+  }
+  double *bbox = rt_alloc_atomic(sizeof(double) * (size_t)(nb * 5 + 1));
+  SortKey *keys = rt_alloc_atomic(sizeof(SortKey) * (size_t)(nb + 1));
+  double *sorted = rt_alloc_atomic(sizeof(double) * (size_t)(npre * 5 + 1));
+  bool *removed = rt_alloc_atomic(sizeof(bool) * (size_t)(npre + 1));
+  int64_t oshape[2] = {rt_mul_sat(B, post), 5};
+  RtResult r;
+  void *out = result(&r, cls.o.dt, 2, oshape);
+  for (int64_t b = 0; b < B; b++) {
+    double imh = info.v[b * 3], imw = info.v[b * 3 + 1], msz = info.v[b * 3 + 2] * (double)min_size;
+    double rh = trunc(imh / stride), rw = trunc(imw / stride);
+    for (int64_t h = 0; h < H; h++)
+      for (int64_t w = 0; w < W; w++)
+        for (int64_t k = 0; k < A; k++) {
+          double *o = &bbox[((h * W + w) * A + k) * 5];
+          double x1 = anchors[k * 4] + w * stride, y1 = anchors[k * 4 + 1] + h * stride;
+          double x2 = anchors[k * 4 + 2] + w * stride, y2 = anchors[k * 4 + 3] + h * stride;
+          double d[4];
+          for (int i = 0; i < 4; i++) d[i] = del.v[(((b * A + k) * 4 + i) * H + h) * W + w];
+          double p[4];
+          if (iou_loss) {
+            p[0] = x1 + d[0], p[1] = y1 + d[1], p[2] = x2 + d[2], p[3] = y2 + d[3];
+          } else {
+            double bw = x2 - x1 + 1, bh = y2 - y1 + 1, cx = x1 + 0.5 * (bw - 1), cy = y1 + 0.5 * (bh - 1);
+            double pcx = d[0] * bw + cx, pcy = d[1] * bh + cy, pw = exp(d[2]) * bw, ph = exp(d[3]) * bh;
+            p[0] = pcx - 0.5 * (pw - 1), p[1] = pcy - 0.5 * (ph - 1), p[2] = pcx + 0.5 * (pw - 1), p[3] = pcy + 0.5 * (ph - 1);
+          }
+          p[0] = fmax(fmin(p[0], imw - 1), 0), p[1] = fmax(fmin(p[1], imh - 1), 0);
+          p[2] = fmax(fmin(p[2], imw - 1), 0), p[3] = fmax(fmin(p[3], imh - 1), 0);
+          double score = cls.v[((b * A * 2 + A + k) * H + h) * W + w];
+          if ((double)h >= rh || (double)w >= rw) score = -1;
+          for (int i = 0; i < 4; i++) o[i] = p[i];
+          o[4] = score;
+          if (p[2] - p[0] + 1 < msz || p[3] - p[1] + 1 < msz) {
+            o[0] -= msz / 2, o[1] -= msz / 2, o[2] += msz / 2, o[3] += msz / 2, o[4] = -1;
+          }
+        }
+    for (int64_t i = 0; i < nb; i++) keys[i] = (SortKey){bbox[i * 5 + 4], i};
+    qsort(keys, (size_t)nb, sizeof(SortKey), by_score_desc);
+    for (int64_t i = 0; i < npre; i++) {
+      memcpy(&sorted[i * 5], &bbox[keys[i].j * 5], sizeof(double) * 5);
+      removed[i] = false;
+    }
+    for (int64_t l = 0; l + 1 < npre; l++) {
+      if (removed[l]) continue;
+      const double *a = &sorted[l * 5];
+      for (int64_t i = l + 1; i < npre; i++) {
+        const double *c = &sorted[i * 5];
+        double w = fmax(0, fmin(a[2], c[2]) - fmax(a[0], c[0]) + 1), h = fmax(0, fmin(a[3], c[3]) - fmax(a[1], c[1]) + 1);
+        double in = w * h, u = (a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (c[2] - c[0] + 1) * (c[3] - c[1] + 1) - in;
+        if (in / u > thr) removed[i] = true;
+      }
+    }
+    int64_t nkeep = 0, row = 0;
+    for (int64_t i = 0; i < npre; i++) nkeep += !removed[i];
+    for (int64_t i = 0; i < post * 5; i++) setf(out, cls.o.dt, b * post * 5 + i, 0);
+    while (nkeep > 0 && row < post)
+      for (int64_t j = 0; j < npre && row < post; j++) {
+        if (removed[j]) continue;
+        setf(out, cls.o.dt, (b * post + row) * 5, (double)b);
+        for (int t = 0; t < 4; t++) setf(out, cls.o.dt, (b * post + row) * 5 + 1 + t, sorted[j * 5 + t]);
+        row++;
+      }
+  }
+  return rt_result_value(&r);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -582,6 +688,7 @@ RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const IrExpr
   case IR_OP_VISION_GET_VALID_COUNTS: return get_valid_counts(op, args, e);
   case IR_OP_VISION_NMS: return nms(op, args, e);
   case IR_OP_VISION_ALL_CLASS_NMS: return all_class_nms(op, args, e);
+  case IR_OP_VISION_PROPOSAL: return proposal(op, args, e);
   case IR_OP_VISION_ROI_ALIGN: case IR_OP_VISION_ROI_POOL: return roi_op(op, args, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

@@ -206,3 +206,24 @@ static TyRelResult roi(TyCtx *cx, TyRelation *rel, const char **message) {
 
 TyRelResult ty_rel_roi_align(TyCtx *cx, TyRelation *rel, const char **message) { return roi(cx, rel, message); }
 TyRelResult ty_rel_roi_pool(TyCtx *cx, TyRelation *rel, const char **message) { return roi(cx, rel, message); }
+
+/* ---------------------------------------------------------------- Proposal */
+
+/* cls_prob (b, 2a, h, w), bbox_pred (b, 4a, h, w), im_info (b, 3) -> (b * rpn_post_nms_top_n, 5). */
+TyRelResult ty_rel_proposal(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *cs, *cd, *bs, *bd, *is, *id;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &cs, &cd, "its class probabilities", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &bs, &bd, "its box predictions", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 2, &is, &id, "its image info", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(is, 1), ty_rel_dim(3), "the image info's second dimension and 3",
+                          message));
+  int64_t post = ir_attr_int(rel->attrs, IR_A_RPN_POST_NMS_TOP_N, 300);
+  if (post < 1 || post > ((int64_t)1 << 40))
+    REL_FAIL("%s: rpn_post_nms_top_n=%lld is not positive", ty_rel_who(rel), (long long)post);
+  for (int i = 0; i < 2; i++) {
+    int n = float_list_count(rel, i ? "ratios" : "scales", 1);
+    if (n < 1) REL_FAIL("%s: the attribute `%s` is not a list of numbers", ty_rel_who(rel), i ? "ratios" : "scales");
+  }
+  IrType *dims[2] = {ty_dim_mul(cx, ty_rel_dim_at(cs, 0), ty_rel_dim(post)), ty_rel_dim(5)};
+  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape_of(2, dims), cd), message);
+}

@@ -100,7 +100,7 @@ def gen():
     return "nn.conv1d(%s, %s, strides=[%d], padding=[%d])" % (t([1, 2, R.randint(1, 6)]), t([3, 2, R.randint(1, 3)]), R.randint(1, 2), R.randint(0, 2))
 def gen_x3():
     """Vision: one random vision.* call whose run-time checks pass when shapes are known."""
-    k = R.randrange(8)
+    k = R.randrange(9)
     fl = lambda xs: "[" + ", ".join("%gf" % x for x in xs) + "]"
     if k == 0:
         s = R.randint(1, 2); sh = [R.randint(1, 2), s * s * R.randint(1, 2), s * R.randint(1, 3), s * R.randint(1, 3)]
@@ -126,6 +126,12 @@ def gen_x3():
         b, n, c = R.randint(1, 2), R.randint(1, 5), R.randint(1, 3)
         return "vision.all_class_non_max_suppression(%s, sigmoid(%s), %di64, %gf, %gf, output_format=\"%s\")" % (
             t([b, n, 4]), t([b, c, n]), R.choice([-1, 1, 3]), R.choice([0, 0.3, 0.5]), R.choice([0, 0.4]), R.choice(["onnx", "tensorflow"]))
+    if k == 8:
+        b, h, w = R.randint(1, 2), R.randint(1, 3), R.randint(1, 3); sc = [R.choice([0.25, 0.5, 1]) for _ in range(R.randint(1, 2))]
+        ra = [R.choice([0.5, 1, 2]) for _ in range(R.randint(1, 2))]; a = len(sc) * len(ra)
+        info = "[" + ", ".join(fl([R.randint(8, 64), R.randint(8, 64), R.choice([0.5, 1])]) for _ in range(b)) + "]"
+        return "vision.proposal(sigmoid(%s), %s / 8f, %s, scales=%s, ratios=%s, feature_stride=8, threshold=%gf, rpn_pre_nms_top_n=%d, rpn_post_nms_top_n=%d, rpn_min_size=%d, iou_loss=%s)" % (
+            t([b, 2 * a, h, w]), t([b, 4 * a, h, w]), info, fl(sc), fl(ra), R.choice([0.3, 0.7]), R.choice([-1, 3]), R.randint(1, 6), R.choice([1, 4]), R.choice(["True", "False"]))
     lay = R.choice(["NCHW", "NHWC"]); n = R.randint(1, 2)
     rois = "[" + ", ".join(fl([R.randrange(n)] + [R.uniform(-1, 6) for _ in range(4)]) for _ in range(R.randint(1, 3))) + "]"
     ps = l(shape(2, 1, 3))

@@ -386,3 +386,79 @@ write('vision_all_class_non_max_suppression_values.rly', '''// vision.all_class_
 // (nothing when iou_threshold <= 0); ONNX's (batch, class, box) rows and total, or TensorFlow's per-batch
 // (class, box), scores and counts; the rest zeros. Expected values: numpy (tests/tools/gen_x3.py).
 ''', L)
+
+
+# ---------------------------------------------------------------- proposal (topi.vision.rcnn.proposal)
+def proposal(cls, deltas, info, scales=(4., 8., 16., 32.), ratios=(0.5, 1., 2.), stride=16, threshold=0.7, pre=6000,
+             post=300, min_size=16, iou_loss=False):
+    B, _, H, W = cls.shape; A = len(scales) * len(ratios); nb = H * W * A
+    npre = min(pre, nb) if pre > 0 else nb
+    thr = float(f32(threshold))
+    anchors = []
+    for k in range(A):  # generate_anchor
+        ratio, scale = ratios[k // len(scales)], scales[k % len(scales)]
+        w = h = float(stride); xc = 0.5 * (w - 1); yc = 0.5 * (h - 1)
+        sr = math.floor(w * h / ratio); nw = math.floor(math.sqrt(sr) + 0.5) * scale; nh = math.floor(nw / scale * ratio + 0.5) * scale
+        anchors.append((xc - 0.5 * (nw - 1), yc - 0.5 * (nh - 1), xc + 0.5 * (nw - 1), yc + 0.5 * (nh - 1)))
+    out = np.zeros((B * post, 5))
+    for b in range(B):
+        imh, imw, sc = [float(v) for v in info[b]]; msz = sc * min_size
+        rh, rw = int(imh / stride), int(imw / stride)
+        bbox = []
+        for h in range(H):
+            for w in range(W):
+                for k in range(A):
+                    x1, y1, x2, y2 = [anchors[k][i] + (w if i % 2 == 0 else h) * stride for i in range(4)]
+                    d = [float(deltas[b, k * 4 + i, h, w]) for i in range(4)]
+                    if iou_loss:
+                        p = [x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]]
+                    else:
+                        bw = x2 - x1 + 1; bh = y2 - y1 + 1; cx = x1 + 0.5 * (bw - 1); cy = y1 + 0.5 * (bh - 1)
+                        pcx = d[0] * bw + cx; pcy = d[1] * bh + cy; pw = math.exp(d[2]) * bw; ph = math.exp(d[3]) * bh
+                        p = [pcx - 0.5 * (pw - 1), pcy - 0.5 * (ph - 1), pcx + 0.5 * (pw - 1), pcy + 0.5 * (ph - 1)]
+                    p = [max(min(p[0], imw - 1), 0), max(min(p[1], imh - 1), 0), max(min(p[2], imw - 1), 0), max(min(p[3], imh - 1), 0)]
+                    score = float(cls[b, A + k, h, w])
+                    if h >= rh or w >= rw: score = -1.
+                    o = p + [score]
+                    if p[2] - p[0] + 1 < msz or p[3] - p[1] + 1 < msz:
+                        o = [p[0] - msz / 2, p[1] - msz / 2, p[2] + msz / 2, p[3] + msz / 2, -1.]
+                    bbox.append(o)
+        order = sorted(range(nb), key=lambda i: -bbox[i][4])[:npre]
+        s = [bbox[i] for i in order]
+        removed = [False] * npre
+        for l in range(npre - 1):
+            if removed[l]: continue
+            a = s[l]
+            for i in range(l + 1, npre):
+                c = s[i]
+                w = max(0., min(a[2], c[2]) - max(a[0], c[0]) + 1); h = max(0., min(a[3], c[3]) - max(a[1], c[1]) + 1)
+                inter = w * h; u = (a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (c[2] - c[0] + 1) * (c[3] - c[1] + 1) - inter
+                if inter / u > thr: removed[i] = True
+        kept = [s[i] for i in range(npre) if not removed[i]]
+        row = 0
+        while kept and row < post:
+            for kb in kept:
+                if row >= post: break
+                out[b * post + row] = [b] + kb[:4]; row += 1
+    return out
+
+
+A2 = 2  # scales [0.5, 1] by ratios [1]: anchors of 8 and 16 pixels
+cls = np.zeros((1, 2 * A2, 2, 3), f32)
+cls[0, A2:] = np.array([[[0.5, 0.75, 0.25], [0.875, 0.125, 0.625]], [[0.3125, 0.9375, 0.0625], [0.4375, 0.5625, 0.6875]]], f32)
+dl = np.zeros((1, 4 * A2, 2, 3), f32)
+dl[0, 0, 0, 0] = 0.25; dl[0, 1, 1, 2] = -0.5; dl[0, 6, 0, 1] = 0.5; dl[0, 7, 1, 1] = -0.25
+info = np.array([[32, 44, 1]], f32)
+L = []
+base = 'vision.proposal(%s, %s, %s, scales=[0.5f, 1f], ratios=[1f], feature_stride=16%%s)' % (rly(cls), rly(dl), rly(info))
+L.append((rly(proposal(cls, dl, info, (0.5, 1.), (1.,), 16, 0.7, 6000, 8, 4).astype(f32)),
+          base % ', threshold=0.7f, rpn_post_nms_top_n=8, rpn_min_size=4'))
+L.append((rly(proposal(cls, dl, info, (0.5, 1.), (1.,), 16, 0.05, 5, 6, 4).astype(f32)),
+          base % ', threshold=0.05f, rpn_pre_nms_top_n=5, rpn_post_nms_top_n=6, rpn_min_size=4'))
+L.append((rly(proposal(cls, dl, info, (0.5, 1.), (1.,), 16, 0.7, 6000, 14, 10, True).astype(f32)),
+          base % ', rpn_post_nms_top_n=14, rpn_min_size=10, iou_loss=True'))
+write('vision_proposal_values.rly', '''// vision.proposal as topi's (rcnn/proposal.py): anchors per cell (generate_anchor), regressed (reg_bbox; reg_iou
+// with iou_loss) and clipped to the image, scored -1 outside the image's feature extent or below the minimum size
+// (then widened), sorted, rpn_pre_nms_top_n kept, IoU (+1 pixel) > threshold removed, the kept boxes cycled to
+// fill rpn_post_nms_top_n rows of [batch, x1, y1, x2, y2]. Expected values: numpy (tests/tools/gen_x3.py).
+''', L)
