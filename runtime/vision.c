@@ -478,6 +478,100 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
   return rt_tuple_value(3, f);
 }
 
+/* ---------------------------------------------------------------- regular_non_max_suppression */
+
+/* topi's hybrid_regular_nms (TFLite's detection postprocess): per class (scores' last axis from
+ * label_offset = its size - num_classes) the boxes scoring >= score_threshold, sorted (stable,
+ * descending), greedily kept up to max_detections_per_class while IoU (boxes as ymin, xmin, ymax,
+ * xmax; 0 for an empty box) <= iou_threshold; merged with the earlier classes' by score (stable)
+ * and cut to max_detections. Rows past the count are zeros. */
+static RtValue regular_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
+  Arr bx = arr(args[0]), sc = arr(args[1]);
+  need_rank(e, op, &bx, 3, "the boxes");
+  need_rank(e, op, &sc, 3, "the scores");
+  const IrOpAttrs *at = rt_attrs(e);
+  int64_t per = ir_attr_int(at, IR_A_MAX_DETECTIONS_PER_CLASS, 0), M = ir_attr_int(at, IR_A_MAX_DETECTIONS, 0);
+  int64_t nc = ir_attr_int(at, IR_A_NUM_CLASSES, 0);
+  double iou_thr = (float)ir_attr_float(at, IR_A_IOU_THRESHOLD, 0), s_thr = (float)ir_attr_float(at, IR_A_SCORE_THRESHOLD, 0);
+  int64_t B = sc.o.shape[0], N = sc.o.shape[1], CB = sc.o.shape[2], off = CB - nc;
+  if (bx.o.shape[0] != B || bx.o.shape[1] != N || bx.o.shape[2] != 4)
+    rt_error(e, "%s: boxes %s and scores %s are not (batch, boxes, 4) and (batch, boxes, classes)", ir_ops[op].name,
+             rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
+  if (nc < 0 || off < 0)
+    rt_error(e, "%s: num_classes=%lld is more than the scores' %lld classes", ir_ops[op].name, (long long)nc, (long long)CB);
+  if (M < 0) rt_error(e, "%s: max_detections=%lld is negative", ir_ops[op].name, (long long)M);
+  static const IrDType F32 = {IR_DT_FLOAT, 32, 1};
+  int64_t s0[3] = {B, M, 4}, s1[2] = {B, M}, s2[1] = {B};
+  RtResult r0, r1, r2, r3;
+  float *ob = result(&r0, F32, 3, s0), *ocl = result(&r1, F32, 2, s1), *osc = result(&r2, F32, 2, s1);
+  void *cnt = result(&r3, I32, 1, s2);
+  SortKey *keys = rt_alloc_atomic(sizeof(SortKey) * (size_t)(N + 1));
+  SortKey *merged = rt_alloc_atomic(sizeof(SortKey) * (size_t)(M + N + 1)); /* score, box * CB + class */
+  bool *active = rt_alloc_atomic(sizeof(bool) * (size_t)(N + 1));
+  for (int64_t b = 0; b < B; b++) {
+    int64_t nsorted = 0;
+    const double *BX = &bx.v[b * N * 4];
+    for (int64_t c = 0; c < nc; c++) {
+      int64_t nk = 0;
+      for (int64_t i = 0; i < N; i++) {
+        double s = sc.v[(b * N + i) * CB + c + off];
+        if (s >= s_thr) keys[nk++] = (SortKey){s, i};
+      }
+      qsort(keys, (size_t)nk, sizeof(SortKey), by_score_desc);
+      int64_t out = nsorted, sel = 0, lim = nk < per ? nk : per, nactive = nk;
+      for (int64_t i = 0; i < nk; i++) active[i] = true;
+      for (int64_t i = 0; i < nk; i++) {
+        if (!(nactive != 0 && sel < lim && active[i])) continue;
+        merged[out++] = (SortKey){keys[i].score, keys[i].j * CB + c + off};
+        sel++;
+        active[i] = false;
+        nactive--;
+        const double *p = &BX[keys[i].j * 4];
+        for (int64_t j = i + 1; j < nk; j++) {
+          if (!active[j]) continue;
+          const double *q = &BX[keys[j].j * 4];
+          double ai = (p[2] - p[0]) * (p[3] - p[1]), aj = (q[2] - q[0]) * (q[3] - q[1]), iou = 0;
+          if (ai > 0 && aj > 0) {
+            double in = fmax(fmin(p[2], q[2]) - fmax(p[0], q[0]), 0) * fmax(fmin(p[3], q[3]) - fmax(p[1], q[1]), 0);
+            iou = in / (ai + aj - in);
+          }
+          if (iou > iou_thr) {
+            active[j] = false;
+            nactive--;
+          }
+        }
+      }
+      /* stable descending merge of the earlier classes' and this class's; ties keep that order,
+       * as the bubble sort does (SortKey's tie-break by j would not: sort positions instead) */
+      for (int64_t i = 1; i < out; i++) {
+        SortKey k = merged[i];
+        int64_t j = i;
+        while (j > 0 && merged[j - 1].score < k.score) {
+          merged[j] = merged[j - 1];
+          j--;
+        }
+        merged[j] = k;
+      }
+      nsorted = out < M ? out : M;
+    }
+    for (int64_t m = 0; m < M; m++) {
+      double v[4] = {0, 0, 0, 0}, cls = 0, score = 0;
+      if (m < nsorted) {
+        int64_t anchor = merged[m].j / CB;
+        for (int t = 0; t < 4; t++) v[t] = BX[anchor * 4 + t];
+        cls = (double)(merged[m].j - anchor * CB - off);
+        score = merged[m].score;
+      }
+      for (int t = 0; t < 4; t++) ob[(b * M + m) * 4 + t] = (float)v[t];
+      ocl[b * M + m] = (float)cls;
+      osc[b * M + m] = (float)score;
+    }
+    seti(cnt, b, nsorted);
+  }
+  RtValue f[4] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2), rt_result_value(&r3)};
+  return rt_tuple_value(4, f);
+}
+
 /* ---------------------------------------------------------------- roi_align, roi_pool */
 
 /* Element (n, c, y, x) of 4-D data in NCHW or NHWC. */
@@ -689,6 +783,7 @@ RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const IrExpr
   case IR_OP_VISION_NMS: return nms(op, args, e);
   case IR_OP_VISION_ALL_CLASS_NMS: return all_class_nms(op, args, e);
   case IR_OP_VISION_PROPOSAL: return proposal(op, args, e);
+  case IR_OP_VISION_REGULAR_NMS: return regular_nms(op, args, e);
   case IR_OP_VISION_ROI_ALIGN: case IR_OP_VISION_ROI_POOL: return roi_op(op, args, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

@@ -172,6 +172,26 @@ TyRelResult ty_rel_all_class_nms(TyCtx *cx, TyRelation *rel, const char **messag
   return ty_rel_result(cx, rel, 5, ir_type_tuple(3, fields, rel->span), message);
 }
 
+/* ---------------------------------------------------------------- RegularNMS */
+
+/* boxes (b, n, 4), scores (b, n, classes) -> (Tensor[(b, m, 4), float32], Tensor[(b, m), float32] classes,
+ * Tensor[(b, m), float32] scores, Tensor[(b), int32]) with m = max_detections. */
+TyRelResult ty_rel_regular_nms(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const IrDType F32 = {IR_DT_FLOAT, 32, 1};
+  IrType *bs, *bd, *ss, *sd;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &bs, &bd, "its boxes", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ss, &sd, "its scores", message));
+  int64_t m = ir_attr_int(rel->attrs, IR_A_MAX_DETECTIONS, 0);
+  if (m < 0 || m > ((int64_t)1 << 40)) REL_FAIL("%s: max_detections=%lld is negative", ty_rel_who(rel), (long long)m);
+  IrType *b = ty_rel_dim_at(bs, 0), *d0[3] = {b, ty_rel_dim(m), ty_rel_dim(4)}, *d1[2] = {b, ty_rel_dim(m)}, *d2[1] = {b};
+  IrType **fields = IR_NEW_ARRAY(IrType *, 4);
+  fields[0] = ty_rel_tensor_type(shape_of(3, d0), dtype_type(F32));
+  fields[1] = ty_rel_tensor_type(shape_of(2, d1), dtype_type(F32));
+  fields[2] = ty_rel_tensor_type(shape_of(2, d1), dtype_type(F32));
+  fields[3] = ty_rel_tensor_type(shape_of(1, d2), dtype_type(I32));
+  return ty_rel_result(cx, rel, 2, ir_type_tuple(4, fields, rel->span), message);
+}
+
 /* ---------------------------------------------------------------- ROIAlign, ROIPool */
 
 /* data (4-D, NCHW or NHWC), rois (r, 5) -> (r, c, ph, pw) or (r, ph, pw, c). */

@@ -100,7 +100,7 @@ def gen():
     return "nn.conv1d(%s, %s, strides=[%d], padding=[%d])" % (t([1, 2, R.randint(1, 6)]), t([3, 2, R.randint(1, 3)]), R.randint(1, 2), R.randint(0, 2))
 def gen_x3():
     """Vision: one random vision.* call whose run-time checks pass when shapes are known."""
-    k = R.randrange(9)
+    k = R.randrange(10)
     fl = lambda xs: "[" + ", ".join("%gf" % x for x in xs) + "]"
     if k == 0:
         s = R.randint(1, 2); sh = [R.randint(1, 2), s * s * R.randint(1, 2), s * R.randint(1, 3), s * R.randint(1, 3)]
@@ -132,6 +132,10 @@ def gen_x3():
         info = "[" + ", ".join(fl([R.randint(8, 64), R.randint(8, 64), R.choice([0.5, 1])]) for _ in range(b)) + "]"
         return "vision.proposal(sigmoid(%s), %s / 8f, %s, scales=%s, ratios=%s, feature_stride=8, threshold=%gf, rpn_pre_nms_top_n=%d, rpn_post_nms_top_n=%d, rpn_min_size=%d, iou_loss=%s)" % (
             t([b, 2 * a, h, w]), t([b, 4 * a, h, w]), info, fl(sc), fl(ra), R.choice([0.3, 0.7]), R.choice([-1, 3]), R.randint(1, 6), R.choice([1, 4]), R.choice(["True", "False"]))
+    if k == 9:
+        b, n, c = R.randint(1, 2), R.randint(1, 5), R.randint(1, 3)
+        return "vision.regular_non_max_suppression(%s, sigmoid(%s), max_detections_per_class=%d, max_detections=%d, num_classes=%d, iou_threshold=%gf, score_threshold=%gf)" % (
+            t([b, n, 4]), t([b, n, c]), R.randint(1, 4), R.randint(0, 6), R.randint(0, c), R.choice([0.3, 0.6]), R.choice([0, 0.5]))
     lay = R.choice(["NCHW", "NHWC"]); n = R.randint(1, 2)
     rois = "[" + ", ".join(fl([R.randrange(n)] + [R.uniform(-1, 6) for _ in range(4)]) for _ in range(R.randint(1, 3))) + "]"
     ps = l(shape(2, 1, 3))

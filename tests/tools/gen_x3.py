@@ -462,3 +462,55 @@ write('vision_proposal_values.rly', '''// vision.proposal as topi's (rcnn/propos
 // (then widened), sorted, rpn_pre_nms_top_n kept, IoU (+1 pixel) > threshold removed, the kept boxes cycled to
 // fill rpn_post_nms_top_n rows of [batch, x1, y1, x2, y2]. Expected values: numpy (tests/tools/gen_x3.py).
 ''', L)
+
+
+# ---------------------------------------------------------------- regular_non_max_suppression (hybrid_regular_nms)
+def regular_nms(boxes, scores, per, M, nc, iou_thr, s_thr):
+    B, N, CB = scores.shape; off = CB - nc
+    iou_thr = float(f32(iou_thr)); s_thr = float(f32(s_thr))
+    ob = np.zeros((B, M, 4), f32); ocl = np.zeros((B, M), f32); osc = np.zeros((B, M), f32); cnt = np.zeros(B, i32)
+    for b in range(B):
+        merged = []  # (score, box * CB + class)
+        for c in range(nc):
+            cs = [float(scores[b, i, c + off]) for i in range(N)]
+            keep = [i for i in range(N) if cs[i] >= s_thr]
+            keep.sort(key=lambda i: -cs[i])  # bubble sort: stable
+            active = [True] * len(keep); nactive = len(keep); sel = []
+            for i in range(len(keep)):
+                if nactive != 0 and len(sel) < min(len(keep), per) and active[i]:
+                    sel.append(keep[i]); active[i] = False; nactive -= 1
+                    p = [float(x) for x in boxes[b, keep[i]]]
+                    for j in range(i + 1, len(keep)):
+                        if active[j]:
+                            q = [float(x) for x in boxes[b, keep[j]]]
+                            ai = (p[2] - p[0]) * (p[3] - p[1]); aj = (q[2] - q[0]) * (q[3] - q[1]); iou = 0.
+                            if ai > 0 and aj > 0:
+                                inter = max(min(p[2], q[2]) - max(p[0], q[0]), 0.) * max(min(p[3], q[3]) - max(p[1], q[1]), 0.)
+                                iou = inter / (ai + aj - inter)
+                            if iou > iou_thr: active[j] = False; nactive -= 1
+            merged += [(cs[i], i * CB + c + off) for i in sel]
+            merged.sort(key=lambda t: -t[0])  # stable
+            merged = merged[:M]
+        for m, (s, idx) in enumerate(merged):
+            a = idx // CB
+            ob[b, m] = boxes[b, a]; ocl[b, m] = idx - a * CB - off; osc[b, m] = s
+        cnt[b] = len(merged)
+    return ob, ocl, osc, cnt
+
+
+rb = np.array([[[0, 0, 1, 1], [0, 0, 0.875, 1], [0.5, 0.5, 1.5, 1.5], [2, 2, 3, 3], [0, 0, 0, 1]]], f32)
+rs = np.array([[[0.1, 0.9, 0.2], [0.2, 0.8, 0.75], [0.3, 0.3, 0.6], [0.4, 0.25, 0.875], [0.5, 0.95, 0.1]]], f32)
+L = []
+s = 'vision.regular_non_max_suppression(%s, %s, %%s)' % (rly(rb), rly(rs))
+L.append((tup(*regular_nms(rb, rs, 3, 4, 2, 0.5, 0.2)),
+          s % 'max_detections_per_class=3, max_detections=4, num_classes=2, iou_threshold=0.5f, score_threshold=0.2f'))
+L.append((tup(*regular_nms(rb, rs, 1, 5, 3, 0.1, 0.)),
+          s % 'max_detections_per_class=1, max_detections=5, num_classes=3, iou_threshold=0.1f, score_threshold=0f'))
+L.append((tup(*regular_nms(rb, rs, 5, 10, 2, 0.9, 0.25)),
+          s % 'max_detections_per_class=5, max_detections=10, num_classes=2, iou_threshold=0.9f, score_threshold=0.25f'))
+write('vision_regular_non_max_suppression_values.rly', '''// vision.regular_non_max_suppression as topi's hybrid_regular_nms (TFLite's detection postprocess): per class
+// (skipping the background classes before num_classes) boxes >= score_threshold by score, greedily kept up to
+// max_detections_per_class while IoU <= iou_threshold (empty boxes overlap nothing), merged by score and cut to
+// max_detections; (boxes, classes as float32, scores, count), zeros past the count.
+// Expected values: numpy (tests/tools/gen_x3.py).
+''', L)
