@@ -64,6 +64,7 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
 
 /* C (m x n) = op(A) op(B), where op(A) is m x k (A stored k x m when ta) and op(B) k x n (B stored
  * n x k when tb); every matrix contiguous and row-major, of dtype dt (nn.c). */

@@ -162,8 +162,53 @@ def gen_more_shapes():
         return "sliding_window(%s, axis=%d, window_shape=%s, strides=%s)" % (t(sh), a, l(w), l(shape(len(w), 1, 3)))
     r = R.randint(1, 3); sh = shape(r); n = R.randint(1, r); bs = shape(R.randint(0, 2), 1, 3)
     return "adv_index((%s, %s))" % (t(sh), ", ".join(ints([R.randint(-sh[i], sh[i] - 1) for _ in range(1)]) if not bs else "reshape(%s, newshape=%s)" % (ints([R.randint(-sh[i], sh[i] - 1) for _ in range(eval("*".join(map(str, bs))))]), l(bs)) for i in range(n)))
+def gen_vision():
+    """Vision: one random vision.* call whose run-time checks pass when shapes are known."""
+    k = R.randrange(10)
+    fl = lambda xs: "[" + ", ".join("%gf" % x for x in xs) + "]"
+    if k == 0:
+        s = R.randint(1, 2); sh = [R.randint(1, 2), s * s * R.randint(1, 2), s * R.randint(1, 3), s * R.randint(1, 3)]
+        return "vision.yolo_reorg(%s, stride=%d)" % (t(sh, R.choice(["float32", "float64", "int32"])), s)
+    if k == 1:
+        sz = [R.choice([0.25, 0.5, 1]) for _ in range(R.randint(1, 3))]; ra = [R.choice([0.5, 1, 2]) for _ in range(R.randint(1, 3))]
+        return "vision.multibox_prior(%s, sizes=%s, ratios=%s, clip=%s)" % (t(shape(4)), fl(sz), fl(ra), R.choice(["True", "False"]))
+    if k == 2:
+        b, a, c = R.randint(1, 2), R.randint(1, 4), R.randint(1, 3)
+        return "vision.multibox_transform_loc(sigmoid(%s), %s, sigmoid(%s), keep_background=%s)" % (
+            t([b, c, a]), t([b, a * 4]), t([1, a, 4]), R.choice(["True", "False"]))
+    if k == 3:
+        kk = R.randint(5, 6)
+        return "vision.get_valid_counts(%s, %gf, id_index=%d, score_index=%d)" % (t([R.randint(1, 2), R.randint(1, 5), kk]), R.uniform(-2, 2), R.choice([-1, 0]), R.choice([1, 2]))
+    if k == 4:
+        b, n = R.randint(1, 2), R.randint(1, 5)
+        vc = l([R.randint(0, n) for _ in range(b)])
+        ix = "[" + ", ".join(l(R.sample(range(n), n)) for _ in range(b)) + "]"
+        return "vision.non_max_suppression(%s, %s, %s, %d, %gf, force_suppress=%s, top_k=%d, return_indices=%s, invalid_to_bottom=%s)" % (
+            t([b, n, 6]), vc, ix, R.choice([-1, 1, 2]), R.choice([0, 0.3, 0.5]), R.choice(["True", "False"]), R.choice([-1, 2]),
+            R.choice(["True", "False"]), R.choice(["True", "False"]))
+    if k == 7:
+        b, n, c = R.randint(1, 2), R.randint(1, 5), R.randint(1, 3)
+        return "vision.all_class_non_max_suppression(%s, sigmoid(%s), %di64, %gf, %gf, output_format=\"%s\")" % (
+            t([b, n, 4]), t([b, c, n]), R.choice([-1, 1, 3]), R.choice([0, 0.3, 0.5]), R.choice([0, 0.4]), R.choice(["onnx", "tensorflow"]))
+    if k == 8:
+        b, h, w = R.randint(1, 2), R.randint(1, 3), R.randint(1, 3); sc = [R.choice([0.25, 0.5, 1]) for _ in range(R.randint(1, 2))]
+        ra = [R.choice([0.5, 1, 2]) for _ in range(R.randint(1, 2))]; a = len(sc) * len(ra)
+        info = "[" + ", ".join(fl([R.randint(8, 64), R.randint(8, 64), R.choice([0.5, 1])]) for _ in range(b)) + "]"
+        return "vision.proposal(sigmoid(%s), %s / 8f, %s, scales=%s, ratios=%s, feature_stride=8, threshold=%gf, rpn_pre_nms_top_n=%d, rpn_post_nms_top_n=%d, rpn_min_size=%d, iou_loss=%s)" % (
+            t([b, 2 * a, h, w]), t([b, 4 * a, h, w]), info, fl(sc), fl(ra), R.choice([0.3, 0.7]), R.choice([-1, 3]), R.randint(1, 6), R.choice([1, 4]), R.choice(["True", "False"]))
+    if k == 9:
+        b, n, c = R.randint(1, 2), R.randint(1, 5), R.randint(1, 3)
+        return "vision.regular_non_max_suppression(%s, sigmoid(%s), max_detections_per_class=%d, max_detections=%d, num_classes=%d, iou_threshold=%gf, score_threshold=%gf)" % (
+            t([b, n, 4]), t([b, n, c]), R.randint(1, 4), R.randint(0, 6), R.randint(0, c), R.choice([0.3, 0.6]), R.choice([0, 0.5]))
+    lay = R.choice(["NCHW", "NHWC"]); n = R.randint(1, 2)
+    rois = "[" + ", ".join(fl([R.randrange(n)] + [R.uniform(-1, 6) for _ in range(4)]) for _ in range(R.randint(1, 3))) + "]"
+    ps = l(shape(2, 1, 3))
+    if k == 5:
+        return "vision.roi_align(%s, %s, pooled_size=%s, spatial_scale=%gf, sample_ratio=%d, layout=\"%s\", mode=\"%s\")" % (
+            t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), R.choice([-1, 1, 2]), lay, R.choice(["avg", "max"]))
+    return "vision.roi_pool(%s, %s, pooled_size=%s, spatial_scale=%gf, layout=\"%s\")" % (t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), lay)
 # The families, by how many operators each holds (a call picks a family, then an operator).
-FAMILIES = [(gen, 22), (gen_more_shapes, 18)]
+FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11)]
 
 
 def any_call():
