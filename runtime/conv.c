@@ -434,23 +434,26 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
 /* ---------------------------------------------------------------- pad */
 
 /* nn.pad: each output index maps to an input index per axis (-1: the pad value), by pad_mode. */
-static RtValue pad(const RtValue *args, int nargs, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *at, const IrExpr *e) {
   RtOperand x;
   rt_operand(&x, args[0]);
-  const IrAttrValue *pw = &at->v[IR_A_PAD_WIDTH], *pm = &at->v[IR_A_PAD_MODE];
-  const char *ms = pm->given && !pm->none && pm->str ? pm->str : "constant";
-  int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") ? 2 : 0;
+  const char *name = ir_ops[op].name;
+  const IrAttrValue *pw = &at->v[IR_A_PAD_WIDTH], *pm = &at->v[op == IR_OP_NN_MIRROR_PAD ? IR_A_MODE : IR_A_PAD_MODE];
+  const char *ms = pm->given && !pm->none && pm->str ? pm->str : op == IR_OP_NN_MIRROR_PAD ? "SYMMETRIC" : "constant";
+  /* 0 constant, 1 edge, 2 reflect (REFLECT), 3 symmetric (SYMMETRIC: the edge repeated) */
+  int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") || !strcmp(ms, "REFLECT") ? 2 : !strcmp(ms, "SYMMETRIC") ? 3 : 0;
   int r = x.rank;
-  if (pw->n != 2 * r) rt_error(e, "nn.pad: pad_width has %d pairs for data of rank %d", pw->n / 2, r);
+  if (pw->n != 2 * r) rt_error(e, "%s: pad_width has %d pairs for data of rank %d", name, pw->n / 2, r);
   if (r == 0) return args[0];
   int64_t shape[RT_MAX_RANK], *map[RT_MAX_RANK];
   for (int i = 0; i < r; i++) {
     int64_t n = x.shape[i], lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
     if (__builtin_add_overflow(n, lo, &shape[i]) || __builtin_add_overflow(shape[i], hi, &shape[i]) || shape[i] < 0)
-      rt_error(e, "nn.pad: pad_width [%lld, %lld] does not fit axis %d of %s", (long long)lo, (long long)hi, i,
+      rt_error(e, "%s: pad_width [%lld, %lld] does not fit axis %d of %s", name, (long long)lo, (long long)hi, i,
                rt_shape_text(r, x.shape));
-    if ((mode == 1 && n == 0 && shape[i] > 0) || (mode == 2 && (lo > 0 || hi > 0) && (lo >= n || hi >= n)))
-      rt_error(e, "nn.pad: pad_mode=\"%s\" cannot pad axis %d of %s by [%lld, %lld]", ms, i, rt_shape_text(r, x.shape),
+    if ((mode == 1 && n == 0 && shape[i] > 0) || (mode == 2 && (lo > 0 || hi > 0) && (lo >= n || hi >= n)) ||
+        (mode == 3 && (lo > n || hi > n || lo < 0 || hi < 0)))
+      rt_error(e, "%s: mode \"%s\" cannot pad axis %d of %s by [%lld, %lld]", name, ms, i, rt_shape_text(r, x.shape),
                (long long)lo, (long long)hi);
   }
   IrDType dt = x.dt;
@@ -465,7 +468,11 @@ static RtValue pad(const RtValue *args, int nargs, const IrOpAttrs *at, const Ir
     map[i] = rt_alloc_atomic(sizeof(int64_t) * (size_t)shape[i] + 1);
     for (int64_t o = 0; o < shape[i]; o++) {
       int64_t k = o - lo;
-      if (k < 0 || k >= n) k = mode == 0 ? -1 : mode == 1 ? (k < 0 ? 0 : n - 1) : (k < 0 ? -k : 2 * n - 2 - k);
+      if (k < 0 || k >= n)
+        k = mode == 0   ? -1
+            : mode == 1 ? (k < 0 ? 0 : n - 1)
+            : mode == 2 ? (k < 0 ? -k : 2 * n - 2 - k)
+                        : (k < 0 ? -k - 1 : 2 * n - 1 - k);
       map[i][o] = k;
     }
   }
@@ -653,7 +660,8 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_GLOBAL_MAX_POOL2D:
   case IR_OP_NN_ADAPTIVE_AVG_POOL2D:
   case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
-  case IR_OP_NN_PAD: return pad(args, nargs, at, e);
+  case IR_OP_NN_PAD:
+  case IR_OP_NN_MIRROR_PAD: return pad(op, args, nargs, at, e);
   case IR_OP_NN_UPSAMPLING:
   case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
   case IR_OP_NN_DEPTH_TO_SPACE:

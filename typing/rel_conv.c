@@ -489,3 +489,38 @@ TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **messa
   REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], message));
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
 }
+
+/* ---------------------------------------------------------------- h3-x2: more padding, blocks, transposes */
+
+/* nn.mirror_pad: each axis grows by its pair of pad_width, none negative (TVM's MirrorPadRel); mode
+ * "REFLECT" (numpy's reflect: pads at most size - 1) or "SYMMETRIC" (the default: at most size). */
+TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) {
+  const IrAttrValue *ma = ty_rel_attr(rel, IR_A_MODE);
+  const char *mode = ma->given && !ma->none && ma->str ? ma->str : "SYMMETRIC";
+  bool reflect = !strcmp(mode, "REFLECT");
+  if (!reflect && strcmp(mode, "SYMMETRIC"))
+    REL_FAIL("%s: mode=\"%s\" is not one of \"REFLECT\" and \"SYMMETRIC\"", ty_rel_who(rel), mode);
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const IrAttrValue *pw = ty_rel_attr(rel, IR_A_PAD_WIDTH);
+  int r = xs->u.shape.rank;
+  if (pw->n != 2 * r)
+    REL_FAIL("%s: pad_width has %d pair%s, but the data %s has %d axes (one [before, after] pair each)",
+             ty_rel_who(rel), pw->n / 2, pw->n == 2 ? "" : "s", ty_rel_shape_text(cx, xs), r);
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) {
+    int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
+    if (lo < 0 || hi < 0)
+      REL_FAIL("%s: pad_width [%lld, %lld] of axis %d is negative", ty_rel_who(rel), (long long)lo, (long long)hi, i);
+    if (lo > ATTR_MAX || hi > ATTR_MAX)
+      REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
+    IrType *d = ty_rel_dim_at(xs, i);
+    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED && (lo > 0 || hi > 0) &&
+        (reflect ? (lo >= n || hi >= n) : (lo > n || hi > n)))
+      REL_FAIL("%s: mode=\"%s\" pads axis %d of %s by [%lld, %lld], but mirrors at most %lld (the size%s)",
+               ty_rel_who(rel), mode, i, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
+               (long long)(reflect ? n - 1 : n), reflect ? " - 1" : "");
+    dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
