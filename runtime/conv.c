@@ -632,6 +632,95 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
   return out_done(&res);
 }
 
+/* ---------------------------------------------------------------- space_to_batch_nd, batch_to_space_nd */
+
+/* TF's: the output batch index is (block offset k, flattened with k_1 outermost) * batch + b; a spatial index i
+ * of a block's view maps to the padded (uncropped) index i * block + k. */
+static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
+  const IrAttrValue *bs = &at->v[IR_A_BLOCK_SHAPE], *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
+  int r = x->rank, m = bs->n;
+  if (m < 1 || pp->n != 2 * m || r < m + 1) rt_error(e, "%s: block_shape does not fit data of rank %d", name, r);
+  int64_t prod = 1, shape[RT_MAX_RANK];
+  for (int i = 0; i < m; i++) {
+    if (bs->ints[i] < 1 || pp->ints[2 * i] < 0 || pp->ints[2 * i + 1] < 0 ||
+        __builtin_mul_overflow(prod, bs->ints[i], &prod))
+      rt_error(e, "%s: block_shape or its pairs out of range", name);
+  }
+  for (int i = 0; i < r; i++) shape[i] = x->shape[i];
+  if (to_batch) {
+    if (__builtin_mul_overflow(x->shape[0], prod, &shape[0])) rt_error(e, "%s: the output is too large", name);
+  } else {
+    if (x->shape[0] % prod) rt_error(e, "%s: the batch %lld is not divisible by %lld", name, (long long)x->shape[0], (long long)prod);
+    shape[0] = x->shape[0] / prod;
+  }
+  for (int i = 0; i < m; i++) {
+    int64_t n = x->shape[i + 1], b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1], t;
+    if (to_batch) {
+      if (__builtin_add_overflow(n, lo + hi, &t) || t % b)
+        rt_error(e, "%s: axis %d of %s padded is not divisible by its block %lld", name, i + 1,
+                 rt_shape_text(r, x->shape), (long long)b);
+      shape[i + 1] = t / b;
+    } else {
+      if (__builtin_mul_overflow(n, b, &t) || t - lo - hi < 0)
+        rt_error(e, "%s: crops do not fit axis %d of %s", name, i + 1, rt_shape_text(r, x->shape));
+      shape[i + 1] = t - lo - hi;
+    }
+  }
+  size_t esize = rt_dtype_size(x->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, x->dt, r, shape);
+  int64_t total = 1, inner = 1;
+  for (int i = 0; i < r; i++) total = rt_mul_sat(total, shape[i]);
+  for (int i = m + 1; i < r; i++) inner *= shape[i];
+  if (total == 0) return rt_result_value(&res);
+  double pv = ir_attr_float(at, IR_A_PAD_VALUE, 0);
+  RtValue fill = rt_convert(rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), pv), x->dt);
+  RtOperand fv;
+  rt_operand(&fv, fill);
+  int64_t xstride[RT_MAX_RANK], s = 1;
+  for (int i = r - 1; i >= 0; i--) xstride[i] = s, s *= x->shape[i];
+  /* the outer index (batch and spatial axes) of the output, row-major */
+  int64_t idx[RT_MAX_RANK] = {0}, outer = total / inner, batch = to_batch ? x->shape[0] : shape[0];
+  const char *src = x->data;
+  char *dst = out;
+  for (int64_t o = 0; o < outer; o++, dst += (size_t)inner * esize) {
+    int64_t off = 0, kflat, bidx;
+    bool outside = false;
+    if (to_batch) {
+      kflat = idx[0] / batch, bidx = idx[0] % batch;
+      off = bidx * xstride[0];
+      for (int i = m - 1; i >= 0; i--) {
+        int64_t k = kflat % bs->ints[i];
+        kflat /= bs->ints[i];
+        int64_t p = idx[i + 1] * bs->ints[i] + k - pp->ints[2 * i];
+        if (p < 0 || p >= x->shape[i + 1]) outside = true;
+        off += p * xstride[i + 1];
+      }
+    } else {
+      int64_t kf = 0, mul = 1;
+      for (int i = m - 1; i >= 0; i--) {
+        int64_t u = idx[i + 1] + pp->ints[2 * i];
+        kf += (u % bs->ints[i]) * mul;
+        mul *= bs->ints[i];
+        off += (u / bs->ints[i]) * xstride[i + 1];
+      }
+      off += (kf * batch + idx[0]) * xstride[0];
+    }
+    if (outside)
+      for (int64_t j = 0; j < inner; j++) memcpy(dst + (size_t)j * esize, fv.data, esize);
+    else
+      memcpy(dst, src + (size_t)off * esize, (size_t)inner * esize);
+    for (int i = m; i >= 0; i--) {
+      if (++idx[i] < shape[i]) break;
+      idx[i] = 0;
+    }
+    if ((o & 1023) == 0) rt_poll(e);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -662,6 +751,8 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
   case IR_OP_NN_PAD:
   case IR_OP_NN_MIRROR_PAD: return pad(op, args, nargs, at, e);
+  case IR_OP_NN_SPACE_TO_BATCH_ND:
+  case IR_OP_NN_BATCH_TO_SPACE_ND: rt_operand(&x, args[0]); return batch_space(op, &x, at, e);
   case IR_OP_NN_UPSAMPLING:
   case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
   case IR_OP_NN_DEPTH_TO_SPACE:

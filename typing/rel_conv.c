@@ -524,3 +524,86 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
 }
+
+/* nn.space_to_batch_nd and nn.batch_to_space_nd (TF's): block_shape (M values, each at least 1) over the M axes
+ * after the batch, paddings / crops one [before, after] pair each (none negative). space_to_batch_nd: batch
+ * times the blocks' product, each spatial (n + pads) / block (which must divide it when n is known; `?` over a
+ * named size unless block is 1); batch_to_space_nd: batch / the product, each spatial n * block - crops. */
+static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const IrAttrValue *bs = ty_rel_attr(rel, IR_A_BLOCK_SHAPE);
+  const IrAttrValue *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
+  const char *pname = to_batch ? "paddings" : "crops";
+  int r = xs->u.shape.rank, m = bs->n;
+  if (m < 1) REL_FAIL("%s: block_shape is empty", ty_rel_who(rel));
+  if (pp->n != 2 * m)
+    REL_FAIL("%s: %s has %d pair%s, but block_shape has %d values (one [before, after] pair each)", ty_rel_who(rel),
+             pname, pp->n / 2, pp->n == 2 ? "" : "s", m);
+  if (r < m + 1)
+    REL_FAIL("%s: the data %s has %d axes, but block_shape (%d values) takes the batch and %d more",
+             ty_rel_who(rel), ty_rel_shape_text(cx, xs), r, m, m);
+  int64_t prod = 1;
+  for (int i = 0; i < m; i++) {
+    if (bs->ints[i] < 1 || bs->ints[i] > ATTR_MAX)
+      REL_FAIL("%s: block_shape value %lld must be from 1 to %lld", ty_rel_who(rel), (long long)bs->ints[i],
+               (long long)ATTR_MAX);
+    if (__builtin_mul_overflow(prod, bs->ints[i], &prod) || prod > ATTR_MAX)
+      REL_FAIL("%s: block_shape's product is too large", ty_rel_who(rel));
+    for (int j = 0; j < 2; j++)
+      if (pp->ints[2 * i + j] < 0 || pp->ints[2 * i + j] > ATTR_MAX)
+        REL_FAIL("%s: %s [%lld, %lld] must be from 0 to %lld", ty_rel_who(rel), pname, (long long)pp->ints[2 * i],
+                 (long long)pp->ints[2 * i + 1], (long long)ATTR_MAX);
+  }
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) dims[i] = ty_rel_dim_at(xs, i);
+  int64_t n;
+  TyRelResult k = ty_rel_dim_const(cx, dims[0], &n);
+  if (to_batch)
+    dims[0] = ty_dim_mul(cx, dims[0], ty_rel_dim(prod));
+  else if (k == TY_SOLVED) {
+    if (n % prod != 0)
+      REL_FAIL("%s: the batch of %s (%lld) is not divisible by block_shape's product %lld", ty_rel_who(rel),
+               ty_rel_shape_text(cx, xs), (long long)n, (long long)prod);
+    dims[0] = ty_rel_dim(n / prod);
+  } else if (k == TY_NOT_YET && prod != 1)
+    return TY_NOT_YET;
+  else if (prod != 1)
+    dims[0] = ty_dim_any();
+  for (int i = 0; i < m; i++) {
+    IrType *d = dims[i + 1];
+    int64_t b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1];
+    k = ty_rel_dim_const(cx, d, &n);
+    if (to_batch) {
+      if (k == TY_SOLVED) {
+        if ((n + lo + hi) % b != 0)
+          REL_FAIL("%s: axis %d of %s padded by [%lld, %lld] is %lld, not divisible by its block %lld",
+                   ty_rel_who(rel), i + 1, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
+                   (long long)(n + lo + hi), (long long)b);
+        dims[i + 1] = ty_rel_dim((n + lo + hi) / b);
+      } else if (b == 1)
+        dims[i + 1] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
+      else if (k == TY_NOT_YET)
+        return TY_NOT_YET;
+      else
+        dims[i + 1] = ty_dim_any();
+    } else {
+      if (k == TY_SOLVED) {
+        if (n * b - lo - hi < 0)
+          REL_FAIL("%s: crops [%lld, %lld] remove more than axis %d of %s times its block %lld (%lld)",
+                   ty_rel_who(rel), (long long)lo, (long long)hi, i + 1, ty_rel_shape_text(cx, xs), (long long)b,
+                   (long long)(n * b));
+        dims[i + 1] = ty_rel_dim(n * b - lo - hi);
+      } else
+        dims[i + 1] = ty_dim_sub(cx, ty_dim_mul(cx, d, ty_rel_dim(b)), ty_rel_dim(lo + hi));
+    }
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
+
+TyRelResult ty_rel_space_to_batch_nd(TyCtx *cx, TyRelation *rel, const char **message) {
+  return batch_space_rel(cx, rel, true, message);
+}
+TyRelResult ty_rel_batch_to_space_nd(TyCtx *cx, TyRelation *rel, const char **message) {
+  return batch_space_rel(cx, rel, false, message);
+}

@@ -28,3 +28,45 @@ write('mirror_pad_values.rly', '''// nn.mirror_pad (numpy's np.pad as reference)
 // int8 with no padding. Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- nn.space_to_batch_nd / nn.batch_to_space_nd (TF's definition, as topi.testing's
+# space_to_batch_nd_python: pad, reshape to (batch, p1/b1, b1, ..., rest), move the blocks first, merge)
+def s2b(x, block, pads, value=0):
+    m = len(block)
+    x = np.pad(x, [(0, 0)] + [tuple(p) for p in pads] + [(0, 0)] * (x.ndim - m - 1), constant_values=value)
+    B = x.shape[0]; rest = x.shape[m + 1:]
+    sh = [B]
+    for i, b in enumerate(block): sh += [x.shape[i + 1] // b, b]
+    y = x.reshape(sh + list(rest))
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + list(range(2 * m + 1, y.ndim))
+    y = y.transpose(perm)
+    return y.reshape([B * int(np.prod(block))] + [x.shape[i + 1] // block[i] for i in range(m)] + list(rest))
+def b2s(x, block, crops):
+    m = len(block); P = int(np.prod(block)); B = x.shape[0] // P; rest = x.shape[m + 1:]
+    y = x.reshape(list(block) + [B] + list(x.shape[1:]))
+    perm = [m]
+    for i in range(m): perm += [m + 1 + i, i]
+    perm += list(range(2 * m + 1, y.ndim))
+    y = y.transpose(perm).reshape([B] + [x.shape[i + 1] * block[i] for i in range(m)] + list(rest))
+    sl = [slice(None)] + [slice(c[0], y.shape[i + 1] - c[1]) for i, c in enumerate(crops)]
+    return y[tuple(sl)]
+L = []
+x = ints((1, 4, 4, 1))
+L.append((rly(s2b(x, [2, 2], [[0, 0], [0, 0]])), 'nn.space_to_batch_nd(%s, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])' % rly(x)))
+x = ints((2, 3, 5, 2))
+L.append((rly(s2b(x, [2, 3], [[1, 0], [0, 1]], 1.5)),
+          'nn.space_to_batch_nd(%s, block_shape=[2, 3], paddings=[[1, 0], [0, 1]], pad_value=1.5f)' % rly(x)))
+x = ints((2, 6), dt=i32)
+L.append((rly(s2b(x, [4], [[1, 1]])), 'nn.space_to_batch_nd(%s, block_shape=[4], paddings=[[1, 1]])' % rly(x)))
+x = ints((8, 1, 2, 1), dt=f64)
+L.append((rly(b2s(x, [2, 2], [[0, 0], [0, 0]])), 'nn.batch_to_space_nd(%s, block_shape=[2, 2], crops=[[0, 0], [0, 0]])' % rly(x)))
+x = ints((12, 2, 2, 2))
+L.append((rly(b2s(x, [2, 3], [[1, 0], [0, 2]])), 'nn.batch_to_space_nd(%s, block_shape=[2, 3], crops=[[1, 0], [0, 2]])' % rly(x)))
+x = ints((2, 3, 5, 2), dt=np.int8)
+L.append((rly(b2s(s2b(x, [2, 3], [[1, 0], [0, 1]]), [2, 3], [[1, 0], [0, 1]])),
+          'nn.batch_to_space_nd(nn.space_to_batch_nd(%s, block_shape=[2, 3], paddings=[[1, 0], [0, 1]]), block_shape=[2, 3], crops=[[1, 0], [0, 1]])' % rly(x)))
+write('space_to_batch_nd_values.rly', '''// nn.space_to_batch_nd and nn.batch_to_space_nd (TF's definition, as topi.testing's numpy references): 2 blocks
+// over NHWC, with paddings and a pad_value, one block over a matrix of int32; batch_to_space_nd with and without
+// crops; the pair round-trips int8 data. Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
