@@ -732,9 +732,11 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_CONV3D:
     rt_operands_out_dtype(op, args, e, &x, &w);
     return conv(op, op == IR_OP_NN_CONV1D ? 1 : op == IR_OP_NN_CONV2D ? 2 : 3, &x, &w, at, e);
+  case IR_OP_NN_CONV1D_TRANSPOSE:
   case IR_OP_NN_CONV2D_TRANSPOSE:
+  case IR_OP_NN_CONV3D_TRANSPOSE:
     rt_operands_out_dtype(op, args, e, &x, &w);
-    return conv_transpose(op, 2, &x, &w, at, e);
+    return conv_transpose(op, op == IR_OP_NN_CONV1D_TRANSPOSE ? 1 : op == IR_OP_NN_CONV2D_TRANSPOSE ? 2 : 3, &x, &w, at, e);
   case IR_OP_NN_MAX_POOL1D:
   case IR_OP_NN_AVG_POOL1D:
   case IR_OP_NN_ADAPTIVE_AVG_POOL1D:

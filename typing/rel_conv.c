@@ -607,3 +607,12 @@ TyRelResult ty_rel_space_to_batch_nd(TyCtx *cx, TyRelation *rel, const char **me
 TyRelResult ty_rel_batch_to_space_nd(TyCtx *cx, TyRelation *rel, const char **message) {
   return batch_space_rel(cx, rel, false, message);
 }
+
+/* nn.conv1d_transpose (NCW data, IOW weight) and nn.conv3d_transpose (NCDHW, IODHW): conv2d_transpose's rule over
+ * 1 or 3 spatial axes. */
+TyRelResult ty_rel_conv1d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  return conv_transpose_rel(cx, rel, 1, message);
+}
+TyRelResult ty_rel_conv3d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  return conv_transpose_rel(cx, rel, 3, message);
+}

@@ -70,3 +70,44 @@ write('space_to_batch_nd_values.rly', '''// nn.space_to_batch_nd and nn.batch_to
 // crops; the pair round-trips int8 data. Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- nn.conv1d_transpose / nn.conv3d_transpose (the scatter form of topi.testing.conv*_transpose_ncw/ncdhw_python,
+# with groups and dilation): NC + d spatial data, IO + d spatial weights
+import itertools
+def conv_t(x, w, strides, lo, hi, opad, dil, groups=1):
+    d = x.ndim - 2; N, C = x.shape[:2]; Og = w.shape[1]; Cg = C // groups
+    ks = w.shape[2:]
+    osz = [strides[i] * (x.shape[2 + i] - 1) + dil[i] * (ks[i] - 1) + 1 - lo[i] - hi[i] + opad[i] for i in range(d)]
+    out = np.zeros([N, Og * groups] + osz, np.float64)
+    for s in itertools.product(*[range(n) for n in x.shape[2:]]):
+        for k in itertools.product(*[range(n) for n in ks]):
+            p = [s[i] * strides[i] + k[i] * dil[i] - lo[i] for i in range(d)]
+            if any(p[i] < 0 or p[i] >= osz[i] for i in range(d)): continue
+            for g in range(groups):
+                xs = x[(slice(None), slice(g * Cg, g * Cg + Cg)) + s].astype(np.float64)   # N, Cg
+                ws = w[(slice(g * Cg, g * Cg + Cg), slice(None)) + k].astype(np.float64)   # Cg, Og
+                out[(slice(None), slice(g * Og, g * Og + Og)) + tuple(p)] += xs @ ws
+    return out.astype(x.dtype)
+L = []
+x = ints((2, 3, 4), -3, 4); w = ints((3, 2, 3), -2, 3)
+L.append((rly(conv_t(x, w, [1], [0], [0], [0], [1])), 'nn.conv1d_transpose(%s, %s)' % (rly(x), rly(w))))
+L.append((rly(conv_t(x, w, [2], [1], [0], [1], [1])),
+          'nn.conv1d_transpose(%s, %s, channels=2, kernel_size=[3], strides=[2], padding=[1, 0], output_padding=[1])' % (rly(x), rly(w))))
+x = ints((1, 4, 3), -3, 4, f64); w = ints((4, 1, 2), -2, 3, f64)
+L.append((rly(conv_t(x, w, [1], [1], [1], [0], [2], groups=2)),
+          'nn.conv1d_transpose(%s, %s, padding=[1], dilation=[2], groups=2)' % (rly(x), rly(w))))
+xn = ints((1, 4, 3), -3, 4); wn = ints((2, 3, 4), -2, 3)   # NWC data, WIO weight: canonical w is (3, 4, 2)->IOW
+ref = conv_t(xn.transpose(0, 2, 1), wn.transpose(1, 2, 0), [2], [0], [0], [0], [1]).transpose(0, 2, 1)
+L.append((rly(ref), 'nn.conv1d_transpose(%s, %s, strides=[2], data_layout="NWC", kernel_layout="WIO")' % (rly(xn), rly(wn))))
+x = ints((1, 2, 2, 2, 3), -3, 4); w = ints((2, 2, 2, 1, 2), -2, 3)
+L.append((rly(conv_t(x, w, [1, 2, 1], [0, 0, 1], [0, 1, 0], [0, 1, 0], [1, 1, 1])),
+          'nn.conv3d_transpose(%s, %s, strides=[1, 2, 1], padding=[0, 0, 1, 0, 1, 0], output_padding=[0, 1, 0])' % (rly(x), rly(w))))
+x = ints((1, 2, 2, 1, 2), -3, 4, i32); w = ints((2, 1, 2, 2, 1), -2, 3, i32)
+L.append((rly(conv_t(x, w, [2, 1, 1], [0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1, 1])),
+          'nn.conv3d_transpose(%s, %s, strides=[2, 1, 1])' % (rly(x), rly(w))))
+write('conv1d_transpose_values.rly', '''// nn.conv1d_transpose and nn.conv3d_transpose (the scatter form of topi.testing's conv1d_transpose_ncw_python and
+// conv3d_transpose_ncdhw_python, with groups and dilation): IOW / IODHW weights; strides, padding, output_padding;
+// float64 with groups=2 and dilation 2; NWC data with a WIO weight; conv3d_transpose with per-axis padding and
+// int32. Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
