@@ -597,6 +597,89 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   return out_done(&res);
 }
 
+/* image.resize1d, image.resize3d and nn.upsampling3d: resize2d's rules over d spatial axes (canonical NC + d),
+ * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double. */
+static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  int dpos[5], rank = d + 2;
+  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
+  if (x->rank != rank) rt_error(e, "%s takes data of rank %d", name, rank);
+  int64_t xs[5], cs[5];
+  const void *xd = to_canon(x, dpos, xs);
+  const char *method, *mode, *rounding;
+  IrDType odt = x->dt;
+  cs[0] = xs[0], cs[1] = xs[1];
+  if (op == IR_OP_NN_UPSAMPLING3D) {
+    static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+    for (int i = 0; i < 3; i++) cs[2 + i] = (int64_t)nearbyint((double)xs[2 + i] * ir_attr_float(at, ids[i], 1));
+    method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "trilinear") ? "linear" : "nearest_neighbor";
+    mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
+    rounding = "";
+  } else {
+    const IrAttrValue *size = &at->v[IR_A_SIZE];
+    if (size->n != d) rt_error(e, "%s: size takes %d values", name, d);
+    for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
+    method = str_attr(at, IR_A_METHOD, "linear");
+    mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
+  }
+  int64_t total = 1, in_plane = 1, out_plane = 1;
+  for (int i = 0; i < d; i++) {
+    if (cs[2 + i] < 0 || cs[2 + i] > ((int64_t)1 << 40)) rt_error(e, "%s: the output size is out of range", name);
+    in_plane *= xs[2 + i], out_plane = rt_mul_sat(out_plane, cs[2 + i]);
+  }
+  bool nearest = !strcmp(method, "nearest_neighbor");
+  if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  Out res;
+  void *out = out_init(&res, odt, rank, cs, dpos);
+  for (int i = 0; i < rank; i++) total = rt_mul_sat(total, cs[i]);
+  if (total == 0) return out_done(&res);
+  if (in_plane == 0) rt_error(e, "%s: resizing an empty image", name);
+  int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1;
+  for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
+  bool int_out = odt.code != IR_DT_FLOAT;
+  /* per axis: the input coordinate of every output index */
+  double *coord[3];
+  for (int i = 0; i < d; i++) {
+    coord[i] = rt_alloc_atomic(sizeof(double) * (size_t)cs[2 + i] + 1);
+    for (int64_t k = 0; k < cs[2 + i]; k++) coord[i][k] = in_coord(k, xs[2 + i], cs[2 + i], mode);
+  }
+  for (int64_t p = 0; p < planes; p++) {
+    int64_t base = p * in_plane, idx[3] = {0, 0, 0};
+    for (int64_t q = 0; q < out_plane; q++, o++) {
+      if (nearest) {
+        int64_t off = base;
+        for (int i = 0; i < d; i++) off += clamp_index(closest(coord[i][idx[i]], rounding), xs[2 + i]) * istride[i];
+        rt_elem_set(out, odt, o, rt_convert(rt_elem_get(xd, x->dt, off), odt));
+      } else {
+        int64_t lo[3];
+        double f[3], v = 0;
+        for (int i = 0; i < d; i++) lo[i] = (int64_t)floor(coord[i][idx[i]]), f[i] = coord[i][idx[i]] - (double)lo[i];
+        for (int corner = 0; corner < (1 << d); corner++) {
+          double wgt = 1;
+          int64_t off = base;
+          for (int i = 0; i < d; i++) {
+            int bit = (corner >> (d - 1 - i)) & 1;
+            wgt *= bit ? f[i] : 1 - f[i];
+            off += clamp_index(lo[i] + bit, xs[2 + i]) * istride[i];
+          }
+          if (wgt != 0) v += wgt * rt_scalar_f64(rt_elem_get(xd, x->dt, off));
+        }
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+      }
+      for (int i = d - 1; i >= 0; i--) {
+        if (++idx[i] < cs[2 + i]) break;
+        idx[i] = 0;
+      }
+    }
+    rt_poll(e);
+  }
+  return out_done(&res);
+}
+
 /* nn.depth_to_space (DCR: the channel is (i, j, c); CRD: (c, i, j)) and nn.space_to_depth (channel
  * (i, j, c)), on NCHW, element by element. */
 static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
@@ -757,6 +840,9 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_BATCH_TO_SPACE_ND: rt_operand(&x, args[0]); return batch_space(op, &x, at, e);
   case IR_OP_NN_UPSAMPLING:
   case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
+  case IR_OP_IMAGE_RESIZE1D: rt_operand(&x, args[0]); return resize_nd(op, 1, &x, at, e);
+  case IR_OP_IMAGE_RESIZE3D:
+  case IR_OP_NN_UPSAMPLING3D: rt_operand(&x, args[0]); return resize_nd(op, 3, &x, at, e);
   case IR_OP_NN_DEPTH_TO_SPACE:
   case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);

@@ -616,3 +616,51 @@ TyRelResult ty_rel_conv1d_transpose(TyCtx *cx, TyRelation *rel, const char **mes
 TyRelResult ty_rel_conv3d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
   return conv_transpose_rel(cx, rel, 3, message);
 }
+
+/* image.resize1d (NCW) and image.resize3d (NCDHW): resize2d's attributes over 1 or 3 spatial axes, `size` one value
+ * per axis. */
+static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+  static const char *const methods[] = {"linear", "nearest_neighbor", NULL};
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+                                      "tf_half_pixel_for_nn", NULL};
+  static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
+  IrType *xs, *xt;
+  int dpos[5];
+  REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, dpos, message));
+  const IrAttrValue *size = ty_rel_attr(rel, IR_A_SIZE);
+  if (size->none || size->n != d)
+    REL_FAIL("%s: size has %d value%s, but it takes %d (%s)", ty_rel_who(rel), size->none ? 0 : size->n,
+             !size->none && size->n == 1 ? "" : "s", d, d == 1 ? "the width" : "depth, height and width");
+  IrType *c[5] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < d; i++) {
+    if (size->ints[i] < 0) REL_FAIL("%s: size=%lld is negative", ty_rel_who(rel), (long long)size->ints[i]);
+    c[2 + i] = ty_rel_dim(size->ints[i]);
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, dpos), ty_rel_out_dtype(rel, xt)), message);
+}
+TyRelResult ty_rel_resize1d(TyCtx *cx, TyRelation *rel, const char **message) { return resize_nd_rel(cx, rel, 1, message); }
+TyRelResult ty_rel_resize3d(TyCtx *cx, TyRelation *rel, const char **message) { return resize_nd_rel(cx, rel, 3, message); }
+
+/* nn.upsampling3d: NCDHW (or NDHWC) to round(n * scale) per axis (topi's), nearest_neighbor or trilinear. */
+TyRelResult ty_rel_up_sampling3d(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"nearest_neighbor", "trilinear", NULL};
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  IrType *xs, *xt;
+  int dpos[5];
+  REL_TRY(pool_data(cx, rel, 3, &xs, &xt, dpos, dpos, message));
+  static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+  IrType *c[5] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < 3; i++) {
+    const IrAttrValue *a = ty_rel_attr(rel, ids[i]);
+    double s = a->given ? a->f : 1;
+    if (!(s > 0) || !isfinite(s))
+      REL_FAIL("%s: %s=%g must be a positive number", ty_rel_who(rel), ir_attr_name(ids[i]), s);
+    REL_TRY(scaled(cx, ty_rel_dim_at(xs, dpos[2 + i]), s, &c[2 + i]));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(5, c, dpos), xt), message);
+}

@@ -111,3 +111,61 @@ write('conv1d_transpose_values.rly', '''// nn.conv1d_transpose and nn.conv3d_tra
 // int32. Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- image.resize1d / image.resize3d / nn.upsampling3d (topi.testing.resize_python's rules: get_inx, get_closest_index,
+# linear = nested lerps of the clamped neighbours)
+import math
+def inx(x, n, o, mode):
+    s = n / o
+    if mode == 'align_corners': return (n - 1) / (o - 1) * x if o > 1 else 0.0
+    if mode == 'asymmetric': return s * x
+    if mode == 'pytorch_half_pixel': return (x + 0.5) * s - 0.5 if o > 1 else 0.0
+    if mode == 'tf_half_pixel_for_nn': return (x + 0.5) * s
+    return (x + 0.5) * s - 0.5
+def closest(v, r):
+    if r == 'round': return int(np.round(v))
+    if r == 'round_prefer_floor': return math.ceil(v - 0.5)
+    if r == 'round_prefer_ceil': return math.floor(v + 0.5)
+    if r == 'ceil': return math.ceil(v - 1e-5)
+    return math.floor(v + 1e-5)
+def resize(x, size, method='linear', mode='half_pixel', rounding=''):
+    d = len(size); sp = x.shape[2:]
+    if not rounding: rounding = 'round' if mode == 'align_corners' else 'floor'
+    out = np.zeros(x.shape[:2] + tuple(size), np.float64)
+    cl = lambda i, n: min(max(i, 0), n - 1)
+    for o in itertools.product(*[range(n) for n in size]):
+        c = [inx(o[i], sp[i], size[i], mode) for i in range(d)]
+        if method == 'nearest_neighbor':
+            out[(Ellipsis,) + o] = x[(Ellipsis,) + tuple(cl(closest(c[i], rounding), sp[i]) for i in range(d))]
+            continue
+        lo = [math.floor(v) for v in c]; f = [c[i] - lo[i] for i in range(d)]
+        acc = 0
+        for bits in itertools.product([0, 1], repeat=d):
+            w = np.prod([f[i] if bits[i] else 1 - f[i] for i in range(d)])
+            acc = acc + w * x[(Ellipsis,) + tuple(cl(lo[i] + bits[i], sp[i]) for i in range(d))].astype(np.float64)
+        out[(Ellipsis,) + o] = acc
+    return out.astype(x.dtype)
+L = []
+x = ints((1, 2, 4))
+L.append((rly(resize(x, [7])), 'image.resize1d(%s, size=[7])' % rly(x)))
+L.append((rly(resize(x, [3], mode='align_corners')), 'image.resize1d(%s, size=[3], coordinate_transformation_mode="align_corners")' % rly(x)))
+L.append((rly(resize(x, [6], 'nearest_neighbor', 'asymmetric')),
+          'image.resize1d(%s, size=[6], method="nearest_neighbor", coordinate_transformation_mode="asymmetric")' % rly(x)))
+xn = ints((1, 3, 2), dt=f64)   # NWC
+L.append((rly(resize(xn.transpose(0, 2, 1), [5], mode='pytorch_half_pixel').transpose(0, 2, 1)),
+          'image.resize1d(%s, size=[5], layout="NWC", coordinate_transformation_mode="pytorch_half_pixel")' % rly(xn)))
+x = ints((1, 1, 2, 2, 3))
+L.append((rly(resize(x, [3, 3, 4])), 'image.resize3d(%s, size=[3, 3, 4])' % rly(x)))
+x = ints((1, 2, 2, 1, 2), dt=i32)
+L.append((rly(resize(x, [4, 2, 3], 'nearest_neighbor', 'half_pixel', 'round_prefer_ceil')),
+          'image.resize3d(%s, size=[4, 2, 3], method="nearest_neighbor", rounding_method="round_prefer_ceil")' % rly(x)))
+x = ints((1, 1, 2, 2, 2))
+L.append((rly(resize(x, [4, 4, 2], 'nearest_neighbor', 'half_pixel')), 'nn.upsampling3d(%s, scale_d=2f, scale_h=2f)' % rly(x)))
+L.append((rly(resize(x, [3, 2, 4], 'linear', 'align_corners')),
+          'nn.upsampling3d(%s, scale_d=1.5f, scale_w=2f, method="trilinear", coordinate_transformation_mode="align_corners")' % rly(x)))
+write('resize1d_values.rly', '''// image.resize1d, image.resize3d and nn.upsampling3d (topi.testing.resize_python's rules in numpy): linear with
+// half_pixel (the default) and align_corners, nearest_neighbor asymmetric, NWC float64 with pytorch_half_pixel;
+// trilinear resize3d, nearest resize3d of int32 with round_prefer_ceil; upsampling3d nearest (half_pixel, its default)
+// and trilinear with align_corners, sizes round(n * scale). Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
