@@ -804,6 +804,53 @@ static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
   return rt_result_value(&res);
 }
 
+/* nn.dilate: element i of each axis goes to i * stride; the rest is dilation_value. */
+static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  const IrAttrValue *st = &at->v[IR_A_STRIDES];
+  static const int64_t ones[2] = {1, 1};
+  int r = x->rank, n = st->given && !st->none ? st->n : 2;
+  const int64_t *s = st->given && !st->none ? st->ints : ones;
+  if (n != r) rt_error(e, "%s: strides has %d values for data of rank %d", name, n, r);
+  int64_t shape[RT_MAX_RANK], total = 1;
+  for (int i = 0; i < r; i++) {
+    if (s[i] < 1) rt_error(e, "%s: strides must be positive", name);
+    if (x->shape[i] == 0)
+      shape[i] = 0;
+    else if (__builtin_mul_overflow(x->shape[i] - 1, s[i], &shape[i]) || shape[i] == INT64_MAX)
+      rt_error(e, "%s: the output is too large", name);
+    else
+      shape[i] += 1;
+    total = rt_mul_sat(total, shape[i]);
+  }
+  size_t esize = rt_dtype_size(x->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, x->dt, r, shape);
+  if (total == 0 || r == 0) {
+    if (r == 0) memcpy(out, x->data, esize);
+    return rt_result_value(&res);
+  }
+  if (total == INT64_MAX) rt_error(e, "%s: the output is too large", name);
+  RtValue fill = rt_convert(rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), ir_attr_float(at, IR_A_DILATION_VALUE, 0)), x->dt);
+  RtOperand fv;
+  rt_operand(&fv, fill);
+  for (int64_t i = 0; i < total; i++) memcpy(out + (size_t)i * esize, fv.data, esize);
+  int64_t ostride[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, acc = 1;
+  for (int i = r - 1; i >= 0; i--) ostride[i] = acc * s[i], acc *= shape[i];
+  const char *src = x->data;
+  for (int64_t k = 0; k < x->count; k++) {
+    int64_t off = 0;
+    for (int i = 0; i < r; i++) off += idx[i] * ostride[i];
+    memcpy(out + (size_t)off * esize, src + (size_t)k * esize, esize);
+    for (int i = r - 1; i >= 0; i--) {
+      if (++idx[i] < x->shape[i]) break;
+      idx[i] = 0;
+    }
+    if ((k & 4095) == 0) rt_poll(e);
+  }
+  return rt_result_value(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -840,6 +887,7 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_BATCH_TO_SPACE_ND: rt_operand(&x, args[0]); return batch_space(op, &x, at, e);
   case IR_OP_NN_UPSAMPLING:
   case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
+  case IR_OP_NN_DILATE: rt_operand(&x, args[0]); return dilate(op, &x, at, e);
   case IR_OP_IMAGE_RESIZE1D: rt_operand(&x, args[0]); return resize_nd(op, 1, &x, at, e);
   case IR_OP_IMAGE_RESIZE3D:
   case IR_OP_NN_UPSAMPLING3D: rt_operand(&x, args[0]); return resize_nd(op, 3, &x, at, e);

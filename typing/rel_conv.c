@@ -664,3 +664,32 @@ TyRelResult ty_rel_up_sampling3d(TyCtx *cx, TyRelation *rel, const char **messag
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(5, c, dpos), xt), message);
 }
+
+/* nn.dilate: each axis n becomes (n - 1) * stride + 1 (0 stays 0), strides one per axis (default [1, 1]), exact on
+ * symbolic sizes. */
+TyRelResult ty_rel_dilate(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const IrAttrValue *st = ty_rel_attr(rel, IR_A_STRIDES);
+  static const int64_t ones[2] = {1, 1};
+  int r = xs->u.shape.rank, n = st->given && !st->none ? st->n : 2;
+  const int64_t *s = st->given && !st->none ? st->ints : ones;
+  if (n != r)
+    REL_FAIL("%s: strides has %d value%s, but the data %s has %d axes", ty_rel_who(rel), n, n == 1 ? "" : "s",
+             ty_rel_shape_text(cx, xs), r);
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) {
+    if (s[i] < 1 || s[i] > ATTR_MAX)
+      REL_FAIL("%s: strides value %lld must be from 1 to %lld", ty_rel_who(rel), (long long)s[i], (long long)ATTR_MAX);
+    IrType *d = ty_rel_dim_at(xs, i);
+    int64_t v;
+    if (s[i] == 1)
+      dims[i] = d;
+    else if (ty_rel_dim_const(cx, d, &v) == TY_SOLVED) {
+      if (v > ((int64_t)1 << 62) / s[i]) REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
+      dims[i] = ty_rel_dim(v == 0 ? 0 : (v - 1) * s[i] + 1);
+    } else
+      dims[i] = ty_dim_add(cx, ty_dim_mul(cx, d, ty_rel_dim(s[i])), ty_rel_dim(1 - s[i]));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}

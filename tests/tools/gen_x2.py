@@ -169,3 +169,24 @@ write('resize1d_values.rly', '''// image.resize1d, image.resize3d and nn.upsampl
 // and trilinear with align_corners, sizes round(n * scale). Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- nn.dilate (topi.testing.dilate_python: element i at i * stride, the rest dilation_value)
+def dilate(x, strides, value=0):
+    out = np.full([(n - 1) * s + 1 if n else 0 for n, s in zip(x.shape, strides)], value, x.dtype)
+    out[tuple(slice(None, None, s) for s in strides)] = x
+    return out
+L = []
+x = ints((2, 3))
+L.append((rly(dilate(x, [1, 2])), 'nn.dilate(%s, strides=[1, 2])' % rly(x)))
+L.append((rly(dilate(x, [3, 1], -1.5)), 'nn.dilate(%s, strides=[3, 1], dilation_value=-1.5f)' % rly(x)))
+x = ints((1, 2, 2, 2), dt=i32)
+L.append((rly(dilate(x, [1, 1, 2, 3], 7)), 'nn.dilate(%s, strides=[1, 1, 2, 3], dilation_value=7f)' % rly(x)))
+x = ints((4,), dt=f64)
+L.append((rly(dilate(x, [2])), 'nn.dilate(%s, strides=[2])' % rly(x)))
+x = ints((2, 2), dt=np.uint8, lo=0)
+L.append((rly(dilate(x, [1, 1])), 'nn.dilate(%s)' % rly(x)))
+write('dilate_values.rly', '''// nn.dilate (topi.testing.dilate_python): element i of each axis at i * stride, the gaps dilation_value (0 by
+// default); float32, int32 NCHW, float64, and uint8 with the default strides [1, 1]. Expected values:
+// tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
