@@ -190,3 +190,28 @@ write('dilate_values.rly', '''// nn.dilate (topi.testing.dilate_python): element
 // tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- nn.nll_loss (topi.testing.nll_loss)
+def nll(p, t, w, reduction='mean', ignore=-100):
+    res = np.zeros(t.shape); ws = 0.0
+    for idx in np.ndindex(t.shape):
+        c = t[idx]
+        if c != ignore:
+            res[idx] = -p[tuple([idx[0], c] + list(idx[1:]))] * w[c]; ws += w[c]
+    if reduction == 'mean': return np.sum(res) / ws
+    if reduction == 'sum': return np.sum(res)
+    return res
+L = []
+p = ((rng.randn(3, 4) * 8).round() / 4).astype(f32); t = np.array([1, 3, 0], i32); w = np.array([1, 0.5, 2, 1.5], f32)
+L.append((rly(f32(nll(p, t, w))), 'nn.nll_loss(%s, %s, %s)' % (rly(p), rly(t), rly(w))))
+L.append((rly(f32(nll(p, t, w, 'sum'))), 'nn.nll_loss(%s, %s, %s, reduction="sum")' % (rly(p), rly(t), rly(w))))
+t2 = np.array([1, 2, 2], i32)
+L.append((rly(nll(p, t2, w, 'none', 2).astype(f32)), 'nn.nll_loss(%s, %s, %s, reduction="none", ignore_index=2)' % (rly(p), rly(t2), rly(w))))
+p = (rng.randn(2, 3, 2, 2)).round(3); t = rng.randint(0, 3, (2, 2, 2)).astype(np.int64); w = np.array([0.25, 1, 3])
+L.append((rly(f64(nll(p, t, w, 'mean', 1))), 'nn.nll_loss(%s, %s, %s, ignore_index=1)' % (rly(p), rly(t), rly(w))))
+L.append((rly(nll(p, t, w, 'none')), 'nn.nll_loss(%s, %s, %s, reduction="none")' % (rly(p), rly(t), rly(w))))
+write('nll_loss_values.rly', '''// nn.nll_loss (topi.testing.nll_loss): -predictions[n, t, ...] * weights[t]; "mean" (the default) divides by the
+// weights taken, "sum", "none" per target; ignore_index skips a class; (N, C) float32 with int32 targets and
+// (N, C, H, W) float64 with int64 targets. Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
