@@ -851,6 +851,72 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   return rt_result_value(&res);
 }
 
+/* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
+ * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
+ * nearest (round half to even), in double. */
+static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  RtOperand x, b, bi;
+  rt_operand(&x, args[0]);
+  rt_operand(&b, args[1]);
+  rt_operand(&bi, args[2]);
+  int dpos[4];
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  if (x.rank != 4 || b.rank != 2 || b.shape[1] != 4 || bi.rank != 1 || bi.shape[0] != b.shape[0])
+    rt_error(e, "%s: data %s, boxes %s and box_indices %s do not fit", name, rt_shape_text(x.rank, x.shape),
+             rt_shape_text(b.rank, b.shape), rt_shape_text(bi.rank, bi.shape));
+  const IrAttrValue *size = &at->v[IR_A_CROP_SIZE];
+  if (size->n != 2 || size->ints[0] < 0 || size->ints[1] < 0) rt_error(e, "%s: crop_size takes 2 sizes", name);
+  int64_t xs[4];
+  const void *xd = to_canon(&x, dpos, xs);
+  int64_t H = xs[2], W = xs[3], C = xs[1], OH = size->ints[0], OW = size->ints[1], B = b.shape[0];
+  bool nearest = !strcmp(str_attr(at, IR_A_METHOD, "bilinear"), "nearest_neighbor");
+  double ext = ir_attr_float(at, IR_A_EXTRAPOLATION_VALUE, 0);
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
+  bool int_out = odt.code != IR_DT_FLOAT;
+  int64_t cs[4] = {B, C, OH, OW};
+  Out res;
+  void *out = out_init(&res, odt, 4, cs, dpos);
+  if (B == 0 || C == 0 || OH == 0 || OW == 0) return out_done(&res);
+  int64_t o = 0;
+  for (int64_t n = 0; n < B; n++) {
+    double y1 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4)), x1 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 1));
+    double y2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 2)), x2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 3));
+    int64_t img = (int64_t)rt_scalar_f64(rt_elem_get(bi.data, bi.dt, n));
+    if (img < 0 || img >= xs[0])
+      rt_error(e, "%s: box index %lld is out of range for a batch of %lld", name, (long long)img, (long long)xs[0]);
+    for (int64_t c = 0; c < C; c++) {
+      int64_t base = (img * C + c) * H * W;
+      for (int64_t oy = 0; oy < OH; oy++) {
+        double iy = OH > 1 ? y1 * (double)(H - 1) + (double)oy * (y2 - y1) * (double)(H - 1) / (double)(OH - 1)
+                           : 0.5 * (y1 + y2) * (double)(H - 1);
+        for (int64_t ox = 0; ox < OW; ox++, o++) {
+          double ix = OW > 1 ? x1 * (double)(W - 1) + (double)ox * (x2 - x1) * (double)(W - 1) / (double)(OW - 1)
+                             : 0.5 * (x1 + x2) * (double)(W - 1);
+          double v;
+          if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
+            v = ext;
+          else if (nearest)
+            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index((int64_t)nearbyint(iy), H) * W +
+                                                     clamp_index((int64_t)nearbyint(ix), W)));
+          else {
+            int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+            double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
+            for (int j = 0; j < 2; j++)
+              for (int i = 0; i < 2; i++)
+                q[j][i] = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
+            double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
+            v = top + (bottom - top) * fy;
+          }
+          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        }
+      }
+      rt_poll(e);
+    }
+  }
+  return out_done(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -887,6 +953,7 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_BATCH_TO_SPACE_ND: rt_operand(&x, args[0]); return batch_space(op, &x, at, e);
   case IR_OP_NN_UPSAMPLING:
   case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
+  case IR_OP_IMAGE_CROP_AND_RESIZE: return crop_and_resize(op, args, at, e);
   case IR_OP_NN_DILATE: rt_operand(&x, args[0]); return dilate(op, &x, at, e);
   case IR_OP_IMAGE_RESIZE1D: rt_operand(&x, args[0]); return resize_nd(op, 1, &x, at, e);
   case IR_OP_IMAGE_RESIZE3D:

@@ -693,3 +693,30 @@ TyRelResult ty_rel_dilate(TyCtx *cx, TyRelation *rel, const char **message) {
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
 }
+
+/* image.crop_and_resize(data (N, C, H, W) in any layout, boxes (B, 4), box_indices (B)): (B, C, crop_size) in the
+ * data's layout, of out_dtype (the data's by default); method bilinear or nearest_neighbor. */
+TyRelResult ty_rel_crop_and_resize(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"bilinear", "nearest_neighbor", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  IrType *xs, *xt, *bs, *bt, *is, *it;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 2, &bs, &bt, "boxes (num_boxes, 4)", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &is, &it, "box_indices (num_boxes)", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(bs, 1), ty_rel_dim(4), "the boxes' second dimension and 4", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(bs, 0), ty_rel_dim_at(is, 0),
+                          "the number of boxes and of box_indices", message));
+  if (it->kind == IR_TYPE_DTYPE && it->u.dtype.code != IR_DT_INT && it->u.dtype.code != IR_DT_UINT)
+    REL_FAIL("%s takes integer box_indices, but they are %s", ty_rel_who(rel), ty_rel_text(cx, it));
+  const IrAttrValue *size = ty_rel_attr(rel, IR_A_CROP_SIZE);
+  if (!size->given || size->none || size->n != 2)
+    REL_FAIL("%s: crop_size has %d values, but it takes 2 (height and width)", ty_rel_who(rel),
+             size->given && !size->none ? size->n : 0);
+  for (int i = 0; i < 2; i++)
+    if (size->ints[i] < 0 || size->ints[i] > ATTR_MAX)
+      REL_FAIL("%s: crop_size=%lld is out of range", ty_rel_who(rel), (long long)size->ints[i]);
+  IrType *c[4] = {ty_rel_dim_at(bs, 0), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(size->ints[0]), ty_rel_dim(size->ints[1])};
+  REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(placed(4, c, dpos), ty_rel_out_dtype(rel, xt)), message));
+  return ty_rel_float(cx, rel, bt, "its boxes", rel->args[1], message);
+}

@@ -215,3 +215,38 @@ write('nll_loss_values.rly', '''// nn.nll_loss (topi.testing.nll_loss): -predict
 // (N, C, H, W) float64 with int64 targets. Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- image.crop_and_resize (topi.testing.crop_and_resize_python, in float64; TVM's middle of the box for a size 1)
+def crop_resize(img, boxes, bidx, size, method='bilinear', ext=0.0):
+    N, C, H, W = img.shape; OH, OW = size
+    out = np.zeros((len(boxes), C, OH, OW))
+    for n, (y1, x1, y2, x2) in enumerate(boxes):
+        for oy in range(OH):
+            iy = y1 * (H - 1) + oy * (y2 - y1) * (H - 1) / (OH - 1) if OH > 1 else 0.5 * (y1 + y2) * (H - 1)
+            for ox in range(OW):
+                ix = x1 * (W - 1) + ox * (x2 - x1) * (W - 1) / (OW - 1) if OW > 1 else 0.5 * (x1 + x2) * (W - 1)
+                if iy < 0 or iy > H - 1 or ix < 0 or ix > W - 1: out[n, :, oy, ox] = ext; continue
+                im = img[bidx[n]].astype(np.float64)
+                if method == 'nearest_neighbor':
+                    out[n, :, oy, ox] = im[:, int(np.round(iy)), int(np.round(ix))]; continue
+                t, l = math.floor(iy), math.floor(ix); b_, r_ = math.ceil(iy), math.ceil(ix)
+                fy, fx = iy - t, ix - l
+                top = im[:, t, l] + (im[:, t, r_] - im[:, t, l]) * fx
+                bot = im[:, b_, l] + (im[:, b_, r_] - im[:, b_, l]) * fx
+                out[n, :, oy, ox] = top + (bot - top) * fy
+    return out
+L = []
+img = ints((2, 2, 5, 5))
+boxes = np.array([[0, 0, 1, 1], [0.25, 0.5, 0.75, 1], [-0.25, 0, 0.5, 1.25]], f32); bidx = np.array([0, 1, 1], i32)
+L.append((rly(crop_resize(img, boxes, bidx, (3, 3)).astype(f32)),
+          'image.crop_and_resize(%s, %s, %s, crop_size=[3, 3])' % (rly(img), rly(boxes), rly(bidx))))
+L.append((rly(crop_resize(img, boxes, bidx, (2, 5), 'nearest_neighbor', -1).astype(f32)),
+          'image.crop_and_resize(%s, %s, %s, crop_size=[2, 5], method="nearest_neighbor", extrapolation_value=-1f)' % (rly(img), rly(boxes), rly(bidx))))
+imgn = ints((1, 5, 5, 2), dt=f64); b1 = np.array([[0.5, 0.25, 1, 0.75]], f32); i1 = np.array([0], i32)
+L.append((rly(crop_resize(imgn.transpose(0, 3, 1, 2), b1, i1, (1, 3)).transpose(0, 2, 3, 1)),
+          'image.crop_and_resize(%s, %s, %s, crop_size=[1, 3], layout="NHWC")' % (rly(imgn), rly(b1), rly(i1))))
+write('crop_and_resize_values.rly', '''// image.crop_and_resize (topi.testing.crop_and_resize_python in numpy): bilinear over three boxes (one reaching
+// outside the image: extrapolation_value 0), nearest_neighbor with extrapolation_value -1, NHWC float64 with a crop
+// height of 1 (the box's middle, as TVM's get_inx). Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
