@@ -917,6 +917,103 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
   return out_done(&res);
 }
 
+/* image.affine_grid: out[b, k, i, j] = data[b, k, 0] * x_j + data[b, k, 1] * y_i + data[b, k, 2], with x and y from -1
+ * to 1 (topi.testing.affine_grid_python). */
+static RtValue affine_grid(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *ts = &at->v[IR_A_TARGET_SHAPE];
+  if (x->rank != 3 || x->shape[1] != 2 || x->shape[2] != 3 || ts->n != 2 || ts->ints[0] < 0 || ts->ints[1] < 0)
+    rt_error(e, "%s: data %s is not (batch, 2, 3) or target_shape is not 2 sizes", ir_ops[op].name,
+             rt_shape_text(x->rank, x->shape));
+  int64_t H = ts->ints[0], W = ts->ints[1], shape[4] = {x->shape[0], 2, H, W}, o = 0;
+  RtResult res;
+  void *out = rt_result_init(&res, x->dt, 4, shape);
+  for (int64_t b = 0; b < shape[0]; b++)
+    for (int k = 0; k < 2; k++) {
+      double m[3];
+      for (int j = 0; j < 3; j++) m[j] = rt_scalar_f64(rt_elem_get(x->data, x->dt, (b * 2 + k) * 3 + j));
+      for (int64_t i = 0; i < H; i++)
+        for (int64_t j = 0; j < W; j++, o++) {
+          double yv = (double)i * 2 / (double)(H - 1) - 1, xv = (double)j * 2 / (double)(W - 1) - 1;
+          rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, m[0] * xv + m[1] * yv + m[2]));
+        }
+      rt_poll(e);
+    }
+  return rt_result_value(&res);
+}
+
+/* grid_sample's reflection of coordinate v at the borders corner and corner + size (topi.testing). */
+static double gs_reflect(double v, double size, double corner) {
+  if (size <= 0) return 0;
+  if (corner <= v && v <= size + corner) return v;
+  double idx = fabs(corner - v), times = floor(idx / size), extra = idx - times * size;
+  return fmod(times, 2) == 0 ? extra + corner : size - extra + corner;
+}
+
+/* image.grid_sample on NCHW (any order of its letters): the grid's (x, y) in [-1, 1] unnormalized (align_corners
+ * or not), padding_mode zeros / border / reflection, bilinear or nearest (half away from zero); pixels outside
+ * the image are 0 (topi.testing.grid_sample_python). bicubic and 5-d data are not computed. */
+static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  const char *method = str_attr(at, IR_A_METHOD, "bilinear"), *pm = str_attr(at, IR_A_PADDING_MODE, "zeros");
+  bool ac = ir_attr_bool(at, IR_A_ALIGN_CORNERS, true);
+  if (x->rank != 4 || !strcmp(method, "bicubic"))
+    rt_error(e, "%s: only 4-d data with bilinear or nearest sampling is computed", name);
+  int dpos[4];
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  int64_t xs[4];
+  const void *xd = to_canon(x, dpos, xs);
+  if (g->rank != 4 || g->shape[0] != xs[0] || g->shape[1] != 2)
+    rt_error(e, "%s: the grid %s does not fit the data", name, rt_shape_text(g->rank, g->shape));
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], OH = g->shape[2], OW = g->shape[3];
+  int64_t cs[4] = {N, C, OH, OW};
+  Out res;
+  void *out = out_init(&res, x->dt, 4, cs, dpos);
+  bool nearest = !strcmp(method, "nearest");
+  int mode = !strcmp(pm, "border") ? 1 : !strcmp(pm, "reflection") ? 2 : 0;
+  int64_t plane = OH * OW;
+  for (int64_t b = 0; b < N; b++)
+    for (int64_t p = 0; p < plane; p++) {
+      double gx = rt_scalar_f64(rt_elem_get(g->data, g->dt, (b * 2) * plane + p));
+      double gy = rt_scalar_f64(rt_elem_get(g->data, g->dt, (b * 2 + 1) * plane + p));
+      double yy = ac ? (gy + 1) * (double)(H - 1) / 2 : -0.5 + (gy + 1) * (double)H / 2;
+      double xx = ac ? (gx + 1) * (double)(W - 1) / 2 : -0.5 + (gx + 1) * (double)W / 2;
+      if (mode == 2) {
+        yy = ac ? gs_reflect(yy, (double)(H - 1), 0) : gs_reflect(yy, (double)H, -0.5);
+        xx = ac ? gs_reflect(xx, (double)(W - 1), 0) : gs_reflect(xx, (double)W, -0.5);
+      }
+      if (mode >= 1) {
+        yy = fmin(fmax(yy, 0), (double)(H - 1));
+        xx = fmin(fmax(xx, 0), (double)(W - 1));
+      }
+      /* the 4 (or 1) pixels taken and their weights */
+      int64_t py[4], px[4];
+      double wgt[4];
+      int np;
+      if (!isfinite(yy) || !isfinite(xx) || fabs(yy) > 4e18 || fabs(xx) > 4e18) {
+        np = 0;
+      } else if (nearest) {
+        np = 1, py[0] = (int64_t)round(yy), px[0] = (int64_t)round(xx), wgt[0] = 1;
+      } else {
+        int64_t y0 = (int64_t)floor(yy), x0 = (int64_t)floor(xx);
+        double fy = yy - (double)y0, fx = xx - (double)x0;
+        np = 4;
+        py[0] = y0, px[0] = x0, wgt[0] = (1 - fy) * (1 - fx);
+        py[1] = y0, px[1] = x0 + 1, wgt[1] = (1 - fy) * fx;
+        py[2] = y0 + 1, px[2] = x0, wgt[2] = fy * (1 - fx);
+        py[3] = y0 + 1, px[3] = x0 + 1, wgt[3] = fy * fx;
+      }
+      for (int64_t c = 0; c < C; c++) {
+        double v = 0;
+        for (int k = 0; k < np; k++)
+          if (py[k] >= 0 && py[k] < H && px[k] >= 0 && px[k] < W)
+            v += wgt[k] * rt_scalar_f64(rt_elem_get(xd, x->dt, ((b * C + c) * H + py[k]) * W + px[k]));
+        rt_elem_set(out, x->dt, (b * C + c) * plane + p, rt_scalar_from_f64(x->dt, v));
+      }
+      if ((p & 1023) == 0) rt_poll(e);
+    }
+  return out_done(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -954,6 +1051,11 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_UPSAMPLING:
   case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
   case IR_OP_IMAGE_CROP_AND_RESIZE: return crop_and_resize(op, args, at, e);
+  case IR_OP_IMAGE_AFFINE_GRID: rt_operand(&x, args[0]); return affine_grid(op, &x, at, e);
+  case IR_OP_IMAGE_GRID_SAMPLE:
+    rt_operand(&x, args[0]);
+    rt_operand(&w, args[1]);
+    return grid_sample(op, &x, &w, at, e);
   case IR_OP_NN_DILATE: rt_operand(&x, args[0]); return dilate(op, &x, at, e);
   case IR_OP_IMAGE_RESIZE1D: rt_operand(&x, args[0]); return resize_nd(op, 1, &x, at, e);
   case IR_OP_IMAGE_RESIZE3D:

@@ -720,3 +720,51 @@ TyRelResult ty_rel_crop_and_resize(TyCtx *cx, TyRelation *rel, const char **mess
   REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(placed(4, c, dpos), ty_rel_out_dtype(rel, xt)), message));
   return ty_rel_float(cx, rel, bt, "its boxes", rel->args[1], message);
 }
+
+/* image.affine_grid(data (B, 2, 3)): (B, 2, target_shape) of the data's float type. */
+TyRelResult ty_rel_affine_grid(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &xs, &xt, "an affine matrix (batch, 2, 3)", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(xs, 1), ty_rel_dim(2), "the matrix's rows and 2", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(xs, 2), ty_rel_dim(3), "the matrix's columns and 3", message));
+  const IrAttrValue *ts = ty_rel_attr(rel, IR_A_TARGET_SHAPE);
+  if (!ts->given || ts->none || ts->n != 2)
+    REL_FAIL("%s: target_shape has %d values, but it takes 2 (height and width)", ty_rel_who(rel),
+             ts->given && !ts->none ? ts->n : 0);
+  for (int i = 0; i < 2; i++)
+    if (ts->ints[i] < 0 || ts->ints[i] > ATTR_MAX)
+      REL_FAIL("%s: target_shape=%lld is out of range", ty_rel_who(rel), (long long)ts->ints[i]);
+  IrType **c = IR_NEW_ARRAY(IrType *, 4);
+  c[0] = ty_rel_dim_at(xs, 0), c[1] = ty_rel_dim(2), c[2] = ty_rel_dim(ts->ints[0]), c[3] = ty_rel_dim(ts->ints[1]);
+  REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, c), xt), message));
+  return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
+}
+
+/* image.grid_sample(data (N, C, H, W) or (N, C, D, H, W) in its layout, grid (N, 2, OH, OW) or (N, 3, OD, OH, OW)):
+ * the data's batch and channels over the grid's spatial sizes (TVM's GridSampleRel). */
+TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"bilinear", "nearest", "bicubic", NULL};
+  static const char *const pads[] = {"zeros", "border", "reflection", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_PADDING_MODE, pads, message));
+  IrType *xs, *xt, *gs, *gt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  int r = xs->u.shape.rank, d = r - 2, dpos[5];
+  if (r != 4 && r != 5)
+    REL_FAIL("%s: the data %s has %d axes, but it takes 4 (NCHW) or 5 (NCDHW)", ty_rel_who(rel),
+             ty_rel_shape_text(cx, xs), r);
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  const char *dl;
+  REL_TRY(layout_of(rel, IR_A_LAYOUT, canon, canon, &dl, dpos, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &gs, &gt, d == 2 ? "a grid (N, 2, H, W)" : "a grid (N, 3, D, H, W)", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, xt, gt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(gs, 1), ty_rel_dim(d), "the grid's second dimension and the spatial axes",
+                          message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(gs, 0), ty_rel_dim_at(xs, dpos[0]), "the batches of the data and the grid",
+                          message));
+  IrType *c[5] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < d; i++) c[2 + i] = ty_rel_dim_at(gs, 2 + i);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(r, c, dpos), xt), message));
+  return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
+}

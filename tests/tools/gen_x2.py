@@ -250,3 +250,59 @@ write('crop_and_resize_values.rly', '''// image.crop_and_resize (topi.testing.cr
 // height of 1 (the box's middle, as TVM's get_inx). Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- image.affine_grid / image.grid_sample (topi.testing.grid_sample_python, 2-d, bilinear and nearest)
+def affine_grid(data, ts):
+    yv, xv = np.meshgrid(np.arange(ts[0]), np.arange(ts[1]))
+    yv = yv.T * 2 / (ts[0] - 1) - 1; xv = xv.T * 2 / (ts[1] - 1) - 1
+    grid = np.stack([xv, yv, np.ones_like(xv)]).reshape(3, -1)
+    return data.reshape(-1, 3).dot(grid).reshape(data.shape[0], 2, *ts)
+def grid_sample(data, grid, method='bilinear', padding_mode='zeros', align_corners=True):
+    N, C, H, W = data.shape; OH, OW = grid.shape[2:]
+    out = np.zeros((N, C, OH, OW))
+    def px(b, c, h, w): return data[b, c, h, w] if 0 <= h <= H - 1 and 0 <= w <= W - 1 else 0
+    def unnorm(h, w):
+        if align_corners: return (h + 1) * (H - 1) / 2, (w + 1) * (W - 1) / 2
+        return -0.5 + (h + 1) * H / 2, -0.5 + (w + 1) * W / 2
+    def refl(i, size, corner):
+        if corner <= i <= size + corner: return i
+        idx = abs(corner - i); t = idx // size; extra = idx - t * size
+        return extra + corner if t % 2 == 0 else size - extra + corner
+    def src(b, h, w):
+        y, x = unnorm(grid[b, 1, h, w], grid[b, 0, h, w])
+        if padding_mode == 'reflection':
+            y = refl(y, H - 1, 0) if align_corners else refl(y, H, -0.5)
+            x = refl(x, W - 1, 0) if align_corners else refl(x, W, -0.5)
+        if padding_mode in ('reflection', 'border'):
+            y = min(max(y, 0), H - 1); x = min(max(x, 0), W - 1)
+        return y, x
+    for b in range(N):
+        for c in range(C):
+            for h in range(OH):
+                for w in range(OW):
+                    y, x = src(b, h, w)
+                    if method == 'nearest':
+                        ny = int(y + 0.5) if y > 0 else int(y - 0.5); nx = int(x + 0.5) if x > 0 else int(x - 0.5)
+                        out[b, c, h, w] = px(b, c, ny, nx); continue
+                    y0 = math.floor(y); x0 = math.floor(x)
+                    out[b, c, h, w] = (px(b, c, y0, x0) * (1 - (y - y0)) * (1 - (x - x0)) + px(b, c, y0, x0 + 1) * (1 - (y - y0)) * (x - x0)
+                                       + px(b, c, y0 + 1, x0) * (y - y0) * (1 - (x - x0)) + px(b, c, y0 + 1, x0 + 1) * (y - y0) * (x - x0))
+    return out
+L = []
+theta = np.array([[[1, 0, 0], [0, 1, 0]], [[0.5, 0.25, 0.125], [-0.25, 0.75, 0.5]]], f32)
+L.append((rly(affine_grid(theta.astype(f64), (3, 5)).astype(f32)), 'image.affine_grid(%s, target_shape=[3, 5])' % rly(theta)))
+data = ints((1, 2, 3, 4))
+grid = (np.array(rng.randint(-10, 11, (1, 2, 3, 3))) / 8).astype(f32)
+for kw, attrs in [({}, ''), ({'method': 'nearest'}, ', method="nearest"'),
+                  ({'padding_mode': 'border', 'align_corners': False}, ', padding_mode="border", align_corners=False'),
+                  ({'padding_mode': 'reflection'}, ', padding_mode="reflection"'),
+                  ({'padding_mode': 'reflection', 'align_corners': False, 'method': 'nearest'}, ', method="nearest", padding_mode="reflection", align_corners=False')]:
+    L.append((rly(grid_sample(data.astype(f64), grid.astype(f64), **kw).astype(f32)), 'image.grid_sample(%s, %s%s)' % (rly(data), rly(grid), attrs)))
+d64 = ints((1, 1, 4, 4), dt=f64); g64 = affine_grid(np.array([[[0.75, 0, 0.25], [0, 0.5, -0.25]]]), (2, 3))
+L.append((rly(grid_sample(d64, g64)), 'image.grid_sample(%s, image.affine_grid(%s, target_shape=[2, 3]))' % (rly(d64), rly(np.array([[[0.75, 0, 0.25], [0, 0.5, -0.25]]])))))
+write('grid_sample_values.rly', '''// image.affine_grid and image.grid_sample (topi.testing.grid_sample_python and affine_grid_python in numpy): an
+// affine grid of two matrices; grid_sample bilinear (default, align_corners, zeros), nearest, border without
+// align_corners, reflection, nearest reflection without align_corners; float64 through an affine grid.
+// Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
