@@ -423,6 +423,62 @@ static RtValue avg_pool2d(IrOpId op, const RtValue *args, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* ---------------------------------------------------------------- fixed_point_multiply */
+
+/* fixed_point_multiply: tir.q_multiply_shift(x, multiplier, 31, shift) on int32 (fpm_upward);
+ * fixed_point_multiply_per_axis: QMultiplyShift per element with the parameters at the data's `axes`: x shifted left
+ * when is_lshift_required, times m in int64, plus 2^(rs + 30), shifted right by rs + 31. */
+static RtValue fixed_point(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  if (x.dt.code != IR_DT_INT || x.dt.bits != 32) rt_error(e, "%s takes int32 data", name);
+  RtResult res;
+  int32_t *out = rt_result_init(&res, x.dt, x.rank, x.shape);
+  const int32_t *xd = x.data;
+  if (op == IR_OP_FIXED_POINT_MULTIPLY) {
+    int64_t m = ir_attr_int(at, IR_A_MULTIPLIER, 0), sh = ir_attr_int(at, IR_A_SHIFT, 0);
+    if (m < INT32_MIN || m > INT32_MAX || sh < -64 || sh > 31) rt_error(e, "%s: multiplier or shift out of range", name);
+    Fpm f = {(int32_t)m, (int)sh};
+    for (int64_t i = 0; i < x.count; i++) out[i] = fpm_upward(xd[i], f);
+    return rt_result_value(&res);
+  }
+  RtOperand p[3];
+  for (int k = 0; k < 3; k++) {
+    rt_operand(&p[k], args[k + 1]);
+    if (p[k].dt.code != IR_DT_INT || p[k].dt.bits != 32) rt_error(e, "%s takes int32 parameters", name);
+  }
+  const IrAttrValue *ax = &at->v[IR_A_AXES];
+  bool lreq = ir_attr_bool(at, IR_A_IS_LSHIFT_REQUIRED, false);
+  int axes[RT_MAX_RANK], n = ax->n;
+  if (n < 1 || n > x.rank) rt_error(e, "%s: axes do not fit data of rank %d", name, x.rank);
+  for (int i = 0; i < n; i++) {
+    axes[i] = rt_axis(e, op, ax->ints[i], x.rank);
+    for (int k = 0; k < 3; k++)
+      if (p[k].rank != n || p[k].shape[i] != x.shape[axes[i]])
+        rt_error(e, "%s: a parameter %s does not fit the data %s at axes", name, rt_shape_text(p[k].rank, p[k].shape),
+                 rt_shape_text(x.rank, x.shape));
+  }
+  int64_t idx[RT_MAX_RANK] = {0};
+  for (int64_t i = 0; i < x.count; i++) {
+    int64_t pi = 0;
+    for (int a = 0; a < n; a++) pi = pi * x.shape[axes[a]] + idx[axes[a]];
+    int64_t m = ((const int32_t *)p[0].data)[pi], ls = ((const int32_t *)p[1].data)[pi];
+    int64_t rs = ((const int32_t *)p[2].data)[pi], total = rs + 31;
+    if (ls < 0 || ls > 63 || total < 1 || total > 63)
+      rt_error(e, "%s: shifts %lld and %lld are out of range", name, (long long)ls, (long long)rs);
+    uint64_t t = (uint64_t)(int64_t)xd[i];
+    if (lreq) t <<= ls;
+    t = t * (uint64_t)m + ((uint64_t)1 << (total - 1));
+    out[i] = wrap32((int64_t)t >> total);
+    for (int a = x.rank - 1; a >= 0; a--) {
+      if (++idx[a] < x.shape[a]) break;
+      idx[a] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -447,6 +503,7 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e
   case IR_OP_QNN_AVG_POOL2D: return avg_pool2d(op, args, e);
   case IR_OP_QNN_SIGMOID: case IR_OP_QNN_TANH: case IR_OP_QNN_EXP: case IR_OP_QNN_SQRT: case IR_OP_QNN_RSQRT:
   case IR_OP_QNN_ERF: case IR_OP_QNN_LOG: case IR_OP_QNN_ABS: case IR_OP_QNN_HARDSWISH: return unary(op, args, e);
+  case IR_OP_FIXED_POINT_MULTIPLY: case IR_OP_FIXED_POINT_MULTIPLY_PER_AXIS: return fixed_point(op, args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

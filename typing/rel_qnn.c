@@ -362,3 +362,38 @@ TyRelResult ty_rel_qnn_concatenate(TyCtx *cx, TyRelation *rel, const char **mess
   REL_TRY(scalar_arg(cx, rel, 4, I32, "output_zero_point", message));
   return sub_relation(cx, rel, ty_rel_concatenate, 0, -1, 5, NULL, message);
 }
+
+/* ---------------------------------------------------------------- h3-x2: fixed-point multiplies */
+
+/* fixed_point_multiply(x) (TVM's IdentityRel): int32 data, of the same type; multiplier and shift attributes. */
+TyRelResult ty_rel_fixed_point_multiply(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  REL_TRY(ty_rel_result(cx, rel, 1, rel->args[0], message));
+  return dtype_of(cx, rel, xt, "int32", "data", rel->args[0], message);
+}
+
+/* fixed_point_multiply_per_axis(x, multipliers, left_shifts, right_shifts): int32 everywhere; the three
+ * parameters have x's dimensions at `axes` (TVM indexes them so); the result is x's type. */
+TyRelResult ty_rel_fixed_point_multiply_per_axis(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  REL_TRY(ty_rel_result(cx, rel, 4, rel->args[0], message));
+  const IrAttrValue *ax = ty_rel_attr(rel, IR_A_AXES);
+  int r = xs->u.shape.rank, n = ax->given && !ax->none ? ax->n : 0;
+  if (n < 1 || n > r) REL_FAIL("%s: axes has %d values for data of rank %d", ty_rel_who(rel), n, r);
+  IrType **pd = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < n; i++) {
+    int a;
+    REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[i], r, 0, &a, message));
+    pd[i] = ty_rel_dim_at(xs, a);
+  }
+  static const char *const names[3] = {"the multipliers", "the left shifts", "the right shifts"};
+  IrType *want = ty_rel_tensor_type(ty_rel_shape(n, pd), ir_type_dtype(I32, (IrSpan){0}));
+  for (int i = 1; i <= 3; i++)
+    if (!ty_unify(cx, rel->args[i], want, NULL))
+      REL_FAIL("%s: %s (the %s argument) must be %s (the data's axes %s), but they are %s", ty_rel_who(rel),
+               names[i - 1], ty_rel_ordinal(i), ty_rel_text(cx, want), ty_rel_shape_text(cx, ty_rel_shape(n, pd)),
+               ty_rel_text(cx, rel->args[i]));
+  return dtype_of(cx, rel, xt, "int32", "data", rel->args[0], message);
+}

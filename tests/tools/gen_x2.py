@@ -306,3 +306,34 @@ write('grid_sample_values.rly', '''// image.affine_grid and image.grid_sample (t
 // Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- fixed_point_multiply / fixed_point_multiply_per_axis (qnn_reference.py's q_multiply_shift; TVM's QMultiplyShift)
+from qnn_reference import q_multiply_shift_scalar, w32
+def fpm_per_axis(x, m, ls, rs, axes, lreq):
+    shp = [1] * x.ndim
+    for a, n in zip(axes, m.shape): shp[a] = n
+    m = m.reshape(shp).astype(np.int64); ls = ls.reshape(shp).astype(np.int64); rs = rs.reshape(shp).astype(np.int64)
+    t = x.astype(np.int64)
+    if lreq: t = t << ls
+    with np.errstate(over='ignore'):
+        t = t * m + (np.int64(1) << (rs + 30))
+    return w32(t >> (rs + 31))
+L = []
+x = np.array([[-1000, -3, 0, 5, 77], [123456, -65536, 2147483647, -2147483648, 1]], i32)
+for m, s in [(1 << 30, 2), (1 << 30, -2), (1 << 30, 4), (1518500250, -1), (1518500250, 3), (-1073741824, 0), (2147483647, -31)]:
+    L.append((rly(q_multiply_shift_scalar(x, m, s)), 'fixed_point_multiply(%s, multiplier=%d, shift=%d)' % (rly(x), m, s)))
+x = rng.randint(-3000, 3000, (2, 3, 2)).astype(i32)
+m = np.array([1 << 30, 1518500250, 1932735283], i32); ls = np.array([0, 2, 1], i32); rs = np.array([3, 0, 5], i32)
+L.append((rly(fpm_per_axis(x, m, ls, rs, [1], True)),
+          'fixed_point_multiply_per_axis(%s, %s, %s, %s, is_lshift_required=True, axes=[1])' % (rly(x), rly(m), rly(ls), rly(rs))))
+L.append((rly(fpm_per_axis(x, m, ls, rs, [1], False)),
+          'fixed_point_multiply_per_axis(%s, %s, %s, %s, axes=[-2])' % (rly(x), rly(m), rly(ls), rly(rs))))
+m2 = rng.randint(1 << 29, 1 << 31 - 1, (2, 2)).astype(i32); l2 = np.zeros((2, 2), i32); r2 = np.array([[1, 2], [0, 4]], i32)
+L.append((rly(fpm_per_axis(x, m2, l2, r2, [0, 2], False)),
+          'fixed_point_multiply_per_axis(%s, %s, %s, %s, axes=[0, 2])' % (rly(x), rly(m2), rly(l2), rly(r2))))
+write('fixed_point_multiply_values.rly', '''// fixed_point_multiply (TVM's tir.q_multiply_shift legalization, as tests/tools/qnn_reference.py: a multiplier of
+// 2^30 is a shift with rounding, otherwise x * m in int64 rounded and shifted by 31 - shift) and
+// fixed_point_multiply_per_axis (QMultiplyShift with per-channel multipliers and shifts, on axis 1 with and without
+// is_lshift_required, on axes [0, 2]), int32 extremes included. Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
