@@ -479,6 +479,30 @@ static RtValue fixed_point(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
   return rt_result_value(&res);
 }
 
+/* qnn.leaky_relu (QnnLeakyReluCanonicalize): q = RequantizeOrUpcast(x) to the output's parameters; where x < its
+ * zero point, FixedPointMultiply(q, alpha) + FixedPointMultiply(output_zero_point, 1 - alpha), else q; clipped
+ * into x's dtype. */
+static RtValue qnn_leaky_relu(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  Param is = param(args[1]), iz = param(args[2]), os = param(args[3]), oz = param(args[4]);
+  double alpha = ir_attr_float(at, IR_A_ALPHA, 0.25);
+  RtValue q = requant_or_upcast(e, op, args[0], is, iz, os.f[0], oz.i[0], -1);
+  RtOperand qo;
+  rt_operand(&qo, q);
+  Fpm fa = fpm_of(e, op, alpha), fz = fpm_of(e, op, 1 - alpha);
+  int32_t zterm = fpm_upward(wrap32(oz.i[0]), fz), izp = wrap32(iz.i[0]);
+  RtResult res;
+  void *o = rt_result_init(&res, x.dt, x.rank, x.shape);
+  const int32_t *qd = qo.data;
+  for (int64_t i = 0; i < x.count; i++) {
+    int64_t v = rt_scalar_i64(rt_elem_get(x.data, x.dt, i));
+    int32_t r = v < izp ? wrap32((int64_t)fpm_upward(qd[i], fa) + zterm) : qd[i];
+    rt_elem_set(o, x.dt, i, clip_to(r, x.dt));
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -503,6 +527,7 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e
   case IR_OP_QNN_AVG_POOL2D: return avg_pool2d(op, args, e);
   case IR_OP_QNN_SIGMOID: case IR_OP_QNN_TANH: case IR_OP_QNN_EXP: case IR_OP_QNN_SQRT: case IR_OP_QNN_RSQRT:
   case IR_OP_QNN_ERF: case IR_OP_QNN_LOG: case IR_OP_QNN_ABS: case IR_OP_QNN_HARDSWISH: return unary(op, args, e);
+  case IR_OP_QNN_LEAKY_RELU: return qnn_leaky_relu(op, args, at, e);
   case IR_OP_FIXED_POINT_MULTIPLY: case IR_OP_FIXED_POINT_MULTIPLY_PER_AXIS: return fixed_point(op, args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

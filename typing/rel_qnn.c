@@ -397,3 +397,8 @@ TyRelResult ty_rel_fixed_point_multiply_per_axis(TyCtx *cx, TyRelation *rel, con
                ty_rel_text(cx, rel->args[i]));
   return dtype_of(cx, rel, xt, "int32", "data", rel->args[0], message);
 }
+
+/* qnn.leaky_relu(x, scale, zero_point, output_scale, output_zero_point): as the quantized unary operators. */
+TyRelResult ty_rel_qnn_leaky_relu(TyCtx *cx, TyRelation *rel, const char **message) {
+  return ty_rel_qnn_unary(cx, rel, message);
+}

@@ -337,3 +337,26 @@ write('fixed_point_multiply_values.rly', '''// fixed_point_multiply (TVM's tir.q
 // is_lshift_required, on axes [0, 2]), int32 extremes included. Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- qnn.leaky_relu (QnnLeakyReluCanonicalize via qnn_reference.py: RequantizeOrUpcast, FixedPointMultiply)
+from qnn_reference import requantize, fpm_of
+def qleaky(x, s, z, os_, oz, alpha, dt):
+    xi = x.astype(np.int32)
+    q = xi.copy() if (np.float32(s) == np.float32(os_) and z == oz) else requantize(x, s, z, os_, oz, out_dtype='int32')
+    m, sh = fpm_of(alpha); mz, shz = fpm_of(1 - alpha)
+    prod = q_multiply_shift_scalar(q, m, sh); zt = q_multiply_shift_scalar(np.int32(oz), mz, shz)
+    r = np.where(xi < z, w32(prod.astype(np.int64) + int(zt)), q)
+    lo, hi = np.iinfo(dt).min, np.iinfo(dt).max
+    return np.clip(r, lo, hi).astype(dt)
+L = []
+x = np.array([-128, -100, -7, -1, 0, 1, 5, 60, 127], np.int8)
+L.append((rly(qleaky(x, 0.5, 0, 0.5, 0, 0.1, np.int8)), 'qnn.leaky_relu(%s, 0.5f, 0, 0.5f, 0, alpha=0.1f)' % rly(x)))
+L.append((rly(qleaky(x, 0.25, 3, 0.125, -2, 0.25, np.int8)), 'qnn.leaky_relu(%s, 0.25f, 3, 0.125f, -2)' % rly(x)))
+xu = np.array([[0, 10, 100], [128, 200, 255]], np.uint8)
+L.append((rly(qleaky(xu, 0.05, 128, 0.1, 120, 0.3, np.uint8)), 'qnn.leaky_relu(%s, 0.05f, 128, 0.1f, 120, alpha=0.3f)' % rly(xu)))
+write('qnn_leaky_relu_values.rly', '''// qnn.leaky_relu (TVM's QnnLeakyReluCanonicalize, in numpy with tests/tools/qnn_reference.py): the input
+// requantized (or upcast when the parameters agree) to the output's; below the input zero point
+// FixedPointMultiply(q, alpha) + FixedPointMultiply(output_zero_point, 1 - alpha); clipped into the input's dtype.
+// int8 with equal and with different parameters (alpha 0.25 by default), uint8. Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
