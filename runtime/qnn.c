@@ -503,6 +503,57 @@ static RtValue qnn_leaky_relu(IrOpId op, const RtValue *args, const IrOpAttrs *a
   return rt_result_value(&res);
 }
 
+/* qnn.softmax (QnnSoftmaxCanonicalize: Algorithm 1 of arXiv 2207.01405) on int8, in int32 along `axis`: x = (data -
+ * zp) - max; x_p = x + (x >> 1) - (x >> 4); q = clip(x_p / -x0, 0, 20) with x0 = round(1 / scale); r = x_p + q * x0;
+ * exps = ((r >> 1) + x0) << (max(q) - q); out = ((2^30 / sum(exps)) * exps) >> 23, requantized from scale 1/128. */
+static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  Param is = param(args[1]), iz = param(args[2]), os = param(args[3]), oz = param(args[4]);
+  if (x.dt.code != IR_DT_INT || x.dt.bits != 8) rt_error(e, "%s takes int8 data", name);
+  if (!(is.f[0] <= 1.0f) || !(is.f[0] > 0)) rt_error(e, "%s: the input scale %g must be in (0, 1]", name, (double)is.f[0]);
+  if (x.rank == 0) rt_error(e, "%s takes data of rank 1 or more", name);
+  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, -1), x.rank);
+  int64_t n = x.shape[axis], inner = 1, outer = 1;
+  for (int i = axis + 1; i < x.rank; i++) inner *= x.shape[i];
+  for (int i = 0; i < axis; i++) outer *= x.shape[i];
+  int32_t x0 = (int32_t)roundf(1.0f / is.f[0]), zp = wrap32(iz.i[0]);
+  RtResult mid;
+  int32_t *o = rt_result_init(&mid, I32, x.rank, x.shape);
+  const int8_t *d = x.data;
+  int32_t *xp = rt_alloc_atomic(sizeof(int32_t) * (size_t)(n + 1)), *qv = rt_alloc_atomic(sizeof(int32_t) * (size_t)(n + 1));
+  for (int64_t a = 0; a < outer; a++)
+    for (int64_t b = 0; b < inner; b++) {
+      int64_t base = a * n * inner + b;
+      int32_t mx = INT32_MIN, mq = 0;
+      for (int64_t k = 0; k < n; k++) mx = (int32_t)d[base + k * inner] - zp > mx ? (int32_t)d[base + k * inner] - zp : mx;
+      for (int64_t k = 0; k < n; k++) {
+        int32_t v = wrap32((int64_t)((int32_t)d[base + k * inner] - zp) - mx);
+        xp[k] = wrap32((int64_t)v + (v >> 1) - (v >> 4));
+        int32_t q = xp[k] / -x0;
+        qv[k] = q < 0 ? 0 : q > 20 ? 20 : q;
+        if (k == 0 || qv[k] > mq) mq = qv[k];
+      }
+      int32_t sum = 0;
+      for (int64_t k = 0; k < n; k++) {
+        int32_t r = wrap32((int64_t)xp[k] - (int64_t)qv[k] * -x0), xb = wrap32((int64_t)(r >> 1) + x0);
+        xp[k] = wrap32((int64_t)((uint64_t)(int64_t)xb << (mq - qv[k])));
+        sum = wrap32((int64_t)sum + xp[k]);
+      }
+      if (sum == 0) rt_error(e, "%s: the sum of the exponentials is 0 (TVM divides by it)", name);
+      int32_t f = (int32_t)((1 << 30) / sum);
+      for (int64_t k = 0; k < n; k++) o[base + k * inner] = wrap32((int64_t)f * xp[k]) >> 23;
+    }
+  float s128 = 1.0f / 128;
+  int64_t z0 = 0;
+  Rq q = {{1, false, &s128, NULL}, {1, false, NULL, &z0}, os.f[0], oz.i[0], 0, true, 0};
+  RtValue mv = rt_result_value(&mid);
+  RtOperand mo;
+  rt_operand(&mo, mv);
+  return requant(e, op, &q, &mo, x.dt);
+}
+
 RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -527,6 +578,7 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e
   case IR_OP_QNN_AVG_POOL2D: return avg_pool2d(op, args, e);
   case IR_OP_QNN_SIGMOID: case IR_OP_QNN_TANH: case IR_OP_QNN_EXP: case IR_OP_QNN_SQRT: case IR_OP_QNN_RSQRT:
   case IR_OP_QNN_ERF: case IR_OP_QNN_LOG: case IR_OP_QNN_ABS: case IR_OP_QNN_HARDSWISH: return unary(op, args, e);
+  case IR_OP_QNN_SOFTMAX: return qnn_softmax(op, args, at, e);
   case IR_OP_QNN_LEAKY_RELU: return qnn_leaky_relu(op, args, at, e);
   case IR_OP_FIXED_POINT_MULTIPLY: case IR_OP_FIXED_POINT_MULTIPLY_PER_AXIS: return fixed_point(op, args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);

@@ -402,3 +402,19 @@ TyRelResult ty_rel_fixed_point_multiply_per_axis(TyCtx *cx, TyRelation *rel, con
 TyRelResult ty_rel_qnn_leaky_relu(TyCtx *cx, TyRelation *rel, const char **message) {
   return ty_rel_qnn_unary(cx, rel, message);
 }
+
+/* qnn.softmax(x, scale, zero_point, output_scale, output_zero_point): int8 data (TVM's QnnSoftmaxRel), of its type;
+ * axis within its rank. */
+TyRelResult ty_rel_qnn_softmax(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  int a, r = xs->u.shape.rank;
+  if (r == 0) REL_FAIL("%s takes data of rank 1 or more", ty_rel_who(rel));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, -1), r, 0, &a, message));
+  REL_TRY(dtype_of(cx, rel, xt, "int8", "data", rel->args[0], message));
+  REL_TRY(scalar_arg(cx, rel, 1, F32, "scale", message));
+  REL_TRY(scalar_arg(cx, rel, 2, I32, "zero_point", message));
+  REL_TRY(scalar_arg(cx, rel, 3, F32, "output_scale", message));
+  REL_TRY(scalar_arg(cx, rel, 4, I32, "output_zero_point", message));
+  return ty_rel_result(cx, rel, 5, rel->args[0], message);
+}

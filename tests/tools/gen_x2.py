@@ -360,3 +360,31 @@ write('qnn_leaky_relu_values.rly', '''// qnn.leaky_relu (TVM's QnnLeakyReluCanon
 // int8 with equal and with different parameters (alpha 0.25 by default), uint8. Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- qnn.softmax (QnnSoftmaxCanonicalize, int32 numpy; the final Requantize from qnn_reference.py)
+def qsoftmax(x, s, z, os_, oz, axis=-1):
+    i32_ = lambda a: w32(a)
+    qd = x.astype(np.int32) - np.int32(z)
+    x0 = np.int32(np.round(np.float32(1) / np.float32(s)))   # std::round: half away (no ties here)
+    v = qd - qd.max(axis=axis, keepdims=True)
+    xp = i32_(v.astype(np.int64) + (v >> 1) - (v >> 4))
+    q = np.clip(np.trunc(xp / -x0).astype(np.int32), 0, 20)
+    mq = q.max(axis=axis, keepdims=True)
+    r = i32_(xp.astype(np.int64) + q.astype(np.int64) * x0)
+    xb = (r >> 1) + x0
+    exps = i32_(xb.astype(np.int64) << (mq - q))
+    sums = i32_(exps.astype(np.int64).sum(axis=axis, keepdims=True))
+    f = np.trunc((1 << 30) / sums).astype(np.int32)
+    out = i32_(f.astype(np.int64) * exps) >> 23
+    return requantize(out, np.float32(1.0 / 128), 0, os_, oz, out_dtype='int8')
+L = []
+x = np.array([[-128, -50, 0, 10, 127], [3, 3, 3, 3, 3], [-20, -10, 0, 10, 20]], np.int8)
+L.append((rly(qsoftmax(x, 0.125, 0, 1 / 256, -128)), 'qnn.softmax(%s, 0.125f, 0, 0.00390625f, -128)' % rly(x)))
+L.append((rly(qsoftmax(x, 0.05, 5, 0.01, 0, axis=0)), 'qnn.softmax(%s, 0.05f, 5, 0.01f, 0, axis=0)' % rly(x)))
+x3 = rng.randint(-128, 128, (2, 3, 2)).astype(np.int8)
+L.append((rly(qsoftmax(x3, 0.25, -3, 0.0078125, -100, axis=1)), 'qnn.softmax(%s, 0.25f, -3, 0.0078125f, -100, axis=1)' % rly(x3)))
+write('qnn_softmax_values.rly', '''// qnn.softmax (TVM's QnnSoftmaxCanonicalize, Algorithm 1 of arXiv 2207.01405, in numpy int32 arithmetic, then
+// Requantize from scale 1/128 as tests/tools/qnn_reference.py): the last axis (default), axis 0, axis 1 of a 3-d tensor.
+// Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
