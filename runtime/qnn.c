@@ -294,8 +294,13 @@ static RtValue product(IrOpId op, const RtValue *args, const IrExpr *e) {
   Param zx = param(args[2]), zw = param(args[3]);
   if (zx.n != 1) rt_error(e, "%s: the input zero point must be a scalar", ir_ops[op].name);
   int64_t waxis = 0;
-  IrOpId fop = op == IR_OP_QNN_CONV2D ? IR_OP_NN_CONV2D : op == IR_OP_QNN_DENSE ? IR_OP_NN_DENSE : IR_OP_NN_BATCH_MATMUL;
-  if (op == IR_OP_QNN_CONV2D) {
+  IrOpId fop = op == IR_OP_QNN_CONV2D             ? IR_OP_NN_CONV2D
+               : op == IR_OP_QNN_CONV2D_TRANSPOSE ? IR_OP_NN_CONV2D_TRANSPOSE
+               : op == IR_OP_QNN_DENSE          ? IR_OP_NN_DENSE
+                                                : IR_OP_NN_BATCH_MATMUL;
+  if (op == IR_OP_QNN_CONV2D_TRANSPOSE) {
+    waxis = 1; /* its legalization subtracts a vector zero point by bias_add, axis 1 */
+  } else if (op == IR_OP_QNN_CONV2D) {
     const IrAttrValue *kl = &at->v[IR_A_KERNEL_LAYOUT];
     const char *s = kl->given && !kl->none && kl->str && *kl->str ? kl->str : "OIHW", *p = strchr(s, 'O');
     waxis = p ? p - s : 0;
@@ -571,7 +576,7 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e
     Rq q = {param(args[1]), param(args[2]), os.f[0], oz.i[0], ir_attr_int(at, IR_A_AXIS, -1), upward_of(at), compute_of(at)};
     return requant(e, op, &q, &x, ir_attr_dtype(at, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_INT, 8)));
   }
-  case IR_OP_QNN_CONV2D: case IR_OP_QNN_DENSE: case IR_OP_QNN_BATCH_MATMUL: return product(op, args, e);
+  case IR_OP_QNN_CONV2D: case IR_OP_QNN_CONV2D_TRANSPOSE: case IR_OP_QNN_DENSE: case IR_OP_QNN_BATCH_MATMUL: return product(op, args, e);
   case IR_OP_QNN_ADD: case IR_OP_QNN_SUBTRACT: return add_sub(op, args, e);
   case IR_OP_QNN_MUL: return mul(op, args, e);
   case IR_OP_QNN_CONCATENATE: return concatenate(op, args, e);

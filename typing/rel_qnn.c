@@ -418,3 +418,25 @@ TyRelResult ty_rel_qnn_softmax(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(scalar_arg(cx, rel, 4, I32, "output_zero_point", message));
   return ty_rel_result(cx, rel, 5, rel->args[0], message);
 }
+
+/* qnn.conv2d_transpose(data, kernel, input_zero_point, kernel_zero_point, input_scale, kernel_scale) (TVM's
+ * QnnConv2DTransposeRel): data int8/uint8/int16/uint16, kernel int8/uint8, out_dtype int16/int32/int64 (int32 by
+ * default); the shape is nn.conv2d_transpose's; the kernel's zero point a scalar or one per kernel axis 1 (its
+ * legalization's bias_add), its scale one per O (I * O with groups). */
+TyRelResult ty_rel_qnn_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt, *ws, *wt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ws, &wt, message));
+  REL_TRY(dtype_of(cx, rel, xt, "int8 uint8 int16 uint16", "data", rel->args[0], message));
+  REL_TRY(dtype_of(cx, rel, wt, "int8 uint8", "a kernel", rel->args[1], message));
+  IrDType od;
+  REL_TRY(out_dtype_of(rel, I32, "int16 int32 int64", &od, message));
+  REL_TRY(scalar_arg(cx, rel, 2, I32, "input_zero_point", message));
+  REL_TRY(scalar_arg(cx, rel, 4, F32, "input_scale", message));
+  REL_TRY(sub_relation(cx, rel, ty_rel_conv2d_transpose, 0, 1, 6, with_out_dtype(rel, od), message));
+  int o = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'O'), in = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'I');
+  int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
+  IrType *dim = groups == 1 ? ty_rel_dim_at(ws, o) : ty_dim_mul(cx, ty_rel_dim_at(ws, in), ty_rel_dim_at(ws, o));
+  REL_TRY(channel_arg(cx, rel, 3, I32, ty_rel_dim_at(ws, 1), "kernel_zero_point", message));
+  return channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message);
+}

@@ -388,3 +388,21 @@ write('qnn_softmax_values.rly', '''// qnn.softmax (TVM's QnnSoftmaxCanonicalize,
 // Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+
+# ---- qnn.conv2d_transpose (its legalization: (data - zp) and (kernel - kzp), kzp along kernel axis 1, then
+# nn.conv2d_transpose in out_dtype; conv_t above as the reference)
+L = []
+x = rng.randint(0, 256, (1, 2, 3, 3)).astype(np.uint8); w = rng.randint(-128, 128, (2, 3, 2, 2)).astype(np.int8)
+ref = conv_t(x.astype(np.int64) - 128, w.astype(np.int64) - 2, [2, 2], [0, 0], [0, 0], [0, 0], [1, 1]).astype(np.int32)
+L.append((rly(ref), 'qnn.conv2d_transpose(%s, %s, 128, 2, 0.5f, 0.25f, strides=[2, 2])' % (rly(x), rly(w))))
+kz = np.array([1, -3, 5], np.int32)
+ref = conv_t(x.astype(np.int64) - 10, w.astype(np.int64) - kz.reshape(1, 3, 1, 1), [1, 1], [1, 0], [0, 1], [0, 0], [1, 1]).astype(np.int32)
+L.append((rly(ref), 'qnn.conv2d_transpose(%s, %s, 10, %s, 0.5f, %s, padding=[1, 0, 0, 1])' % (rly(x), rly(w), rly(kz), rly(np.array([0.1, 0.2, 0.3], f32)))))
+xi = rng.randint(-128, 128, (1, 2, 2, 2)).astype(np.int8); wi = rng.randint(-128, 128, (2, 1, 3, 3)).astype(np.int8)
+ref = conv_t(xi.astype(np.int64) + 5, wi.astype(np.int64), [1, 1], [0, 0], [0, 0], [0, 0], [1, 1], groups=2).astype(np.int64)
+L.append((rly(ref), 'qnn.conv2d_transpose(%s, %s, -5, 0, 1f, 1f, groups=2, out_dtype="int64")' % (rly(xi), rly(wi))))
+write('qnn_conv2d_transpose_values.rly', '''// qnn.conv2d_transpose (TVM's legalization: the zero points subtracted, the kernel's along its axis 1, then
+// nn.conv2d_transpose in out_dtype; numpy's scatter form as reference): uint8 by int8 with strides, a per-channel
+// kernel zero point with asymmetric padding, int8 groups=2 into int64. Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
