@@ -101,7 +101,21 @@ def gen():
 def gen_x2():
     """One random call of the h3-x2 operators (mirror_pad, space/batch_nd, conv1d/3d_transpose, resize1d/3d,
     upsampling3d, dilate, nll_loss, crop_and_resize, affine_grid, grid_sample)."""
-    k = R.randrange(12)
+    k = R.randrange(17)
+    if k == 12:
+        return "fixed_point_multiply(%s, multiplier=%d, shift=%d)" % (t(shape(R.randint(0, 3)), "int32"), R.choice([1 << 30, R.randint(-2**31, 2**31 - 1)]), R.randint(-40, 31))
+    if k == 13:
+        sh = shape(R.randint(1, 3)); a = R.randrange(len(sh))
+        return "fixed_point_multiply_per_axis(%s, %s, %s, %s, is_lshift_required=%s, axes=[%d])" % (t(sh, "int32"), t([sh[a]], "int32"), "zeros(shape=[%d], dtype=\"int32\")" % sh[a], "ones(shape=[%d], dtype=\"int32\")" % sh[a], R.choice(["True", "False"]), a)
+    if k == 14:
+        dt = R.choice(["int8", "uint8"])
+        return "qnn.leaky_relu(%s, %sf, %d, %sf, %d, alpha=%sf)" % (t(shape(R.randint(0, 3)), dt), R.choice(["0.5", "0.1", "2"]), R.randint(-5, 5), R.choice(["0.5", "0.25", "3"]), R.randint(-5, 5), R.choice(["0.1", "0.25", "0.9"]))
+    if k == 15:
+        r = R.randint(1, 3)
+        return "qnn.softmax(%s, %sf, %d, 0.00390625f, -128, axis=%d)" % (t(shape(r), "int8"), R.choice(["0.5", "0.1", "1", "0.01"]), R.randint(-3, 3), R.randint(-r, r - 1))
+    if k == 16:
+        c = R.randint(1, 3); o = R.randint(1, 3)
+        return "qnn.conv2d_transpose(%s, %s, %d, %d, 1f, 1f, strides=%s)" % (t([1, c] + shape(2, 1, 3), "uint8"), t([c, o] + shape(2, 1, 3), "int8"), R.randint(0, 5), R.randint(-3, 3), l(shape(2, 1, 2)))
     if k == 0:
         r = R.randint(1, 4); sh = shape(r); mode = R.choice(["REFLECT", "SYMMETRIC"])
         pw = [[R.randint(0, d - (mode == "REFLECT")), R.randint(0, d - (mode == "REFLECT"))] for d in sh]
