@@ -949,65 +949,107 @@ static double gs_reflect(double v, double size, double corner) {
   return fmod(times, 2) == 0 ? extra + corner : size - extra + corner;
 }
 
-/* image.grid_sample on NCHW (any order of its letters): the grid's (x, y) in [-1, 1] unnormalized (align_corners
- * or not), padding_mode zeros / border / reflection, bilinear or nearest (half away from zero); pixels outside
- * the image are 0 (topi.testing.grid_sample_python). bicubic and 5-d data are not computed. */
+/* grid_sample's cubic weights (A = -0.75) and one cubic interpolation. */
+static double gs_cubic(const double p[4], double t) {
+  const double A = -0.75;
+  double w[4], u;
+  u = t + 1, w[0] = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
+  w[1] = ((A + 2) * t - (A + 3)) * t * t + 1;
+  u = 1 - t, w[2] = ((A + 2) * u - (A + 3)) * u * u + 1;
+  u = 2 - t, w[3] = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
+  return p[0] * w[0] + p[1] * w[1] + p[2] * w[2] + p[3] * w[3];
+}
+
+/* image.grid_sample on NCHW or NCDHW (any order of their letters): the grid's (x, y[, z]) in [-1, 1] unnormalized
+ * (align_corners or not), padding_mode zeros / border / reflection, bilinear (trilinear), nearest (half away from
+ * zero) or bicubic (2-d); pixels outside the image are 0 (topi.testing.grid_sample_python). */
 static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, const IrOpAttrs *at, const IrExpr *e) {
   const char *name = ir_ops[op].name;
   const char *method = str_attr(at, IR_A_METHOD, "bilinear"), *pm = str_attr(at, IR_A_PADDING_MODE, "zeros");
   bool ac = ir_attr_bool(at, IR_A_ALIGN_CORNERS, true);
-  if (x->rank != 4 || !strcmp(method, "bicubic"))
-    rt_error(e, "%s: only 4-d data with bilinear or nearest sampling is computed", name);
-  int dpos[4];
-  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
-  int64_t xs[4];
+  int d = x->rank - 2, rank = x->rank;
+  if (d != 2 && d != 3) rt_error(e, "%s takes 4-d or 5-d data", name);
+  bool nearest = !strcmp(method, "nearest"), cubic = !strcmp(method, "bicubic");
+  if (cubic && d == 3) rt_error(e, "%s: bicubic sampling is 2-d only", name);
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  int dpos[5];
+  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
+  int64_t xs[5];
   const void *xd = to_canon(x, dpos, xs);
-  if (g->rank != 4 || g->shape[0] != xs[0] || g->shape[1] != 2)
+  if (g->rank != rank || g->shape[0] != xs[0] || g->shape[1] != d)
     rt_error(e, "%s: the grid %s does not fit the data", name, rt_shape_text(g->rank, g->shape));
-  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], OH = g->shape[2], OW = g->shape[3];
-  int64_t cs[4] = {N, C, OH, OW};
+  int64_t cs[5] = {xs[0], xs[1]}, plane = 1, in_plane = 1, N = xs[0], C = xs[1];
+  for (int i = 0; i < d; i++) cs[2 + i] = g->shape[2 + i], plane *= g->shape[2 + i], in_plane *= xs[2 + i];
   Out res;
-  void *out = out_init(&res, x->dt, 4, cs, dpos);
-  bool nearest = !strcmp(method, "nearest");
+  void *out = out_init(&res, x->dt, rank, cs, dpos);
   int mode = !strcmp(pm, "border") ? 1 : !strcmp(pm, "reflection") ? 2 : 0;
-  int64_t plane = OH * OW;
+  /* sizes in the grid's coordinate order: x (width) first */
+  double size[3];
+  int64_t isz[3], istr[3];
+  for (int i = 0; i < d; i++) size[i] = (double)xs[1 + d - i], isz[i] = xs[1 + d - i];
+  for (int i = 0; i < d; i++) istr[i] = i == 0 ? 1 : istr[i - 1] * isz[i - 1];
   for (int64_t b = 0; b < N; b++)
     for (int64_t p = 0; p < plane; p++) {
-      double gx = rt_scalar_f64(rt_elem_get(g->data, g->dt, (b * 2) * plane + p));
-      double gy = rt_scalar_f64(rt_elem_get(g->data, g->dt, (b * 2 + 1) * plane + p));
-      double yy = ac ? (gy + 1) * (double)(H - 1) / 2 : -0.5 + (gy + 1) * (double)H / 2;
-      double xx = ac ? (gx + 1) * (double)(W - 1) / 2 : -0.5 + (gx + 1) * (double)W / 2;
-      if (mode == 2) {
-        yy = ac ? gs_reflect(yy, (double)(H - 1), 0) : gs_reflect(yy, (double)H, -0.5);
-        xx = ac ? gs_reflect(xx, (double)(W - 1), 0) : gs_reflect(xx, (double)W, -0.5);
+      double c[3];
+      bool ok = true;
+      for (int i = 0; i < d; i++) {
+        double v = rt_scalar_f64(rt_elem_get(g->data, g->dt, (b * d + i) * plane + p));
+        v = ac ? (v + 1) * (size[i] - 1) / 2 : -0.5 + (v + 1) * size[i] / 2;
+        if (!cubic) {
+          if (mode == 2) v = ac ? gs_reflect(v, size[i] - 1, 0) : gs_reflect(v, size[i], -0.5);
+          if (mode >= 1) v = fmin(fmax(v, 0), size[i] - 1);
+        }
+        if (!isfinite(v) || fabs(v) > 4e18) ok = false;
+        c[i] = v;
       }
-      if (mode >= 1) {
-        yy = fmin(fmax(yy, 0), (double)(H - 1));
-        xx = fmin(fmax(xx, 0), (double)(W - 1));
-      }
-      /* the 4 (or 1) pixels taken and their weights */
-      int64_t py[4], px[4];
-      double wgt[4];
-      int np;
-      if (!isfinite(yy) || !isfinite(xx) || fabs(yy) > 4e18 || fabs(xx) > 4e18) {
-        np = 0;
-      } else if (nearest) {
-        np = 1, py[0] = (int64_t)round(yy), px[0] = (int64_t)round(xx), wgt[0] = 1;
-      } else {
-        int64_t y0 = (int64_t)floor(yy), x0 = (int64_t)floor(xx);
-        double fy = yy - (double)y0, fx = xx - (double)x0;
-        np = 4;
-        py[0] = y0, px[0] = x0, wgt[0] = (1 - fy) * (1 - fx);
-        py[1] = y0, px[1] = x0 + 1, wgt[1] = (1 - fy) * fx;
-        py[2] = y0 + 1, px[2] = x0, wgt[2] = fy * (1 - fx);
-        py[3] = y0 + 1, px[3] = x0 + 1, wgt[3] = fy * fx;
-      }
-      for (int64_t c = 0; c < C; c++) {
+      for (int64_t ch = 0; ch < C; ch++) {
+        int64_t base = (b * C + ch) * in_plane;
         double v = 0;
-        for (int k = 0; k < np; k++)
-          if (py[k] >= 0 && py[k] < H && px[k] >= 0 && px[k] < W)
-            v += wgt[k] * rt_scalar_f64(rt_elem_get(xd, x->dt, ((b * C + c) * H + py[k]) * W + px[k]));
-        rt_elem_set(out, x->dt, (b * C + c) * plane + p, rt_scalar_from_f64(x->dt, v));
+#define GS_PIX(ix, iy, iz)                                                                                             \
+  (((ix) >= 0 && (ix) < isz[0] && (iy) >= 0 && (iy) < isz[1] && (d == 2 || ((iz) >= 0 && (iz) < isz[2])))            \
+       ? rt_scalar_f64(rt_elem_get(xd, x->dt, base + (ix) * istr[0] + (iy) * istr[1] + (d == 3 ? (iz) * istr[2] : 0))) \
+       : 0.0)
+        if (!ok) {
+          v = 0;
+        } else if (nearest) {
+          int64_t k[3] = {0, 0, 0};
+          for (int i = 0; i < d; i++) k[i] = (int64_t)round(c[i]);
+          v = GS_PIX(k[0], k[1], k[2]);
+        } else if (!cubic) {
+          int64_t f[3] = {0, 0, 0};
+          double fr[3] = {0, 0, 0};
+          for (int i = 0; i < d; i++) f[i] = (int64_t)floor(c[i]), fr[i] = c[i] - (double)f[i];
+          for (int corner = 0; corner < (1 << d); corner++) {
+            double w = 1;
+            int64_t k[3] = {0, 0, 0};
+            for (int i = 0; i < d; i++) {
+              int bit = (corner >> i) & 1;
+              w *= bit ? fr[i] : 1 - fr[i];
+              k[i] = f[i] + bit;
+            }
+            if (w != 0) v += w * GS_PIX(k[0], k[1], k[2]);
+          }
+        } else {
+          int64_t fx = (int64_t)floor(c[0]), fy = (int64_t)floor(c[1]);
+          double tx = c[0] - (double)fx, ty = c[1] - (double)fy, rows[4], px[4];
+          for (int j = 0; j < 4; j++) {
+            for (int i = 0; i < 4; i++) {
+              double cx = (double)(fx - 1 + i), cy = (double)(fy - 1 + j);
+              if (mode == 2) {
+                cx = ac ? gs_reflect(cx, size[0] - 1, 0) : gs_reflect(cx, size[0], -0.5);
+                cy = ac ? gs_reflect(cy, size[1] - 1, 0) : gs_reflect(cy, size[1], -0.5);
+              }
+              if (mode >= 1) cx = fmin(fmax(cx, 0), size[0] - 1), cy = fmin(fmax(cy, 0), size[1] - 1);
+              int64_t kx = (int64_t)cx, ky = (int64_t)cy;
+              px[i] = GS_PIX(kx, ky, 0);
+            }
+            rows[j] = gs_cubic(px, tx);
+          }
+          v = gs_cubic(rows, ty);
+        }
+#undef GS_PIX
+        rt_elem_set(out, x->dt, (b * C + ch) * plane + p, rt_scalar_from_f64(x->dt, v));
       }
       if ((p & 1023) == 0) rt_poll(e);
     }

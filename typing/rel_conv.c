@@ -753,6 +753,10 @@ TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message)
   if (r != 4 && r != 5)
     REL_FAIL("%s: the data %s has %d axes, but it takes 4 (NCHW) or 5 (NCDHW)", ty_rel_who(rel),
              ty_rel_shape_text(cx, xs), r);
+  const IrAttrValue *me = ty_rel_attr(rel, IR_A_METHOD);
+  if (d == 3 && me->given && !me->none && me->str && !strcmp(me->str, "bicubic"))
+    REL_FAIL("%s: method=\"bicubic\" samples 4-d data only, but the data is %s", ty_rel_who(rel),
+             ty_rel_shape_text(cx, xs));
   char canon[8];
   snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
   const char *dl;

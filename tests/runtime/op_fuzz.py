@@ -152,8 +152,8 @@ def gen_x2():
         return "image.crop_and_resize(%s, %s, %s, crop_size=%s)" % (t(shape(4)), "divide(%s, 4f)" % t([b, 4]), l([0] * b), l(shape(2, 1, 4)))
     if k == 10:
         return "image.affine_grid(%s, target_shape=%s)" % (t([R.randint(1, 2), 2, 3]), l(shape(2, 2, 4)))
-    n = R.randint(1, 2)
-    return 'image.grid_sample(%s, divide(%s, 3f), method="%s", padding_mode="%s", align_corners=%s)' % (t([n] + shape(3)), t([n, 2] + shape(2)), R.choice(["bilinear", "nearest"]), R.choice(["zeros", "border", "reflection"]), R.choice(["True", "False"]))
+    n = R.randint(1, 2); d = R.choice([2, 3])
+    return 'image.grid_sample(%s, divide(%s, 3f), method="%s", padding_mode="%s", align_corners=%s)' % (t([n] + shape(d + 1)), t([n, d] + shape(d)), R.choice(["bilinear", "nearest"] + (["bicubic"] if d == 2 else [])), R.choice(["zeros", "border", "reflection"]), R.choice(["True", "False"]))
 bad = []
 for i in range(N):
     MADE.clear()

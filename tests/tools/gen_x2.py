@@ -288,6 +288,65 @@ def grid_sample(data, grid, method='bilinear', padding_mode='zeros', align_corne
                     out[b, c, h, w] = (px(b, c, y0, x0) * (1 - (y - y0)) * (1 - (x - x0)) + px(b, c, y0, x0 + 1) * (1 - (y - y0)) * (x - x0)
                                        + px(b, c, y0 + 1, x0) * (y - y0) * (1 - (x - x0)) + px(b, c, y0 + 1, x0 + 1) * (y - y0) * (x - x0))
     return out
+def grid_sample3(data, grid, method='bilinear', padding_mode='zeros', align_corners=True):
+    N, C, D, H, W = data.shape; OD, OH, OW = grid.shape[2:]
+    out = np.zeros((N, C, OD, OH, OW))
+    sz = [W, H, D]
+    def px(b, c, z, y, x): return data[b, c, z, y, x] if 0 <= z <= D - 1 and 0 <= y <= H - 1 and 0 <= x <= W - 1 else 0
+    def refl(i, size, corner):
+        if corner <= i <= size + corner: return i
+        idx = abs(corner - i); t = idx // size; extra = idx - t * size
+        return extra + corner if t % 2 == 0 else size - extra + corner
+    for b in range(N):
+        for idx in np.ndindex(OD, OH, OW):
+            cs = []
+            for i in range(3):
+                v = grid[(b, i) + idx]; n = sz[i]
+                v = (v + 1) * (n - 1) / 2 if align_corners else -0.5 + (v + 1) * n / 2
+                if padding_mode == 'reflection': v = refl(v, n - 1, 0) if align_corners else refl(v, n, -0.5)
+                if padding_mode in ('reflection', 'border'): v = min(max(v, 0), n - 1)
+                cs.append(v)
+            x, y, z = cs
+            for c in range(C):
+                if method == 'nearest':
+                    r = lambda v: int(v + 0.5) if v > 0 else int(v - 0.5)
+                    out[(b, c) + idx] = px(b, c, r(z), r(y), r(x)); continue
+                x0, y0, z0 = math.floor(x), math.floor(y), math.floor(z); acc = 0
+                for dz in (0, 1):
+                    for dy in (0, 1):
+                        for dx in (0, 1):
+                            w = (x - x0 if dx else 1 - (x - x0)) * (y - y0 if dy else 1 - (y - y0)) * (z - z0 if dz else 1 - (z - z0))
+                            acc += w * px(b, c, z0 + dz, y0 + dy, x0 + dx)
+                out[(b, c) + idx] = acc
+    return out
+def grid_sample_bicubic(data, grid, padding_mode='zeros', align_corners=True):
+    N, C, H, W = data.shape; OH, OW = grid.shape[2:]
+    out = np.zeros((N, C, OH, OW)); A = -0.75
+    def px(b, c, h, w): return data[b, c, h, w] if 0 <= h <= H - 1 and 0 <= w <= W - 1 else 0
+    def w1(t): return ((A + 2) * t - (A + 3)) * t * t + 1
+    def w2(t): return ((A * t - 5 * A) * t + 8 * A) * t - 4 * A
+    def interp(p, t): return p[0] * w2(t + 1) + p[1] * w1(t) + p[2] * w1(1 - t) + p[3] * w2(2 - t)
+    def refl(i, size, corner):
+        if corner <= i <= size + corner: return i
+        idx = abs(corner - i); t = idx // size; extra = idx - t * size
+        return extra + corner if t % 2 == 0 else size - extra + corner
+    def fix(v, n):
+        if padding_mode == 'reflection':
+            v = refl(v, n - 1, 0) if align_corners else refl(v, n, -0.5)
+            return int(min(max(v, 0), n - 1))
+        if padding_mode == 'border': return min(max(v, 0), n - 1)
+        return v
+    for b in range(N):
+        for c in range(C):
+            for h in range(OH):
+                for w in range(OW):
+                    y, x = grid[b, 1, h, w], grid[b, 0, h, w]
+                    if align_corners: y, x = (y + 1) * (H - 1) / 2, (x + 1) * (W - 1) / 2
+                    else: y, x = -0.5 + (y + 1) * H / 2, -0.5 + (x + 1) * W / 2
+                    yf, xf = math.floor(y), math.floor(x)
+                    rows = [interp([px(b, c, fix(yf - 1 + j, H), fix(xf - 1 + i, W)) for i in range(4)], x - xf) for j in range(4)]
+                    out[b, c, h, w] = interp(rows, y - yf)
+    return out
 L = []
 theta = np.array([[[1, 0, 0], [0, 1, 0]], [[0.5, 0.25, 0.125], [-0.25, 0.75, 0.5]]], f32)
 L.append((rly(affine_grid(theta.astype(f64), (3, 5)).astype(f32)), 'image.affine_grid(%s, target_shape=[3, 5])' % rly(theta)))
@@ -300,9 +359,18 @@ for kw, attrs in [({}, ''), ({'method': 'nearest'}, ', method="nearest"'),
     L.append((rly(grid_sample(data.astype(f64), grid.astype(f64), **kw).astype(f32)), 'image.grid_sample(%s, %s%s)' % (rly(data), rly(grid), attrs)))
 d64 = ints((1, 1, 4, 4), dt=f64); g64 = affine_grid(np.array([[[0.75, 0, 0.25], [0, 0.5, -0.25]]]), (2, 3))
 L.append((rly(grid_sample(d64, g64)), 'image.grid_sample(%s, image.affine_grid(%s, target_shape=[2, 3]))' % (rly(d64), rly(np.array([[[0.75, 0, 0.25], [0, 0.5, -0.25]]])))))
+d3 = ints((1, 2, 2, 3, 3)); g3 = (rng.randint(-10, 11, (1, 3, 2, 2, 2)) / 8).astype(f32)
+for kw, attrs in [({}, ''), ({'method': 'nearest', 'padding_mode': 'border'}, ', method="nearest", padding_mode="border"'),
+                  ({'padding_mode': 'reflection', 'align_corners': False}, ', padding_mode="reflection", align_corners=False')]:
+    L.append((rly(grid_sample3(d3.astype(f64), g3.astype(f64), **kw).astype(f32)), 'image.grid_sample(%s, %s%s)' % (rly(d3), rly(g3), attrs)))
+gb = (rng.randint(-12, 13, (1, 2, 2, 3)) / 8).astype(f32)
+for kw, attrs in [({}, ''), ({'padding_mode': 'border', 'align_corners': False}, ', padding_mode="border", align_corners=False'),
+                  ({'padding_mode': 'reflection'}, ', padding_mode="reflection"'), ({'padding_mode': 'reflection', 'align_corners': False}, ', padding_mode="reflection", align_corners=False')]:
+    L.append((rly(grid_sample_bicubic(data.astype(f64), gb.astype(f64), **kw).astype(f32)), 'image.grid_sample(%s, %s, method="bicubic"%s)' % (rly(data), rly(gb), attrs)))
 write('grid_sample_values.rly', '''// image.affine_grid and image.grid_sample (topi.testing.grid_sample_python and affine_grid_python in numpy): an
 // affine grid of two matrices; grid_sample bilinear (default, align_corners, zeros), nearest, border without
-// align_corners, reflection, nearest reflection without align_corners; float64 through an affine grid.
+// align_corners, reflection, nearest reflection without align_corners; float64 through an affine grid; 5-d data
+// (trilinear, nearest with border, reflection); bicubic with each padding mode.
 // Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
