@@ -434,23 +434,26 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
 /* ---------------------------------------------------------------- pad */
 
 /* nn.pad: each output index maps to an input index per axis (-1: the pad value), by pad_mode. */
-static RtValue pad(const RtValue *args, int nargs, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *at, const IrExpr *e) {
   RtOperand x;
   rt_operand(&x, args[0]);
-  const IrAttrValue *pw = &at->v[IR_A_PAD_WIDTH], *pm = &at->v[IR_A_PAD_MODE];
-  const char *ms = pm->given && !pm->none && pm->str ? pm->str : "constant";
-  int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") ? 2 : 0;
+  const char *name = ir_ops[op].name;
+  const IrAttrValue *pw = &at->v[IR_A_PAD_WIDTH], *pm = &at->v[op == IR_OP_NN_MIRROR_PAD ? IR_A_MODE : IR_A_PAD_MODE];
+  const char *ms = pm->given && !pm->none && pm->str ? pm->str : op == IR_OP_NN_MIRROR_PAD ? "SYMMETRIC" : "constant";
+  /* 0 constant, 1 edge, 2 reflect (REFLECT), 3 symmetric (SYMMETRIC: the edge repeated) */
+  int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") || !strcmp(ms, "REFLECT") ? 2 : !strcmp(ms, "SYMMETRIC") ? 3 : 0;
   int r = x.rank;
-  if (pw->n != 2 * r) rt_error(e, "nn.pad: pad_width has %d pairs for data of rank %d", pw->n / 2, r);
+  if (pw->n != 2 * r) rt_error(e, "%s: pad_width has %d pairs for data of rank %d", name, pw->n / 2, r);
   if (r == 0) return args[0];
   int64_t shape[RT_MAX_RANK], *map[RT_MAX_RANK];
   for (int i = 0; i < r; i++) {
     int64_t n = x.shape[i], lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
     if (__builtin_add_overflow(n, lo, &shape[i]) || __builtin_add_overflow(shape[i], hi, &shape[i]) || shape[i] < 0)
-      rt_error(e, "nn.pad: pad_width [%lld, %lld] does not fit axis %d of %s", (long long)lo, (long long)hi, i,
+      rt_error(e, "%s: pad_width [%lld, %lld] does not fit axis %d of %s", name, (long long)lo, (long long)hi, i,
                rt_shape_text(r, x.shape));
-    if ((mode == 1 && n == 0 && shape[i] > 0) || (mode == 2 && (lo > 0 || hi > 0) && (lo >= n || hi >= n)))
-      rt_error(e, "nn.pad: pad_mode=\"%s\" cannot pad axis %d of %s by [%lld, %lld]", ms, i, rt_shape_text(r, x.shape),
+    if ((mode == 1 && n == 0 && shape[i] > 0) || (mode == 2 && (lo > 0 || hi > 0) && (lo >= n || hi >= n)) ||
+        (mode == 3 && (lo > n || hi > n || lo < 0 || hi < 0)))
+      rt_error(e, "%s: mode \"%s\" cannot pad axis %d of %s by [%lld, %lld]", name, ms, i, rt_shape_text(r, x.shape),
                (long long)lo, (long long)hi);
   }
   IrDType dt = x.dt;
@@ -465,7 +468,11 @@ static RtValue pad(const RtValue *args, int nargs, const IrOpAttrs *at, const Ir
     map[i] = rt_alloc_atomic(sizeof(int64_t) * (size_t)shape[i] + 1);
     for (int64_t o = 0; o < shape[i]; o++) {
       int64_t k = o - lo;
-      if (k < 0 || k >= n) k = mode == 0 ? -1 : mode == 1 ? (k < 0 ? 0 : n - 1) : (k < 0 ? -k : 2 * n - 2 - k);
+      if (k < 0 || k >= n)
+        k = mode == 0   ? -1
+            : mode == 1 ? (k < 0 ? 0 : n - 1)
+            : mode == 2 ? (k < 0 ? -k : 2 * n - 2 - k)
+                        : (k < 0 ? -k - 1 : 2 * n - 1 - k);
       map[i][o] = k;
     }
   }
@@ -590,6 +597,89 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   return out_done(&res);
 }
 
+/* image.resize1d, image.resize3d and nn.upsampling3d: resize2d's rules over d spatial axes (canonical NC + d),
+ * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double. */
+static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  int dpos[5], rank = d + 2;
+  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
+  if (x->rank != rank) rt_error(e, "%s takes data of rank %d", name, rank);
+  int64_t xs[5], cs[5];
+  const void *xd = to_canon(x, dpos, xs);
+  const char *method, *mode, *rounding;
+  IrDType odt = x->dt;
+  cs[0] = xs[0], cs[1] = xs[1];
+  if (op == IR_OP_NN_UPSAMPLING3D) {
+    static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+    for (int i = 0; i < 3; i++) cs[2 + i] = (int64_t)nearbyint((double)xs[2 + i] * ir_attr_float(at, ids[i], 1));
+    method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "trilinear") ? "linear" : "nearest_neighbor";
+    mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
+    rounding = "";
+  } else {
+    const IrAttrValue *size = &at->v[IR_A_SIZE];
+    if (size->n != d) rt_error(e, "%s: size takes %d values", name, d);
+    for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
+    method = str_attr(at, IR_A_METHOD, "linear");
+    mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
+  }
+  int64_t total = 1, in_plane = 1, out_plane = 1;
+  for (int i = 0; i < d; i++) {
+    if (cs[2 + i] < 0 || cs[2 + i] > ((int64_t)1 << 40)) rt_error(e, "%s: the output size is out of range", name);
+    in_plane *= xs[2 + i], out_plane = rt_mul_sat(out_plane, cs[2 + i]);
+  }
+  bool nearest = !strcmp(method, "nearest_neighbor");
+  if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  Out res;
+  void *out = out_init(&res, odt, rank, cs, dpos);
+  for (int i = 0; i < rank; i++) total = rt_mul_sat(total, cs[i]);
+  if (total == 0) return out_done(&res);
+  if (in_plane == 0) rt_error(e, "%s: resizing an empty image", name);
+  int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1;
+  for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
+  bool int_out = odt.code != IR_DT_FLOAT;
+  /* per axis: the input coordinate of every output index */
+  double *coord[3];
+  for (int i = 0; i < d; i++) {
+    coord[i] = rt_alloc_atomic(sizeof(double) * (size_t)cs[2 + i] + 1);
+    for (int64_t k = 0; k < cs[2 + i]; k++) coord[i][k] = in_coord(k, xs[2 + i], cs[2 + i], mode);
+  }
+  for (int64_t p = 0; p < planes; p++) {
+    int64_t base = p * in_plane, idx[3] = {0, 0, 0};
+    for (int64_t q = 0; q < out_plane; q++, o++) {
+      if (nearest) {
+        int64_t off = base;
+        for (int i = 0; i < d; i++) off += clamp_index(closest(coord[i][idx[i]], rounding), xs[2 + i]) * istride[i];
+        rt_elem_set(out, odt, o, rt_convert(rt_elem_get(xd, x->dt, off), odt));
+      } else {
+        int64_t lo[3];
+        double f[3], v = 0;
+        for (int i = 0; i < d; i++) lo[i] = (int64_t)floor(coord[i][idx[i]]), f[i] = coord[i][idx[i]] - (double)lo[i];
+        for (int corner = 0; corner < (1 << d); corner++) {
+          double wgt = 1;
+          int64_t off = base;
+          for (int i = 0; i < d; i++) {
+            int bit = (corner >> (d - 1 - i)) & 1;
+            wgt *= bit ? f[i] : 1 - f[i];
+            off += clamp_index(lo[i] + bit, xs[2 + i]) * istride[i];
+          }
+          if (wgt != 0) v += wgt * rt_scalar_f64(rt_elem_get(xd, x->dt, off));
+        }
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+      }
+      for (int i = d - 1; i >= 0; i--) {
+        if (++idx[i] < cs[2 + i]) break;
+        idx[i] = 0;
+      }
+    }
+    rt_poll(e);
+  }
+  return out_done(&res);
+}
+
 /* nn.depth_to_space (DCR: the channel is (i, j, c); CRD: (c, i, j)) and nn.space_to_depth (channel
  * (i, j, c)), on NCHW, element by element. */
 static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
@@ -625,6 +715,347 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
   return out_done(&res);
 }
 
+/* ---------------------------------------------------------------- space_to_batch_nd, batch_to_space_nd */
+
+/* TF's: the output batch index is (block offset k, flattened with k_1 outermost) * batch + b; a spatial index i
+ * of a block's view maps to the padded (uncropped) index i * block + k. */
+static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
+  const IrAttrValue *bs = &at->v[IR_A_BLOCK_SHAPE], *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
+  int r = x->rank, m = bs->n;
+  if (m < 1 || pp->n != 2 * m || r < m + 1) rt_error(e, "%s: block_shape does not fit data of rank %d", name, r);
+  int64_t prod = 1, shape[RT_MAX_RANK];
+  for (int i = 0; i < m; i++) {
+    if (bs->ints[i] < 1 || pp->ints[2 * i] < 0 || pp->ints[2 * i + 1] < 0 ||
+        __builtin_mul_overflow(prod, bs->ints[i], &prod))
+      rt_error(e, "%s: block_shape or its pairs out of range", name);
+  }
+  for (int i = 0; i < r; i++) shape[i] = x->shape[i];
+  if (to_batch) {
+    if (__builtin_mul_overflow(x->shape[0], prod, &shape[0])) rt_error(e, "%s: the output is too large", name);
+  } else {
+    if (x->shape[0] % prod) rt_error(e, "%s: the batch %lld is not divisible by %lld", name, (long long)x->shape[0], (long long)prod);
+    shape[0] = x->shape[0] / prod;
+  }
+  for (int i = 0; i < m; i++) {
+    int64_t n = x->shape[i + 1], b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1], t;
+    if (to_batch) {
+      if (__builtin_add_overflow(n, lo + hi, &t) || t % b)
+        rt_error(e, "%s: axis %d of %s padded is not divisible by its block %lld", name, i + 1,
+                 rt_shape_text(r, x->shape), (long long)b);
+      shape[i + 1] = t / b;
+    } else {
+      if (__builtin_mul_overflow(n, b, &t) || t - lo - hi < 0)
+        rt_error(e, "%s: crops do not fit axis %d of %s", name, i + 1, rt_shape_text(r, x->shape));
+      shape[i + 1] = t - lo - hi;
+    }
+  }
+  size_t esize = rt_dtype_size(x->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, x->dt, r, shape);
+  int64_t total = 1, inner = 1;
+  for (int i = 0; i < r; i++) total = rt_mul_sat(total, shape[i]);
+  for (int i = m + 1; i < r; i++) inner *= shape[i];
+  if (total == 0) return rt_result_value(&res);
+  double pv = ir_attr_float(at, IR_A_PAD_VALUE, 0);
+  RtValue fill = rt_convert(rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), pv), x->dt);
+  RtOperand fv;
+  rt_operand(&fv, fill);
+  int64_t xstride[RT_MAX_RANK], s = 1;
+  for (int i = r - 1; i >= 0; i--) xstride[i] = s, s *= x->shape[i];
+  /* the outer index (batch and spatial axes) of the output, row-major */
+  int64_t idx[RT_MAX_RANK] = {0}, outer = total / inner, batch = to_batch ? x->shape[0] : shape[0];
+  const char *src = x->data;
+  char *dst = out;
+  for (int64_t o = 0; o < outer; o++, dst += (size_t)inner * esize) {
+    int64_t off = 0, kflat, bidx;
+    bool outside = false;
+    if (to_batch) {
+      kflat = idx[0] / batch, bidx = idx[0] % batch;
+      off = bidx * xstride[0];
+      for (int i = m - 1; i >= 0; i--) {
+        int64_t k = kflat % bs->ints[i];
+        kflat /= bs->ints[i];
+        int64_t p = idx[i + 1] * bs->ints[i] + k - pp->ints[2 * i];
+        if (p < 0 || p >= x->shape[i + 1]) outside = true;
+        off += p * xstride[i + 1];
+      }
+    } else {
+      int64_t kf = 0, mul = 1;
+      for (int i = m - 1; i >= 0; i--) {
+        int64_t u = idx[i + 1] + pp->ints[2 * i];
+        kf += (u % bs->ints[i]) * mul;
+        mul *= bs->ints[i];
+        off += (u / bs->ints[i]) * xstride[i + 1];
+      }
+      off += (kf * batch + idx[0]) * xstride[0];
+    }
+    if (outside)
+      for (int64_t j = 0; j < inner; j++) memcpy(dst + (size_t)j * esize, fv.data, esize);
+    else
+      memcpy(dst, src + (size_t)off * esize, (size_t)inner * esize);
+    for (int i = m; i >= 0; i--) {
+      if (++idx[i] < shape[i]) break;
+      idx[i] = 0;
+    }
+    if ((o & 1023) == 0) rt_poll(e);
+  }
+  return rt_result_value(&res);
+}
+
+/* nn.dilate: element i of each axis goes to i * stride; the rest is dilation_value. */
+static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  const IrAttrValue *st = &at->v[IR_A_STRIDES];
+  static const int64_t ones[2] = {1, 1};
+  int r = x->rank, n = st->given && !st->none ? st->n : 2;
+  const int64_t *s = st->given && !st->none ? st->ints : ones;
+  if (n != r) rt_error(e, "%s: strides has %d values for data of rank %d", name, n, r);
+  int64_t shape[RT_MAX_RANK], total = 1;
+  for (int i = 0; i < r; i++) {
+    if (s[i] < 1) rt_error(e, "%s: strides must be positive", name);
+    if (x->shape[i] == 0)
+      shape[i] = 0;
+    else if (__builtin_mul_overflow(x->shape[i] - 1, s[i], &shape[i]) || shape[i] == INT64_MAX)
+      rt_error(e, "%s: the output is too large", name);
+    else
+      shape[i] += 1;
+    total = rt_mul_sat(total, shape[i]);
+  }
+  size_t esize = rt_dtype_size(x->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, x->dt, r, shape);
+  if (total == 0 || r == 0) {
+    if (r == 0) memcpy(out, x->data, esize);
+    return rt_result_value(&res);
+  }
+  if (total == INT64_MAX) rt_error(e, "%s: the output is too large", name);
+  RtValue fill = rt_convert(rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), ir_attr_float(at, IR_A_DILATION_VALUE, 0)), x->dt);
+  RtOperand fv;
+  rt_operand(&fv, fill);
+  for (int64_t i = 0; i < total; i++) memcpy(out + (size_t)i * esize, fv.data, esize);
+  int64_t ostride[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, acc = 1;
+  for (int i = r - 1; i >= 0; i--) ostride[i] = acc * s[i], acc *= shape[i];
+  const char *src = x->data;
+  for (int64_t k = 0; k < x->count; k++) {
+    int64_t off = 0;
+    for (int i = 0; i < r; i++) off += idx[i] * ostride[i];
+    memcpy(out + (size_t)off * esize, src + (size_t)k * esize, esize);
+    for (int i = r - 1; i >= 0; i--) {
+      if (++idx[i] < x->shape[i]) break;
+      idx[i] = 0;
+    }
+    if ((k & 4095) == 0) rt_poll(e);
+  }
+  return rt_result_value(&res);
+}
+
+/* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
+ * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
+ * nearest (round half to even), in double. */
+static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  RtOperand x, b, bi;
+  rt_operand(&x, args[0]);
+  rt_operand(&b, args[1]);
+  rt_operand(&bi, args[2]);
+  int dpos[4];
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  if (x.rank != 4 || b.rank != 2 || b.shape[1] != 4 || bi.rank != 1 || bi.shape[0] != b.shape[0])
+    rt_error(e, "%s: data %s, boxes %s and box_indices %s do not fit", name, rt_shape_text(x.rank, x.shape),
+             rt_shape_text(b.rank, b.shape), rt_shape_text(bi.rank, bi.shape));
+  const IrAttrValue *size = &at->v[IR_A_CROP_SIZE];
+  if (size->n != 2 || size->ints[0] < 0 || size->ints[1] < 0) rt_error(e, "%s: crop_size takes 2 sizes", name);
+  int64_t xs[4];
+  const void *xd = to_canon(&x, dpos, xs);
+  int64_t H = xs[2], W = xs[3], C = xs[1], OH = size->ints[0], OW = size->ints[1], B = b.shape[0];
+  bool nearest = !strcmp(str_attr(at, IR_A_METHOD, "bilinear"), "nearest_neighbor");
+  double ext = ir_attr_float(at, IR_A_EXTRAPOLATION_VALUE, 0);
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
+  bool int_out = odt.code != IR_DT_FLOAT;
+  int64_t cs[4] = {B, C, OH, OW};
+  Out res;
+  void *out = out_init(&res, odt, 4, cs, dpos);
+  if (B == 0 || C == 0 || OH == 0 || OW == 0) return out_done(&res);
+  int64_t o = 0;
+  for (int64_t n = 0; n < B; n++) {
+    double y1 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4)), x1 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 1));
+    double y2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 2)), x2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 3));
+    int64_t img = (int64_t)rt_scalar_f64(rt_elem_get(bi.data, bi.dt, n));
+    if (img < 0 || img >= xs[0])
+      rt_error(e, "%s: box index %lld is out of range for a batch of %lld", name, (long long)img, (long long)xs[0]);
+    for (int64_t c = 0; c < C; c++) {
+      int64_t base = (img * C + c) * H * W;
+      for (int64_t oy = 0; oy < OH; oy++) {
+        double iy = OH > 1 ? y1 * (double)(H - 1) + (double)oy * (y2 - y1) * (double)(H - 1) / (double)(OH - 1)
+                           : 0.5 * (y1 + y2) * (double)(H - 1);
+        for (int64_t ox = 0; ox < OW; ox++, o++) {
+          double ix = OW > 1 ? x1 * (double)(W - 1) + (double)ox * (x2 - x1) * (double)(W - 1) / (double)(OW - 1)
+                             : 0.5 * (x1 + x2) * (double)(W - 1);
+          double v;
+          if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
+            v = ext;
+          else if (nearest)
+            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index((int64_t)nearbyint(iy), H) * W +
+                                                     clamp_index((int64_t)nearbyint(ix), W)));
+          else {
+            int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+            double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
+            for (int j = 0; j < 2; j++)
+              for (int i = 0; i < 2; i++)
+                q[j][i] = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
+            double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
+            v = top + (bottom - top) * fy;
+          }
+          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        }
+      }
+      rt_poll(e);
+    }
+  }
+  return out_done(&res);
+}
+
+/* image.affine_grid: out[b, k, i, j] = data[b, k, 0] * x_j + data[b, k, 1] * y_i + data[b, k, 2], with x and y from -1
+ * to 1 (topi.testing.affine_grid_python). */
+static RtValue affine_grid(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  const IrAttrValue *ts = &at->v[IR_A_TARGET_SHAPE];
+  if (x->rank != 3 || x->shape[1] != 2 || x->shape[2] != 3 || ts->n != 2 || ts->ints[0] < 0 || ts->ints[1] < 0)
+    rt_error(e, "%s: data %s is not (batch, 2, 3) or target_shape is not 2 sizes", ir_ops[op].name,
+             rt_shape_text(x->rank, x->shape));
+  int64_t H = ts->ints[0], W = ts->ints[1], shape[4] = {x->shape[0], 2, H, W}, o = 0;
+  RtResult res;
+  void *out = rt_result_init(&res, x->dt, 4, shape);
+  for (int64_t b = 0; b < shape[0]; b++)
+    for (int k = 0; k < 2; k++) {
+      double m[3];
+      for (int j = 0; j < 3; j++) m[j] = rt_scalar_f64(rt_elem_get(x->data, x->dt, (b * 2 + k) * 3 + j));
+      for (int64_t i = 0; i < H; i++)
+        for (int64_t j = 0; j < W; j++, o++) {
+          double yv = (double)i * 2 / (double)(H - 1) - 1, xv = (double)j * 2 / (double)(W - 1) - 1;
+          rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, m[0] * xv + m[1] * yv + m[2]));
+        }
+      rt_poll(e);
+    }
+  return rt_result_value(&res);
+}
+
+/* grid_sample's reflection of coordinate v at the borders corner and corner + size (topi.testing). */
+static double gs_reflect(double v, double size, double corner) {
+  if (size <= 0) return 0;
+  if (corner <= v && v <= size + corner) return v;
+  double idx = fabs(corner - v), times = floor(idx / size), extra = idx - times * size;
+  return fmod(times, 2) == 0 ? extra + corner : size - extra + corner;
+}
+
+/* grid_sample's cubic weights (A = -0.75) and one cubic interpolation. */
+static double gs_cubic(const double p[4], double t) {
+  const double A = -0.75;
+  double w[4], u;
+  u = t + 1, w[0] = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
+  w[1] = ((A + 2) * t - (A + 3)) * t * t + 1;
+  u = 1 - t, w[2] = ((A + 2) * u - (A + 3)) * u * u + 1;
+  u = 2 - t, w[3] = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
+  return p[0] * w[0] + p[1] * w[1] + p[2] * w[2] + p[3] * w[3];
+}
+
+/* image.grid_sample on NCHW or NCDHW (any order of their letters): the grid's (x, y[, z]) in [-1, 1] unnormalized
+ * (align_corners or not), padding_mode zeros / border / reflection, bilinear (trilinear), nearest (half away from
+ * zero) or bicubic (2-d); pixels outside the image are 0 (topi.testing.grid_sample_python). */
+static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  const char *method = str_attr(at, IR_A_METHOD, "bilinear"), *pm = str_attr(at, IR_A_PADDING_MODE, "zeros");
+  bool ac = ir_attr_bool(at, IR_A_ALIGN_CORNERS, true);
+  int d = x->rank - 2, rank = x->rank;
+  if (d != 2 && d != 3) rt_error(e, "%s takes 4-d or 5-d data", name);
+  bool nearest = !strcmp(method, "nearest"), cubic = !strcmp(method, "bicubic");
+  if (cubic && d == 3) rt_error(e, "%s: bicubic sampling is 2-d only", name);
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  int dpos[5];
+  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
+  int64_t xs[5];
+  const void *xd = to_canon(x, dpos, xs);
+  if (g->rank != rank || g->shape[0] != xs[0] || g->shape[1] != d)
+    rt_error(e, "%s: the grid %s does not fit the data", name, rt_shape_text(g->rank, g->shape));
+  int64_t cs[5] = {xs[0], xs[1]}, plane = 1, in_plane = 1, N = xs[0], C = xs[1];
+  for (int i = 0; i < d; i++) cs[2 + i] = g->shape[2 + i], plane *= g->shape[2 + i], in_plane *= xs[2 + i];
+  Out res;
+  void *out = out_init(&res, x->dt, rank, cs, dpos);
+  int mode = !strcmp(pm, "border") ? 1 : !strcmp(pm, "reflection") ? 2 : 0;
+  /* sizes in the grid's coordinate order: x (width) first */
+  double size[3];
+  int64_t isz[3], istr[3];
+  for (int i = 0; i < d; i++) size[i] = (double)xs[1 + d - i], isz[i] = xs[1 + d - i];
+  for (int i = 0; i < d; i++) istr[i] = i == 0 ? 1 : istr[i - 1] * isz[i - 1];
+  for (int64_t b = 0; b < N; b++)
+    for (int64_t p = 0; p < plane; p++) {
+      double c[3];
+      bool ok = true;
+      for (int i = 0; i < d; i++) {
+        double v = rt_scalar_f64(rt_elem_get(g->data, g->dt, (b * d + i) * plane + p));
+        v = ac ? (v + 1) * (size[i] - 1) / 2 : -0.5 + (v + 1) * size[i] / 2;
+        if (!cubic) {
+          if (mode == 2) v = ac ? gs_reflect(v, size[i] - 1, 0) : gs_reflect(v, size[i], -0.5);
+          if (mode >= 1) v = fmin(fmax(v, 0), size[i] - 1);
+        }
+        if (!isfinite(v) || fabs(v) > 4e18) ok = false;
+        c[i] = v;
+      }
+      for (int64_t ch = 0; ch < C; ch++) {
+        int64_t base = (b * C + ch) * in_plane;
+        double v = 0;
+#define GS_PIX(ix, iy, iz)                                                                                             \
+  (((ix) >= 0 && (ix) < isz[0] && (iy) >= 0 && (iy) < isz[1] && (d == 2 || ((iz) >= 0 && (iz) < isz[2])))            \
+       ? rt_scalar_f64(rt_elem_get(xd, x->dt, base + (ix) * istr[0] + (iy) * istr[1] + (d == 3 ? (iz) * istr[2] : 0))) \
+       : 0.0)
+        if (!ok) {
+          v = 0;
+        } else if (nearest) {
+          int64_t k[3] = {0, 0, 0};
+          for (int i = 0; i < d; i++) k[i] = (int64_t)round(c[i]);
+          v = GS_PIX(k[0], k[1], k[2]);
+        } else if (!cubic) {
+          int64_t f[3] = {0, 0, 0};
+          double fr[3] = {0, 0, 0};
+          for (int i = 0; i < d; i++) f[i] = (int64_t)floor(c[i]), fr[i] = c[i] - (double)f[i];
+          for (int corner = 0; corner < (1 << d); corner++) {
+            double w = 1;
+            int64_t k[3] = {0, 0, 0};
+            for (int i = 0; i < d; i++) {
+              int bit = (corner >> i) & 1;
+              w *= bit ? fr[i] : 1 - fr[i];
+              k[i] = f[i] + bit;
+            }
+            if (w != 0) v += w * GS_PIX(k[0], k[1], k[2]);
+          }
+        } else {
+          int64_t fx = (int64_t)floor(c[0]), fy = (int64_t)floor(c[1]);
+          double tx = c[0] - (double)fx, ty = c[1] - (double)fy, rows[4], px[4];
+          for (int j = 0; j < 4; j++) {
+            for (int i = 0; i < 4; i++) {
+              double cx = (double)(fx - 1 + i), cy = (double)(fy - 1 + j);
+              if (mode == 2) {
+                cx = ac ? gs_reflect(cx, size[0] - 1, 0) : gs_reflect(cx, size[0], -0.5);
+                cy = ac ? gs_reflect(cy, size[1] - 1, 0) : gs_reflect(cy, size[1], -0.5);
+              }
+              if (mode >= 1) cx = fmin(fmax(cx, 0), size[0] - 1), cy = fmin(fmax(cy, 0), size[1] - 1);
+              int64_t kx = (int64_t)cx, ky = (int64_t)cy;
+              px[i] = GS_PIX(kx, ky, 0);
+            }
+            rows[j] = gs_cubic(px, tx);
+          }
+          v = gs_cubic(rows, ty);
+        }
+#undef GS_PIX
+        rt_elem_set(out, x->dt, (b * C + ch) * plane + p, rt_scalar_from_f64(x->dt, v));
+      }
+      if ((p & 1023) == 0) rt_poll(e);
+    }
+  return out_done(&res);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
@@ -636,9 +1067,11 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_CONV3D:
     rt_operands_out_dtype(op, args, e, &x, &w);
     return conv(op, op == IR_OP_NN_CONV1D ? 1 : op == IR_OP_NN_CONV2D ? 2 : 3, &x, &w, at, e);
+  case IR_OP_NN_CONV1D_TRANSPOSE:
   case IR_OP_NN_CONV2D_TRANSPOSE:
+  case IR_OP_NN_CONV3D_TRANSPOSE:
     rt_operands_out_dtype(op, args, e, &x, &w);
-    return conv_transpose(op, 2, &x, &w, at, e);
+    return conv_transpose(op, op == IR_OP_NN_CONV1D_TRANSPOSE ? 1 : op == IR_OP_NN_CONV2D_TRANSPOSE ? 2 : 3, &x, &w, at, e);
   case IR_OP_NN_MAX_POOL1D:
   case IR_OP_NN_AVG_POOL1D:
   case IR_OP_NN_ADAPTIVE_AVG_POOL1D:
@@ -653,9 +1086,22 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_GLOBAL_MAX_POOL2D:
   case IR_OP_NN_ADAPTIVE_AVG_POOL2D:
   case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
-  case IR_OP_NN_PAD: return pad(args, nargs, at, e);
+  case IR_OP_NN_PAD:
+  case IR_OP_NN_MIRROR_PAD: return pad(op, args, nargs, at, e);
+  case IR_OP_NN_SPACE_TO_BATCH_ND:
+  case IR_OP_NN_BATCH_TO_SPACE_ND: rt_operand(&x, args[0]); return batch_space(op, &x, at, e);
   case IR_OP_NN_UPSAMPLING:
   case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
+  case IR_OP_IMAGE_CROP_AND_RESIZE: return crop_and_resize(op, args, at, e);
+  case IR_OP_IMAGE_AFFINE_GRID: rt_operand(&x, args[0]); return affine_grid(op, &x, at, e);
+  case IR_OP_IMAGE_GRID_SAMPLE:
+    rt_operand(&x, args[0]);
+    rt_operand(&w, args[1]);
+    return grid_sample(op, &x, &w, at, e);
+  case IR_OP_NN_DILATE: rt_operand(&x, args[0]); return dilate(op, &x, at, e);
+  case IR_OP_IMAGE_RESIZE1D: rt_operand(&x, args[0]); return resize_nd(op, 1, &x, at, e);
+  case IR_OP_IMAGE_RESIZE3D:
+  case IR_OP_NN_UPSAMPLING3D: rt_operand(&x, args[0]); return resize_nd(op, 3, &x, at, e);
   case IR_OP_NN_DEPTH_TO_SPACE:
   case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);

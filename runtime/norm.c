@@ -235,6 +235,43 @@ static RtValue cross_entropy(IrOpId op, const RtValue *args, const IrExpr *e) {
   return rt_scalar_from_f64(x.dt, -s / (double)x.shape[0]);
 }
 
+/* nn.nll_loss: -predictions[n, t, d...] * weights[t] for each target t (0 where t is ignore_index); "mean" divides
+ * the sum by the weights taken (topi.testing.nll_loss). */
+static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand p, t, w;
+  rt_operand(&p, args[0]);
+  rt_operand(&t, args[1]);
+  rt_operand(&w, args[2]);
+  const IrAttrValue *ra = &at->v[IR_A_REDUCTION];
+  const char *red = ra->given && !ra->none && ra->str ? ra->str : "mean";
+  int64_t ignore = ir_attr_int(at, IR_A_IGNORE_INDEX, -100);
+  bool ok = p.rank == t.rank + 1 && t.rank >= 1 && w.rank == 1 && p.shape[1] == w.shape[0];
+  for (int i = 0; ok && i < t.rank; i++) ok = p.shape[i == 0 ? 0 : i + 1] == t.shape[i];
+  if (!ok)
+    rt_error(e, "nn.nll_loss: predictions %s, targets %s and weights %s do not fit", rt_shape_text(p.rank, p.shape),
+             rt_shape_text(t.rank, t.shape), rt_shape_text(w.rank, w.shape));
+  int64_t C = p.shape[1], inner = t.count / (t.shape[0] ? t.shape[0] : 1);
+  bool none = !strcmp(red, "none");
+  RtResult res;
+  void *out = none ? rt_result_init(&res, p.dt, t.rank, t.shape) : NULL;
+  double sum = 0, wsum = 0;
+  for (int64_t i = 0; i < t.count; i++) {
+    int64_t c = (int64_t)rt_scalar_f64(rt_elem_get(t.data, t.dt, i)), n = i / inner, k = i % inner;
+    double v = 0;
+    if (c != ignore) {
+      if (c < 0 || c >= C)
+        rt_error(e, "nn.nll_loss: target %lld is out of range for %lld classes", (long long)c, (long long)C);
+      double wc = ld(&w, c);
+      v = -ld(&p, (n * C + c) * inner + k) * wc;
+      wsum += wc;
+    }
+    if (none) st(out, p.dt, i, v);
+    sum += v;
+  }
+  if (none) return rt_result_value(&res);
+  return rt_scalar_from_f64(p.dt, !strcmp(red, "sum") ? sum : sum / wsum);
+}
+
 RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -244,6 +281,7 @@ RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_LRN: return lrn(args, at, e);
   case IR_OP_NN_L2_NORMALIZE: return l2_normalize(args, at, e);
   case IR_OP_NN_PRELU: return prelu(args, at, e);
+  case IR_OP_NN_NLL_LOSS: return nll_loss(args, at, e);
   case IR_OP_NN_CROSS_ENTROPY: case IR_OP_NN_CROSS_ENTROPY_WITH_LOGITS: return cross_entropy(op, args, e);
   case IR_OP_NN_DROPOUT: {
     RtOperand x;

@@ -294,8 +294,13 @@ static RtValue product(IrOpId op, const RtValue *args, const IrExpr *e) {
   Param zx = param(args[2]), zw = param(args[3]);
   if (zx.n != 1) rt_error(e, "%s: the input zero point must be a scalar", ir_ops[op].name);
   int64_t waxis = 0;
-  IrOpId fop = op == IR_OP_QNN_CONV2D ? IR_OP_NN_CONV2D : op == IR_OP_QNN_DENSE ? IR_OP_NN_DENSE : IR_OP_NN_BATCH_MATMUL;
-  if (op == IR_OP_QNN_CONV2D) {
+  IrOpId fop = op == IR_OP_QNN_CONV2D             ? IR_OP_NN_CONV2D
+               : op == IR_OP_QNN_CONV2D_TRANSPOSE ? IR_OP_NN_CONV2D_TRANSPOSE
+               : op == IR_OP_QNN_DENSE          ? IR_OP_NN_DENSE
+                                                : IR_OP_NN_BATCH_MATMUL;
+  if (op == IR_OP_QNN_CONV2D_TRANSPOSE) {
+    waxis = 1; /* its legalization subtracts a vector zero point by bias_add, axis 1 */
+  } else if (op == IR_OP_QNN_CONV2D) {
     const IrAttrValue *kl = &at->v[IR_A_KERNEL_LAYOUT];
     const char *s = kl->given && !kl->none && kl->str && *kl->str ? kl->str : "OIHW", *p = strchr(s, 'O');
     waxis = p ? p - s : 0;
@@ -423,6 +428,137 @@ static RtValue avg_pool2d(IrOpId op, const RtValue *args, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* ---------------------------------------------------------------- fixed_point_multiply */
+
+/* fixed_point_multiply: tir.q_multiply_shift(x, multiplier, 31, shift) on int32 (fpm_upward);
+ * fixed_point_multiply_per_axis: QMultiplyShift per element with the parameters at the data's `axes`: x shifted left
+ * when is_lshift_required, times m in int64, plus 2^(rs + 30), shifted right by rs + 31. */
+static RtValue fixed_point(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  if (x.dt.code != IR_DT_INT || x.dt.bits != 32) rt_error(e, "%s takes int32 data", name);
+  RtResult res;
+  int32_t *out = rt_result_init(&res, x.dt, x.rank, x.shape);
+  const int32_t *xd = x.data;
+  if (op == IR_OP_FIXED_POINT_MULTIPLY) {
+    int64_t m = ir_attr_int(at, IR_A_MULTIPLIER, 0), sh = ir_attr_int(at, IR_A_SHIFT, 0);
+    if (m < INT32_MIN || m > INT32_MAX || sh < -64 || sh > 31) rt_error(e, "%s: multiplier or shift out of range", name);
+    Fpm f = {(int32_t)m, (int)sh};
+    for (int64_t i = 0; i < x.count; i++) out[i] = fpm_upward(xd[i], f);
+    return rt_result_value(&res);
+  }
+  RtOperand p[3];
+  for (int k = 0; k < 3; k++) {
+    rt_operand(&p[k], args[k + 1]);
+    if (p[k].dt.code != IR_DT_INT || p[k].dt.bits != 32) rt_error(e, "%s takes int32 parameters", name);
+  }
+  const IrAttrValue *ax = &at->v[IR_A_AXES];
+  bool lreq = ir_attr_bool(at, IR_A_IS_LSHIFT_REQUIRED, false);
+  int axes[RT_MAX_RANK], n = ax->n;
+  if (n < 1 || n > x.rank) rt_error(e, "%s: axes do not fit data of rank %d", name, x.rank);
+  for (int i = 0; i < n; i++) {
+    axes[i] = rt_axis(e, op, ax->ints[i], x.rank);
+    for (int k = 0; k < 3; k++)
+      if (p[k].rank != n || p[k].shape[i] != x.shape[axes[i]])
+        rt_error(e, "%s: a parameter %s does not fit the data %s at axes", name, rt_shape_text(p[k].rank, p[k].shape),
+                 rt_shape_text(x.rank, x.shape));
+  }
+  int64_t idx[RT_MAX_RANK] = {0};
+  for (int64_t i = 0; i < x.count; i++) {
+    int64_t pi = 0;
+    for (int a = 0; a < n; a++) pi = pi * x.shape[axes[a]] + idx[axes[a]];
+    int64_t m = ((const int32_t *)p[0].data)[pi], ls = ((const int32_t *)p[1].data)[pi];
+    int64_t rs = ((const int32_t *)p[2].data)[pi], total = rs + 31;
+    if (ls < 0 || ls > 63 || total < 1 || total > 63)
+      rt_error(e, "%s: shifts %lld and %lld are out of range", name, (long long)ls, (long long)rs);
+    uint64_t t = (uint64_t)(int64_t)xd[i];
+    if (lreq) t <<= ls;
+    t = t * (uint64_t)m + ((uint64_t)1 << (total - 1));
+    out[i] = wrap32((int64_t)t >> total);
+    for (int a = x.rank - 1; a >= 0; a--) {
+      if (++idx[a] < x.shape[a]) break;
+      idx[a] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
+/* qnn.leaky_relu (QnnLeakyReluCanonicalize): q = RequantizeOrUpcast(x) to the output's parameters; where x < its
+ * zero point, FixedPointMultiply(q, alpha) + FixedPointMultiply(output_zero_point, 1 - alpha), else q; clipped
+ * into x's dtype. */
+static RtValue qnn_leaky_relu(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  Param is = param(args[1]), iz = param(args[2]), os = param(args[3]), oz = param(args[4]);
+  double alpha = ir_attr_float(at, IR_A_ALPHA, 0.25);
+  RtValue q = requant_or_upcast(e, op, args[0], is, iz, os.f[0], oz.i[0], -1);
+  RtOperand qo;
+  rt_operand(&qo, q);
+  Fpm fa = fpm_of(e, op, alpha), fz = fpm_of(e, op, 1 - alpha);
+  int32_t zterm = fpm_upward(wrap32(oz.i[0]), fz), izp = wrap32(iz.i[0]);
+  RtResult res;
+  void *o = rt_result_init(&res, x.dt, x.rank, x.shape);
+  const int32_t *qd = qo.data;
+  for (int64_t i = 0; i < x.count; i++) {
+    int64_t v = rt_scalar_i64(rt_elem_get(x.data, x.dt, i));
+    int32_t r = v < izp ? wrap32((int64_t)fpm_upward(qd[i], fa) + zterm) : qd[i];
+    rt_elem_set(o, x.dt, i, clip_to(r, x.dt));
+  }
+  return rt_result_value(&res);
+}
+
+/* qnn.softmax (QnnSoftmaxCanonicalize: Algorithm 1 of arXiv 2207.01405) on int8, in int32 along `axis`: x = (data -
+ * zp) - max; x_p = x + (x >> 1) - (x >> 4); q = clip(x_p / -x0, 0, 20) with x0 = round(1 / scale); r = x_p + q * x0;
+ * exps = ((r >> 1) + x0) << (max(q) - q); out = ((2^30 / sum(exps)) * exps) >> 23, requantized from scale 1/128. */
+static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  Param is = param(args[1]), iz = param(args[2]), os = param(args[3]), oz = param(args[4]);
+  if (x.dt.code != IR_DT_INT || x.dt.bits != 8) rt_error(e, "%s takes int8 data", name);
+  if (!(is.f[0] <= 1.0f) || !(is.f[0] > 0)) rt_error(e, "%s: the input scale %g must be in (0, 1]", name, (double)is.f[0]);
+  if (x.rank == 0) rt_error(e, "%s takes data of rank 1 or more", name);
+  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, -1), x.rank);
+  int64_t n = x.shape[axis], inner = 1, outer = 1;
+  for (int i = axis + 1; i < x.rank; i++) inner *= x.shape[i];
+  for (int i = 0; i < axis; i++) outer *= x.shape[i];
+  int32_t x0 = (int32_t)roundf(1.0f / is.f[0]), zp = wrap32(iz.i[0]);
+  RtResult mid;
+  int32_t *o = rt_result_init(&mid, I32, x.rank, x.shape);
+  const int8_t *d = x.data;
+  int32_t *xp = rt_alloc_atomic(sizeof(int32_t) * (size_t)(n + 1)), *qv = rt_alloc_atomic(sizeof(int32_t) * (size_t)(n + 1));
+  for (int64_t a = 0; a < outer; a++)
+    for (int64_t b = 0; b < inner; b++) {
+      int64_t base = a * n * inner + b;
+      int32_t mx = INT32_MIN, mq = 0;
+      for (int64_t k = 0; k < n; k++) mx = (int32_t)d[base + k * inner] - zp > mx ? (int32_t)d[base + k * inner] - zp : mx;
+      for (int64_t k = 0; k < n; k++) {
+        int32_t v = wrap32((int64_t)((int32_t)d[base + k * inner] - zp) - mx);
+        xp[k] = wrap32((int64_t)v + (v >> 1) - (v >> 4));
+        int32_t q = xp[k] / -x0;
+        qv[k] = q < 0 ? 0 : q > 20 ? 20 : q;
+        if (k == 0 || qv[k] > mq) mq = qv[k];
+      }
+      int32_t sum = 0;
+      for (int64_t k = 0; k < n; k++) {
+        int32_t r = wrap32((int64_t)xp[k] - (int64_t)qv[k] * -x0), xb = wrap32((int64_t)(r >> 1) + x0);
+        xp[k] = wrap32((int64_t)((uint64_t)(int64_t)xb << (mq - qv[k])));
+        sum = wrap32((int64_t)sum + xp[k]);
+      }
+      if (sum == 0) rt_error(e, "%s: the sum of the exponentials is 0 (TVM divides by it)", name);
+      int32_t f = (int32_t)((1 << 30) / sum);
+      for (int64_t k = 0; k < n; k++) o[base + k * inner] = wrap32((int64_t)f * xp[k]) >> 23;
+    }
+  float s128 = 1.0f / 128;
+  int64_t z0 = 0;
+  Rq q = {{1, false, &s128, NULL}, {1, false, NULL, &z0}, os.f[0], oz.i[0], 0, true, 0};
+  RtValue mv = rt_result_value(&mid);
+  RtOperand mo;
+  rt_operand(&mo, mv);
+  return requant(e, op, &q, &mo, x.dt);
+}
+
 RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -440,13 +576,16 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e
     Rq q = {param(args[1]), param(args[2]), os.f[0], oz.i[0], ir_attr_int(at, IR_A_AXIS, -1), upward_of(at), compute_of(at)};
     return requant(e, op, &q, &x, ir_attr_dtype(at, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_INT, 8)));
   }
-  case IR_OP_QNN_CONV2D: case IR_OP_QNN_DENSE: case IR_OP_QNN_BATCH_MATMUL: return product(op, args, e);
+  case IR_OP_QNN_CONV2D: case IR_OP_QNN_CONV2D_TRANSPOSE: case IR_OP_QNN_DENSE: case IR_OP_QNN_BATCH_MATMUL: return product(op, args, e);
   case IR_OP_QNN_ADD: case IR_OP_QNN_SUBTRACT: return add_sub(op, args, e);
   case IR_OP_QNN_MUL: return mul(op, args, e);
   case IR_OP_QNN_CONCATENATE: return concatenate(op, args, e);
   case IR_OP_QNN_AVG_POOL2D: return avg_pool2d(op, args, e);
   case IR_OP_QNN_SIGMOID: case IR_OP_QNN_TANH: case IR_OP_QNN_EXP: case IR_OP_QNN_SQRT: case IR_OP_QNN_RSQRT:
   case IR_OP_QNN_ERF: case IR_OP_QNN_LOG: case IR_OP_QNN_ABS: case IR_OP_QNN_HARDSWISH: return unary(op, args, e);
+  case IR_OP_QNN_SOFTMAX: return qnn_softmax(op, args, at, e);
+  case IR_OP_QNN_LEAKY_RELU: return qnn_leaky_relu(op, args, at, e);
+  case IR_OP_FIXED_POINT_MULTIPLY: case IR_OP_FIXED_POINT_MULTIPLY_PER_AXIS: return fixed_point(op, args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -489,3 +489,286 @@ TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **messa
   REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], message));
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
 }
+
+/* ---------------------------------------------------------------- h3-x2: more padding, blocks, transposes */
+
+/* nn.mirror_pad: each axis grows by its pair of pad_width, none negative (TVM's MirrorPadRel); mode
+ * "REFLECT" (numpy's reflect: pads at most size - 1) or "SYMMETRIC" (the default: at most size). */
+TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) {
+  const IrAttrValue *ma = ty_rel_attr(rel, IR_A_MODE);
+  const char *mode = ma->given && !ma->none && ma->str ? ma->str : "SYMMETRIC";
+  bool reflect = !strcmp(mode, "REFLECT");
+  if (!reflect && strcmp(mode, "SYMMETRIC"))
+    REL_FAIL("%s: mode=\"%s\" is not one of \"REFLECT\" and \"SYMMETRIC\"", ty_rel_who(rel), mode);
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const IrAttrValue *pw = ty_rel_attr(rel, IR_A_PAD_WIDTH);
+  int r = xs->u.shape.rank;
+  if (pw->n != 2 * r)
+    REL_FAIL("%s: pad_width has %d pair%s, but the data %s has %d axes (one [before, after] pair each)",
+             ty_rel_who(rel), pw->n / 2, pw->n == 2 ? "" : "s", ty_rel_shape_text(cx, xs), r);
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) {
+    int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
+    if (lo < 0 || hi < 0)
+      REL_FAIL("%s: pad_width [%lld, %lld] of axis %d is negative", ty_rel_who(rel), (long long)lo, (long long)hi, i);
+    if (lo > ATTR_MAX || hi > ATTR_MAX)
+      REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
+    IrType *d = ty_rel_dim_at(xs, i);
+    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED && (lo > 0 || hi > 0) &&
+        (reflect ? (lo >= n || hi >= n) : (lo > n || hi > n)))
+      REL_FAIL("%s: mode=\"%s\" pads axis %d of %s by [%lld, %lld], but mirrors at most %lld (the size%s)",
+               ty_rel_who(rel), mode, i, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
+               (long long)(reflect ? n - 1 : n), reflect ? " - 1" : "");
+    dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
+
+/* nn.space_to_batch_nd and nn.batch_to_space_nd (TF's): block_shape (M values, each at least 1) over the M axes
+ * after the batch, paddings / crops one [before, after] pair each (none negative). space_to_batch_nd: batch
+ * times the blocks' product, each spatial (n + pads) / block (which must divide it when n is known; `?` over a
+ * named size unless block is 1); batch_to_space_nd: batch / the product, each spatial n * block - crops. */
+static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const IrAttrValue *bs = ty_rel_attr(rel, IR_A_BLOCK_SHAPE);
+  const IrAttrValue *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
+  const char *pname = to_batch ? "paddings" : "crops";
+  int r = xs->u.shape.rank, m = bs->n;
+  if (m < 1) REL_FAIL("%s: block_shape is empty", ty_rel_who(rel));
+  if (pp->n != 2 * m)
+    REL_FAIL("%s: %s has %d pair%s, but block_shape has %d values (one [before, after] pair each)", ty_rel_who(rel),
+             pname, pp->n / 2, pp->n == 2 ? "" : "s", m);
+  if (r < m + 1)
+    REL_FAIL("%s: the data %s has %d axes, but block_shape (%d values) takes the batch and %d more",
+             ty_rel_who(rel), ty_rel_shape_text(cx, xs), r, m, m);
+  int64_t prod = 1;
+  for (int i = 0; i < m; i++) {
+    if (bs->ints[i] < 1 || bs->ints[i] > ATTR_MAX)
+      REL_FAIL("%s: block_shape value %lld must be from 1 to %lld", ty_rel_who(rel), (long long)bs->ints[i],
+               (long long)ATTR_MAX);
+    if (__builtin_mul_overflow(prod, bs->ints[i], &prod) || prod > ATTR_MAX)
+      REL_FAIL("%s: block_shape's product is too large", ty_rel_who(rel));
+    for (int j = 0; j < 2; j++)
+      if (pp->ints[2 * i + j] < 0 || pp->ints[2 * i + j] > ATTR_MAX)
+        REL_FAIL("%s: %s [%lld, %lld] must be from 0 to %lld", ty_rel_who(rel), pname, (long long)pp->ints[2 * i],
+                 (long long)pp->ints[2 * i + 1], (long long)ATTR_MAX);
+  }
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) dims[i] = ty_rel_dim_at(xs, i);
+  int64_t n;
+  TyRelResult k = ty_rel_dim_const(cx, dims[0], &n);
+  if (to_batch)
+    dims[0] = ty_dim_mul(cx, dims[0], ty_rel_dim(prod));
+  else if (k == TY_SOLVED) {
+    if (n % prod != 0)
+      REL_FAIL("%s: the batch of %s (%lld) is not divisible by block_shape's product %lld", ty_rel_who(rel),
+               ty_rel_shape_text(cx, xs), (long long)n, (long long)prod);
+    dims[0] = ty_rel_dim(n / prod);
+  } else if (k == TY_NOT_YET && prod != 1)
+    return TY_NOT_YET;
+  else if (prod != 1)
+    dims[0] = ty_dim_any();
+  for (int i = 0; i < m; i++) {
+    IrType *d = dims[i + 1];
+    int64_t b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1];
+    k = ty_rel_dim_const(cx, d, &n);
+    if (to_batch) {
+      if (k == TY_SOLVED) {
+        if ((n + lo + hi) % b != 0)
+          REL_FAIL("%s: axis %d of %s padded by [%lld, %lld] is %lld, not divisible by its block %lld",
+                   ty_rel_who(rel), i + 1, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
+                   (long long)(n + lo + hi), (long long)b);
+        dims[i + 1] = ty_rel_dim((n + lo + hi) / b);
+      } else if (b == 1)
+        dims[i + 1] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
+      else if (k == TY_NOT_YET)
+        return TY_NOT_YET;
+      else
+        dims[i + 1] = ty_dim_any();
+    } else {
+      if (k == TY_SOLVED) {
+        if (n * b - lo - hi < 0)
+          REL_FAIL("%s: crops [%lld, %lld] remove more than axis %d of %s times its block %lld (%lld)",
+                   ty_rel_who(rel), (long long)lo, (long long)hi, i + 1, ty_rel_shape_text(cx, xs), (long long)b,
+                   (long long)(n * b));
+        dims[i + 1] = ty_rel_dim(n * b - lo - hi);
+      } else
+        dims[i + 1] = ty_dim_sub(cx, ty_dim_mul(cx, d, ty_rel_dim(b)), ty_rel_dim(lo + hi));
+    }
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
+
+TyRelResult ty_rel_space_to_batch_nd(TyCtx *cx, TyRelation *rel, const char **message) {
+  return batch_space_rel(cx, rel, true, message);
+}
+TyRelResult ty_rel_batch_to_space_nd(TyCtx *cx, TyRelation *rel, const char **message) {
+  return batch_space_rel(cx, rel, false, message);
+}
+
+/* nn.conv1d_transpose (NCW data, IOW weight) and nn.conv3d_transpose (NCDHW, IODHW): conv2d_transpose's rule over
+ * 1 or 3 spatial axes. */
+TyRelResult ty_rel_conv1d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  return conv_transpose_rel(cx, rel, 1, message);
+}
+TyRelResult ty_rel_conv3d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  return conv_transpose_rel(cx, rel, 3, message);
+}
+
+/* image.resize1d (NCW) and image.resize3d (NCDHW): resize2d's attributes over 1 or 3 spatial axes, `size` one value
+ * per axis. */
+static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+  static const char *const methods[] = {"linear", "nearest_neighbor", NULL};
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+                                      "tf_half_pixel_for_nn", NULL};
+  static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
+  IrType *xs, *xt;
+  int dpos[5];
+  REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, dpos, message));
+  const IrAttrValue *size = ty_rel_attr(rel, IR_A_SIZE);
+  if (size->none || size->n != d)
+    REL_FAIL("%s: size has %d value%s, but it takes %d (%s)", ty_rel_who(rel), size->none ? 0 : size->n,
+             !size->none && size->n == 1 ? "" : "s", d, d == 1 ? "the width" : "depth, height and width");
+  IrType *c[5] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < d; i++) {
+    if (size->ints[i] < 0) REL_FAIL("%s: size=%lld is negative", ty_rel_who(rel), (long long)size->ints[i]);
+    c[2 + i] = ty_rel_dim(size->ints[i]);
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, dpos), ty_rel_out_dtype(rel, xt)), message);
+}
+TyRelResult ty_rel_resize1d(TyCtx *cx, TyRelation *rel, const char **message) { return resize_nd_rel(cx, rel, 1, message); }
+TyRelResult ty_rel_resize3d(TyCtx *cx, TyRelation *rel, const char **message) { return resize_nd_rel(cx, rel, 3, message); }
+
+/* nn.upsampling3d: NCDHW (or NDHWC) to round(n * scale) per axis (topi's), nearest_neighbor or trilinear. */
+TyRelResult ty_rel_up_sampling3d(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"nearest_neighbor", "trilinear", NULL};
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  IrType *xs, *xt;
+  int dpos[5];
+  REL_TRY(pool_data(cx, rel, 3, &xs, &xt, dpos, dpos, message));
+  static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+  IrType *c[5] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < 3; i++) {
+    const IrAttrValue *a = ty_rel_attr(rel, ids[i]);
+    double s = a->given ? a->f : 1;
+    if (!(s > 0) || !isfinite(s))
+      REL_FAIL("%s: %s=%g must be a positive number", ty_rel_who(rel), ir_attr_name(ids[i]), s);
+    REL_TRY(scaled(cx, ty_rel_dim_at(xs, dpos[2 + i]), s, &c[2 + i]));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(5, c, dpos), xt), message);
+}
+
+/* nn.dilate: each axis n becomes (n - 1) * stride + 1 (0 stays 0), strides one per axis (default [1, 1]), exact on
+ * symbolic sizes. */
+TyRelResult ty_rel_dilate(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const IrAttrValue *st = ty_rel_attr(rel, IR_A_STRIDES);
+  static const int64_t ones[2] = {1, 1};
+  int r = xs->u.shape.rank, n = st->given && !st->none ? st->n : 2;
+  const int64_t *s = st->given && !st->none ? st->ints : ones;
+  if (n != r)
+    REL_FAIL("%s: strides has %d value%s, but the data %s has %d axes", ty_rel_who(rel), n, n == 1 ? "" : "s",
+             ty_rel_shape_text(cx, xs), r);
+  IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  for (int i = 0; i < r; i++) {
+    if (s[i] < 1 || s[i] > ATTR_MAX)
+      REL_FAIL("%s: strides value %lld must be from 1 to %lld", ty_rel_who(rel), (long long)s[i], (long long)ATTR_MAX);
+    IrType *d = ty_rel_dim_at(xs, i);
+    int64_t v;
+    if (s[i] == 1)
+      dims[i] = d;
+    else if (ty_rel_dim_const(cx, d, &v) == TY_SOLVED) {
+      if (v > ((int64_t)1 << 62) / s[i]) REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
+      dims[i] = ty_rel_dim(v == 0 ? 0 : (v - 1) * s[i] + 1);
+    } else
+      dims[i] = ty_dim_add(cx, ty_dim_mul(cx, d, ty_rel_dim(s[i])), ty_rel_dim(1 - s[i]));
+  }
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+}
+
+/* image.crop_and_resize(data (N, C, H, W) in any layout, boxes (B, 4), box_indices (B)): (B, C, crop_size) in the
+ * data's layout, of out_dtype (the data's by default); method bilinear or nearest_neighbor. */
+TyRelResult ty_rel_crop_and_resize(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"bilinear", "nearest_neighbor", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  IrType *xs, *xt, *bs, *bt, *is, *it;
+  int dpos[4];
+  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 2, &bs, &bt, "boxes (num_boxes, 4)", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &is, &it, "box_indices (num_boxes)", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(bs, 1), ty_rel_dim(4), "the boxes' second dimension and 4", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(bs, 0), ty_rel_dim_at(is, 0),
+                          "the number of boxes and of box_indices", message));
+  if (it->kind == IR_TYPE_DTYPE && it->u.dtype.code != IR_DT_INT && it->u.dtype.code != IR_DT_UINT)
+    REL_FAIL("%s takes integer box_indices, but they are %s", ty_rel_who(rel), ty_rel_text(cx, it));
+  const IrAttrValue *size = ty_rel_attr(rel, IR_A_CROP_SIZE);
+  if (!size->given || size->none || size->n != 2)
+    REL_FAIL("%s: crop_size has %d values, but it takes 2 (height and width)", ty_rel_who(rel),
+             size->given && !size->none ? size->n : 0);
+  for (int i = 0; i < 2; i++)
+    if (size->ints[i] < 0 || size->ints[i] > ATTR_MAX)
+      REL_FAIL("%s: crop_size=%lld is out of range", ty_rel_who(rel), (long long)size->ints[i]);
+  IrType *c[4] = {ty_rel_dim_at(bs, 0), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(size->ints[0]), ty_rel_dim(size->ints[1])};
+  REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(placed(4, c, dpos), ty_rel_out_dtype(rel, xt)), message));
+  return ty_rel_float(cx, rel, bt, "its boxes", rel->args[1], message);
+}
+
+/* image.affine_grid(data (B, 2, 3)): (B, 2, target_shape) of the data's float type. */
+TyRelResult ty_rel_affine_grid(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &xs, &xt, "an affine matrix (batch, 2, 3)", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(xs, 1), ty_rel_dim(2), "the matrix's rows and 2", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(xs, 2), ty_rel_dim(3), "the matrix's columns and 3", message));
+  const IrAttrValue *ts = ty_rel_attr(rel, IR_A_TARGET_SHAPE);
+  if (!ts->given || ts->none || ts->n != 2)
+    REL_FAIL("%s: target_shape has %d values, but it takes 2 (height and width)", ty_rel_who(rel),
+             ts->given && !ts->none ? ts->n : 0);
+  for (int i = 0; i < 2; i++)
+    if (ts->ints[i] < 0 || ts->ints[i] > ATTR_MAX)
+      REL_FAIL("%s: target_shape=%lld is out of range", ty_rel_who(rel), (long long)ts->ints[i]);
+  IrType **c = IR_NEW_ARRAY(IrType *, 4);
+  c[0] = ty_rel_dim_at(xs, 0), c[1] = ty_rel_dim(2), c[2] = ty_rel_dim(ts->ints[0]), c[3] = ty_rel_dim(ts->ints[1]);
+  REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, c), xt), message));
+  return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
+}
+
+/* image.grid_sample(data (N, C, H, W) or (N, C, D, H, W) in its layout, grid (N, 2, OH, OW) or (N, 3, OD, OH, OW)):
+ * the data's batch and channels over the grid's spatial sizes (TVM's GridSampleRel). */
+TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message) {
+  static const char *const methods[] = {"bilinear", "nearest", "bicubic", NULL};
+  static const char *const pads[] = {"zeros", "border", "reflection", NULL};
+  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(choice(rel, IR_A_PADDING_MODE, pads, message));
+  IrType *xs, *xt, *gs, *gt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  int r = xs->u.shape.rank, d = r - 2, dpos[5];
+  if (r != 4 && r != 5)
+    REL_FAIL("%s: the data %s has %d axes, but it takes 4 (NCHW) or 5 (NCDHW)", ty_rel_who(rel),
+             ty_rel_shape_text(cx, xs), r);
+  const IrAttrValue *me = ty_rel_attr(rel, IR_A_METHOD);
+  if (d == 3 && me->given && !me->none && me->str && !strcmp(me->str, "bicubic"))
+    REL_FAIL("%s: method=\"bicubic\" samples 4-d data only, but the data is %s", ty_rel_who(rel),
+             ty_rel_shape_text(cx, xs));
+  char canon[8];
+  snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
+  const char *dl;
+  REL_TRY(layout_of(rel, IR_A_LAYOUT, canon, canon, &dl, dpos, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &gs, &gt, d == 2 ? "a grid (N, 2, H, W)" : "a grid (N, 3, D, H, W)", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, xt, gt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(gs, 1), ty_rel_dim(d), "the grid's second dimension and the spatial axes",
+                          message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(gs, 0), ty_rel_dim_at(xs, dpos[0]), "the batches of the data and the grid",
+                          message));
+  IrType *c[5] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
+  for (int i = 0; i < d; i++) c[2 + i] = ty_rel_dim_at(gs, 2 + i);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(r, c, dpos), xt), message));
+  return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
+}

@@ -4,6 +4,8 @@
  * TVM's relations (src/relay/op/nn/nn.cc); these layers compute on floats only. */
 #include "typing/oprel.h"
 
+#include <string.h>
+
 /* Argument 0 as a tensor of rank >= min_rank: *xs its shape, *xt its base type. Each relation ends
  * with floats(), which waits for a literal's dtype to be decided. */
 static TyRelResult float_data(TyCtx *cx, TyRelation *rel, int min_rank, IrType **xs, IrType **xt,
@@ -155,4 +157,32 @@ TyRelResult ty_rel_cross_entropy(TyCtx *cx, TyRelation *rel, const char **messag
   REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(xs, 1), ty_rel_dim_at(ys, 1), "the class dimensions", message));
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(0, NULL), xt), message));
   return ty_rel_float(cx, rel, xt, "its predictions", rel->args[0], message);
+}
+
+/* nn.nll_loss(predictions (N, C, d1, ...), targets (N, d1, ...), weights (C)): predictions one axis more than the
+ * targets, whose other axes they share; predictions and weights of one float type, targets signed integers; the
+ * result is a scalar for reduction "mean" (the default) and "sum", the targets' shape for "none" (TVM's NLLLossRel). */
+TyRelResult ty_rel_nll_loss(TyCtx *cx, TyRelation *rel, const char **message) {
+  const IrAttrValue *ra = ty_rel_attr(rel, IR_A_REDUCTION);
+  const char *red = ra->given && !ra->none && ra->str ? ra->str : "mean";
+  if (strcmp(red, "mean") && strcmp(red, "sum") && strcmp(red, "none"))
+    REL_FAIL("%s: reduction=\"%s\" is not one of \"mean\", \"sum\" and \"none\"", ty_rel_who(rel), red);
+  IrType *ts, *tt, *ps, *pt, *ws, *wt;
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ts, &tt, message));
+  int r = ts->u.shape.rank;
+  if (r < 1) REL_FAIL("%s: the targets are a scalar, but they take a batch axis (N, d1, ...)", ty_rel_who(rel));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, r + 1, &ps, &pt, "predictions (one axis more than the targets)", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &ws, &wt, "weights (classes)", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, pt, wt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(ps, 1), ty_rel_dim_at(ws, 0),
+                          "the predictions' classes (axis 1) and the weights' length", message));
+  for (int i = 0; i < r; i++)
+    REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(ps, i == 0 ? 0 : i + 1), ty_rel_dim_at(ts, i),
+                            ir_printf("axis %d of the predictions and axis %d of the targets", i == 0 ? 0 : i + 1, i),
+                            message));
+  if (tt->kind == IR_TYPE_DTYPE && tt->u.dtype.code != IR_DT_INT)
+    REL_FAIL("%s takes signed integer targets, but they are %s", ty_rel_who(rel), ty_rel_text(cx, tt));
+  IrType *shape = strcmp(red, "none") ? ty_rel_shape(0, NULL) : ts;
+  REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape, pt), message));
+  return ty_rel_float(cx, rel, pt, "its predictions", rel->args[0], message);
 }

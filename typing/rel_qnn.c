@@ -362,3 +362,81 @@ TyRelResult ty_rel_qnn_concatenate(TyCtx *cx, TyRelation *rel, const char **mess
   REL_TRY(scalar_arg(cx, rel, 4, I32, "output_zero_point", message));
   return sub_relation(cx, rel, ty_rel_concatenate, 0, -1, 5, NULL, message);
 }
+
+/* ---------------------------------------------------------------- h3-x2: fixed-point multiplies */
+
+/* fixed_point_multiply(x) (TVM's IdentityRel): int32 data, of the same type; multiplier and shift attributes. */
+TyRelResult ty_rel_fixed_point_multiply(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  REL_TRY(ty_rel_result(cx, rel, 1, rel->args[0], message));
+  return dtype_of(cx, rel, xt, "int32", "data", rel->args[0], message);
+}
+
+/* fixed_point_multiply_per_axis(x, multipliers, left_shifts, right_shifts): int32 everywhere; the three
+ * parameters have x's dimensions at `axes` (TVM indexes them so); the result is x's type. */
+TyRelResult ty_rel_fixed_point_multiply_per_axis(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  REL_TRY(ty_rel_result(cx, rel, 4, rel->args[0], message));
+  const IrAttrValue *ax = ty_rel_attr(rel, IR_A_AXES);
+  int r = xs->u.shape.rank, n = ax->given && !ax->none ? ax->n : 0;
+  if (n < 1 || n > r) REL_FAIL("%s: axes has %d values for data of rank %d", ty_rel_who(rel), n, r);
+  IrType **pd = IR_NEW_ARRAY(IrType *, n + 1);
+  for (int i = 0; i < n; i++) {
+    int a;
+    REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[i], r, 0, &a, message));
+    pd[i] = ty_rel_dim_at(xs, a);
+  }
+  static const char *const names[3] = {"the multipliers", "the left shifts", "the right shifts"};
+  IrType *want = ty_rel_tensor_type(ty_rel_shape(n, pd), ir_type_dtype(I32, (IrSpan){0}));
+  for (int i = 1; i <= 3; i++)
+    if (!ty_unify(cx, rel->args[i], want, NULL))
+      REL_FAIL("%s: %s (the %s argument) must be %s (the data's axes %s), but they are %s", ty_rel_who(rel),
+               names[i - 1], ty_rel_ordinal(i), ty_rel_text(cx, want), ty_rel_shape_text(cx, ty_rel_shape(n, pd)),
+               ty_rel_text(cx, rel->args[i]));
+  return dtype_of(cx, rel, xt, "int32", "data", rel->args[0], message);
+}
+
+/* qnn.leaky_relu(x, scale, zero_point, output_scale, output_zero_point): as the quantized unary operators. */
+TyRelResult ty_rel_qnn_leaky_relu(TyCtx *cx, TyRelation *rel, const char **message) {
+  return ty_rel_qnn_unary(cx, rel, message);
+}
+
+/* qnn.softmax(x, scale, zero_point, output_scale, output_zero_point): int8 data (TVM's QnnSoftmaxRel), of its type;
+ * axis within its rank. */
+TyRelResult ty_rel_qnn_softmax(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  int a, r = xs->u.shape.rank;
+  if (r == 0) REL_FAIL("%s takes data of rank 1 or more", ty_rel_who(rel));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, -1), r, 0, &a, message));
+  REL_TRY(dtype_of(cx, rel, xt, "int8", "data", rel->args[0], message));
+  REL_TRY(scalar_arg(cx, rel, 1, F32, "scale", message));
+  REL_TRY(scalar_arg(cx, rel, 2, I32, "zero_point", message));
+  REL_TRY(scalar_arg(cx, rel, 3, F32, "output_scale", message));
+  REL_TRY(scalar_arg(cx, rel, 4, I32, "output_zero_point", message));
+  return ty_rel_result(cx, rel, 5, rel->args[0], message);
+}
+
+/* qnn.conv2d_transpose(data, kernel, input_zero_point, kernel_zero_point, input_scale, kernel_scale) (TVM's
+ * QnnConv2DTransposeRel): data int8/uint8/int16/uint16, kernel int8/uint8, out_dtype int16/int32/int64 (int32 by
+ * default); the shape is nn.conv2d_transpose's; the kernel's zero point a scalar or one per kernel axis 1 (its
+ * legalization's bias_add), its scale one per O (I * O with groups). */
+TyRelResult ty_rel_qnn_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt, *ws, *wt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ws, &wt, message));
+  REL_TRY(dtype_of(cx, rel, xt, "int8 uint8 int16 uint16", "data", rel->args[0], message));
+  REL_TRY(dtype_of(cx, rel, wt, "int8 uint8", "a kernel", rel->args[1], message));
+  IrDType od;
+  REL_TRY(out_dtype_of(rel, I32, "int16 int32 int64", &od, message));
+  REL_TRY(scalar_arg(cx, rel, 2, I32, "input_zero_point", message));
+  REL_TRY(scalar_arg(cx, rel, 4, F32, "input_scale", message));
+  REL_TRY(sub_relation(cx, rel, ty_rel_conv2d_transpose, 0, 1, 6, with_out_dtype(rel, od), message));
+  int o = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'O'), in = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'I');
+  int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
+  IrType *dim = groups == 1 ? ty_rel_dim_at(ws, o) : ty_dim_mul(cx, ty_rel_dim_at(ws, in), ty_rel_dim_at(ws, o));
+  REL_TRY(channel_arg(cx, rel, 3, I32, ty_rel_dim_at(ws, 1), "kernel_zero_point", message));
+  return channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message);
+}

@@ -207,8 +207,66 @@ def gen_vision():
         return "vision.roi_align(%s, %s, pooled_size=%s, spatial_scale=%gf, sample_ratio=%d, layout=\"%s\", mode=\"%s\")" % (
             t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), R.choice([-1, 1, 2]), lay, R.choice(["avg", "max"]))
     return "vision.roi_pool(%s, %s, pooled_size=%s, spatial_scale=%gf, layout=\"%s\")" % (t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), lay)
+def gen_more_layers():
+    """One random call of the h3-x2 operators (mirror_pad, space/batch_nd, conv1d/3d_transpose, resize1d/3d,
+    upsampling3d, dilate, nll_loss, crop_and_resize, affine_grid, grid_sample)."""
+    k = R.randrange(17)
+    if k == 12:
+        return "fixed_point_multiply(%s, multiplier=%d, shift=%d)" % (t(shape(R.randint(0, 3)), "int32"), R.choice([1 << 30, R.randint(-2**31, 2**31 - 1)]), R.randint(-40, 31))
+    if k == 13:
+        sh = shape(R.randint(1, 3)); a = R.randrange(len(sh))
+        return "fixed_point_multiply_per_axis(%s, %s, %s, %s, is_lshift_required=%s, axes=[%d])" % (t(sh, "int32"), t([sh[a]], "int32"), "zeros(shape=[%d], dtype=\"int32\")" % sh[a], "ones(shape=[%d], dtype=\"int32\")" % sh[a], R.choice(["True", "False"]), a)
+    if k == 14:
+        dt = R.choice(["int8", "uint8"])
+        return "qnn.leaky_relu(%s, %sf, %d, %sf, %d, alpha=%sf)" % (t(shape(R.randint(0, 3)), dt), R.choice(["0.5", "0.1", "2"]), R.randint(-5, 5), R.choice(["0.5", "0.25", "3"]), R.randint(-5, 5), R.choice(["0.1", "0.25", "0.9"]))
+    if k == 15:
+        r = R.randint(1, 3)
+        return "qnn.softmax(%s, %sf, %d, 0.00390625f, -128, axis=%d)" % (t(shape(r), "int8"), R.choice(["0.5", "0.1", "1", "0.01"]), R.randint(-3, 3), R.randint(-r, r - 1))
+    if k == 16:
+        c = R.randint(1, 3); o = R.randint(1, 3)
+        return "qnn.conv2d_transpose(%s, %s, %d, %d, 1f, 1f, strides=%s)" % (t([1, c] + shape(2, 1, 3), "uint8"), t([c, o] + shape(2, 1, 3), "int8"), R.randint(0, 5), R.randint(-3, 3), l(shape(2, 1, 2)))
+    if k == 0:
+        r = R.randint(1, 4); sh = shape(r); mode = R.choice(["REFLECT", "SYMMETRIC"])
+        pw = [[R.randint(0, d - (mode == "REFLECT")), R.randint(0, d - (mode == "REFLECT"))] for d in sh]
+        return 'nn.mirror_pad(%s, pad_width=%s, mode="%s")' % (t(sh, R.choice(["float32", "int32", "float64"])), pw, mode)
+    if k == 1:
+        m = R.randint(1, 2); b = shape(m, 1, 3); pads = [[R.randint(0, 2), 0] for _ in range(m)]
+        sp = [R.randint(1, 3) * b[i] for i in range(m)]
+        for i in range(m): pads[i][1] = (-(sp[i] + pads[i][0])) % b[i]; sp[i] = sp[i]
+        return "nn.space_to_batch_nd(%s, block_shape=%s, paddings=%s)" % (t([R.randint(1, 2)] + sp + shape(R.randint(0, 1))), l(b), pads)
+    if k == 2:
+        m = R.randint(1, 2); b = shape(m, 1, 3); p = 1
+        for x in b: p *= x
+        sp = shape(m, 1, 3); crops = [[R.randint(0, sp[i] * b[i] // 2), 0] for i in range(m)]
+        return "nn.batch_to_space_nd(%s, block_shape=%s, crops=%s)" % (t([p * R.randint(1, 2)] + sp + [R.randint(1, 2)]), l(b), crops)
+    if k == 3:
+        d = R.choice([1, 3]); c = R.randint(1, 3); o = R.randint(1, 2)
+        op = "nn.conv1d_transpose" if d == 1 else "nn.conv3d_transpose"
+        return "%s(%s, %s, strides=%s, padding=%s, output_padding=%s)" % (op, t([1, c] + shape(d, 1, 3)), t([c, o] + shape(d, 1, 2)), l(shape(d, 1, 2)), l(shape(d, 0, 1)), l([0] * d))
+    if k == 4:
+        return 'image.resize1d(%s, size=[%d], method="%s", coordinate_transformation_mode="%s")' % (t(shape(3)), R.randint(0, 6), R.choice(["linear", "nearest_neighbor"]), R.choice(["half_pixel", "align_corners", "asymmetric"]))
+    if k == 5:
+        return 'image.resize3d(%s, size=%s, method="%s")' % (t(shape(5, 1, 3)), l(shape(3, 1, 4)), R.choice(["linear", "nearest_neighbor"]))
+    if k == 6:
+        return 'nn.upsampling3d(%s, scale_d=%s, scale_h=2f, method="%s")' % (t(shape(5, 1, 3)), R.choice(["1f", "2f", "1.5f"]), R.choice(["trilinear", "nearest_neighbor"]))
+    if k == 7:
+        r = R.randint(1, 4)
+        return "nn.dilate(%s, strides=%s, dilation_value=%df)" % (t(shape(r, 0, 3), R.choice(["float32", "int8"])), l(shape(r, 1, 3)), R.randint(-2, 2))
+    if k == 8:
+        n, c = shape(2); extra = shape(R.randint(0, 2)); tg = [R.randint(0, c - 1) for _ in range(n)]
+        tgt = "reshape(%s, newshape=%s)" % (l([R.randint(0, c - 1) for _ in range(n * (extra[0] if extra else 1) * (extra[1] if len(extra) > 1 else 1))]), l([n] + extra))
+        return 'nn.nll_loss(%s, %s, %s, reduction="%s")' % (t([n, c] + extra), tgt, t([c]), R.choice(["mean", "sum", "none"]))
+    if k == 9:
+        b = R.randint(1, 3)
+        return "image.crop_and_resize(%s, %s, %s, crop_size=%s)" % (t(shape(4)), "divide(%s, 4f)" % t([b, 4]), l([0] * b), l(shape(2, 1, 4)))
+    if k == 10:
+        return "image.affine_grid(%s, target_shape=%s)" % (t([R.randint(1, 2), 2, 3]), l(shape(2, 2, 4)))
+    n = R.randint(1, 2); d = R.choice([2, 3])
+    return 'image.grid_sample(%s, divide(%s, 3f), method="%s", padding_mode="%s", align_corners=%s)' % (t([n] + shape(d + 1)), t([n, d] + shape(d)), R.choice(["bilinear", "nearest"] + (["bicubic"] if d == 2 else [])), R.choice(["zeros", "border", "reflection"]), R.choice(["True", "False"]))
+
+
 # The families, by how many operators each holds (a call picks a family, then an operator).
-FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11)]
+FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11), (gen_more_layers, 18)]
 
 
 def any_call():
