@@ -234,9 +234,10 @@ TyRelResult ty_rel_squeeze(TyCtx *cx, TyRelation *rel, const char **message) {
 
 /* ---------------------------------------------------------------- Concatenate, Stack */
 
-/* The fields of argument 0, a tuple of tensors of known ranks. */
-static TyRelResult tensor_tuple(TyCtx *cx, TyRelation *rel, int *n, IrType ***shapes, IrType **dtype,
-                                const char **message) {
+/* The fields of argument 0, a tuple of tensors of known ranks and one element type; of one rank too
+ * when one_rank. */
+static TyRelResult tuple_of_tensors(TyCtx *cx, TyRelation *rel, bool one_rank, int *n, IrType ***shapes,
+                                    IrType **dtype, const char **message) {
   IrType *t = ty_prune(cx, rel->args[0]);
   if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
   if (t->kind != IR_TYPE_TUPLE)
@@ -257,11 +258,16 @@ static TyRelResult tensor_tuple(TyCtx *cx, TyRelation *rel, int *n, IrType ***sh
     else if (!ty_unify(cx, *dtype, f->u.tensor.dtype, NULL))
       REL_FAIL("%s needs tensors of one element type, but field 0 is %s and field %d is %s", ty_rel_who(rel),
                ty_rel_text(cx, *dtype), i, ty_rel_text(cx, f->u.tensor.dtype));
-    if (s->u.shape.rank != (*shapes)[0]->u.shape.rank)
+    if (one_rank && s->u.shape.rank != (*shapes)[0]->u.shape.rank)
       REL_FAIL("%s needs tensors of one rank, but field 0 is %s and field %d is %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, (*shapes)[0]), i, ty_rel_shape_text(cx, s));
   }
   return TY_SOLVED;
+}
+
+static TyRelResult tensor_tuple(TyCtx *cx, TyRelation *rel, int *n, IrType ***shapes, IrType **dtype,
+                                const char **message) {
+  return tuple_of_tensors(cx, rel, true, n, shapes, dtype, message);
 }
 
 TyRelResult ty_rel_concatenate(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -952,28 +958,7 @@ TyRelResult ty_rel_trilu(TyCtx *cx, TyRelation *rel, const char **message) {
 /* The fields of argument 0, a tuple of tensors of known ranks and one element type (any ranks). */
 static TyRelResult tensor_fields(TyCtx *cx, TyRelation *rel, int *n, IrType ***shapes, IrType **dtype,
                                  const char **message) {
-  IrType *t = ty_prune(cx, rel->args[0]);
-  if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
-  if (t->kind != IR_TYPE_TUPLE)
-    REL_FAIL("%s takes a tuple of tensors, such as (%%a, %%b), but its argument is %s", ty_rel_who(rel),
-             ty_rel_text(cx, t));
-  if (t->u.tuple.n == 0) REL_FAIL("%s needs at least one tensor, but the tuple is empty", ty_rel_who(rel));
-  *n = t->u.tuple.n;
-  *shapes = IR_NEW_ARRAY(IrType *, *n);
-  for (int i = 0; i < *n; i++) {
-    IrType *f = ty_prune(cx, t->u.tuple.fields[i]);
-    if (f->kind == IR_TYPE_HOLE) return TY_NOT_YET;
-    if (f->kind != IR_TYPE_TENSOR)
-      REL_FAIL("%s takes a tuple of tensors, but field %d is %s", ty_rel_who(rel), i, ty_rel_text(cx, f));
-    IrType *s = ty_prune(cx, f->u.tensor.shape);
-    if (s->kind != IR_TYPE_SHAPE) return TY_NOT_YET;
-    (*shapes)[i] = s;
-    if (i == 0) *dtype = f->u.tensor.dtype;
-    else if (!ty_unify(cx, *dtype, f->u.tensor.dtype, NULL))
-      REL_FAIL("%s needs tensors of one element type, but field 0 is %s and field %d is %s", ty_rel_who(rel),
-               ty_rel_text(cx, *dtype), i, ty_rel_text(cx, f->u.tensor.dtype));
-  }
-  return TY_SOLVED;
+  return tuple_of_tensors(cx, rel, false, n, shapes, dtype, message);
 }
 
 /* An einsum equation: terms of letters, `*` standing for `...`; the output term (after "->", or
