@@ -88,6 +88,15 @@ int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int6
 /* The number of elements of arange(start, stop, step) (step not 0), as a double that may be huge. */
 double ir_arange_length(double start, double stop, double step);
 
+/* An einsum equation (numpy's): the input terms of letters, `*` standing for `...`, then the output
+ * term (after "->", or numpy's implicit one: the ellipsis, then the letters used once, in order) as
+ * terms[nin]. ir_einsum_parse returns NULL, or why the text is not an equation. */
+typedef struct IrEinsum {
+  int nin;
+  char terms[33][65];
+} IrEinsum;
+const char *ir_einsum_parse(const char *s, IrEinsum *q);
+
 /* The length of x[begin:end:stride] along a dimension of n, clamped as numpy clamps, and the
  * first index taken (strided_slice's rule, for its relation and its kernel alike). */
 int64_t ir_slice_length(int64_t n, int64_t begin, int64_t end, int64_t stride, int64_t *start);

@@ -721,44 +721,11 @@ static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at
 
 /* ---------------------------------------------------------------- einsum, meshgrid */
 
-/* The equation as the checker parsed it: input terms, `*` for `...`, then the output term. */
-typedef struct {
-  int nin;
-  char terms[33][65];
-} EinsumEq;
-
-static void parse_einsum(const char *s, EinsumEq *q, int nin, const IrExpr *e) {
-  int t = 0, k = 0;
-  bool arrow = false;
-  memset(q, 0, sizeof *q);
-  for (const char *p = s;; p++) {
-    char c = *p;
-    if (c == ' ') continue;
-    if (c == ',' || c == '\0' || (c == '-' && p[1] == '>')) {
-      if (!arrow) q->nin = t + 1;
-      if (!c) break;
-      if (c == '-') arrow = true, p++;
-      if (++t > 32) rt_error(e, "einsum: the equation has more than 32 terms");
-      k = 0;
-      continue;
-    }
-    if (c == '.') c = '*', p += 2;
-    if (k < 64) q->terms[t][k++] = c;
-  }
+/* The equation, as the checker read it (ir_einsum_parse). */
+static void parse_einsum(const char *s, IrEinsum *q, int nin, const IrExpr *e) {
+  const char *why = ir_einsum_parse(s ? s : "", q);
+  if (why) rt_error(e, "einsum: the equation is not one: %s", why);
   if (q->nin != nin) rt_error(e, "einsum: the equation has %d input terms for %d tensors", q->nin, nin);
-  if (!arrow) {
-    char *o = q->terms[q->nin];
-    int m = 0;
-    bool ell = false;
-    for (int i = 0; i < q->nin; i++) ell |= strchr(q->terms[i], '*') != NULL;
-    if (ell) o[m++] = '*';
-    for (int c = 'A'; c <= 'z'; c++) {
-      int uses = 0;
-      for (int i = 0; i < q->nin; i++)
-        for (const char *p = q->terms[i]; *p; p++) uses += *p == c;
-      if (uses == 1 && m < 64) o[m++] = (char)c;
-    }
-  }
 }
 
 /* Labels: letters by their code, the ellipsis dimensions as 128 + position (right-aligned). Each
@@ -769,7 +736,7 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
   if (tuple.kind != RT_TUPLE) rt_error(e, "einsum takes a tuple of tensors");
   int n = (int)tuple.u.tup->n;
   if (n > 32) rt_error(e, "einsum: more than 32 tensors");
-  EinsumEq q;
+  IrEinsum q;
   parse_einsum(at->v[IR_A_EQUATION].str, &q, n, e);
   RtOperand ops[32];
   enum { NL = 128 + RT_MAX_RANK };

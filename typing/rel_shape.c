@@ -961,66 +961,6 @@ static TyRelResult tensor_fields(TyCtx *cx, TyRelation *rel, int *n, IrType ***s
   return tuple_of_tensors(cx, rel, false, n, shapes, dtype, message);
 }
 
-/* An einsum equation: terms of letters, `*` standing for `...`; the output term (after "->", or
- * numpy's implicit one: the ellipsis, then the letters used once, in order) is terms[nin]. */
-typedef struct {
-  int nin;
-  char terms[33][65];
-} EinsumEq;
-
-static const char *parse_einsum(const char *s, EinsumEq *q) {
-  int t = 0, k = 0;
-  bool arrow = false;
-  q->nin = 0;
-  q->terms[0][0] = 0;
-  for (const char *p = s;; p++) {
-    char c = *p;
-    if (c == ' ') continue;
-    if (c == ',' || c == '\0' || (c == '-' && p[1] == '>')) {
-      q->terms[t][k] = 0;
-      if (arrow && c) return c == ',' ? "the output is one term" : "it has two arrows";
-      if (!arrow) q->nin = t + 1;
-      if (!c) break;
-      if (c == '-') arrow = true, p++;
-      if (++t > 32) return "it has more than 32 terms";
-      k = 0;
-      continue;
-    }
-    if (c == '.') {
-      if (p[1] != '.' || p[2] != '.') return "a '.' is not part of '...'";
-      if (k && memchr(q->terms[t], '*', (size_t)k)) return "a term has two ellipses";
-      c = '*', p += 2;
-    } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-      return "it has a character that is not a letter, ',', '->' or '...'";
-    }
-    if (k == 64) return "a term is longer than 64";
-    q->terms[t][k++] = c;
-    q->terms[t][k] = 0;
-  }
-  if (!arrow) {
-    char *o = q->terms[q->nin];
-    int m = 0;
-    bool ell = false;
-    for (int i = 0; i < q->nin; i++) ell |= strchr(q->terms[i], '*') != NULL;
-    if (ell) o[m++] = '*';
-    for (int c = 'A'; c <= 'z'; c++) {
-      int uses = 0;
-      for (int i = 0; i < q->nin; i++)
-        for (const char *p = q->terms[i]; *p; p++) uses += *p == c;
-      if (uses == 1 && m < 64) o[m++] = (char)c;
-    }
-    o[m] = 0;
-  } else {
-    const char *o = q->terms[q->nin];
-    for (const char *p = o; *p; p++) {
-      if (strchr(p + 1, *p)) return "the output has a letter twice";
-      bool found = false;
-      for (int i = 0; i < q->nin; i++) found |= strchr(q->terms[i], *p) != NULL;
-      if (!found && *p != '*') return "the output has a letter no input has";
-    }
-  }
-  return NULL;
-}
 
 /* einsum((a, b, ...), equation): one element type; each letter one dimension; the ellipses broadcast. */
 TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -1028,8 +968,8 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType **shapes, *dtype;
   REL_TRY(tensor_fields(cx, rel, &n, &shapes, &dtype, message));
   const char *eqs = ty_rel_attr(rel, IR_A_EQUATION)->str, *why;
-  EinsumEq q;
-  if ((why = parse_einsum(eqs, &q))) REL_FAIL("%s: equation=\"%s\" is not an equation: %s", ty_rel_who(rel), eqs, why);
+  IrEinsum q;
+  if ((why = ir_einsum_parse(eqs, &q))) REL_FAIL("%s: equation=\"%s\" is not an equation: %s", ty_rel_who(rel), eqs, why);
   if (q.nin != n)
     REL_FAIL("%s: equation=\"%s\" has %d input terms, but there are %d tensors", ty_rel_who(rel), eqs, q.nin, n);
   IrType *lab[128] = {0};
