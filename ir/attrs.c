@@ -1,6 +1,7 @@
 /* Operator attributes: the keyword arguments of a call (`sum(%x, axis=[1], keepdims=True)`)
  * checked against what the operator takes and decoded by kind, once, for the checker's relations
- * and the run time's kernels alike. */
+ * and the run time's kernels alike; and what both read from them: windows, slices, layouts, einsum
+ * equations. */
 #include "ir/op.h"
 
 #include <math.h>
