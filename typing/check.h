@@ -51,6 +51,8 @@ typedef struct TyCheck {
   IrSymMap *flexible;             /* in a literal's signature: unknown type names -> holes */
   IR_VEC(IrExpr *) literals;      /* unsuffixed integer literals, range-checked at the end */
   IR_VEC(IrExpr *) free_vars;     /* the `free_var`s of the top-level expression being checked */
+  const char *graph_use;          /* while checking a graph binding's value where it is used out of its
+                                     scope: a note saying so, for an unknown variable in it */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */

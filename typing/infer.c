@@ -455,9 +455,15 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
     TyLocal *l = ir_symmap_get(&c->locals, e->u.name);
     if (!l && e->graph_value) { /* TVM's unscoped graph binding, out of its scope: the bound value here */
       IrExpr *v = e->graph_value;
+      const char *outer = c->graph_use;
+      c->graph_use = ir_printf("note: `%%%s` (line %d) is used out of the scope that binds it, as TVM's graph bindings "
+                               "may be; its value is computed there, where this variable is not in scope",
+                               e->u.name->name, e->span.line);
       *e = *v;
       e->type = NULL;
-      return infer(c, e, expected, what);
+      t = infer(c, e, expected, what);
+      c->graph_use = outer;
+      return t;
     }
     if (!l) {
       const char *hint = ir_symmap_get(&c->m->schemes, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
@@ -467,7 +473,7 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
       if (!hint && dot && ir_symmap_get(&c->locals, ir_sym_n(e->u.name->name, (size_t)(dot - e->u.name->name))))
         hint = ir_printf("hint: names may hold dots; to project a field of `%%%.*s`, use its index, as in `%%%.*s.0`",
                          (int)(dot - e->u.name->name), e->u.name->name, (int)(dot - e->u.name->name), e->u.name->name);
-      ty_fail_notes(c, e->span, TY_NOTES(hint), "unknown variable `%%%s`", e->u.name->name);
+      ty_fail_notes(c, e->span, TY_NOTES(hint, c->graph_use), "unknown variable `%%%s`", e->u.name->name);
     }
     t = ty_instantiate(c, l->type, 0, NULL, e->span, NULL);
     break;
