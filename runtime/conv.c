@@ -198,6 +198,7 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
                 int64_t b = -floor_div(-a, s2), end = floor_div(S[2] - 1 + a, s2) + 1;
                 if (b < 0) b = 0;
                 if (end > OS[2]) end = OS[2];
+                if (end < 0) end = 0; /* the window's tap falls left of every output (wide padding, dilation) */
                 if (b > end) b = end;
                 for (int64_t o0 = 0; o0 < OS[0]; o0++) {
                   int64_t i0 = o0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
