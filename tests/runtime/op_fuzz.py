@@ -30,11 +30,11 @@ def gen():
         ws = {"OIHW": [o, c // g, kh, kw], "HWIO": [kh, kw, c // g, o], "OHWI": [o, kh, kw, c // g]}[kl]
         if lay == "NHWC" and g > 1: kl = "HWOI"; ws = [kh, kw, o, 1] if o == c else ws
         return "nn.conv2d(%s, %s, strides=%s, padding=%s, dilation=%s, groups=%d, data_layout=\"%s\", kernel_layout=\"%s\")" % (
-            t(xs), t(ws), l(shape(2, 1, 3)), l(shape(R.choice([1, 2, 4]), 0, 2)), l(shape(2, 1, 2)), g, lay, kl)
+            t(xs), t(ws), l(shape(2, 1, 4)), l(shape(R.choice([1, 2, 4]), 0, 4)), l(shape(2, 1, 3)), g, lay, kl)
     if k == 1:
         op = R.choice(["nn.max_pool2d", "nn.avg_pool2d"]); lay = R.choice(["NCHW", "NHWC"])
         return "%s(%s, pool_size=%s, strides=%s, padding=%s, dilation=%s, ceil_mode=%s, layout=\"%s\")" % (
-            op, t(shape(4)), l(shape(2, 1, 3)), l(shape(2, 1, 3)), l(shape(4, 0, 1)), l(shape(2, 1, 2)), R.choice(["True", "False"]), lay)
+            op, t(shape(4)), l(shape(2, 1, 4)), l(shape(2, 1, 4)), l(shape(4, 0, 2)), l(shape(2, 1, 3)), R.choice(["True", "False"]), lay)
     if k == 2:
         op = R.choice(["nn.max_pool1d", "nn.avg_pool1d", "nn.max_pool3d", "nn.avg_pool3d"]); d = 1 if "1d" in op else 3
         return "%s(%s, pool_size=%s, strides=%s, padding=%s, ceil_mode=%s)" % (op, t(shape(d + 2)), l(shape(d, 1, 3)), l(shape(d, 1, 3)), l(shape(d, 0, 1)), R.choice(["True", "False"]))
