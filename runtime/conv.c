@@ -1058,6 +1058,44 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* ---------------------------------------------------------------- packed layouts (h4-y1) */
+
+static const char *layout_or(const IrOpAttrs *at, IrAttrId id, const char *dflt) {
+  const IrAttrValue *a = &at->v[id];
+  return a->given && !a->none && a->str && *a->str ? a->str : dflt;
+}
+
+/* nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc: the data and weight unpacked to NCHW
+ * and OIHW (layout_transform's kernel), nn.conv2d's kernel, the result packed into out_layout. */
+static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *kl = layout_or(at, IR_A_KERNEL_LAYOUT, "OIHW"),
+             *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  RtOperand x, w, xc, wc, yc;
+  rt_operands_out_dtype(op, args, e, &x, &w);
+  rt_operand(&xc, rt_layout_transform(&x, dl, "NCHW", e));
+  rt_operand(&wc, rt_layout_transform(&w, kl, "OIHW", e));
+  const IrAttrValue *ch = &at->v[IR_A_CHANNELS], *ks = &at->v[IR_A_KERNEL_SIZE];
+  if (ch->given && !ch->none && ch->ints[0] != wc.shape[0])
+    rt_error(e, "%s: channels=%lld, but the weight %s (%s) has %lld output channels", name, (long long)ch->ints[0],
+             rt_shape_text(w.rank, w.shape), kl, (long long)wc.shape[0]);
+  if (ks->given && !ks->none) {
+    int64_t k[2];
+    ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 1, k);
+    if (k[0] != wc.shape[2] || k[1] != wc.shape[3])
+      rt_error(e, "%s: kernel_size=[%lld, %lld], but the weight is %s (%s)", name, (long long)k[0], (long long)k[1],
+               rt_shape_text(w.rank, w.shape), kl);
+  }
+  IrOpAttrs canon = *at;
+  canon.v[IR_A_DATA_LAYOUT].str = "NCHW";
+  canon.v[IR_A_KERNEL_LAYOUT].str = "OIHW";
+  canon.v[IR_A_OUT_LAYOUT].str = "NCHW";
+  canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
+  canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
+  rt_operand(&yc, conv(op, 2, &xc, &wc, &canon, e));
+  return rt_layout_transform(&yc, "NCHW", ol, e);
+}
+
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
@@ -1104,6 +1142,8 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_UPSAMPLING3D: rt_operand(&x, args[0]); return resize_nd(op, 3, &x, at, e);
   case IR_OP_NN_DEPTH_TO_SPACE:
   case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_NCHWC:
+  case IR_OP_NN_CONTRIB_DEPTHWISE_CONV2D_NCHWC: return conv2d_nchwc(op, args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -772,3 +772,164 @@ TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(r, c, dpos), xt), message));
   return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
 }
+
+/* ---------------------------------------------------------------- packed layouts (h4-y1) */
+
+/* A layout over the letters of `canon`, each once in any order, some split into an outer (capital)
+ * and an inner part (a factor and the small letter): "NCHW8c", "OIHW8i8o". */
+typedef struct {
+  const char *s;
+  int n;
+  char axis[16];
+  int64_t factor[16]; /* 0 for a primal axis */
+} Packed;
+
+static int packed_find(const Packed *l, char c) {
+  for (int i = 0; i < l->n; i++)
+    if (l->axis[i] == c) return i;
+  return -1;
+}
+
+static TyRelResult packed_layout(TyRelation *rel, IrAttrId id, const char *canon, const char *dflt, Packed *l,
+                                 const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
+  l->s = s;
+  l->n = 0;
+  const char *why = NULL;
+  for (const char *p = s; *p && !why;) {
+    int64_t f = 0;
+    while (*p >= '0' && *p <= '9' && f <= ATTR_MAX) f = f * 10 + (*p++ - '0');
+    char c = *p++, up = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    if (f > ATTR_MAX) why = "a factor is too large";
+    else if (!c || !strchr(canon, up)) why = "it has a letter or character that is not one of them";
+    else if (packed_find(l, c) >= 0) why = "an axis appears twice";
+    else if (c != up && f < 1) why = "a split axis (small letter) needs a factor before it, such as 8c";
+    else if (c == up && f) why = "a factor comes before a small letter only";
+    else if (l->n == 16) why = "it has too many axes";
+    else l->axis[l->n] = c, l->factor[l->n++] = f;
+  }
+  for (const char *c = canon; *c && !why; c++)
+    if (packed_find(l, *c) < 0) why = "it lacks one";
+  if (why)
+    REL_FAIL("%s: %s=\"%s\" is not supported: it takes the letters of \"%s\" in any order, each possibly split "
+             "(\"%s\" with 8%c); %s", ty_rel_who(rel), ir_attr_name(id), s, canon, canon, canon[1] + 'a' - 'A', why);
+  return TY_SOLVED;
+}
+
+/* The canonical dimensions (in canon's order) of `shape` in the packed layout l: a split axis is its
+ * outer part times the factor; the inner parts must be the factors. */
+static TyRelResult packed_forward(TyCtx *cx, TyRelation *rel, const Packed *l, const char *canon, IrType *shape,
+                                  const char *what, IrType **out, const char **message) {
+  for (int i = 0; i < l->n; i++)
+    if (l->factor[i] && !ty_unify(cx, ty_rel_dim_at(shape, i), ty_rel_dim(l->factor[i]), NULL))
+      REL_FAIL("%s: axis %c of %s (%s) has %lld elements, but %s is %s", ty_rel_who(rel), l->axis[i], what, l->s,
+               (long long)l->factor[i], what, ty_rel_shape_text(cx, shape));
+  for (int k = 0; canon[k]; k++) {
+    int p = packed_find(l, canon[k]), q = packed_find(l, (char)(canon[k] - 'A' + 'a'));
+    out[k] = ty_rel_dim_at(shape, p);
+    if (q >= 0) out[k] = ty_dim_mul(cx, out[k], ty_rel_dim(l->factor[q]));
+  }
+  return TY_SOLVED;
+}
+
+/* The shape in packed layout l of canonical dimensions `c` (canon's order): a split axis's outer part
+ * is its size divided by the factor, which must divide it. */
+static TyRelResult packed_backward(TyCtx *cx, TyRelation *rel, const Packed *l, const char *canon, IrType **c,
+                                   IrType **out_shape, const char **message) {
+  IrType **dims = IR_NEW_ARRAY(IrType *, l->n);
+  for (int i = 0; i < l->n; i++) {
+    if (l->factor[i]) {
+      dims[i] = ty_rel_dim(l->factor[i]);
+      continue;
+    }
+    IrType *whole = c[strchr(canon, l->axis[i]) - canon];
+    int q = packed_find(l, (char)(l->axis[i] - 'A' + 'a'));
+    if (q < 0) {
+      dims[i] = whole;
+      continue;
+    }
+    int64_t f = l->factor[q], v;
+    if ((dims[i] = ty_dim_div(cx, whole, ty_rel_dim(f)))) continue;
+    TyRelResult known = ty_rel_dim_const(cx, whole, &v);
+    if (known == TY_NOT_YET) return known;
+    if (known == TY_SOLVED)
+      REL_FAIL("%s: the output's axis %c has %lld elements, which do not split into parts of %lld (\"%s\")",
+               ty_rel_who(rel), l->axis[i], (long long)v, (long long)f, l->s);
+    dims[i] = ty_dim_any();
+  }
+  *out_shape = ty_rel_shape(l->n, dims);
+  return TY_SOLVED;
+}
+
+/* nn.contrib_conv2d_NCHWc (TVM's Conv2DWinogradRel<Conv2DAttrs>: channels and kernel_size must be
+ * given, the output is (N, channels, window sizes) in out_layout) and nn.contrib_depthwise_conv2d_NCHWc
+ * (Conv2DRel: channels and kernel_size may come from the weight). Data and output layouts are NCHW with
+ * C (or any axis) split, the weight's OIHW with I and O split; the weight, once known, must fit. */
+static TyRelResult nchwc_rel(TyCtx *cx, TyRelation *rel, bool depthwise, const char **message) {
+  Packed dl, kl, ol;
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NCHW", "NCHW", &dl, message));
+  REL_TRY(packed_layout(rel, IR_A_KERNEL_LAYOUT, "OIHW", "OIHW", &kl, message));
+  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NCHW", dl.s, &ol, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  bool has_ch = ch->given && !ch->none, has_ks = ks->given && !ks->none;
+  if (!depthwise && (!has_ch || !has_ks))
+    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
+  IrType *xs, *xt, *ws, *wt, *x[4], *w[4], *c[4];
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, kl.n, &ws, &wt, ir_printf("a weight (%s)", kl.s), message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &dl, "NCHW", xs, "the data", x, message));
+  REL_TRY(packed_forward(cx, rel, &kl, "OIHW", ws, "the weight", w, message));
+  int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, 2, lo, hi, message));
+  if (has_ks) REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 0, kernel, message));
+  int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
+  if (groups < 1) REL_FAIL("%s: groups=%lld must be at least 1", ty_rel_who(rel), (long long)groups);
+  IrType *cin = ty_dim_mul(cx, w[1], ty_rel_dim(groups));
+  if (!ty_unify(cx, x[1], cin, NULL))
+    REL_FAIL("%s: the data (%s) has %s channels, but the weight %s (%s) takes %s (its I dimension times groups=%lld)",
+             ty_rel_who(rel), dl.s, ty_rel_text(cx, x[1]), ty_rel_shape_text(cx, ws), kl.s, ty_rel_text(cx, cin),
+             (long long)groups);
+  if (has_ch && !ty_unify(cx, w[0], ty_rel_dim(ch->ints[0]), NULL))
+    REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
+             (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl.s, ty_rel_text(cx, w[0]));
+  int64_t o;
+  if (groups > 1 && ty_rel_dim_const(cx, w[0], &o) == TY_SOLVED && o % groups != 0)
+    REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
+  c[0] = x[0];
+  c[1] = w[0];
+  for (int i = 0; i < 2; i++) {
+    int64_t k;
+    if (has_ks) {
+      k = kernel[i];
+      if (!ty_unify(cx, w[2 + i], ty_rel_dim(k), NULL))
+        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)k,
+                 ty_rel_shape_text(cx, ws), kl.s);
+    } else {
+      TyRelResult known = ty_rel_dim_const(cx, w[2 + i], &k);
+      if (known == TY_NOT_YET) return known;
+      if (known == TY_FAILED) {
+        c[2 + i] = ty_dim_any();
+        continue;
+      }
+    }
+    TyRelResult r = window_out(cx, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_FAILED)
+      REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
+  }
+  IrType *os;
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+}
+
+TyRelResult ty_rel_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message) {
+  return nchwc_rel(cx, rel, false, message);
+}
+TyRelResult ty_rel_depthwise_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message) {
+  return nchwc_rel(cx, rel, true, message);
+}
