@@ -933,3 +933,24 @@ TyRelResult ty_rel_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message
 TyRelResult ty_rel_depthwise_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message) {
   return nchwc_rel(cx, rel, true, message);
 }
+
+/* nn.contrib_dense_pack (TVM's DensePackRel): data (M, K) by a weight packed in weight_layout ("NC8n":
+ * (N / 8, K, 8); "NC16n4c": (N / 16, K / 4, 16, 4)) gives (M, N), N the weight's unpacked N axis (TVM's
+ * w0 * w2); its unpacked C axis must be K. */
+TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
+  Packed wl;
+  REL_TRY(packed_layout(rel, IR_A_WEIGHT_LAYOUT, "NC", "NC", &wl, message));
+  IrType *xs, *xt, *ws, *wt, *w[2];
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &xs, &xt, "2-D data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, wl.n, &ws, &wt, ir_printf("a weight (%s)", wl.s), message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &wl, "NC", ws, "the weight", w, message));
+  if (!ty_unify(cx, ty_rel_dim_at(xs, 1), w[1], NULL))
+    REL_FAIL("%s: the data %s has %s columns, but the weight %s (%s) takes %s", ty_rel_who(rel),
+             ty_rel_shape_text(cx, xs), ty_rel_text(cx, ty_rel_dim_at(xs, 1)), ty_rel_shape_text(cx, ws), wl.s,
+             ty_rel_text(cx, w[1]));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 2);
+  dims[0] = ty_rel_dim_at(xs, 0);
+  dims[1] = w[0];
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(2, dims), ty_rel_out_dtype(rel, xt)), message);
+}

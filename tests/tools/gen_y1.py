@@ -74,3 +74,19 @@ write('contrib_depthwise_conv2d_nchwc_values.rly', '''// nn.contrib_depthwise_co
 // tests/tools/gen_y1.py.
 // args: --no-prelude
 ''', L)
+
+# ---- nn.contrib_dense_pack (topi.nn.dense_pack: weight (N // n, K, n), out[y, x] = sum_k data[y, k] * w[x // n, k, x % n])
+L = []
+x = ints((3, 5)); w = ints((8, 5))
+L.append((rly(x @ w.T), 'nn.contrib_dense_pack(%s, %s, weight_layout="NC4n")' % (rly(x), rly(w.reshape(2, 4, 5).transpose(0, 2, 1).copy()))))
+x = ints((2, 4), dt=f64); w = ints((6, 4), dt=f64)
+L.append((rly(x @ w.T), 'nn.contrib_dense_pack(%s, %s, units=6, weight_layout="NC2n2c")'
+          % (rly(x), rly(w.reshape(3, 2, 2, 2).transpose(0, 2, 1, 3).copy()))))
+x = ints((2, 3), dt=np.uint8, lo=0); w = ints((4, 3), dt=np.int8)
+L.append((rly(x.astype(i32) @ w.astype(i32).T), 'nn.contrib_dense_pack(%s, %s, weight_layout="NC1n", out_dtype="int32")'
+          % (rly(x), rly(w.reshape(4, 1, 3).transpose(0, 2, 1).copy()))))
+write('contrib_dense_pack_values.rly', '''// nn.contrib_dense_pack (what TVM's x86 AlterOpLayout makes of nn.dense): data (M, K) by the weight packed as
+// topi.nn.dense_pack packs it ("NC4n": (N / 4, K, 4)); float32; float64 packed "NC2n2c" (N / 2, K / 2, 2, 2);
+// uint8 by int8 into int32. Expected values: tests/tools/gen_y1.py.
+// args: --no-prelude
+''', L)
