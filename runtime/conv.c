@@ -1096,6 +1096,164 @@ static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at,
   return rt_layout_transform(&yc, "NCHW", ol, e);
 }
 
+/* ---------------------------------------------------------------- Winograd (h4-y1) */
+
+/* topi's winograd_transform_matrices for tiles of m and kernels of r (Cook-Toom over the interpolation
+ * points of Barabasz et al. for degree m + r - 2), rounded to dt as TVM casts them: A (alpha x m),
+ * B (alpha x alpha), G (alpha x r), row-major, alpha = m + r - 1 (at most 14). */
+static void winograd_matrices(int m, int r, IrDType dt, double *A, double *B, double *G) {
+  static const double pts[13][13] = {
+      {0}, {0}, {0, -1, 1}, {0, -1, 1, 0.5}, {0, -1, 1, 0.5, -2}, {0, -1, 1, 0.5, -2, -0.5},
+      {0, -1, 1, 0.5, -0.5, 2, -2}, {0, -1, 1, 0.5, -0.5, 2, -2, -0.25}, {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 0.75, -4.0 / 3},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4, 0.75, -4.0 / 3},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4, 0.75, -4.0 / 3, 0.25},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4, 0.25, -0.75, 4.0 / 3, -4},
+  };
+  int n = m + r - 1, d = n - 1; /* d points */
+  const double *a = pts[d - 1];
+  double f[16], fs[16], F[16][16];
+  for (int i = 0; i < d; i++) {
+    f[i] = 1;
+    for (int k = 0; k < d; k++)
+      if (k != i) f[i] *= a[i] - a[k];
+  }
+  f[d] = 1;
+  for (int i = 0; i <= d; i++) fs[i] = f[i];
+  if (fs[0] < 0) fs[0] = -fs[0];
+  for (int l = 0; l < d; l++) { /* the coefficients of prod_{k != l} (x - a_k), over f_l */
+    double c[16] = {1};
+    int deg = 0;
+    for (int k = 0; k < d; k++) {
+      if (k == l) continue;
+      for (int p = deg + 1; p >= 0; p--) c[p] = (p > 0 ? c[p - 1] : 0) - a[k] * c[p];
+      deg++;
+    }
+    for (int p = 0; p < d; p++) F[l][p] = c[p] / f[l];
+  }
+  bool single = dt.bits == 32;
+#define ROUND(v) (single ? (double)(float)(v) : (v))
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < m; j++) A[i * m + j] = ROUND(i < d ? pow(a[i], j) : j == m - 1);
+    for (int j = 0; j < r; j++) G[i * r + j] = ROUND(i < d ? pow(a[i], j) / fs[i] : j == r - 1);
+    for (int j = 0; j < n; j++) {
+      double v;
+      if (i == d) v = j == d;
+      else if (j < d) v = F[j][i];
+      else {
+        v = 0;
+        for (int l = 0; l < d; l++) v -= F[l][i] * pow(a[l], d);
+      }
+      B[i * n + j] = ROUND(v * fs[j]);
+    }
+  }
+#undef ROUND
+}
+
+static double get_f64(const RtOperand *x, int64_t i) { return rt_scalar_f64(rt_elem_get(x->data, x->dt, i)); }
+
+/* nn.contrib_conv2d_winograd_weight_transform: (O, I, k, k) -> (alpha, alpha, O, I), G w G^T. */
+static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t m = ir_attr_int(at, IR_A_TILE_SIZE, 0);
+  if (w->rank != 4 || w->shape[2] != w->shape[3] || w->shape[2] < 3 || w->shape[2] > 7 || m < 2 || m > 8)
+    rt_error(e, "nn.contrib_conv2d_winograd_weight_transform: the weight %s with tile_size=%lld is not supported",
+             rt_shape_text(w->rank, w->shape), (long long)m);
+  int r = (int)w->shape[2], n = (int)m + r - 1;
+  double A[14 * 8], B[14 * 14], G[14 * 7];
+  winograd_matrices((int)m, r, w->dt, A, B, G);
+  int64_t O = w->shape[0], I = w->shape[1], shape[4] = {n, n, O, I};
+  RtResult res;
+  void *out = rt_result_init(&res, w->dt, 4, shape);
+  for (int eps = 0; eps < n; eps++)
+    for (int nu = 0; nu < n; nu++)
+      for (int64_t o = 0; o < O; o++)
+        for (int64_t i = 0; i < I; i++) {
+          double acc = 0;
+          for (int kh = 0; kh < r; kh++)
+            for (int kw = 0; kw < r; kw++)
+              acc += get_f64(w, ((o * I + i) * r + kh) * r + kw) * G[eps * r + kh] * G[nu * r + kw];
+          rt_elem_set(out, w->dt, ((eps * n + nu) * O + o) * I + i, rt_scalar_from_f64(w->dt, acc));
+        }
+  return rt_result_value(&res);
+}
+
+/* nn.contrib_conv2d_winograd_without_weight_transform: topi's _conv2d_winograd_nchw_impl on the data
+ * unpacked to NCHW, with the transformed weight (alpha, alpha, O, I): per m x m output tile,
+ * A^T [sum_i U[., ., o, i] (B^T d_i B)] A, in double; padding past the data is 0. */
+static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = "nn.contrib_conv2d_winograd_without_weight_transform";
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  RtOperand x0, u, x;
+  rt_operands_out_dtype(IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM, args, e, &x0, &u);
+  rt_operand(&x, rt_layout_transform(&x0, dl, "NCHW", e));
+  int64_t m = ir_attr_int(at, IR_A_TILE_SIZE, 0), k[2], lo[2], hi[2];
+  ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 0, k);
+  ir_attr_pads(at, 2, lo, hi);
+  int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = ir_attr_int(at, IR_A_CHANNELS, 0);
+  int r = (int)k[0], n = (int)m + r - 1;
+  if (m < 2 || m > 8 || r < 3 || r > 7 || k[1] != k[0])
+    rt_error(e, "%s: tile_size=%lld with kernel_size=[%lld, %lld] is not supported", name, (long long)m,
+             (long long)k[0], (long long)k[1]);
+  if (u.rank != 4 || u.shape[0] != n || u.shape[1] != n || u.shape[2] != O || u.shape[3] != C)
+    rt_error(e, "%s: the weight %s is not the transform of a %lldx%lld kernel from %lld to %lld channels (%d, %d, %lld, %lld)",
+             name, rt_shape_text(u.rank, u.shape), (long long)r, (long long)r, (long long)C, (long long)O, n, n,
+             (long long)O, (long long)C);
+  int64_t OH = H + lo[0] + hi[0] - r + 1, OW = W + lo[1] + hi[1] - r + 1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  double A[14 * 8], B[14 * 14], G[14 * 7];
+  winograd_matrices((int)m, r, x.dt, A, B, G);
+  int64_t shape[4] = {N, O, OH, OW};
+  RtResult res;
+  void *out = rt_result_init(&res, x.dt, 4, shape);
+  double *V = rt_alloc_atomic(sizeof(double) * (size_t)(C * n * n) + 1), tile[14 * 14], t[14 * 14], M[14 * 14];
+  for (int64_t b = 0; b < N; b++)
+    for (int64_t th = 0; th < OH; th += m)
+      for (int64_t tw = 0; tw < OW; tw += m) {
+        for (int64_t c = 0; c < C; c++) { /* V_c = B^T d B */
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+              int64_t h = th + i - lo[0], w = tw + j - lo[1];
+              tile[i * n + j] = h >= 0 && h < H && w >= 0 && w < W ? get_f64(&x, ((b * C + c) * H + h) * W + w) : 0;
+            }
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += tile[a * n + j] * B[a * n + i];
+              t[i * n + j] = acc;
+            }
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += t[i * n + a] * B[a * n + j];
+              V[(c * n + i) * n + j] = acc;
+            }
+        }
+        for (int64_t o = 0; o < O; o++) {
+          for (int i = 0; i < n * n; i++) {
+            double acc = 0;
+            for (int64_t c = 0; c < C; c++) acc += V[c * n * n + i] * get_f64(&u, ((int64_t)i * O + o) * C + c);
+            M[i] = acc;
+          }
+          for (int vh = 0; vh < m; vh++)
+            for (int j = 0; j < n; j++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += M[a * n + j] * A[a * m + vh];
+              t[vh * n + j] = acc;
+            }
+          for (int vh = 0; vh < m && th + vh < OH; vh++)
+            for (int vw = 0; vw < m && tw + vw < OW; vw++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += t[vh * n + a] * A[a * m + vw];
+              rt_elem_set(out, x.dt, ((b * O + o) * OH + th + vh) * OW + tw + vw, rt_scalar_from_f64(x.dt, acc));
+            }
+        }
+      }
+  RtOperand y;
+  rt_operand(&y, rt_result_value(&res));
+  return rt_layout_transform(&y, "NCHW", ol, e);
+}
+
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
@@ -1144,6 +1302,8 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
   case IR_OP_NN_CONTRIB_CONV2D_NCHWC:
   case IR_OP_NN_CONTRIB_DEPTHWISE_CONV2D_NCHWC: return conv2d_nchwc(op, args, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return winograd_weight_transform(&w, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM: return winograd_conv(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

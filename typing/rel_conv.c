@@ -954,3 +954,88 @@ TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) 
   dims[1] = w[0];
   return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(2, dims), ty_rel_out_dtype(rel, xt)), message);
 }
+
+/* ---------------------------------------------------------------- Winograd (h4-y1) */
+
+/* tile_size (required) within topi's winograd_transform_matrices' range, 2 to 8. */
+static TyRelResult tile_size(TyRelation *rel, int64_t *m, const char **message) {
+  *m = ir_attr_int(rel->attrs, IR_A_TILE_SIZE, 0);
+  if (*m < 2 || *m > 8)
+    REL_FAIL("%s: tile_size=%lld is not supported: Winograd's tiles are 2 to 8 (topi's winograd_transform_matrices)",
+             ty_rel_who(rel), (long long)*m);
+  return TY_SOLVED;
+}
+
+/* A square kernel side of 3 to 7, as topi's matrices take it (what the relation knows of it). */
+static TyRelResult winograd_kernel(TyCtx *cx, TyRelation *rel, IrType *kh, IrType *kw, IrType *shape,
+                                   const char **message) {
+  int64_t a, b;
+  TyRelResult ra = ty_rel_dim_const(cx, kh, &a), rb = ty_rel_dim_const(cx, kw, &b);
+  if ((ra == TY_SOLVED && (a < 3 || a > 7)) || (rb == TY_SOLVED && (b < 3 || b > 7)) ||
+      (ra == TY_SOLVED && rb == TY_SOLVED && a != b))
+    REL_FAIL("%s: the kernel %s is not supported: Winograd takes square kernels of 3 to 7", ty_rel_who(rel),
+             ty_rel_shape_text(cx, shape));
+  return TY_SOLVED;
+}
+
+/* nn.contrib_conv2d_winograd_weight_transform (TVM's Conv2DWinogradWeightTransformRel): an OIHW weight
+ * (O, I, KH, KW) becomes (tile + KH - 1, tile + KW - 1, O, I). */
+TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, const char **message) {
+  int64_t m;
+  REL_TRY(tile_size(rel, &m, message));
+  IrType *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ws, &wt, "an OIHW weight", message));
+  REL_TRY(winograd_kernel(cx, rel, ty_rel_dim_at(ws, 2), ty_rel_dim_at(ws, 3), ws, message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
+  dims[0] = ty_dim_add(cx, ty_rel_dim_at(ws, 2), ty_rel_dim(m - 1));
+  dims[1] = ty_dim_add(cx, ty_rel_dim_at(ws, 3), ty_rel_dim(m - 1));
+  dims[2] = ty_rel_dim_at(ws, 0);
+  dims[3] = ty_rel_dim_at(ws, 1);
+  REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), wt), message));
+  return ty_rel_float(cx, rel, wt, "its weight", rel->args[0], message);
+}
+
+/* nn.contrib_conv2d_winograd_without_weight_transform (TVM's Conv2DWinogradRel<Conv2DWinogradAttrs>):
+ * channels and kernel_size required, the output (N, channels, window sizes) in out_layout; the weight is
+ * not read (TVM lets backends pick its layout; relay's kernel takes the weight transform's
+ * (alpha, alpha, O, I)). Strides and dilation must be 1, as topi's Winograd. */
+TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **message) {
+  Packed dl, ol;
+  int64_t m;
+  REL_TRY(tile_size(rel, &m, message));
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NCHW", "NCHW", &dl, message));
+  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NCHW", dl.s, &ol, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (!ch->given || ch->none || !ks->given || ks->none)
+    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
+  IrType *xs, *xt, *ws, *wt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &dl, "NCHW", xs, "the data", x, message));
+  int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, 2, lo, hi, message));
+  REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 0, kernel, message));
+  if (strides[0] != 1 || strides[1] != 1 || dil[0] != 1 || dil[1] != 1)
+    REL_FAIL("%s: Winograd takes strides and dilation 1 (topi's), not strides=[%lld, %lld], dilation=[%lld, %lld]",
+             ty_rel_who(rel), (long long)strides[0], (long long)strides[1], (long long)dil[0], (long long)dil[1]);
+  if (kernel[0] != kernel[1] || kernel[0] < 3 || kernel[0] > 7)
+    REL_FAIL("%s: kernel_size=[%lld, %lld] is not supported: Winograd takes square kernels of 3 to 7", ty_rel_who(rel),
+             (long long)kernel[0], (long long)kernel[1]);
+  c[0] = x[0];
+  c[1] = ty_rel_dim(ch->ints[0]);
+  for (int i = 0; i < 2; i++) {
+    TyRelResult r = window_out(cx, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i]);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_FAILED)
+      REL_FAIL("%s: the kernel_size %lld does not fit the padded data %s", ty_rel_who(rel), (long long)kernel[i],
+               ty_rel_shape_text(cx, xs));
+  }
+  IrType *os;
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
+  IrType *ot = ty_rel_out_dtype(rel, xt);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ot), message));
+  return ty_rel_float(cx, rel, ot, "its output", rel->args[2], message);
+}

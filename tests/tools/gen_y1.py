@@ -90,3 +90,94 @@ write('contrib_dense_pack_values.rly', '''// nn.contrib_dense_pack (what TVM's x
 // uint8 by int8 into int32. Expected values: tests/tools/gen_y1.py.
 // args: --no-prelude
 ''', L)
+
+# ---- Winograd: topi's winograd_util (Cook-Toom matrices, transcribed) and _conv2d_winograd_nchw_impl
+from operator import mul
+from functools import reduce
+def _cook_toom_convolution(a, n, r):
+    def _F_m(a, n):
+        f = lambda j, i: reduce(mul, ((a[i] - a[k] if k != i else 1) for k in range(0, n - 1)), 1)
+        F = np.fromfunction(np.vectorize(f), (1, n - 1), dtype=int)
+        F = np.diagflat(F)
+        F = np.append(F, np.zeros((n - 1, 1), dtype=int), axis=1)
+        f = lambda i, j: (1 if j == (n - 1) else 0)
+        z = np.fromfunction(np.vectorize(f), (1, n), dtype=int)
+        return np.append(F, z, axis=0)
+    def _A_m(a, m, n):
+        f = lambda i, j: a[i] ** j
+        A = np.fromfunction(np.vectorize(f), (m - 1, n), dtype=int)
+        f = lambda i, j: (1 if j == (n - 1) else 0)
+        z = np.fromfunction(np.vectorize(f), (1, n), dtype=int)
+        return np.append(A, z, axis=0)
+    def _B_m(a, n):
+        f = lambda j, i: reduce(mul, ((a[i] - a[k] if k != i else 1) for k in range(0, n - 1)), 1)
+        Ff = np.fromfunction(np.vectorize(f), (1, n - 1), dtype=int)
+        f = (lambda i, nth: (reduce(mul, [(np.poly1d([1, -a[k]]) if k != i else 1) for k in range(0, n - 1)], 1)).coef[n - 1 - nth - 1] / Ff[0, i])
+        F = np.fromfunction(np.vectorize(f), (n - 1, n - 1), dtype=int)
+        f = lambda i, j: -a[i] ** (n - 1)
+        t = np.fromfunction(np.vectorize(f), (n - 1, 1), dtype=int)
+        T = np.append(np.eye(n - 1), t, axis=1)
+        return np.append(F.T.dot(T), np.array([np.eye(n)[n - 1]]), axis=0)
+    alpha = n + r - 1
+    f = _F_m(a, alpha)
+    if f[0, 0] < 0: f[0, :] *= -1
+    A = _A_m(a, alpha, n)
+    G = _A_m(a, alpha, r).T
+    G = G.dot(np.linalg.inv(f)).T
+    B = _B_m(a, alpha)
+    B = B.dot(f.T)
+    return (A, B, G)
+PTS = {3: [0, -1, 1], 4: [0, -1, 1, 1 / 2], 5: [0, -1, 1, 1 / 2, -2], 6: [0, -1, 1, 1 / 2, -2, -1 / 2],
+       7: [0, -1, 1, 1 / 2, -1 / 2, 2, -2]}
+def winograd_matrices(m, r, dt):
+    A, B, G = _cook_toom_convolution(np.array(PTS[m + r - 2], dtype=f64), m, r)
+    return A.astype(dt).astype(f64), B.astype(dt).astype(f64), G.astype(dt).astype(f64)
+def weight_transform(w, m):  # topi.nn.conv2d_winograd_weight_transform: (alpha, alpha, CO, CI)
+    _, _, G = winograd_matrices(m, w.shape[3], w.dtype)
+    return np.einsum('oihw,eh,nw->enoi', w.astype(f64), G, G).astype(w.dtype)
+def winograd_conv(x, U, m, r, pad):  # _conv2d_winograd_nchw_impl, the weight (alpha, alpha, CO, CI)
+    A, B, _ = winograd_matrices(m, r, x.dtype)
+    N, CI, H, W = x.shape; n = m + r - 1; CO = U.shape[2]
+    OH = H + pad[0] + pad[2] - r + 1; OW = W + pad[1] + pad[3] - r + 1
+    nH, nW = (OH + m - 1) // m, (OW + m - 1) // m
+    xp = np.zeros((N, CI, nH * m + r, nW * m + r))
+    xp[:, :, pad[0]:pad[0] + H, pad[1]:pad[1] + W] = x
+    y = np.zeros((N, CO, nH * m, nW * m))
+    for b in range(N):
+        for i in range(nH):
+            for j in range(nW):
+                d = xp[b, :, i * m:i * m + n, j * m:j * m + n]
+                V = np.einsum('cab,ae,bn->enc', d, B, B)
+                M = np.einsum('enc,enoc->eno', V, U.astype(f64))
+                y[b, :, i * m:(i + 1) * m, j * m:(j + 1) * m] = np.einsum('abo,ah,bw->ohw', M, A, A)
+    return y[:, :, :OH, :OW].astype(x.dtype)
+L = []
+w = ints((2, 3, 3, 3))
+L.append((rly(weight_transform(w, 2)), 'nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=2)' % rly(w)))
+w = ints((1, 1, 3, 3), dt=f64)
+L.append((rly(weight_transform(w, 4)), 'nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=4)' % rly(w)))
+write('contrib_conv2d_winograd_weight_transform_values.rly', '''// nn.contrib_conv2d_winograd_weight_transform (topi's conv2d_winograd_weight_transform: G w G^T with topi's
+// Cook-Toom matrices, cast to the weight's dtype): F(2, 3) in float32, F(4, 3) in float64. Expected values:
+// tests/tools/gen_y1.py.
+// args: --no-prelude
+''', L)
+L = []
+x = ints((1, 3, 5, 6)); w = ints((4, 3, 3, 3))
+U = weight_transform(w, 2); y = winograd_conv(x, U, 2, 3, (1, 1, 1, 1))
+assert np.allclose(y, conv2d_nchw(x, w, pad=(1, 1, 1, 1)))
+L.append((rly(y), 'nn.contrib_conv2d_winograd_without_weight_transform(%s, %s, tile_size=2, channels=4, kernel_size=[3, 3], padding=[1, 1])' % (rly(x), rly(U))))
+x = ints((2, 2, 5, 4)); w = ints((2, 2, 3, 3))
+U = weight_transform(w, 2); y = winograd_conv(x, U, 2, 3, (0, 1, 0, 0))
+assert np.allclose(y, conv2d_nchw(x, w, pad=(0, 1, 0, 0)))
+L.append((rly(pack_nchwc(y, 2)), 'nn.contrib_conv2d_winograd_without_weight_transform(%s, %s, tile_size=2, channels=2, kernel_size=[3, 3], padding=[0, 1, 0, 0], data_layout="NCHW2c")' % (rly(pack_nchwc(x, 2)), rly(U))))
+x = ints((1, 2, 6, 6), dt=f64); w = ints((1, 2, 3, 3), dt=f64)
+U = weight_transform(w, 4); y = winograd_conv(x, U, 4, 3, (0, 0, 0, 0))
+assert np.allclose(y, conv2d_nchw(x, w))
+L.append((rly(np.round(y)), 'round(nn.contrib_conv2d_winograd_without_weight_transform(%s, %s, tile_size=4, channels=1, kernel_size=[3, 3]))' % (rly(x), rly(U))))
+L.append((rly(conv2d_nchw(x, w, pad=(1, 1, 1, 1))), 'round(nn.contrib_conv2d_winograd_without_weight_transform(%s, nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=4), tile_size=4, channels=1, kernel_size=[3, 3], padding=[1, 1]))' % (rly(x), rly(w))))
+write('contrib_conv2d_winograd_values.rly', '''// nn.contrib_conv2d_winograd_without_weight_transform (topi's _conv2d_winograd_nchw_impl, transcribed in
+// tests/tools/gen_y1.py, checked there against conv2d on the untransformed weight): F(2, 3) with padding; NCHW2c data
+// with one-sided padding; F(4, 3) in float64 (its B and G are not exact in binary: rounded to integers, which the
+// exact convolution is), then fed by nn.contrib_conv2d_winograd_weight_transform.
+// args: --no-prelude
+''', L)
