@@ -181,3 +181,36 @@ write('contrib_conv2d_winograd_values.rly', '''// nn.contrib_conv2d_winograd_wit
 // exact convolution is), then fed by nn.contrib_conv2d_winograd_weight_transform.
 // args: --no-prelude
 ''', L)
+
+# ---- qnn.simulated_quantize / simulated_dequantize (topi.nn.qnn: codes 0 disable, 1 int8, 2 uint8, 3 int32;
+# scale and zero point indexed by the axis coordinate modulo their length; tir.round rounds halves away from zero)
+def round_away(v): return np.sign(v) * np.floor(np.abs(v) + 0.5)
+BOUNDS = {1: (-128, 127), 2: (0, 255), 3: (-2147483648, 2147483647)}
+def sim_q(x, code, s, z, axis=-1):
+    if code not in BOUNDS: return x
+    s = np.atleast_1d(s); z = np.atleast_1d(z); ax = axis % x.ndim
+    idx = np.arange(x.shape[ax]); sh = [1] * x.ndim; sh[ax] = -1
+    S = s[idx % len(s)].reshape(sh).astype(f64); Z = z[idx % len(z)].reshape(sh).astype(f64)
+    lo, hi = BOUNDS[code]
+    return np.clip(round_away(x.astype(f64) / S) + Z, lo, hi).astype(x.dtype)
+def sim_dq(x, code, s, z, axis=-1):
+    if code not in BOUNDS: return x
+    s = np.atleast_1d(s); z = np.atleast_1d(z); ax = axis % x.ndim
+    idx = np.arange(x.shape[ax]); sh = [1] * x.ndim; sh[ax] = -1
+    S = s[idx % len(s)].reshape(sh).astype(f64); Z = z[idx % len(z)].reshape(sh).astype(f64)
+    return ((x.astype(f64) - Z) * S).astype(x.dtype)
+L = []
+x = np.array([[-300.0, -1.25, 0.25, 0.75], [2.5, 3.5, 100.0, 700.0]], dtype=f32)
+for code, s, z, axis in [(1, np.array(0.5, f32), np.array(3, i32), -1), (2, np.array(0.5, f32), np.array(10, i32), -1),
+                         (3, np.array(0.25, f32), np.array(-1, i32), -1), (0, np.array(0.5, f32), np.array(3, i32), -1),
+                         (1, np.array([0.5, 2.0], f32), np.array([0, 5], i32), 0)]:
+    L.append((rly(sim_q(x, code, s, z, axis)), 'qnn.simulated_quantize(%s, %s, %s, %s, axis=%d)' % (rly(x), rly(np.array(code, i32)), rly(s), rly(z), axis)))
+q = np.array([[-128.0, -3.0, 0.0, 5.0], [7.0, 127.0, 200.0, 255.0]], dtype=f32)
+for code, s, z, axis in [(1, np.array(0.5, f32), np.array(3, i32), -1), (2, np.array([0.25, 1.0, 2.0, 0.5], f32), np.array([1, 2, 3, 4], i32), 1),
+                         (0, np.array(0.5, f32), np.array(3, i32), -1)]:
+    L.append((rly(sim_dq(q, code, s, z, axis)), 'qnn.simulated_dequantize(%s, %s, %s, %s, axis=%d)' % (rly(q), rly(np.array(code, i32)), rly(s), rly(z), axis)))
+write('qnn_simulated_quantize_values.rly', '''// qnn.simulated_quantize / qnn.simulated_dequantize (topi.nn.qnn's, transcribed in tests/tools/gen_y1.py): the dtype
+// code tensor picks int8 (1), uint8 (2), int32 (3) or none (0: the data); clip(round(x / scale) + zero_point) with
+// halves away from zero, (x - zero_point) * scale; per-channel parameters along `axis`.
+// args: --no-prelude
+''', L)
