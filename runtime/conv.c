@@ -1254,6 +1254,72 @@ static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const IrE
   return rt_layout_transform(&y, "NCHW", ol, e);
 }
 
+/* ---------------------------------------------------------------- auto_scheduler_layout_transform (h4-y1) */
+
+typedef struct {
+  int n;
+  int64_t size[RT_MAX_RANK];
+  const char *name[RT_MAX_RANK];
+  int len[RT_MAX_RANK];
+} AutoLayout;
+
+/* "16o4i3h3w4o" as topi's parse_auto_scheduler_layout reads it (the checker has validated it). */
+static void auto_layout(const char *s, AutoLayout *l) {
+  int64_t f = 0;
+  l->n = 0;
+  for (const char *p = s; *p && l->n < RT_MAX_RANK;) {
+    if (*p >= '0' && *p <= '9') {
+      f = f * 10 + (*p++ - '0');
+      continue;
+    }
+    const char *q = p;
+    while (*q >= 'A' && *q <= 'z') q++;
+    l->size[l->n] = f, l->name[l->n] = p, l->len[l->n++] = (int)(q - p);
+    f = 0;
+    p = q;
+  }
+}
+
+static bool same_axis(const AutoLayout *a, int i, const AutoLayout *b, int j) {
+  return a->len[i] == b->len[j] && memcmp(a->name[i], b->name[j], (size_t)a->len[i]) == 0;
+}
+
+/* topi's auto_scheduler_layout_transform: each output element reads the data at, per src axis, the index
+ * combined (outermost first) from the output's axes of that name; an index past the data is an error. */
+static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  AutoLayout src, dst;
+  auto_layout(at->v[IR_A_SRC_LAYOUT].str, &src);
+  auto_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
+  if (x->rank != src.n)
+    rt_error(e, "auto_scheduler_layout_transform: the data %s does not have src_layout's %d axes",
+             rt_shape_text(x->rank, x->shape), src.n);
+  int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, count = 1;
+  int64_t st = 1;
+  for (int i = x->rank - 1; i >= 0; i--) strides[i] = st, st = rt_mul_sat(st, x->shape[i]);
+  for (int i = 0; i < dst.n; i++) count = rt_mul_sat(count, dst.size[i]);
+  size_t esize = rt_dtype_size(x->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, x->dt, dst.n, dst.size);
+  for (int64_t j = 0; j < count; j++) {
+    int64_t off = 0;
+    for (int k = 0; k < src.n; k++) {
+      int64_t v = 0;
+      for (int i = 0; i < dst.n; i++)
+        if (same_axis(&src, k, &dst, i)) v = v * dst.size[i] + idx[i];
+      if (v >= x->shape[k])
+        rt_error(e, "auto_scheduler_layout_transform: dst_layout=\"%s\" reads index %lld of axis %.*s, beyond the data %s",
+                 at->v[IR_A_DST_LAYOUT].str, (long long)v, src.len[k], src.name[k], rt_shape_text(x->rank, x->shape));
+      off += v * strides[k];
+    }
+    memcpy(out + (size_t)j * esize, (const char *)x->data + (size_t)off * esize, esize);
+    for (int i = dst.n - 1; i >= 0; i--) {
+      if (++idx[i] < dst.size[i]) break;
+      idx[i] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
@@ -1304,6 +1370,7 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_CONTRIB_DEPTHWISE_CONV2D_NCHWC: return conv2d_nchwc(op, args, at, e);
   case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return winograd_weight_transform(&w, at, e);
   case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM: return winograd_conv(args, at, e);
+  case IR_OP_AUTO_SCHEDULER_LAYOUT_TRANSFORM: rt_operand(&x, args[0]); return auto_scheduler_layout_transform(&x, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -1039,3 +1039,49 @@ TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **mess
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ot), message));
   return ty_rel_float(cx, rel, ot, "its output", rel->args[2], message);
 }
+
+/* auto_scheduler_layout_transform (TVM's AutoSchedulerLayoutTransformRel): dst_layout such as
+ * "16o4i3h3w4o" is the output's shape (each factor, then its axis name; a name may repeat, split);
+ * the data's rank must be src_layout's number of axes (its factors are not read, as topi's). */
+static const char *auto_layout(const char *s, int *n, int64_t *shape) {
+  int64_t f = 0;
+  int axes = 0;
+  bool in_axis = false;
+  *n = 0;
+  if (!s || !*s) return "it is empty";
+  for (const char *p = s; *p; p++) {
+    if (*p >= 'A' && *p <= 'z') {
+      if (!in_axis) {
+        if (f < 1) return "an axis has no factor before it";
+        if (*n == 64) return "it has more than 64 axes";
+        shape[(*n)++] = f;
+        f = 0;
+        axes++;
+      }
+      in_axis = true;
+    } else if (*p >= '0' && *p <= '9') {
+      if (f > ATTR_MAX) return "a factor is too large";
+      f = f * 10 + (*p - '0');
+      in_axis = false;
+    } else
+      return "it has a character that is neither a letter nor a digit";
+  }
+  if (!in_axis) return "it ends with a factor";
+  return NULL;
+}
+
+TyRelResult ty_rel_auto_scheduler_layout_transform(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const char *src = ty_rel_attr(rel, IR_A_SRC_LAYOUT)->str, *dst = ty_rel_attr(rel, IR_A_DST_LAYOUT)->str, *why;
+  int ns, nd;
+  int64_t ss[64], ds[64];
+  if ((why = auto_layout(src, &ns, ss))) REL_FAIL("%s: src_layout=\"%s\" is not a layout: %s", ty_rel_who(rel), src ? src : "", why);
+  if ((why = auto_layout(dst, &nd, ds))) REL_FAIL("%s: dst_layout=\"%s\" is not a layout: %s", ty_rel_who(rel), dst ? dst : "", why);
+  if (xs->u.shape.rank != ns)
+    REL_FAIL("%s: src_layout=\"%s\" has %d axes, but the data %s has rank %d", ty_rel_who(rel), src, ns,
+             ty_rel_shape_text(cx, xs), xs->u.shape.rank);
+  IrType **dims = IR_NEW_ARRAY(IrType *, nd + 1);
+  for (int i = 0; i < nd; i++) dims[i] = ty_rel_dim(ds[i]);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(nd, dims), xt), message);
+}

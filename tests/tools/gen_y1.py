@@ -214,3 +214,28 @@ write('qnn_simulated_quantize_values.rly', '''// qnn.simulated_quantize / qnn.si
 // halves away from zero, (x - zero_point) * scale; per-channel parameters along `axis`.
 // args: --no-prelude
 ''', L)
+
+# ---- auto_scheduler_layout_transform (topi's: per src axis, the index combined from the dst axes of its name)
+import re, itertools
+def parse_auto(s): return [(int(f), a) for f, a in re.findall(r'(\d+)([A-Za-z]+)', s)]
+def auto_transform(x, src, dst):
+    S = [a for _, a in parse_auto(src)]; D = parse_auto(dst)
+    y = np.zeros([f for f, _ in D], dtype=x.dtype)
+    for idx in itertools.product(*[range(f) for f, _ in D]):
+        si = []
+        for a in S:
+            v = 0
+            for (f, b), i in zip(D, idx):
+                if b == a: v = v * f + i
+            si.append(v)
+        y[idx] = x[tuple(si)]
+    return y
+L = []
+x = ints((8, 3, 2, 2))  # OIHW weight -> "2o3i2h2w4o" style (auto-scheduler's rewritten layout)
+L.append((rly(auto_transform(x, "8o3i2h2w", "2o3i2h2w4o")), 'auto_scheduler_layout_transform(%s, src_layout="8o3i2h2w", dst_layout="2o3i2h2w4o")' % rly(x)))
+x = ints((2, 6), dt=i32)
+L.append((rly(auto_transform(x, "2n6k", "3k2n2k")), 'auto_scheduler_layout_transform(%s, src_layout="2n6k", dst_layout="3k2n2k")' % rly(x)))
+write('auto_scheduler_layout_transform_values.rly', '''// auto_scheduler_layout_transform (topi's, transcribed in tests/tools/gen_y1.py): the output has dst_layout's
+// factors; an axis split in dst is read outermost first. Expected values: tests/tools/gen_y1.py.
+// args: --no-prelude
+''', L)
