@@ -296,7 +296,7 @@ static RtValue product(IrOpId op, const RtValue *args, const IrExpr *e) {
   int64_t waxis = 0;
   IrOpId fop = op == IR_OP_QNN_CONV2D             ? IR_OP_NN_CONV2D
                : op == IR_OP_QNN_CONV2D_TRANSPOSE ? IR_OP_NN_CONV2D_TRANSPOSE
-               : op == IR_OP_QNN_DENSE          ? IR_OP_NN_DENSE
+               : op == IR_OP_QNN_DENSE || op == IR_OP_QNN_CONTRIB_DENSE_PACK ? IR_OP_NN_DENSE
                                                 : IR_OP_NN_BATCH_MATMUL;
   if (op == IR_OP_QNN_CONV2D_TRANSPOSE) {
     waxis = 1; /* its legalization subtracts a vector zero point by bias_add, axis 1 */
@@ -627,6 +627,14 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e
   case IR_OP_FIXED_POINT_MULTIPLY: case IR_OP_FIXED_POINT_MULTIPLY_PER_AXIS: return fixed_point(op, args, at, e);
   case IR_OP_QNN_SIMULATED_QUANTIZE:
   case IR_OP_QNN_SIMULATED_DEQUANTIZE: return simulated(op, args, at, e);
+  case IR_OP_QNN_CONTRIB_DENSE_PACK: { /* qnn.dense on the weight unpacked from weight_layout to NC */
+    const IrAttrValue *wl = &at->v[IR_A_WEIGHT_LAYOUT];
+    RtOperand w;
+    rt_operand(&w, args[1]);
+    RtValue a[6] = {args[0], rt_layout_transform(&w, wl->given && !wl->none && wl->str && *wl->str ? wl->str : "NC", "NC", e),
+                    args[2], args[3], args[4], args[5]};
+    return product(op, a, e);
+  }
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

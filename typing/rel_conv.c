@@ -937,8 +937,11 @@ TyRelResult ty_rel_depthwise_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char
 /* nn.contrib_dense_pack (TVM's DensePackRel): data (M, K) by a weight packed in weight_layout ("NC8n":
  * (N / 8, K, 8); "NC16n4c": (N / 16, K / 4, 16, 4)) gives (M, N), N the weight's unpacked N axis (TVM's
  * w0 * w2); its unpacked C axis must be K. */
-TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
+static TyRelResult dense_pack_rel(TyCtx *cx, TyRelation *rel, bool qnn, const char **message) {
   Packed wl;
+  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
+  if (qnn && (!od->given || od->none))
+    REL_FAIL("%s needs out_dtype (TVM's QnnDensePackRel: its bits must be more than 0)", ty_rel_who(rel));
   REL_TRY(packed_layout(rel, IR_A_WEIGHT_LAYOUT, "NC", "NC", &wl, message));
   IrType *xs, *xt, *ws, *wt, *w[2];
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &xs, &xt, "2-D data", message));
@@ -952,7 +955,17 @@ TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) 
   IrType **dims = IR_NEW_ARRAY(IrType *, 2);
   dims[0] = ty_rel_dim_at(xs, 0);
   dims[1] = w[0];
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(2, dims), ty_rel_out_dtype(rel, xt)), message);
+  return ty_rel_result(cx, rel, qnn ? 6 : 2, ty_rel_tensor_type(ty_rel_shape(2, dims), ty_rel_out_dtype(rel, xt)), message);
+}
+
+TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
+  return dense_pack_rel(cx, rel, false, message);
+}
+
+/* qnn.contrib_dense_pack(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale)
+ * (TVM's QnnDensePackRel): as nn.contrib_dense_pack, out_dtype required; the parameters are not read. */
+TyRelResult ty_rel_qnn_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
+  return dense_pack_rel(cx, rel, true, message);
 }
 
 /* ---------------------------------------------------------------- Winograd (h4-y1) */

@@ -288,6 +288,9 @@ def gen_y1():
             op, t([n, c // cb, h, w, cb], dt), t(wsh, dt), extra, g, l([R.randint(0, 1)] * 2), l([R.randint(1, 2)] * 2), cb, kl, ol)
     if k == 2:
         m, kk, nb = R.randint(1, 3), R.randint(1, 4), R.choice([1, 2, 4]); nn_ = nb * R.randint(1, 3)
+        if R.random() < 0.3:
+            return 'qnn.contrib_dense_pack(%s, %s, %d, %d, 0.5f, 0.25f, weight_layout="NC%dn%dc", out_dtype="int32")' % (
+                t([m, 2 * kk], "uint8"), t([nn_ // nb, kk, nb, 2], "int8"), R.randint(0, 3), R.randint(-2, 2), nb, 2)
         return 'nn.contrib_dense_pack(%s, %s, weight_layout="NC%dn")' % (t([m, kk]), t([nn_ // nb, kk, nb]), nb)
     if k == 3:
         return "nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=%d)" % (t([R.randint(1, 3), R.randint(1, 3), 3, 3], R.choice(["float32", "float64"])), R.randint(2, 6))
@@ -296,6 +299,9 @@ def gen_y1():
         x = t([R.randint(1, 2), c, R.randint(3 - 2 * p, 7), R.randint(3 - 2 * p, 7)])
         return "nn.contrib_conv2d_winograd_without_weight_transform(%s, nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=%d), tile_size=%d, channels=%d, kernel_size=[3, 3], padding=[%d, %d])" % (
             x, t([o, c, 3, 3]), m, m, o, p, p)
+    if k == 6 and R.random() < 0.5:
+        sh = shape(R.randint(1, 3)); dst = "".join("%d%s" % (d, "abcd"[i]) for i, d in enumerate(sh))
+        return 'auto_scheduler_layout_transform(%s, src_layout="%s", dst_layout="%s")' % (t(sh), dst, dst)
     if k == 5:
         op = R.choice(['annotation.checkpoint(%s)', 'annotation.compiler_begin(%s, compiler="dnnl")', 'annotation.compiler_end(%s, compiler="dnnl")',
                        'annotation.cast_hint(%s, dtype="float16")', 'annotation.bitpack_start(%s)', 'annotation.bitpack_end(%s)',

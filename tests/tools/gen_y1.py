@@ -239,3 +239,18 @@ write('auto_scheduler_layout_transform_values.rly', '''// auto_scheduler_layout_
 // factors; an axis split in dst is read outermost first. Expected values: tests/tools/gen_y1.py.
 // args: --no-prelude
 ''', L)
+
+# ---- qnn.contrib_dense_pack: qnn.dense's value ((x - zp_x)(w - zp_w)^T in int32) on the weight unpacked from NC{n}n{c}c
+L = []
+x = ints((2, 8), lo=0, hi=20, dt=np.uint8); w = ints((4, 8), lo=-20, hi=20, dt=np.int8)
+wp = w.reshape(2, 2, 2, 4).transpose(0, 2, 1, 3).copy()  # NC2n4c: (N/2, K/4, 2, 4)
+L.append((rly((x.astype(i32) - 3) @ (w.astype(i32) - 0).T),
+          'qnn.contrib_dense_pack(%s, %s, 3, 0, 0.5f, 0.25f, weight_layout="NC2n4c", out_dtype="int32")' % (rly(x), rly(wp))))
+zw = np.array([1, -2, 0, 3], i32)
+L.append((rly((x.astype(i32) - 0) @ (w.astype(i32) - zw[:, None]).T),
+          'qnn.contrib_dense_pack(%s, %s, 0, %s, 0.5f, [0.25f, 0.5f, 1f, 2f], weight_layout="NC2n4c", out_dtype="int32")' % (rly(x), rly(wp), rly(zw))))
+write('qnn_contrib_dense_pack_values.rly', '''// qnn.contrib_dense_pack (TVM's x86 int8 dense in the NC{n}n4c packing): qnn.dense's value on the unpacked weight,
+// (data - input_zero_point)(weight - kernel_zero_point)^T in int32; a scalar and a per-channel kernel zero point.
+// Expected values: tests/tools/gen_y1.py.
+// args: --no-prelude
+''', L)
