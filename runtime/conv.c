@@ -1320,6 +1320,66 @@ static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAtt
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- GEMM convolution (h4-y1) */
+
+/* topi's conv2d_gemm_weight_transform: HWIO flattened to (K, N), zero-padded (K to 4 * tile_cols, N to
+ * tile_rows), blocked: out[x, y, z, w] = flat[w + tile_cols * y, z + tile_rows * x]. */
+static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t n = ir_attr_int(at, IR_A_TILE_ROWS, 1), k = ir_attr_int(at, IR_A_TILE_COLS, 1);
+  if (w->rank != 4 || n < 1 || k < 1) rt_error(e, "nn.contrib_conv2d_gemm_weight_transform takes an HWIO weight");
+  int64_t K = rt_mul_sat(rt_mul_sat(w->shape[0], w->shape[1]), w->shape[2]), N = w->shape[3], kk = rt_mul_sat(4, k);
+  int64_t shape[4] = {(N + n - 1) / n, (K + kk - 1) / kk * kk / k, n, k};
+  size_t esize = rt_dtype_size(w->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, w->dt, 4, shape);
+  int64_t count = rt_mul_sat(rt_mul_sat(shape[0], shape[1]), n * k);
+  memset(out, 0, (size_t)count * esize);
+  for (int64_t x = 0; x < shape[0]; x++)
+    for (int64_t y = 0; y < shape[1]; y++)
+      for (int64_t z = 0; z < n; z++)
+        for (int64_t v = 0; v < k; v++) {
+          int64_t r = v + k * y, c = z + n * x;
+          if (r < K && c < N)
+            memcpy(out + (size_t)(((x * shape[1] + y) * n + z) * k + v) * esize,
+                   (const char *)w->data + (size_t)(r * N + c) * esize, esize);
+        }
+  return rt_result_value(&res);
+}
+
+/* nn.contrib_conv2d_gemm_without_weight_transform: the HWIO weight recovered from the transform's blocks
+ * (kernel_size, the data's channels, channels), then nn.conv2d's kernel in NHWC. */
+static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  IrOpId op = IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM;
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NHWC"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  RtOperand x0, b, x, wc, yc;
+  rt_operands_out_dtype(op, args, e, &x0, &b);
+  rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", e));
+  int64_t ks[2], O = ir_attr_int(at, IR_A_CHANNELS, 0), I = x.shape[3];
+  ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 1, ks);
+  int64_t K = rt_mul_sat(rt_mul_sat(ks[0], ks[1]), I);
+  if (b.rank != 4 || b.shape[2] < 1 || b.shape[3] < 1 || rt_mul_sat(b.shape[0], b.shape[2]) < O ||
+      rt_mul_sat(b.shape[1], b.shape[3]) < K)
+    rt_error(e, "%s: the weight %s does not hold a %lldx%lld kernel from %lld to %lld channels", ir_ops[op].name,
+             rt_shape_text(b.rank, b.shape), (long long)ks[0], (long long)ks[1], (long long)I, (long long)O);
+  int64_t n = b.shape[2], k = b.shape[3], wshape[4] = {ks[0], ks[1], I, O};
+  size_t esize = rt_dtype_size(b.dt);
+  RtResult wres;
+  char *w = rt_result_init(&wres, b.dt, 4, wshape);
+  for (int64_t r = 0; r < K; r++)
+    for (int64_t c = 0; c < O; c++)
+      memcpy(w + (size_t)(r * O + c) * esize,
+             (const char *)b.data + (size_t)((((c / n) * b.shape[1] + r / k) * n + c % n) * k + r % k) * esize, esize);
+  rt_operand(&wc, rt_result_value(&wres));
+  IrOpAttrs canon = *at;
+  canon.v[IR_A_DATA_LAYOUT].str = "NHWC";
+  canon.v[IR_A_KERNEL_LAYOUT].str = "HWIO";
+  canon.v[IR_A_OUT_LAYOUT].str = "NHWC";
+  canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
+  canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
+  rt_operand(&yc, conv(op, 2, &x, &wc, &canon, e));
+  return rt_layout_transform(&yc, "NHWC", ol, e);
+}
+
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
@@ -1370,6 +1430,8 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_CONTRIB_DEPTHWISE_CONV2D_NCHWC: return conv2d_nchwc(op, args, at, e);
   case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return winograd_weight_transform(&w, at, e);
   case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM: return winograd_conv(args, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return gemm_weight_transform(&w, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM: return gemm_conv(args, at, e);
   case IR_OP_AUTO_SCHEDULER_LAYOUT_TRANSFORM: rt_operand(&x, args[0]); return auto_scheduler_layout_transform(&x, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }

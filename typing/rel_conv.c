@@ -1098,3 +1098,75 @@ TyRelResult ty_rel_auto_scheduler_layout_transform(TyCtx *cx, TyRelation *rel, c
   for (int i = 0; i < nd; i++) dims[i] = ty_rel_dim(ds[i]);
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(nd, dims), xt), message);
 }
+
+/* ---------------------------------------------------------------- GEMM convolution (h4-y1) */
+
+static TyRelResult gemm_tiles(TyRelation *rel, int64_t *n, int64_t *k, const char **message) {
+  *n = ir_attr_int(rel->attrs, IR_A_TILE_ROWS, 0);
+  *k = ir_attr_int(rel->attrs, IR_A_TILE_COLS, 0);
+  if (*n < 1 || *k < 1 || *n > ATTR_MAX || *k > ATTR_MAX)
+    REL_FAIL("%s: tile_rows=%lld and tile_cols=%lld must be at least 1", ty_rel_who(rel), (long long)*n, (long long)*k);
+  return TY_SOLVED;
+}
+
+/* nn.contrib_conv2d_gemm_weight_transform (TVM's Conv2DGemmWeightTransformRel): an HWIO weight flattened
+ * to (K = KH*KW*I, N = O), K padded to a multiple of 4 * tile_cols and N of tile_rows, gives
+ * (N' / tile_rows, K' / tile_cols, tile_rows, tile_cols). */
+TyRelResult ty_rel_conv2d_gemm_weight_transform(TyCtx *cx, TyRelation *rel, const char **message) {
+  int64_t n, k, d[4];
+  REL_TRY(gemm_tiles(rel, &n, &k, message));
+  IrType *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ws, &wt, "an HWIO weight", message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
+  bool known = true;
+  for (int i = 0; i < 4; i++) {
+    TyRelResult r = ty_rel_dim_const(cx, ty_rel_dim_at(ws, i), &d[i]);
+    if (r == TY_NOT_YET) return r;
+    known &= r == TY_SOLVED;
+  }
+  if (known) {
+    int64_t K = d[0] * d[1] * d[2], N = d[3], kk = 4 * k;
+    dims[0] = ty_rel_dim((N + n - 1) / n);
+    dims[1] = ty_rel_dim((K + kk - 1) / kk * kk / k);
+  } else {
+    dims[0] = ty_dim_any();
+    dims[1] = ty_dim_any();
+  }
+  dims[2] = ty_rel_dim(n);
+  dims[3] = ty_rel_dim(k);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), wt), message);
+}
+
+/* nn.contrib_conv2d_gemm_without_weight_transform (TVM's Conv2DGemmRel): data convertible to NHWC,
+ * channels and kernel_size required, the output (N, window sizes, channels) in out_layout; the weight
+ * (the transform's) is not read. */
+TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message) {
+  Packed dl, ol;
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NHWC", "NHWC", &dl, message));
+  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NHWC", dl.s, &ol, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (!ch->given || ch->none || !ks->given || ks->none)
+    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
+  IrType *xs, *xt, *ws, *wt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &dl, "NHWC", xs, "the data", x, message));
+  int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, 2, lo, hi, message));
+  REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 1, kernel, message));
+  c[0] = x[0];
+  c[3] = ty_rel_dim(ch->ints[0]);
+  for (int i = 0; i < 2; i++) {
+    TyRelResult r = window_out(cx, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i]);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_FAILED)
+      REL_FAIL("%s: the kernel_size %lld (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
+               (long long)kernel[i], (long long)dil[i], ty_rel_shape_text(cx, xs));
+  }
+  IrType *os;
+  REL_TRY(packed_backward(cx, rel, &ol, "NHWC", c, &os, message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+}

@@ -299,6 +299,11 @@ def gen_y1():
         x = t([R.randint(1, 2), c, R.randint(3 - 2 * p, 7), R.randint(3 - 2 * p, 7)])
         return "nn.contrib_conv2d_winograd_without_weight_transform(%s, nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=%d), tile_size=%d, channels=%d, kernel_size=[3, 3], padding=[%d, %d])" % (
             x, t([o, c, 3, 3]), m, m, o, p, p)
+    if k == 6 and R.random() < 0.3:
+        n, h, w, c, o, kh, kw = R.randint(1, 2), R.randint(2, 5), R.randint(2, 5), R.randint(1, 4), R.randint(1, 5), R.randint(1, 2), R.randint(1, 2)
+        tr, tc = R.randint(1, 4), R.randint(1, 4)
+        return 'nn.contrib_conv2d_gemm_without_weight_transform(%s, nn.contrib_conv2d_gemm_weight_transform(%s, tile_rows=%d, tile_cols=%d), channels=%d, kernel_size=[%d, %d], strides=%s, data_layout="NHWC", kernel_layout="HWIO")' % (
+            t([n, h, w, c]), t([kh, kw, c, o]), tr, tc, o, kh, kw, l([R.randint(1, 2)] * 2))
     if k == 6 and R.random() < 0.5:
         sh = shape(R.randint(1, 3)); dst = "".join("%d%s" % (d, "abcd"[i]) for i, d in enumerate(sh))
         return 'auto_scheduler_layout_transform(%s, src_layout="%s", dst_layout="%s")' % (t(sh), dst, dst)

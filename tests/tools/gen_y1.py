@@ -254,3 +254,30 @@ write('qnn_contrib_dense_pack_values.rly', '''// qnn.contrib_dense_pack (TVM's x
 // Expected values: tests/tools/gen_y1.py.
 // args: --no-prelude
 ''', L)
+
+# ---- GEMM convolution: topi's conv2d_gemm_weight_transform (transcribed) and conv2d NHWC on the HWIO weight
+def gemm_transform(w, n, k):
+    KH, KW, IC, OC = w.shape; K = KH * KW * IC; N = OC
+    flat = w.reshape(K, N)
+    pN = (n - N % n) % n; pK = (4 * k - K % (4 * k)) % (4 * k)
+    flat = np.pad(flat, [(0, pK), (0, pN)])
+    Np, Kp = N + pN, K + pK
+    return flat.reshape(Kp // k, k, Np // n, n).transpose(2, 0, 3, 1).copy()
+L = []
+w = ints((2, 2, 3, 5))
+L.append((rly(gemm_transform(w, 4, 4)), 'nn.contrib_conv2d_gemm_weight_transform(%s, tile_rows=4, tile_cols=4)' % rly(w)))
+w = ints((1, 1, 4, 2), dt=i32)
+L.append((rly(gemm_transform(w, 2, 1)), 'nn.contrib_conv2d_gemm_weight_transform(%s, tile_rows=2, tile_cols=1)' % rly(w)))
+x = ints((1, 4, 5, 3)); w = ints((2, 2, 3, 5))
+y = conv2d_nchw(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), pad=(1, 0, 0, 1)).transpose(0, 2, 3, 1)
+L.append((rly(y), 'nn.contrib_conv2d_gemm_without_weight_transform(%s, %s, channels=5, kernel_size=[2, 2], padding=[1, 0, 0, 1], data_layout="NHWC", kernel_layout="HWIO")'
+          % (rly(x), rly(gemm_transform(w, 4, 4)))))
+x = ints((2, 5, 5, 2)); w = ints((3, 3, 2, 3))
+y = conv2d_nchw(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), stride=(2, 2)).transpose(0, 2, 3, 1)
+L.append((rly(y), 'nn.contrib_conv2d_gemm_without_weight_transform(%s, nn.contrib_conv2d_gemm_weight_transform(%s, tile_rows=2, tile_cols=2), channels=3, kernel_size=[3, 3], strides=[2, 2], data_layout="NHWC", kernel_layout="HWIO")'
+          % (rly(x), rly(w))))
+write('contrib_conv2d_gemm_values.rly', '''// nn.contrib_conv2d_gemm_weight_transform (topi's: HWIO flattened to (K, N), padded, blocked by tile_rows x
+// tile_cols) and nn.contrib_conv2d_gemm_without_weight_transform (arm_cpu's conv2d_gemm: its value is conv2d NHWC
+// by the HWIO weight; topi.testing's conv2d). Expected values: tests/tools/gen_y1.py.
+// args: --no-prelude
+''', L)
