@@ -1059,6 +1059,328 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* ---------------------------------------------------------------- packed layouts (h4-y1) */
+
+static const char *layout_or(const IrOpAttrs *at, IrAttrId id, const char *dflt) {
+  const IrAttrValue *a = &at->v[id];
+  return a->given && !a->none && a->str && *a->str ? a->str : dflt;
+}
+
+/* nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc: the data and weight unpacked to NCHW
+ * and OIHW (layout_transform's kernel), nn.conv2d's kernel, the result packed into out_layout. */
+static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *kl = layout_or(at, IR_A_KERNEL_LAYOUT, "OIHW"),
+             *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  RtOperand x, w, xc, wc, yc;
+  rt_operands_out_dtype(op, args, e, &x, &w);
+  rt_operand(&xc, rt_layout_transform(&x, dl, "NCHW", e));
+  rt_operand(&wc, rt_layout_transform(&w, kl, "OIHW", e));
+  const IrAttrValue *ch = &at->v[IR_A_CHANNELS], *ks = &at->v[IR_A_KERNEL_SIZE];
+  if (ch->given && !ch->none && ch->ints[0] != wc.shape[0])
+    rt_error(e, "%s: channels=%lld, but the weight %s (%s) has %lld output channels", name, (long long)ch->ints[0],
+             rt_shape_text(w.rank, w.shape), kl, (long long)wc.shape[0]);
+  if (ks->given && !ks->none) {
+    int64_t k[2];
+    ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 1, k);
+    if (k[0] != wc.shape[2] || k[1] != wc.shape[3])
+      rt_error(e, "%s: kernel_size=[%lld, %lld], but the weight is %s (%s)", name, (long long)k[0], (long long)k[1],
+               rt_shape_text(w.rank, w.shape), kl);
+  }
+  IrOpAttrs canon = *at;
+  canon.v[IR_A_DATA_LAYOUT].str = "NCHW";
+  canon.v[IR_A_KERNEL_LAYOUT].str = "OIHW";
+  canon.v[IR_A_OUT_LAYOUT].str = "NCHW";
+  canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
+  canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
+  rt_operand(&yc, conv(op, 2, &xc, &wc, &canon, e));
+  return rt_layout_transform(&yc, "NCHW", ol, e);
+}
+
+/* ---------------------------------------------------------------- Winograd (h4-y1) */
+
+/* topi's winograd_transform_matrices for tiles of m and kernels of r (Cook-Toom over the interpolation
+ * points of Barabasz et al. for degree m + r - 2), rounded to dt as TVM casts them: A (alpha x m),
+ * B (alpha x alpha), G (alpha x r), row-major, alpha = m + r - 1 (at most 14). */
+static void winograd_matrices(int m, int r, IrDType dt, double *A, double *B, double *G) {
+  static const double pts[13][13] = {
+      {0}, {0}, {0, -1, 1}, {0, -1, 1, 0.5}, {0, -1, 1, 0.5, -2}, {0, -1, 1, 0.5, -2, -0.5},
+      {0, -1, 1, 0.5, -0.5, 2, -2}, {0, -1, 1, 0.5, -0.5, 2, -2, -0.25}, {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 0.75, -4.0 / 3},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4, 0.75, -4.0 / 3},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4, 0.75, -4.0 / 3, 0.25},
+      {0, -1, 1, 0.5, -0.5, 2, -2, -0.25, 4, 0.25, -0.75, 4.0 / 3, -4},
+  };
+  int n = m + r - 1, d = n - 1; /* d points */
+  const double *a = pts[d - 1];
+  double f[16], fs[16], F[16][16];
+  for (int i = 0; i < d; i++) {
+    f[i] = 1;
+    for (int k = 0; k < d; k++)
+      if (k != i) f[i] *= a[i] - a[k];
+  }
+  f[d] = 1;
+  for (int i = 0; i <= d; i++) fs[i] = f[i];
+  if (fs[0] < 0) fs[0] = -fs[0];
+  for (int l = 0; l < d; l++) { /* the coefficients of prod_{k != l} (x - a_k), over f_l */
+    double c[16] = {1};
+    int deg = 0;
+    for (int k = 0; k < d; k++) {
+      if (k == l) continue;
+      for (int p = deg + 1; p >= 0; p--) c[p] = (p > 0 ? c[p - 1] : 0) - a[k] * c[p];
+      deg++;
+    }
+    for (int p = 0; p < d; p++) F[l][p] = c[p] / f[l];
+  }
+  bool single = dt.bits == 32;
+#define ROUND(v) (single ? (double)(float)(v) : (v))
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < m; j++) A[i * m + j] = ROUND(i < d ? pow(a[i], j) : j == m - 1);
+    for (int j = 0; j < r; j++) G[i * r + j] = ROUND(i < d ? pow(a[i], j) / fs[i] : j == r - 1);
+    for (int j = 0; j < n; j++) {
+      double v;
+      if (i == d) v = j == d;
+      else if (j < d) v = F[j][i];
+      else {
+        v = 0;
+        for (int l = 0; l < d; l++) v -= F[l][i] * pow(a[l], d);
+      }
+      B[i * n + j] = ROUND(v * fs[j]);
+    }
+  }
+#undef ROUND
+}
+
+static double get_f64(const RtOperand *x, int64_t i) { return rt_scalar_f64(rt_elem_get(x->data, x->dt, i)); }
+
+/* nn.contrib_conv2d_winograd_weight_transform: (O, I, k, k) -> (alpha, alpha, O, I), G w G^T. */
+static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t m = ir_attr_int(at, IR_A_TILE_SIZE, 0);
+  if (w->rank != 4 || w->shape[2] != w->shape[3] || w->shape[2] < 3 || w->shape[2] > 7 || m < 2 || m > 8)
+    rt_error(e, "nn.contrib_conv2d_winograd_weight_transform: the weight %s with tile_size=%lld is not supported",
+             rt_shape_text(w->rank, w->shape), (long long)m);
+  int r = (int)w->shape[2], n = (int)m + r - 1;
+  double A[14 * 8], B[14 * 14], G[14 * 7];
+  winograd_matrices((int)m, r, w->dt, A, B, G);
+  int64_t O = w->shape[0], I = w->shape[1], shape[4] = {n, n, O, I};
+  RtResult res;
+  void *out = rt_result_init(&res, w->dt, 4, shape);
+  for (int eps = 0; eps < n; eps++)
+    for (int nu = 0; nu < n; nu++)
+      for (int64_t o = 0; o < O; o++)
+        for (int64_t i = 0; i < I; i++) {
+          double acc = 0;
+          for (int kh = 0; kh < r; kh++)
+            for (int kw = 0; kw < r; kw++)
+              acc += get_f64(w, ((o * I + i) * r + kh) * r + kw) * G[eps * r + kh] * G[nu * r + kw];
+          rt_elem_set(out, w->dt, ((eps * n + nu) * O + o) * I + i, rt_scalar_from_f64(w->dt, acc));
+        }
+  return rt_result_value(&res);
+}
+
+/* nn.contrib_conv2d_winograd_without_weight_transform: topi's _conv2d_winograd_nchw_impl on the data
+ * unpacked to NCHW, with the transformed weight (alpha, alpha, O, I): per m x m output tile,
+ * A^T [sum_i U[., ., o, i] (B^T d_i B)] A, in double; padding past the data is 0. */
+static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = "nn.contrib_conv2d_winograd_without_weight_transform";
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  RtOperand x0, u, x;
+  rt_operands_out_dtype(IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM, args, e, &x0, &u);
+  rt_operand(&x, rt_layout_transform(&x0, dl, "NCHW", e));
+  int64_t m = ir_attr_int(at, IR_A_TILE_SIZE, 0), k[2], lo[2], hi[2];
+  ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 0, k);
+  ir_attr_pads(at, 2, lo, hi);
+  int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = ir_attr_int(at, IR_A_CHANNELS, 0);
+  int r = (int)k[0], n = (int)m + r - 1;
+  if (m < 2 || m > 8 || r < 3 || r > 7 || k[1] != k[0])
+    rt_error(e, "%s: tile_size=%lld with kernel_size=[%lld, %lld] is not supported", name, (long long)m,
+             (long long)k[0], (long long)k[1]);
+  if (u.rank != 4 || u.shape[0] != n || u.shape[1] != n || u.shape[2] != O || u.shape[3] != C)
+    rt_error(e, "%s: the weight %s is not the transform of a %lldx%lld kernel from %lld to %lld channels (%d, %d, %lld, %lld)",
+             name, rt_shape_text(u.rank, u.shape), (long long)r, (long long)r, (long long)C, (long long)O, n, n,
+             (long long)O, (long long)C);
+  int64_t OH = H + lo[0] + hi[0] - r + 1, OW = W + lo[1] + hi[1] - r + 1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  double A[14 * 8], B[14 * 14], G[14 * 7];
+  winograd_matrices((int)m, r, x.dt, A, B, G);
+  int64_t shape[4] = {N, O, OH, OW};
+  RtResult res;
+  void *out = rt_result_init(&res, x.dt, 4, shape);
+  double *V = rt_alloc_atomic(sizeof(double) * (size_t)(C * n * n) + 1), tile[14 * 14], t[14 * 14], M[14 * 14];
+  for (int64_t b = 0; b < N; b++)
+    for (int64_t th = 0; th < OH; th += m)
+      for (int64_t tw = 0; tw < OW; tw += m) {
+        for (int64_t c = 0; c < C; c++) { /* V_c = B^T d B */
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+              int64_t h = th + i - lo[0], w = tw + j - lo[1];
+              tile[i * n + j] = h >= 0 && h < H && w >= 0 && w < W ? get_f64(&x, ((b * C + c) * H + h) * W + w) : 0;
+            }
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += tile[a * n + j] * B[a * n + i];
+              t[i * n + j] = acc;
+            }
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += t[i * n + a] * B[a * n + j];
+              V[(c * n + i) * n + j] = acc;
+            }
+        }
+        for (int64_t o = 0; o < O; o++) {
+          for (int i = 0; i < n * n; i++) {
+            double acc = 0;
+            for (int64_t c = 0; c < C; c++) acc += V[c * n * n + i] * get_f64(&u, ((int64_t)i * O + o) * C + c);
+            M[i] = acc;
+          }
+          for (int vh = 0; vh < m; vh++)
+            for (int j = 0; j < n; j++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += M[a * n + j] * A[a * m + vh];
+              t[vh * n + j] = acc;
+            }
+          for (int vh = 0; vh < m && th + vh < OH; vh++)
+            for (int vw = 0; vw < m && tw + vw < OW; vw++) {
+              double acc = 0;
+              for (int a = 0; a < n; a++) acc += t[vh * n + a] * A[a * m + vw];
+              rt_elem_set(out, x.dt, ((b * O + o) * OH + th + vh) * OW + tw + vw, rt_scalar_from_f64(x.dt, acc));
+            }
+        }
+      }
+  RtOperand y;
+  rt_operand(&y, rt_result_value(&res));
+  return rt_layout_transform(&y, "NCHW", ol, e);
+}
+
+/* ---------------------------------------------------------------- auto_scheduler_layout_transform (h4-y1) */
+
+typedef struct {
+  int n;
+  int64_t size[RT_MAX_RANK];
+  const char *name[RT_MAX_RANK];
+  int len[RT_MAX_RANK];
+} AutoLayout;
+
+/* "16o4i3h3w4o" as topi's parse_auto_scheduler_layout reads it (the checker has validated it). */
+static void auto_layout(const char *s, AutoLayout *l) {
+  int64_t f = 0;
+  l->n = 0;
+  for (const char *p = s; *p && l->n < RT_MAX_RANK;) {
+    if (*p >= '0' && *p <= '9') {
+      f = f * 10 + (*p++ - '0');
+      continue;
+    }
+    const char *q = p;
+    while (*q >= 'A' && *q <= 'z') q++;
+    l->size[l->n] = f, l->name[l->n] = p, l->len[l->n++] = (int)(q - p);
+    f = 0;
+    p = q;
+  }
+}
+
+static bool same_axis(const AutoLayout *a, int i, const AutoLayout *b, int j) {
+  return a->len[i] == b->len[j] && memcmp(a->name[i], b->name[j], (size_t)a->len[i]) == 0;
+}
+
+/* topi's auto_scheduler_layout_transform: each output element reads the data at, per src axis, the index
+ * combined (outermost first) from the output's axes of that name; an index past the data is an error. */
+static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+  AutoLayout src, dst;
+  auto_layout(at->v[IR_A_SRC_LAYOUT].str, &src);
+  auto_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
+  if (x->rank != src.n)
+    rt_error(e, "auto_scheduler_layout_transform: the data %s does not have src_layout's %d axes",
+             rt_shape_text(x->rank, x->shape), src.n);
+  int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, count = 1;
+  int64_t st = 1;
+  for (int i = x->rank - 1; i >= 0; i--) strides[i] = st, st = rt_mul_sat(st, x->shape[i]);
+  for (int i = 0; i < dst.n; i++) count = rt_mul_sat(count, dst.size[i]);
+  size_t esize = rt_dtype_size(x->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, x->dt, dst.n, dst.size);
+  for (int64_t j = 0; j < count; j++) {
+    int64_t off = 0;
+    for (int k = 0; k < src.n; k++) {
+      int64_t v = 0;
+      for (int i = 0; i < dst.n; i++)
+        if (same_axis(&src, k, &dst, i)) v = v * dst.size[i] + idx[i];
+      if (v >= x->shape[k])
+        rt_error(e, "auto_scheduler_layout_transform: dst_layout=\"%s\" reads index %lld of axis %.*s, beyond the data %s",
+                 at->v[IR_A_DST_LAYOUT].str, (long long)v, src.len[k], src.name[k], rt_shape_text(x->rank, x->shape));
+      off += v * strides[k];
+    }
+    memcpy(out + (size_t)j * esize, (const char *)x->data + (size_t)off * esize, esize);
+    for (int i = dst.n - 1; i >= 0; i--) {
+      if (++idx[i] < dst.size[i]) break;
+      idx[i] = 0;
+    }
+  }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- GEMM convolution (h4-y1) */
+
+/* topi's conv2d_gemm_weight_transform: HWIO flattened to (K, N), zero-padded (K to 4 * tile_cols, N to
+ * tile_rows), blocked: out[x, y, z, w] = flat[w + tile_cols * y, z + tile_rows * x]. */
+static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  int64_t n = ir_attr_int(at, IR_A_TILE_ROWS, 1), k = ir_attr_int(at, IR_A_TILE_COLS, 1);
+  if (w->rank != 4 || n < 1 || k < 1) rt_error(e, "nn.contrib_conv2d_gemm_weight_transform takes an HWIO weight");
+  int64_t K = rt_mul_sat(rt_mul_sat(w->shape[0], w->shape[1]), w->shape[2]), N = w->shape[3], kk = rt_mul_sat(4, k);
+  int64_t shape[4] = {(N + n - 1) / n, (K + kk - 1) / kk * kk / k, n, k};
+  size_t esize = rt_dtype_size(w->dt);
+  RtResult res;
+  char *out = rt_result_init(&res, w->dt, 4, shape);
+  int64_t count = rt_mul_sat(rt_mul_sat(shape[0], shape[1]), n * k);
+  memset(out, 0, (size_t)count * esize);
+  for (int64_t x = 0; x < shape[0]; x++)
+    for (int64_t y = 0; y < shape[1]; y++)
+      for (int64_t z = 0; z < n; z++)
+        for (int64_t v = 0; v < k; v++) {
+          int64_t r = v + k * y, c = z + n * x;
+          if (r < K && c < N)
+            memcpy(out + (size_t)(((x * shape[1] + y) * n + z) * k + v) * esize,
+                   (const char *)w->data + (size_t)(r * N + c) * esize, esize);
+        }
+  return rt_result_value(&res);
+}
+
+/* nn.contrib_conv2d_gemm_without_weight_transform: the HWIO weight recovered from the transform's blocks
+ * (kernel_size, the data's channels, channels), then nn.conv2d's kernel in NHWC. */
+static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  IrOpId op = IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM;
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NHWC"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  RtOperand x0, b, x, wc, yc;
+  rt_operands_out_dtype(op, args, e, &x0, &b);
+  rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", e));
+  int64_t ks[2], O = ir_attr_int(at, IR_A_CHANNELS, 0), I = x.shape[3];
+  ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 1, ks);
+  int64_t K = rt_mul_sat(rt_mul_sat(ks[0], ks[1]), I);
+  if (b.rank != 4 || b.shape[2] < 1 || b.shape[3] < 1 || rt_mul_sat(b.shape[0], b.shape[2]) < O ||
+      rt_mul_sat(b.shape[1], b.shape[3]) < K)
+    rt_error(e, "%s: the weight %s does not hold a %lldx%lld kernel from %lld to %lld channels", ir_ops[op].name,
+             rt_shape_text(b.rank, b.shape), (long long)ks[0], (long long)ks[1], (long long)I, (long long)O);
+  int64_t n = b.shape[2], k = b.shape[3], wshape[4] = {ks[0], ks[1], I, O};
+  size_t esize = rt_dtype_size(b.dt);
+  RtResult wres;
+  char *w = rt_result_init(&wres, b.dt, 4, wshape);
+  for (int64_t r = 0; r < K; r++)
+    for (int64_t c = 0; c < O; c++)
+      memcpy(w + (size_t)(r * O + c) * esize,
+             (const char *)b.data + (size_t)((((c / n) * b.shape[1] + r / k) * n + c % n) * k + r % k) * esize, esize);
+  rt_operand(&wc, rt_result_value(&wres));
+  IrOpAttrs canon = *at;
+  canon.v[IR_A_DATA_LAYOUT].str = "NHWC";
+  canon.v[IR_A_KERNEL_LAYOUT].str = "HWIO";
+  canon.v[IR_A_OUT_LAYOUT].str = "NHWC";
+  canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
+  canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
+  rt_operand(&yc, conv(op, 2, &x, &wc, &canon, e));
+  return rt_layout_transform(&yc, "NHWC", ol, e);
+}
+
 RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   const IrOpAttrs *at = rt_attrs(e);
   RtOperand x, w;
@@ -1105,6 +1427,13 @@ RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_UPSAMPLING3D: rt_operand(&x, args[0]); return resize_nd(op, 3, &x, at, e);
   case IR_OP_NN_DEPTH_TO_SPACE:
   case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_NCHWC:
+  case IR_OP_NN_CONTRIB_DEPTHWISE_CONV2D_NCHWC: return conv2d_nchwc(op, args, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return winograd_weight_transform(&w, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM: return winograd_conv(args, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return gemm_weight_transform(&w, at, e);
+  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM: return gemm_conv(args, at, e);
+  case IR_OP_AUTO_SCHEDULER_LAYOUT_TRANSFORM: rt_operand(&x, args[0]); return auto_scheduler_layout_transform(&x, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

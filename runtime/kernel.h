@@ -74,4 +74,8 @@ void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n
  * when it has one, as TVM computes; fails when their dtypes differ (nn.c). */
 void rt_operands_out_dtype(IrOpId op, const RtValue *args, const IrExpr *e, RtOperand *x, RtOperand *w);
 
+/* a from layout src to layout dst (layout_transform's kernel: "NCHW8c" to "NCHW"); both valid for a's
+ * rank (transform.c). */
+RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const IrExpr *e);
+
 #endif

@@ -190,6 +190,14 @@ RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e)
   case IR_OP_NN_DENSE: return dense(&x, &w, at, e, false);
   case IR_OP_NN_MATMUL: return dense(&x, &w, at, e, true);
   case IR_OP_NN_BATCH_MATMUL: return batch_matmul(&x, &w, at, e);
+  case IR_OP_NN_CONTRIB_DENSE_PACK: {
+    /* the weight unpacked from weight_layout ("NC8n") to NC by layout_transform's kernel, then nn.dense */
+    const IrAttrValue *wl = &at->v[IR_A_WEIGHT_LAYOUT];
+    RtOperand wc;
+    rt_operand(&wc, rt_layout_transform(&w, wl->given && !wl->none && wl->str && *wl->str ? wl->str : "NC", "NC", e));
+    if (x.rank != 2) rt_error(e, "nn.contrib_dense_pack takes 2-D data, not %s", rt_shape_text(x.rank, x.shape));
+    return dense(&x, &wc, at, e, false);
+  }
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -296,7 +296,7 @@ static RtValue product(IrOpId op, const RtValue *args, const IrExpr *e) {
   int64_t waxis = 0;
   IrOpId fop = op == IR_OP_QNN_CONV2D             ? IR_OP_NN_CONV2D
                : op == IR_OP_QNN_CONV2D_TRANSPOSE ? IR_OP_NN_CONV2D_TRANSPOSE
-               : op == IR_OP_QNN_DENSE          ? IR_OP_NN_DENSE
+               : op == IR_OP_QNN_DENSE || op == IR_OP_QNN_CONTRIB_DENSE_PACK ? IR_OP_NN_DENSE
                                                 : IR_OP_NN_BATCH_MATMUL;
   if (op == IR_OP_QNN_CONV2D_TRANSPOSE) {
     waxis = 1; /* its legalization subtracts a vector zero point by bias_add, axis 1 */
@@ -559,6 +559,45 @@ static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
   return requant(e, op, &q, &mo, x.dt);
 }
 
+/* topi's simulated_quantize / simulated_dequantize: the dtype code (0 none, 1 int8, 2 uint8, 3 int32; any
+ * other passes the data through, as topi's if-chain) picks clip(round(x / scale) + zp) (round halves away
+ * from zero, tir.round's llvm.round) or (x - zp) * scale; scale and zero point indexed by the coordinate
+ * along `axis` modulo their length (topi's indexmod); in double, rounded to the data's dtype. */
+static RtValue simulated(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, code, sc, zp;
+  rt_operand(&x, args[0]);
+  rt_operand(&code, args[1]);
+  rt_operand(&sc, args[2]);
+  rt_operand(&zp, args[3]);
+  const char *name = ir_ops[op].name;
+  if (code.count < 1) rt_error(e, "%s: the dtype code is empty", name);
+  int64_t c = (int64_t)rt_scalar_f64(rt_elem_get(code.data, code.dt, 0));
+  double lo = c == 1 ? -128 : c == 2 ? 0 : -2147483648.0, hi = c == 1 ? 127 : c == 2 ? 255 : 2147483647.0;
+  bool pass = c < 1 || c > 3;
+  if (!pass && (sc.count < 1 || zp.count < 1)) rt_error(e, "%s: the scale or zero point is empty", name);
+  int axis = x.rank ? rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, -1), x.rank) : 0;
+  int64_t inner = 1, len = x.rank ? x.shape[axis] : 1;
+  for (int i = axis + 1; i < x.rank; i++) inner = rt_mul_sat(inner, x.shape[i]);
+  RtResult res;
+  void *out = rt_result_init(&res, x.dt, x.rank, x.shape);
+  for (int64_t i = 0; i < x.count; i++) {
+    double v = rt_scalar_f64(rt_elem_get(x.data, x.dt, i));
+    if (!pass) {
+      int64_t k = len ? (i / inner) % len : 0;
+      double s = rt_scalar_f64(rt_elem_get(sc.data, sc.dt, k % sc.count));
+      double z = rt_scalar_f64(rt_elem_get(zp.data, zp.dt, k % zp.count));
+      if (op == IR_OP_QNN_SIMULATED_QUANTIZE) {
+        v = round(v / s) + z;
+        v = v > hi ? hi : v < lo ? lo : v;
+      } else {
+        v = (v - z) * s;
+      }
+    }
+    rt_elem_set(out, x.dt, i, rt_scalar_from_f64(x.dt, v));
+  }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -586,6 +625,16 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e
   case IR_OP_QNN_SOFTMAX: return qnn_softmax(op, args, at, e);
   case IR_OP_QNN_LEAKY_RELU: return qnn_leaky_relu(op, args, at, e);
   case IR_OP_FIXED_POINT_MULTIPLY: case IR_OP_FIXED_POINT_MULTIPLY_PER_AXIS: return fixed_point(op, args, at, e);
+  case IR_OP_QNN_SIMULATED_QUANTIZE:
+  case IR_OP_QNN_SIMULATED_DEQUANTIZE: return simulated(op, args, at, e);
+  case IR_OP_QNN_CONTRIB_DENSE_PACK: { /* qnn.dense on the weight unpacked from weight_layout to NC */
+    const IrAttrValue *wl = &at->v[IR_A_WEIGHT_LAYOUT];
+    RtOperand w;
+    rt_operand(&w, args[1]);
+    RtValue a[6] = {args[0], rt_layout_transform(&w, wl->given && !wl->none && wl->str && *wl->str ? wl->str : "NC", "NC", e),
+                    args[2], args[3], args[4], args[5]};
+    return product(op, a, e);
+  }
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

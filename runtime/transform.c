@@ -672,6 +672,15 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const I
   return rt_result_value(&res);
 }
 
+/* a from layout src to layout dst, both valid and a of src's rank (kernel.h). */
+RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const IrExpr *e) {
+  IrOpAttrs at = ir_op_attrs_none;
+  at.v[IR_A_SRC_LAYOUT].given = at.v[IR_A_DST_LAYOUT].given = true;
+  at.v[IR_A_SRC_LAYOUT].str = src;
+  at.v[IR_A_DST_LAYOUT].str = dst;
+  return layout_transform(a, &at, e);
+}
+
 /* ---------------------------------------------------------------- slice_like, trilu */
 
 /* The first like.shape[i] elements of each axis i that `axes` names (every axis both have by default). */

@@ -772,3 +772,401 @@ TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(r, c, dpos), xt), message));
   return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
 }
+
+/* ---------------------------------------------------------------- packed layouts (h4-y1) */
+
+/* A layout over the letters of `canon`, each once in any order, some split into an outer (capital)
+ * and an inner part (a factor and the small letter): "NCHW8c", "OIHW8i8o". */
+typedef struct {
+  const char *s;
+  int n;
+  char axis[16];
+  int64_t factor[16]; /* 0 for a primal axis */
+} Packed;
+
+static int packed_find(const Packed *l, char c) {
+  for (int i = 0; i < l->n; i++)
+    if (l->axis[i] == c) return i;
+  return -1;
+}
+
+static TyRelResult packed_layout(TyRelation *rel, IrAttrId id, const char *canon, const char *dflt, Packed *l,
+                                 const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
+  l->s = s;
+  l->n = 0;
+  const char *why = NULL;
+  for (const char *p = s; *p && !why;) {
+    int64_t f = 0;
+    while (*p >= '0' && *p <= '9' && f <= ATTR_MAX) f = f * 10 + (*p++ - '0');
+    char c = *p++, up = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    if (f > ATTR_MAX) why = "a factor is too large";
+    else if (!c || !strchr(canon, up)) why = "it has a letter or character that is not one of them";
+    else if (packed_find(l, c) >= 0) why = "an axis appears twice";
+    else if (c != up && f < 1) why = "a split axis (small letter) needs a factor before it, such as 8c";
+    else if (c == up && f) why = "a factor comes before a small letter only";
+    else if (l->n == 16) why = "it has too many axes";
+    else l->axis[l->n] = c, l->factor[l->n++] = f;
+  }
+  for (const char *c = canon; *c && !why; c++)
+    if (packed_find(l, *c) < 0) why = "it lacks one";
+  if (why)
+    REL_FAIL("%s: %s=\"%s\" is not supported: it takes the letters of \"%s\" in any order, each possibly split "
+             "(\"%s\" with 8%c); %s", ty_rel_who(rel), ir_attr_name(id), s, canon, canon, canon[1] + 'a' - 'A', why);
+  return TY_SOLVED;
+}
+
+/* The canonical dimensions (in canon's order) of `shape` in the packed layout l: a split axis is its
+ * outer part times the factor; the inner parts must be the factors. */
+static TyRelResult packed_forward(TyCtx *cx, TyRelation *rel, const Packed *l, const char *canon, IrType *shape,
+                                  const char *what, IrType **out, const char **message) {
+  for (int i = 0; i < l->n; i++)
+    if (l->factor[i] && !ty_unify(cx, ty_rel_dim_at(shape, i), ty_rel_dim(l->factor[i]), NULL))
+      REL_FAIL("%s: axis %c of %s (%s) has %lld elements, but %s is %s", ty_rel_who(rel), l->axis[i], what, l->s,
+               (long long)l->factor[i], what, ty_rel_shape_text(cx, shape));
+  for (int k = 0; canon[k]; k++) {
+    int p = packed_find(l, canon[k]), q = packed_find(l, (char)(canon[k] - 'A' + 'a'));
+    out[k] = ty_rel_dim_at(shape, p);
+    if (q >= 0) out[k] = ty_dim_mul(cx, out[k], ty_rel_dim(l->factor[q]));
+  }
+  return TY_SOLVED;
+}
+
+/* The shape in packed layout l of canonical dimensions `c` (canon's order): a split axis's outer part
+ * is its size divided by the factor, which must divide it. */
+static TyRelResult packed_backward(TyCtx *cx, TyRelation *rel, const Packed *l, const char *canon, IrType **c,
+                                   IrType **out_shape, const char **message) {
+  IrType **dims = IR_NEW_ARRAY(IrType *, l->n);
+  for (int i = 0; i < l->n; i++) {
+    if (l->factor[i]) {
+      dims[i] = ty_rel_dim(l->factor[i]);
+      continue;
+    }
+    IrType *whole = c[strchr(canon, l->axis[i]) - canon];
+    int q = packed_find(l, (char)(l->axis[i] - 'A' + 'a'));
+    if (q < 0) {
+      dims[i] = whole;
+      continue;
+    }
+    int64_t f = l->factor[q], v;
+    if ((dims[i] = ty_dim_div(cx, whole, ty_rel_dim(f)))) continue;
+    TyRelResult known = ty_rel_dim_const(cx, whole, &v);
+    if (known == TY_NOT_YET) return known;
+    if (known == TY_SOLVED)
+      REL_FAIL("%s: the output's axis %c has %lld elements, which do not split into parts of %lld (\"%s\")",
+               ty_rel_who(rel), l->axis[i], (long long)v, (long long)f, l->s);
+    dims[i] = ty_dim_any();
+  }
+  *out_shape = ty_rel_shape(l->n, dims);
+  return TY_SOLVED;
+}
+
+/* nn.contrib_conv2d_NCHWc (TVM's Conv2DWinogradRel<Conv2DAttrs>: channels and kernel_size must be
+ * given, the output is (N, channels, window sizes) in out_layout) and nn.contrib_depthwise_conv2d_NCHWc
+ * (Conv2DRel: channels and kernel_size may come from the weight). Data and output layouts are NCHW with
+ * C (or any axis) split, the weight's OIHW with I and O split; the weight, once known, must fit. */
+static TyRelResult nchwc_rel(TyCtx *cx, TyRelation *rel, bool depthwise, const char **message) {
+  Packed dl, kl, ol;
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NCHW", "NCHW", &dl, message));
+  REL_TRY(packed_layout(rel, IR_A_KERNEL_LAYOUT, "OIHW", "OIHW", &kl, message));
+  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NCHW", dl.s, &ol, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  bool has_ch = ch->given && !ch->none, has_ks = ks->given && !ks->none;
+  if (!depthwise && (!has_ch || !has_ks))
+    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
+  IrType *xs, *xt, *ws, *wt, *x[4], *w[4], *c[4];
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, kl.n, &ws, &wt, ir_printf("a weight (%s)", kl.s), message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &dl, "NCHW", xs, "the data", x, message));
+  REL_TRY(packed_forward(cx, rel, &kl, "OIHW", ws, "the weight", w, message));
+  int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, 2, lo, hi, message));
+  if (has_ks) REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 0, kernel, message));
+  int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
+  if (groups < 1) REL_FAIL("%s: groups=%lld must be at least 1", ty_rel_who(rel), (long long)groups);
+  IrType *cin = ty_dim_mul(cx, w[1], ty_rel_dim(groups));
+  if (!ty_unify(cx, x[1], cin, NULL))
+    REL_FAIL("%s: the data (%s) has %s channels, but the weight %s (%s) takes %s (its I dimension times groups=%lld)",
+             ty_rel_who(rel), dl.s, ty_rel_text(cx, x[1]), ty_rel_shape_text(cx, ws), kl.s, ty_rel_text(cx, cin),
+             (long long)groups);
+  if (has_ch && !ty_unify(cx, w[0], ty_rel_dim(ch->ints[0]), NULL))
+    REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
+             (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl.s, ty_rel_text(cx, w[0]));
+  int64_t o;
+  if (groups > 1 && ty_rel_dim_const(cx, w[0], &o) == TY_SOLVED && o % groups != 0)
+    REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
+  c[0] = x[0];
+  c[1] = w[0];
+  for (int i = 0; i < 2; i++) {
+    int64_t k;
+    if (has_ks) {
+      k = kernel[i];
+      if (!ty_unify(cx, w[2 + i], ty_rel_dim(k), NULL))
+        REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)k,
+                 ty_rel_shape_text(cx, ws), kl.s);
+    } else {
+      TyRelResult known = ty_rel_dim_const(cx, w[2 + i], &k);
+      if (known == TY_NOT_YET) return known;
+      if (known == TY_FAILED) {
+        c[2 + i] = ty_dim_any();
+        continue;
+      }
+    }
+    TyRelResult r = window_out(cx, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_FAILED)
+      REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
+  }
+  IrType *os;
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+}
+
+TyRelResult ty_rel_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message) {
+  return nchwc_rel(cx, rel, false, message);
+}
+TyRelResult ty_rel_depthwise_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message) {
+  return nchwc_rel(cx, rel, true, message);
+}
+
+/* nn.contrib_dense_pack (TVM's DensePackRel): data (M, K) by a weight packed in weight_layout ("NC8n":
+ * (N / 8, K, 8); "NC16n4c": (N / 16, K / 4, 16, 4)) gives (M, N), N the weight's unpacked N axis (TVM's
+ * w0 * w2); its unpacked C axis must be K. */
+static TyRelResult dense_pack_rel(TyCtx *cx, TyRelation *rel, bool qnn, const char **message) {
+  Packed wl;
+  const IrAttrValue *od = ty_rel_attr(rel, IR_A_OUT_DTYPE);
+  if (qnn && (!od->given || od->none))
+    REL_FAIL("%s needs out_dtype (TVM's QnnDensePackRel: its bits must be more than 0)", ty_rel_who(rel));
+  REL_TRY(packed_layout(rel, IR_A_WEIGHT_LAYOUT, "NC", "NC", &wl, message));
+  IrType *xs, *xt, *ws, *wt, *w[2];
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &xs, &xt, "2-D data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, wl.n, &ws, &wt, ir_printf("a weight (%s)", wl.s), message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &wl, "NC", ws, "the weight", w, message));
+  if (!ty_unify(cx, ty_rel_dim_at(xs, 1), w[1], NULL))
+    REL_FAIL("%s: the data %s has %s columns, but the weight %s (%s) takes %s", ty_rel_who(rel),
+             ty_rel_shape_text(cx, xs), ty_rel_text(cx, ty_rel_dim_at(xs, 1)), ty_rel_shape_text(cx, ws), wl.s,
+             ty_rel_text(cx, w[1]));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 2);
+  dims[0] = ty_rel_dim_at(xs, 0);
+  dims[1] = w[0];
+  return ty_rel_result(cx, rel, qnn ? 6 : 2, ty_rel_tensor_type(ty_rel_shape(2, dims), ty_rel_out_dtype(rel, xt)), message);
+}
+
+TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
+  return dense_pack_rel(cx, rel, false, message);
+}
+
+/* qnn.contrib_dense_pack(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale)
+ * (TVM's QnnDensePackRel): as nn.contrib_dense_pack, out_dtype required; the parameters are not read. */
+TyRelResult ty_rel_qnn_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
+  return dense_pack_rel(cx, rel, true, message);
+}
+
+/* ---------------------------------------------------------------- Winograd (h4-y1) */
+
+/* tile_size (required) within topi's winograd_transform_matrices' range, 2 to 8. */
+static TyRelResult tile_size(TyRelation *rel, int64_t *m, const char **message) {
+  *m = ir_attr_int(rel->attrs, IR_A_TILE_SIZE, 0);
+  if (*m < 2 || *m > 8)
+    REL_FAIL("%s: tile_size=%lld is not supported: Winograd's tiles are 2 to 8 (topi's winograd_transform_matrices)",
+             ty_rel_who(rel), (long long)*m);
+  return TY_SOLVED;
+}
+
+/* A square kernel side of 3 to 7, as topi's matrices take it (what the relation knows of it). */
+static TyRelResult winograd_kernel(TyCtx *cx, TyRelation *rel, IrType *kh, IrType *kw, IrType *shape,
+                                   const char **message) {
+  int64_t a, b;
+  TyRelResult ra = ty_rel_dim_const(cx, kh, &a), rb = ty_rel_dim_const(cx, kw, &b);
+  if ((ra == TY_SOLVED && (a < 3 || a > 7)) || (rb == TY_SOLVED && (b < 3 || b > 7)) ||
+      (ra == TY_SOLVED && rb == TY_SOLVED && a != b))
+    REL_FAIL("%s: the kernel %s is not supported: Winograd takes square kernels of 3 to 7", ty_rel_who(rel),
+             ty_rel_shape_text(cx, shape));
+  return TY_SOLVED;
+}
+
+/* nn.contrib_conv2d_winograd_weight_transform (TVM's Conv2DWinogradWeightTransformRel): an OIHW weight
+ * (O, I, KH, KW) becomes (tile + KH - 1, tile + KW - 1, O, I). */
+TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, const char **message) {
+  int64_t m;
+  REL_TRY(tile_size(rel, &m, message));
+  IrType *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ws, &wt, "an OIHW weight", message));
+  REL_TRY(winograd_kernel(cx, rel, ty_rel_dim_at(ws, 2), ty_rel_dim_at(ws, 3), ws, message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
+  dims[0] = ty_dim_add(cx, ty_rel_dim_at(ws, 2), ty_rel_dim(m - 1));
+  dims[1] = ty_dim_add(cx, ty_rel_dim_at(ws, 3), ty_rel_dim(m - 1));
+  dims[2] = ty_rel_dim_at(ws, 0);
+  dims[3] = ty_rel_dim_at(ws, 1);
+  REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), wt), message));
+  return ty_rel_float(cx, rel, wt, "its weight", rel->args[0], message);
+}
+
+/* nn.contrib_conv2d_winograd_without_weight_transform (TVM's Conv2DWinogradRel<Conv2DWinogradAttrs>):
+ * channels and kernel_size required, the output (N, channels, window sizes) in out_layout; the weight is
+ * not read (TVM lets backends pick its layout; relay's kernel takes the weight transform's
+ * (alpha, alpha, O, I)). Strides and dilation must be 1, as topi's Winograd. */
+TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **message) {
+  Packed dl, ol;
+  int64_t m;
+  REL_TRY(tile_size(rel, &m, message));
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NCHW", "NCHW", &dl, message));
+  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NCHW", dl.s, &ol, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (!ch->given || ch->none || !ks->given || ks->none)
+    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
+  IrType *xs, *xt, *ws, *wt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &dl, "NCHW", xs, "the data", x, message));
+  int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, 2, lo, hi, message));
+  REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 0, kernel, message));
+  if (strides[0] != 1 || strides[1] != 1 || dil[0] != 1 || dil[1] != 1)
+    REL_FAIL("%s: Winograd takes strides and dilation 1 (topi's), not strides=[%lld, %lld], dilation=[%lld, %lld]",
+             ty_rel_who(rel), (long long)strides[0], (long long)strides[1], (long long)dil[0], (long long)dil[1]);
+  if (kernel[0] != kernel[1] || kernel[0] < 3 || kernel[0] > 7)
+    REL_FAIL("%s: kernel_size=[%lld, %lld] is not supported: Winograd takes square kernels of 3 to 7", ty_rel_who(rel),
+             (long long)kernel[0], (long long)kernel[1]);
+  c[0] = x[0];
+  c[1] = ty_rel_dim(ch->ints[0]);
+  for (int i = 0; i < 2; i++) {
+    TyRelResult r = window_out(cx, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i]);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_FAILED)
+      REL_FAIL("%s: the kernel_size %lld does not fit the padded data %s", ty_rel_who(rel), (long long)kernel[i],
+               ty_rel_shape_text(cx, xs));
+  }
+  IrType *os;
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
+  IrType *ot = ty_rel_out_dtype(rel, xt);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ot), message));
+  return ty_rel_float(cx, rel, ot, "its output", rel->args[2], message);
+}
+
+/* auto_scheduler_layout_transform (TVM's AutoSchedulerLayoutTransformRel): dst_layout such as
+ * "16o4i3h3w4o" is the output's shape (each factor, then its axis name; a name may repeat, split);
+ * the data's rank must be src_layout's number of axes (its factors are not read, as topi's). */
+static const char *auto_layout(const char *s, int *n, int64_t *shape) {
+  int64_t f = 0;
+  int axes = 0;
+  bool in_axis = false;
+  *n = 0;
+  if (!s || !*s) return "it is empty";
+  for (const char *p = s; *p; p++) {
+    if (*p >= 'A' && *p <= 'z') {
+      if (!in_axis) {
+        if (f < 1) return "an axis has no factor before it";
+        if (*n == 64) return "it has more than 64 axes";
+        shape[(*n)++] = f;
+        f = 0;
+        axes++;
+      }
+      in_axis = true;
+    } else if (*p >= '0' && *p <= '9') {
+      if (f > ATTR_MAX) return "a factor is too large";
+      f = f * 10 + (*p - '0');
+      in_axis = false;
+    } else
+      return "it has a character that is neither a letter nor a digit";
+  }
+  if (!in_axis) return "it ends with a factor";
+  return NULL;
+}
+
+TyRelResult ty_rel_auto_scheduler_layout_transform(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  const char *src = ty_rel_attr(rel, IR_A_SRC_LAYOUT)->str, *dst = ty_rel_attr(rel, IR_A_DST_LAYOUT)->str, *why;
+  int ns, nd;
+  int64_t ss[64], ds[64];
+  if ((why = auto_layout(src, &ns, ss))) REL_FAIL("%s: src_layout=\"%s\" is not a layout: %s", ty_rel_who(rel), src ? src : "", why);
+  if ((why = auto_layout(dst, &nd, ds))) REL_FAIL("%s: dst_layout=\"%s\" is not a layout: %s", ty_rel_who(rel), dst ? dst : "", why);
+  if (xs->u.shape.rank != ns)
+    REL_FAIL("%s: src_layout=\"%s\" has %d axes, but the data %s has rank %d", ty_rel_who(rel), src, ns,
+             ty_rel_shape_text(cx, xs), xs->u.shape.rank);
+  IrType **dims = IR_NEW_ARRAY(IrType *, nd + 1);
+  for (int i = 0; i < nd; i++) dims[i] = ty_rel_dim(ds[i]);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(nd, dims), xt), message);
+}
+
+/* ---------------------------------------------------------------- GEMM convolution (h4-y1) */
+
+static TyRelResult gemm_tiles(TyRelation *rel, int64_t *n, int64_t *k, const char **message) {
+  *n = ir_attr_int(rel->attrs, IR_A_TILE_ROWS, 0);
+  *k = ir_attr_int(rel->attrs, IR_A_TILE_COLS, 0);
+  if (*n < 1 || *k < 1 || *n > ATTR_MAX || *k > ATTR_MAX)
+    REL_FAIL("%s: tile_rows=%lld and tile_cols=%lld must be at least 1", ty_rel_who(rel), (long long)*n, (long long)*k);
+  return TY_SOLVED;
+}
+
+/* nn.contrib_conv2d_gemm_weight_transform (TVM's Conv2DGemmWeightTransformRel): an HWIO weight flattened
+ * to (K = KH*KW*I, N = O), K padded to a multiple of 4 * tile_cols and N of tile_rows, gives
+ * (N' / tile_rows, K' / tile_cols, tile_rows, tile_cols). */
+TyRelResult ty_rel_conv2d_gemm_weight_transform(TyCtx *cx, TyRelation *rel, const char **message) {
+  int64_t n, k, d[4];
+  REL_TRY(gemm_tiles(rel, &n, &k, message));
+  IrType *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ws, &wt, "an HWIO weight", message));
+  IrType **dims = IR_NEW_ARRAY(IrType *, 4);
+  bool known = true;
+  for (int i = 0; i < 4; i++) {
+    TyRelResult r = ty_rel_dim_const(cx, ty_rel_dim_at(ws, i), &d[i]);
+    if (r == TY_NOT_YET) return r;
+    known &= r == TY_SOLVED;
+  }
+  if (known) {
+    int64_t K = d[0] * d[1] * d[2], N = d[3], kk = 4 * k;
+    dims[0] = ty_rel_dim((N + n - 1) / n);
+    dims[1] = ty_rel_dim((K + kk - 1) / kk * kk / k);
+  } else {
+    dims[0] = ty_dim_any();
+    dims[1] = ty_dim_any();
+  }
+  dims[2] = ty_rel_dim(n);
+  dims[3] = ty_rel_dim(k);
+  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), wt), message);
+}
+
+/* nn.contrib_conv2d_gemm_without_weight_transform (TVM's Conv2DGemmRel): data convertible to NHWC,
+ * channels and kernel_size required, the output (N, window sizes, channels) in out_layout; the weight
+ * (the transform's) is not read. */
+TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message) {
+  Packed dl, ol;
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NHWC", "NHWC", &dl, message));
+  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NHWC", dl.s, &ol, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (!ch->given || ch->none || !ks->given || ks->none)
+    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
+  IrType *xs, *xt, *ws, *wt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, &dl, "NHWC", xs, "the data", x, message));
+  int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, 2, lo, hi, message));
+  REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 1, kernel, message));
+  c[0] = x[0];
+  c[3] = ty_rel_dim(ch->ints[0]);
+  for (int i = 0; i < 2; i++) {
+    TyRelResult r = window_out(cx, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i]);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_FAILED)
+      REL_FAIL("%s: the kernel_size %lld (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
+               (long long)kernel[i], (long long)dil[i], ty_rel_shape_text(cx, xs));
+  }
+  IrType *os;
+  REL_TRY(packed_backward(cx, rel, &ol, "NHWC", c, &os, message));
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+}

@@ -440,3 +440,15 @@ TyRelResult ty_rel_qnn_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char *
   REL_TRY(channel_arg(cx, rel, 3, I32, ty_rel_dim_at(ws, 1), "kernel_zero_point", message));
   return channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message);
 }
+
+/* qnn.simulated_quantize(data, out_dtype code, output_scale, output_zero_point) and
+ * qnn.simulated_dequantize(data, in_dtype code, input_scale, input_zero_point) (TVM's
+ * SimulatedQuantizeRel / SimulatedDequantizeRel): data and the code are tensors; the result has the
+ * data's type (float: topi divides and rounds in it). */
+TyRelResult ty_rel_simulated_quantize(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *xs, *xt, *cs;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &cs, NULL, message));
+  REL_TRY(ty_rel_result(cx, rel, 4, ty_rel_tensor_type(xs, xt), message));
+  return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
+}

@@ -265,6 +265,58 @@ def gen_more_layers():
     return 'image.grid_sample(%s, divide(%s, 3f), method="%s", padding_mode="%s", align_corners=%s)' % (t([n] + shape(d + 1)), t([n, d] + shape(d)), R.choice(["bilinear", "nearest"] + (["bicubic"] if d == 2 else [])), R.choice(["zeros", "border", "reflection"]), R.choice(["True", "False"]))
 
 
+def gen_y1():
+    """Packed layouts, Winograd, annotations, simulated quantization (h4-y1): one random call whose run-time checks
+    pass when shapes are known."""
+    k = R.randrange(8)
+    if k in (0, 1):  # nn.contrib_conv2d_NCHWc / depthwise: channels split by cb, output channels by ob
+        n, h, w = R.randint(1, 2), R.randint(2, 5), R.randint(2, 5); cb, ob = R.choice([1, 2, 4]), R.choice([1, 2, 4])
+        kh, kw = R.randint(1, min(3, h)), R.randint(1, min(3, w)); ol = R.choice(["", "NCHW", "NCHW%dc" % ob])
+        dt = R.choice(["float32", "float64", "int32"])
+        if k == 0:
+            c, o, g = cb * R.randint(1, 2), ob * R.randint(1, 2), 1
+            ib = R.choice([d for d in (1, 2, 4) if c % d == 0])
+            wsh = [o // ob, c // ib, kh, kw, ib, ob]; kl = "OIHW%di%do" % (ib, ob)
+            op = "nn.contrib_conv2d_NCHWc"; extra = "channels=%d, kernel_size=[%d, %d], " % (o, kh, kw)
+        else:
+            c = ob * R.randint(1, 2) * cb // __import__("math").gcd(cb, ob); o, g = c, c
+            wsh = [o // ob, 1, kh, kw, 1, ob]; kl = "OIHW1i%do" % ob
+            op = "nn.contrib_depthwise_conv2d_NCHWc"; extra = R.choice(["", "channels=%d, kernel_size=[%d, %d], " % (o, kh, kw)])
+        if ol == "":
+            ol = "NCHW%dc" % cb if o % cb == 0 else "NCHW"
+        return '%s(%s, %s, %sgroups=%d, padding=%s, strides=%s, data_layout="NCHW%dc", kernel_layout="%s", out_layout="%s")' % (
+            op, t([n, c // cb, h, w, cb], dt), t(wsh, dt), extra, g, l([R.randint(0, 1)] * 2), l([R.randint(1, 2)] * 2), cb, kl, ol)
+    if k == 2:
+        m, kk, nb = R.randint(1, 3), R.randint(1, 4), R.choice([1, 2, 4]); nn_ = nb * R.randint(1, 3)
+        if R.random() < 0.3:
+            return 'qnn.contrib_dense_pack(%s, %s, %d, %d, 0.5f, 0.25f, weight_layout="NC%dn%dc", out_dtype="int32")' % (
+                t([m, 2 * kk], "uint8"), t([nn_ // nb, kk, nb, 2], "int8"), R.randint(0, 3), R.randint(-2, 2), nb, 2)
+        return 'nn.contrib_dense_pack(%s, %s, weight_layout="NC%dn")' % (t([m, kk]), t([nn_ // nb, kk, nb]), nb)
+    if k == 3:
+        return "nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=%d)" % (t([R.randint(1, 3), R.randint(1, 3), 3, 3], R.choice(["float32", "float64"])), R.randint(2, 6))
+    if k == 4:
+        m, c, o = R.randint(2, 4), R.randint(1, 3), R.randint(1, 3); p = R.randint(0, 1)
+        x = t([R.randint(1, 2), c, R.randint(3 - 2 * p, 7), R.randint(3 - 2 * p, 7)])
+        return "nn.contrib_conv2d_winograd_without_weight_transform(%s, nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=%d), tile_size=%d, channels=%d, kernel_size=[3, 3], padding=[%d, %d])" % (
+            x, t([o, c, 3, 3]), m, m, o, p, p)
+    if k == 6 and R.random() < 0.3:
+        n, h, w, c, o, kh, kw = R.randint(1, 2), R.randint(2, 5), R.randint(2, 5), R.randint(1, 4), R.randint(1, 5), R.randint(1, 2), R.randint(1, 2)
+        tr, tc = R.randint(1, 4), R.randint(1, 4)
+        return 'nn.contrib_conv2d_gemm_without_weight_transform(%s, nn.contrib_conv2d_gemm_weight_transform(%s, tile_rows=%d, tile_cols=%d), channels=%d, kernel_size=[%d, %d], strides=%s, data_layout="NHWC", kernel_layout="HWIO")' % (
+            t([n, h, w, c]), t([kh, kw, c, o]), tr, tc, o, kh, kw, l([R.randint(1, 2)] * 2))
+    if k == 6 and R.random() < 0.5:
+        sh = shape(R.randint(1, 3)); dst = "".join("%d%s" % (d, "abcd"[i]) for i, d in enumerate(sh))
+        return 'auto_scheduler_layout_transform(%s, src_layout="%s", dst_layout="%s")' % (t(sh), dst, dst)
+    if k == 5:
+        op = R.choice(['annotation.checkpoint(%s)', 'annotation.compiler_begin(%s, compiler="dnnl")', 'annotation.compiler_end(%s, compiler="dnnl")',
+                       'annotation.cast_hint(%s, dtype="float16")', 'annotation.bitpack_start(%s)', 'annotation.bitpack_end(%s)',
+                       'annotation.with_funcid(%s, fid=2)', 'debug(%s)', 'annotation.stop_fusion(%s)'])
+        return op % t(shape(R.randint(0, 3)), R.choice(["float32", "int8", "int64"]))
+    sh = shape(R.randint(1, 3)); ax = R.randrange(len(sh)); nc = R.choice([1, sh[ax]])
+    return "qnn.%s(%s, %d, %s, %s, axis=%d)" % (R.choice(["simulated_quantize", "simulated_dequantize"]), t(sh, R.choice(["float32", "float64"])),
+                                               R.randint(0, 4), l(["%gf" % R.choice([0.25, 0.5, 2]) for _ in range(nc)]), l([R.randint(-3, 3) for _ in range(nc)]), ax)
+
+
 # The families, by how many operators each holds (a call picks a family, then an operator).
 FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11), (gen_more_layers, 18)]
 
