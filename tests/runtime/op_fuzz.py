@@ -265,7 +265,7 @@ def gen_more_layers():
     return 'image.grid_sample(%s, divide(%s, 3f), method="%s", padding_mode="%s", align_corners=%s)' % (t([n] + shape(d + 1)), t([n, d] + shape(d)), R.choice(["bilinear", "nearest"] + (["bicubic"] if d == 2 else [])), R.choice(["zeros", "border", "reflection"]), R.choice(["True", "False"]))
 
 
-def gen_y1():
+def gen_packed():
     """Packed layouts, Winograd, annotations, simulated quantization (h4-y1): one random call whose run-time checks
     pass when shapes are known."""
     k = R.randrange(8)
@@ -318,7 +318,7 @@ def gen_y1():
 
 
 # The families, by how many operators each holds (a call picks a family, then an operator).
-FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11), (gen_more_layers, 18)]
+FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11), (gen_more_layers, 18), (gen_packed, 14)]
 
 
 def any_call():
