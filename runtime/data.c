@@ -715,6 +715,147 @@ static RtValue adv_index(RtValue tuple, const IrExpr *e) {
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- sparse_to_dense, sparse_reshape, sparse_fill_empty_rows */
+
+static int64_t int_at(const RtOperand *o, int64_t i) { return rt_scalar_i64(rt_elem_get(o->data, o->dt, i)); }
+
+/* topi's sparse_to_dense: default_value everywhere, then each index's value (a later index wins);
+ * an index outside the output is a run-time error (topi ignores it). */
+static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand ix, v, d;
+  rt_operand(&ix, args[0]);
+  rt_operand(&v, args[1]);
+  rt_operand(&d, args[2]);
+  const IrAttrValue *os = &at->v[IR_A_OUTPUT_SHAPE];
+  int r = os->n;
+  check_rank(e, IR_OP_SPARSE_TO_DENSE, r);
+  int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) shape[i] = os->ints[i];
+  strides_of(r, shape, strides);
+  int64_t n = ix.rank == 0 ? 1 : ix.shape[0], k = ix.rank == 2 ? ix.shape[1] : 1;
+  if (k != r) rt_error(e, "sparse_to_dense: indices of %lld coordinates for an output of rank %d", (long long)k, r);
+  if (v.rank == 1 && v.shape[0] != n) rt_error(e, "sparse_to_dense: %lld values for %lld indices", (long long)v.shape[0], (long long)n);
+  RtResult res;
+  char *out = rt_result_init(&res, v.dt, r, shape);
+  int64_t total = span_count(shape, 0, r);
+  size_t esize = rt_dtype_size(v.dt);
+  for (int64_t i = 0; i < total; i++) memcpy(out + (size_t)i * esize, d.data, esize);
+  for (int64_t j = 0; j < n; j++) {
+    int64_t off = 0;
+    for (int64_t c = 0; c < k; c++) {
+      int64_t q = int_at(&ix, j * k + c);
+      if (q < 0 || q >= shape[c])
+        rt_error(e, "sparse_to_dense: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c,
+                 (long long)shape[c]);
+      off += q * strides[c];
+    }
+    copy_elem(out, off, v.data, v.rank == 1 ? j : 0, esize);
+  }
+  return rt_result_value(&res);
+}
+
+/* topi's sparse_reshape: each index row flattened in prev_shape, unflattened in new_shape (one -1 in
+ * it stands for what the element count leaves). */
+static RtValue sparse_reshape(const RtValue *args, const IrExpr *e) {
+  RtOperand ix, ps, ns;
+  rt_operand(&ix, args[0]);
+  rt_operand(&ps, args[1]);
+  rt_operand(&ns, args[2]);
+  int64_t n = ix.shape[0], r = ix.shape[1], m = ns.shape[0];
+  if (ps.shape[0] != r) rt_error(e, "sparse_reshape: prev_shape has %lld dimensions for indices of %lld", (long long)ps.shape[0], (long long)r);
+  int64_t total = 1, known = 1, infer = -1;
+  for (int64_t i = 0; i < r; i++) {
+    int64_t p = int_at(&ps, i);
+    if (p < 0) rt_error(e, "sparse_reshape: prev_shape has a negative dimension %lld", (long long)p);
+    if (__builtin_mul_overflow(total, p, &total)) rt_error(e, "sparse_reshape: prev_shape's element count overflows");
+  }
+  RtResult r0, r1;
+  int64_t s1[1] = {m};
+  void *nshape = rt_result_init(&r1, ns.dt, 1, s1);
+  int64_t *nsh = rt_alloc(sizeof(int64_t) * (size_t)(m ? m : 1));
+  for (int64_t i = 0; i < m; i++) {
+    nsh[i] = int_at(&ns, i);
+    if (nsh[i] == -1) {
+      if (infer >= 0) rt_error(e, "sparse_reshape: new_shape has more than one -1");
+      infer = i;
+    } else if (nsh[i] < 0) {
+      rt_error(e, "sparse_reshape: new_shape has a negative dimension %lld", (long long)nsh[i]);
+    } else if (__builtin_mul_overflow(known, nsh[i], &known)) {
+      rt_error(e, "sparse_reshape: new_shape's element count overflows");
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || total % known) rt_error(e, "sparse_reshape: no dimension for -1 makes %lld elements", (long long)total);
+    nsh[infer] = total / known;
+  } else if (known != total) {
+    rt_error(e, "sparse_reshape: new_shape has %lld elements, prev_shape %lld", (long long)known, (long long)total);
+  }
+  for (int64_t i = 0; i < m; i++) rt_elem_set(nshape, ns.dt, i, rt_scalar_from_i64(ns.dt, nsh[i]));
+  int64_t s0[2] = {n, m};
+  void *out = rt_result_init(&r0, ix.dt, 2, s0);
+  for (int64_t j = 0; j < n; j++) {
+    int64_t flat = 0;
+    for (int64_t c = 0; c < r; c++) {
+      int64_t q = int_at(&ix, j * r + c), p = int_at(&ps, c);
+      if (q < 0 || q >= p)
+        rt_error(e, "sparse_reshape: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c, (long long)p);
+      flat = flat * p + q;
+    }
+    for (int64_t c = m - 1; c >= 0; c--) {
+      rt_elem_set(out, ix.dt, j * m + c, rt_scalar_from_i64(ix.dt, nsh[c] ? flat % nsh[c] : 0));
+      flat = nsh[c] ? flat / nsh[c] : 0;
+    }
+  }
+  RtValue f[2] = {rt_result_value(&r0), rt_result_value(&r1)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's sparse_fill_empty_rows: the indices (sorted by row) with a (row, 0, ...) entry of
+ * default_value for each empty row of dense_shape[0]; every field int64 (values converted, as TVM's). */
+static RtValue sparse_fill_empty_rows(const RtValue *args, const IrExpr *e) {
+  RtOperand ix, v, ds, dv;
+  rt_operand(&ix, args[0]);
+  rt_operand(&v, args[1]);
+  rt_operand(&ds, args[2]);
+  rt_operand(&dv, args[3]);
+  int64_t n = ix.shape[0], r = ix.shape[1];
+  if (dv.count < 1) rt_error(e, "sparse_fill_empty_rows: default_value is empty");
+  if (ds.count < 1 || ds.count != r) rt_error(e, "sparse_fill_empty_rows: dense_shape does not match the indices");
+  if (v.count != n) rt_error(e, "sparse_fill_empty_rows: %lld values for %lld indices", (long long)v.count, (long long)n);
+  int64_t rows = int_at(&ds, 0);
+  if (rows < 0) rt_error(e, "sparse_fill_empty_rows: dense_shape has a negative dimension");
+  IrDType i64 = IR_DTYPE(IR_DT_INT, 64);
+  int64_t prev = -1, empty = rows;
+  for (int64_t j = 0; j < n; j++) {
+    int64_t row = int_at(&ix, j * r);
+    if (row < 0 || row >= rows)
+      rt_error(e, "sparse_fill_empty_rows: row %lld is out of range for %lld rows", (long long)row, (long long)rows);
+    if (row < prev) rt_error(e, "sparse_fill_empty_rows: the indices are not sorted by row");
+    if (row != prev) empty--;
+    prev = row;
+  }
+  int64_t s0[2] = {n + empty, r}, s1[1] = {n + empty}, s2[1] = {rows};
+  RtResult r0, r1, r2;
+  int64_t *oi = rt_result_init(&r0, i64, 2, s0), *ov = rt_result_init(&r1, i64, 1, s1), *oe = rt_result_init(&r2, i64, 1, s2);
+  int64_t dflt = rt_scalar_i64(rt_convert(rt_elem_get(dv.data, dv.dt, 0), i64)), k = 0, next = 0;
+  for (int64_t i = 0; i < rows; i++) oe[i] = 0;
+  for (int64_t j = 0; j <= n; j++) {
+    int64_t row = j < n ? int_at(&ix, j * r) : rows;
+    for (; next < row; next++) {
+      oi[k * r] = next;
+      for (int64_t c = 1; c < r; c++) oi[k * r + c] = 0;
+      ov[k++] = dflt;
+      oe[next] = 1;
+    }
+    if (j == n) break;
+    next = row + 1;
+    for (int64_t c = 0; c < r; c++) oi[k * r + c] = int_at(&ix, j * r + c);
+    ov[k++] = rt_scalar_i64(rt_convert(rt_elem_get(v.data, v.dt, j), i64));
+  }
+  RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
+  return rt_tuple_value(3, f);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -734,6 +875,9 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_ARGWHERE: return argwhere(args, e);
   case IR_OP_UNIQUE: return unique(args, at, e);
   case IR_OP_ADV_INDEX: return adv_index(args[0], e);
+  case IR_OP_SPARSE_TO_DENSE: return sparse_to_dense(args, at, e);
+  case IR_OP_SPARSE_RESHAPE: return sparse_reshape(args, e);
+  case IR_OP_SPARSE_FILL_EMPTY_ROWS: return sparse_fill_empty_rows(args, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

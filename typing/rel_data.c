@@ -441,3 +441,88 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
   for (int i = n - 1; i < r; i++) dims[m++] = shapes[0]->u.shape.dims[i];
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
 }
+
+/* ---------------------------------------------------------------- SparseToDense, SparseReshape, SparseFillEmptyRows */
+
+/* sparse_to_dense(sparse_indices, sparse_values, default_value, output_shape=): integer indices of
+ * rank 0, 1 (positions in a vector) or 2 ((N, rank) coordinates); values a scalar (for every index)
+ * or one per index; default_value a scalar of the values' type; the result output_shape of it. */
+TyRelResult ty_rel_sparse_to_dense(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *is, *idt, *vs, *vdt, *ds, *ddt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &is, &idt, message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse_indices", message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &vs, &vdt, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 0, &ds, &ddt, "a scalar default_value", message));
+  int ri = is->u.shape.rank, rv = vs->u.shape.rank;
+  if (ri > 2) REL_FAIL("%s takes sparse_indices of rank 0, 1 or 2, but they are %s", ty_rel_who(rel), ty_rel_shape_text(cx, is));
+  if (rv > 1) REL_FAIL("%s takes sparse_values of rank 0 or 1, but they are %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
+  REL_TRY(ty_rel_same_dtype(cx, rel, vdt, ddt, message));
+  const IrAttrValue *os = ty_rel_attr(rel, IR_A_OUTPUT_SHAPE);
+  int r = os->given && !os->none ? os->n : 0;
+  if (r < 1) REL_FAIL("%s needs an output_shape of rank 1 or more", ty_rel_who(rel));
+  IrType **dims = IR_NEW_ARRAY(IrType *, r);
+  for (int i = 0; i < r; i++) {
+    if (os->ints[i] < 0) REL_FAIL("%s: output_shape has a negative dimension %lld", ty_rel_who(rel), (long long)os->ints[i]);
+    dims[i] = ty_rel_dim(os->ints[i]);
+  }
+  if (ri < 2 && r != 1)
+    REL_FAIL("%s: sparse_indices %s of rank %d index a vector, but output_shape has rank %d", ty_rel_who(rel),
+             ty_rel_shape_text(cx, is), ri, r);
+  if (ri == 2)
+    REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[1], ty_rel_dim(r),
+                            "the sparse_indices' second dimension and the output's rank", message));
+  if (rv == 1) {
+    if (ri == 0) REL_FAIL("%s: one sparse index (a scalar) takes a scalar value, but the values are %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
+    REL_TRY(ty_rel_same_dim(cx, rel, vs->u.shape.dims[0], is->u.shape.dims[0],
+                            "the number of sparse_values and of sparse_indices", message));
+  }
+  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), vdt), message);
+}
+
+/* sparse_reshape(sparse_indices, prev_shape, new_shape): (N, r) integer indices, vectors of integers;
+ * the result (new indices (N, m) of the indices' type, the new shape (m) of new_shape's type). */
+TyRelResult ty_rel_sparse_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *is, *idt, *ps, *pdt, *ns, *ndt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &is, &idt, "(N, rank) sparse_indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ps, &pdt, "a vector prev_shape", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &ns, &ndt, "a vector new_shape", message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse_indices", message));
+  REL_TRY(integer_dtype(cx, rel, pdt, "prev_shape", message));
+  REL_TRY(integer_dtype(cx, rel, ndt, "new_shape", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[1], ps->u.shape.dims[0],
+                          "the sparse_indices' second dimension and prev_shape's length", message));
+  IrType **d = IR_NEW_ARRAY(IrType *, 2), **f = IR_NEW_ARRAY(IrType *, 2);
+  d[0] = is->u.shape.dims[0];
+  d[1] = ns->u.shape.dims[0];
+  f[0] = ty_rel_tensor_type(ty_rel_shape(2, d), idt);
+  f[1] = ty_rel_tensor_type(ns, ndt);
+  return ty_rel_result(cx, rel, 3, ir_type_tuple(2, f, (IrSpan){0}), message);
+}
+
+/* sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape, default_value): (N, r) integer
+ * indices, N values, an integer vector dense_shape; TVM's result, every field int64: (new indices
+ * (?, r), new values (?), empty_row_indicator (?)). */
+TyRelResult ty_rel_sparse_fill_empty_rows(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *is, *idt, *vs, *vdt, *ds, *ddt, *fs, *fdt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &is, &idt, "(N, rank) sparse_indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &vs, &vdt, "a vector of sparse_values", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &ds, &ddt, "a vector dense_shape", message));
+  REL_TRY(ty_rel_tensor(cx, rel, 3, &fs, &fdt, message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse_indices", message));
+  REL_TRY(integer_dtype(cx, rel, ddt, "dense_shape", message));
+  if (fs->u.shape.rank > 1)
+    REL_FAIL("%s takes a default_value of one element, but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, fs));
+  REL_TRY(ty_rel_same_dtype(cx, rel, vdt, fdt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, vs->u.shape.dims[0], is->u.shape.dims[0],
+                          "the number of sparse_values and of sparse_indices", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[0], is->u.shape.dims[1],
+                          "dense_shape's length and the sparse_indices' second dimension", message));
+  IrType *i64 = dtype_type(IR_DTYPE(IR_DT_INT, 64));
+  IrType **d2 = IR_NEW_ARRAY(IrType *, 2), **d1 = IR_NEW_ARRAY(IrType *, 1), **f = IR_NEW_ARRAY(IrType *, 3);
+  d2[0] = ty_dim_any();
+  d2[1] = is->u.shape.dims[1];
+  d1[0] = ty_dim_any();
+  f[0] = ty_rel_tensor_type(ty_rel_shape(2, d2), i64);
+  f[1] = f[2] = ty_rel_tensor_type(ty_rel_shape(1, d1), i64);
+  return ty_rel_result(cx, rel, 4, ir_type_tuple(3, f, (IrSpan){0}), message);
+}
