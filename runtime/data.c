@@ -856,6 +856,130 @@ static RtValue sparse_fill_empty_rows(const RtValue *args, const IrExpr *e) {
   return rt_tuple_value(3, f);
 }
 
+/* ---------------------------------------------------------------- nn.sparse_dense, nn.sparse_transpose, nn.sparse_add */
+
+/* A CSR (data rank 1) or BSR (rank 3) matrix's arrays, checked: indptr non-decreasing from 0 within
+ * the data, each index a block column below ncols (in blocks). */
+typedef struct {
+  RtOperand d, ix, ptr;
+  int64_t nrow, bs_r, bs_c; /* block rows, block shape (1 x 1 for CSR) */
+} Sparse;
+
+static void sparse_read(Sparse *s, const RtValue *args, int64_t ncols, IrOpId op, const IrExpr *e) {
+  rt_operand(&s->d, args[0]);
+  rt_operand(&s->ix, args[1]);
+  rt_operand(&s->ptr, args[2]);
+  s->bs_r = s->d.rank == 3 ? s->d.shape[1] : 1;
+  s->bs_c = s->d.rank == 3 ? s->d.shape[2] : 1;
+  int64_t nnz = s->d.rank ? s->d.shape[0] : 0;
+  if (s->ptr.count < 1) rt_error(e, "%s: indptr is empty", ir_ops[op].name);
+  if (s->ix.count != nnz) rt_error(e, "%s: %lld indices for %lld sparse entries", ir_ops[op].name, (long long)s->ix.count, (long long)nnz);
+  s->nrow = s->ptr.count - 1;
+  for (int64_t i = 0; i <= s->nrow; i++) {
+    int64_t p = int_at(&s->ptr, i), q = i ? int_at(&s->ptr, i - 1) : 0;
+    if (p < q || p > nnz || (i == 0 && p != 0))
+      rt_error(e, "%s: indptr[%lld] = %lld is not a row start in 0..%lld", ir_ops[op].name, (long long)i, (long long)p, (long long)nnz);
+  }
+  for (int64_t j = 0; j < nnz; j++) {
+    int64_t c = int_at(&s->ix, j);
+    if (c < 0 || c >= ncols)
+      rt_error(e, "%s: sparse index %lld is out of range for %lld columns%s", ir_ops[op].name, (long long)c, (long long)ncols,
+               s->d.rank == 3 ? " (of blocks)" : "");
+  }
+}
+
+/* acc + a * b in the dtype (a float's product in double, the sum rounded to the dtype; integers wrap). */
+static RtValue mul_add(IrDType dt, RtValue acc, RtValue a, RtValue b) {
+  if (dt.code == IR_DT_FLOAT) return rt_scalar_from_f64(dt, rt_scalar_f64(acc) + rt_scalar_f64(a) * rt_scalar_f64(b));
+  uint64_t r = (uint64_t)rt_scalar_i64(acc) + (uint64_t)rt_scalar_i64(a) * (uint64_t)rt_scalar_i64(b);
+  return rt_scalar_from_i64(dt, (int64_t)r);
+}
+
+/* topi's sparse_dense: dense (M, K) by S (N, K) transposed, or (sparse_lhs) S (M, K) by dense (N, K)
+ * transposed; the products summed in the dtype, in the order of the sparse entries. */
+static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand w;
+  rt_operand(&w, args[0]);
+  bool lhs = ir_attr_bool(at, IR_A_SPARSE_LHS, false);
+  int64_t M = w.shape[0], K = w.shape[1];
+  Sparse s;
+  RtOperand probe;
+  rt_operand(&probe, args[1]);
+  int64_t bs_c = probe.rank == 3 ? probe.shape[2] : 1;
+  if (bs_c == 0 || K % bs_c) rt_error(e, "nn.sparse_dense: the dense matrix's %lld columns are no multiple of the block width %lld", (long long)K, (long long)bs_c);
+  sparse_read(&s, args + 1, K / bs_c, IR_OP_NN_SPARSE_DENSE, e);
+  if (s.d.dt.code != w.dt.code || s.d.dt.bits != w.dt.bits) rt_error(e, "nn.sparse_dense: the dense and sparse dtypes differ");
+  int64_t N = rt_mul_sat(s.nrow, s.bs_r);
+  int64_t shape[2] = {lhs ? N : M, lhs ? M : N};
+  RtResult res;
+  void *out = rt_result_init(&res, w.dt, 2, shape);
+  int64_t total = rt_mul_sat(shape[0], shape[1]);
+  RtValue zero = rt_scalar_from_i64(w.dt, 0);
+  for (int64_t i = 0; i < total; i++) rt_elem_set(out, w.dt, i, zero);
+  /* S's row r = nb * bs_r + j against dense row m: sum over blocks and c of S[r, col] * dense[m, col]. */
+  for (int64_t nb = 0; nb < s.nrow; nb++)
+    for (int64_t b = int_at(&s.ptr, nb); b < int_at(&s.ptr, nb + 1); b++) {
+      int64_t bc = int_at(&s.ix, b);
+      for (int64_t j = 0; j < s.bs_r; j++)
+        for (int64_t c = 0; c < s.bs_c; c++) {
+          RtValue sv = rt_elem_get(s.d.data, s.d.dt, (b * s.bs_r + j) * s.bs_c + c);
+          int64_t r = nb * s.bs_r + j, col = bc * s.bs_c + c;
+          for (int64_t m = 0; m < M; m++) {
+            int64_t o = lhs ? r * M + m : m * N + r;
+            rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), sv, rt_elem_get(w.data, w.dt, m * K + col)));
+          }
+        }
+    }
+  return rt_result_value(&res);
+}
+
+/* topi's CSR transpose of a square matrix: (data, indices, indptr) of the transpose, rows in order
+ * within each new row. */
+static RtValue sparse_transpose(const RtValue *args, const IrExpr *e) {
+  RtOperand d0;
+  rt_operand(&d0, args[2]);
+  int64_t n = d0.count - 1;
+  Sparse s;
+  sparse_read(&s, args, n < 0 ? 0 : n, IR_OP_NN_SPARSE_TRANSPOSE, e);
+  int64_t nnz = s.d.count;
+  RtResult r0, r1, r2;
+  int64_t sd[1] = {nnz}, sp[1] = {n + 1};
+  void *od = rt_result_init(&r0, s.d.dt, 1, sd), *oi = rt_result_init(&r1, s.ix.dt, 1, sd), *op = rt_result_init(&r2, s.ptr.dt, 1, sp);
+  int64_t *cnt = rt_alloc(sizeof(int64_t) * (size_t)(n + 1));
+  for (int64_t i = 0; i <= n; i++) cnt[i] = 0;
+  for (int64_t j = 0; j < nnz; j++) cnt[int_at(&s.ix, j) + 1]++;
+  for (int64_t i = 0; i < n; i++) cnt[i + 1] += cnt[i];
+  for (int64_t i = 0; i <= n; i++) rt_elem_set(op, s.ptr.dt, i, rt_scalar_from_i64(s.ptr.dt, cnt[i]));
+  size_t esize = rt_dtype_size(s.d.dt);
+  for (int64_t row = 0; row < n; row++)
+    for (int64_t j = int_at(&s.ptr, row); j < int_at(&s.ptr, row + 1); j++) {
+      int64_t dest = cnt[int_at(&s.ix, j)]++;
+      rt_elem_set(oi, s.ix.dt, dest, rt_scalar_from_i64(s.ix.dt, row));
+      copy_elem(od, dest, s.d.data, j, esize);
+    }
+  RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
+  return rt_tuple_value(3, f);
+}
+
+/* topi's sparse_add: the dense matrix plus each CSR entry (repeated entries add up). */
+static RtValue sparse_add(const RtValue *args, const IrExpr *e) {
+  RtOperand w;
+  rt_operand(&w, args[0]);
+  Sparse s;
+  sparse_read(&s, args + 1, w.shape[1], IR_OP_NN_SPARSE_ADD, e);
+  if (s.nrow != w.shape[0]) rt_error(e, "nn.sparse_add: the sparse matrix has %lld rows, the dense one %lld", (long long)s.nrow, (long long)w.shape[0]);
+  RtResult res;
+  void *out = rt_result_init(&res, w.dt, 2, w.shape);
+  memcpy(out, w.data, (size_t)w.count * rt_dtype_size(w.dt));
+  RtValue one = rt_scalar_from_i64(w.dt, 1);
+  for (int64_t r = 0; r < s.nrow; r++)
+    for (int64_t j = int_at(&s.ptr, r); j < int_at(&s.ptr, r + 1); j++) {
+      int64_t o = r * w.shape[1] + int_at(&s.ix, j);
+      rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), rt_elem_get(s.d.data, s.d.dt, j), one));
+    }
+  return rt_result_value(&res);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -878,6 +1002,9 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_SPARSE_TO_DENSE: return sparse_to_dense(args, at, e);
   case IR_OP_SPARSE_RESHAPE: return sparse_reshape(args, e);
   case IR_OP_SPARSE_FILL_EMPTY_ROWS: return sparse_fill_empty_rows(args, e);
+  case IR_OP_NN_SPARSE_DENSE: return sparse_dense(args, at, e);
+  case IR_OP_NN_SPARSE_TRANSPOSE: return sparse_transpose(args, e);
+  case IR_OP_NN_SPARSE_ADD: return sparse_add(args, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -526,3 +526,71 @@ TyRelResult ty_rel_sparse_fill_empty_rows(TyCtx *cx, TyRelation *rel, const char
   f[1] = f[2] = ty_rel_tensor_type(ty_rel_shape(1, d1), i64);
   return ty_rel_result(cx, rel, 4, ir_type_tuple(3, f, (IrSpan){0}), message);
 }
+
+/* ---------------------------------------------------------------- SparseDense, SparseTranspose, SparseAdd */
+
+/* A CSR or BSR matrix as arguments i, i+1, i+2: data (nnz) or (blocks, bs_r, bs_c), integer indices
+ * and indptr vectors. *rows: its number of rows (indptr's length - 1, times bs_r for BSR). */
+static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt, IrType **rows, IrType **bs_c,
+                                 const char **message) {
+  IrType *ds, *is, *idt, *ps, *pdt;
+  REL_TRY(ty_rel_tensor(cx, rel, i, &ds, dt, message));
+  int r = ds->u.shape.rank;
+  if (r != 1 && r != 3)
+    REL_FAIL("%s takes sparse data of rank 1 (CSR) or 3 (BSR), but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, i + 1, 1, &is, &idt, "vector sparse indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, i + 2, 1, &ps, &pdt, "a vector indptr", message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse indices", message));
+  REL_TRY(integer_dtype(cx, rel, pdt, "indptrs", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[0], ds->u.shape.dims[0],
+                          "the number of sparse indices and of sparse data (blocks)", message));
+  IrType *n = ty_dim_sub(cx, ps->u.shape.dims[0], ty_rel_dim(1));
+  *rows = r == 3 ? ty_dim_mul(cx, n, ds->u.shape.dims[1]) : n;
+  *bs_c = r == 3 ? ds->u.shape.dims[2] : ty_rel_dim(1);
+  return TY_SOLVED;
+}
+
+/* nn.sparse_dense(dense, sparse_data, sparse_indices, sparse_indptr, sparse_lhs=False): dense (M, K)
+ * times the CSR/BSR matrix S (N, K) transposed, (M, N); with sparse_lhs, S (M, K) times dense (N, K)
+ * transposed, (M, N). The dense matrix's dtype. */
+TyRelResult ty_rel_sparse_dense(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *sdt, *rows, *bsc;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &ds, &ddt, "a dense matrix", message));
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
+  IrType **d = IR_NEW_ARRAY(IrType *, 2);
+  if (ir_attr_bool(rel->attrs, IR_A_SPARSE_LHS, false)) d[0] = rows, d[1] = ds->u.shape.dims[0];
+  else d[0] = ds->u.shape.dims[0], d[1] = rows;
+  return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ty_rel_shape(2, d), ddt), message);
+}
+
+/* nn.sparse_transpose(data, indices, indptr): a square CSR matrix; the transpose in the same shapes. */
+TyRelResult ty_rel_sparse_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *is, *idt, *ps, *pdt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 1, &ds, &ddt, "vector (CSR) sparse data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &is, &idt, "vector sparse indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &ps, &pdt, "a vector indptr", message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse indices", message));
+  REL_TRY(integer_dtype(cx, rel, pdt, "indptrs", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[0], ds->u.shape.dims[0],
+                          "the number of sparse indices and of sparse data", message));
+  IrType **f = IR_NEW_ARRAY(IrType *, 3);
+  f[0] = ty_rel_tensor_type(ds, ddt);
+  f[1] = ty_rel_tensor_type(is, idt);
+  f[2] = ty_rel_tensor_type(ps, pdt);
+  return ty_rel_result(cx, rel, 3, ir_type_tuple(3, f, (IrSpan){0}), message);
+}
+
+/* nn.sparse_add(dense, sparse_data, sparse_indices, sparse_indptr): dense (M, N) plus a CSR matrix of
+ * M rows (indptr M + 1), of one dtype; the dense matrix's type. */
+TyRelResult ty_rel_sparse_add(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *sdt, *rows, *bsc, *vs;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &ds, &ddt, "a dense matrix", message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &vs, &sdt, message));
+  if (vs->u.shape.rank != 1)
+    REL_FAIL("%s takes CSR sparse data (a vector), but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, rows, ds->u.shape.dims[0], "the sparse matrix's rows (indptr's length - 1) and the dense matrix's", message));
+  return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ds, ddt), message);
+}

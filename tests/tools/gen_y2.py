@@ -78,3 +78,47 @@ write('sparse_fill_empty_rows_values.rly', '''// sparse_fill_empty_rows(sparse_i
 // end, and no entries at all. Expected values: numpy (tests/tools/gen_y2.py).
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- nn.sparse_dense, nn.sparse_transpose, nn.sparse_add
+import scipy.sparse as sp
+def rl(a, dt): return rly(np.asarray(a, dt))
+L = []
+X = np.array([[1, 2, 3], [4, 5, 6]], f32)
+W = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 0], [0, 3, 0]], f32))
+L.append((rly((X @ W.toarray().T).astype(f32)), 'nn.sparse_dense(%s, %s, %s, %s)' % (rly(X), rly(W.data), rl(W.indices, i32), rl(W.indptr, i32))))
+L.append((rly((W.toarray() @ X.T).astype(f32)), 'nn.sparse_dense(%s, %s, %s, %s, sparse_lhs=True)' % (rly(X), rly(W.data), rl(W.indices, i32), rl(W.indptr, i32))))
+# BSR: a (4, 6) matrix of 2 x 3 blocks
+Wd = np.array([[1, 2, 3, 0, 0, 0], [4, 5, 6, 0, 0, 0], [0, 0, 0, -1, 0, 2], [0, 0, 0, 0.5, 1, 0]])
+B = sp.bsr_matrix(Wd, blocksize=(2, 3))
+X2 = np.arange(12, dtype=f64).reshape(2, 6) - 4
+L.append((rly(X2 @ Wd.T), 'nn.sparse_dense(%s, %s, %s, %s)' % (rly(X2), rly(B.data), rl(B.indices, i64), rl(B.indptr, i64))))
+X3 = np.arange(12, dtype=f64).reshape(4, 3)
+L.append((rly(Wd @ np.hstack([X3, -X3]).T),
+          'nn.sparse_dense(%s, %s, %s, %s, sparse_lhs=True)' % (rly(np.hstack([X3, -X3])), rly(B.data), rl(B.indices, i64), rl(B.indptr, i64))))
+Xi = np.array([[1, -2], [3, 4]], i32); Wi = sp.csr_matrix(np.array([[0, 5], [7, -1]], i32))
+L.append((rly(Xi @ Wi.toarray().T), 'nn.sparse_dense(%s, %s, %s, %s)' % (rly(Xi), rly(Wi.data), rl(Wi.indices, i32), rl(Wi.indptr, i32))))
+write('nn_sparse_dense_values.rly', '''// nn.sparse_dense(dense, data, indices, indptr, sparse_lhs=False) as topi's: dense times the sparse matrix
+// transposed, or (sparse_lhs) the sparse matrix times dense transposed. CSR float32 both ways, BSR (2 x 3 blocks)
+// float64 both ways, CSR int32. Expected values: numpy and scipy.sparse (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
+L = []
+A = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 0], [0, 3, 0]], f32)); T = A.T.tocsr(); T.sort_indices()
+L.append(('(%s, %s, %s)' % (rly(T.data), rl(T.indices, i32), rl(T.indptr, i32)), 'nn.sparse_transpose(%s, %s, %s)' % (rly(A.data), rl(A.indices, i32), rl(A.indptr, i32))))
+A = sp.csr_matrix(np.array([[0, 4, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0], [5, 6, 7, 0]], i64)); T = A.T.tocsr(); T.sort_indices()
+L.append(('(%s, %s, %s)' % (rly(T.data), rl(T.indices, i64), rl(T.indptr, i64)), 'nn.sparse_transpose(%s, %s, %s)' % (rly(A.data), rl(A.indices, i64), rl(A.indptr, i64))))
+write('nn_sparse_transpose_values.rly', '''// nn.sparse_transpose(data, indices, indptr) as topi's: a square CSR matrix's transpose in CSR, each new row's
+// entries in the order of their old rows. float32 with int32 indices, int64. Expected values: scipy.sparse
+// (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
+L = []
+D = np.array([[1, 2, 3], [4, 5, 6], [0, 0, 0]], f32); S = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 0], [0, 3, 0]], f32))
+L.append((rly(D + S.toarray()), 'nn.sparse_add(%s, %s, %s, %s)' % (rly(D), rly(S.data), rl(S.indices, i32), rl(S.indptr, i32))))
+Di = np.array([[10, 20], [30, 40]], i64)
+L.append((rly(Di + np.array([[2, 0], [0, -5]])), 'nn.sparse_add(%s, [1i64, 1i64, -5i64], [0, 0, 1], [0, 2, 3])' % rly(Di)))
+write('nn_sparse_add_values.rly', '''// nn.sparse_add(dense, data, indices, indptr) as topi's: the dense matrix plus a CSR matrix; a repeated entry
+// adds twice (topi's loop). float32, int64 with a repeated column. Expected values: numpy and scipy.sparse
+// (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
