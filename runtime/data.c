@@ -980,6 +980,256 @@ static RtValue sparse_add(const RtValue *args, const IrExpr *e) {
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- random: topi's Threefry (python/tvm/topi/random/kernel.py) */
+
+static const int tf_rot[8][2] = {{14, 16}, {52, 57}, {23, 40}, {5, 37}, {25, 33}, {46, 12}, {58, 22}, {32, 32}};
+static const int tf_perm[4] = {0, 3, 2, 1};
+
+/* topi's _threefry with 4 words and 20 rounds: block l of out is Threefry(key, counter + l), where
+ * l is added to every counter word; a key injection before each 4 rounds, none after the last (as topi). */
+static void threefry(const uint64_t key[4], const uint64_t counter[4], uint64_t *out, uint64_t nblocks) {
+  uint64_t full[5];
+  full[4] = 0x1BD11BDAA9FC1A22ull;
+  for (int i = 0; i < 4; i++) full[i] = key[i], full[4] ^= key[i];
+  for (uint64_t l = 0; l < nblocks; l++) {
+    uint64_t x[4], t[4];
+    for (int j = 0; j < 4; j++) x[j] = counter[j] + l;
+    for (int i = 0; i < 5; i++) {
+      for (int j = 0; j < 4; j++) x[j] += full[(i + j) % 5] + (j == 3 ? (uint64_t)i : 0);
+      for (int k = 0; k < 4; k++) {
+        for (int j = 0; j < 2; j++) {
+          int rot = tf_rot[(i * 4 + k) % 8][j];
+          uint64_t a = x[2 * j], b = x[2 * j + 1], y = a + b;
+          x[2 * j] = y;
+          x[2 * j + 1] = y ^ ((b << rot) | (b >> (64 - rot)));
+        }
+        for (int j = 0; j < 4; j++) t[j] = x[tf_perm[j]];
+        memcpy(x, t, sizeof x);
+      }
+    }
+    memcpy(out + l * 4, x, sizeof x);
+  }
+}
+
+/* topi's _shift_right of the 128-bit (a, b). */
+static void tf_shift_right(uint64_t a, uint64_t b, uint64_t *oa, uint64_t *ob) {
+  if (a == 1) *oa = 0, *ob = 0x8000000000000000ull;
+  else if (a == 0) *oa = 0, *ob = b >> 1;
+  else *oa = a >> 1, *ob = 0;
+}
+
+static void key_read(const RtValue *arg, uint64_t g[10], IrOpId op, const IrExpr *e) {
+  RtOperand k;
+  rt_operand(&k, *arg);
+  if (k.count != 10 || k.dt.code != IR_DT_UINT || k.dt.bits != 64) rt_error(e, "%s: the key is not a (10) uint64 tensor", ir_ops[op].name);
+  memcpy(g, k.data, sizeof(uint64_t) * 10);
+}
+
+static RtValue key_value(const uint64_t g[10]) {
+  RtResult r;
+  int64_t ten[1] = {10};
+  uint64_t *p = rt_result_init(&r, IR_DTYPE(IR_DT_UINT, 64), 1, ten);
+  memcpy(p, g, sizeof(uint64_t) * 10);
+  return rt_result_value(&r);
+}
+
+/* topi's threefry_generate: n random words into out, the new key into ng. The test "gen[8] == 0 and
+ * gen[9] == 0" of topi is, as TVM builds it (Python's `and` on a TIR comparison), gen[8] == 0 alone. */
+static void threefry_generate(const uint64_t g[10], uint64_t n, uint64_t *out, uint64_t ng[10]) {
+  uint64_t t[10];
+  if (g[7] < UINT64_MAX - n) {
+    memcpy(t, g, sizeof t);
+  } else if (g[8] == 0) {
+    uint64_t c[4] = {UINT64_MAX, UINT64_MAX, 0, 0}, o[4];
+    /* topi's tmp_counter has 2 words; _threefry reads 4 (the rest of the allocation: taken as 0). */
+    threefry(g, c, o, 1);
+    for (int i = 0; i < 4; i++) t[i] = o[i];
+    t[4] = t[5] = t[6] = t[7] = 0;
+    t[8] = 1ull << 63;
+    t[9] = 0;
+  } else {
+    for (int i = 0; i < 4; i++) t[i] = g[i];
+    t[4] = g[4] | g[8];
+    t[5] = g[5] | g[9];
+    t[6] = t[7] = 0;
+    tf_shift_right(g[8], g[9], &t[8], &t[9]);
+  }
+  if (n >= 4) threefry(t, t + 4, out, n / 4);
+  if (n % 4) {
+    uint64_t rem[4];
+    t[7] += n / 4 * 4;
+    threefry(t, t + 4, rem, 1);
+    for (uint64_t i = 0; i < n % 4; i++) out[n / 4 * 4 + i] = rem[i];
+  }
+  for (int i = 0; i < 6; i++) ng[i] = t[i];
+  ng[6] = 0;
+  ng[7] = t[7] + (n % 4 ? 4 : n);
+  ng[8] = t[8];
+  ng[9] = t[9];
+}
+
+static int64_t out_shape_of(const IrOpAttrs *at, int64_t *shape, int *rank, IrOpId op, const IrExpr *e) {
+  const IrAttrValue *a = &at->v[IR_A_OUT_SHAPE];
+  *rank = a->given && !a->none ? a->n : 0;
+  check_rank(e, op, *rank + 1);
+  int64_t n = 1;
+  for (int i = 0; i < *rank; i++) {
+    shape[i] = a->ints[i];
+    if (shape[i] < 0 || __builtin_mul_overflow(n, shape[i], &n) || n > ((int64_t)1 << 40))
+      rt_error(e, "%s: out_shape is too large", ir_ops[op].name);
+  }
+  return n;
+}
+
+static RtValue random_generate(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  uint64_t g[10], ng[10];
+  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_GENERATE, e);
+  int64_t shape[RT_MAX_RANK];
+  int rank;
+  int64_t n = out_shape_of(at, shape, &rank, IR_OP_RANDOM_THREEFRY_GENERATE, e);
+  RtResult r;
+  uint64_t *out = rt_result_init(&r, IR_DTYPE(IR_DT_UINT, 64), rank, shape);
+  threefry_generate(g, (uint64_t)n, out, ng);
+  RtValue f[2] = {key_value(ng), rt_result_value(&r)};
+  return rt_tuple_value(2, f);
+}
+
+static RtValue random_split(const RtValue *args, const IrExpr *e) {
+  uint64_t g[10], L[10], R[10];
+  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_SPLIT, e);
+  if (g[8] == 0) { /* topi's "gen[8] == 0 and gen[9] == 0", as TVM builds it */
+    threefry(g, g + 4, L, 1);
+    L[4] = L[5] = L[6] = L[7] = 0;
+    L[8] = 1ull << 62;
+    L[9] = 0;
+    memcpy(R, L, sizeof R);
+    R[4] = 1ull << 63;
+  } else {
+    memcpy(L, g, sizeof L);
+    tf_shift_right(g[8], g[9], &L[8], &L[9]);
+    memcpy(R, L, sizeof R);
+    R[4] = g[4] | g[8];
+    R[5] = g[5] | g[9];
+  }
+  RtValue f[2] = {key_value(L), key_value(R)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's uniform: n samples of [0, 1) from the words' top fraction bits (the low 32 bits of each word
+ * for float32), times (high - low) plus low, in the dtype. */
+static void uniform_fill(const uint64_t g[10], uint64_t n, IrDType dt, double low, double high, void *out, uint64_t ng[10]) {
+  uint64_t *bits = rt_alloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+  threefry_generate(g, n, bits, ng);
+  if (dt.bits == 32) {
+    float lo = (float)low, d = (float)high - lo;
+    for (uint64_t i = 0; i < n; i++) {
+      uint32_t m = ((uint32_t)bits[i] >> 9) | (127u << 23);
+      float u;
+      memcpy(&u, &m, 4);
+      u -= 1.0f;
+      volatile float p = u * d;
+      ((float *)out)[i] = p + lo;
+    }
+  } else {
+    double d = high - low;
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t m = (bits[i] >> 12) | (1023ull << 52);
+      double u;
+      memcpy(&u, &m, 8);
+      u -= 1.0;
+      volatile double p = u * d;
+      ((double *)out)[i] = p + low;
+    }
+  }
+}
+
+static RtValue random_uniform(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  uint64_t g[10], ng[10];
+  key_read(&args[0], g, op, e);
+  IrDType dt = ir_attr_dtype(at, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_FLOAT, 32));
+  if (dt.code != IR_DT_FLOAT || (dt.bits != 32 && dt.bits != 64)) rt_error(e, "%s: out_dtype is not float32 or float64", ir_ops[op].name);
+  double a = rt_scalar_f64(args[1]), b = rt_scalar_f64(args[2]);
+  int64_t shape[RT_MAX_RANK];
+  int rank;
+  int64_t n = out_shape_of(at, shape, &rank, op, e);
+  RtResult r;
+  void *out = rt_result_init(&r, dt, rank, shape);
+  if (op == IR_OP_RANDOM_UNIFORM) {
+    uniform_fill(g, (uint64_t)n, dt, a, b, out, ng);
+  } else {
+    /* topi's normal: uniform (2, out_shape) in [0, 1), Box-Muller's sqrt(-2 log(1 - u0)) sin(2 pi u1),
+     * times scale plus mean, each step in the dtype. */
+    void *u = rt_alloc((size_t)(n > 0 ? 2 * n : 1) * (dt.bits / 8));
+    uniform_fill(g, (uint64_t)(2 * n), dt, 0.0, 1.0, u, ng);
+    for (int64_t i = 0; i < n; i++) {
+      if (dt.bits == 32) {
+        float u0 = 1.0f - ((float *)u)[i], u1 = ((float *)u)[n + i];
+        volatile float s = sqrtf(-2.0f * logf(u0)), sn = sinf((float)(2.0 * M_PI) * u1);
+        volatile float v = s * sn;
+        volatile float w = v * (float)b;
+        ((float *)out)[i] = w + (float)a;
+      } else {
+        double u0 = 1.0 - ((double *)u)[i], u1 = ((double *)u)[n + i];
+        volatile double s = sqrt(-2.0 * log(u0)), sn = sin(2.0 * M_PI * u1);
+        volatile double v = s * sn;
+        volatile double w = v * b;
+        ((double *)out)[i] = w + a;
+      }
+    }
+  }
+  RtValue f[2] = {key_value(ng), rt_result_value(&r)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's multinomial: probabilities as float32, negatives clipped to 0, normalized by their sum along
+ * the last axis and summed up; each float32 uniform sample picks the first index whose cumulative
+ * probability exceeds it (the argmin of the positive differences; the first index when none is). */
+static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  uint64_t g[10], ng[10];
+  key_read(&args[0], g, IR_OP_RANDOM_MULTINOMIAL, e);
+  RtOperand p;
+  rt_operand(&p, args[1]);
+  if (p.rank < 1) rt_error(e, "random.multinomial takes probabilities of rank 1 or more");
+  check_rank(e, IR_OP_RANDOM_MULTINOMIAL, p.rank);
+  int64_t ns = ir_attr_int(at, IR_A_NUM_SAMPLES, 1), k = p.shape[p.rank - 1];
+  int64_t rows = k ? p.count / k : span_count(p.shape, 0, p.rank - 1);
+  if (ns < 0 || ns > ((int64_t)1 << 32)) rt_error(e, "random.multinomial: num_samples=%lld is out of range", (long long)ns);
+  int64_t shape[RT_MAX_RANK], n = rt_mul_sat(rows, ns);
+  if (n > ((int64_t)1 << 40)) rt_error(e, "random.multinomial: too many samples");
+  for (int i = 0; i < p.rank - 1; i++) shape[i] = p.shape[i];
+  shape[p.rank - 1] = ns;
+  float *u = rt_alloc(sizeof(float) * (size_t)(n ? n : 1)), *cum = rt_alloc(sizeof(float) * (size_t)(k ? k : 1));
+  uniform_fill(g, (uint64_t)n, IR_DTYPE(IR_DT_FLOAT, 32), 0.0, 1.0, u, ng);
+  RtResult r;
+  int32_t *out = rt_result_init(&r, IR_DTYPE(IR_DT_INT, 32), p.rank, shape);
+  for (int64_t row = 0; row < rows; row++) {
+    volatile float sum = 0;
+    for (int64_t j = 0; j < k; j++) {
+      float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
+      sum = sum + (v > 0 ? v : 0);
+    }
+    volatile float c = 0;
+    for (int64_t j = 0; j < k; j++) {
+      float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
+      volatile float q = (v > 0 ? v : 0) / sum;
+      c = c + q;
+      cum[j] = c;
+    }
+    for (int64_t s = 0; s < ns; s++) {
+      float us = u[row * ns + s], best = 0;
+      int64_t bi = 0;
+      for (int64_t j = 0; j < k; j++) {
+        volatile float d = cum[j] - us;
+        float v = d > 0 ? d : 1.0f;
+        if (j == 0 || v < best) best = v, bi = j;
+      }
+      out[row * ns + s] = (int32_t)bi;
+    }
+  }
+  RtValue f[2] = {key_value(ng), rt_result_value(&r)};
+  return rt_tuple_value(2, f);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -1005,6 +1255,10 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_SPARSE_DENSE: return sparse_dense(args, at, e);
   case IR_OP_NN_SPARSE_TRANSPOSE: return sparse_transpose(args, e);
   case IR_OP_NN_SPARSE_ADD: return sparse_add(args, e);
+  case IR_OP_RANDOM_THREEFRY_GENERATE: return random_generate(args, at, e);
+  case IR_OP_RANDOM_THREEFRY_SPLIT: return random_split(args, e);
+  case IR_OP_RANDOM_UNIFORM: case IR_OP_RANDOM_NORMAL: return random_uniform(op, args, at, e);
+  case IR_OP_RANDOM_MULTINOMIAL: return random_multinomial(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

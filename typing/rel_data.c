@@ -594,3 +594,78 @@ TyRelResult ty_rel_sparse_add(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(ty_rel_same_dim(cx, rel, rows, ds->u.shape.dims[0], "the sparse matrix's rows (indptr's length - 1) and the dense matrix's", message));
   return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ds, ddt), message);
 }
+
+/* ---------------------------------------------------------------- random: Threefry, uniform, normal, multinomial */
+
+/* TVM's Threefry key: Tensor[(10), uint64]. */
+static IrType *threefry_key_type(void) {
+  IrType **d = IR_NEW_ARRAY(IrType *, 1);
+  d[0] = ty_rel_dim(10);
+  return ty_rel_tensor_type(ty_rel_shape(1, d), dtype_type(IR_DTYPE(IR_DT_UINT, 64)));
+}
+
+/* The attribute out_shape as a shape (no negative dimension). */
+static TyRelResult out_shape_attr(TyRelation *rel, IrType **out, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_OUT_SHAPE);
+  int r = a->given && !a->none ? a->n : 0;
+  IrType **d = IR_NEW_ARRAY(IrType *, r ? r : 1);
+  for (int i = 0; i < r; i++) {
+    if (a->ints[i] < 0) REL_FAIL("%s: out_shape has a negative dimension %lld", ty_rel_who(rel), (long long)a->ints[i]);
+    d[i] = ty_rel_dim(a->ints[i]);
+  }
+  *out = ty_rel_shape(r, d);
+  return TY_SOLVED;
+}
+
+static IrType *pair_type(IrType *a, IrType *b) {
+  IrType **f = IR_NEW_ARRAY(IrType *, 2);
+  f[0] = a;
+  f[1] = b;
+  return ir_type_tuple(2, f, (IrSpan){0});
+}
+
+/* random.threefry_generate(key, out_shape=): (the new key, Tensor[out_shape, uint64]). */
+TyRelResult ty_rel_threefry_generate(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape;
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  REL_TRY(out_shape_attr(rel, &shape, message));
+  return ty_rel_result(cx, rel, 1, pair_type(threefry_key_type(), ty_rel_tensor_type(shape, dtype_type(IR_DTYPE(IR_DT_UINT, 64)))), message);
+}
+
+/* random.threefry_split(key): two keys. */
+TyRelResult ty_rel_threefry_split(TyCtx *cx, TyRelation *rel, const char **message) {
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  return ty_rel_result(cx, rel, 1, pair_type(threefry_key_type(), threefry_key_type()), message);
+}
+
+/* random.uniform(key, low, high, out_shape=, out_dtype=) and random.normal(key, mean, scale, ...):
+ * scalars of out_dtype (float32 or float64; float32 when not given); (the new key, the samples). */
+TyRelResult ty_rel_uniform(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape;
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_FLOAT, 32));
+  if (dt.code != IR_DT_FLOAT || (dt.bits != 32 && dt.bits != 64))
+    REL_FAIL("%s generates float32 or float64 values, but out_dtype=%s", ty_rel_who(rel), ty_rel_text(cx, dtype_type(dt)));
+  IrType *s = ty_rel_tensor_type(ty_rel_shape(0, NULL), dtype_type(dt));
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  REL_TRY(ty_rel_result(cx, rel, 1, s, message));
+  REL_TRY(ty_rel_result(cx, rel, 2, s, message));
+  REL_TRY(out_shape_attr(rel, &shape, message));
+  return ty_rel_result(cx, rel, 3, pair_type(threefry_key_type(), ty_rel_tensor_type(shape, dtype_type(dt))), message);
+}
+
+/* random.multinomial(key, probs, num_samples=1): probs of rank 1 or more; (the new key, int32 indices of
+ * probs' leading shape then num_samples). */
+TyRelResult ty_rel_multinomial(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ps, *pdt;
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ps, &pdt, message));
+  int r = ps->u.shape.rank;
+  if (r < 1) REL_FAIL("%s takes probabilities of rank 1 or more, but they are a scalar", ty_rel_who(rel));
+  int64_t n = ir_attr_int(rel->attrs, IR_A_NUM_SAMPLES, 1);
+  if (n < 0) REL_FAIL("%s: num_samples=%lld is negative", ty_rel_who(rel), (long long)n);
+  IrType **d = IR_NEW_ARRAY(IrType *, r);
+  for (int i = 0; i < r - 1; i++) d[i] = ps->u.shape.dims[i];
+  d[r - 1] = ty_rel_dim(n);
+  REL_TRY(ty_rel_result(cx, rel, 2, pair_type(threefry_key_type(), ty_rel_tensor_type(ty_rel_shape(r, d), dtype_type(IR_DTYPE(IR_DT_INT, 32)))), message));
+  return ty_rel_float(cx, rel, pdt, "its probabilities", ty_rel_tensor_type(ps, pdt), message);
+}

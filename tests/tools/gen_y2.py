@@ -122,3 +122,154 @@ write('nn_sparse_add_values.rly', '''// nn.sparse_add(dense, data, indices, indp
 // (tests/tools/gen_y2.py).
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- random: a transcription of python/tvm/topi/random/kernel.py
+M64 = (1 << 64) - 1
+ROT4 = [[14, 16], [52, 57], [23, 40], [5, 37], [25, 33], [46, 12], [58, 22], [32, 32]]
+PERM4 = [0, 3, 2, 1]
+def _threefry(key_buf, key_offset, counter_buf, counter_offset, out_buf, out_offset, out_shape):
+    nrounds, nwords, iwidth = 20, 4, 64
+    def mix(a, b, rotation):
+        x = (a + b) & M64
+        y = x ^ (((b << rotation) & M64) | (b >> (iwidth - rotation)))
+        return [x, y]
+    tmp = [0] * (out_shape * nwords); tmp_offset = 0
+    full_key = [0] * (nwords + 1)
+    for i in range(nwords): full_key[i] = key_buf[key_offset + i]
+    full_key[nwords] = 0x1BD11BDAA9FC1A22
+    for i in range(nwords): full_key[nwords] ^= key_buf[key_offset + i]
+    for i in range(out_shape):
+        for j in range(nwords):
+            out_buf[out_offset + i * nwords + j] = (counter_buf[counter_offset + j] + i) & M64
+    def key_schedule(s, i):
+        if i == nwords - 1: return (full_key[(s + i) % (nwords + 1)] + s) & M64
+        return full_key[(s + i) % (nwords + 1)]
+    # topi swaps the Python names out_buf/tmp at trace time, once per k: the loops below follow it.
+    ob, tb, oo, to = out_buf, tmp, out_offset, tmp_offset
+    for l in range(out_shape):
+        ob, tb, oo, to = out_buf, tmp, out_offset, tmp_offset
+        for i in range(nrounds // 4):
+            for j in range(nwords):
+                ob[oo + l * nwords + j] = (ob[oo + l * nwords + j] + key_schedule(i, j)) & M64
+            for k in range(4):
+                for j in range(nwords // 2):
+                    ob[oo + l * nwords + j * 2], ob[oo + l * nwords + j * 2 + 1] = mix(
+                        ob[oo + l * nwords + j * 2], ob[oo + l * nwords + j * 2 + 1], ROT4[(i * 4 + k) % 8][j])
+                for j in range(nwords):
+                    tb[to + l * nwords + j] = ob[oo + l * nwords + PERM4[j]]
+                ob, tb = tb, ob
+                oo, to = to, oo
+def _shift_right(a, b):
+    if a == 1: return 0, 0x8000000000000000
+    if a == 0: return 0, b >> 1
+    return a >> 1, 0
+def threefry_generate(gen, out_shape):
+    out_len = int(np.prod(out_shape))
+    gen = [int(x) for x in gen]; out_array = [0] * out_len; tmp = [0] * 10
+    if gen[7] < M64 - out_len:
+        tmp[:] = gen
+    elif gen[8] == 0:  # topi's "gen[8] == 0 and gen[9] == 0": Python's `and` keeps the first TIR comparison
+        tmp_counter = [M64, M64, 0, 0]  # a 2-word buffer read as 4 by _threefry: the rest taken as 0
+        _threefry(gen, 0, tmp_counter, 0, tmp, 0, 1)
+        tmp[4:10] = [0, 0, 0, 0, 1 << 63, 0]
+    else:
+        tmp[0:4] = gen[0:4]; tmp[4] = gen[4] | gen[8]; tmp[5] = gen[5] | gen[9]; tmp[6] = tmp[7] = 0
+        tmp[8], tmp[9] = _shift_right(gen[8], gen[9])
+    if out_len >= 4:
+        _threefry(tmp, 0, tmp, 4, out_array, 0, out_len // 4)
+    if out_len % 4 != 0:
+        remaining = [0] * 4
+        tmp[7] = (tmp[7] + out_len // 4 * 4) & M64
+        _threefry(tmp, 0, tmp, 4, remaining, 0, 1)
+        for i in range(out_len % 4): out_array[out_len // 4 * 4 + i] = remaining[i]
+    out_gen = tmp[0:6] + [0, (tmp[7] + (4 if out_len % 4 else out_len)) & M64, tmp[8], tmp[9]]
+    return np.array(out_gen, np.uint64), np.array(out_array, np.uint64).reshape(out_shape)
+def threefry_split(gen):
+    gen = [int(x) for x in gen]
+    if gen[8] == 0:
+        left = [0] * 10
+        _threefry(gen, 0, gen, 4, left, 0, 1)
+        left[4:10] = [0, 0, 0, 0, 1 << 62, 0]
+        right = left[0:4] + [1 << 63, 0, 0, 0, 1 << 62, 0]
+    else:
+        left = gen[0:8] + list(_shift_right(gen[8], gen[9]))
+        right = gen[0:4] + [gen[4] | gen[8], gen[5] | gen[9], gen[6], gen[7]] + list(_shift_right(gen[8], gen[9]))
+    return np.array(left, np.uint64), np.array(right, np.uint64)
+def uniform(gen, low, high, out_shape, out_dtype):
+    new_gen, bits = threefry_generate(gen, out_shape)
+    if out_dtype == 'float32': rdt, nbits, nfrac, fdt = np.uint32, 32, 23, np.float32
+    else: rdt, nbits, nfrac, fdt = np.uint64, 64, 52, np.float64
+    nexp = nbits - nfrac - 1
+    bits = bits.astype(rdt)
+    mant = (bits >> rdt(nbits - nfrac)) | (rdt((1 << (nexp - 1)) - 1) << rdt(nfrac))
+    u = mant.view(fdt) - fdt(1)
+    return new_gen, (u * (fdt(high) - fdt(low)) + fdt(low)).astype(fdt)
+def normal(gen, mean, scale, out_shape, out_dtype):
+    fdt = np.float32 if out_dtype == 'float32' else np.float64
+    new_gen, u = uniform(gen, 0.0, 1.0, [2] + list(out_shape), out_dtype)
+    u1 = fdt(1) - u[0]; u2 = u[1]
+    s = np.sqrt(fdt(-2) * np.log(u1)); sn = np.sin(fdt(2 * np.pi) * u2)
+    return new_gen, (s * sn * fdt(scale) + fdt(mean)).astype(fdt)
+def multinomial(gen, probs, num_samples):
+    probs = np.maximum(np.asarray(probs, np.float32), np.float32(0))
+    probs = probs / probs.sum(axis=-1, keepdims=True, dtype=np.float32)
+    cum = np.cumsum(probs, axis=-1, dtype=np.float32)
+    new_gen, u = uniform(gen, 0.0, 1.0, list(probs.shape[:-1]) + [num_samples], 'float32')
+    closest = cum[..., :, None] - u[..., None, :]
+    closest = np.where(closest > 0, closest, np.float32(1))
+    return new_gen, np.argmin(closest, axis=-2).astype(np.int32)
+
+def key_text(k): return rly(np.asarray(k, np.uint64))
+def rlye(a): return rly(a) if a.size else "Constant(0, %s, %s)" % (str(a.shape).replace(",)", ")"), a.dtype)
+K0 = np.array([0, 0, 0, 0, 0, 0, 0, 0, 1 << 63, 0], np.uint64)          # threefry_key(0)
+K1 = np.array([0x0123456789abcdef, 42, 7, 1 << 40, 0, 0, 0, 5, 1 << 63, 0], np.uint64)
+K2 = np.array([1, 2, 3, 4, 0, 0, 0, 0, 0, 0], np.uint64)                 # no path left: a new key
+K3 = np.array([9, 8, 7, 6, 5, 4, 0, M64 - 2, 1, 0], np.uint64)            # counter nearly full, path at its end
+L = []
+for k, shape in [(K0, [5]), (K1, [2, 4]), (K2, [3]), (K3, [2]), (K0, [0])]:
+    g, r = threefry_generate(k, shape)
+    L.append(('(%s, %s)' % (key_text(g), rlye(r)), 'random.threefry_generate(%s, out_shape=%s)' % (key_text(k), list(shape))))
+write('random_threefry_generate_values.rly', '''// random.threefry_generate(key, out_shape=) as topi's Threefry (4 words, 20 rounds, no final key injection):
+// (the new key, out_shape uint64 words). threefry_key(0), another key, a key with no path left (a new key by
+// Threefry), a full counter, an empty shape. Expected values: a transcription of python/tvm/topi/random/kernel.py
+// (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
+L = []
+for k in [K0, K1, K2, np.array([1, 2, 3, 4, 5, 6, 7, 8, 1, 0], np.uint64)]:
+    a, b = threefry_split(k)
+    L.append(('(%s, %s)' % (key_text(a), key_text(b)), 'random.threefry_split(%s)' % key_text(k)))
+write('random_threefry_split_values.rly', '''// random.threefry_split(key) as topi's: a 0 and a 1 appended to the path; a new key by Threefry when no
+// path is left. threefry_key(0) (TVM's test_threefry_split: (.., 1 << 62, 0) and (.., 1 << 63, 0, 0, 0, 1 << 62, 0)),
+// another key, no path left, the path's last bit. Expected values: tests/tools/gen_y2.py.
+// args: --no-prelude
+''', L)
+L = []
+for k, lo, hi, shape, dt in [(K0, 0, 1, [3], 'float32'), (K1, -2, 3, [2, 3], 'float32'), (K1, 0, 1, [5], 'float64'), (K2, -1, 1, [2], 'float64')]:
+    g, r = uniform(k, lo, hi, shape, dt)
+    sfx = 'f' if dt == 'float32' else 'f64'
+    L.append(('(%s, %s)' % (key_text(g), rly(r)), 'random.uniform(%s, %d%s, %d%s, out_shape=%s, out_dtype="%s")' % (key_text(k), lo, sfx, hi, sfx, list(shape), dt)))
+write('random_uniform_values.rly', '''// random.uniform(key, low, high, out_shape=, out_dtype=) as topi's: Threefry words' top fraction bits (of the
+// low 32 bits for float32) as a float in [1, 2), less 1, times (high - low) plus low. float32 and float64.
+// Expected values: a numpy transcription of topi (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
+L = []
+for k, mu, sc, shape in [(K0, 0, 1, [3]), (K1, 2, 0.5, [2, 2])]:
+    g, r = normal(k, mu, sc, shape, 'float64')
+    L.append(('(%s, %s)' % (key_text(g), rly(r)), 'random.normal(%s, %sf64, %sf64, out_shape=%s, out_dtype="float64")' % (key_text(k), mu, sc, list(shape))))
+write('random_normal_values.rly', '''// random.normal(key, mean, scale, out_shape=, out_dtype=) as topi's Box-Muller: uniform (2, out_shape) u,
+// sqrt(-2 log(1 - u[0])) sin(2 pi u[1]) * scale + mean. float64 (float32 goes through the C library's logf and
+// sinf, which numpy's float32 functions need not match to the last bit). Expected values: tests/tools/gen_y2.py.
+// args: --no-prelude
+''', L)
+L = []
+for k, p, n in [(K0, np.array([[0.1, 0.5, 0.4]], np.float32), 6), (K1, np.array([[1, 0, 3, -1], [0, 0, 0, 2]], np.float32), 4),
+                (K2, np.array([0.25, 0.25, 0.5]), 5)]:
+    g, r = multinomial(k, p, n)
+    L.append(('(%s, %s)' % (key_text(g), rly(r)), 'random.multinomial(%s, %s, num_samples=%d)' % (key_text(k), rly(p), n)))
+write('random_multinomial_values.rly', '''// random.multinomial(key, probs, num_samples=) as topi's: float32 probabilities clipped at 0 and normalized
+// along the last axis, cumulative sums against float32 uniform samples (the first index whose sum exceeds the
+// sample); int32 indices. Unnormalized and negative weights, a float64 vector. Expected values: tests/tools/gen_y2.py.
+// args: --no-prelude
+''', L)
