@@ -1230,6 +1230,82 @@ static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, cons
   return rt_tuple_value(2, f);
 }
 
+/* ---------------------------------------------------------------- dft, stft (topi's signal.py) */
+
+/* x + y * z in the dtype (float32 products and sums rounded to float32). */
+static double in_dtype(IrDType dt, double v) { return dt.bits == 32 ? (double)(float)v : v; }
+
+/* topi's dft along the last axis: out[n] = sum_k x[k] e^(-+2 pi i n k / N), in k order, in the dtype
+ * (cos and sin of the angle rounded to it); the inverse divides by N. The angle in double (TVM's
+ * is a float32 expression). */
+static RtValue dft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand re, im;
+  rt_operand(&re, args[0]);
+  rt_operand(&im, args[1]);
+  if (re.rank < 1 || re.count != im.count || re.dt.bits != im.dt.bits) rt_error(e, "dft: the real and imaginary parts differ");
+  bool inv = ir_attr_bool(at, IR_A_INVERSE, false);
+  int64_t n = re.shape[re.rank - 1], rows = n ? re.count / n : 0;
+  RtResult r0, r1;
+  void *ore = rt_result_init(&r0, re.dt, re.rank, re.shape), *oim = rt_result_init(&r1, re.dt, re.rank, re.shape);
+  IrDType dt = re.dt;
+  double sign = inv ? -1 : 1, factor = in_dtype(dt, inv ? 1.0 / (double)n : 1.0);
+  for (int64_t b = 0; b < rows; b++)
+    for (int64_t q = 0; q < n; q++) {
+      double sr = 0, si = 0, w0 = sign * -2 * M_PI * (double)q / (double)n;
+      for (int64_t k = 0; k < n; k++) {
+        double w = w0 * (double)k, c = in_dtype(dt, cos(w)), s = in_dtype(dt, sin(w));
+        double xr = rt_scalar_f64(rt_elem_get(re.data, dt, b * n + k)), xi = rt_scalar_f64(rt_elem_get(im.data, dt, b * n + k));
+        sr = in_dtype(dt, sr + in_dtype(dt, in_dtype(dt, xr * c) - in_dtype(dt, xi * s)));
+        si = in_dtype(dt, si + in_dtype(dt, in_dtype(dt, xr * s) + in_dtype(dt, xi * c)));
+      }
+      rt_elem_set(ore, dt, b * n + q, rt_scalar_from_f64(dt, in_dtype(dt, sr * factor)));
+      rt_elem_set(oim, dt, b * n + q, rt_scalar_from_f64(dt, in_dtype(dt, si * factor)));
+    }
+  RtValue f[2] = {rt_result_value(&r0), rt_result_value(&r1)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's stft: out[b, f, t] = sum_w window[w] x[b, t * hop + w] (cos, -sin)(2 pi f w / win_length),
+ * in w order in the dtype, divided by sqrt(n_fft) when normalized. */
+static RtValue stft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, win;
+  rt_operand(&x, args[0]);
+  rt_operand(&win, args[1]);
+  IrDType dt = x.dt;
+  int64_t n_fft = ir_attr_int(at, IR_A_N_FFT, -1), hop = ir_attr_int(at, IR_A_HOP_LENGTH, -1), wl = ir_attr_int(at, IR_A_WIN_LENGTH, -1);
+  if (x.rank < 1 || x.rank > 2 || n_fft < 1 || hop < 1 || wl < 1 || wl > n_fft || win.count != wl)
+    rt_error(e, "stft: the data, window or attributes do not fit");
+  int64_t L = x.shape[x.rank - 1], B = x.rank == 2 ? x.shape[0] : 1;
+  if (L < n_fft) rt_error(e, "stft: the data's length %lld is shorter than n_fft=%lld", (long long)L, (long long)n_fft);
+  int64_t F = ir_attr_bool(at, IR_A_ONESIDED, true) ? n_fft / 2 + 1 : n_fft, T = (L - n_fft) / hop + 1;
+  bool norm = ir_attr_bool(at, IR_A_NORMALIZED, false);
+  int64_t shape[4];
+  int m = 0;
+  if (x.rank == 2) shape[m++] = B;
+  shape[m++] = F;
+  shape[m++] = T;
+  shape[m++] = 2;
+  RtResult r;
+  void *out = rt_result_init(&r, dt, m, shape);
+  double sq = in_dtype(dt, sqrt((double)(float)n_fft));
+  for (int64_t b = 0; b < B; b++)
+    for (int64_t f = 0; f < F; f++)
+      for (int64_t t = 0; t < T; t++) {
+        double re = 0, im = 0;
+        for (int64_t w = 0; w < wl; w++) {
+          double a = 2 * M_PI * (double)f * (double)w / (double)wl;
+          double p = in_dtype(dt, rt_scalar_f64(rt_elem_get(win.data, dt, w)) * rt_scalar_f64(rt_elem_get(x.data, dt, b * L + t * hop + w)));
+          re = in_dtype(dt, re + in_dtype(dt, p * in_dtype(dt, cos(a))));
+          im = in_dtype(dt, im - in_dtype(dt, p * in_dtype(dt, sin(a))));
+        }
+        if (norm) re = in_dtype(dt, re / sq), im = in_dtype(dt, im / sq);
+        int64_t o = ((b * F + f) * T + t) * 2;
+        rt_elem_set(out, dt, o, rt_scalar_from_f64(dt, re));
+        rt_elem_set(out, dt, o + 1, rt_scalar_from_f64(dt, im));
+      }
+  return rt_result_value(&r);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -1259,6 +1335,8 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_RANDOM_THREEFRY_SPLIT: return random_split(args, e);
   case IR_OP_RANDOM_UNIFORM: case IR_OP_RANDOM_NORMAL: return random_uniform(op, args, at, e);
   case IR_OP_RANDOM_MULTINOMIAL: return random_multinomial(args, at, e);
+  case IR_OP_DFT: return dft(args, at, e);
+  case IR_OP_STFT: return stft(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -669,3 +669,55 @@ TyRelResult ty_rel_multinomial(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(ty_rel_result(cx, rel, 2, pair_type(threefry_key_type(), ty_rel_tensor_type(ty_rel_shape(r, d), dtype_type(IR_DTYPE(IR_DT_INT, 32)))), message));
   return ty_rel_float(cx, rel, pdt, "its probabilities", ty_rel_tensor_type(ps, pdt), message);
 }
+
+/* ---------------------------------------------------------------- DFT, STFT */
+
+/* dft(re_data, im_data, inverse=False): two float tensors of one shape and type; (re, im) alike. */
+TyRelResult ty_rel_dft(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *rs, *rdt, *is, *idt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &rs, &rdt, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rs->u.shape.rank, &is, &idt, "an imaginary part of the real part's rank", message));
+  if (rs->u.shape.rank < 1) REL_FAIL("%s transforms along the last axis, but the data is a scalar", ty_rel_who(rel));
+  for (int i = 0; i < rs->u.shape.rank; i++)
+    REL_TRY(ty_rel_same_dim(cx, rel, rs->u.shape.dims[i], is->u.shape.dims[i], "a dimension of re_data and of im_data", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, rdt, idt, message));
+  IrType *t = ty_rel_tensor_type(rs, rdt);
+  REL_TRY(ty_rel_result(cx, rel, 2, pair_type(t, t), message));
+  return ty_rel_float(cx, rel, rdt, "its data", t, message);
+}
+
+/* stft(data, window, n_fft=, hop_length=, win_length=, normalized=False, onesided=True): data (L) or
+ * (B, L), a window vector; ([B,] n_fft / 2 + 1 (n_fft when not onesided), (L - n_fft) / hop + 1, 2). */
+TyRelResult ty_rel_stft(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *ws, *wdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &ds, &ddt, message));
+  int r = ds->u.shape.rank;
+  if (r != 1 && r != 2) REL_FAIL("%s takes data of rank 1 or 2, but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ws, &wdt, "a window vector", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, wdt, message));
+  int64_t n_fft = ir_attr_int(rel->attrs, IR_A_N_FFT, -1), hop = ir_attr_int(rel->attrs, IR_A_HOP_LENGTH, -1),
+          win = ir_attr_int(rel->attrs, IR_A_WIN_LENGTH, -1);
+  if (n_fft < 1 || hop < 1 || win < 1 || win > n_fft)
+    REL_FAIL("%s needs n_fft, hop_length and win_length of 1 or more, win_length no more than n_fft; they are %lld, %lld, %lld",
+             ty_rel_who(rel), (long long)n_fft, (long long)hop, (long long)win);
+  REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(win), "the window's length and win_length", message));
+  IrType *L = ds->u.shape.dims[r - 1], *frames;
+  int64_t l;
+  TyRelResult k = ty_rel_dim_const(cx, L, &l);
+  if (k == TY_NOT_YET) return k;
+  if (k == TY_SOLVED) {
+    if (l < n_fft) REL_FAIL("%s: the data's length %lld is shorter than n_fft=%lld", ty_rel_who(rel), (long long)l, (long long)n_fft);
+    frames = ty_rel_dim((l - n_fft) / hop + 1);
+  } else {
+    frames = hop == 1 ? ty_dim_add(cx, ty_dim_sub(cx, L, ty_rel_dim(n_fft)), ty_rel_dim(1)) : ty_dim_any();
+  }
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  int m = 0;
+  if (r == 2) d[m++] = ds->u.shape.dims[0];
+  d[m++] = ty_rel_dim(ir_attr_bool(rel->attrs, IR_A_ONESIDED, true) ? n_fft / 2 + 1 : n_fft);
+  d[m++] = frames;
+  d[m++] = ty_rel_dim(2);
+  IrType *t = ty_rel_tensor_type(ty_rel_shape(m, d), ddt);
+  REL_TRY(ty_rel_result(cx, rel, 2, t, message));
+  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+}

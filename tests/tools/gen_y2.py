@@ -273,3 +273,64 @@ write('random_multinomial_values.rly', '''// random.multinomial(key, probs, num_
 // sample); int32 indices. Unnormalized and negative weights, a float64 vector. Expected values: tests/tools/gen_y2.py.
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- dft, stft: topi's loops (python/tvm/topi/signal.py), in
+# their order and dtype (the angles in double; cos and sin from the C library through Python's math), checked against numpy.fft.
+import math
+def dft(re, im, inverse=False):
+    dt = re.dtype.type; n = re.shape[-1]
+    R = re.reshape(-1, n); I = im.reshape(-1, n); ore = np.zeros_like(R); oim = np.zeros_like(I)
+    sign = -1 if inverse else 1; factor = dt(1.0 / n if inverse else 1.0)
+    for b in range(R.shape[0]):
+        for q in range(n):
+            sr = dt(0); si = dt(0); w0 = sign * -2 * math.pi * q / n
+            for k in range(n):
+                w = w0 * k; c = dt(math.cos(w)); s = dt(math.sin(w))
+                sr = dt(sr + dt(dt(R[b, k] * c) - dt(I[b, k] * s)))
+                si = dt(si + dt(dt(R[b, k] * s) + dt(I[b, k] * c)))
+            ore[b, q] = dt(sr * factor); oim[b, q] = dt(si * factor)
+    ref = (np.fft.ifft if inverse else np.fft.fft)(re.astype(np.float64) + 1j * im.astype(np.float64))
+    assert np.allclose(ore.reshape(re.shape), ref.real, atol=1e-4) and np.allclose(oim.reshape(re.shape), ref.imag, atol=1e-4)
+    return ore.reshape(re.shape), oim.reshape(re.shape)
+def stft(x, window, n_fft, hop, win, normalized=False, onesided=True):
+    dt = x.dtype.type; X = x.reshape(-1, x.shape[-1]); L = X.shape[1]
+    F = n_fft // 2 + 1 if onesided else n_fft; T = (L - n_fft) // hop + 1
+    out = np.zeros((X.shape[0], F, T, 2), x.dtype); sq = dt(math.sqrt(float(np.float32(n_fft))))
+    for b in range(X.shape[0]):
+        for f in range(F):
+            for t in range(T):
+                re = dt(0); im = dt(0)
+                for w in range(win):
+                    a = 2 * math.pi * f * w / win; p = dt(window[w] * X[b, t * hop + w])
+                    re = dt(re + dt(p * dt(math.cos(a)))); im = dt(im - dt(p * dt(math.sin(a))))
+                if normalized: re = dt(re / sq); im = dt(im / sq)
+                out[b, f, t] = re, im
+    if win == n_fft:  # numpy's rfft of each windowed frame
+        for t in range(T):
+            ref = np.fft.fft(X[:, t * hop:t * hop + n_fft].astype(np.float64) * window, axis=-1)[:, :F] / (math.sqrt(n_fft) if normalized else 1)
+            assert np.allclose(out[:, :, t, 0], ref.real, atol=1e-3) and np.allclose(out[:, :, t, 1], ref.imag, atol=1e-3)
+    return out.reshape(x.shape[:-1] + (F, T, 2))
+L = []
+for re, im, inv in [(np.array([1, 2, 3, 4], f64), np.zeros(4, f64), False),
+                    (np.array([[1, 0, -1], [0.5, 2, 1]], f32), np.array([[0, 1, 0], [1, -1, 0.25]], f32), False),
+                    (np.array([10, -2, -2, -2], f64), np.array([0, 2, 0, -2], f64), True)]:
+    a, b = dft(re, im, inv)
+    L.append(('(%s, %s)' % (rly(a), rly(b)), 'dft(%s, %s%s)' % (rly(re), rly(im), ', inverse=True' if inv else '')))
+write('dft_values.rly', '''// dft(re_data, im_data, inverse=False) as topi's: along the last axis, sum_k x[k] e^(-2 pi i n k / N) in k
+// order in the dtype (cos and sin rounded to it); inverse: e^(+...) / N. float64, a float32 batch, the inverse.
+// Expected values: topi's loop in Python (math.cos and sin), checked against numpy.fft (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
+L = []
+for x, w, n_fft, hop, win, norm, one in [(np.array([1, 2, 3, 4, 5, 6], f32), np.array([4, 3, 2], f32), 3, 3, 3, False, True),
+                                         (np.array([[1, -1, 2, 0, 3, 1, -2, 0.5], [0, 1, 0, 1, 0, 1, 0, 1]], f64), np.array([0.5, 1, 1, 0.5]), 4, 2, 4, True, False),
+                                         (np.arange(7, dtype=f64), np.array([1, 2, 1.]), 4, 1, 3, False, True)]:
+    o = stft(x, w, n_fft, hop, win, norm, one)
+    attrs = 'n_fft=%d, hop_length=%d, win_length=%d%s%s' % (n_fft, hop, win, ', normalized=True' if norm else '', ', onesided=False' if not one else '')
+    L.append((rly(o), 'stft(%s, %s, %s)' % (rly(x), rly(w), attrs)))
+write('stft_values.rly', '''// stft(data, window, n_fft=, hop_length=, win_length=, normalized=False, onesided=True) as topi's: frame t of
+// hop_length, sum_w window[w] x[t * hop + w] (cos, -sin)(2 pi f w / win_length) in the dtype; (.., F, frames, 2).
+// TVM's docstring example (it prints 15 and 34 where its kernel gives 16 and 43), a normalized two-sided float64
+// batch, a window shorter than n_fft. Expected values: topi's loop in Python, checked against numpy.fft.
+// args: --no-prelude
+''', L)
