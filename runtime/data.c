@@ -1306,6 +1306,49 @@ static RtValue stft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
   return rt_result_value(&r);
 }
 
+/* ---------------------------------------------------------------- nn.correlation (topi's correlation_nchw) */
+
+/* out[n, q, i, j] = sum over c, ky, kx (in that order, in the dtype) of f(p1[n, c, y1 + ky, x1 + kx],
+ * p2[n, c, y2 + ky, x2 + kx]) / (k * k * C): p1, p2 the data zero-padded (beyond as well, as topi's pad
+ * reads), y1 = i * stride1 + max_displacement, y2 = y1 + (q / D - r) * stride2, f a product or |a - b|. */
+static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, b;
+  rt_operand(&a, args[0]);
+  rt_operand(&b, args[1]);
+  if (a.rank != 4 || b.rank != 4 || a.count != b.count) rt_error(e, "nn.correlation: the data differ");
+  IrDType dt = a.dt;
+  int64_t k = ir_attr_int(at, IR_A_KERNEL_SIZE, 1), md = ir_attr_int(at, IR_A_MAX_DISPLACEMENT, 1),
+          s1 = ir_attr_int(at, IR_A_STRIDE1, 1), s2 = ir_attr_int(at, IR_A_STRIDE2, 1), pad[4];
+  ir_attr_padding(at, pad);
+  bool mul = ir_attr_bool(at, IR_A_IS_MULTIPLY, true);
+  int64_t N = a.shape[0], C = a.shape[1], H = a.shape[2], W = a.shape[3];
+  int64_t border = md + (k - 1) / 2, rad = md / s2, D = 2 * rad + 1;
+  int64_t OH = (H + pad[0] + pad[2] - 2 * border + s1 - 1) / s1, OW = (W + pad[1] + pad[3] - 2 * border + s1 - 1) / s1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  int64_t shape[4] = {N, D * D, OH, OW};
+  RtResult r;
+  void *out = rt_result_init(&r, dt, 4, shape);
+  double div = (double)(k * k * C);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t q = 0; q < D * D; q++)
+      for (int64_t i = 0; i < OH; i++)
+        for (int64_t j = 0; j < OW; j++) {
+          int64_t y1 = i * s1 + md, x1 = j * s1 + md, y2 = y1 + (q / D - rad) * s2, x2 = x1 + (q % D - rad) * s2;
+          double acc = 0;
+          for (int64_t c = 0; c < C; c++)
+            for (int64_t ky = 0; ky < k; ky++)
+              for (int64_t kx = 0; kx < k; kx++) {
+                int64_t ya = y1 + ky - pad[0], xa = x1 + kx - pad[1], yb = y2 + ky - pad[0], xb = x2 + kx - pad[1];
+                double u = ya >= 0 && ya < H && xa >= 0 && xa < W ? rt_scalar_f64(rt_elem_get(a.data, dt, ((n * C + c) * H + ya) * W + xa)) : 0;
+                double v = yb >= 0 && yb < H && xb >= 0 && xb < W ? rt_scalar_f64(rt_elem_get(b.data, dt, ((n * C + c) * H + yb) * W + xb)) : 0;
+                acc = in_dtype(dt, acc + (mul ? in_dtype(dt, u * v) : fabs(in_dtype(dt, u - v))));
+              }
+          rt_elem_set(out, dt, ((n * D * D + q) * OH + i) * OW + j, rt_scalar_from_f64(dt, in_dtype(dt, acc / in_dtype(dt, div))));
+        }
+  return rt_result_value(&r);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -1337,6 +1380,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_RANDOM_MULTINOMIAL: return random_multinomial(args, at, e);
   case IR_OP_DFT: return dft(args, at, e);
   case IR_OP_STFT: return stft(args, at, e);
+  case IR_OP_NN_CORRELATION: return correlation(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

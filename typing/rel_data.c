@@ -721,3 +721,44 @@ TyRelResult ty_rel_stft(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_result(cx, rel, 2, t, message));
   return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
 }
+
+/* ---------------------------------------------------------------- Correlation */
+
+/* nn.correlation(data1, data2, kernel_size=1, max_displacement=1, stride1=1, stride2=1, padding=[0, 0],
+ * is_multiply=True, layout="NCHW"): two NCHW tensors of one shape; (N, (2 * (max_displacement / stride2) +
+ * 1)^2, ceil((H + pad - 2 * border) / stride1), the same for W), border max_displacement + (k - 1) / 2. */
+TyRelResult ty_rel_correlation(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *s1, *dt1, *s2, *dt2;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &s1, &dt1, "NCHW data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &s2, &dt2, "NCHW data", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dt1, dt2, message));
+  for (int i = 0; i < 4; i++) REL_TRY(ty_rel_same_dim(cx, rel, s1->u.shape.dims[i], s2->u.shape.dims[i], "a dimension of data1 and of data2", message));
+  const IrAttrValue *la = ty_rel_attr(rel, IR_A_LAYOUT);
+  const char *layout = la->given && !la->none ? la->str : "NCHW";
+  if (strcmp(layout, "NCHW")) REL_FAIL("%s takes layout NCHW only, but layout=\"%s\"", ty_rel_who(rel), layout);
+  int64_t k = ir_attr_int(rel->attrs, IR_A_KERNEL_SIZE, 1), md = ir_attr_int(rel->attrs, IR_A_MAX_DISPLACEMENT, 1),
+          st1 = ir_attr_int(rel->attrs, IR_A_STRIDE1, 1), st2 = ir_attr_int(rel->attrs, IR_A_STRIDE2, 1), pad[4];
+  if (k < 1 || k % 2 == 0 || md < 0 || st1 < 1 || st2 < 1)
+    REL_FAIL("%s needs an odd kernel_size, max_displacement of 0 or more and strides of 1 or more; they are %lld, %lld, %lld, %lld",
+             ty_rel_who(rel), (long long)k, (long long)md, (long long)st1, (long long)st2);
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  int64_t border = md + (k - 1) / 2, ds = 2 * (md / st2) + 1;
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = s1->u.shape.dims[0];
+  d[1] = ty_rel_dim(ds * ds);
+  for (int a = 0; a < 2; a++) {
+    IrType *x = s1->u.shape.dims[2 + a];
+    int64_t n, extra = pad[a] + pad[a + 2] - 2 * border;
+    TyRelResult c = ty_rel_dim_const(cx, x, &n);
+    if (c == TY_NOT_YET) return c;
+    if (c == TY_SOLVED) {
+      if (n + extra < 1)
+        REL_FAIL("%s: the padded data %s is smaller than the border 2 * %lld", ty_rel_who(rel), ty_rel_shape_text(cx, s1), (long long)border);
+      d[2 + a] = ty_rel_dim((n + extra + st1 - 1) / st1);
+    } else {
+      d[2 + a] = st1 == 1 ? ty_dim_add(cx, x, ty_rel_dim(extra)) : ty_dim_any();
+    }
+  }
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), dt1), message));
+  return ty_rel_float(cx, rel, dt1, "its data", ty_rel_tensor_type(s1, dt1), message);
+}

@@ -334,3 +334,45 @@ write('stft_values.rly', '''// stft(data, window, n_fft=, hop_length=, win_lengt
 // batch, a window shorter than n_fft. Expected values: topi's loop in Python, checked against numpy.fft.
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- nn.correlation: topi.testing's correlation_nchw_python,
+# with topi's output size (ceil((padded - 2 border) / stride1)) and zeros read beyond the padding, as topi's pad
+def correlation(data1, data2, kernel_size, max_displacement, stride1, stride2, padding, is_multiply):
+    ph, pw = padding
+    pad_h = data1.shape[2] + 2 * ph; pad_w = data1.shape[3] + 2 * pw
+    kernel_radius = (kernel_size - 1) // 2; border_size = max_displacement + kernel_radius
+    out_width = (pad_w - border_size * 2 + stride1 - 1) // stride1
+    out_height = (pad_h - border_size * 2 + stride1 - 1) // stride1
+    rad = max_displacement // stride2; gw = rad * 2 + 1; out_channel = gw * gw
+    out = np.zeros((data1.shape[0], out_channel, out_height, out_width))
+    big = 64
+    p1 = np.zeros(data1.shape[:2] + (pad_h + big, pad_w + big)); p2 = np.zeros_like(p1)
+    p1[:, :, ph:ph + data1.shape[2], pw:pw + data1.shape[3]] = data1
+    p2[:, :, ph:ph + data2.shape[2], pw:pw + data2.shape[3]] = data2
+    f = (lambda x, y: x * y) if is_multiply else (lambda x, y: abs(x - y))
+    for i in range(out_height):
+        for j in range(out_width):
+            for nb in range(data1.shape[0]):
+                x1 = j * stride1 + max_displacement; y1 = i * stride1 + max_displacement
+                for q in range(out_channel):
+                    x2 = x1 + (q % gw - rad) * stride2; y2 = y1 + (q // gw - rad) * stride2
+                    for h in range(kernel_size):
+                        for w in range(kernel_size):
+                            for c in range(data1.shape[1]):
+                                a = p1[nb, c, y1 + h, x1 + w]
+                                b = p2[nb, c, y2 + h, x2 + w] if y2 + h >= 0 and x2 + w >= 0 else 0.0
+                                out[nb, q, i, j] += f(a, b)
+    return out / float(kernel_size ** 2 * data1.shape[1])
+L = []
+d1 = (np.arange(32, dtype=f64).reshape(1, 2, 4, 4) % 5) - 2; d2 = (np.arange(32, dtype=f64).reshape(1, 2, 4, 4) % 3) * 0.5
+for k, md, s1, s2, pad, mul, dt in [(1, 1, 1, 1, (1, 1), True, f64), (3, 1, 1, 1, (2, 2), False, f64), (1, 2, 2, 2, (2, 2), True, f64),
+                                     (1, 1, 1, 1, (0, 0), True, f32)]:
+    o = correlation(d1, d2, k, md, s1, s2, pad, mul).astype(dt)
+    L.append((rly(o), 'nn.correlation(%s, %s, kernel_size=%d, max_displacement=%d, stride1=%d, stride2=%d, padding=[%d, %d], is_multiply=%s)'
+              % (rly(d1.astype(dt)), rly(d2.astype(dt)), k, md, s1, s2, pad[0], pad[1], mul)))
+write('nn_correlation_values.rly', '''// nn.correlation(data1, data2, kernel_size, max_displacement, stride1, stride2, padding, is_multiply) as topi's
+// correlation_nchw: displacements (q / D - r, q % D - r) * stride2 around y1 = i * stride1 + max_displacement, the sum
+// over channels and the kernel window divided by k * k * C. Products and |a - b|, kernel 3, strides 2, float32.
+// Expected values: topi.testing's correlation_nchw_python with topi's (ceil) output size (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
