@@ -1349,6 +1349,56 @@ static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const IrExp
   return rt_result_value(&r);
 }
 
+/* ---------------------------------------------------------------- image.dilation2d (topi's dilation2d_nchw, _nhwc) */
+
+/* out[n, c, y, x] = max over ry, rx of pad(data)[n, c, y * sh + ry * dh - top, x * sw + rx * dw - left]
+ * + weight[c, ry, rx], both converted to out_dtype and added in it; the padding reads 0 (topi's pad). */
+static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand d, w;
+  rt_operand(&d, args[0]);
+  rt_operand(&w, args[1]);
+  const IrAttrValue *dla = &at->v[IR_A_DATA_LAYOUT], *kla = &at->v[IR_A_KERNEL_LAYOUT];
+  bool nhwc = dla->given && !dla->none && !strcmp(dla->str, "NHWC"), hwi = kla->given && !kla->none && !strcmp(kla->str, "HWI");
+  if (d.rank != 4 || w.rank != 3) rt_error(e, "image.dilation2d: the data or weight has the wrong rank");
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, d.dt);
+  int64_t st[2], dil[2], pad[4];
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATIONS, 1, dil);
+  ir_attr_padding(at, pad);
+  int64_t N = d.shape[0], C = d.shape[nhwc ? 3 : 1], H = d.shape[nhwc ? 1 : 2], W = d.shape[nhwc ? 2 : 3];
+  int64_t KH = w.shape[hwi ? 0 : 1], KW = w.shape[hwi ? 1 : 2];
+  if (w.shape[hwi ? 2 : 0] != C) rt_error(e, "image.dilation2d: the weight's channels differ from the data's");
+  int64_t OH = (H + pad[0] + pad[2] - (1 + (KH - 1) * dil[0])) / st[0] + 1, OW = (W + pad[1] + pad[3] - (1 + (KW - 1) * dil[1])) / st[1] + 1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  int64_t shape[4] = {N, nhwc ? OH : C, nhwc ? OW : OH, nhwc ? C : OW};
+  RtResult r;
+  void *out = rt_result_init(&r, odt, 4, shape);
+  bool fl = odt.code == IR_DT_FLOAT;
+  RtValue zero = rt_convert(rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), 0), odt);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t y = 0; y < OH; y++)
+        for (int64_t x = 0; x < OW; x++) {
+          RtValue best = zero;
+          for (int64_t ry = 0; ry < KH; ry++)
+            for (int64_t rx = 0; rx < KW; rx++) {
+              int64_t iy = y * st[0] + ry * dil[0] - pad[0], ix = x * st[1] + rx * dil[1] - pad[1];
+              RtValue a = iy >= 0 && iy < H && ix >= 0 && ix < W
+                              ? rt_convert(rt_elem_get(d.data, d.dt, nhwc ? ((n * H + iy) * W + ix) * C + c : ((n * C + c) * H + iy) * W + ix), odt)
+                              : zero;
+              RtValue b = rt_convert(rt_elem_get(w.data, w.dt, hwi ? (ry * KW + rx) * C + c : (c * KH + ry) * KW + rx), odt);
+              RtValue v = fl ? rt_scalar_from_f64(odt, rt_scalar_f64(a) + rt_scalar_f64(b))
+                             : rt_scalar_from_i64(odt, (int64_t)((uint64_t)rt_scalar_i64(a) + (uint64_t)rt_scalar_i64(b)));
+              bool more = fl ? (rt_scalar_f64(v) > rt_scalar_f64(best) || isnan(rt_scalar_f64(v)))
+                             : (odt.code == IR_DT_UINT ? v.u.u > best.u.u : rt_scalar_i64(v) > rt_scalar_i64(best));
+              if ((ry == 0 && rx == 0) || more) best = v;
+            }
+          rt_elem_set(out, odt, nhwc ? ((n * OH + y) * OW + x) * C + c : ((n * C + c) * OH + y) * OW + x, best);
+        }
+  return rt_result_value(&r);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -1381,6 +1431,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_DFT: return dft(args, at, e);
   case IR_OP_STFT: return stft(args, at, e);
   case IR_OP_NN_CORRELATION: return correlation(args, at, e);
+  case IR_OP_IMAGE_DILATION2D: return dilation2d(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -762,3 +762,53 @@ TyRelResult ty_rel_correlation(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), dt1), message));
   return ty_rel_float(cx, rel, dt1, "its data", ty_rel_tensor_type(s1, dt1), message);
 }
+
+/* ---------------------------------------------------------------- Dilation2D */
+
+static const char *str_attr(const TyRelation *rel, IrAttrId id, const char *dflt) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  return a->given && !a->none ? a->str : dflt;
+}
+
+/* image.dilation2d(data, weight, strides=[1, 1], padding=[0, 0], dilations=[1, 1], data_layout="NCHW",
+ * kernel_layout="IHW", out_dtype): data NCHW (or NHWC), weight (C, kh, kw) (or HWI); the window's
+ * positions as a convolution's, of out_dtype (the data's when not given). */
+TyRelResult ty_rel_dilation2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *ws, *wdt;
+  const char *dl = str_attr(rel, IR_A_DATA_LAYOUT, "NCHW"), *kl = str_attr(rel, IR_A_KERNEL_LAYOUT, "IHW");
+  bool nhwc = !strcmp(dl, "NHWC"), hwi = !strcmp(kl, "HWI");
+  if ((!nhwc && strcmp(dl, "NCHW")) || (!hwi && strcmp(kl, "IHW")))
+    REL_FAIL("%s takes data_layout NCHW or NHWC and kernel_layout IHW or HWI, but they are \"%s\" and \"%s\"", ty_rel_who(rel), dl, kl);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ds, &ddt, "4-d data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ws, &wdt, "a 3-d weight", message));
+  int ch = nhwc ? 3 : 1, hh = nhwc ? 1 : 2, wc = hwi ? 2 : 0, wh = hwi ? 0 : 1;
+  REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[ch], ws->u.shape.dims[wc], "the data's channels and the weight's", message));
+  int64_t st[2], dil[2], pad[4];
+  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, st, message));
+  REL_TRY(ty_rel_pair(rel, IR_A_DILATIONS, 1, dil, message));
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1)
+    REL_FAIL("%s needs strides and dilations of 1 or more", ty_rel_who(rel));
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = ds->u.shape.dims[0];
+  d[ch] = ds->u.shape.dims[ch];
+  for (int a = 0; a < 2; a++) {
+    int64_t n, k;
+    TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[wh + a], &k);
+    if (kr == TY_NOT_YET) return kr;
+    if (kr == TY_FAILED) REL_FAIL("%s needs a weight of known size", ty_rel_who(rel));
+    TyRelResult c = ty_rel_dim_const(cx, ds->u.shape.dims[hh + a], &n);
+    if (c == TY_NOT_YET) return c;
+    int64_t dk = 1 + (k - 1) * dil[a], extra = pad[a] + pad[a + 2] - dk;
+    if (c == TY_SOLVED) {
+      if (n + extra < 0)
+        REL_FAIL("%s: the dilated window %lld is larger than the padded data %s", ty_rel_who(rel), (long long)dk, ty_rel_shape_text(cx, ds));
+      d[hh + a] = ty_rel_dim((n + extra) / st[a] + 1);
+    } else {
+      d[hh + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[hh + a], ty_rel_dim(extra + 1)) : ty_dim_any();
+    }
+  }
+  IrType *odt = ty_rel_out_dtype(rel, ddt);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message));
+  return TY_SOLVED;
+}

@@ -376,3 +376,31 @@ write('nn_correlation_values.rly', '''// nn.correlation(data1, data2, kernel_siz
 // Expected values: topi.testing's correlation_nchw_python with topi's (ceil) output size (tests/tools/gen_y2.py).
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- image.dilation2d: topi's dilation2d_nchw in numpy
+def dilation2d_nchw(x, w, strides, padding, dilations, odt):
+    sh, sw = strides; dh, dw = dilations; t, l, b, r = padding
+    xp = np.pad(x.astype(odt), ((0, 0), (0, 0), (t, b), (l, r)))
+    C, KH, KW = w.shape
+    OH = (xp.shape[2] - ((KH - 1) * dh + 1)) // sh + 1; OW = (xp.shape[3] - ((KW - 1) * dw + 1)) // sw + 1
+    out = np.full((x.shape[0], C, OH, OW), -np.inf if np.issubdtype(odt, np.floating) else np.iinfo(odt).min, odt)
+    for ry in range(KH):
+        for rx in range(KW):
+            win = xp[:, :, ry * dh: ry * dh + (OH - 1) * sh + 1: sh, rx * dw: rx * dw + (OW - 1) * sw + 1: sw]
+            out = np.maximum(out, (win + w[None, :, ry, rx, None, None].astype(odt)).astype(odt))
+    return out
+L = []
+x = (np.arange(2 * 2 * 5 * 5, dtype=f32).reshape(2, 2, 5, 5) * 7 % 11) - 5
+w = np.array([[[0, 1, 0], [1, 2, 1], [0, 1, 0]], [[-1, 0, -1], [0, 0, 0], [-1, 0, 3]]], f32)
+L.append((rly(dilation2d_nchw(x, w, (1, 1), (0, 0, 0, 0), (1, 1), f32)), 'image.dilation2d(%s, %s)' % (rly(x), rly(w))))
+L.append((rly(dilation2d_nchw(x, w, (2, 1), (1, 1, 1, 1), (1, 2), f32)), 'image.dilation2d(%s, %s, strides=[2, 1], padding=[1, 1], dilations=[1, 2])' % (rly(x), rly(w))))
+xh = np.transpose(x, (0, 2, 3, 1)); wh = np.transpose(w, (1, 2, 0))
+o = np.transpose(dilation2d_nchw(x, w, (1, 1), (1, 0, 0, 1), (1, 1), f32), (0, 2, 3, 1))
+L.append((rly(o), 'image.dilation2d(%s, %s, padding=[1, 0, 0, 1], data_layout="NHWC", kernel_layout="HWI")' % (rly(xh), rly(wh))))
+xi = (np.arange(16, dtype=np.int8).reshape(1, 1, 4, 4) * 37 % 23 - 11).astype(np.int8); wi = np.array([[[100, -3], [5, 7]]], np.int8)
+L.append((rly(dilation2d_nchw(xi, wi, (1, 1), (0, 0, 0, 0), (1, 1), np.int32)), 'image.dilation2d(%s, %s, out_dtype="int32")' % (rly(xi), rly(wi))))
+write('image_dilation2d_values.rly', '''// image.dilation2d(data, weight, strides, padding, dilations, data_layout, kernel_layout, out_dtype) as topi's:
+// the max over the window of the (zero-)padded data plus the weight, in out_dtype. Defaults, strides, padding and
+// dilations, NHWC with HWI, int8 into int32. Expected values: numpy (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
