@@ -1399,6 +1399,30 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const IrExpr
   return rt_result_value(&r);
 }
 
+/* ---------------------------------------------------------------- nn.fifo_buffer */
+
+/* concatenate((buffer, data), axis) without its first data.shape[axis] along the axis: the buffer's shape. */
+static RtValue fifo_buffer(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand d, b;
+  rt_operand(&d, args[0]);
+  rt_operand(&b, args[1]);
+  if (d.rank != b.rank || b.rank < 1 || d.dt.bits != b.dt.bits) rt_error(e, "nn.fifo_buffer: the data and buffer differ");
+  int axis = rt_axis(e, IR_OP_NN_FIFO_BUFFER, ir_attr_int(at, IR_A_AXIS, 0), b.rank);
+  for (int i = 0; i < b.rank; i++)
+    if (i != axis && d.shape[i] != b.shape[i]) rt_error(e, "nn.fifo_buffer: the data and buffer differ off the axis");
+  int64_t n = d.shape[axis], m = b.shape[axis];
+  if (n >= m) rt_error(e, "nn.fifo_buffer: the data is not shorter than the buffer along axis %d", axis);
+  int64_t outer = span_count(b.shape, 0, axis), inner = span_count(b.shape, axis + 1, b.rank);
+  size_t es = rt_dtype_size(b.dt);
+  RtResult r;
+  char *out = rt_result_init(&r, b.dt, b.rank, b.shape);
+  for (int64_t o = 0; o < outer && inner; o++) {
+    memcpy(out + (size_t)(o * m * inner) * es, (const char *)b.data + (size_t)((o * m + n) * inner) * es, (size_t)((m - n) * inner) * es);
+    memcpy(out + (size_t)((o * m + m - n) * inner) * es, (const char *)d.data + (size_t)(o * n * inner) * es, (size_t)(n * inner) * es);
+  }
+  return rt_result_value(&r);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -1432,6 +1456,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_STFT: return stft(args, at, e);
   case IR_OP_NN_CORRELATION: return correlation(args, at, e);
   case IR_OP_IMAGE_DILATION2D: return dilation2d(args, at, e);
+  case IR_OP_NN_FIFO_BUFFER: return fifo_buffer(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

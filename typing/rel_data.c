@@ -812,3 +812,24 @@ TyRelResult ty_rel_dilation2d(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message));
   return TY_SOLVED;
 }
+
+/* ---------------------------------------------------------------- FIFOBuffer */
+
+/* nn.fifo_buffer(data, buffer, axis=0): of one rank and type, one shape but along axis, where the data
+ * is shorter than the buffer (when both are known); the buffer's type. */
+TyRelResult ty_rel_fifo_buffer(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *bs, *bdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &bs, &bdt, message));
+  int r = bs->u.shape.rank, axis;
+  if (r < 1) REL_FAIL("%s takes a buffer of rank 1 or more, but it is a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, r, &ds, &ddt, "data of the buffer's rank", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, bdt, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  for (int i = 0; i < r; i++)
+    if (i != axis) REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[i], bs->u.shape.dims[i], "a dimension of the data and of the buffer", message));
+  int64_t a, b;
+  if (ty_rel_dim_const(cx, ds->u.shape.dims[axis], &a) == TY_SOLVED && ty_rel_dim_const(cx, bs->u.shape.dims[axis], &b) == TY_SOLVED && a >= b)
+    REL_FAIL("%s: the data %s must be shorter than the buffer %s along axis %d", ty_rel_who(rel), ty_rel_shape_text(cx, ds),
+             ty_rel_shape_text(cx, bs), axis);
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(bs, bdt), message);
+}

@@ -404,3 +404,18 @@ write('image_dilation2d_values.rly', '''// image.dilation2d(data, weight, stride
 // dilations, NHWC with HWI, int8 into int32. Expected values: numpy (tests/tools/gen_y2.py).
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- nn.fifo_buffer: topi's (concatenate, then the last slice)
+def fifo_buffer(data, buf, axis):
+    return np.take(np.concatenate((buf, data), axis=axis), range(data.shape[axis], data.shape[axis] + buf.shape[axis]), axis=axis)
+L = []
+b = np.arange(10, dtype=f32).reshape(5, 2); d = np.array([[-1, -2], [-3, -4]], f32)
+L.append((rly(fifo_buffer(d, b, 0)), 'nn.fifo_buffer(%s, %s)' % (rly(d), rly(b))))
+b = np.arange(24, dtype=i32).reshape(2, 4, 3); d = -np.arange(6, dtype=i32).reshape(2, 1, 3) - 1
+L.append((rly(fifo_buffer(d, b, 1)), 'nn.fifo_buffer(%s, %s, axis=1)' % (rly(d), rly(b))))
+b = np.arange(6, dtype=f64).reshape(2, 3); d = np.array([[9, 8], [7, 6]], f64)
+L.append((rly(fifo_buffer(d, b, -1)), 'nn.fifo_buffer(%s, %s, axis=-1)' % (rly(d), rly(b))))
+write('nn_fifo_buffer_values.rly', '''// nn.fifo_buffer(data, buffer, axis=0) as topi's: the buffer shifted along axis by the data's length, the data
+// at its end. Axis 0, a middle axis of int32, the last axis of float64. Expected values: numpy (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
