@@ -1423,6 +1423,69 @@ static RtValue fifo_buffer(const RtValue *args, const IrOpAttrs *at, const IrExp
   return rt_result_value(&r);
 }
 
+/* ---------------------------------------------------------------- nn.deformable_conv2d (topi's deformable_conv2d_nchw) */
+
+/* Each input position of the window moved by its offset (dy, dx) (per deformable group), sampled
+ * bilinearly (0 outside the data and for corners outside it), then the grouped convolution's sum in
+ * out_dtype (floats accumulated in double, rounded once). */
+static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, off, w;
+  rt_operand(&x, args[0]);
+  rt_operand(&off, args[1]);
+  rt_operand(&w, args[2]);
+  if (x.rank != 4 || off.rank != 4 || w.rank != 4) rt_error(e, "nn.deformable_conv2d: the data, offset or weight is not 4-d");
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
+  int64_t st[2], dil[2], pad[4], G = ir_attr_int(at, IR_A_GROUPS, 1), DG = ir_attr_int(at, IR_A_DEFORMABLE_GROUPS, 1);
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATION, 1, dil);
+  ir_attr_padding(at, pad);
+  int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = w.shape[0], KH = w.shape[2], KW = w.shape[3];
+  if (G < 1 || DG < 1 || C % G || C % DG || O % G || w.shape[1] != C / G) rt_error(e, "nn.deformable_conv2d: the channels do not fit the groups");
+  int64_t OH = (H + pad[0] + pad[2] - (1 + (KH - 1) * dil[0])) / st[0] + 1, OW = (W + pad[1] + pad[3] - (1 + (KW - 1) * dil[1])) / st[1] + 1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  if (off.shape[0] != N || off.shape[1] != 2 * KH * KW * DG || off.shape[2] != OH || off.shape[3] != OW)
+    rt_error(e, "nn.deformable_conv2d: the offset's shape does not fit");
+  int64_t shape[4] = {N, O, OH, OW}, cg = C / G, og = O / G, cdg = C / DG;
+  RtResult r;
+  void *out = rt_result_init(&r, odt, 4, shape);
+  int64_t ncol = rt_mul_sat(rt_mul_sat(C, KH), KW);
+  if (ncol > ((int64_t)1 << 40)) rt_error(e, "nn.deformable_conv2d: the window is too large");
+  double *col = rt_alloc(sizeof(double) * (size_t)(ncol > 0 ? ncol : 1));
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t oy = 0; oy < OH; oy++)
+      for (int64_t ox = 0; ox < OW; ox++) {
+        for (int64_t c = 0; c < C; c++)
+          for (int64_t ky = 0; ky < KH; ky++)
+            for (int64_t kx = 0; kx < KW; kx++) {
+              int64_t g = c / cdg, ch = ((g * KH + ky) * KW + kx) * 2;
+              double dy = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch) * OH + oy) * OW + ox));
+              double dx = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch + 1) * OH + oy) * OW + ox));
+              double yy = (double)(oy * st[0] - pad[0] + ky * dil[0]) + dy, xx = (double)(ox * st[1] - pad[1] + kx * dil[1]) + dx, v = 0;
+              if (yy >= 0 && yy < (double)H && xx >= 0 && xx < (double)W) {
+                int64_t y0 = (int64_t)floor(yy), x0 = (int64_t)floor(xx);
+                double ly = yy - (double)y0, lx = xx - (double)x0;
+                for (int a = 0; a < 2; a++)
+                  for (int b = 0; b < 2; b++) {
+                    int64_t py = y0 + a, px = x0 + b;
+                    if (py < H && px < W)
+                      v += (b ? lx : 1 - lx) * (a ? ly : 1 - ly) * rt_scalar_f64(rt_elem_get(x.data, x.dt, ((n * C + c) * H + py) * W + px));
+                  }
+              }
+              col[(c * KH + ky) * KW + kx] = in_dtype(x.dt, v);
+            }
+        for (int64_t f = 0; f < O; f++) {
+          int64_t g = f / og;
+          double acc = 0;
+          for (int64_t rc = 0; rc < cg; rc++)
+            for (int64_t k = 0; k < KH * KW; k++)
+              acc += col[(g * cg + rc) * KH * KW + k] * rt_scalar_f64(rt_elem_get(w.data, w.dt, (f * cg + rc) * KH * KW + k));
+          rt_elem_set(out, odt, ((n * O + f) * OH + oy) * OW + ox, rt_scalar_from_f64(odt, acc));
+        }
+      }
+  return rt_result_value(&r);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -1457,6 +1520,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_NN_CORRELATION: return correlation(args, at, e);
   case IR_OP_IMAGE_DILATION2D: return dilation2d(args, at, e);
   case IR_OP_NN_FIFO_BUFFER: return fifo_buffer(args, at, e);
+  case IR_OP_NN_DEFORMABLE_CONV2D: return deformable_conv2d(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

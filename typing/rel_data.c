@@ -833,3 +833,66 @@ TyRelResult ty_rel_fifo_buffer(TyCtx *cx, TyRelation *rel, const char **message)
              ty_rel_shape_text(cx, bs), axis);
   return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(bs, bdt), message);
 }
+
+/* ---------------------------------------------------------------- DeformableConv2D */
+
+/* nn.deformable_conv2d(data, offset, weight, strides, padding, dilation, deformable_groups=1, groups=1,
+ * channels, kernel_size, data_layout="NCHW", kernel_layout="OIHW", out_layout, out_dtype): NCHW data,
+ * OIHW weight (C / groups inputs); the output a convolution's; the offset (N, 2 * kh * kw *
+ * deformable_groups, OH, OW). Other layouts are refused. */
+TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *os, *odt0, *ws, *wdt;
+  const char *dl = str_attr(rel, IR_A_DATA_LAYOUT, "NCHW"), *kl = str_attr(rel, IR_A_KERNEL_LAYOUT, "OIHW"),
+             *ol = str_attr(rel, IR_A_OUT_LAYOUT, "");
+  if (strcmp(dl, "NCHW") || strcmp(kl, "OIHW") || (*ol && strcmp(ol, "NCHW")))
+    REL_FAIL("%s: relay takes layouts NCHW and OIHW only, but they are \"%s\" and \"%s\"", ty_rel_who(rel), dl, kl);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ds, &ddt, "NCHW data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 4, &ws, &wdt, "an OIHW weight", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, wdt, message));
+  int64_t st[2], dil[2], pad[4], g = ir_attr_int(rel->attrs, IR_A_GROUPS, 1), dg = ir_attr_int(rel->attrs, IR_A_DEFORMABLE_GROUPS, 1);
+  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, st, message));
+  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1 || g < 1 || dg < 1)
+    REL_FAIL("%s needs strides, dilation, groups and deformable_groups of 1 or more", ty_rel_who(rel));
+  int64_t c, o, k[2];
+  TyRelResult rc = ty_rel_dim_const(cx, ds->u.shape.dims[1], &c);
+  if (rc == TY_NOT_YET) return rc;
+  if (rc == TY_SOLVED) {
+    if (c % g || c % dg) REL_FAIL("%s: the data's %lld channels are not divisible by groups=%lld and deformable_groups=%lld", ty_rel_who(rel), (long long)c, (long long)g, (long long)dg);
+    REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[1], ty_rel_dim(c / g), "the weight's input channels and the data's channels / groups", message));
+  }
+  for (int a = 0; a < 2; a++) {
+    TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[2 + a], &k[a]);
+    if (kr == TY_NOT_YET) return kr;
+    if (kr == TY_FAILED) REL_FAIL("%s needs a weight of known kernel size", ty_rel_who(rel));
+  }
+  const IrAttrValue *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (ks->given && !ks->none && (ks->n != 2 || ks->ints[0] != k[0] || ks->ints[1] != k[1]))
+    REL_FAIL("%s: kernel_size does not match the weight %s", ty_rel_who(rel), ty_rel_shape_text(cx, ws));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
+  if (ch->given && !ch->none) REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(ch->ints[0]), "the weight's output channels and channels", message));
+  if (ty_rel_dim_const(cx, ws->u.shape.dims[0], &o) == TY_SOLVED && o % g)
+    REL_FAIL("%s: the weight's %lld output channels are not divisible by groups=%lld", ty_rel_who(rel), (long long)o, (long long)g);
+  IrType **d = IR_NEW_ARRAY(IrType *, 4), **od = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = od[0] = ds->u.shape.dims[0];
+  d[1] = ws->u.shape.dims[0];
+  od[1] = ty_rel_dim(2 * k[0] * k[1] * dg);
+  for (int a = 0; a < 2; a++) {
+    int64_t n, extra = pad[a] + pad[a + 2] - (1 + (k[a] - 1) * dil[a]);
+    TyRelResult r = ty_rel_dim_const(cx, ds->u.shape.dims[2 + a], &n);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_SOLVED) {
+      if (n + extra < 0) REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+      d[2 + a] = ty_rel_dim((n + extra) / st[a] + 1);
+    } else {
+      d[2 + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[2 + a], ty_rel_dim(extra + 1)) : ty_dim_any();
+    }
+    od[2 + a] = d[2 + a];
+  }
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &os, &odt0, "an NCHW offset", message));
+  for (int i = 0; i < 4; i++) REL_TRY(ty_rel_same_dim(cx, rel, os->u.shape.dims[i], od[i], "a dimension of the offset and (N, 2 kh kw deformable_groups, OH, OW)", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, odt0, ddt, message));
+  REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(4, d), ty_rel_out_dtype(rel, ddt)), message));
+  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+}

@@ -419,3 +419,54 @@ write('nn_fifo_buffer_values.rly', '''// nn.fifo_buffer(data, buffer, axis=0) as
 // at its end. Axis 0, a middle axis of int32, the last axis of float64. Expected values: numpy (tests/tools/gen_y2.py).
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- nn.deformable_conv2d: topi.testing's deformable_conv2d_nchw_python
+import itertools
+def deformable_conv2d_nchw_python(a_np, offset_np, w_np, stride, padding, dilation, deformable_groups, groups):
+    batch, in_channel, in_height, in_width = a_np.shape
+    out_channel, _, kernel_h, kernel_w = w_np.shape
+    out_height, out_width = offset_np.shape[-2:]
+    dtype = a_np.dtype
+    ic_per_dgroup = in_channel // deformable_groups
+    assert groups == 1
+    stride_h, stride_w = stride; dilation_h, dilation_w = dilation; pad_top, pad_left = padding
+    def _bilinear(n, c, h, w):
+        y_low = int(math.floor(h)); x_low = int(math.floor(w)); y_high = y_low + 1; x_high = x_low + 1
+        wy_h = h - y_low; wx_h = w - x_low; wy_l = 1 - wy_h; wx_l = 1 - wx_h
+        val = 0
+        for wx, xp in zip((wx_l, wx_h), (x_low, x_high)):
+            for wy, yp in zip((wy_l, wy_h), (y_low, y_high)):
+                if 0 <= yp < in_height and 0 <= xp < in_width:
+                    val += wx * wy * a_np[n, c, yp, xp]
+        return val
+    a_deform = np.zeros((batch, in_channel, out_height, out_width, kernel_h, kernel_w), dtype=dtype)
+    for n, h, w in itertools.product(range(batch), range(out_height), range(out_width)):
+        offset = offset_np[n, :, h, w].reshape(deformable_groups, kernel_h, kernel_w, 2)
+        in_h = h * stride_h - pad_top; in_w = w * stride_w - pad_left
+        index_h_base, index_w_base = np.meshgrid(
+            np.arange(in_h, in_h + kernel_h * dilation_h, dilation_h, dtype=offset_np.dtype),
+            np.arange(in_w, in_w + kernel_w * dilation_w, dilation_w, dtype=offset_np.dtype), indexing="ij")
+        for c, kh, kw in itertools.product(range(in_channel), range(kernel_h), range(kernel_w)):
+            dg = c // ic_per_dgroup
+            index_h = index_h_base + offset[dg, ..., 0]; index_w = index_w_base + offset[dg, ..., 1]
+            y, x = index_h[kh, kw], index_w[kh, kw]
+            if y < 0 or y >= in_height or x < 0 or x >= in_width: continue
+            a_deform[n, c, h, w, kh, kw] = _bilinear(n, c, y, x)
+    b_np = np.zeros((batch, out_channel, out_height, out_width), dtype=dtype)
+    for n, c, f, h, w in itertools.product(range(batch), range(in_channel), range(out_channel), range(out_height), range(out_width)):
+        b_np[n, f, h, w] += np.tensordot(a_deform[n, c, h, w], w_np[f, c])
+    return b_np
+L = []
+x = ((np.arange(2 * 2 * 4 * 4, dtype=f64).reshape(2, 2, 4, 4) * 5) % 7) - 3
+w = np.array([[[[1, 0], [0.5, -1]], [[0, 2], [1, 0]]], [[[0.25, 0], [0, 0]], [[-1, 1], [1, -1]]], [[[0, 0], [0, 1]], [[1, 0], [0, 0]]]], f64)
+off = (((np.arange(2 * 8 * 3 * 3, dtype=f64).reshape(2, 8, 3, 3) * 3) % 9) - 4) * 0.25
+L.append((rly(deformable_conv2d_nchw_python(x, off, w, (1, 1), (0, 0), (1, 1), 1, 1)), 'nn.deformable_conv2d(%s, %s, %s)' % (rly(x), rly(off), rly(w))))
+off2 = (((np.arange(1 * 16 * 2 * 3, dtype=f64).reshape(1, 16, 2, 3) * 5) % 11) - 5) * 0.5
+L.append((rly(deformable_conv2d_nchw_python(x[:1], off2, w, (2, 2), (1, 1), (2, 1), 2, 1)),
+          'nn.deformable_conv2d(%s, %s, %s, strides=[2, 2], padding=[1, 1], dilation=[2, 1], deformable_groups=2)' % (rly(x[:1]), rly(off2), rly(w))))
+write('nn_deformable_conv2d_values.rly', '''// nn.deformable_conv2d(data, offset, weight, ...) as topi's: each window position moved by its (dy, dx) offset
+// (per deformable group), sampled bilinearly (0 outside), then the convolution. Defaults with a batch of 2;
+// strides, padding, dilation and 2 deformable groups. float64. Expected values: topi.testing's
+// deformable_conv2d_nchw_python (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
