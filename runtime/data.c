@@ -1486,6 +1486,45 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
   return rt_result_value(&r);
 }
 
+/* ---------------------------------------------------------------- nn.conv2d_backward_weight */
+
+/* dw[o, i, r, s] = sum over n, p, q of grad[n, o, p, q] * data[n, g * C/G + i, p * sh - top + r * dh,
+ * q * sw - left + s * dw] (0 outside), g = o / (O / G); summed in double, rounded once. */
+static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand gr, x;
+  rt_operand(&gr, args[0]);
+  rt_operand(&x, args[1]);
+  if (gr.rank != 4 || x.rank != 4 || gr.shape[0] != x.shape[0]) rt_error(e, "nn.conv2d_backward_weight: the grad and data do not fit");
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, gr.dt);
+  int64_t st[2], dil[2], pad[4], ks[2], G = ir_attr_int(at, IR_A_GROUPS, 1);
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATION, 1, dil);
+  ir_attr_padding(at, pad);
+  ir_attr_pair(at, IR_A_KERNEL_SIZE, 1, ks);
+  int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = gr.shape[1], P = gr.shape[2], Q = gr.shape[3];
+  if (G < 1 || C % G || O % G) rt_error(e, "nn.conv2d_backward_weight: the channels do not fit the groups");
+  int64_t ci = C / G, og = O / G, shape[4] = {O, ci, ks[0], ks[1]};
+  RtResult r;
+  void *out = rt_result_init(&r, odt, 4, shape);
+  for (int64_t o = 0; o < O; o++)
+    for (int64_t i = 0; i < ci; i++)
+      for (int64_t a = 0; a < ks[0]; a++)
+        for (int64_t b = 0; b < ks[1]; b++) {
+          int64_t c = (o / og) * ci + i;
+          double acc = 0;
+          for (int64_t n = 0; n < N; n++)
+            for (int64_t p = 0; p < P; p++)
+              for (int64_t q = 0; q < Q; q++) {
+                int64_t y = p * st[0] - pad[0] + a * dil[0], xx = q * st[1] - pad[1] + b * dil[1];
+                if (y < 0 || y >= H || xx < 0 || xx >= W) continue;
+                acc += rt_scalar_f64(rt_elem_get(gr.data, gr.dt, ((n * O + o) * P + p) * Q + q)) *
+                       rt_scalar_f64(rt_elem_get(x.data, x.dt, ((n * C + c) * H + y) * W + xx));
+              }
+          rt_elem_set(out, odt, ((o * ci + i) * ks[0] + a) * ks[1] + b, rt_scalar_from_f64(odt, acc));
+        }
+  return rt_result_value(&r);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -1521,6 +1560,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_IMAGE_DILATION2D: return dilation2d(args, at, e);
   case IR_OP_NN_FIFO_BUFFER: return fifo_buffer(args, at, e);
   case IR_OP_NN_DEFORMABLE_CONV2D: return deformable_conv2d(args, at, e);
+  case IR_OP_NN_CONV2D_BACKWARD_WEIGHT: return conv2d_backward_weight(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

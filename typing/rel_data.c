@@ -896,3 +896,49 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
   REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(4, d), ty_rel_out_dtype(rel, ddt)), message));
   return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
 }
+
+/* ---------------------------------------------------------------- Conv2DBackwardWeight */
+
+/* nn.conv2d_backward_weight(grad, data, strides, padding, dilation, groups=1, channels, kernel_size=,
+ * data_layout (the grad's), kernel_layout (the data's), out_layout (the weight's), out_dtype): NCHW grad
+ * and data, an OIHW result (O, C / groups, kh, kw) of out_dtype (the grad's); TVM's depthwise case
+ * (C == O == groups) gives channels / groups inputs. Constant channels, as TVM requires. */
+TyRelResult ty_rel_conv2d_backward_weight(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *gs, *gdt, *ds, *ddt;
+  const char *gl = str_attr(rel, IR_A_DATA_LAYOUT, "NCHW"), *dl = str_attr(rel, IR_A_KERNEL_LAYOUT, "NCHW"),
+             *wl = str_attr(rel, IR_A_OUT_LAYOUT, "OIHW");
+  if (strcmp(gl, "NCHW") || (strcmp(dl, "NCHW") && strcmp(dl, "OIHW")) || (*wl && strcmp(wl, "OIHW")))
+    REL_FAIL("%s: relay takes an NCHW grad and data and an OIHW weight only, but the layouts are \"%s\", \"%s\", \"%s\"",
+             ty_rel_who(rel), gl, dl, wl);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &gs, &gdt, "an NCHW grad", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ds, &ddt, "NCHW data", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, gdt, ddt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, gs->u.shape.dims[0], ds->u.shape.dims[0], "the grad's batch and the data's", message));
+  const IrAttrValue *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (!ks->given || ks->none || ks->n != 2 || ks->ints[0] < 1 || ks->ints[1] < 1)
+    REL_FAIL("%s needs kernel_size (2 values of 1 or more)", ty_rel_who(rel));
+  int64_t c, o, g = ir_attr_int(rel->attrs, IR_A_GROUPS, 1), st[2], dil[2], pad[4];
+  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, st, message));
+  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  TyRelResult rc = ty_rel_dim_const(cx, ds->u.shape.dims[1], &c), ro = ty_rel_dim_const(cx, gs->u.shape.dims[1], &o);
+  if (rc == TY_NOT_YET || ro == TY_NOT_YET) return TY_NOT_YET;
+  if (rc == TY_FAILED || ro == TY_FAILED) REL_FAIL("%s needs constant channels (TVM's)", ty_rel_who(rel));
+  if (g < 1 || c % g || o % g || st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1)
+    REL_FAIL("%s: groups=%lld must divide the %lld input and %lld output channels; strides and dilation 1 or more", ty_rel_who(rel),
+             (long long)g, (long long)c, (long long)o);
+  int64_t wi = c / g;
+  if (c == o && c == g) {
+    const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
+    if (!ch->given || ch->none || ch->n < 1) REL_FAIL("%s: a depthwise gradient needs channels", ty_rel_who(rel));
+    wi = ch->ints[0] / g;
+    if (wi != 1) REL_FAIL("%s: relay computes depthwise gradients of channel multiplier 1 only (channels=groups)", ty_rel_who(rel));
+  }
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = ty_rel_dim(o);
+  d[1] = ty_rel_dim(wi);
+  d[2] = ty_rel_dim(ks->ints[0]);
+  d[3] = ty_rel_dim(ks->ints[1]);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), ty_rel_out_dtype(rel, gdt)), message));
+  return ty_rel_float(cx, rel, gdt, "its grad", ty_rel_tensor_type(gs, gdt), message);
+}

@@ -275,8 +275,9 @@ def any_call():
 
 def gen_y2():
     """One random call of the h4-y2 operators (sparse_to_dense, sparse_reshape, sparse_fill_empty_rows,
-    nn.sparse_dense/transpose/add, random.*, dft, stft, nn.correlation, image.dilation2d, nn.fifo_buffer)."""
-    k = R.randrange(17)
+    nn.sparse_dense/transpose/add, random.*, dft, stft, nn.correlation, image.dilation2d, nn.fifo_buffer,
+    nn.deformable_conv2d, nn.conv2d_backward_weight)."""
+    k = R.randrange(19)
     def csr(rows, cols):
         ptr = [0]; ix = []
         for _ in range(rows):
@@ -336,6 +337,12 @@ def gen_y2():
         h, w = kh + R.randint(0, 3), kw + R.randint(0, 3)
         return "image.dilation2d(%s, %s, strides=%s, padding=%s%s)" % (t([1, h, w, c] if nhwc else [1, c, h, w]), t([kh, kw, c] if nhwc else [c, kh, kw]), l(shape(2, 1, 2)), l(shape(R.choice([1, 2, 4]), 0, 1)),
                                                                        ', data_layout="NHWC", kernel_layout="HWI"' if nhwc else "")
+    if k == 17:
+        dg = R.randint(1, 2); c = dg * R.randint(1, 2); kh, kw = R.randint(1, 2), R.randint(1, 2); h, w = kh + R.randint(0, 2), kw + R.randint(0, 2)
+        return "nn.deformable_conv2d(%s, divide(%s, 7f), %s, deformable_groups=%d)" % (t([1, c, h, w]), t([1, 2 * kh * kw * dg, h - kh + 1, w - kw + 1]), t([R.randint(1, 3), c, kh, kw]), dg)
+    if k == 18:
+        c, o = R.randint(1, 3), R.randint(1, 3); kh = R.randint(1, 3)
+        return "nn.conv2d_backward_weight(%s, %s, channels=%d, kernel_size=[%d, %d], strides=%s, padding=%s)" % (t([1, o] + shape(2, 1, 3)), t([1, c] + shape(2, 1, 4)), o, kh, R.randint(1, 3), l(shape(2, 1, 2)), l(shape(2, 0, 1)))
     sh = shape(R.randint(1, 3), 2, 5); a = R.randrange(len(sh)); d = list(sh); d[a] = R.randint(1, sh[a] - 1)
     return "nn.fifo_buffer(%s, %s, axis=%d)" % (t(d), t(sh), a)
 

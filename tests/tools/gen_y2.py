@@ -470,3 +470,48 @@ write('nn_deformable_conv2d_values.rly', '''// nn.deformable_conv2d(data, offset
 // deformable_conv2d_nchw_python (tests/tools/gen_y2.py).
 // args: --no-prelude
 ''', L)
+
+# ---------------------------------------------------------------- nn.conv2d_backward_weight: topi.testing's
+# conv2d_backward_weight_nchw_python (python/tvm/topi/testing/conv2d_backcward_weight_python.py)
+def conv2d_backward_weight_nchw_python(dy_np, x_np, kernel_size, stride, padding, groups=1, channels=None):
+    N, C, H, W = x_np.shape
+    _, K, P, Q = dy_np.shape
+    R, S = kernel_size; pad_h, pad_w = padding; stride_h, stride_w = stride
+    is_depth_wise = C == K and C == groups
+    if is_depth_wise:
+        assert channels == groups
+        dw = np.zeros((K, 1, R, S)).astype(dy_np.dtype)
+    else:
+        assert groups == 1
+        dw = np.zeros((K, C, R, S)).astype(dy_np.dtype)
+    for k in range(K):
+        for r in range(R):
+            for s in range(S):
+                for c in range(dw.shape[1]):
+                    acc = 0
+                    for n in range(N):
+                        for p in range(P):
+                            for q in range(Q):
+                                in_c = c if not is_depth_wise else k
+                                coord = (n, in_c, p * stride_h - pad_h + r, q * stride_w - pad_w + s)
+                                if coord[2] < H and coord[2] >= 0 and coord[3] < W and coord[3] >= 0:
+                                    acc += dy_np[n, k, p, q] * x_np[coord]
+                    dw[k, c, r, s] = acc
+    return dw
+L = []
+x = ((np.arange(2 * 3 * 5 * 5, dtype=f32).reshape(2, 3, 5, 5) * 7) % 9) - 4
+dy = ((np.arange(2 * 2 * 3 * 3, dtype=f32).reshape(2, 2, 3, 3) * 5) % 7) - 3
+L.append((rly(conv2d_backward_weight_nchw_python(dy, x, (3, 3), (1, 1), (0, 0))),
+          'nn.conv2d_backward_weight(%s, %s, kernel_size=[3, 3], data_layout="NCHW", kernel_layout="NCHW", out_layout="OIHW")' % (rly(dy), rly(x))))
+dy2 = dy[:, :, :, :]; dy2 = ((np.arange(2 * 2 * 3 * 3, dtype=f64).reshape(2, 2, 3, 3) * 3) % 5) - 2
+L.append((rly(conv2d_backward_weight_nchw_python(dy2, x.astype(f64), (2, 2), (2, 2), (1, 1))),
+          'nn.conv2d_backward_weight(%s, %s, strides=[2, 2], padding=[1, 1], kernel_size=[2, 2])' % (rly(dy2), rly(x.astype(f64)))))
+xd = x[:, :2]; dyd = ((np.arange(2 * 2 * 4 * 4, dtype=f32).reshape(2, 2, 4, 4) * 3) % 7) - 3
+L.append((rly(conv2d_backward_weight_nchw_python(dyd, xd, (2, 2), (1, 1), (0, 0), groups=2, channels=2)),
+          'nn.conv2d_backward_weight(%s, %s, groups=2, channels=2, kernel_size=[2, 2])' % (rly(dyd), rly(xd))))
+write('nn_conv2d_backward_weight_values.rly', '''// nn.conv2d_backward_weight(grad, data, strides, padding, dilation, groups, channels, kernel_size, ...) as
+// TVM's: the gradient of conv2d with respect to its OIHW weight. TVM's printed layouts (grad NCHW, data NCHW, weight
+// OIHW), float64 with strides and padding, depthwise (groups = channels). Expected values: topi.testing's
+// conv2d_backward_weight_nchw_python (tests/tools/gen_y2.py).
+// args: --no-prelude
+''', L)
