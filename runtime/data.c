@@ -1,6 +1,9 @@
 /* The data kernels: one_hot, gather and gather_nd, scatter_elements and scatter_nd, argsort, sort and topk
  * (a stable merge sort along an axis), cumsum and cumprod; sequence_mask, invert_permutation, unravel_index,
- * matrix_set_diag, searchsorted, argwhere, unique and adv_index. Indices out of range
+ * matrix_set_diag, searchsorted, argwhere, unique and adv_index; sparse_to_dense, sparse_reshape,
+ * sparse_fill_empty_rows, nn.sparse_dense/transpose/add; random.* (topi's Threefry, bit for bit); dft and
+ * stft; nn.correlation, image.dilation2d, nn.fifo_buffer, nn.deformable_conv2d and
+ * nn.conv2d_backward_weight (topi's algorithms). Indices out of range
  * are run-time errors naming the operator; negative indices count from the end, as numpy's (and
  * TVM's reference implementations). Data moves by element size, so one loop serves every dtype. */
 #include "runtime/kernel.h"

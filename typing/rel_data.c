@@ -1,8 +1,11 @@
 /* The relations of the data operators: one_hot, gathering (gather, gather_nd), scattering
  * (scatter_elements, scatter_nd), sorting (argsort, sort, topk), cumulative sums and products (cumsum,
  * cumprod: Scanop); SequenceMask, InvertPermutation, UnravelIndex, MatrixSetDiag, SearchSorted, ArgWhere,
- * Unique and AdvIndex, after TVM 0.14's (src/relay/op/tensor/transform.cc,
- * src/relay/op/algorithm/). */
+ * Unique and AdvIndex; the sparse operators (SparseToDense, SparseReshape, SparseFillEmptyRows, SparseDense,
+ * SparseTranspose, SparseAdd), the random ones (Threefry, Uniform, Normal, Multinomial), DFT and STFT,
+ * Correlation, Dilation2D, FIFOBuffer, DeformableConv2D and Conv2DBackwardWeight, after TVM 0.14's
+ * (src/relay/op/tensor/transform.cc, src/relay/op/algorithm/, src/relay/op/nn/sparse.cc,
+ * src/relay/op/random/kernel.cc, src/relay/op/nn/, src/relay/op/image/dilation2d.cc). */
 #include "typing/oprel.h"
 
 #include <string.h>
