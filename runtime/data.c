@@ -1,6 +1,9 @@
 /* The data kernels: one_hot, gather and gather_nd, scatter_elements and scatter_nd, argsort, sort and topk
  * (a stable merge sort along an axis), cumsum and cumprod; sequence_mask, invert_permutation, unravel_index,
- * matrix_set_diag, searchsorted, argwhere, unique and adv_index. Indices out of range
+ * matrix_set_diag, searchsorted, argwhere, unique and adv_index; sparse_to_dense, sparse_reshape,
+ * sparse_fill_empty_rows, nn.sparse_dense/transpose/add; random.* (topi's Threefry, bit for bit); dft and
+ * stft; nn.correlation, image.dilation2d, nn.fifo_buffer, nn.deformable_conv2d and
+ * nn.conv2d_backward_weight (topi's algorithms). Indices out of range
  * are run-time errors naming the operator; negative indices count from the end, as numpy's (and
  * TVM's reference implementations). Data moves by element size, so one loop serves every dtype. */
 #include "runtime/kernel.h"
@@ -715,6 +718,816 @@ static RtValue adv_index(RtValue tuple, const IrExpr *e) {
   return rt_result_value(&res);
 }
 
+/* ---------------------------------------------------------------- sparse_to_dense, sparse_reshape, sparse_fill_empty_rows */
+
+static int64_t int_at(const RtOperand *o, int64_t i) { return rt_scalar_i64(rt_elem_get(o->data, o->dt, i)); }
+
+/* topi's sparse_to_dense: default_value everywhere, then each index's value (a later index wins);
+ * an index outside the output is a run-time error (topi ignores it). */
+static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand ix, v, d;
+  rt_operand(&ix, args[0]);
+  rt_operand(&v, args[1]);
+  rt_operand(&d, args[2]);
+  const IrAttrValue *os = &at->v[IR_A_OUTPUT_SHAPE];
+  int r = os->n;
+  check_rank(e, IR_OP_SPARSE_TO_DENSE, r);
+  int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
+  for (int i = 0; i < r; i++) shape[i] = os->ints[i];
+  strides_of(r, shape, strides);
+  int64_t n = ix.rank == 0 ? 1 : ix.shape[0], k = ix.rank == 2 ? ix.shape[1] : 1;
+  if (k != r) rt_error(e, "sparse_to_dense: indices of %lld coordinates for an output of rank %d", (long long)k, r);
+  if (v.rank == 1 && v.shape[0] != n) rt_error(e, "sparse_to_dense: %lld values for %lld indices", (long long)v.shape[0], (long long)n);
+  RtResult res;
+  char *out = rt_result_init(&res, v.dt, r, shape);
+  int64_t total = span_count(shape, 0, r);
+  size_t esize = rt_dtype_size(v.dt);
+  for (int64_t i = 0; i < total; i++) memcpy(out + (size_t)i * esize, d.data, esize);
+  for (int64_t j = 0; j < n; j++) {
+    int64_t off = 0;
+    for (int64_t c = 0; c < k; c++) {
+      int64_t q = int_at(&ix, j * k + c);
+      if (q < 0 || q >= shape[c])
+        rt_error(e, "sparse_to_dense: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c,
+                 (long long)shape[c]);
+      off += q * strides[c];
+    }
+    copy_elem(out, off, v.data, v.rank == 1 ? j : 0, esize);
+  }
+  return rt_result_value(&res);
+}
+
+/* topi's sparse_reshape: each index row flattened in prev_shape, unflattened in new_shape (one -1 in
+ * it stands for what the element count leaves). */
+static RtValue sparse_reshape(const RtValue *args, const IrExpr *e) {
+  RtOperand ix, ps, ns;
+  rt_operand(&ix, args[0]);
+  rt_operand(&ps, args[1]);
+  rt_operand(&ns, args[2]);
+  int64_t n = ix.shape[0], r = ix.shape[1], m = ns.shape[0];
+  if (ps.shape[0] != r) rt_error(e, "sparse_reshape: prev_shape has %lld dimensions for indices of %lld", (long long)ps.shape[0], (long long)r);
+  int64_t total = 1, known = 1, infer = -1;
+  for (int64_t i = 0; i < r; i++) {
+    int64_t p = int_at(&ps, i);
+    if (p < 0) rt_error(e, "sparse_reshape: prev_shape has a negative dimension %lld", (long long)p);
+    if (__builtin_mul_overflow(total, p, &total)) rt_error(e, "sparse_reshape: prev_shape's element count overflows");
+  }
+  RtResult r0, r1;
+  int64_t s1[1] = {m};
+  void *nshape = rt_result_init(&r1, ns.dt, 1, s1);
+  int64_t *nsh = rt_alloc(sizeof(int64_t) * (size_t)(m ? m : 1));
+  for (int64_t i = 0; i < m; i++) {
+    nsh[i] = int_at(&ns, i);
+    if (nsh[i] == -1) {
+      if (infer >= 0) rt_error(e, "sparse_reshape: new_shape has more than one -1");
+      infer = i;
+    } else if (nsh[i] < 0) {
+      rt_error(e, "sparse_reshape: new_shape has a negative dimension %lld", (long long)nsh[i]);
+    } else if (__builtin_mul_overflow(known, nsh[i], &known)) {
+      rt_error(e, "sparse_reshape: new_shape's element count overflows");
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || total % known) rt_error(e, "sparse_reshape: no dimension for -1 makes %lld elements", (long long)total);
+    nsh[infer] = total / known;
+  } else if (known != total) {
+    rt_error(e, "sparse_reshape: new_shape has %lld elements, prev_shape %lld", (long long)known, (long long)total);
+  }
+  for (int64_t i = 0; i < m; i++) rt_elem_set(nshape, ns.dt, i, rt_scalar_from_i64(ns.dt, nsh[i]));
+  int64_t s0[2] = {n, m};
+  void *out = rt_result_init(&r0, ix.dt, 2, s0);
+  for (int64_t j = 0; j < n; j++) {
+    int64_t flat = 0;
+    for (int64_t c = 0; c < r; c++) {
+      int64_t q = int_at(&ix, j * r + c), p = int_at(&ps, c);
+      if (q < 0 || q >= p)
+        rt_error(e, "sparse_reshape: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c, (long long)p);
+      flat = flat * p + q;
+    }
+    for (int64_t c = m - 1; c >= 0; c--) {
+      rt_elem_set(out, ix.dt, j * m + c, rt_scalar_from_i64(ix.dt, nsh[c] ? flat % nsh[c] : 0));
+      flat = nsh[c] ? flat / nsh[c] : 0;
+    }
+  }
+  RtValue f[2] = {rt_result_value(&r0), rt_result_value(&r1)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's sparse_fill_empty_rows: the indices (sorted by row) with a (row, 0, ...) entry of
+ * default_value for each empty row of dense_shape[0]; every field int64 (values converted, as TVM's). */
+static RtValue sparse_fill_empty_rows(const RtValue *args, const IrExpr *e) {
+  RtOperand ix, v, ds, dv;
+  rt_operand(&ix, args[0]);
+  rt_operand(&v, args[1]);
+  rt_operand(&ds, args[2]);
+  rt_operand(&dv, args[3]);
+  int64_t n = ix.shape[0], r = ix.shape[1];
+  if (dv.count < 1) rt_error(e, "sparse_fill_empty_rows: default_value is empty");
+  if (ds.count < 1 || ds.count != r) rt_error(e, "sparse_fill_empty_rows: dense_shape does not match the indices");
+  if (v.count != n) rt_error(e, "sparse_fill_empty_rows: %lld values for %lld indices", (long long)v.count, (long long)n);
+  int64_t rows = int_at(&ds, 0);
+  if (rows < 0) rt_error(e, "sparse_fill_empty_rows: dense_shape has a negative dimension");
+  IrDType i64 = IR_DTYPE(IR_DT_INT, 64);
+  int64_t prev = -1, empty = rows;
+  for (int64_t j = 0; j < n; j++) {
+    int64_t row = int_at(&ix, j * r);
+    if (row < 0 || row >= rows)
+      rt_error(e, "sparse_fill_empty_rows: row %lld is out of range for %lld rows", (long long)row, (long long)rows);
+    if (row < prev) rt_error(e, "sparse_fill_empty_rows: the indices are not sorted by row");
+    if (row != prev) empty--;
+    prev = row;
+  }
+  int64_t s0[2] = {n + empty, r}, s1[1] = {n + empty}, s2[1] = {rows};
+  RtResult r0, r1, r2;
+  int64_t *oi = rt_result_init(&r0, i64, 2, s0), *ov = rt_result_init(&r1, i64, 1, s1), *oe = rt_result_init(&r2, i64, 1, s2);
+  int64_t dflt = rt_scalar_i64(rt_convert(rt_elem_get(dv.data, dv.dt, 0), i64)), k = 0, next = 0;
+  for (int64_t i = 0; i < rows; i++) oe[i] = 0;
+  for (int64_t j = 0; j <= n; j++) {
+    int64_t row = j < n ? int_at(&ix, j * r) : rows;
+    for (; next < row; next++) {
+      oi[k * r] = next;
+      for (int64_t c = 1; c < r; c++) oi[k * r + c] = 0;
+      ov[k++] = dflt;
+      oe[next] = 1;
+    }
+    if (j == n) break;
+    next = row + 1;
+    for (int64_t c = 0; c < r; c++) oi[k * r + c] = int_at(&ix, j * r + c);
+    ov[k++] = rt_scalar_i64(rt_convert(rt_elem_get(v.data, v.dt, j), i64));
+  }
+  RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
+  return rt_tuple_value(3, f);
+}
+
+/* ---------------------------------------------------------------- nn.sparse_dense, nn.sparse_transpose, nn.sparse_add */
+
+/* A CSR (data rank 1) or BSR (rank 3) matrix's arrays, checked: indptr non-decreasing from 0 within
+ * the data, each index a block column below ncols (in blocks). */
+typedef struct {
+  RtOperand d, ix, ptr;
+  int64_t nrow, bs_r, bs_c; /* block rows, block shape (1 x 1 for CSR) */
+} Sparse;
+
+static void sparse_read(Sparse *s, const RtValue *args, int64_t ncols, IrOpId op, const IrExpr *e) {
+  rt_operand(&s->d, args[0]);
+  rt_operand(&s->ix, args[1]);
+  rt_operand(&s->ptr, args[2]);
+  s->bs_r = s->d.rank == 3 ? s->d.shape[1] : 1;
+  s->bs_c = s->d.rank == 3 ? s->d.shape[2] : 1;
+  int64_t nnz = s->d.rank ? s->d.shape[0] : 0;
+  if (s->ptr.count < 1) rt_error(e, "%s: indptr is empty", ir_ops[op].name);
+  if (s->ix.count != nnz) rt_error(e, "%s: %lld indices for %lld sparse entries", ir_ops[op].name, (long long)s->ix.count, (long long)nnz);
+  s->nrow = s->ptr.count - 1;
+  for (int64_t i = 0; i <= s->nrow; i++) {
+    int64_t p = int_at(&s->ptr, i), q = i ? int_at(&s->ptr, i - 1) : 0;
+    if (p < q || p > nnz || (i == 0 && p != 0))
+      rt_error(e, "%s: indptr[%lld] = %lld is not a row start in 0..%lld", ir_ops[op].name, (long long)i, (long long)p, (long long)nnz);
+  }
+  for (int64_t j = 0; j < nnz; j++) {
+    int64_t c = int_at(&s->ix, j);
+    if (c < 0 || c >= ncols)
+      rt_error(e, "%s: sparse index %lld is out of range for %lld columns%s", ir_ops[op].name, (long long)c, (long long)ncols,
+               s->d.rank == 3 ? " (of blocks)" : "");
+  }
+}
+
+/* acc + a * b in the dtype (a float's product in double, the sum rounded to the dtype; integers wrap). */
+static RtValue mul_add(IrDType dt, RtValue acc, RtValue a, RtValue b) {
+  if (dt.code == IR_DT_FLOAT) return rt_scalar_from_f64(dt, rt_scalar_f64(acc) + rt_scalar_f64(a) * rt_scalar_f64(b));
+  uint64_t r = (uint64_t)rt_scalar_i64(acc) + (uint64_t)rt_scalar_i64(a) * (uint64_t)rt_scalar_i64(b);
+  return rt_scalar_from_i64(dt, (int64_t)r);
+}
+
+/* topi's sparse_dense: dense (M, K) by S (N, K) transposed, or (sparse_lhs) S (M, K) by dense (N, K)
+ * transposed; the products summed in the dtype, in the order of the sparse entries. */
+static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand w;
+  rt_operand(&w, args[0]);
+  bool lhs = ir_attr_bool(at, IR_A_SPARSE_LHS, false);
+  int64_t M = w.shape[0], K = w.shape[1];
+  Sparse s;
+  RtOperand probe;
+  rt_operand(&probe, args[1]);
+  int64_t bs_c = probe.rank == 3 ? probe.shape[2] : 1;
+  if (bs_c == 0 || K % bs_c) rt_error(e, "nn.sparse_dense: the dense matrix's %lld columns are no multiple of the block width %lld", (long long)K, (long long)bs_c);
+  sparse_read(&s, args + 1, K / bs_c, IR_OP_NN_SPARSE_DENSE, e);
+  if (s.d.dt.code != w.dt.code || s.d.dt.bits != w.dt.bits) rt_error(e, "nn.sparse_dense: the dense and sparse dtypes differ");
+  int64_t N = rt_mul_sat(s.nrow, s.bs_r);
+  int64_t shape[2] = {lhs ? N : M, lhs ? M : N};
+  RtResult res;
+  void *out = rt_result_init(&res, w.dt, 2, shape);
+  int64_t total = rt_mul_sat(shape[0], shape[1]);
+  RtValue zero = rt_scalar_from_i64(w.dt, 0);
+  for (int64_t i = 0; i < total; i++) rt_elem_set(out, w.dt, i, zero);
+  /* S's row r = nb * bs_r + j against dense row m: sum over blocks and c of S[r, col] * dense[m, col]. */
+  for (int64_t nb = 0; nb < s.nrow; nb++)
+    for (int64_t b = int_at(&s.ptr, nb); b < int_at(&s.ptr, nb + 1); b++) {
+      int64_t bc = int_at(&s.ix, b);
+      for (int64_t j = 0; j < s.bs_r; j++)
+        for (int64_t c = 0; c < s.bs_c; c++) {
+          RtValue sv = rt_elem_get(s.d.data, s.d.dt, (b * s.bs_r + j) * s.bs_c + c);
+          int64_t r = nb * s.bs_r + j, col = bc * s.bs_c + c;
+          for (int64_t m = 0; m < M; m++) {
+            int64_t o = lhs ? r * M + m : m * N + r;
+            rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), sv, rt_elem_get(w.data, w.dt, m * K + col)));
+          }
+        }
+    }
+  return rt_result_value(&res);
+}
+
+/* topi's CSR transpose of a square matrix: (data, indices, indptr) of the transpose, rows in order
+ * within each new row. */
+static RtValue sparse_transpose(const RtValue *args, const IrExpr *e) {
+  RtOperand d0;
+  rt_operand(&d0, args[2]);
+  int64_t n = d0.count - 1;
+  Sparse s;
+  sparse_read(&s, args, n < 0 ? 0 : n, IR_OP_NN_SPARSE_TRANSPOSE, e);
+  int64_t nnz = s.d.count;
+  RtResult r0, r1, r2;
+  int64_t sd[1] = {nnz}, sp[1] = {n + 1};
+  void *od = rt_result_init(&r0, s.d.dt, 1, sd), *oi = rt_result_init(&r1, s.ix.dt, 1, sd), *op = rt_result_init(&r2, s.ptr.dt, 1, sp);
+  int64_t *cnt = rt_alloc(sizeof(int64_t) * (size_t)(n + 1));
+  for (int64_t i = 0; i <= n; i++) cnt[i] = 0;
+  for (int64_t j = 0; j < nnz; j++) cnt[int_at(&s.ix, j) + 1]++;
+  for (int64_t i = 0; i < n; i++) cnt[i + 1] += cnt[i];
+  for (int64_t i = 0; i <= n; i++) rt_elem_set(op, s.ptr.dt, i, rt_scalar_from_i64(s.ptr.dt, cnt[i]));
+  size_t esize = rt_dtype_size(s.d.dt);
+  for (int64_t row = 0; row < n; row++)
+    for (int64_t j = int_at(&s.ptr, row); j < int_at(&s.ptr, row + 1); j++) {
+      int64_t dest = cnt[int_at(&s.ix, j)]++;
+      rt_elem_set(oi, s.ix.dt, dest, rt_scalar_from_i64(s.ix.dt, row));
+      copy_elem(od, dest, s.d.data, j, esize);
+    }
+  RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
+  return rt_tuple_value(3, f);
+}
+
+/* topi's sparse_add: the dense matrix plus each CSR entry (repeated entries add up). */
+static RtValue sparse_add(const RtValue *args, const IrExpr *e) {
+  RtOperand w;
+  rt_operand(&w, args[0]);
+  Sparse s;
+  sparse_read(&s, args + 1, w.shape[1], IR_OP_NN_SPARSE_ADD, e);
+  if (s.nrow != w.shape[0]) rt_error(e, "nn.sparse_add: the sparse matrix has %lld rows, the dense one %lld", (long long)s.nrow, (long long)w.shape[0]);
+  RtResult res;
+  void *out = rt_result_init(&res, w.dt, 2, w.shape);
+  memcpy(out, w.data, (size_t)w.count * rt_dtype_size(w.dt));
+  RtValue one = rt_scalar_from_i64(w.dt, 1);
+  for (int64_t r = 0; r < s.nrow; r++)
+    for (int64_t j = int_at(&s.ptr, r); j < int_at(&s.ptr, r + 1); j++) {
+      int64_t o = r * w.shape[1] + int_at(&s.ix, j);
+      rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), rt_elem_get(s.d.data, s.d.dt, j), one));
+    }
+  return rt_result_value(&res);
+}
+
+/* ---------------------------------------------------------------- random: topi's Threefry (python/tvm/topi/random/kernel.py) */
+
+static const int tf_rot[8][2] = {{14, 16}, {52, 57}, {23, 40}, {5, 37}, {25, 33}, {46, 12}, {58, 22}, {32, 32}};
+static const int tf_perm[4] = {0, 3, 2, 1};
+
+/* topi's _threefry with 4 words and 20 rounds: block l of out is Threefry(key, counter + l), where
+ * l is added to every counter word; a key injection before each 4 rounds, none after the last (as topi). */
+static void threefry(const uint64_t key[4], const uint64_t counter[4], uint64_t *out, uint64_t nblocks) {
+  uint64_t full[5];
+  full[4] = 0x1BD11BDAA9FC1A22ull;
+  for (int i = 0; i < 4; i++) full[i] = key[i], full[4] ^= key[i];
+  for (uint64_t l = 0; l < nblocks; l++) {
+    uint64_t x[4], t[4];
+    for (int j = 0; j < 4; j++) x[j] = counter[j] + l;
+    for (int i = 0; i < 5; i++) {
+      for (int j = 0; j < 4; j++) x[j] += full[(i + j) % 5] + (j == 3 ? (uint64_t)i : 0);
+      for (int k = 0; k < 4; k++) {
+        for (int j = 0; j < 2; j++) {
+          int rot = tf_rot[(i * 4 + k) % 8][j];
+          uint64_t a = x[2 * j], b = x[2 * j + 1], y = a + b;
+          x[2 * j] = y;
+          x[2 * j + 1] = y ^ ((b << rot) | (b >> (64 - rot)));
+        }
+        for (int j = 0; j < 4; j++) t[j] = x[tf_perm[j]];
+        memcpy(x, t, sizeof x);
+      }
+    }
+    memcpy(out + l * 4, x, sizeof x);
+  }
+}
+
+/* topi's _shift_right of the 128-bit (a, b). */
+static void tf_shift_right(uint64_t a, uint64_t b, uint64_t *oa, uint64_t *ob) {
+  if (a == 1) *oa = 0, *ob = 0x8000000000000000ull;
+  else if (a == 0) *oa = 0, *ob = b >> 1;
+  else *oa = a >> 1, *ob = 0;
+}
+
+static void key_read(const RtValue *arg, uint64_t g[10], IrOpId op, const IrExpr *e) {
+  RtOperand k;
+  rt_operand(&k, *arg);
+  if (k.count != 10 || k.dt.code != IR_DT_UINT || k.dt.bits != 64) rt_error(e, "%s: the key is not a (10) uint64 tensor", ir_ops[op].name);
+  memcpy(g, k.data, sizeof(uint64_t) * 10);
+}
+
+static RtValue key_value(const uint64_t g[10]) {
+  RtResult r;
+  int64_t ten[1] = {10};
+  uint64_t *p = rt_result_init(&r, IR_DTYPE(IR_DT_UINT, 64), 1, ten);
+  memcpy(p, g, sizeof(uint64_t) * 10);
+  return rt_result_value(&r);
+}
+
+/* topi's threefry_generate: n random words into out, the new key into ng. The test "gen[8] == 0 and
+ * gen[9] == 0" of topi is, as TVM builds it (Python's `and` on a TIR comparison), gen[8] == 0 alone. */
+static void threefry_generate(const uint64_t g[10], uint64_t n, uint64_t *out, uint64_t ng[10]) {
+  uint64_t t[10];
+  if (g[7] < UINT64_MAX - n) {
+    memcpy(t, g, sizeof t);
+  } else if (g[8] == 0) {
+    uint64_t c[4] = {UINT64_MAX, UINT64_MAX, 0, 0}, o[4];
+    /* topi's tmp_counter has 2 words; _threefry reads 4 (the rest of the allocation: taken as 0). */
+    threefry(g, c, o, 1);
+    for (int i = 0; i < 4; i++) t[i] = o[i];
+    t[4] = t[5] = t[6] = t[7] = 0;
+    t[8] = 1ull << 63;
+    t[9] = 0;
+  } else {
+    for (int i = 0; i < 4; i++) t[i] = g[i];
+    t[4] = g[4] | g[8];
+    t[5] = g[5] | g[9];
+    t[6] = t[7] = 0;
+    tf_shift_right(g[8], g[9], &t[8], &t[9]);
+  }
+  if (n >= 4) threefry(t, t + 4, out, n / 4);
+  if (n % 4) {
+    uint64_t rem[4];
+    t[7] += n / 4 * 4;
+    threefry(t, t + 4, rem, 1);
+    for (uint64_t i = 0; i < n % 4; i++) out[n / 4 * 4 + i] = rem[i];
+  }
+  for (int i = 0; i < 6; i++) ng[i] = t[i];
+  ng[6] = 0;
+  ng[7] = t[7] + (n % 4 ? 4 : n);
+  ng[8] = t[8];
+  ng[9] = t[9];
+}
+
+static int64_t out_shape_of(const IrOpAttrs *at, int64_t *shape, int *rank, IrOpId op, const IrExpr *e) {
+  const IrAttrValue *a = &at->v[IR_A_OUT_SHAPE];
+  *rank = a->given && !a->none ? a->n : 0;
+  check_rank(e, op, *rank + 1);
+  int64_t n = 1;
+  for (int i = 0; i < *rank; i++) {
+    shape[i] = a->ints[i];
+    if (shape[i] < 0 || __builtin_mul_overflow(n, shape[i], &n) || n > ((int64_t)1 << 40))
+      rt_error(e, "%s: out_shape is too large", ir_ops[op].name);
+  }
+  return n;
+}
+
+static RtValue random_generate(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  uint64_t g[10], ng[10];
+  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_GENERATE, e);
+  int64_t shape[RT_MAX_RANK];
+  int rank;
+  int64_t n = out_shape_of(at, shape, &rank, IR_OP_RANDOM_THREEFRY_GENERATE, e);
+  RtResult r;
+  uint64_t *out = rt_result_init(&r, IR_DTYPE(IR_DT_UINT, 64), rank, shape);
+  threefry_generate(g, (uint64_t)n, out, ng);
+  RtValue f[2] = {key_value(ng), rt_result_value(&r)};
+  return rt_tuple_value(2, f);
+}
+
+static RtValue random_split(const RtValue *args, const IrExpr *e) {
+  uint64_t g[10], L[10], R[10];
+  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_SPLIT, e);
+  if (g[8] == 0) { /* topi's "gen[8] == 0 and gen[9] == 0", as TVM builds it */
+    threefry(g, g + 4, L, 1);
+    L[4] = L[5] = L[6] = L[7] = 0;
+    L[8] = 1ull << 62;
+    L[9] = 0;
+    memcpy(R, L, sizeof R);
+    R[4] = 1ull << 63;
+  } else {
+    memcpy(L, g, sizeof L);
+    tf_shift_right(g[8], g[9], &L[8], &L[9]);
+    memcpy(R, L, sizeof R);
+    R[4] = g[4] | g[8];
+    R[5] = g[5] | g[9];
+  }
+  RtValue f[2] = {key_value(L), key_value(R)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's uniform: n samples of [0, 1) from the words' top fraction bits (the low 32 bits of each word
+ * for float32), times (high - low) plus low, in the dtype. */
+static void uniform_fill(const uint64_t g[10], uint64_t n, IrDType dt, double low, double high, void *out, uint64_t ng[10]) {
+  uint64_t *bits = rt_alloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+  threefry_generate(g, n, bits, ng);
+  if (dt.bits == 32) {
+    float lo = (float)low, d = (float)high - lo;
+    for (uint64_t i = 0; i < n; i++) {
+      uint32_t m = ((uint32_t)bits[i] >> 9) | (127u << 23);
+      float u;
+      memcpy(&u, &m, 4);
+      u -= 1.0f;
+      volatile float p = u * d;
+      ((float *)out)[i] = p + lo;
+    }
+  } else {
+    double d = high - low;
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t m = (bits[i] >> 12) | (1023ull << 52);
+      double u;
+      memcpy(&u, &m, 8);
+      u -= 1.0;
+      volatile double p = u * d;
+      ((double *)out)[i] = p + low;
+    }
+  }
+}
+
+static RtValue random_uniform(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  uint64_t g[10], ng[10];
+  key_read(&args[0], g, op, e);
+  IrDType dt = ir_attr_dtype(at, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_FLOAT, 32));
+  if (dt.code != IR_DT_FLOAT || (dt.bits != 32 && dt.bits != 64)) rt_error(e, "%s: out_dtype is not float32 or float64", ir_ops[op].name);
+  double a = rt_scalar_f64(args[1]), b = rt_scalar_f64(args[2]);
+  int64_t shape[RT_MAX_RANK];
+  int rank;
+  int64_t n = out_shape_of(at, shape, &rank, op, e);
+  RtResult r;
+  void *out = rt_result_init(&r, dt, rank, shape);
+  if (op == IR_OP_RANDOM_UNIFORM) {
+    uniform_fill(g, (uint64_t)n, dt, a, b, out, ng);
+  } else {
+    /* topi's normal: uniform (2, out_shape) in [0, 1), Box-Muller's sqrt(-2 log(1 - u0)) sin(2 pi u1),
+     * times scale plus mean, each step in the dtype. */
+    void *u = rt_alloc((size_t)(n > 0 ? 2 * n : 1) * (dt.bits / 8));
+    uniform_fill(g, (uint64_t)(2 * n), dt, 0.0, 1.0, u, ng);
+    for (int64_t i = 0; i < n; i++) {
+      if (dt.bits == 32) {
+        float u0 = 1.0f - ((float *)u)[i], u1 = ((float *)u)[n + i];
+        volatile float s = sqrtf(-2.0f * logf(u0)), sn = sinf((float)(2.0 * M_PI) * u1);
+        volatile float v = s * sn;
+        volatile float w = v * (float)b;
+        ((float *)out)[i] = w + (float)a;
+      } else {
+        double u0 = 1.0 - ((double *)u)[i], u1 = ((double *)u)[n + i];
+        volatile double s = sqrt(-2.0 * log(u0)), sn = sin(2.0 * M_PI * u1);
+        volatile double v = s * sn;
+        volatile double w = v * b;
+        ((double *)out)[i] = w + a;
+      }
+    }
+  }
+  RtValue f[2] = {key_value(ng), rt_result_value(&r)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's multinomial: probabilities as float32, negatives clipped to 0, normalized by their sum along
+ * the last axis and summed up; each float32 uniform sample picks the first index whose cumulative
+ * probability exceeds it (the argmin of the positive differences; the first index when none is). */
+static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  uint64_t g[10], ng[10];
+  key_read(&args[0], g, IR_OP_RANDOM_MULTINOMIAL, e);
+  RtOperand p;
+  rt_operand(&p, args[1]);
+  if (p.rank < 1) rt_error(e, "random.multinomial takes probabilities of rank 1 or more");
+  check_rank(e, IR_OP_RANDOM_MULTINOMIAL, p.rank);
+  int64_t ns = ir_attr_int(at, IR_A_NUM_SAMPLES, 1), k = p.shape[p.rank - 1];
+  int64_t rows = k ? p.count / k : span_count(p.shape, 0, p.rank - 1);
+  if (ns < 0 || ns > ((int64_t)1 << 32)) rt_error(e, "random.multinomial: num_samples=%lld is out of range", (long long)ns);
+  int64_t shape[RT_MAX_RANK], n = rt_mul_sat(rows, ns);
+  if (n > ((int64_t)1 << 40)) rt_error(e, "random.multinomial: too many samples");
+  for (int i = 0; i < p.rank - 1; i++) shape[i] = p.shape[i];
+  shape[p.rank - 1] = ns;
+  float *u = rt_alloc(sizeof(float) * (size_t)(n ? n : 1)), *cum = rt_alloc(sizeof(float) * (size_t)(k ? k : 1));
+  uniform_fill(g, (uint64_t)n, IR_DTYPE(IR_DT_FLOAT, 32), 0.0, 1.0, u, ng);
+  RtResult r;
+  int32_t *out = rt_result_init(&r, IR_DTYPE(IR_DT_INT, 32), p.rank, shape);
+  for (int64_t row = 0; row < rows; row++) {
+    volatile float sum = 0;
+    for (int64_t j = 0; j < k; j++) {
+      float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
+      sum = sum + (v > 0 ? v : 0);
+    }
+    volatile float c = 0;
+    for (int64_t j = 0; j < k; j++) {
+      float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
+      volatile float q = (v > 0 ? v : 0) / sum;
+      c = c + q;
+      cum[j] = c;
+    }
+    for (int64_t s = 0; s < ns; s++) {
+      float us = u[row * ns + s], best = 0;
+      int64_t bi = 0;
+      for (int64_t j = 0; j < k; j++) {
+        volatile float d = cum[j] - us;
+        float v = d > 0 ? d : 1.0f;
+        if (j == 0 || v < best) best = v, bi = j;
+      }
+      out[row * ns + s] = (int32_t)bi;
+    }
+  }
+  RtValue f[2] = {key_value(ng), rt_result_value(&r)};
+  return rt_tuple_value(2, f);
+}
+
+/* ---------------------------------------------------------------- dft, stft (topi's signal.py) */
+
+/* x + y * z in the dtype (float32 products and sums rounded to float32). */
+static double in_dtype(IrDType dt, double v) { return dt.bits == 32 ? (double)(float)v : v; }
+
+/* topi's dft along the last axis: out[n] = sum_k x[k] e^(-+2 pi i n k / N), in k order, in the dtype
+ * (cos and sin of the angle rounded to it); the inverse divides by N. The angle in double (TVM's
+ * is a float32 expression). */
+static RtValue dft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand re, im;
+  rt_operand(&re, args[0]);
+  rt_operand(&im, args[1]);
+  if (re.rank < 1 || re.count != im.count || re.dt.bits != im.dt.bits) rt_error(e, "dft: the real and imaginary parts differ");
+  bool inv = ir_attr_bool(at, IR_A_INVERSE, false);
+  int64_t n = re.shape[re.rank - 1], rows = n ? re.count / n : 0;
+  RtResult r0, r1;
+  void *ore = rt_result_init(&r0, re.dt, re.rank, re.shape), *oim = rt_result_init(&r1, re.dt, re.rank, re.shape);
+  IrDType dt = re.dt;
+  double sign = inv ? -1 : 1, factor = in_dtype(dt, inv ? 1.0 / (double)n : 1.0);
+  for (int64_t b = 0; b < rows; b++)
+    for (int64_t q = 0; q < n; q++) {
+      double sr = 0, si = 0, w0 = sign * -2 * M_PI * (double)q / (double)n;
+      for (int64_t k = 0; k < n; k++) {
+        double w = w0 * (double)k, c = in_dtype(dt, cos(w)), s = in_dtype(dt, sin(w));
+        double xr = rt_scalar_f64(rt_elem_get(re.data, dt, b * n + k)), xi = rt_scalar_f64(rt_elem_get(im.data, dt, b * n + k));
+        sr = in_dtype(dt, sr + in_dtype(dt, in_dtype(dt, xr * c) - in_dtype(dt, xi * s)));
+        si = in_dtype(dt, si + in_dtype(dt, in_dtype(dt, xr * s) + in_dtype(dt, xi * c)));
+      }
+      rt_elem_set(ore, dt, b * n + q, rt_scalar_from_f64(dt, in_dtype(dt, sr * factor)));
+      rt_elem_set(oim, dt, b * n + q, rt_scalar_from_f64(dt, in_dtype(dt, si * factor)));
+    }
+  RtValue f[2] = {rt_result_value(&r0), rt_result_value(&r1)};
+  return rt_tuple_value(2, f);
+}
+
+/* topi's stft: out[b, f, t] = sum_w window[w] x[b, t * hop + w] (cos, -sin)(2 pi f w / win_length),
+ * in w order in the dtype, divided by sqrt(n_fft) when normalized. */
+static RtValue stft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, win;
+  rt_operand(&x, args[0]);
+  rt_operand(&win, args[1]);
+  IrDType dt = x.dt;
+  int64_t n_fft = ir_attr_int(at, IR_A_N_FFT, -1), hop = ir_attr_int(at, IR_A_HOP_LENGTH, -1), wl = ir_attr_int(at, IR_A_WIN_LENGTH, -1);
+  if (x.rank < 1 || x.rank > 2 || n_fft < 1 || hop < 1 || wl < 1 || wl > n_fft || win.count != wl)
+    rt_error(e, "stft: the data, window or attributes do not fit");
+  int64_t L = x.shape[x.rank - 1], B = x.rank == 2 ? x.shape[0] : 1;
+  if (L < n_fft) rt_error(e, "stft: the data's length %lld is shorter than n_fft=%lld", (long long)L, (long long)n_fft);
+  int64_t F = ir_attr_bool(at, IR_A_ONESIDED, true) ? n_fft / 2 + 1 : n_fft, T = (L - n_fft) / hop + 1;
+  bool norm = ir_attr_bool(at, IR_A_NORMALIZED, false);
+  int64_t shape[4];
+  int m = 0;
+  if (x.rank == 2) shape[m++] = B;
+  shape[m++] = F;
+  shape[m++] = T;
+  shape[m++] = 2;
+  RtResult r;
+  void *out = rt_result_init(&r, dt, m, shape);
+  double sq = in_dtype(dt, sqrt((double)(float)n_fft));
+  for (int64_t b = 0; b < B; b++)
+    for (int64_t f = 0; f < F; f++)
+      for (int64_t t = 0; t < T; t++) {
+        double re = 0, im = 0;
+        for (int64_t w = 0; w < wl; w++) {
+          double a = 2 * M_PI * (double)f * (double)w / (double)wl;
+          double p = in_dtype(dt, rt_scalar_f64(rt_elem_get(win.data, dt, w)) * rt_scalar_f64(rt_elem_get(x.data, dt, b * L + t * hop + w)));
+          re = in_dtype(dt, re + in_dtype(dt, p * in_dtype(dt, cos(a))));
+          im = in_dtype(dt, im - in_dtype(dt, p * in_dtype(dt, sin(a))));
+        }
+        if (norm) re = in_dtype(dt, re / sq), im = in_dtype(dt, im / sq);
+        int64_t o = ((b * F + f) * T + t) * 2;
+        rt_elem_set(out, dt, o, rt_scalar_from_f64(dt, re));
+        rt_elem_set(out, dt, o + 1, rt_scalar_from_f64(dt, im));
+      }
+  return rt_result_value(&r);
+}
+
+/* ---------------------------------------------------------------- nn.correlation (topi's correlation_nchw) */
+
+/* out[n, q, i, j] = sum over c, ky, kx (in that order, in the dtype) of f(p1[n, c, y1 + ky, x1 + kx],
+ * p2[n, c, y2 + ky, x2 + kx]) / (k * k * C): p1, p2 the data zero-padded (beyond as well, as topi's pad
+ * reads), y1 = i * stride1 + max_displacement, y2 = y1 + (q / D - r) * stride2, f a product or |a - b|. */
+static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand a, b;
+  rt_operand(&a, args[0]);
+  rt_operand(&b, args[1]);
+  if (a.rank != 4 || b.rank != 4 || a.count != b.count) rt_error(e, "nn.correlation: the data differ");
+  IrDType dt = a.dt;
+  int64_t k = ir_attr_int(at, IR_A_KERNEL_SIZE, 1), md = ir_attr_int(at, IR_A_MAX_DISPLACEMENT, 1),
+          s1 = ir_attr_int(at, IR_A_STRIDE1, 1), s2 = ir_attr_int(at, IR_A_STRIDE2, 1), pad[4];
+  ir_attr_padding(at, pad);
+  bool mul = ir_attr_bool(at, IR_A_IS_MULTIPLY, true);
+  int64_t N = a.shape[0], C = a.shape[1], H = a.shape[2], W = a.shape[3];
+  int64_t border = md + (k - 1) / 2, rad = md / s2, D = 2 * rad + 1;
+  int64_t OH = (H + pad[0] + pad[2] - 2 * border + s1 - 1) / s1, OW = (W + pad[1] + pad[3] - 2 * border + s1 - 1) / s1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  int64_t shape[4] = {N, D * D, OH, OW};
+  RtResult r;
+  void *out = rt_result_init(&r, dt, 4, shape);
+  double div = (double)(k * k * C);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t q = 0; q < D * D; q++)
+      for (int64_t i = 0; i < OH; i++)
+        for (int64_t j = 0; j < OW; j++) {
+          int64_t y1 = i * s1 + md, x1 = j * s1 + md, y2 = y1 + (q / D - rad) * s2, x2 = x1 + (q % D - rad) * s2;
+          double acc = 0;
+          for (int64_t c = 0; c < C; c++)
+            for (int64_t ky = 0; ky < k; ky++)
+              for (int64_t kx = 0; kx < k; kx++) {
+                int64_t ya = y1 + ky - pad[0], xa = x1 + kx - pad[1], yb = y2 + ky - pad[0], xb = x2 + kx - pad[1];
+                double u = ya >= 0 && ya < H && xa >= 0 && xa < W ? rt_scalar_f64(rt_elem_get(a.data, dt, ((n * C + c) * H + ya) * W + xa)) : 0;
+                double v = yb >= 0 && yb < H && xb >= 0 && xb < W ? rt_scalar_f64(rt_elem_get(b.data, dt, ((n * C + c) * H + yb) * W + xb)) : 0;
+                acc = in_dtype(dt, acc + (mul ? in_dtype(dt, u * v) : fabs(in_dtype(dt, u - v))));
+              }
+          rt_elem_set(out, dt, ((n * D * D + q) * OH + i) * OW + j, rt_scalar_from_f64(dt, in_dtype(dt, acc / in_dtype(dt, div))));
+        }
+  return rt_result_value(&r);
+}
+
+/* ---------------------------------------------------------------- image.dilation2d (topi's dilation2d_nchw, _nhwc) */
+
+/* out[n, c, y, x] = max over ry, rx of pad(data)[n, c, y * sh + ry * dh - top, x * sw + rx * dw - left]
+ * + weight[c, ry, rx], both converted to out_dtype and added in it; the padding reads 0 (topi's pad). */
+static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand d, w;
+  rt_operand(&d, args[0]);
+  rt_operand(&w, args[1]);
+  const IrAttrValue *dla = &at->v[IR_A_DATA_LAYOUT], *kla = &at->v[IR_A_KERNEL_LAYOUT];
+  bool nhwc = dla->given && !dla->none && !strcmp(dla->str, "NHWC"), hwi = kla->given && !kla->none && !strcmp(kla->str, "HWI");
+  if (d.rank != 4 || w.rank != 3) rt_error(e, "image.dilation2d: the data or weight has the wrong rank");
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, d.dt);
+  int64_t st[2], dil[2], pad[4];
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATIONS, 1, dil);
+  ir_attr_padding(at, pad);
+  int64_t N = d.shape[0], C = d.shape[nhwc ? 3 : 1], H = d.shape[nhwc ? 1 : 2], W = d.shape[nhwc ? 2 : 3];
+  int64_t KH = w.shape[hwi ? 0 : 1], KW = w.shape[hwi ? 1 : 2];
+  if (w.shape[hwi ? 2 : 0] != C) rt_error(e, "image.dilation2d: the weight's channels differ from the data's");
+  int64_t OH = (H + pad[0] + pad[2] - (1 + (KH - 1) * dil[0])) / st[0] + 1, OW = (W + pad[1] + pad[3] - (1 + (KW - 1) * dil[1])) / st[1] + 1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  int64_t shape[4] = {N, nhwc ? OH : C, nhwc ? OW : OH, nhwc ? C : OW};
+  RtResult r;
+  void *out = rt_result_init(&r, odt, 4, shape);
+  bool fl = odt.code == IR_DT_FLOAT;
+  RtValue zero = rt_convert(rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), 0), odt);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t c = 0; c < C; c++)
+      for (int64_t y = 0; y < OH; y++)
+        for (int64_t x = 0; x < OW; x++) {
+          RtValue best = zero;
+          for (int64_t ry = 0; ry < KH; ry++)
+            for (int64_t rx = 0; rx < KW; rx++) {
+              int64_t iy = y * st[0] + ry * dil[0] - pad[0], ix = x * st[1] + rx * dil[1] - pad[1];
+              RtValue a = iy >= 0 && iy < H && ix >= 0 && ix < W
+                              ? rt_convert(rt_elem_get(d.data, d.dt, nhwc ? ((n * H + iy) * W + ix) * C + c : ((n * C + c) * H + iy) * W + ix), odt)
+                              : zero;
+              RtValue b = rt_convert(rt_elem_get(w.data, w.dt, hwi ? (ry * KW + rx) * C + c : (c * KH + ry) * KW + rx), odt);
+              RtValue v = fl ? rt_scalar_from_f64(odt, rt_scalar_f64(a) + rt_scalar_f64(b))
+                             : rt_scalar_from_i64(odt, (int64_t)((uint64_t)rt_scalar_i64(a) + (uint64_t)rt_scalar_i64(b)));
+              bool more = fl ? (rt_scalar_f64(v) > rt_scalar_f64(best) || isnan(rt_scalar_f64(v)))
+                             : (odt.code == IR_DT_UINT ? v.u.u > best.u.u : rt_scalar_i64(v) > rt_scalar_i64(best));
+              if ((ry == 0 && rx == 0) || more) best = v;
+            }
+          rt_elem_set(out, odt, nhwc ? ((n * OH + y) * OW + x) * C + c : ((n * C + c) * OH + y) * OW + x, best);
+        }
+  return rt_result_value(&r);
+}
+
+/* ---------------------------------------------------------------- nn.fifo_buffer */
+
+/* concatenate((buffer, data), axis) without its first data.shape[axis] along the axis: the buffer's shape. */
+static RtValue fifo_buffer(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand d, b;
+  rt_operand(&d, args[0]);
+  rt_operand(&b, args[1]);
+  if (d.rank != b.rank || b.rank < 1 || d.dt.bits != b.dt.bits) rt_error(e, "nn.fifo_buffer: the data and buffer differ");
+  int axis = rt_axis(e, IR_OP_NN_FIFO_BUFFER, ir_attr_int(at, IR_A_AXIS, 0), b.rank);
+  for (int i = 0; i < b.rank; i++)
+    if (i != axis && d.shape[i] != b.shape[i]) rt_error(e, "nn.fifo_buffer: the data and buffer differ off the axis");
+  int64_t n = d.shape[axis], m = b.shape[axis];
+  if (n >= m) rt_error(e, "nn.fifo_buffer: the data is not shorter than the buffer along axis %d", axis);
+  int64_t outer = span_count(b.shape, 0, axis), inner = span_count(b.shape, axis + 1, b.rank);
+  size_t es = rt_dtype_size(b.dt);
+  RtResult r;
+  char *out = rt_result_init(&r, b.dt, b.rank, b.shape);
+  for (int64_t o = 0; o < outer && inner; o++) {
+    memcpy(out + (size_t)(o * m * inner) * es, (const char *)b.data + (size_t)((o * m + n) * inner) * es, (size_t)((m - n) * inner) * es);
+    memcpy(out + (size_t)((o * m + m - n) * inner) * es, (const char *)d.data + (size_t)(o * n * inner) * es, (size_t)(n * inner) * es);
+  }
+  return rt_result_value(&r);
+}
+
+/* ---------------------------------------------------------------- nn.deformable_conv2d (topi's deformable_conv2d_nchw) */
+
+/* Each input position of the window moved by its offset (dy, dx) (per deformable group), sampled
+ * bilinearly (0 outside the data and for corners outside it), then the grouped convolution's sum in
+ * out_dtype (floats accumulated in double, rounded once). */
+static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand x, off, w;
+  rt_operand(&x, args[0]);
+  rt_operand(&off, args[1]);
+  rt_operand(&w, args[2]);
+  if (x.rank != 4 || off.rank != 4 || w.rank != 4) rt_error(e, "nn.deformable_conv2d: the data, offset or weight is not 4-d");
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
+  int64_t st[2], dil[2], pad[4], G = ir_attr_int(at, IR_A_GROUPS, 1), DG = ir_attr_int(at, IR_A_DEFORMABLE_GROUPS, 1);
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATION, 1, dil);
+  ir_attr_padding(at, pad);
+  int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = w.shape[0], KH = w.shape[2], KW = w.shape[3];
+  if (G < 1 || DG < 1 || C % G || C % DG || O % G || w.shape[1] != C / G) rt_error(e, "nn.deformable_conv2d: the channels do not fit the groups");
+  int64_t OH = (H + pad[0] + pad[2] - (1 + (KH - 1) * dil[0])) / st[0] + 1, OW = (W + pad[1] + pad[3] - (1 + (KW - 1) * dil[1])) / st[1] + 1;
+  if (OH < 0) OH = 0;
+  if (OW < 0) OW = 0;
+  if (off.shape[0] != N || off.shape[1] != 2 * KH * KW * DG || off.shape[2] != OH || off.shape[3] != OW)
+    rt_error(e, "nn.deformable_conv2d: the offset's shape does not fit");
+  int64_t shape[4] = {N, O, OH, OW}, cg = C / G, og = O / G, cdg = C / DG;
+  RtResult r;
+  void *out = rt_result_init(&r, odt, 4, shape);
+  int64_t ncol = rt_mul_sat(rt_mul_sat(C, KH), KW);
+  if (ncol > ((int64_t)1 << 40)) rt_error(e, "nn.deformable_conv2d: the window is too large");
+  double *col = rt_alloc(sizeof(double) * (size_t)(ncol > 0 ? ncol : 1));
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t oy = 0; oy < OH; oy++)
+      for (int64_t ox = 0; ox < OW; ox++) {
+        for (int64_t c = 0; c < C; c++)
+          for (int64_t ky = 0; ky < KH; ky++)
+            for (int64_t kx = 0; kx < KW; kx++) {
+              int64_t g = c / cdg, ch = ((g * KH + ky) * KW + kx) * 2;
+              double dy = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch) * OH + oy) * OW + ox));
+              double dx = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch + 1) * OH + oy) * OW + ox));
+              double yy = (double)(oy * st[0] - pad[0] + ky * dil[0]) + dy, xx = (double)(ox * st[1] - pad[1] + kx * dil[1]) + dx, v = 0;
+              if (yy >= 0 && yy < (double)H && xx >= 0 && xx < (double)W) {
+                int64_t y0 = (int64_t)floor(yy), x0 = (int64_t)floor(xx);
+                double ly = yy - (double)y0, lx = xx - (double)x0;
+                for (int a = 0; a < 2; a++)
+                  for (int b = 0; b < 2; b++) {
+                    int64_t py = y0 + a, px = x0 + b;
+                    if (py < H && px < W)
+                      v += (b ? lx : 1 - lx) * (a ? ly : 1 - ly) * rt_scalar_f64(rt_elem_get(x.data, x.dt, ((n * C + c) * H + py) * W + px));
+                  }
+              }
+              col[(c * KH + ky) * KW + kx] = in_dtype(x.dt, v);
+            }
+        for (int64_t f = 0; f < O; f++) {
+          int64_t g = f / og;
+          double acc = 0;
+          for (int64_t rc = 0; rc < cg; rc++)
+            for (int64_t k = 0; k < KH * KW; k++)
+              acc += col[(g * cg + rc) * KH * KW + k] * rt_scalar_f64(rt_elem_get(w.data, w.dt, (f * cg + rc) * KH * KW + k));
+          rt_elem_set(out, odt, ((n * O + f) * OH + oy) * OW + ox, rt_scalar_from_f64(odt, acc));
+        }
+      }
+  return rt_result_value(&r);
+}
+
+/* ---------------------------------------------------------------- nn.conv2d_backward_weight */
+
+/* dw[o, i, r, s] = sum over n, p, q of grad[n, o, p, q] * data[n, g * C/G + i, p * sh - top + r * dh,
+ * q * sw - left + s * dw] (0 outside), g = o / (O / G); summed in double, rounded once. */
+static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+  RtOperand gr, x;
+  rt_operand(&gr, args[0]);
+  rt_operand(&x, args[1]);
+  if (gr.rank != 4 || x.rank != 4 || gr.shape[0] != x.shape[0]) rt_error(e, "nn.conv2d_backward_weight: the grad and data do not fit");
+  IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, gr.dt);
+  int64_t st[2], dil[2], pad[4], ks[2], G = ir_attr_int(at, IR_A_GROUPS, 1);
+  ir_attr_pair(at, IR_A_STRIDES, 1, st);
+  ir_attr_pair(at, IR_A_DILATION, 1, dil);
+  ir_attr_padding(at, pad);
+  ir_attr_pair(at, IR_A_KERNEL_SIZE, 1, ks);
+  int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = gr.shape[1], P = gr.shape[2], Q = gr.shape[3];
+  if (G < 1 || C % G || O % G) rt_error(e, "nn.conv2d_backward_weight: the channels do not fit the groups");
+  int64_t ci = C / G, og = O / G, shape[4] = {O, ci, ks[0], ks[1]};
+  RtResult r;
+  void *out = rt_result_init(&r, odt, 4, shape);
+  for (int64_t o = 0; o < O; o++)
+    for (int64_t i = 0; i < ci; i++)
+      for (int64_t a = 0; a < ks[0]; a++)
+        for (int64_t b = 0; b < ks[1]; b++) {
+          int64_t c = (o / og) * ci + i;
+          double acc = 0;
+          for (int64_t n = 0; n < N; n++)
+            for (int64_t p = 0; p < P; p++)
+              for (int64_t q = 0; q < Q; q++) {
+                int64_t y = p * st[0] - pad[0] + a * dil[0], xx = q * st[1] - pad[1] + b * dil[1];
+                if (y < 0 || y >= H || xx < 0 || xx >= W) continue;
+                acc += rt_scalar_f64(rt_elem_get(gr.data, gr.dt, ((n * O + o) * P + p) * Q + q)) *
+                       rt_scalar_f64(rt_elem_get(x.data, x.dt, ((n * C + c) * H + y) * W + xx));
+              }
+          rt_elem_set(out, odt, ((o * ci + i) * ks[0] + a) * ks[1] + b, rt_scalar_from_f64(odt, acc));
+        }
+  return rt_result_value(&r);
+}
+
 RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
   (void)nargs;
   const IrOpAttrs *at = rt_attrs(e);
@@ -734,6 +1547,23 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   case IR_OP_ARGWHERE: return argwhere(args, e);
   case IR_OP_UNIQUE: return unique(args, at, e);
   case IR_OP_ADV_INDEX: return adv_index(args[0], e);
+  case IR_OP_SPARSE_TO_DENSE: return sparse_to_dense(args, at, e);
+  case IR_OP_SPARSE_RESHAPE: return sparse_reshape(args, e);
+  case IR_OP_SPARSE_FILL_EMPTY_ROWS: return sparse_fill_empty_rows(args, e);
+  case IR_OP_NN_SPARSE_DENSE: return sparse_dense(args, at, e);
+  case IR_OP_NN_SPARSE_TRANSPOSE: return sparse_transpose(args, e);
+  case IR_OP_NN_SPARSE_ADD: return sparse_add(args, e);
+  case IR_OP_RANDOM_THREEFRY_GENERATE: return random_generate(args, at, e);
+  case IR_OP_RANDOM_THREEFRY_SPLIT: return random_split(args, e);
+  case IR_OP_RANDOM_UNIFORM: case IR_OP_RANDOM_NORMAL: return random_uniform(op, args, at, e);
+  case IR_OP_RANDOM_MULTINOMIAL: return random_multinomial(args, at, e);
+  case IR_OP_DFT: return dft(args, at, e);
+  case IR_OP_STFT: return stft(args, at, e);
+  case IR_OP_NN_CORRELATION: return correlation(args, at, e);
+  case IR_OP_IMAGE_DILATION2D: return dilation2d(args, at, e);
+  case IR_OP_NN_FIFO_BUFFER: return fifo_buffer(args, at, e);
+  case IR_OP_NN_DEFORMABLE_CONV2D: return deformable_conv2d(args, at, e);
+  case IR_OP_NN_CONV2D_BACKWARD_WEIGHT: return conv2d_backward_weight(args, at, e);
   default: rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

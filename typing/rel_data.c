@@ -1,8 +1,11 @@
 /* The relations of the data operators: one_hot, gathering (gather, gather_nd), scattering
  * (scatter_elements, scatter_nd), sorting (argsort, sort, topk), cumulative sums and products (cumsum,
  * cumprod: Scanop); SequenceMask, InvertPermutation, UnravelIndex, MatrixSetDiag, SearchSorted, ArgWhere,
- * Unique and AdvIndex, after TVM 0.14's (src/relay/op/tensor/transform.cc,
- * src/relay/op/algorithm/). */
+ * Unique and AdvIndex; the sparse operators (SparseToDense, SparseReshape, SparseFillEmptyRows, SparseDense,
+ * SparseTranspose, SparseAdd), the random ones (Threefry, Uniform, Normal, Multinomial), DFT and STFT,
+ * Correlation, Dilation2D, FIFOBuffer, DeformableConv2D and Conv2DBackwardWeight, after TVM 0.14's
+ * (src/relay/op/tensor/transform.cc, src/relay/op/algorithm/, src/relay/op/nn/sparse.cc,
+ * src/relay/op/random/kernel.cc, src/relay/op/nn/, src/relay/op/image/dilation2d.cc). */
 #include "typing/oprel.h"
 
 #include <string.h>
@@ -440,4 +443,505 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
   int m = rb;
   for (int i = n - 1; i < r; i++) dims[m++] = shapes[0]->u.shape.dims[i];
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+}
+
+/* ---------------------------------------------------------------- SparseToDense, SparseReshape, SparseFillEmptyRows */
+
+/* sparse_to_dense(sparse_indices, sparse_values, default_value, output_shape=): integer indices of
+ * rank 0, 1 (positions in a vector) or 2 ((N, rank) coordinates); values a scalar (for every index)
+ * or one per index; default_value a scalar of the values' type; the result output_shape of it. */
+TyRelResult ty_rel_sparse_to_dense(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *is, *idt, *vs, *vdt, *ds, *ddt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &is, &idt, message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse_indices", message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &vs, &vdt, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 0, &ds, &ddt, "a scalar default_value", message));
+  int ri = is->u.shape.rank, rv = vs->u.shape.rank;
+  if (ri > 2) REL_FAIL("%s takes sparse_indices of rank 0, 1 or 2, but they are %s", ty_rel_who(rel), ty_rel_shape_text(cx, is));
+  if (rv > 1) REL_FAIL("%s takes sparse_values of rank 0 or 1, but they are %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
+  REL_TRY(ty_rel_same_dtype(cx, rel, vdt, ddt, message));
+  const IrAttrValue *os = ty_rel_attr(rel, IR_A_OUTPUT_SHAPE);
+  int r = os->given && !os->none ? os->n : 0;
+  if (r < 1) REL_FAIL("%s needs an output_shape of rank 1 or more", ty_rel_who(rel));
+  IrType **dims = IR_NEW_ARRAY(IrType *, r);
+  for (int i = 0; i < r; i++) {
+    if (os->ints[i] < 0) REL_FAIL("%s: output_shape has a negative dimension %lld", ty_rel_who(rel), (long long)os->ints[i]);
+    dims[i] = ty_rel_dim(os->ints[i]);
+  }
+  if (ri < 2 && r != 1)
+    REL_FAIL("%s: sparse_indices %s of rank %d index a vector, but output_shape has rank %d", ty_rel_who(rel),
+             ty_rel_shape_text(cx, is), ri, r);
+  if (ri == 2)
+    REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[1], ty_rel_dim(r),
+                            "the sparse_indices' second dimension and the output's rank", message));
+  if (rv == 1) {
+    if (ri == 0) REL_FAIL("%s: one sparse index (a scalar) takes a scalar value, but the values are %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
+    REL_TRY(ty_rel_same_dim(cx, rel, vs->u.shape.dims[0], is->u.shape.dims[0],
+                            "the number of sparse_values and of sparse_indices", message));
+  }
+  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), vdt), message);
+}
+
+/* sparse_reshape(sparse_indices, prev_shape, new_shape): (N, r) integer indices, vectors of integers;
+ * the result (new indices (N, m) of the indices' type, the new shape (m) of new_shape's type). */
+TyRelResult ty_rel_sparse_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *is, *idt, *ps, *pdt, *ns, *ndt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &is, &idt, "(N, rank) sparse_indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ps, &pdt, "a vector prev_shape", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &ns, &ndt, "a vector new_shape", message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse_indices", message));
+  REL_TRY(integer_dtype(cx, rel, pdt, "prev_shape", message));
+  REL_TRY(integer_dtype(cx, rel, ndt, "new_shape", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[1], ps->u.shape.dims[0],
+                          "the sparse_indices' second dimension and prev_shape's length", message));
+  IrType **d = IR_NEW_ARRAY(IrType *, 2), **f = IR_NEW_ARRAY(IrType *, 2);
+  d[0] = is->u.shape.dims[0];
+  d[1] = ns->u.shape.dims[0];
+  f[0] = ty_rel_tensor_type(ty_rel_shape(2, d), idt);
+  f[1] = ty_rel_tensor_type(ns, ndt);
+  return ty_rel_result(cx, rel, 3, ir_type_tuple(2, f, (IrSpan){0}), message);
+}
+
+/* sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape, default_value): (N, r) integer
+ * indices, N values, an integer vector dense_shape; TVM's result, every field int64: (new indices
+ * (?, r), new values (?), empty_row_indicator (?)). */
+TyRelResult ty_rel_sparse_fill_empty_rows(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *is, *idt, *vs, *vdt, *ds, *ddt, *fs, *fdt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &is, &idt, "(N, rank) sparse_indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &vs, &vdt, "a vector of sparse_values", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &ds, &ddt, "a vector dense_shape", message));
+  REL_TRY(ty_rel_tensor(cx, rel, 3, &fs, &fdt, message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse_indices", message));
+  REL_TRY(integer_dtype(cx, rel, ddt, "dense_shape", message));
+  if (fs->u.shape.rank > 1)
+    REL_FAIL("%s takes a default_value of one element, but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, fs));
+  REL_TRY(ty_rel_same_dtype(cx, rel, vdt, fdt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, vs->u.shape.dims[0], is->u.shape.dims[0],
+                          "the number of sparse_values and of sparse_indices", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[0], is->u.shape.dims[1],
+                          "dense_shape's length and the sparse_indices' second dimension", message));
+  IrType *i64 = dtype_type(IR_DTYPE(IR_DT_INT, 64));
+  IrType **d2 = IR_NEW_ARRAY(IrType *, 2), **d1 = IR_NEW_ARRAY(IrType *, 1), **f = IR_NEW_ARRAY(IrType *, 3);
+  d2[0] = ty_dim_any();
+  d2[1] = is->u.shape.dims[1];
+  d1[0] = ty_dim_any();
+  f[0] = ty_rel_tensor_type(ty_rel_shape(2, d2), i64);
+  f[1] = f[2] = ty_rel_tensor_type(ty_rel_shape(1, d1), i64);
+  return ty_rel_result(cx, rel, 4, ir_type_tuple(3, f, (IrSpan){0}), message);
+}
+
+/* ---------------------------------------------------------------- SparseDense, SparseTranspose, SparseAdd */
+
+/* A CSR or BSR matrix as arguments i, i+1, i+2: data (nnz) or (blocks, bs_r, bs_c), integer indices
+ * and indptr vectors. *rows: its number of rows (indptr's length - 1, times bs_r for BSR). */
+static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt, IrType **rows, IrType **bs_c,
+                                 const char **message) {
+  IrType *ds, *is, *idt, *ps, *pdt;
+  REL_TRY(ty_rel_tensor(cx, rel, i, &ds, dt, message));
+  int r = ds->u.shape.rank;
+  if (r != 1 && r != 3)
+    REL_FAIL("%s takes sparse data of rank 1 (CSR) or 3 (BSR), but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, i + 1, 1, &is, &idt, "vector sparse indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, i + 2, 1, &ps, &pdt, "a vector indptr", message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse indices", message));
+  REL_TRY(integer_dtype(cx, rel, pdt, "indptrs", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[0], ds->u.shape.dims[0],
+                          "the number of sparse indices and of sparse data (blocks)", message));
+  IrType *n = ty_dim_sub(cx, ps->u.shape.dims[0], ty_rel_dim(1));
+  *rows = r == 3 ? ty_dim_mul(cx, n, ds->u.shape.dims[1]) : n;
+  *bs_c = r == 3 ? ds->u.shape.dims[2] : ty_rel_dim(1);
+  return TY_SOLVED;
+}
+
+/* nn.sparse_dense(dense, sparse_data, sparse_indices, sparse_indptr, sparse_lhs=False): dense (M, K)
+ * times the CSR/BSR matrix S (N, K) transposed, (M, N); with sparse_lhs, S (M, K) times dense (N, K)
+ * transposed, (M, N). The dense matrix's dtype. */
+TyRelResult ty_rel_sparse_dense(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *sdt, *rows, *bsc;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &ds, &ddt, "a dense matrix", message));
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
+  IrType **d = IR_NEW_ARRAY(IrType *, 2);
+  if (ir_attr_bool(rel->attrs, IR_A_SPARSE_LHS, false)) d[0] = rows, d[1] = ds->u.shape.dims[0];
+  else d[0] = ds->u.shape.dims[0], d[1] = rows;
+  return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ty_rel_shape(2, d), ddt), message);
+}
+
+/* nn.sparse_transpose(data, indices, indptr): a square CSR matrix; the transpose in the same shapes. */
+TyRelResult ty_rel_sparse_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *is, *idt, *ps, *pdt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 1, &ds, &ddt, "vector (CSR) sparse data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &is, &idt, "vector sparse indices", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 1, &ps, &pdt, "a vector indptr", message));
+  REL_TRY(integer_dtype(cx, rel, idt, "sparse indices", message));
+  REL_TRY(integer_dtype(cx, rel, pdt, "indptrs", message));
+  REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[0], ds->u.shape.dims[0],
+                          "the number of sparse indices and of sparse data", message));
+  IrType **f = IR_NEW_ARRAY(IrType *, 3);
+  f[0] = ty_rel_tensor_type(ds, ddt);
+  f[1] = ty_rel_tensor_type(is, idt);
+  f[2] = ty_rel_tensor_type(ps, pdt);
+  return ty_rel_result(cx, rel, 3, ir_type_tuple(3, f, (IrSpan){0}), message);
+}
+
+/* nn.sparse_add(dense, sparse_data, sparse_indices, sparse_indptr): dense (M, N) plus a CSR matrix of
+ * M rows (indptr M + 1), of one dtype; the dense matrix's type. */
+TyRelResult ty_rel_sparse_add(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *sdt, *rows, *bsc, *vs;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &ds, &ddt, "a dense matrix", message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &vs, &sdt, message));
+  if (vs->u.shape.rank != 1)
+    REL_FAIL("%s takes CSR sparse data (a vector), but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, rows, ds->u.shape.dims[0], "the sparse matrix's rows (indptr's length - 1) and the dense matrix's", message));
+  return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ds, ddt), message);
+}
+
+/* ---------------------------------------------------------------- random: Threefry, uniform, normal, multinomial */
+
+/* TVM's Threefry key: Tensor[(10), uint64]. */
+static IrType *threefry_key_type(void) {
+  IrType **d = IR_NEW_ARRAY(IrType *, 1);
+  d[0] = ty_rel_dim(10);
+  return ty_rel_tensor_type(ty_rel_shape(1, d), dtype_type(IR_DTYPE(IR_DT_UINT, 64)));
+}
+
+/* The attribute out_shape as a shape (no negative dimension). */
+static TyRelResult out_shape_attr(TyRelation *rel, IrType **out, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_OUT_SHAPE);
+  int r = a->given && !a->none ? a->n : 0;
+  IrType **d = IR_NEW_ARRAY(IrType *, r ? r : 1);
+  for (int i = 0; i < r; i++) {
+    if (a->ints[i] < 0) REL_FAIL("%s: out_shape has a negative dimension %lld", ty_rel_who(rel), (long long)a->ints[i]);
+    d[i] = ty_rel_dim(a->ints[i]);
+  }
+  *out = ty_rel_shape(r, d);
+  return TY_SOLVED;
+}
+
+static IrType *pair_type(IrType *a, IrType *b) {
+  IrType **f = IR_NEW_ARRAY(IrType *, 2);
+  f[0] = a;
+  f[1] = b;
+  return ir_type_tuple(2, f, (IrSpan){0});
+}
+
+/* random.threefry_generate(key, out_shape=): (the new key, Tensor[out_shape, uint64]). */
+TyRelResult ty_rel_threefry_generate(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape;
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  REL_TRY(out_shape_attr(rel, &shape, message));
+  return ty_rel_result(cx, rel, 1, pair_type(threefry_key_type(), ty_rel_tensor_type(shape, dtype_type(IR_DTYPE(IR_DT_UINT, 64)))), message);
+}
+
+/* random.threefry_split(key): two keys. */
+TyRelResult ty_rel_threefry_split(TyCtx *cx, TyRelation *rel, const char **message) {
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  return ty_rel_result(cx, rel, 1, pair_type(threefry_key_type(), threefry_key_type()), message);
+}
+
+/* random.uniform(key, low, high, out_shape=, out_dtype=) and random.normal(key, mean, scale, ...):
+ * scalars of out_dtype (float32 or float64; float32 when not given); (the new key, the samples). */
+TyRelResult ty_rel_uniform(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *shape;
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_FLOAT, 32));
+  if (dt.code != IR_DT_FLOAT || (dt.bits != 32 && dt.bits != 64))
+    REL_FAIL("%s generates float32 or float64 values, but out_dtype=%s", ty_rel_who(rel), ty_rel_text(cx, dtype_type(dt)));
+  IrType *s = ty_rel_tensor_type(ty_rel_shape(0, NULL), dtype_type(dt));
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  REL_TRY(ty_rel_result(cx, rel, 1, s, message));
+  REL_TRY(ty_rel_result(cx, rel, 2, s, message));
+  REL_TRY(out_shape_attr(rel, &shape, message));
+  return ty_rel_result(cx, rel, 3, pair_type(threefry_key_type(), ty_rel_tensor_type(shape, dtype_type(dt))), message);
+}
+
+/* random.multinomial(key, probs, num_samples=1): probs of rank 1 or more; (the new key, int32 indices of
+ * probs' leading shape then num_samples). */
+TyRelResult ty_rel_multinomial(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ps, *pdt;
+  REL_TRY(ty_rel_result(cx, rel, 0, threefry_key_type(), message));
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &ps, &pdt, message));
+  int r = ps->u.shape.rank;
+  if (r < 1) REL_FAIL("%s takes probabilities of rank 1 or more, but they are a scalar", ty_rel_who(rel));
+  int64_t n = ir_attr_int(rel->attrs, IR_A_NUM_SAMPLES, 1);
+  if (n < 0) REL_FAIL("%s: num_samples=%lld is negative", ty_rel_who(rel), (long long)n);
+  IrType **d = IR_NEW_ARRAY(IrType *, r);
+  for (int i = 0; i < r - 1; i++) d[i] = ps->u.shape.dims[i];
+  d[r - 1] = ty_rel_dim(n);
+  REL_TRY(ty_rel_result(cx, rel, 2, pair_type(threefry_key_type(), ty_rel_tensor_type(ty_rel_shape(r, d), dtype_type(IR_DTYPE(IR_DT_INT, 32)))), message));
+  return ty_rel_float(cx, rel, pdt, "its probabilities", ty_rel_tensor_type(ps, pdt), message);
+}
+
+/* ---------------------------------------------------------------- DFT, STFT */
+
+/* dft(re_data, im_data, inverse=False): two float tensors of one shape and type; (re, im) alike. */
+TyRelResult ty_rel_dft(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *rs, *rdt, *is, *idt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &rs, &rdt, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rs->u.shape.rank, &is, &idt, "an imaginary part of the real part's rank", message));
+  if (rs->u.shape.rank < 1) REL_FAIL("%s transforms along the last axis, but the data is a scalar", ty_rel_who(rel));
+  for (int i = 0; i < rs->u.shape.rank; i++)
+    REL_TRY(ty_rel_same_dim(cx, rel, rs->u.shape.dims[i], is->u.shape.dims[i], "a dimension of re_data and of im_data", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, rdt, idt, message));
+  IrType *t = ty_rel_tensor_type(rs, rdt);
+  REL_TRY(ty_rel_result(cx, rel, 2, pair_type(t, t), message));
+  return ty_rel_float(cx, rel, rdt, "its data", t, message);
+}
+
+/* stft(data, window, n_fft=, hop_length=, win_length=, normalized=False, onesided=True): data (L) or
+ * (B, L), a window vector; ([B,] n_fft / 2 + 1 (n_fft when not onesided), (L - n_fft) / hop + 1, 2). */
+TyRelResult ty_rel_stft(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *ws, *wdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 0, &ds, &ddt, message));
+  int r = ds->u.shape.rank;
+  if (r != 1 && r != 2) REL_FAIL("%s takes data of rank 1 or 2, but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 1, &ws, &wdt, "a window vector", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, wdt, message));
+  int64_t n_fft = ir_attr_int(rel->attrs, IR_A_N_FFT, -1), hop = ir_attr_int(rel->attrs, IR_A_HOP_LENGTH, -1),
+          win = ir_attr_int(rel->attrs, IR_A_WIN_LENGTH, -1);
+  if (n_fft < 1 || hop < 1 || win < 1 || win > n_fft)
+    REL_FAIL("%s needs n_fft, hop_length and win_length of 1 or more, win_length no more than n_fft; they are %lld, %lld, %lld",
+             ty_rel_who(rel), (long long)n_fft, (long long)hop, (long long)win);
+  REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(win), "the window's length and win_length", message));
+  IrType *L = ds->u.shape.dims[r - 1], *frames;
+  int64_t l;
+  TyRelResult k = ty_rel_dim_const(cx, L, &l);
+  if (k == TY_NOT_YET) return k;
+  if (k == TY_SOLVED) {
+    if (l < n_fft) REL_FAIL("%s: the data's length %lld is shorter than n_fft=%lld", ty_rel_who(rel), (long long)l, (long long)n_fft);
+    frames = ty_rel_dim((l - n_fft) / hop + 1);
+  } else {
+    frames = hop == 1 ? ty_dim_add(cx, ty_dim_sub(cx, L, ty_rel_dim(n_fft)), ty_rel_dim(1)) : ty_dim_any();
+  }
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  int m = 0;
+  if (r == 2) d[m++] = ds->u.shape.dims[0];
+  d[m++] = ty_rel_dim(ir_attr_bool(rel->attrs, IR_A_ONESIDED, true) ? n_fft / 2 + 1 : n_fft);
+  d[m++] = frames;
+  d[m++] = ty_rel_dim(2);
+  IrType *t = ty_rel_tensor_type(ty_rel_shape(m, d), ddt);
+  REL_TRY(ty_rel_result(cx, rel, 2, t, message));
+  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+}
+
+/* ---------------------------------------------------------------- Correlation */
+
+/* nn.correlation(data1, data2, kernel_size=1, max_displacement=1, stride1=1, stride2=1, padding=[0, 0],
+ * is_multiply=True, layout="NCHW"): two NCHW tensors of one shape; (N, (2 * (max_displacement / stride2) +
+ * 1)^2, ceil((H + pad - 2 * border) / stride1), the same for W), border max_displacement + (k - 1) / 2. */
+TyRelResult ty_rel_correlation(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *s1, *dt1, *s2, *dt2;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &s1, &dt1, "NCHW data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &s2, &dt2, "NCHW data", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, dt1, dt2, message));
+  for (int i = 0; i < 4; i++) REL_TRY(ty_rel_same_dim(cx, rel, s1->u.shape.dims[i], s2->u.shape.dims[i], "a dimension of data1 and of data2", message));
+  const IrAttrValue *la = ty_rel_attr(rel, IR_A_LAYOUT);
+  const char *layout = la->given && !la->none ? la->str : "NCHW";
+  if (strcmp(layout, "NCHW")) REL_FAIL("%s takes layout NCHW only, but layout=\"%s\"", ty_rel_who(rel), layout);
+  int64_t k = ir_attr_int(rel->attrs, IR_A_KERNEL_SIZE, 1), md = ir_attr_int(rel->attrs, IR_A_MAX_DISPLACEMENT, 1),
+          st1 = ir_attr_int(rel->attrs, IR_A_STRIDE1, 1), st2 = ir_attr_int(rel->attrs, IR_A_STRIDE2, 1), pad[4];
+  if (k < 1 || k % 2 == 0 || md < 0 || st1 < 1 || st2 < 1)
+    REL_FAIL("%s needs an odd kernel_size, max_displacement of 0 or more and strides of 1 or more; they are %lld, %lld, %lld, %lld",
+             ty_rel_who(rel), (long long)k, (long long)md, (long long)st1, (long long)st2);
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  int64_t border = md + (k - 1) / 2, ds = 2 * (md / st2) + 1;
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = s1->u.shape.dims[0];
+  d[1] = ty_rel_dim(ds * ds);
+  for (int a = 0; a < 2; a++) {
+    IrType *x = s1->u.shape.dims[2 + a];
+    int64_t n, extra = pad[a] + pad[a + 2] - 2 * border;
+    TyRelResult c = ty_rel_dim_const(cx, x, &n);
+    if (c == TY_NOT_YET) return c;
+    if (c == TY_SOLVED) {
+      if (n + extra < 1)
+        REL_FAIL("%s: the padded data %s is smaller than the border 2 * %lld", ty_rel_who(rel), ty_rel_shape_text(cx, s1), (long long)border);
+      d[2 + a] = ty_rel_dim((n + extra + st1 - 1) / st1);
+    } else {
+      d[2 + a] = st1 == 1 ? ty_dim_add(cx, x, ty_rel_dim(extra)) : ty_dim_any();
+    }
+  }
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), dt1), message));
+  return ty_rel_float(cx, rel, dt1, "its data", ty_rel_tensor_type(s1, dt1), message);
+}
+
+/* ---------------------------------------------------------------- Dilation2D */
+
+static const char *str_attr(const TyRelation *rel, IrAttrId id, const char *dflt) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  return a->given && !a->none ? a->str : dflt;
+}
+
+/* image.dilation2d(data, weight, strides=[1, 1], padding=[0, 0], dilations=[1, 1], data_layout="NCHW",
+ * kernel_layout="IHW", out_dtype): data NCHW (or NHWC), weight (C, kh, kw) (or HWI); the window's
+ * positions as a convolution's, of out_dtype (the data's when not given). */
+TyRelResult ty_rel_dilation2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *ws, *wdt;
+  const char *dl = str_attr(rel, IR_A_DATA_LAYOUT, "NCHW"), *kl = str_attr(rel, IR_A_KERNEL_LAYOUT, "IHW");
+  bool nhwc = !strcmp(dl, "NHWC"), hwi = !strcmp(kl, "HWI");
+  if ((!nhwc && strcmp(dl, "NCHW")) || (!hwi && strcmp(kl, "IHW")))
+    REL_FAIL("%s takes data_layout NCHW or NHWC and kernel_layout IHW or HWI, but they are \"%s\" and \"%s\"", ty_rel_who(rel), dl, kl);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ds, &ddt, "4-d data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ws, &wdt, "a 3-d weight", message));
+  int ch = nhwc ? 3 : 1, hh = nhwc ? 1 : 2, wc = hwi ? 2 : 0, wh = hwi ? 0 : 1;
+  REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[ch], ws->u.shape.dims[wc], "the data's channels and the weight's", message));
+  int64_t st[2], dil[2], pad[4];
+  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, st, message));
+  REL_TRY(ty_rel_pair(rel, IR_A_DILATIONS, 1, dil, message));
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1)
+    REL_FAIL("%s needs strides and dilations of 1 or more", ty_rel_who(rel));
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = ds->u.shape.dims[0];
+  d[ch] = ds->u.shape.dims[ch];
+  for (int a = 0; a < 2; a++) {
+    int64_t n, k;
+    TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[wh + a], &k);
+    if (kr == TY_NOT_YET) return kr;
+    if (kr == TY_FAILED) REL_FAIL("%s needs a weight of known size", ty_rel_who(rel));
+    TyRelResult c = ty_rel_dim_const(cx, ds->u.shape.dims[hh + a], &n);
+    if (c == TY_NOT_YET) return c;
+    int64_t dk = 1 + (k - 1) * dil[a], extra = pad[a] + pad[a + 2] - dk;
+    if (c == TY_SOLVED) {
+      if (n + extra < 0)
+        REL_FAIL("%s: the dilated window %lld is larger than the padded data %s", ty_rel_who(rel), (long long)dk, ty_rel_shape_text(cx, ds));
+      d[hh + a] = ty_rel_dim((n + extra) / st[a] + 1);
+    } else {
+      d[hh + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[hh + a], ty_rel_dim(extra + 1)) : ty_dim_any();
+    }
+  }
+  IrType *odt = ty_rel_out_dtype(rel, ddt);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message));
+  return TY_SOLVED;
+}
+
+/* ---------------------------------------------------------------- FIFOBuffer */
+
+/* nn.fifo_buffer(data, buffer, axis=0): of one rank and type, one shape but along axis, where the data
+ * is shorter than the buffer (when both are known); the buffer's type. */
+TyRelResult ty_rel_fifo_buffer(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *bs, *bdt;
+  REL_TRY(ty_rel_tensor(cx, rel, 1, &bs, &bdt, message));
+  int r = bs->u.shape.rank, axis;
+  if (r < 1) REL_FAIL("%s takes a buffer of rank 1 or more, but it is a scalar", ty_rel_who(rel));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, r, &ds, &ddt, "data of the buffer's rank", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, bdt, message));
+  REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  for (int i = 0; i < r; i++)
+    if (i != axis) REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[i], bs->u.shape.dims[i], "a dimension of the data and of the buffer", message));
+  int64_t a, b;
+  if (ty_rel_dim_const(cx, ds->u.shape.dims[axis], &a) == TY_SOLVED && ty_rel_dim_const(cx, bs->u.shape.dims[axis], &b) == TY_SOLVED && a >= b)
+    REL_FAIL("%s: the data %s must be shorter than the buffer %s along axis %d", ty_rel_who(rel), ty_rel_shape_text(cx, ds),
+             ty_rel_shape_text(cx, bs), axis);
+  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(bs, bdt), message);
+}
+
+/* ---------------------------------------------------------------- DeformableConv2D */
+
+/* nn.deformable_conv2d(data, offset, weight, strides, padding, dilation, deformable_groups=1, groups=1,
+ * channels, kernel_size, data_layout="NCHW", kernel_layout="OIHW", out_layout, out_dtype): NCHW data,
+ * OIHW weight (C / groups inputs); the output a convolution's; the offset (N, 2 * kh * kw *
+ * deformable_groups, OH, OW). Other layouts are refused. */
+TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *ds, *ddt, *os, *odt0, *ws, *wdt;
+  const char *dl = str_attr(rel, IR_A_DATA_LAYOUT, "NCHW"), *kl = str_attr(rel, IR_A_KERNEL_LAYOUT, "OIHW"),
+             *ol = str_attr(rel, IR_A_OUT_LAYOUT, "");
+  if (strcmp(dl, "NCHW") || strcmp(kl, "OIHW") || (*ol && strcmp(ol, "NCHW")))
+    REL_FAIL("%s: relay takes layouts NCHW and OIHW only, but they are \"%s\" and \"%s\"", ty_rel_who(rel), dl, kl);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ds, &ddt, "NCHW data", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 2, 4, &ws, &wdt, "an OIHW weight", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, ddt, wdt, message));
+  int64_t st[2], dil[2], pad[4], g = ir_attr_int(rel->attrs, IR_A_GROUPS, 1), dg = ir_attr_int(rel->attrs, IR_A_DEFORMABLE_GROUPS, 1);
+  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, st, message));
+  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1 || g < 1 || dg < 1)
+    REL_FAIL("%s needs strides, dilation, groups and deformable_groups of 1 or more", ty_rel_who(rel));
+  int64_t c, o, k[2];
+  TyRelResult rc = ty_rel_dim_const(cx, ds->u.shape.dims[1], &c);
+  if (rc == TY_NOT_YET) return rc;
+  if (rc == TY_SOLVED) {
+    if (c % g || c % dg) REL_FAIL("%s: the data's %lld channels are not divisible by groups=%lld and deformable_groups=%lld", ty_rel_who(rel), (long long)c, (long long)g, (long long)dg);
+    REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[1], ty_rel_dim(c / g), "the weight's input channels and the data's channels / groups", message));
+  }
+  for (int a = 0; a < 2; a++) {
+    TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[2 + a], &k[a]);
+    if (kr == TY_NOT_YET) return kr;
+    if (kr == TY_FAILED) REL_FAIL("%s needs a weight of known kernel size", ty_rel_who(rel));
+  }
+  const IrAttrValue *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (ks->given && !ks->none && (ks->n != 2 || ks->ints[0] != k[0] || ks->ints[1] != k[1]))
+    REL_FAIL("%s: kernel_size does not match the weight %s", ty_rel_who(rel), ty_rel_shape_text(cx, ws));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
+  if (ch->given && !ch->none) REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(ch->ints[0]), "the weight's output channels and channels", message));
+  if (ty_rel_dim_const(cx, ws->u.shape.dims[0], &o) == TY_SOLVED && o % g)
+    REL_FAIL("%s: the weight's %lld output channels are not divisible by groups=%lld", ty_rel_who(rel), (long long)o, (long long)g);
+  IrType **d = IR_NEW_ARRAY(IrType *, 4), **od = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = od[0] = ds->u.shape.dims[0];
+  d[1] = ws->u.shape.dims[0];
+  od[1] = ty_rel_dim(2 * k[0] * k[1] * dg);
+  for (int a = 0; a < 2; a++) {
+    int64_t n, extra = pad[a] + pad[a + 2] - (1 + (k[a] - 1) * dil[a]);
+    TyRelResult r = ty_rel_dim_const(cx, ds->u.shape.dims[2 + a], &n);
+    if (r == TY_NOT_YET) return r;
+    if (r == TY_SOLVED) {
+      if (n + extra < 0) REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+      d[2 + a] = ty_rel_dim((n + extra) / st[a] + 1);
+    } else {
+      d[2 + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[2 + a], ty_rel_dim(extra + 1)) : ty_dim_any();
+    }
+    od[2 + a] = d[2 + a];
+  }
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &os, &odt0, "an NCHW offset", message));
+  for (int i = 0; i < 4; i++) REL_TRY(ty_rel_same_dim(cx, rel, os->u.shape.dims[i], od[i], "a dimension of the offset and (N, 2 kh kw deformable_groups, OH, OW)", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, odt0, ddt, message));
+  REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(4, d), ty_rel_out_dtype(rel, ddt)), message));
+  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+}
+
+/* ---------------------------------------------------------------- Conv2DBackwardWeight */
+
+/* nn.conv2d_backward_weight(grad, data, strides, padding, dilation, groups=1, channels, kernel_size=,
+ * data_layout (the grad's), kernel_layout (the data's), out_layout (the weight's), out_dtype): NCHW grad
+ * and data, an OIHW result (O, C / groups, kh, kw) of out_dtype (the grad's); TVM's depthwise case
+ * (C == O == groups) gives channels / groups inputs. Constant channels, as TVM requires. */
+TyRelResult ty_rel_conv2d_backward_weight(TyCtx *cx, TyRelation *rel, const char **message) {
+  IrType *gs, *gdt, *ds, *ddt;
+  const char *gl = str_attr(rel, IR_A_DATA_LAYOUT, "NCHW"), *dl = str_attr(rel, IR_A_KERNEL_LAYOUT, "NCHW"),
+             *wl = str_attr(rel, IR_A_OUT_LAYOUT, "OIHW");
+  if (strcmp(gl, "NCHW") || (strcmp(dl, "NCHW") && strcmp(dl, "OIHW")) || (*wl && strcmp(wl, "OIHW")))
+    REL_FAIL("%s: relay takes an NCHW grad and data and an OIHW weight only, but the layouts are \"%s\", \"%s\", \"%s\"",
+             ty_rel_who(rel), gl, dl, wl);
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &gs, &gdt, "an NCHW grad", message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ds, &ddt, "NCHW data", message));
+  REL_TRY(ty_rel_same_dtype(cx, rel, gdt, ddt, message));
+  REL_TRY(ty_rel_same_dim(cx, rel, gs->u.shape.dims[0], ds->u.shape.dims[0], "the grad's batch and the data's", message));
+  const IrAttrValue *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (!ks->given || ks->none || ks->n != 2 || ks->ints[0] < 1 || ks->ints[1] < 1)
+    REL_FAIL("%s needs kernel_size (2 values of 1 or more)", ty_rel_who(rel));
+  int64_t c, o, g = ir_attr_int(rel->attrs, IR_A_GROUPS, 1), st[2], dil[2], pad[4];
+  REL_TRY(ty_rel_pair(rel, IR_A_STRIDES, 1, st, message));
+  REL_TRY(ty_rel_pair(rel, IR_A_DILATION, 1, dil, message));
+  REL_TRY(ty_rel_padding(rel, pad, message));
+  TyRelResult rc = ty_rel_dim_const(cx, ds->u.shape.dims[1], &c), ro = ty_rel_dim_const(cx, gs->u.shape.dims[1], &o);
+  if (rc == TY_NOT_YET || ro == TY_NOT_YET) return TY_NOT_YET;
+  if (rc == TY_FAILED || ro == TY_FAILED) REL_FAIL("%s needs constant channels (TVM's)", ty_rel_who(rel));
+  if (g < 1 || c % g || o % g || st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1)
+    REL_FAIL("%s: groups=%lld must divide the %lld input and %lld output channels; strides and dilation 1 or more", ty_rel_who(rel),
+             (long long)g, (long long)c, (long long)o);
+  int64_t wi = c / g;
+  if (c == o && c == g) {
+    const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
+    if (!ch->given || ch->none || ch->n < 1) REL_FAIL("%s: a depthwise gradient needs channels", ty_rel_who(rel));
+    wi = ch->ints[0] / g;
+    if (wi != 1) REL_FAIL("%s: relay computes depthwise gradients of channel multiplier 1 only (channels=groups)", ty_rel_who(rel));
+  }
+  IrType **d = IR_NEW_ARRAY(IrType *, 4);
+  d[0] = ty_rel_dim(o);
+  d[1] = ty_rel_dim(wi);
+  d[2] = ty_rel_dim(ks->ints[0]);
+  d[3] = ty_rel_dim(ks->ints[1]);
+  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), ty_rel_out_dtype(rel, gdt)), message));
+  return ty_rel_float(cx, rel, gdt, "its grad", ty_rel_tensor_type(gs, gdt), message);
 }

@@ -325,6 +325,80 @@ def any_call():
     return R.choices([g for g, _ in FAMILIES], weights=[w for _, w in FAMILIES])[0]()
 
 
+def gen_y2():
+    """One random call of the h4-y2 operators (sparse_to_dense, sparse_reshape, sparse_fill_empty_rows,
+    nn.sparse_dense/transpose/add, random.*, dft, stft, nn.correlation, image.dilation2d, nn.fifo_buffer,
+    nn.deformable_conv2d, nn.conv2d_backward_weight)."""
+    k = R.randrange(19)
+    def csr(rows, cols):
+        ptr = [0]; ix = []
+        for _ in range(rows):
+            cs = sorted(R.sample(range(cols), R.randint(0, cols))); ix += cs; ptr.append(len(ix))
+        return ix, ptr
+    key = l(["%du64" % R.choice([0, 1, 5, 2**63, 2**64 - 3]) for _ in range(10)])
+    if k == 0:
+        sh = shape(R.randint(1, 3)); n = R.randint(1, 4)
+        ix = [[R.randrange(d) for d in sh] for _ in range(n)]
+        if len(sh) == 1 and R.random() < .5: ix = [i[0] for i in ix]
+        return "sparse_to_dense(%s, %s, %s, output_shape=%s)" % (l(ix), t([n], "float32"), "2f", l(sh))
+    if k == 1:
+        sh = shape(R.randint(1, 3)); n = R.randint(1, 4); tot = 1
+        for d in sh: tot *= d
+        ns = [tot] if R.random() < .5 else [-1]
+        return "sparse_reshape(%s, %s, %s)" % (l([l([R.randrange(d) for d in sh]) for _ in range(n)]), l(sh), l(ns))
+    if k == 2:
+        rows = R.randint(1, 5); c = R.randint(1, 3); rs = sorted(R.choice(range(rows)) for _ in range(R.randint(1, 4)))
+        ix = l([l(["%di64" % r] + ["%di64" % R.randrange(c)]) for r in rs])
+        return "sparse_fill_empty_rows(%s, %s, %s, [1f])" % (ix, t([len(rs)]), l(["%di64" % rows, "%di64" % c]))
+    if k in (3, 4):
+        m, kk, n = R.randint(1, 3), R.randint(1, 4), R.randint(1, 4)
+        if k == 3:
+            ix, ptr = csr(n, kk)
+            return "nn.sparse_dense(%s, %s, %s, %s)" % (t([m, kk]), t([len(ix)]) if ix else 'zeros(shape=[0], dtype="float32")', l(ix), l(ptr))
+        br, bc = R.randint(1, 2), R.randint(1, 2); ix, ptr = csr(n, kk)
+        return "nn.sparse_dense(%s, %s, %s, %s, sparse_lhs=%s)" % (t([m, kk * bc]), t([len(ix), br, bc]) if ix else 'zeros(shape=[0, %d, %d], dtype="float32")' % (br, bc), l(ix), l(ptr), R.choice(["True", "False"]))
+    if k == 5:
+        n = R.randint(1, 4); ix, ptr = csr(n, n)
+        return "nn.sparse_transpose(%s, %s, %s)" % (t([len(ix)]) if ix else 'zeros(shape=[0], dtype="float32")', l(ix), l(ptr))
+    if k == 6:
+        m, n = R.randint(1, 3), R.randint(1, 4); ix, ptr = csr(m, n)
+        return "nn.sparse_add(%s, %s, %s, %s)" % (t([m, n]), t([len(ix)]) if ix else 'zeros(shape=[0], dtype="float32")', l(ix), l(ptr))
+    if k == 7:
+        return "random.threefry_generate(%s, out_shape=%s)" % (key, l(shape(R.randint(0, 3), 0, 4)))
+    if k == 8:
+        return "random.threefry_split(%s)" % key
+    if k in (9, 10):
+        dt = R.choice(["float32", "float64"]); sfx = "f" if dt == "float32" else "f64"
+        return "random.%s(%s, 0%s, 2%s, out_shape=%s, out_dtype=\"%s\")" % ("uniform" if k == 9 else "normal", key, sfx, sfx, l(shape(R.randint(0, 3), 0, 4)), dt)
+    if k == 11:
+        return "random.multinomial(%s, sigmoid(%s), num_samples=%d)" % (key, t(shape(R.randint(1, 2))), R.randint(0, 4))
+    if k == 12:
+        sh = shape(R.randint(1, 3)); dt = R.choice(["float32", "float64"])
+        return "dft(%s, %s, inverse=%s)" % (t(sh, dt), t(sh, dt), R.choice(["True", "False"]))
+    if k == 13:
+        n_fft = R.randint(1, 5); win = R.randint(1, n_fft); L = n_fft + R.randint(0, 6)
+        return "stft(%s, %s, n_fft=%d, hop_length=%d, win_length=%d, normalized=%s, onesided=%s)" % (
+            t([L] if R.random() < .5 else [R.randint(1, 2), L]), t([win]), n_fft, R.randint(1, 3), win, R.choice(["True", "False"]), R.choice(["True", "False"]))
+    if k == 14:
+        ks = R.choice([1, 3]); md = R.randint(0, 2); pad = R.randint(0, 2); h = 2 * (md + ks // 2) - 2 * pad + R.randint(1, 3)
+        sh = [R.randint(1, 2), R.randint(1, 2), max(h, 1), max(h, 1) + R.randint(0, 2)]
+        return "nn.correlation(%s, %s, kernel_size=%d, max_displacement=%d, stride1=%d, stride2=%d, padding=[%d, %d], is_multiply=%s)" % (
+            t(sh), t(sh), ks, md, R.randint(1, 2), R.randint(1, 2), pad, pad, R.choice(["True", "False"]))
+    if k == 15:
+        c = R.randint(1, 3); kh, kw = R.randint(1, 3), R.randint(1, 3); nhwc = R.random() < .5
+        h, w = kh + R.randint(0, 3), kw + R.randint(0, 3)
+        return "image.dilation2d(%s, %s, strides=%s, padding=%s%s)" % (t([1, h, w, c] if nhwc else [1, c, h, w]), t([kh, kw, c] if nhwc else [c, kh, kw]), l(shape(2, 1, 2)), l(shape(R.choice([1, 2, 4]), 0, 1)),
+                                                                       ', data_layout="NHWC", kernel_layout="HWI"' if nhwc else "")
+    if k == 17:
+        dg = R.randint(1, 2); c = dg * R.randint(1, 2); kh, kw = R.randint(1, 2), R.randint(1, 2); h, w = kh + R.randint(0, 2), kw + R.randint(0, 2)
+        return "nn.deformable_conv2d(%s, divide(%s, 7f), %s, deformable_groups=%d)" % (t([1, c, h, w]), t([1, 2 * kh * kw * dg, h - kh + 1, w - kw + 1]), t([R.randint(1, 3), c, kh, kw]), dg)
+    if k == 18:
+        c, o = R.randint(1, 3), R.randint(1, 3); kh = R.randint(1, 3)
+        return "nn.conv2d_backward_weight(%s, %s, channels=%d, kernel_size=[%d, %d], strides=%s, padding=%s)" % (t([1, o] + shape(2, 1, 3)), t([1, c] + shape(2, 1, 4)), o, kh, R.randint(1, 3), l(shape(2, 1, 2)), l(shape(2, 0, 1)))
+    sh = shape(R.randint(1, 3), 2, 5); a = R.randrange(len(sh)); d = list(sh); d[a] = R.randint(1, sh[a] - 1)
+    return "nn.fifo_buffer(%s, %s, axis=%d)" % (t(d), t(sh), a)
+
+
 bad = []
 for i in range(N):
     MADE.clear()
