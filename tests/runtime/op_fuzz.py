@@ -317,15 +317,7 @@ def gen_packed():
                                                R.randint(0, 4), l(["%gf" % R.choice([0.25, 0.5, 2]) for _ in range(nc)]), l([R.randint(-3, 3) for _ in range(nc)]), ax)
 
 
-# The families, by how many operators each holds (a call picks a family, then an operator).
-FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11), (gen_more_layers, 18), (gen_packed, 14)]
-
-
-def any_call():
-    return R.choices([g for g, _ in FAMILIES], weights=[w for _, w in FAMILIES])[0]()
-
-
-def gen_y2():
+def gen_sparse_random():
     """One random call of the h4-y2 operators (sparse_to_dense, sparse_reshape, sparse_fill_empty_rows,
     nn.sparse_dense/transpose/add, random.*, dft, stft, nn.correlation, image.dilation2d, nn.fifo_buffer,
     nn.deformable_conv2d, nn.conv2d_backward_weight)."""
@@ -397,6 +389,14 @@ def gen_y2():
         return "nn.conv2d_backward_weight(%s, %s, channels=%d, kernel_size=[%d, %d], strides=%s, padding=%s)" % (t([1, o] + shape(2, 1, 3)), t([1, c] + shape(2, 1, 4)), o, kh, R.randint(1, 3), l(shape(2, 1, 2)), l(shape(2, 0, 1)))
     sh = shape(R.randint(1, 3), 2, 5); a = R.randrange(len(sh)); d = list(sh); d[a] = R.randint(1, sh[a] - 1)
     return "nn.fifo_buffer(%s, %s, axis=%d)" % (t(d), t(sh), a)
+
+
+# The families, by how many operators each holds (a call picks a family, then an operator).
+FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11), (gen_more_layers, 18), (gen_packed, 14), (gen_sparse_random, 20)]
+
+
+def any_call():
+    return R.choices([g for g, _ in FAMILIES], weights=[w for _, w in FAMILIES])[0]()
 
 
 bad = []
