@@ -1008,6 +1008,29 @@ TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, 
   return ty_rel_float(cx, rel, wt, "its weight", rel->args[0], message);
 }
 
+/* What the convolutions on a transformed weight (Winograd, GEMM) share: the data layout (convertible
+ * to canon) and out_layout, channels and kernel_size required (TVM's relations read them, not the
+ * weight), the data as canon's dims x[], a rank-4 weight of a compatible dtype, and the window's
+ * attributes. */
+static TyRelResult transformed_conv(TyCtx *cx, TyRelation *rel, const char *canon, Packed *dl, Packed *ol, IrType **xt,
+                                    IrType *x[4], int64_t strides[2], int64_t dil[2], int64_t lo[2], int64_t hi[2],
+                                    int64_t kernel[2], const char **message) {
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, canon, dl, message));
+  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, canon, dl->s, ol, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
+  if (!ch->given || ch->none || !ks->given || ks->none)
+    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
+  IrType *xs, *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl->n, &xs, xt, ir_printf("data (%s)", dl->s), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
+  REL_TRY(ty_rel_product_dtypes(cx, rel, *xt, wt, message));
+  REL_TRY(packed_forward(cx, rel, dl, canon, xs, "the data", x, message));
+  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
+  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
+  REL_TRY(pads_attr(rel, 2, lo, hi, message));
+  return tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 1, kernel, message);
+}
+
 /* nn.contrib_conv2d_winograd_without_weight_transform (TVM's Conv2DWinogradRel<Conv2DWinogradAttrs>):
  * channels and kernel_size required, the output (N, channels, window sizes) in out_layout; the weight is
  * not read (TVM lets backends pick its layout; relay's kernel takes the weight transform's
@@ -1016,21 +1039,10 @@ TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **mess
   Packed dl, ol;
   int64_t m;
   REL_TRY(tile_size(rel, &m, message));
-  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NCHW", "NCHW", &dl, message));
-  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NCHW", dl.s, &ol, message));
-  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
-  if (!ch->given || ch->none || !ks->given || ks->none)
-    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
-  IrType *xs, *xt, *ws, *wt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
-  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
-  REL_TRY(packed_forward(cx, rel, &dl, "NCHW", xs, "the data", x, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
+  IrType *xt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
   int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
-  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
-  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
-  REL_TRY(pads_attr(rel, 2, lo, hi, message));
-  REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 0, kernel, message));
+  REL_TRY(transformed_conv(cx, rel, "NCHW", &dl, &ol, &xt, x, strides, dil, lo, hi, kernel, message));
   if (strides[0] != 1 || strides[1] != 1 || dil[0] != 1 || dil[1] != 1)
     REL_FAIL("%s: Winograd takes strides and dilation 1 (topi's), not strides=[%lld, %lld], dilation=[%lld, %lld]",
              ty_rel_who(rel), (long long)strides[0], (long long)strides[1], (long long)dil[0], (long long)dil[1]);
@@ -1044,7 +1056,7 @@ TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **mess
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld does not fit the padded data %s", ty_rel_who(rel), (long long)kernel[i],
-               ty_rel_shape_text(cx, xs));
+               ty_rel_shape_text(cx, rel->args[0]));
   }
   IrType *os;
   REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
@@ -1142,21 +1154,10 @@ TyRelResult ty_rel_conv2d_gemm_weight_transform(TyCtx *cx, TyRelation *rel, cons
  * (the transform's) is not read. */
 TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message) {
   Packed dl, ol;
-  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, "NHWC", "NHWC", &dl, message));
-  REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, "NHWC", dl.s, &ol, message));
-  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
-  if (!ch->given || ch->none || !ks->given || ks->none)
-    REL_FAIL("%s needs channels and kernel_size (TVM's relation reads them, not the weight)", ty_rel_who(rel));
-  IrType *xs, *xt, *ws, *wt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, dl.n, &xs, &xt, ir_printf("data (%s)", dl.s), message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
-  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
-  REL_TRY(packed_forward(cx, rel, &dl, "NHWC", xs, "the data", x, message));
+  const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
+  IrType *xt, *x[4], **c = IR_NEW_ARRAY(IrType *, 4);
   int64_t strides[2], dil[2], lo[2], hi[2], kernel[2];
-  REL_TRY(tuple_attr(rel, IR_A_STRIDES, 2, 1, 1, strides, message));
-  REL_TRY(tuple_attr(rel, IR_A_DILATION, 2, 1, 1, dil, message));
-  REL_TRY(pads_attr(rel, 2, lo, hi, message));
-  REL_TRY(tuple_attr(rel, IR_A_KERNEL_SIZE, 2, 1, 1, kernel, message));
+  REL_TRY(transformed_conv(cx, rel, "NHWC", &dl, &ol, &xt, x, strides, dil, lo, hi, kernel, message));
   c[0] = x[0];
   c[3] = ty_rel_dim(ch->ints[0]);
   for (int i = 0; i < 2; i++) {
@@ -1164,7 +1165,7 @@ TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message)
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
-               (long long)kernel[i], (long long)dil[i], ty_rel_shape_text(cx, xs));
+               (long long)kernel[i], (long long)dil[i], ty_rel_shape_text(cx, rel->args[0]));
   }
   IrType *os;
   REL_TRY(packed_backward(cx, rel, &ol, "NHWC", c, &os, message));
