@@ -6,6 +6,8 @@
  * matrix. Pools work in double. */
 #include "runtime/kernel.h"
 
+#include <float.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -319,6 +321,15 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
 
 /* ---------------------------------------------------------------- pools */
 
+/* The dtype's lowest value (TVM's min_value: the lowest finite float), what max pooling pads with. */
+static RtValue lowest_value(IrDType dt) {
+  switch (dt.code) {
+  case IR_DT_FLOAT: return rt_scalar_from_f64(dt, dt.bits == 16 ? -65504.0 : dt.bits == 32 ? -FLT_MAX : -DBL_MAX);
+  case IR_DT_INT: return rt_scalar_from_i64(dt, dt.bits >= 64 ? INT64_MIN : -((int64_t)1 << (dt.bits - 1)));
+  default: return rt_scalar_from_u64(dt, 0);
+  }
+}
+
 /* A pooling window along one axis at one output position. */
 typedef struct {
   int64_t start, klo, khi, padded;
@@ -366,6 +377,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   void *out = out_init(&res, x->dt, rank, cs, opos);
   int64_t planes = xs[0] * xs[1], plane = S[0] * S[1] * S[2], o = 0;
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
+  RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
    * and how many fall inside the padded data; computed once, not per output element. */
   AxisWin *aw[3];
@@ -423,8 +435,16 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
                   }
                 }
               }
-          double result = is_max ? acc : acc / (double)(include_pad ? padded : count);
-          if (count == 0) result = is_max ? 0 : NAN; /* the mean of no elements, as mean() gives */
+          /* TVM's: a window pool's mean divides by max(elements, 1), so a window of padding only
+           * is 0 (an adaptive or global pool's empty window is 0 / 0, NaN, as mean's); the maximum
+           * of one is the padding value, the dtype's lowest */
+          int64_t divisor = include_pad ? padded : count;
+          if (divisor < 1 && !global && !adaptive) divisor = 1;
+          double result = is_max ? acc : acc / (double)divisor;
+          if (count == 0 && is_max) {
+            rt_elem_set(out, x->dt, o, lowest);
+            continue;
+          }
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
         }
     rt_poll(e);
