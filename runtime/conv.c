@@ -382,7 +382,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
    * and how many fall inside the padded data; computed once, not per output element. */
   AxisWin *aw[3];
   for (int i = 0; i < 3; i++) {
-    aw[i] = rt_alloc_atomic(sizeof(AxisWin) * (size_t)(OS[i] + 1));
+    aw[i] = rt_alloc_array(OS[i], sizeof(AxisWin));
     for (int64_t oi = 0; oi < OS[i]; oi++) {
       AxisWin *w = &aw[i][oi];
       int64_t kc = win.k[i];

@@ -40,7 +40,7 @@ static void load_blas(const IrExpr *e) {
 /* ---------------------------------------------------------------- the matrix product */
 
 static float *widen(const RtHalf *h, int64_t n) {
-  float *f = rt_alloc_atomic(sizeof(float) * (size_t)(n + 1));
+  float *f = rt_alloc_array(n, sizeof(float));
   for (int64_t i = 0; i < n; i++) f[i] = (float)h[i];
   return f;
 }

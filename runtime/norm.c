@@ -80,7 +80,7 @@ static RtValue batch_norm(const RtValue *args, const IrOpAttrs *at, const IrExpr
   vector_arg(args, 4, "the moving variance", C, x.dt, &v, IR_OP_NN_BATCH_NORM, e);
   double eps = ir_attr_float(at, IR_A_EPSILON, 1e-5);
   bool center = ir_attr_bool(at, IR_A_CENTER, true), scale = ir_attr_bool(at, IR_A_SCALE, true);
-  double *s = rt_alloc_atomic(sizeof(double) * (size_t)(2 * C + 1)), *t = s + C;
+  double *s = rt_alloc_array(2 * C, sizeof(double)), *t = s + C;
   for (int64_t c = 0; c < C; c++) {
     s[c] = (scale ? ld(&g, c) : 1.0) / sqrt(ld(&v, c) + eps);
     t[c] = (center ? ld(&b, c) : 0.0) - ld(&m, c) * s[c];
@@ -116,7 +116,7 @@ static RtValue norm3(IrOpId op, const RtValue *args, const IrOpAttrs *at, const 
   RtResult res;
   void *out = rt_result_init(&res, x.dt, r, x.shape);
   if (x.count == 0) return rt_result_value(&res);
-  double *sum = rt_alloc_atomic(sizeof(double) * (size_t)(2 * keys + 1)), *sq = sum + keys;
+  double *sum = rt_alloc_array(2 * keys, sizeof(double)), *sq = sum + keys;
   int64_t *key = rt_alloc_atomic(sizeof(int64_t) * (size_t)x.count), *chan = rt_alloc_atomic(sizeof(int64_t) * (size_t)x.count);
   memset(sum, 0, sizeof(double) * (size_t)(2 * keys));
   int64_t idx[RT_MAX_RANK] = {0}, n = x.count / keys;
@@ -185,7 +185,7 @@ static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const IrEx
   RtResult res;
   void *out = rt_result_init(&res, x.dt, r, x.shape);
   if (x.count == 0) return rt_result_value(&res);
-  double *sq = rt_alloc_atomic(sizeof(double) * (size_t)(keys + 1));
+  double *sq = rt_alloc_array(keys, sizeof(double));
   memset(sq, 0, sizeof(double) * (size_t)keys);
   double eps = ir_attr_float(at, IR_A_EPS, 0);
   for (int pass = 0; pass < 2; pass++) {

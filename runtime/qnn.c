@@ -28,8 +28,8 @@ static Param param(RtValue v) {
   RtOperand o;
   rt_operand(&o, v);
   Param p = {.n = o.count, .vector = o.rank > 0};
-  p.f = rt_alloc_atomic(sizeof(float) * (size_t)(o.count + 1));
-  p.i = rt_alloc_atomic(sizeof(int64_t) * (size_t)(o.count + 1));
+  p.f = rt_alloc_array(o.count, sizeof(float));
+  p.i = rt_alloc_array(o.count, sizeof(int64_t));
   for (int64_t k = 0; k < o.count; k++) {
     RtValue s = rt_elem_get(o.data, o.dt, k);
     p.f[k] = (float)rt_scalar_f64(s);
@@ -172,8 +172,8 @@ static RtValue requant(const IrExpr *e, IrOpId op, const Rq *q, const RtOperand 
   Chan cz = chan_of(e, op, "the input zero point", &q->zp, x->rank, x->shape, q->axis);
   Chan cs = chan_of(e, op, "the input scale", &q->scale, x->rank, x->shape, q->axis);
   int64_t ns = q->scale.n;
-  Fpm *f = rt_alloc_atomic(sizeof(Fpm) * (size_t)(ns + 1));
-  double *mult = rt_alloc_atomic(sizeof(double) * (size_t)(ns + 1));
+  Fpm *f = rt_alloc_array(ns, sizeof(Fpm));
+  double *mult = rt_alloc_array(ns, sizeof(double));
   for (int64_t k = 0; k < ns; k++) {
     mult[k] = (double)q->scale.f[k] / (double)q->out_scale;
     if (q->compute == 0) f[k] = fpm_of(e, op, mult[k]);
@@ -527,7 +527,7 @@ static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
   RtResult mid;
   int32_t *o = rt_result_init(&mid, I32, x.rank, x.shape);
   const int8_t *d = x.data;
-  int32_t *xp = rt_alloc_atomic(sizeof(int32_t) * (size_t)(n + 1)), *qv = rt_alloc_atomic(sizeof(int32_t) * (size_t)(n + 1));
+  int32_t *xp = rt_alloc_array(n, sizeof(int32_t)), *qv = rt_alloc_array(n, sizeof(int32_t));
   for (int64_t a = 0; a < outer; a++)
     for (int64_t b = 0; b < inner; b++) {
       int64_t base = a * n * inner + b;

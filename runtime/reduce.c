@@ -69,7 +69,7 @@ static double load_f64(const RtOperand *a, int64_t i) {
 /* ---------------------------------------------------------------- sum, mean, max, min, prod, all, any */
 
 static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const IrExpr *e) {
-  double *acc = rt_alloc_atomic(sizeof(double) * (size_t)(p->out_count + 1));
+  double *acc = rt_alloc_array(p->out_count, sizeof(double));
   double init = op == IR_OP_PROD ? 1 : op == IR_OP_MAX ? -INFINITY : op == IR_OP_MIN ? INFINITY : 0;
   for (int64_t j = 0; j < p->out_count; j++) acc[j] = init;
   if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
@@ -101,7 +101,7 @@ static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const 
 
 static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const IrExpr *e) {
   bool is_signed = a->dt.code == IR_DT_INT;
-  uint64_t *acc = rt_alloc_atomic(sizeof(uint64_t) * (size_t)(p->out_count + 1));
+  uint64_t *acc = rt_alloc_array(p->out_count, sizeof(uint64_t));
   bool *seen = rt_alloc_atomic((size_t)p->out_count + 1);
   memset(seen, 0, (size_t)p->out_count + 1);
   uint64_t init = op == IR_OP_PROD || op == IR_OP_ALL ? 1 : 0;
@@ -144,9 +144,9 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Ir
 static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const IrOpAttrs *at, const IrExpr *e) {
   if (p->per_out == 0 && p->out_count > 0) rt_error(e, "%s of an empty tensor", ir_ops[op].name);
   bool last = at->v[IR_A_SELECT_LAST_INDEX].b, is_max = op == IR_OP_ARGMAX;
-  double *best = rt_alloc_atomic(sizeof(double) * (size_t)(p->out_count + 1));
-  int64_t *where = rt_alloc_atomic(sizeof(int64_t) * (size_t)(p->out_count + 1));
-  int64_t *count = rt_alloc_atomic(sizeof(int64_t) * (size_t)(p->out_count + 1));
+  double *best = rt_alloc_array(p->out_count, sizeof(double));
+  int64_t *where = rt_alloc_array(p->out_count, sizeof(int64_t));
+  int64_t *count = rt_alloc_array(p->out_count, sizeof(int64_t));
   memset(count, 0, sizeof(int64_t) * (size_t)(p->out_count + 1));
   bool is_float = a->dt.code == IR_DT_FLOAT;
   FOR_EACH(p, a, {
@@ -187,8 +187,8 @@ static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, 
   if (!is_float && count <= 0 && p->out_count > 0)
     rt_error(e, "variance of %lld integer elements%s: integer division by zero", (long long)p->per_out,
              at->v[IR_A_UNBIASED].b ? ", unbiased" : "");
-  double *sf = rt_alloc_atomic(sizeof(double) * (size_t)(p->out_count + 1));
-  uint64_t *su = rt_alloc_atomic(sizeof(uint64_t) * (size_t)(p->out_count + 1));
+  double *sf = rt_alloc_array(p->out_count, sizeof(double));
+  uint64_t *su = rt_alloc_array(p->out_count, sizeof(uint64_t));
   memset(sf, 0, sizeof(double) * (size_t)(p->out_count + 1));
   memset(su, 0, sizeof(uint64_t) * (size_t)(p->out_count + 1));
   int64_t idx[RT_MAX_RANK] = {0}, j = 0, mo = 0;

@@ -49,6 +49,9 @@ struct RtRef {
 /* GC allocation that raises "out of memory" (a run-time error) instead of returning NULL. */
 void *rt_alloc(size_t bytes);
 void *rt_alloc_atomic(size_t bytes);
+/* Room for n + 1 elements of `size` bytes (pointer-free), n >= 0: a size that overflows is the
+ * out-of-memory error, never a short buffer (an empty tensor's other dimensions may be huge). */
+void *rt_alloc_array(int64_t n, size_t size);
 
 RtValue rt_tuple_value(int n, const RtValue *fields);
 

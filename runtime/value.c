@@ -38,6 +38,13 @@ void *rt_alloc_atomic(size_t bytes) {
   return p;
 }
 
+void *rt_alloc_array(int64_t n, size_t size) {
+  size_t bytes;
+  if (n < 0 || n == INT64_MAX || __builtin_mul_overflow((size_t)n + 1, size, &bytes))
+    rt_error(NULL, "out of memory: %lld elements of %zu bytes are more than memory holds", (long long)n, size);
+  return rt_alloc_atomic(bytes);
+}
+
 static RtTuple unit_tuple = {0};
 
 RtValue rt_unit(void) { return (RtValue){.kind = RT_TUPLE, .u.tup = &unit_tuple}; }

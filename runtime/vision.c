@@ -22,7 +22,7 @@ typedef struct Arr {
 static Arr arr(RtValue val) {
   Arr a;
   rt_operand(&a.o, val);
-  a.v = rt_alloc_atomic(sizeof(double) * (size_t)(a.o.count + 1));
+  a.v = rt_alloc_array(a.o.count, sizeof(double));
   for (int64_t i = 0; i < a.o.count; i++) a.v[i] = rt_scalar_f64(rt_elem_get(a.o.data, a.o.dt, i));
   return a;
 }
@@ -46,7 +46,7 @@ static int floats(const IrExpr *e, const char *name, int n, const double *dflt, 
       if (strcmp(a->key->name, name)) continue;
       const IrAttrVal *v = &a->val;
       int m = v->kind == IR_ATTR_LIST ? v->n : 1;
-      double *p = rt_alloc_atomic(sizeof(double) * (size_t)(m + 1));
+      double *p = rt_alloc_array(m, sizeof(double));
       for (int k = 0; k < m; k++) {
         const IrAttrVal *x = v->kind == IR_ATTR_LIST ? &v->items[k] : v;
         if (x->kind != IR_ATTR_LIT || x->lit.kind == IR_LIT_BOOL)
@@ -56,7 +56,7 @@ static int floats(const IrExpr *e, const char *name, int n, const double *dflt, 
       *out = p;
       return m;
     }
-  double *p = rt_alloc_atomic(sizeof(double) * (size_t)(n + 1));
+  double *p = rt_alloc_array(n, sizeof(double));
   memcpy(p, dflt, sizeof(double) * (size_t)n);
   *out = p;
   return n;
@@ -280,9 +280,9 @@ static RtValue nms(IrOpId op, const RtValue *args, const IrExpr *e) {
   if (ret_ind && (ix.o.rank != 2 || ix.o.shape[0] != B || ix.o.shape[1] != N))
     rt_error(e, "%s: the indices %s are not (batch, anchors) %s", ir_ops[op].name, rt_shape_text(ix.o.rank, ix.o.shape),
              rt_shape_text(2, (int64_t[]){B, N}));
-  double *o = rt_alloc_atomic(sizeof(double) * (size_t)(rt_mul_sat(B * N, K) + 1));
-  int64_t *bi = rt_alloc_atomic(sizeof(int64_t) * (size_t)(B * N + 1));
-  SortKey *keys = rt_alloc_atomic(sizeof(SortKey) * (size_t)(N + 1));
+  double *o = rt_alloc_array(rt_mul_sat(B * N, K), sizeof(double));
+  int64_t *bi = rt_alloc_array(B * N, sizeof(int64_t));
+  SortKey *keys = rt_alloc_array(N, sizeof(SortKey));
   for (int64_t i = 0; i < B; i++) {
     double vd = vc.v[i];
     if (!(vd >= 0 && vd <= (double)N))
@@ -413,10 +413,10 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
   const IrAttrValue *fv = &rt_attrs(e)->v[IR_A_OUTPUT_FORMAT];
   bool tf = fv->given && fv->str && !strcmp(fv->str, "tensorflow");
   int64_t BC = rt_mul_sat(B, C);
-  int64_t *sel = rt_alloc_atomic(sizeof(int64_t) * (size_t)(rt_mul_sat(BC, N) + 1));
-  double *selscore = rt_alloc_atomic(sizeof(double) * (size_t)(rt_mul_sat(BC, N) + 1));
-  int64_t *ndet = rt_alloc_atomic(sizeof(int64_t) * (size_t)(BC + 1));
-  SortKey *keys = rt_alloc_atomic(sizeof(SortKey) * (size_t)(N + 1));
+  int64_t *sel = rt_alloc_array(rt_mul_sat(BC, N), sizeof(int64_t));
+  double *selscore = rt_alloc_array(rt_mul_sat(BC, N), sizeof(double));
+  int64_t *ndet = rt_alloc_array(BC, sizeof(int64_t));
+  SortKey *keys = rt_alloc_array(N, sizeof(SortKey));
   for (int64_t i = 0; i < BC; i++) {
     int64_t b = i / C;
     for (int64_t j = 0; j < N; j++) keys[j] = (SortKey){(float)sc.v[i * N + j], j};
@@ -505,9 +505,9 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
   RtResult r0, r1, r2, r3;
   float *ob = result(&r0, F32, 3, s0), *ocl = result(&r1, F32, 2, s1), *osc = result(&r2, F32, 2, s1);
   void *cnt = result(&r3, I32, 1, s2);
-  SortKey *keys = rt_alloc_atomic(sizeof(SortKey) * (size_t)(N + 1));
-  SortKey *merged = rt_alloc_atomic(sizeof(SortKey) * (size_t)(M + N + 1)); /* score, box * CB + class */
-  bool *active = rt_alloc_atomic(sizeof(bool) * (size_t)(N + 1));
+  SortKey *keys = rt_alloc_array(N, sizeof(SortKey));
+  SortKey *merged = rt_alloc_array(M + N, sizeof(SortKey)); /* score, box * CB + class */
+  bool *active = rt_alloc_array(N, sizeof(bool));
   for (int64_t b = 0; b < B; b++) {
     int64_t nsorted = 0;
     const double *BX = &bx.v[b * N * 4];
@@ -697,7 +697,7 @@ static RtValue proposal(IrOpId op, const RtValue *args, const IrExpr *e) {
   int64_t nb = rt_mul_sat(rt_mul_sat(H, W), A);
   if (nb > ((int64_t)1 << 24)) rt_error(e, "%s: %lld boxes are too many", ir_ops[op].name, (long long)nb);
   int64_t npre = pre > 0 && pre < nb ? pre : nb;
-  double *anchors = rt_alloc_atomic(sizeof(double) * (size_t)(4 * A + 1));
+  double *anchors = rt_alloc_array(4 * A, sizeof(double));
   for (int64_t k = 0; k < A; k++) { /* generate_anchor(ratios[k / ns], scales[k % ns], stride) */
     double ratio = ratios[k / ns], scale = scales[k % ns], w = (double)stride, h = w;
     double xc = 0.5 * (w - 1), yc = 0.5 * (h - 1), size_ratios = floor(w * h / ratio);
@@ -705,10 +705,10 @@ static RtValue proposal(IrOpId op, const RtValue *args, const IrExpr *e) {
     anchors[k * 4] = xc - 0.5 * (nw - 1), anchors[k * 4 + 1] = yc - 0.5 * (nh - 1);
     anchors[k * 4 + 2] = xc + 0.5 * (nw - 1), anchors[k * 4 + 3] = yc + 0.5 * (nh - 1);
   }
-  double *bbox = rt_alloc_atomic(sizeof(double) * (size_t)(nb * 5 + 1));
-  SortKey *keys = rt_alloc_atomic(sizeof(SortKey) * (size_t)(nb + 1));
-  double *sorted = rt_alloc_atomic(sizeof(double) * (size_t)(npre * 5 + 1));
-  bool *removed = rt_alloc_atomic(sizeof(bool) * (size_t)(npre + 1));
+  double *bbox = rt_alloc_array(nb * 5, sizeof(double));
+  SortKey *keys = rt_alloc_array(nb, sizeof(SortKey));
+  double *sorted = rt_alloc_array(npre * 5, sizeof(double));
+  bool *removed = rt_alloc_array(npre, sizeof(bool));
   int64_t oshape[2] = {rt_mul_sat(B, post), 5};
   RtResult r;
   void *out = result(&r, cls.o.dt, 2, oshape);
