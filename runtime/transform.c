@@ -356,8 +356,9 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
   for (int64_t o = 0; o < outer; o++) {
     for (int64_t j = 0; j < idx->count; j++) {
       RtValue iv = rt_elem_get(idx->data, idx->dt, j);
-      int64_t k = idx->dt.code == IR_DT_UINT && iv.u.u > INT64_MAX ? INT64_MAX : rt_scalar_i64(iv);
-      if (wrap) k = ((k % dim) + dim) % dim;
+      bool big = idx->dt.code == IR_DT_UINT && iv.u.u > INT64_MAX; /* a uint64 index past int64 */
+      int64_t k = big ? INT64_MAX : rt_scalar_i64(iv);
+      if (wrap) k = big ? (int64_t)(iv.u.u % (uint64_t)dim) : ((k % dim) + dim) % dim;
       else if (fast) {
         if (k < -dim || k >= dim) rt_error(e, "take: index %lld is out of range for a dimension of %lld", (long long)k, (long long)dim);
         if (k < 0) k += dim;
