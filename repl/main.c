@@ -32,6 +32,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "relay: cannot make the evaluation stack (%s)\n", strerror(errno));
     return 1;
   }
-  fflush(stdout);
+  /* Output that could not be written (a full disk, a closed stdout) is a failure, as in every
+   * well-behaved tool: say so and exit 1, never 0. */
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "relay: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+    return job.status ? job.status : 1;
+  }
   return job.status;
 }

@@ -26,7 +26,8 @@ static const char usage[] =
     "  -h, --help            show this help\n"
     "  --version             show the version\n"
     "\n"
-    "Exit status: 0 on success, 1 on a parse, type or run-time error, 2 on bad usage.\n";
+    "Exit status: 0 on success, 1 on a parse, type or run-time error or unwritable output,\n"
+    "2 on bad usage.\n";
 
 const char *repl_options_usage(void) { return usage; }
 

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Output that cannot be written is a failure: relay exits 1 with a message on stderr when its stdout
+is full (/dev/full) or closed, never 0 (issue "Reliability": output lost silently). TAP.
+Usage: output_errors.py RELAY"""
+import os
+import subprocess
+import sys
+
+relay = sys.argv[1]
+cases = []
+
+
+def run(name, stdout):
+    p = subprocess.run([relay, "--no-prelude", "-e", "zeros(shape=[100])"], stdout=stdout, stderr=subprocess.PIPE,
+                       text=True)
+    ok = p.returncode == 1 and "cannot write the output" in p.stderr
+    cases.append((ok, name, "status %d, stderr %r" % (p.returncode, p.stderr[-300:])))
+
+
+if os.path.exists("/dev/full"):
+    with open("/dev/full", "w") as full:
+        run("stdout on /dev/full: exit 1 with a message", full)
+else:
+    cases.append((None, "stdout on /dev/full", "no /dev/full here"))
+p = subprocess.run("exec %s --no-prelude -e 'zeros(shape=[100])' >&-" % relay, shell=True, stderr=subprocess.PIPE,
+                   text=True)
+cases.append((p.returncode == 1 and "cannot write the output" in p.stderr, "stdout closed: exit 1 with a message",
+              "status %d, stderr %r" % (p.returncode, p.stderr[-300:])))
+print("1..%d" % len(cases))
+failed = 0
+for i, (ok, name, detail) in enumerate(cases, 1):
+    if ok is None:
+        print("ok %d - %s # SKIP %s" % (i, name, detail))
+    elif ok:
+        print("ok %d - %s" % (i, name))
+    else:
+        failed += 1
+        print("not ok %d - %s\n# %s" % (i, name, detail))
+sys.exit(1 if failed else 0)
