@@ -110,6 +110,12 @@ static IrType *convert_func(TyCheck *c, IrType *t) {
   return f;
 }
 
+/* Whether a written dimension holds `?` (which has no normal form, and is checked at run time). */
+static bool has_any(const IrType *d) {
+  if (d->kind == IR_TYPE_ANY) return true;
+  return d->kind == IR_TYPE_DIMOP && (has_any(d->u.dimop.a) || has_any(d->u.dimop.b));
+}
+
 static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
   IrKind have;
   switch (t->kind) {
@@ -143,10 +149,14 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
       ty_fail(c, t->span, "tensors of vector lanes (%s) are not supported", ir_type_str(out->u.tensor.dtype));
     return out;
   case IR_TYPE_SHAPE: out->u.shape.dims = convert_all(c, t->u.shape.rank, t->u.shape.dims, IR_KIND_SHAPEVAR); return out;
-  case IR_TYPE_DIMOP:
+  case IR_TYPE_DIMOP: {
     out->u.dimop.a = convert(c, t->u.dimop.a, IR_KIND_SHAPEVAR);
     out->u.dimop.b = convert(c, t->u.dimop.b, IR_KIND_SHAPEVAR);
+    TyPoly p;
+    if (!has_any(out) && !ty_dim_normalize(&c->cx, out, &p))
+      ty_fail(c, t->span, "the dimension %s is too large: its arithmetic overflows int64", ir_type_str(t));
     return out;
+  }
   case IR_TYPE_TUPLE: out->u.tuple.fields = convert_all(c, t->u.tuple.n, t->u.tuple.fields, IR_KIND_TYPE); return out;
   case IR_TYPE_FUNC: return convert_func(c, t);
   case IR_TYPE_CALL: {

@@ -174,11 +174,23 @@ TyRelResult ty_dim_eq_relation(TyCtx *cx, TyRelation *rel, const char **message)
   return TY_SOLVED;
 }
 
+static bool is_any(TyCtx *cx, IrType *d);
+
 bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
   TyPoly pa, pb;
-  if (!ty_dim_normalize(cx, a, &pa) || !ty_dim_normalize(cx, b, &pb)) return true; /* `?` inside: run time */
+  bool na = ty_dim_normalize(cx, a, &pa), nb = na && ty_dim_normalize(cx, b, &pb);
+  if (!na || !nb) {
+    if (is_any(cx, a) || is_any(cx, b)) return true; /* `?` inside: the run time checks */
+    /* arithmetic past int64 (`9223372036854775807 * 3`): no normal form to decide by, and no run-time
+     * check could compute it either; wrapping would accept a wrong shape */
+    if (why) why->reason = "the dimension is too large: its arithmetic overflows int64";
+    return false;
+  }
   TyPoly d = ty_poly_sub(&pa, &pb);
-  if (d.n < 0) return true; /* too large to reason about; the run time checks */
+  if (d.n < 0) {
+    if (why) why->reason = "the dimensions are too large: their difference overflows int64";
+    return false;
+  }
   if (d.n == 0) return true;
   /* The holes of the difference, and whether one of them appears only linearly. */
   int holes = 0, linear = -1;
