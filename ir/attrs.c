@@ -238,6 +238,14 @@ int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int6
   return (avail + (ceil_mode ? stride - 1 : 0)) / stride + 1;
 }
 
+int64_t ir_arange_length_int(IrWide start, IrWide stop, IrWide step) {
+  if (step == 0) return -1;
+  IrWide span = step > 0 ? stop - start : start - stop, by = step > 0 ? step : -step;
+  if (span <= 0) return 0;
+  IrWide count = (span + by - 1) / by;
+  return count > (IrWide)INT64_MAX ? -1 : (int64_t)count;
+}
+
 double ir_arange_length(double start, double stop, double step) {
   double count = ceil((stop - start) / step);
   return count > 0 ? count : 0;

@@ -88,6 +88,11 @@ int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int6
 /* The number of elements of arange(start, stop, step) (step not 0), as a double that may be huge. */
 double ir_arange_length(double start, double stop, double step);
 
+/* arange's length for integer bounds, exact (in 128-bit arithmetic, so no bound or step of int64 or
+ * uint64 wraps or rounds as a double would): -1 when the step is 0 or the length passes int64. */
+__extension__ typedef __int128 IrWide;
+int64_t ir_arange_length_int(IrWide start, IrWide stop, IrWide step);
+
 /* An einsum equation (numpy's): the input terms of letters, `*` standing for `...`, then the output
  * term (after "->", or numpy's implicit one: the ellipsis, then the letters used once, in order) as
  * terms[nin]. ir_einsum_parse returns NULL, or why the text is not an equation. */

@@ -16,6 +16,20 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr
   case IR_OP_FULL: return filled(a, ir_attr_dtype(a, IR_A_DTYPE, args[0].dt), args[0]);
   case IR_OP_ARANGE: {
     IrDType dt = ir_attr_dtype(a, IR_A_DTYPE, f32);
+    if (dt.code == IR_DT_INT || dt.code == IR_DT_UINT) { /* exactly, in 128 bits: no wrapping, no rounding */
+      IrWide w[3] = {0, 0, 1};
+      for (int i = 0; i < nargs; i++)
+        w[nargs == 1 ? 1 : i] = args[i].dt.code == IR_DT_UINT ? (IrWide)args[i].u.u : (IrWide)rt_scalar_i64(args[i]);
+      if (w[2] == 0) rt_error(e, "arange: the step is 0");
+      int64_t n = ir_arange_length_int(w[0], w[1], w[2]);
+      if (n < 0) rt_error(e, "arange: its length passes int64");
+      RtTensor *t = rt_tensor_new(dt, 1, &n);
+      for (int64_t i = 0; i < n; i++) {
+        IrWide x = w[0] + (IrWide)i * w[2]; /* between start and stop: it fits the dtype's range */
+        rt_tensor_set(t, i, x > (IrWide)INT64_MAX ? rt_scalar_from_u64(dt, (uint64_t)x) : rt_scalar_from_i64(dt, (int64_t)x));
+      }
+      return (RtValue){.kind = RT_TENSOR, .u.t = t};
+    }
     double v[3] = {0, 0, 1};
     for (int i = 0; i < nargs; i++) v[nargs == 1 ? 1 : i] = rt_scalar_f64(args[i]);
     if (v[2] == 0) rt_error(e, "arange: the step is 0");

@@ -283,7 +283,8 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const IrExpr *e, 
       if ((stack || d != axis) && ops[i].shape[d] != ops[0].shape[d])
         rt_error(e, "%s: the shapes %s and %s differ in dimension %d", stack ? "stack" : "concatenate",
                  rt_shape_text(r, ops[0].shape), rt_shape_text(r, ops[i].shape), d);
-    if (!stack) shape[axis] += ops[i].shape[axis];
+    if (!stack && __builtin_add_overflow(shape[axis], ops[i].shape[axis], &shape[axis]))
+      rt_error(e, "concatenate: the joined dimension passes int64");
   }
   size_t esize = rt_dtype_size(ops[0].dt);
   int64_t outer = product(axis, shape);

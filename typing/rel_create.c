@@ -59,7 +59,19 @@ TyRelResult ty_rel_arange(TyCtx *cx, TyRelation *rel, const char **message) {
   bool known = rel->call != NULL;
   for (int i = 0; i < n && known; i++) known = literal_value(rel->call->u.call.args[i], &v[n == 1 ? 1 : i]);
   IrType *len = ty_dim_any();
-  if (known) {
+  IrType *d = ty_prune(cx, dt);
+  if (known && d->kind == IR_TYPE_DTYPE && (d->u.dtype.code == IR_DT_INT || d->u.dtype.code == IR_DT_UINT)) {
+    IrWide w[3] = {0, 0, 1}; /* integers: exactly, as the kernel counts them */
+    for (int i = 0; i < n; i++) {
+      const IrLit *l = &rel->call->u.call.args[i]->u.lit;
+      if (l->kind != IR_LIT_INT) break;
+      w[n == 1 ? 1 : i] = l->neg ? -(IrWide)l->mag : (IrWide)l->mag;
+    }
+    if (w[2] == 0) REL_FAIL("%s: the step is 0", ty_rel_who(rel));
+    int64_t count = ir_arange_length_int(w[0], w[1], w[2]);
+    if (count < 0) REL_FAIL("%s: its length passes int64", ty_rel_who(rel));
+    len = ty_rel_dim(count);
+  } else if (known) {
     if (v[2] == 0) REL_FAIL("%s: the step is 0", ty_rel_who(rel));
     double count = ir_arange_length(v[0], v[1], v[2]);
     if (!(count < 9.2e18)) REL_FAIL("%s: %g elements are too many", ty_rel_who(rel), count);

@@ -234,6 +234,13 @@ TyRelResult ty_rel_squeeze(TyCtx *cx, TyRelation *rel, const char **message) {
 
 /* ---------------------------------------------------------------- Concatenate, Stack */
 
+/* Whether a dimension holds `?` (directly or in arithmetic). */
+static bool holds_any(TyCtx *cx, IrType *d) {
+  d = ty_prune(cx, d);
+  if (d->kind == IR_TYPE_ANY) return true;
+  return d->kind == IR_TYPE_DIMOP && (holds_any(cx, d->u.dimop.a) || holds_any(cx, d->u.dimop.b));
+}
+
 /* The fields of argument 0, a tuple of tensors of known ranks and one element type; of one rank too
  * when one_rank. */
 static TyRelResult tuple_of_tensors(TyCtx *cx, TyRelation *rel, bool one_rank, int *n, IrType ***shapes,
@@ -282,11 +289,14 @@ TyRelResult ty_rel_concatenate(TyCtx *cx, TyRelation *rel, const char **message)
    * value, so (1, 3) and (1, ?) give (2, ?) but (?, 3) and (?, ?) give (?, 3)). */
   IrType **dims = IR_NEW_ARRAY(IrType *, r);
   bool axis_any = false;
-  for (int i = 0; i < n; i++) axis_any |= ty_prune(cx, shapes[i]->u.shape.dims[axis])->kind == IR_TYPE_ANY;
+  for (int i = 0; i < n; i++) axis_any |= holds_any(cx, shapes[i]->u.shape.dims[axis]);
   for (int d = 0; d < r; d++) {
     if (d == axis) {
       dims[d] = shapes[0]->u.shape.dims[d];
       for (int i = 1; i < n; i++) dims[d] = ty_dim_add(cx, dims[d], shapes[i]->u.shape.dims[d]);
+      if (!axis_any && ty_prune(cx, dims[d])->kind == IR_TYPE_ANY) /* the sum has no normal form: it overflows */
+        REL_FAIL("%s: the joined dimension of %d tensors is too large: the sum of axis %d overflows int64",
+                 ty_rel_who(rel), n, axis);
       if (axis_any) dims[d] = ty_dim_any();
       continue;
     }
