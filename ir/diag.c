@@ -21,11 +21,18 @@ IrSource *ir_source_read_file(const char *path) {
   ir_buf_init(&b);
   char chunk[65536];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) ir_buf_putn(&b, chunk, n);
+  bool too_large = false;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (b.len + n > IR_SOURCE_MAX) { /* /dev/zero, or a file no program is: stop, with an error */
+      too_large = true;
+      break;
+    }
+    ir_buf_putn(&b, chunk, n);
+  }
   int failed = ferror(f);
   fclose(f);
-  if (failed) {
-    errno = EIO;
+  if (failed || too_large) {
+    errno = too_large ? EFBIG : EIO;
     return NULL;
   }
   IrSource *s = IR_NEW(IrSource);

@@ -40,6 +40,8 @@ typedef struct IrDiags {
 } IrDiags;
 
 IrSource *ir_source_new(const char *name, const char *text, size_t len);
+/* The largest source text relay reads (1 GiB); a longer file is an error (errno EFBIG). */
+#define IR_SOURCE_MAX ((size_t)1 << 30)
 /* Reads a whole file; NULL with errno set when it cannot. */
 IrSource *ir_source_read_file(const char *path);
 

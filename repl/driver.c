@@ -1,6 +1,7 @@
 /* The driver: runs the pipeline (parse, check, compile, run) for each command-line mode. */
 #include "repl/repl.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ static int print_file(const ReplOptions *opt) {
   IrDiags diags = {0};
   IrSource *src = ir_source_read_file(opt->files[0]);
   if (!src) {
-    perror(opt->files[0]);
+    fprintf(stderr, "relay: cannot read %s: %s\n", opt->files[0], session_read_error(errno));
     return 1;
   }
   IrParseResult r = ir_parse_program(src, NULL, &diags);

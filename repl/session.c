@@ -51,10 +51,14 @@ bool session_load_prelude(Session *s) {
   return s->prelude != NULL;
 }
 
+const char *session_read_error(int err) {
+  return err == EFBIG ? "it is larger than 1 GiB, the most relay reads" : strerror(err);
+}
+
 IrProgram *session_load_file(Session *s, const char *path, bool definitions_only) {
   IrSource *src = ir_source_read_file(path);
   if (!src) {
-    fprintf(stderr, "relay: cannot read %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "relay: cannot read %s: %s\n", path, session_read_error(errno));
     return NULL;
   }
   return load_source(s, src, false, NULL, definitions_only);

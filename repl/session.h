@@ -29,6 +29,8 @@ void session_init(Session *s);
 /* Loads the Prelude embedded in the binary (prelude/prelude.h); false, after printing the
  * diagnostics, if it does not check (the tests make sure it does). */
 bool session_load_prelude(Session *s);
+/* Why a file could not be read, for errno err (a file past IR_SOURCE_MAX says so). */
+const char *session_read_error(int err);
 /* Parses, checks and compiles a file; on error prints the diagnostics and returns NULL, changing nothing.
  * With definitions_only, its top-level expressions are not checked (they will not run). */
 IrProgram *session_load_file(Session *s, const char *path, bool definitions_only);

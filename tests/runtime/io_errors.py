@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Output that cannot be written is a failure: relay exits 1 with a message on stderr when its stdout
-is full (/dev/full) or closed, never 0 (issue "Reliability": output lost silently). TAP.
-Usage: output_errors.py RELAY"""
+"""Input and output that fail are clean errors: relay exits 1 with a message on stderr when its stdout
+is full (/dev/full) or closed, never 0 (issue "Reliability": output lost silently), and a source
+past 1 GiB (/dev/zero, endless) is refused with a message instead of exhausting memory. TAP.
+Usage: io_errors.py RELAY"""
 import os
 import subprocess
 import sys
@@ -26,6 +27,10 @@ p = subprocess.run("exec %s --no-prelude -e 'zeros(shape=[100])' >&-" % relay, s
                    text=True)
 cases.append((p.returncode == 1 and "cannot write the output" in p.stderr, "stdout closed: exit 1 with a message",
               "status %d, stderr %r" % (p.returncode, p.stderr[-300:])))
+if os.path.exists("/dev/zero"):
+    p = subprocess.run([relay, "/dev/zero"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    cases.append((p.returncode == 1 and "larger than 1 GiB" in p.stderr, "an endless source (/dev/zero): refused at 1 GiB",
+                  "status %d, stderr %r" % (p.returncode, p.stderr[-300:])))
 print("1..%d" % len(cases))
 failed = 0
 for i, (ok, name, detail) in enumerate(cases, 1):
