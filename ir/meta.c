@@ -23,6 +23,7 @@ typedef struct Reader {
   size_t len;
   const char *error;
   size_t error_off;
+  bool cut_short; /* the error is that the text ended: more text might complete it */
   jmp_buf fail;
 } Reader;
 
@@ -64,13 +65,19 @@ static _Noreturn void json_fail(Reader *R, size_t off, const char *what) {
   fail(R, off, "the metadata section is not valid JSON: %s", what);
 }
 
+/* The text ended where JSON goes on. */
+static _Noreturn void json_end(Reader *R, size_t off, const char *what) {
+  R->cut_short = true;
+  json_fail(R, off, what);
+}
+
 static void skip_ws(Reader *R, size_t *p) {
   while (*p < R->len && (R->text[*p] == ' ' || R->text[*p] == '\t' || R->text[*p] == '\n' || R->text[*p] == '\r'))
     (*p)++;
 }
 
 static int hex4(Reader *R, size_t at) {
-  if (R->len - at < 4) json_fail(R, at, "the text ends inside a \\u escape");
+  if (R->len - at < 4) json_end(R, at, "the text ends inside a \\u escape");
   int v = 0;
   for (int i = 0; i < 4; i++) {
     char c = R->text[at + (size_t)i];
@@ -114,7 +121,7 @@ static void json_string(Reader *R, size_t *p, const char **out, size_t *outlen) 
   IrBuf b;
   ir_buf_init(&b);
   for (;;) {
-    if (i >= R->len) json_fail(R, start, "the text ends inside a string");
+    if (i >= R->len) json_end(R, start, "the text ends inside a string");
     unsigned char c = (unsigned char)R->text[i];
     if (c == '"') break;
     if (c < 0x20) json_fail(R, i, "a control character inside a string (write it as an escape)");
@@ -123,7 +130,7 @@ static void json_string(Reader *R, size_t *p, const char **out, size_t *outlen) 
       i++;
       continue;
     }
-    if (i + 1 >= R->len) json_fail(R, start, "the text ends inside a string");
+    if (i + 1 >= R->len) json_end(R, start, "the text ends inside a string");
     char e = R->text[i + 1];
     const char *simple = strchr("\"\\/bfnrt", e);
     if (e && simple) {
@@ -198,7 +205,7 @@ typedef struct Open {
 /* A key and its colon, at *p (after whitespace). */
 static void json_key(Reader *R, size_t *p, JMember *m) {
   skip_ws(R, p);
-  if (*p >= R->len) json_fail(R, *p, "the text ends inside an object");
+  if (*p >= R->len) json_end(R, *p, "the text ends inside an object");
   if (R->text[*p] != '"') json_fail(R, *p, "an object's key must be a string");
   json_string(R, p, &m->key, &m->klen);
   skip_ws(R, p);
@@ -212,7 +219,7 @@ static JVal *json_parse(Reader *R) {
   for (;;) {
     /* A value starts here. */
     skip_ws(R, &p);
-    if (p >= R->len) json_fail(R, p, stack.len ? "the text ends where a value should be" : "the section is empty");
+    if (p >= R->len) json_end(R, p, stack.len ? "the text ends where a value should be" : "the section is empty");
     JVal *v = IR_NEW(JVal);
     v->off = p;
     char c = R->text[p];
@@ -261,7 +268,7 @@ static JVal *json_parse(Reader *R) {
       else IR_VEC_PUSH(o->items, v);
       if ((obj ? o->members.len : o->items.len) >= INT_MAX / 2) fail(R, p, "the metadata section has too many values");
       skip_ws(R, &p);
-      if (p >= R->len) json_fail(R, o->v->off, obj ? "the text ends inside an object" : "the text ends inside an array");
+      if (p >= R->len) json_end(R, o->v->off, obj ? "the text ends inside an object" : "the text ends inside an array");
       char d = R->text[p++];
       if (d == ',') {
         if (obj) {
@@ -927,13 +934,15 @@ static IrMeta *read_section(Reader *R) {
   return meta;
 }
 
-IrMeta *ir_meta_parse(const char *text, size_t len, const char **error, size_t *error_off) {
+IrMeta *ir_meta_parse(const char *text, size_t len, const char **error, size_t *error_off, bool *cut_short) {
   Reader *R = IR_NEW(Reader);
   R->text = text;
   R->len = len;
+  if (cut_short) *cut_short = false;
   if (setjmp(R->fail)) {
     *error = R->error;
     *error_off = R->error_off <= len ? R->error_off : len;
+    if (cut_short) *cut_short = R->cut_short;
     return NULL;
   }
   IrMeta *meta = read_section(R);

@@ -52,8 +52,10 @@ typedef struct IrMeta {
 /* Parses a section's text: from just after `#[metadata]` to the end of the file. On error returns
  * NULL, with *error a message ("the metadata section is not valid JSON: ...", "b64ndarrays[3] is
  * not a TVM NDArray: ...") and *error_off the offset in text it is about. Inputs of any size or
- * nesting are handled without crashing; a truncated or corrupt section is an error, never a crash. */
-IrMeta *ir_meta_parse(const char *text, size_t len, const char **error, size_t *error_off);
+ * nesting are handled without crashing; a truncated or corrupt section is an error, never a crash.
+ * *cut_short (when not NULL) says whether the error is that the text ended early, so that more
+ * text may complete it (the REPL reading a pasted section line by line). */
+IrMeta *ir_meta_parse(const char *text, size_t len, const char **error, size_t *error_off, bool *cut_short);
 
 /* Entry i of kind key (e.g. "relay.Constant"), or NULL when there is none. */
 const IrMetaEntry *ir_meta_get(const IrMeta *m, const char *key, int64_t i);

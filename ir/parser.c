@@ -1409,38 +1409,12 @@ static IrSpan span_at(const IrSource *src, size_t off) {
 
 /* The `#[metadata]` section that ends the text, read before the program so that `meta[...]` finds
  * its entries. */
-/* Whether the JSON text after `#[metadata]` has not started yet or has brackets still open at its
- * end: a section cut short, as the REPL sees a pasted one line by line, which more lines may finish. */
-static bool json_open(const char *s, size_t n) {
-  size_t i = 0;
-  while (i < n && s[i] != '{' && s[i] != '[') {
-    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' && s[i] != ']') return false;
-    i++;
-  }
-  if (i == n) return true;
-  long depth = 0;
-  bool in_string = false;
-  for (; i < n; i++) {
-    char c = s[i];
-    if (in_string) {
-      if (c == '\\') i++;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      depth++;
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0) return false;
-    }
-  }
-  return true;
-}
-
 static void read_metadata(Parser *P, const IrSource *src, size_t off) {
   const char *error = NULL;
   size_t where = 0;
-  P->meta = ir_meta_parse(src->text + off, src->len - off, &error, &where);
-  if (!P->meta && json_open(src->text + off, src->len - off)) P->incomplete = true;
+  bool cut_short;
+  P->meta = ir_meta_parse(src->text + off, src->len - off, &error, &where, &cut_short);
+  if (!P->meta && cut_short) P->incomplete = true; /* a section cut short (a paste read line by line) may go on */
   if (!P->meta) error_span(P, span_at(src, off + where), NULL, "%s", error ? error : "the metadata section cannot be read");
 }
 

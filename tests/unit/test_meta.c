@@ -86,7 +86,7 @@ static size_t last_off;
 static IrMeta *parse_n(const char *text, size_t len) {
   last_error = NULL;
   last_off = 0;
-  return ir_meta_parse(text, len, &last_error, &last_off);
+  return ir_meta_parse(text, len, &last_error, &last_off, NULL);
 }
 
 static IrMeta *parse(const char *text) { return parse_n(text, strlen(text)); }
