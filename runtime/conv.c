@@ -145,20 +145,33 @@ static void win_read(Win *w, const IrOpAttrs *at, int d, IrAttrId size_id, const
 
 /* ---------------------------------------------------------------- convolutions */
 
-static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
-  const char *name = ir_ops[op].name;
+/* What a convolution and a transposed one share: the layouts (data N C spatial, the weight's first
+ * two letters `kfirst` then spatial, out_layout's positions in opos), the operands in canonical
+ * order (shapes xs, ws; data xd, wd) and the window from the weight's spatial sizes. */
+static void conv_operands(IrOpId op, int d, const char *kfirst, const RtOperand *x, const RtOperand *w,
+                          const IrOpAttrs *at, const IrExpr *e, int opos[5], int64_t xs[5], int64_t ws[5],
+                          const char **xd, const char **wd, Win *win) {
   char dcanon[8], kcanon[8];
   snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
-  snprintf(kcanon, sizeof kcanon, "OI%s", spatial_letters(d));
-  int dpos[5], kpos[5], opos[5], rank = d + 2, z = 3 - d;
+  snprintf(kcanon, sizeof kcanon, "%s%s", kfirst, spatial_letters(d));
+  int dpos[5], kpos[5], rank = d + 2;
   const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, e);
   layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, e);
   layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, e);
-  if (x->rank != rank || w->rank != rank) rt_error(e, "%s takes data and weights of rank %d", name, rank);
+  if (x->rank != rank || w->rank != rank)
+    rt_error(e, "%s takes data and weights of rank %d", ir_ops[op].name, rank);
+  *xd = to_canon(x, dpos, xs);
+  *wd = to_canon(w, kpos, ws);
+  win_read(win, at, d, IR_A_KERNEL_SIZE, ws + 2);
+}
+
+static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+  const char *name = ir_ops[op].name;
+  int opos[5], rank = d + 2, z = 3 - d;
   int64_t xs[5], ws[5];
-  const char *xd = to_canon(x, dpos, xs), *wd = to_canon(w, kpos, ws);
+  const char *xd, *wd;
   Win win;
-  win_read(&win, at, d, IR_A_KERNEL_SIZE, ws + 2);
+  conv_operands(op, d, "OI", x, w, at, e, opos, xs, ws, &xd, &wd, &win);
   int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
   int64_t N = xs[0], C = xs[1], O = ws[0], Cg = ws[1], S[3] = {1, 1, 1}, OS[3];
   for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
@@ -236,18 +249,11 @@ static int64_t transpose_len(int64_t n, int64_t k, int64_t st, int64_t dil, int6
 static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at,
                               const IrExpr *e) {
   const char *name = ir_ops[op].name;
-  char dcanon[8], kcanon[8];
-  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
-  snprintf(kcanon, sizeof kcanon, "IO%s", spatial_letters(d));
-  int dpos[5], kpos[5], opos[5], rank = d + 2, z = 3 - d;
-  const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, e);
-  layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, e);
-  layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, e);
-  if (x->rank != rank || w->rank != rank) rt_error(e, "%s takes data and weights of rank %d", name, rank);
+  int opos[5], rank = d + 2, z = 3 - d;
   int64_t xs[5], ws[5], t[3];
-  const char *xd = to_canon(x, dpos, xs), *wd = to_canon(w, kpos, ws);
+  const char *xd, *wd;
   Win win;
-  win_read(&win, at, d, IR_A_KERNEL_SIZE, ws + 2);
+  conv_operands(op, d, "IO", x, w, at, e, opos, xs, ws, &xd, &wd, &win);
   int64_t opad[3] = {0, 0, 0};
   ir_attr_tuple(at, IR_A_OUTPUT_PADDING, d, 0, t);
   for (int i = 0; i < d; i++) opad[z + i] = t[i];

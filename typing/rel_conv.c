@@ -116,19 +116,30 @@ static IrType *placed(int rank, IrType **canon, const int pos[]) {
 
 /* ---------------------------------------------------------------- convolutions */
 
-static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+/* What a convolution and a transposed one share: the layouts (data N C spatial, the weight's first
+ * two letters `kfirst` then spatial; positions in dpos, kpos, opos, the weight's layout in *kl), the
+ * data and the weight as tensors of rank d + 2, and their element types (ty_rel_product_dtypes). */
+static TyRelResult conv_operands(TyCtx *cx, TyRelation *rel, int d, const char *kfirst, const char **kl, int dpos[5],
+                                 int kpos[5], int opos[5], IrType **xs, IrType **xt, IrType **ws, IrType **wt,
+                                 const char **message) {
   char dcanon[8], kcanon[8];
   snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
-  snprintf(kcanon, sizeof kcanon, "OI%s", spatial_letters(d));
-  const char *dl, *kl, *ol;
-  int dpos[5], kpos[5], opos[5], rank = d + 2;
+  snprintf(kcanon, sizeof kcanon, "%s%s", kfirst, spatial_letters(d));
+  const char *dl, *ol;
+  int rank = d + 2;
   REL_TRY(layout_of(rel, IR_A_DATA_LAYOUT, dcanon, dcanon, &dl, dpos, message));
-  REL_TRY(layout_of(rel, IR_A_KERNEL_LAYOUT, kcanon, kcanon, &kl, kpos, message));
+  REL_TRY(layout_of(rel, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kl, kpos, message));
   REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, dcanon, dl, &ol, opos, message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, xs, xt, ir_printf("data (%s)", dl), message));
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, ws, wt, ir_printf("a weight (%s)", *kl), message));
+  return ty_rel_product_dtypes(cx, rel, *xt, *wt, message);
+}
+
+static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
+  const char *kl;
+  int dpos[5], kpos[5], opos[5], rank = d + 2;
   IrType *xs, *xt, *ws, *wt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
-  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(conv_operands(cx, rel, d, "OI", &kl, dpos, kpos, opos, &xs, &xt, &ws, &wt, message));
   int64_t strides[3], dil[3], lo[3], hi[3];
   REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
   REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
@@ -175,18 +186,10 @@ TyRelResult ty_rel_conv3d(TyCtx *cx, TyRelation *rel, const char **message) { re
 /* nn.conv2d_transpose: data (N, C, H, W), weight IOHW (C, O / groups, KH, KW) in any order; each size is
  * stride * (n - 1) + dilation * (k - 1) + 1 - padding + output_padding, exact on symbolic sizes. */
 static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
-  char dcanon[8], kcanon[8];
-  snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
-  snprintf(kcanon, sizeof kcanon, "IO%s", spatial_letters(d));
-  const char *dl, *kl, *ol;
+  const char *kl;
   int dpos[5], kpos[5], opos[5], rank = d + 2;
-  REL_TRY(layout_of(rel, IR_A_DATA_LAYOUT, dcanon, dcanon, &dl, dpos, message));
-  REL_TRY(layout_of(rel, IR_A_KERNEL_LAYOUT, kcanon, kcanon, &kl, kpos, message));
-  REL_TRY(layout_of(rel, IR_A_OUT_LAYOUT, dcanon, dl, &ol, opos, message));
   IrType *xs, *xt, *ws, *wt;
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, rank, &xs, &xt, ir_printf("data (%s)", dl), message));
-  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, rank, &ws, &wt, ir_printf("a weight (%s)", kl), message));
-  REL_TRY(ty_rel_product_dtypes(cx, rel, xt, wt, message));
+  REL_TRY(conv_operands(cx, rel, d, "IO", &kl, dpos, kpos, opos, &xs, &xt, &ws, &wt, message));
   int64_t strides[3], dil[3], lo[3], hi[3], opad[3];
   REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
   REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
