@@ -408,9 +408,8 @@ TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message)
   static const char *const methods[] = {"nearest_neighbor", "bilinear", NULL};
   REL_TRY(choice(rel, IR_A_METHOD, methods, message));
   IrType *xs, *xt;
-  int dpos[4], opos[4];
+  int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
-  (void)opos;
   const IrAttrValue *sh = ty_rel_attr(rel, IR_A_SCALE_H), *sw = ty_rel_attr(rel, IR_A_SCALE_W);
   double s[2] = {sh->given ? sh->f : 1, sw->given ? sw->f : 1};
   IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
@@ -420,27 +419,6 @@ TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message)
     REL_TRY(scaled(cx, ty_rel_dim_at(xs, dpos[2 + i]), s[i], &c[2 + i]));
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
-}
-
-TyRelResult ty_rel_resize2d(TyCtx *cx, TyRelation *rel, const char **message) {
-  static const char *const methods[] = {"linear", "nearest_neighbor", NULL};
-  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
-                                      "tf_half_pixel_for_nn", NULL};
-  static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
-  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
-  IrType *xs, *xt;
-  int dpos[4];
-  REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
-  const IrAttrValue *size = ty_rel_attr(rel, IR_A_SIZE);
-  if (size->none || size->n != 2)
-    REL_FAIL("%s: size has %d value%s, but it takes 2 (height and width)", ty_rel_who(rel), size->none ? 0 : size->n,
-             !size->none && size->n == 1 ? "" : "s");
-  for (int i = 0; i < 2; i++)
-    if (size->ints[i] < 0) REL_FAIL("%s: size=%lld is negative", ty_rel_who(rel), (long long)size->ints[i]);
-  IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(size->ints[0]), ty_rel_dim(size->ints[1])};
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), ty_rel_out_dtype(rel, xt)), message);
 }
 
 static TyRelResult block_size(TyRelation *rel, int64_t *b, const char **message) {
@@ -620,8 +598,8 @@ TyRelResult ty_rel_conv3d_transpose(TyCtx *cx, TyRelation *rel, const char **mes
   return conv_transpose_rel(cx, rel, 3, message);
 }
 
-/* image.resize1d (NCW) and image.resize3d (NCDHW): resize2d's attributes over 1 or 3 spatial axes, `size` one value
- * per axis. */
+/* image.resize1d (NCW), resize2d and resize3d (NCDHW): the same attributes over 1 to 3 spatial axes, `size` one
+ * value per axis. */
 static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char **message) {
   static const char *const methods[] = {"linear", "nearest_neighbor", NULL};
   static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
@@ -636,7 +614,8 @@ static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char *
   const IrAttrValue *size = ty_rel_attr(rel, IR_A_SIZE);
   if (size->none || size->n != d)
     REL_FAIL("%s: size has %d value%s, but it takes %d (%s)", ty_rel_who(rel), size->none ? 0 : size->n,
-             !size->none && size->n == 1 ? "" : "s", d, d == 1 ? "the width" : "depth, height and width");
+             !size->none && size->n == 1 ? "" : "s", d,
+             d == 1 ? "the width" : d == 2 ? "height and width" : "depth, height and width");
   IrType *c[5] = {ty_rel_dim_at(xs, dpos[0]), ty_rel_dim_at(xs, dpos[1])};
   for (int i = 0; i < d; i++) {
     if (size->ints[i] < 0) REL_FAIL("%s: size=%lld is negative", ty_rel_who(rel), (long long)size->ints[i]);
@@ -645,6 +624,7 @@ static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char *
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, dpos), ty_rel_out_dtype(rel, xt)), message);
 }
 TyRelResult ty_rel_resize1d(TyCtx *cx, TyRelation *rel, const char **message) { return resize_nd_rel(cx, rel, 1, message); }
+TyRelResult ty_rel_resize2d(TyCtx *cx, TyRelation *rel, const char **message) { return resize_nd_rel(cx, rel, 2, message); }
 TyRelResult ty_rel_resize3d(TyCtx *cx, TyRelation *rel, const char **message) { return resize_nd_rel(cx, rel, 3, message); }
 
 /* nn.upsampling3d: NCDHW (or NDHWC) to round(n * scale) per axis (topi's), nearest_neighbor or trilinear. */
