@@ -39,6 +39,23 @@ void rt_elem_set(void *data, IrDType dt, int64_t i, RtValue v);
  * integers wrap). */
 RtValue rt_convert(RtValue v, IrDType to);
 
+/* Element i of a float operand (float16, float32 or float64) as a double; and a double stored into
+ * element i of float data of dtype dt (rounding once). */
+static inline double rt_load_float(const RtOperand *a, int64_t i) {
+  switch (a->dt.bits) {
+  case 16: return (double)((const RtHalf *)a->data)[i];
+  case 32: return ((const float *)a->data)[i];
+  default: return ((const double *)a->data)[i];
+  }
+}
+static inline void rt_store_float(void *out, IrDType dt, int64_t i, double x) {
+  switch (dt.bits) {
+  case 16: ((RtHalf *)out)[i] = (RtHalf)x; break;
+  case 32: ((float *)out)[i] = (float)x; break;
+  default: ((double *)out)[i] = x; break;
+  }
+}
+
 /* a * b for dimensions, saturating at INT64_MAX: an empty tensor may have other dimensions whose
  * product overflows (its element count is still 0). */
 static inline int64_t rt_mul_sat(int64_t a, int64_t b) {

@@ -8,22 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-static double ld(const RtOperand *a, int64_t i) {
-  switch (a->dt.bits) {
-  case 16: return (double)((const RtHalf *)a->data)[i];
-  case 32: return ((const float *)a->data)[i];
-  default: return ((const double *)a->data)[i];
-  }
-}
-
-static void st(void *out, IrDType dt, int64_t i, double x) {
-  switch (dt.bits) {
-  case 16: ((RtHalf *)out)[i] = (RtHalf)x; break;
-  case 32: ((float *)out)[i] = (float)x; break;
-  default: ((double *)out)[i] = x; break;
-  }
-}
-
 /* The data seen as (outer, c, inner) around axis. */
 static void around(const RtOperand *a, int axis, int64_t *outer, int64_t *inner) {
   *outer = *inner = 1;
@@ -63,7 +47,7 @@ static RtValue scale_shift(const RtOperand *x, int axis, const double *s, const 
       for (int64_t c = 0; c < C; c++)
         for (int64_t k = 0; k < inner; k++) {
           int64_t i = (b * C + c) * inner + k;
-          st(out, x->dt, i, ld(x, i) * s[c] + t[c]);
+          rt_store_float(out, x->dt, i, rt_load_float(x, i) * s[c] + t[c]);
         }
   }
   return rt_result_value(&res);
@@ -82,8 +66,8 @@ static RtValue batch_norm(const RtValue *args, const IrOpAttrs *at, const IrExpr
   bool center = ir_attr_bool(at, IR_A_CENTER, true), scale = ir_attr_bool(at, IR_A_SCALE, true);
   double *s = rt_alloc_array(2 * C, sizeof(double)), *t = s + C;
   for (int64_t c = 0; c < C; c++) {
-    s[c] = (scale ? ld(&g, c) : 1.0) / sqrt(ld(&v, c) + eps);
-    t[c] = (center ? ld(&b, c) : 0.0) - ld(&m, c) * s[c];
+    s[c] = (scale ? rt_load_float(&g, c) : 1.0) / sqrt(rt_load_float(&v, c) + eps);
+    t[c] = (center ? rt_load_float(&b, c) : 0.0) - rt_load_float(&m, c) * s[c];
   }
   RtValue fields[3] = {scale_shift(&x, axis, s, t), args[3], args[4]};
   return rt_tuple_value(3, fields);
@@ -124,18 +108,18 @@ static RtValue norm3(IrOpId op, const RtValue *args, const IrOpAttrs *at, const 
     int64_t k = 0;
     for (int a = 0; a < r; a++) k += (groups && a == axis ? idx[a] / per_channel : idx[a]) * kstride[a];
     key[i] = k, chan[i] = idx[axis];
-    sum[k] += ld(&x, i);
+    sum[k] += rt_load_float(&x, i);
     for (int a = r - 1; a >= 0 && ++idx[a] == x.shape[a]; a--) idx[a] = 0;
   }
   for (int64_t k = 0; k < keys; k++) sum[k] /= (double)n;
   for (int64_t i = 0; i < x.count; i++) {
-    double d = ld(&x, i) - sum[key[i]];
+    double d = rt_load_float(&x, i) - sum[key[i]];
     sq[key[i]] += d * d;
   }
   for (int64_t i = 0; i < x.count; i++) {
     int64_t k = key[i], c = chan[i];
-    double y = (ld(&x, i) - sum[k]) / sqrt(sq[k] / (double)n + eps);
-    st(out, x.dt, i, y * (scale ? ld(&g, c) : 1.0) + (center ? ld(&b, c) : 0.0));
+    double y = (rt_load_float(&x, i) - sum[k]) / sqrt(sq[k] / (double)n + eps);
+    rt_store_float(out, x.dt, i, y * (scale ? rt_load_float(&g, c) : 1.0) + (center ? rt_load_float(&b, c) : 0.0));
   }
   return rt_result_value(&res);
 }
@@ -157,11 +141,11 @@ static RtValue lrn(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
       for (int64_t k = 0; k < inner; k++) {
         double s = 0;
         for (int64_t j = c - radius < 0 ? 0 : c - radius; j <= c + radius && j < C; j++) {
-          double v = ld(&x, (o * C + j) * inner + k);
+          double v = rt_load_float(&x, (o * C + j) * inner + k);
           s += v * v;
         }
         int64_t i = (o * C + c) * inner + k;
-        st(out, x.dt, i, ld(&x, i) / pow(bias + alpha * s / (double)size, beta));
+        rt_store_float(out, x.dt, i, rt_load_float(&x, i) / pow(bias + alpha * s / (double)size, beta));
       }
   return rt_result_value(&res);
 }
@@ -193,9 +177,9 @@ static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const IrEx
     for (int64_t i = 0; i < x.count; i++) {
       int64_t k = 0;
       for (int a = 0; a < r; a++) k += idx[a] * kstride[a];
-      double v = ld(&x, i);
+      double v = rt_load_float(&x, i);
       if (pass == 0) sq[k] += v * v;
-      else st(out, x.dt, i, v / sqrt(fmax(sq[k], eps)));
+      else rt_store_float(out, x.dt, i, v / sqrt(fmax(sq[k], eps)));
       for (int a = r - 1; a >= 0 && ++idx[a] == x.shape[a]; a--) idx[a] = 0;
     }
   }
@@ -216,8 +200,8 @@ static RtValue prelu(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) 
     for (int64_t c = 0; c < C; c++)
       for (int64_t k = 0; k < inner; k++) {
         int64_t i = (o * C + c) * inner + k;
-        double v = ld(&x, i);
-        st(out, x.dt, i, v < 0 ? v * ld(&al, c) : v);
+        double v = rt_load_float(&x, i);
+        rt_store_float(out, x.dt, i, v < 0 ? v * rt_load_float(&al, c) : v);
       }
   return rt_result_value(&res);
 }
@@ -231,7 +215,7 @@ static RtValue cross_entropy(IrOpId op, const RtValue *args, const IrExpr *e) {
     rt_error(e, "%s: the predictions %s and the targets %s differ in shape", ir_ops[op].name,
              rt_shape_text(x.rank, x.shape), rt_shape_text(y.rank, y.shape));
   double s = 0;
-  for (int64_t i = 0; i < x.count; i++) s += (op == IR_OP_NN_CROSS_ENTROPY ? log(ld(&x, i)) : ld(&x, i)) * ld(&y, i);
+  for (int64_t i = 0; i < x.count; i++) s += (op == IR_OP_NN_CROSS_ENTROPY ? log(rt_load_float(&x, i)) : rt_load_float(&x, i)) * rt_load_float(&y, i);
   return rt_scalar_from_f64(x.dt, -s / (double)x.shape[0]);
 }
 
@@ -261,11 +245,11 @@ static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const IrExpr *
     if (c != ignore) {
       if (c < 0 || c >= C)
         rt_error(e, "nn.nll_loss: target %lld is out of range for %lld classes", (long long)c, (long long)C);
-      double wc = ld(&w, c);
-      v = -ld(&p, (n * C + c) * inner + k) * wc;
+      double wc = rt_load_float(&w, c);
+      v = -rt_load_float(&p, (n * C + c) * inner + k) * wc;
       wsum += wc;
     }
-    if (none) st(out, p.dt, i, v);
+    if (none) rt_store_float(out, p.dt, i, v);
     sum += v;
   }
   if (none) return rt_result_value(&res);

@@ -58,14 +58,6 @@ static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, co
     }                                                                                                              \
   } while (0)
 
-static double load_f64(const RtOperand *a, int64_t i) {
-  switch (a->dt.bits) {
-  case 16: return (double)((const RtHalf *)a->data)[i];
-  case 32: return ((const float *)a->data)[i];
-  default: return ((const double *)a->data)[i];
-  }
-}
-
 /* ---------------------------------------------------------------- sum, mean, max, min, prod, all, any */
 
 static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const IrExpr *e) {
@@ -83,10 +75,10 @@ static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const 
     acc[0] = (s0 + s1) + (s2 + s3);
   } else {
     switch (op) {
-    case IR_OP_SUM: case IR_OP_MEAN: FOR_EACH(p, a, acc[j] += load_f64(a, i)); break;
-    case IR_OP_PROD: FOR_EACH(p, a, acc[j] *= load_f64(a, i)); break;
-    case IR_OP_MAX: FOR_EACH(p, a, { double x = load_f64(a, i); if (x > acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
-    case IR_OP_MIN: FOR_EACH(p, a, { double x = load_f64(a, i); if (x < acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
+    case IR_OP_SUM: case IR_OP_MEAN: FOR_EACH(p, a, acc[j] += rt_load_float(a, i)); break;
+    case IR_OP_PROD: FOR_EACH(p, a, acc[j] *= rt_load_float(a, i)); break;
+    case IR_OP_MAX: FOR_EACH(p, a, { double x = rt_load_float(a, i); if (x > acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
+    case IR_OP_MIN: FOR_EACH(p, a, { double x = rt_load_float(a, i); if (x < acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
     default: break;
     }
   }
@@ -150,7 +142,7 @@ static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const Ir
   memset(count, 0, sizeof(int64_t) * (size_t)(p->out_count + 1));
   bool is_float = a->dt.code == IR_DT_FLOAT;
   FOR_EACH(p, a, {
-    double x = is_float ? load_f64(a, i) : rt_scalar_f64(rt_elem_get(a->data, a->dt, i));
+    double x = is_float ? rt_load_float(a, i) : rt_scalar_f64(rt_elem_get(a->data, a->dt, i));
     int64_t k = count[j]++; /* the position within the reduced elements, in row-major order */
     bool better = k == 0 || (best[j] == best[j] && (x != x || (is_max ? x > best[j] : x < best[j]) ||
                                                   (last && x == best[j])));
@@ -194,7 +186,7 @@ static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, 
   int64_t idx[RT_MAX_RANK] = {0}, j = 0, mo = 0;
   for (int64_t i = 0; i < a->count; i++) {
     if (is_float) {
-      double d = load_f64(a, i) - load_f64(&m, mo);
+      double d = rt_load_float(a, i) - rt_load_float(&m, mo);
       sf[j] += d * d;
     } else {
       uint64_t d = rt_elem_get(a->data, a->dt, i).u.u - rt_elem_get(m.data, m.dt, mo).u.u;
@@ -238,13 +230,13 @@ static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const
       int64_t base = o * len * inner + in;
       double m = -INFINITY, s = 0;
       for (int64_t k = 0; k < len; k++) {
-        double x = load_f64(a, base + k * inner);
+        double x = rt_load_float(a, base + k * inner);
         m = x > m || x != x ? x : m;
       }
-      for (int64_t k = 0; k < len; k++) s += exp(load_f64(a, base + k * inner) - m);
+      for (int64_t k = 0; k < len; k++) s += exp(rt_load_float(a, base + k * inner) - m);
       double ls = log(s);
       for (int64_t k = 0; k < len; k++) {
-        double x = load_f64(a, base + k * inner) - m;
+        double x = rt_load_float(a, base + k * inner) - m;
         rt_elem_set(out, a->dt, base + k * inner, rt_scalar_from_f64(a->dt, log_form ? x - ls : exp(x) / s));
       }
     }
