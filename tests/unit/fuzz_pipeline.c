@@ -829,7 +829,7 @@ static void capture_end(FILE *mem) {
 }
 
 typedef struct {
-  long internal_errors, probe_failures, accepted, ran, eval_failed, interrupted;
+  long internal_errors, probe_failures, accepted, ran, eval_failed, interrupted, skipped;
 } Counts;
 
 /* What the session printed, for the report: the first `max` bytes. */
@@ -983,6 +983,17 @@ static char *make_input(long i, bool *as_expression) {
 
 /* ---------------------------------------------------------------- the run */
 
+/* RELAY_FUZZ_SKIP: families not to run, comma-separated ("doubling,nesting"), for hunting other
+ * findings by hand while known ones are being fixed. The other inputs stay as they were. */
+static bool skipped_family(const char *family) {
+  const char *skip = getenv("RELAY_FUZZ_SKIP");
+  if (!skip) return false;
+  size_t n = strlen(family);
+  for (const char *p = skip; (p = strstr(p, family)); p += n)
+    if ((p == skip || p[-1] == ',') && (p[n] == 0 || p[n] == ',')) return true;
+  return false;
+}
+
 static void on_thread_exit(void *unused) {
   (void)unused;
   report_finding("the evaluation thread exited in the middle of an input");
@@ -1022,6 +1033,7 @@ static void body(void *p) {
   long done = 0;
   pthread_cleanup_push(on_thread_exit, NULL);
   if (only >= 0) from = only, total = only + 1;
+  if (getenv("RELAY_FUZZ_SKIP")) tap_diag("skipping the families %s", getenv("RELAY_FUZZ_SKIP"));
   for (long b0 = from; b0 < total; b0 += batch) {
     Counts c = {0};
     struct timespec t0;
@@ -1033,6 +1045,11 @@ static void body(void *p) {
       cur_index = i;
       cur_text = NULL;
       char *text = make_input(i, &as_expression);
+      if (skipped_family(cur_family)) {
+        free(text);
+        c.skipped++;
+        continue;
+      }
       run_input(&s, text, as_expression, &c);
       why.len = 0;
       why.data[0] = 0;
@@ -1052,8 +1069,9 @@ static void body(void *p) {
     double t = since(t0);
     tap_ok(c.internal_errors == 0 && c.probe_failures == 0,
            "inputs %ld..%ld (%.1f s): %ld checked, %ld ran, %ld run-time errors (%ld interrupted); %ld internal "
-           "errors, %ld probe failures",
-           b0, i - 1, t, c.accepted, c.ran, c.eval_failed, c.interrupted, c.internal_errors, c.probe_failures);
+           "errors, %ld probe failures%s",
+           b0, i - 1, t, c.accepted, c.ran, c.eval_failed, c.interrupted, c.internal_errors, c.probe_failures,
+           c.skipped ? ir_printf(" (%ld skipped: RELAY_FUZZ_SKIP)", c.skipped) : "");
     if (seconds > 0 && since(start) >= (double)seconds) break;
   }
   pthread_cleanup_pop(0);
