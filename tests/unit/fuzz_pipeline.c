@@ -302,6 +302,10 @@ static void put_ints(Str *b) {
 }
 
 static void put_attr_value(Str *b, IrAttrKindOf kind) {
+  if (chance(8)) { /* None, which any attribute may be written as */
+    str_puts(b, "None");
+    return;
+  }
   if (chance(12)) { /* a value of another kind */
     kind = (IrAttrKindOf)below(7);
   }
@@ -373,14 +377,14 @@ static const char *op_names_kept[IR_OP_COUNT];
 static char *mutate(const CorpusFile *f) {
   Toks cur = {0};
   for (int i = 0; i < f->toks.n; i++) toks_push(&cur, f->toks.t[i]);
-  int edits = 1 + (int)below(chance(4) ? 20 : 6);
+  int edits = chance(2) ? 1 : 1 + (int)below(chance(4) ? 20 : 4);
   for (int e = 0; e < edits; e++) {
     int n = cur.n;
     int at = (int)below((size_t)n + 1);
     int span = 1 + (int)below(chance(3) ? 40 : 4);
     if (at + span > n) span = n - at;
     Toks next = {0};
-    switch (below(9)) {
+    switch (below(11)) {
     case 0: /* delete a run of tokens */
       for (int i = 0; i < n; i++)
         if (i < at || i >= at + span) toks_push(&next, cur.t[i]);
@@ -415,7 +419,9 @@ static char *mutate(const CorpusFile *f) {
       break;
     }
     case 4:
-    case 5: { /* a number by an extreme one */
+    case 5:
+    case 9:
+    case 10: { /* a number by an extreme one */
       for (int i = 0; i < n; i++) toks_push(&next, cur.t[i]);
       for (int tries = 0; tries < 20 && n; tries++) {
         int k = (int)below((size_t)n);
@@ -941,6 +947,35 @@ static bool new_session(Session *s) {
   return ok;
 }
 
+/* Per family: inputs, how many checked, seconds spent (the summary at the end). */
+static const char *families[] = {"mutation", "splice", "nesting", "doubling", "tensor literal", "wide", "shapes",
+                                 "operator attributes"};
+enum { NFAMILIES = sizeof families / sizeof families[0] };
+static long fam_inputs[NFAMILIES], fam_checked[NFAMILIES];
+static double fam_seconds[NFAMILIES];
+
+/* The slowest inputs (the summary at the end). */
+enum { NSLOW = 5 };
+static struct {
+  long index;
+  const char *family;
+  double seconds;
+} slowest[NSLOW];
+
+static void note_time(long index, const char *family, double t) {
+  int k = NSLOW;
+  while (k > 0 && slowest[k - 1].seconds < t) k--;
+  if (k == NSLOW) return;
+  memmove(&slowest[k + 1], &slowest[k], (size_t)(NSLOW - 1 - k) * sizeof slowest[0]);
+  slowest[k].index = index, slowest[k].family = family, slowest[k].seconds = t;
+}
+
+static int family_index(const char *f) {
+  for (int i = 0; i < NFAMILIES; i++)
+    if (!strcmp(families[i], f)) return i;
+  return 0;
+}
+
 /* Input i: a function of (seed, i) alone. */
 static char *make_input(long i, bool *as_expression) {
   rng = seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ull);
@@ -1050,7 +1085,14 @@ static void body(void *p) {
         c.skipped++;
         continue;
       }
+      struct timespec ti;
+      clock_gettime(CLOCK_MONOTONIC, &ti);
+      long accepted = c.accepted;
       run_input(&s, text, as_expression, &c);
+      int fi = family_index(cur_family);
+      double t_input = since(ti);
+      fam_inputs[fi]++, fam_checked[fi] += c.accepted - accepted, fam_seconds[fi] += t_input;
+      note_time(i, cur_family, t_input);
       why.len = 0;
       why.data[0] = 0;
       if (!probe(&s, &why)) {
@@ -1077,6 +1119,10 @@ static void body(void *p) {
   pthread_cleanup_pop(0);
   cur_index = -1;
   tap_diag("%ld inputs in %.1f s", done, since(start));
+  for (int f = 0; f < NFAMILIES; f++)
+    tap_diag("  %-20s %6ld inputs, %6ld checked, %7.1f s", families[f], fam_inputs[f], fam_checked[f], fam_seconds[f]);
+  for (int k = 0; k < NSLOW && slowest[k].family; k++)
+    tap_diag("slow: input %ld (%s) took %.2f s", slowest[k].index, slowest[k].family, slowest[k].seconds);
   a->status = tap_done();
 }
 
