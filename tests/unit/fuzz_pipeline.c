@@ -585,7 +585,7 @@ static char *gen_tensor(void) {
 
 static char *gen_wide(void) {
   Str b = {0};
-  size_t n = logsize(1, chance(10) ? 100000 : 2000);
+  size_t n = logsize(1, chance(10) ? 30000 : 2000);
   switch (below(5)) {
   case 0: { /* a function of n parameters, called */
     str_puts(&b, "let %w = fn (");
@@ -617,7 +617,7 @@ static char *gen_wide(void) {
   }
   default: { /* a long chain of lets */
     str_puts(&b, "let %x = 0;\n");
-    for (size_t i = 0; i < n * 10; i++) str_puts(&b, "let %x = %x + 1;\n");
+    for (size_t i = 0; i < n * 3; i++) str_puts(&b, "let %x = %x + 1;\n");
     str_puts(&b, "%x");
     break;
   }
