@@ -1,6 +1,8 @@
 /* Diagnostics: collection and rendering with the source line and a caret under the span. */
 #include "ir/diag.h"
 
+volatile sig_atomic_t ir_interrupted;
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

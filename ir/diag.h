@@ -4,6 +4,8 @@
 #ifndef IR_DIAG_H
 #define IR_DIAG_H
 
+#include <signal.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +42,11 @@ typedef struct IrDiags {
 } IrDiags;
 
 IrSource *ir_source_new(const char *name, const char *text, size_t len);
+/* Ctrl-C: the front end's SIGINT handler sets it; every long-running phase polls it (the checker at
+ * each expression, the evaluator at each call and loop edge, kernels between blocks of work) and
+ * stops with an "interrupted" error, clearing it. The one interrupt flag of relay. */
+extern volatile sig_atomic_t ir_interrupted;
+
 /* The largest source text relay reads (1 GiB); a longer file is an error (errno EFBIG). */
 #define IR_SOURCE_MAX ((size_t)1 << 30)
 /* Reads a whole file; NULL with errno set when it cannot. */

@@ -123,9 +123,9 @@ void rt_error(const IrExpr *e, const char *fmt, ...) {
 
 /* ---------------------------------------------------------------- the stack and interrupts */
 
-void rt_interrupt(void) { rt_machine.interrupted = 1; }
+void rt_interrupt(void) { ir_interrupted = 1; }
 
-void rt_interrupt_clear(void) { rt_machine.interrupted = 0; }
+void rt_interrupt_clear(void) { ir_interrupted = 0; }
 
 bool rt_was_interrupted(void) { return raised.interrupted; }
 
@@ -146,8 +146,8 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
 }
 
 void rt_check_stack(const IrExpr *site) {
-  if (rt_machine.interrupted) {
-    rt_machine.interrupted = 0;
+  if (ir_interrupted) {
+    ir_interrupted = 0;
     raised.interrupted = true;
     rt_error(site, "interrupted");
   }
@@ -196,7 +196,7 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
   /* The last tail call's arguments are a root: drop them, so the abandoned evaluation's data
    * (perhaps what exhausted the memory) can be collected before the report is made. */
   memset(rt_machine.tail_args, 0, sizeof rt_machine.tail_args);
-  rt_machine.interrupted = 0;
+  ir_interrupted = 0;
   clear_dead_stack();
   if (raised.out_of_memory) {
     reserve = NULL; /* what the report needs, even if the memory is still full */

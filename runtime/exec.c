@@ -64,7 +64,7 @@ static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
 static inline RtValue enter(const RtFn *fn, RtValue *env, RtValue *slots, const IrExpr *site) {
   RtCallRec rec = {fn, site, rt_machine.calls};
   char probe;
-  if ((uintptr_t)&probe < rt_machine.stack_limit || rt_machine.interrupted) rt_check_stack(site);
+  if ((uintptr_t)&probe < rt_machine.stack_limit || ir_interrupted) rt_check_stack(site);
   rt_machine.calls = &rec;
   RtFrame frame = {slots, env};
   RtValue r = run_body(&rec, &frame);

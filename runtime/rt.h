@@ -188,7 +188,6 @@ typedef struct RtMachine {
   RtTrap *trap;
   uintptr_t stack_limit; /* below this address, a call raises "stack overflow" */
   size_t stack_bytes;    /* the size of the evaluation stack, for that message */
-  volatile sig_atomic_t interrupted;
   size_t own_bytes; /* allocated for the run-time's own use (the error reserve), not the program's */
 } RtMachine;
 
@@ -206,7 +205,7 @@ _Noreturn void rt_error_out_of_memory(size_t bytes);
 /* Raises "interrupted" if Ctrl-C was pressed, "stack overflow" if the stack is nearly used up. */
 void rt_check_stack(const IrExpr *site);
 static inline void rt_poll(const IrExpr *site) {
-  if (__builtin_expect(rt_machine.interrupted, 0)) rt_check_stack(site);
+  if (__builtin_expect(ir_interrupted, 0)) rt_check_stack(site);
 }
 /* Runs fn(arg) under a trap: true if it returned, false if a run-time error (now in diags)
  * unwound it. */

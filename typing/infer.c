@@ -452,6 +452,10 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what);
 IrType *ty_infer(TyCheck *c, IrExpr *e) { return infer(c, e, NULL, NULL); }
 
 static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) {
+  if (__builtin_expect(ir_interrupted, 0)) {
+    ir_interrupted = 0;
+    ty_fail(c, e->span, "interrupted: checking stopped here (Ctrl-C)");
+  }
   IrType *t = NULL;
   switch (e->kind) {
   case IR_EXPR_LOCAL: {

@@ -781,7 +781,7 @@ static double since(struct timespec a) {
 
 static void set_phase(Phase p) {
   pthread_mutex_lock(&wd_mu);
-  if (p == PH_EVAL) rt_interrupt_clear(); /* a late interrupt of the previous evaluation */
+  rt_interrupt_clear(); /* a late interrupt of the evaluation that just ended: it must not reach the next phase */
   phase = p;
   interrupt_sent = false;
   clock_gettime(CLOCK_MONOTONIC, &phase_start);
