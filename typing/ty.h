@@ -83,6 +83,7 @@ struct TyCtx {
   IrSymMap message_names; /* hole names in the message of the relation running now */
   bool frozen;            /* solved for good: ty_resolve may share one result per hole and node */
   IrPtrMap resolved_nodes; /* frozen: what ty_resolve made of each node it met */
+  IrPtrMap part_counts;    /* ty_larger_than's counts of the subtrees without holes */
   uint32_t epoch;         /* the current value of the scratch marks (bumped by each walk) */
   IrDiags *diags;
 };

@@ -196,21 +196,41 @@ IrType *ty_resolve(TyCtx *cx, IrType *t) { return resolve(cx, t); }
 
 typedef struct {
   TyCtx *cx;
-  long left;
-} SizeEnv;
+  long limit, sum;
+  bool open;
+} CountEnv;
+
+static long count_parts(TyCtx *cx, IrType *t, long limit, bool *open);
 
 static void count_child(IrType **slot, void *p) {
-  SizeEnv *env = p;
-  if (env->left < 0) return;
-  env->left--;
-  ty_each_child(ty_prune(env->cx, *slot), count_child, env);
+  CountEnv *env = p;
+  if (env->sum > env->limit) return;
+  env->sum += count_parts(env->cx, *slot, env->limit - env->sum, &env->open);
+}
+
+/* The parts of t written out, up to limit + 1 (past it, counting stops). A subtree without
+ * unresolved holes never changes, so its count is remembered: checking the type of every binding
+ * of a chain (`let %x = (%x,)` a million times) costs the chain's length, not its square. */
+static long count_parts(TyCtx *cx, IrType *t, long limit, bool *open) {
+  t = ty_prune(cx, t);
+  if (t->kind == IR_TYPE_HOLE) {
+    *open = true;
+    return 1;
+  }
+  uintptr_t known = (uintptr_t)ir_ptrmap_get(&cx->part_counts, t);
+  if (known) return (long)known;
+  CountEnv env = {cx, limit - 1, 0, false};
+  ty_each_child(t, count_child, &env);
+  long n = 1 + env.sum;
+  if (n > limit) n = limit + 1;
+  if (env.open) *open = true;
+  else ir_ptrmap_put(&cx->part_counts, t, (void *)(uintptr_t)n);
+  return n;
 }
 
 bool ty_larger_than(TyCtx *cx, IrType *t, long limit) {
-  SizeEnv env = {cx, limit};
-  IrType *slot = t;
-  count_child(&slot, &env);
-  return env.left < 0;
+  bool open = false;
+  return count_parts(cx, t, limit, &open) > limit;
 }
 
 const char ty_too_large[] = "a type too large to check";
