@@ -83,6 +83,12 @@ struct TyCtx {
   IrSymMap message_names; /* hole names in the message of the relation running now */
   bool frozen;            /* solved for good: ty_resolve may share one result per hole */
   uint32_t epoch;         /* the current value of the scratch marks (bumped by each walk) */
+  /* The first dimension whose arithmetic overflowed int64 (dim.c sets it: a normal form, ty_dim_add
+   * and its siblings, a difference), or NULL. The solver clears it before each relation runs and
+   * fails the relation if it is set after, with "dimension too large": a relation cannot take the
+   * `?` that ty_dim_add returns then for an answer. A relation that reports the overflow itself,
+   * naming its argument, takes it (ty_rel_overflowed in oprel.h). */
+  IrType *dim_overflow;
   IrDiags *diags;
 };
 
