@@ -26,7 +26,7 @@ static TyRelResult layout_of(TyRelation *rel, IrAttrId id, const char *canon, co
   if (!ir_layout_axes(s, canon, pos))
     REL_FAIL("%s: %s=\"%s\" is not supported: it takes the letters of \"%s\" in any order", ty_rel_who(rel),
              ir_attr_name(id), s, canon);
-  *out = s;
+  *out = s == dflt ? ir_printf("%s", s) : s; /* dflt may be the caller's local buffer */
   return TY_SOLVED;
 }
 
