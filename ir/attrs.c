@@ -240,6 +240,13 @@ int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int6
   return (avail + (ceil_mode ? stride - 1 : 0)) / stride + 1;
 }
 
+bool ir_scaled_length(int64_t n, double scale, int64_t *out) {
+  double v = nearbyint((double)n * scale);
+  if (!(v >= 0 && v < 0x1p63)) return false;
+  *out = (int64_t)v;
+  return true;
+}
+
 int64_t ir_arange_length_int(IrWide start, IrWide stop, IrWide step) {
   if (step == 0) return -1;
   IrWide span = step > 0 ? stop - start : start - stop, by = step > 0 ? step : -step;

@@ -381,7 +381,9 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
   Out res;
   void *out = out_init(&res, x->dt, rank, cs, opos);
-  int64_t planes = xs[0] * xs[1], plane = S[0] * S[1] * S[2], o = 0;
+  /* saturated: data with an empty axis may have others whose product is past int64 */
+  int64_t planes = rt_mul_sat(xs[0], xs[1]), plane = rt_mul_sat(rt_mul_sat(S[0], S[1]), S[2]), o = 0;
+  if (planes == 0 || OS[0] == 0 || OS[1] == 0 || OS[2] == 0) return out_done(&res); /* nothing to compute */
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
   RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
@@ -394,8 +396,8 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       int64_t kc = win.k[i];
       w->start = oi * win.st[i] - win.lo[i];
       if (adaptive) { /* TVM's: from floor(o * S / OS) to ceil((o + 1) * S / OS) */
-        w->start = oi * S[i] / OS[i];
-        kc = ((oi + 1) * S[i] + OS[i] - 1) / OS[i] - w->start;
+        w->start = (int64_t)((IrWide)oi * S[i] / OS[i]); /* in 128 bits: S may be near int64's end */
+        kc = (int64_t)(((IrWide)(oi + 1) * S[i] + OS[i] - 1) / OS[i] - w->start);
       }
       w->klo = kc, w->khi = 0, w->padded = 0;
       for (int64_t k = 0; k < kc; k++) {
@@ -573,8 +575,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   IrDType odt = x->dt;
   if (op == IR_OP_NN_UPSAMPLING) {
     const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W];
-    OH = (int64_t)nearbyint((double)H * (sh->given ? sh->f : 1));
-    OW = (int64_t)nearbyint((double)W * (sw->given ? sw->f : 1));
+    if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
+      rt_error(e, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
     mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
     rounding = "";
@@ -640,7 +642,9 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   cs[0] = xs[0], cs[1] = xs[1];
   if (op == IR_OP_NN_UPSAMPLING3D) {
     static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
-    for (int i = 0; i < 3; i++) cs[2 + i] = (int64_t)nearbyint((double)xs[2 + i] * ir_attr_float(at, ids[i], 1));
+    for (int i = 0; i < 3; i++)
+      if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
+        rt_error(e, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "trilinear") ? "linear" : "nearest_neighbor";
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
     rounding = "";

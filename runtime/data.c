@@ -1326,7 +1326,9 @@ static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const IrExp
   bool mul = ir_attr_bool(at, IR_A_IS_MULTIPLY, true);
   int64_t N = a.shape[0], C = a.shape[1], H = a.shape[2], W = a.shape[3];
   int64_t border = md + (k - 1) / 2, rad = md / s2, D = 2 * rad + 1;
-  int64_t OH = (H + pad[0] + pad[2] - 2 * border + s1 - 1) / s1, OW = (W + pad[1] + pad[3] - 2 * border + s1 - 1) / s1;
+  /* in 128 bits: the size and stride1 may be near int64's end (the relation bounded the rest) */
+  int64_t OH = (int64_t)(((IrWide)H + pad[0] + pad[2] - 2 * border + s1 - 1) / s1),
+          OW = (int64_t)(((IrWide)W + pad[1] + pad[3] - 2 * border + s1 - 1) / s1);
   if (OH < 0) OH = 0;
   if (OW < 0) OW = 0;
   int64_t shape[4] = {N, D * D, OH, OW};

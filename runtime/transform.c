@@ -256,7 +256,7 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const IrEx
     int64_t len = ir_slice_length(a->shape[axis], begin, end, stride, &start);
     shape[axis] = len;
     if (len > 0) base += start * in_strides[axis];
-    strides[axis] = in_strides[axis] * stride;
+    strides[axis] = len > 1 ? in_strides[axis] * stride : 0; /* stepped only when len > 1: then it fits */
   }
   RtResult res;
   void *out = rt_result_init(&res, a->dt, r, shape);

@@ -493,12 +493,12 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
   int64_t per = ir_attr_int(at, IR_A_MAX_DETECTIONS_PER_CLASS, 0), M = ir_attr_int(at, IR_A_MAX_DETECTIONS, 0);
   int64_t nc = ir_attr_int(at, IR_A_NUM_CLASSES, 0);
   double iou_thr = (float)ir_attr_float(at, IR_A_IOU_THRESHOLD, 0), s_thr = (float)ir_attr_float(at, IR_A_SCORE_THRESHOLD, 0);
-  int64_t B = sc.o.shape[0], N = sc.o.shape[1], CB = sc.o.shape[2], off = CB - nc;
+  int64_t B = sc.o.shape[0], N = sc.o.shape[1], CB = sc.o.shape[2], off = nc < 0 ? -1 : CB - nc;
   if (bx.o.shape[0] != B || bx.o.shape[1] != N || bx.o.shape[2] != 4)
     rt_error(e, "%s: boxes %s and scores %s are not (batch, boxes, 4) and (batch, boxes, classes)", ir_ops[op].name,
              rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
   if (nc < 0 || off < 0)
-    rt_error(e, "%s: num_classes=%lld is more than the scores' %lld classes", ir_ops[op].name, (long long)nc, (long long)CB);
+    rt_error(e, "%s: num_classes=%lld is not from 0 to the scores' %lld classes", ir_ops[op].name, (long long)nc, (long long)CB);
   if (M < 0) rt_error(e, "%s: max_detections=%lld is negative", ir_ops[op].name, (long long)M);
   static const IrDType F32 = {IR_DT_FLOAT, 32, 1};
   int64_t s0[3] = {B, M, 4}, s1[2] = {B, M}, s2[1] = {B};

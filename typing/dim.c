@@ -94,21 +94,32 @@ static bool mul(const TyPoly *a, const TyPoly *b, TyPoly *out) {
   return normalize(out);
 }
 
-bool ty_dim_normalize(TyCtx *cx, IrType *dim, TyPoly *out) {
+/* What normalizing found: a normal form, a `?` inside (no normal form, and no error), or
+ * arithmetic past int64 (recorded in cx->dim_overflow: see ty.h). */
+typedef enum { NORM_OK, NORM_ANY, NORM_OVERFLOW } NormResult;
+
+static NormResult norm(TyCtx *cx, IrType *dim, TyPoly *out) {
   dim = ty_prune(cx, dim);
   switch (dim->kind) {
-  case IR_TYPE_DIM: *out = constant(dim->u.dim); return true;
-  case IR_TYPE_VAR: *out = atom((TyAtom){dim->u.var.name, 0}); return true;
-  case IR_TYPE_HOLE: *out = atom((TyAtom){NULL, ty_find(cx, dim->u.hole.id)}); return true;
+  case IR_TYPE_DIM: *out = constant(dim->u.dim); return NORM_OK;
+  case IR_TYPE_VAR: *out = atom((TyAtom){dim->u.var.name, 0}); return NORM_OK;
+  case IR_TYPE_HOLE: *out = atom((TyAtom){NULL, ty_find(cx, dim->u.hole.id)}); return NORM_OK;
   case IR_TYPE_DIMOP: {
     TyPoly a, b;
-    if (!ty_dim_normalize(cx, dim->u.dimop.a, &a) || !ty_dim_normalize(cx, dim->u.dimop.b, &b)) return false;
-    if (dim->u.dimop.op == '*') return mul(&a, &b, out);
-    return add(&a, &b, dim->u.dimop.op == '+' ? 1 : -1, out);
+    NormResult ra = norm(cx, dim->u.dimop.a, &a);
+    if (ra != NORM_OK) return ra;
+    NormResult rb = norm(cx, dim->u.dimop.b, &b);
+    if (rb != NORM_OK) return rb;
+    bool ok = dim->u.dimop.op == '*' ? mul(&a, &b, out) : add(&a, &b, dim->u.dimop.op == '+' ? 1 : -1, out);
+    if (ok) return NORM_OK;
+    if (!cx->dim_overflow) cx->dim_overflow = dim; /* the innermost: where it overflows */
+    return NORM_OVERFLOW;
   }
-  default: return false; /* `?`: no normal form */
+  default: return NORM_ANY; /* `?`: no normal form */
   }
 }
+
+bool ty_dim_normalize(TyCtx *cx, IrType *dim, TyPoly *out) { return norm(cx, dim, out) == NORM_OK; }
 
 TyPoly ty_poly_sub(const TyPoly *a, const TyPoly *b) {
   TyPoly out = {0, NULL};
@@ -188,6 +199,7 @@ bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
   }
   TyPoly d = ty_poly_sub(&pa, &pb);
   if (d.n < 0) {
+    if (!cx->dim_overflow) cx->dim_overflow = dimop('-', a, b);
     if (why) why->reason = "the dimensions are too large: their difference overflows int64";
     return false;
   }
@@ -259,7 +271,12 @@ static IrType *arith(TyCtx *cx, char op, IrType *a, IrType *b) {
   TyPoly pa, pb, out;
   if (!ty_dim_normalize(cx, a, &pa) || !ty_dim_normalize(cx, b, &pb)) return ty_dim_any();
   bool ok = op == '*' ? mul(&pa, &pb, &out) : add(&pa, &pb, op == '+' ? 1 : -1, &out);
-  if (!ok) return ty_dim_any();
+  if (!ok) {
+    /* past int64: the relation running now fails with "dimension too large" (solver.c); `?` is
+     * only what it sees until it returns */
+    if (!cx->dim_overflow) cx->dim_overflow = dimop(op, a, b);
+    return ty_dim_any();
+  }
   /* Nothing combined (`n + m`): keep the operands in the order written. */
   bool positive = true;
   for (int i = 0; i < pb.n; i++) positive &= pb.terms[i].coef > 0;

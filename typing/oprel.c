@@ -146,3 +146,9 @@ TyRelResult ty_rel_product_dtypes(TyCtx *cx, TyRelation *rel, IrType *a, IrType 
            "hint: with out_dtype (say out_dtype=\"int32\") it multiplies different ones, in that type",
            ty_rel_who(rel), ty_rel_text(cx, a), ty_rel_text(cx, b));
 }
+
+bool ty_rel_overflowed(TyCtx *cx) {
+  bool was = cx->dim_overflow != NULL;
+  cx->dim_overflow = NULL;
+  return was;
+}

@@ -84,6 +84,12 @@ IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype);
 /* The broadcast of two dimensions: TY_SOLVED with *out, TY_NOT_YET, or TY_FAILED (they differ). */
 TyRelResult ty_rel_broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out);
 
+/* Whether dimension arithmetic in this run of the relation overflowed int64 (a normal form,
+ * ty_dim_add and its siblings: see TyCtx.dim_overflow). True takes the overflow: the relation then
+ * fails with its own message naming the argument; otherwise the solver fails it with a generic
+ * "dimension too large" when it returns. */
+bool ty_rel_overflowed(TyCtx *cx);
+
 #define X(id, name, fn, nargs, attrs) TyRelResult fn(TyCtx *cx, TyRelation *rel, const char **message);
 #define TY_REL X
 #include "typing/relations.def"

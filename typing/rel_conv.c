@@ -26,7 +26,7 @@ static TyRelResult layout_of(TyRelation *rel, IrAttrId id, const char *canon, co
   if (!ir_layout_axes(s, canon, pos))
     REL_FAIL("%s: %s=\"%s\" is not supported: it takes the letters of \"%s\" in any order", ty_rel_who(rel),
              ir_attr_name(id), s, canon);
-  *out = s;
+  *out = s == dflt ? ir_printf("%s", s) : s; /* dflt may be the caller's local buffer */
   return TY_SOLVED;
 }
 
@@ -386,11 +386,19 @@ static TyRelResult choice(TyRelation *rel, IrAttrId id, const char *const *allow
 }
 
 /* round(n * scale) for the upsampled sizes: exact for a constant, n * scale for an integral scale,
- * otherwise `?` over a named variable (and a wait on a hole). */
-static TyRelResult scaled(TyCtx *cx, IrType *d, double scale, IrType **out) {
-  int64_t n;
-  switch (ty_rel_dim_const(cx, d, &n)) {
-  case TY_SOLVED: *out = ty_rel_dim((int64_t)nearbyint((double)n * scale)); return TY_SOLVED;
+ * otherwise `?` over a named variable (and a wait on a hole); a size past int64 fails naming the
+ * attribute `id`. */
+static TyRelResult scaled(TyCtx *cx, TyRelation *rel, IrAttrId id, IrType *d, double scale, IrType **out,
+                          const char **message) {
+  int64_t n, len;
+  TyRelResult known = ty_rel_dim_const(cx, d, &n);
+  switch (known) {
+  case TY_SOLVED:
+    if (!ir_scaled_length(n, scale, &len))
+      REL_FAIL("%s: dimension too large: %lld scaled by %s=%g overflows int64", ty_rel_who(rel), (long long)n,
+               ir_attr_name(id), scale);
+    *out = ty_rel_dim(len);
+    return TY_SOLVED;
   case TY_NOT_YET:
     if (scale != floor(scale)) return TY_NOT_YET;
     break;
@@ -400,7 +408,11 @@ static TyRelResult scaled(TyCtx *cx, IrType *d, double scale, IrType **out) {
       return TY_SOLVED;
     }
   }
-  *out = ty_dim_mul(cx, d, ty_rel_dim((int64_t)scale));
+  if (!ir_scaled_length(1, scale, &len)) {
+    if (known == TY_NOT_YET) return known; /* 0 scaled stays 0: wait for the size */
+    REL_FAIL("%s: dimension too large: %s=%g is past int64", ty_rel_who(rel), ir_attr_name(id), scale);
+  }
+  *out = ty_dim_mul(cx, d, ty_rel_dim(len));
   return TY_SOLVED;
 }
 
@@ -416,7 +428,7 @@ TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message)
   for (int i = 0; i < 2; i++) {
     if (!(s[i] > 0) || !isfinite(s[i]))
       REL_FAIL("%s: %s=%g must be a positive number", ty_rel_who(rel), ir_attr_name(i ? IR_A_SCALE_W : IR_A_SCALE_H), s[i]);
-    REL_TRY(scaled(cx, ty_rel_dim_at(xs, dpos[2 + i]), s[i], &c[2 + i]));
+    REL_TRY(scaled(cx, rel, i ? IR_A_SCALE_W : IR_A_SCALE_H, ty_rel_dim_at(xs, dpos[2 + i]), s[i], &c[2 + i], message));
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
 }
@@ -643,7 +655,7 @@ TyRelResult ty_rel_up_sampling3d(TyCtx *cx, TyRelation *rel, const char **messag
     double s = a->given ? a->f : 1;
     if (!(s > 0) || !isfinite(s))
       REL_FAIL("%s: %s=%g must be a positive number", ty_rel_who(rel), ir_attr_name(ids[i]), s);
-    REL_TRY(scaled(cx, ty_rel_dim_at(xs, dpos[2 + i]), s, &c[2 + i]));
+    REL_TRY(scaled(cx, rel, ids[i], ty_rel_dim_at(xs, dpos[2 + i]), s, &c[2 + i], message));
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(5, c, dpos), xt), message);
 }

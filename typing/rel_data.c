@@ -745,6 +745,13 @@ TyRelResult ty_rel_correlation(TyCtx *cx, TyRelation *rel, const char **message)
     REL_FAIL("%s needs an odd kernel_size, max_displacement of 0 or more and strides of 1 or more; they are %lld, %lld, %lld, %lld",
              ty_rel_who(rel), (long long)k, (long long)md, (long long)st1, (long long)st2);
   REL_TRY(ty_rel_padding(rel, pad, message));
+  /* sizes from these stay far from int64's end: the displacement grid is ds * ds, the padded data n + 2 pad */
+  enum { CORR_MAX = 1 << 30 };
+  if (k > CORR_MAX || md > CORR_MAX || pad[0] > CORR_MAX || pad[1] > CORR_MAX || pad[2] > CORR_MAX || pad[3] > CORR_MAX)
+    REL_FAIL("%s: dimension too large: kernel_size=%lld, max_displacement=%lld, padding up to %lld (each at most %d)",
+             ty_rel_who(rel), (long long)k, (long long)md,
+             (long long)(pad[0] > pad[2] ? (pad[0] > pad[1] ? pad[0] : pad[1]) : (pad[2] > pad[3] ? pad[2] : pad[3])),
+             CORR_MAX);
   int64_t border = md + (k - 1) / 2, ds = 2 * (md / st2) + 1;
   IrType **d = IR_NEW_ARRAY(IrType *, 4);
   d[0] = s1->u.shape.dims[0];
@@ -755,9 +762,12 @@ TyRelResult ty_rel_correlation(TyCtx *cx, TyRelation *rel, const char **message)
     TyRelResult c = ty_rel_dim_const(cx, x, &n);
     if (c == TY_NOT_YET) return c;
     if (c == TY_SOLVED) {
-      if (n + extra < 1)
+      IrWide m = (IrWide)n + extra; /* in 128 bits: n may be near int64's end, the stride too */
+      if (m < 1)
         REL_FAIL("%s: the padded data %s is smaller than the border 2 * %lld", ty_rel_who(rel), ty_rel_shape_text(cx, s1), (long long)border);
-      d[2 + a] = ty_rel_dim((n + extra + st1 - 1) / st1);
+      IrWide len = (m + st1 - 1) / st1;
+      if (len > INT64_MAX) REL_FAIL("%s: dimension too large: the output of %s overflows int64", ty_rel_who(rel), ty_rel_shape_text(cx, s1));
+      d[2 + a] = ty_rel_dim((int64_t)len);
     } else {
       d[2 + a] = st1 == 1 ? ty_dim_add(cx, x, ty_rel_dim(extra)) : ty_dim_any();
     }

@@ -294,7 +294,7 @@ TyRelResult ty_rel_concatenate(TyCtx *cx, TyRelation *rel, const char **message)
     if (d == axis) {
       dims[d] = shapes[0]->u.shape.dims[d];
       for (int i = 1; i < n; i++) dims[d] = ty_dim_add(cx, dims[d], shapes[i]->u.shape.dims[d]);
-      if (!axis_any && ty_prune(cx, dims[d])->kind == IR_TYPE_ANY) /* the sum has no normal form: it overflows */
+      if (ty_rel_overflowed(cx))
         REL_FAIL("%s: the joined dimension of %d tensors is too large: the sum of axis %d overflows int64",
                  ty_rel_who(rel), n, axis);
       if (axis_any) dims[d] = ty_dim_any();

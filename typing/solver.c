@@ -3,7 +3,7 @@
  * bound type contains). A relation runs when it is added and again only when a hole it mentions
  * is bound, or merged with another hole it mentions; it reports solved, progress, not yet, or
  * failed. */
-#include "typing/ty.h"
+#include "typing/oprel.h"
 
 #include <string.h>
 
@@ -121,7 +121,14 @@ bool ty_solve(TyCtx *cx) {
       rel->solved = true;
       continue;
     }
+    cx->dim_overflow = NULL;
     TyRelResult result = rel->fn(cx, rel, &message);
+    if (cx->dim_overflow) { /* whatever it answered, it computed with a wrapped or `?` dimension */
+      IrType *big = cx->dim_overflow;
+      cx->dim_overflow = NULL;
+      result = TY_FAILED;
+      message = ir_printf("%s: dimension too large: %s overflows int64", ty_rel_who(rel), ty_rel_text(cx, big));
+    }
     if (result == TY_FAILED && rel->given && about_parameters(cx, rel, false)) result = TY_NOT_YET; /* an assumption */
     switch (result) {
     case TY_SOLVED: rel->solved = true; break;

@@ -85,6 +85,12 @@ struct TyCtx {
   IrPtrMap resolved_nodes; /* frozen: what ty_resolve made of each node it met */
   IrPtrMap part_counts;    /* ty_larger_than's counts of the subtrees without holes */
   uint32_t epoch;         /* the current value of the scratch marks (bumped by each walk) */
+  /* The first dimension whose arithmetic overflowed int64 (dim.c sets it: a normal form, ty_dim_add
+   * and its siblings, a difference), or NULL. The solver clears it before each relation runs and
+   * fails the relation if it is set after, with "dimension too large": a relation cannot take the
+   * `?` that ty_dim_add returns then for an answer. A relation that reports the overflow itself,
+   * naming its argument, takes it (ty_rel_overflowed in oprel.h). */
+  IrType *dim_overflow;
   IrDiags *diags;
 };
 

@@ -398,6 +398,90 @@ FAMILIES = [(gen, 22), (gen_more_shapes, 18), (gen_vision, 11), (gen_more_layers
 def any_call():
     return R.choices([g for g, _ in FAMILIES], weights=[w for _, w in FAMILIES])[0]()
 
+EXTREME_INTS = [0, -1, 1, 2, 3, 2**31, -2**31, 2**31 - 1, 2**32, 2**62, 2**63 - 1, -(2**63 - 1), -2**63]
+EXTREME_FLOATS = ["0f", "-1f", "1e30f", "-1e30f", "9.3e18f", "4294967296f", "0.5f", "2f", "1e-30f"]
+def extreme_tables():
+    """The operators of ir/ops.def (name, argument counts, attributes with `!` for required ones) and the
+    kind of each attribute in ir/attrs.def; string attributes take the values the golden tests write."""
+    import os, re
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    kinds = dict(re.findall(r'IR_ATTR\(\w+, "(\w+)", (\w+)\)', open(os.path.join(root, "ir/attrs.def")).read()))
+    ops = [(n, int(a), int(b), at.split()) for n, a, b, at in
+           re.findall(r'IR_OP\(\w+, "([\w.]+)", (\d+), (\d+), "([^"]*)"', open(os.path.join(root, "ir/ops.def")).read())]
+    strs = {}
+    for d, _, fs in os.walk(os.path.join(root, "tests/golden")):
+        for f in fs:
+            if f.endswith(".rly"):
+                for k, v in re.findall(r'\b(\w+)="([^"\n]*)"', open(os.path.join(d, f), errors="replace").read()):
+                    strs.setdefault(k, set()).add(v)
+    seeds = [] # the golden operator tests' one-line calls, whose attributes gen_extreme mutates
+    for d, _, fs in os.walk(os.path.join(root, "tests/golden/ops")):
+        for f in sorted(fs):
+            for line in open(os.path.join(d, f), errors="replace"):
+                line = line.strip()
+                if line and not line.startswith(("//", "def", "let", "type")) and "%" not in line and "@" not in line \
+                        and re.search(r"\w=(-?\d|\[)", line) \
+                        and re.match(r"[\w.]+\(", line) and line.count("(") == line.count(")"):
+                    seeds.append(line)
+    return ops, kinds, {k: sorted(v) for k, v in strs.items()}, sorted(seeds)
+def mutate_attrs(line):
+    """The integers of a call's attributes (`name=3`, `name=[1, [2, 3]]`), each made extreme with
+    probability 1/2 (shape=[...] too: huge or empty tensors)."""
+    import re
+    def one(m): return str(R.choice(EXTREME_INTS)) if R.random() < 0.5 else m.group(0)
+    def attr(m): return m.group(1) + re.sub(r"(?<![\w.])-?\d+(?![\w.])", one, m.group(2))
+    return re.sub(r"(\b\w+=)(\[[-\d\s,\[\]]*\]|-?\d+(?![\w.]))", attr, line)
+EXTREME = []
+def gen_extreme():
+    """One call of a random operator of ir/ops.def with extreme integer attribute values (0, -1, +-2^31,
+    +-(2^63 - 1), -2^63, 2^62 ...), extreme floats, and tensors that are small, empty with a huge other
+    dimension (zeros(shape=[0, 2^62])), or huge and only typed (a function's parameter, not called);
+    or, half the time, a golden test's call with its attributes' integers made extreme."""
+    if not EXTREME: EXTREME.append(extreme_tables())
+    ops, kinds, strs, seeds = EXTREME[0]
+    if seeds and R.random() < 0.5: return mutate_attrs(R.choice(seeds))
+    name, lo, hi, attrs = R.choice(ops)
+    huge = R.random() < 0.25
+    params = []
+    def ext(): return R.choice(EXTREME_INTS) if R.random() < 0.6 else R.randint(-3, 6)
+    def dims():
+        sh = shape(R.randint(0, 4), 1, 4)
+        if sh and R.random() < 0.5:
+            sh[R.randrange(len(sh))] = R.choice([2**62, 2**63 - 1, 2**31, 2**32, 4611686018427387905])
+            if not huge: sh[R.randrange(len(sh))] = 0
+        return sh
+    def tensor():
+        dt = R.choice(["float32", "float32", "int32", "int64", "uint8", "bool", "float64"])
+        sh = dims()
+        if huge:
+            params.append("%%p%d: Tensor[(%s), %s]" % (len(params), ", ".join(map(str, sh)) + ("," if len(sh) == 1 else ""), dt))
+            return "%%p%d" % (len(params) - 1)
+        if any(d > 2**20 for d in sh) or 0 in sh: return 'zeros(shape=%s, dtype="%s")' % (l(sh), dt)
+        return t(sh, dt)
+    def arg():
+        r = R.random()
+        if r < 0.8: return tensor()
+        if r < 0.9: return "(%s)" % ", ".join(tensor() for _ in range(R.randint(1, 3))) + ("," if R.random() < 0.3 else "")
+        return R.choice(["%d" % ext(), "%di64" % ext() if -2**63 <= ext() < 2**63 else "1i64", "1f"])
+    args = [arg() for _ in range(R.randint(lo, hi))]
+    kw = []
+    for a in attrs:
+        req = a.endswith("!"); a = a.rstrip("!")
+        if not req and R.random() < 0.4: continue
+        k = kinds.get(a)
+        if k == "INTS":
+            v = "%d" % ext() if R.random() < 0.3 else l([ext() for _ in range(R.randint(0, 4))])
+        elif k == "BOOL": v = R.choice(["True", "False"])
+        elif k == "FLOAT": v = R.choice(EXTREME_FLOATS + ["%d" % ext()])
+        elif k == "DTYPE": v = '"%s"' % R.choice(["float32", "int32", "int64", "uint8", "int8", "float64", "bool", "uint64"])
+        elif k == "STR": v = '"%s"' % R.choice(strs.get(a, [""]))
+        elif k == "PAIRS": v = l([l([ext(), ext()]) for _ in range(R.randint(1, 4))])
+        elif req: v = l([ext() for _ in range(R.randint(1, 4))])
+        else: continue
+        kw.append("%s=%s" % (a, v))
+    call = "%s(%s)" % (name, ", ".join(args + kw))
+    return "fn (%s) { %s }" % (", ".join(params), call) if params else call
+
 
 bad = []
 for i in range(N):
