@@ -483,9 +483,22 @@ def gen_extreme():
     return "fn (%s) { %s }" % (", ".join(params), call) if params else call
 
 
+# Extreme attribute values and shapes (issue "Reliability"): their run-time errors (out of memory, an
+# index out of range in data the mutation changed) are expected; crashes, internal errors and hangs are not.
+LENIENT = [False]
+
+
+def gen_extreme_call():
+    LENIENT[0] = True
+    return gen_extreme()
+
+
+FAMILIES.append((gen_extreme_call, 12))
+
 bad = []
 for i in range(N):
     MADE.clear()
+    LENIENT[0] = False
     e = any_call()
     dyn = False
     if MADE and R.random() < 0.5:  # the first tensor as a parameter whose dimensions are all `?`
@@ -498,7 +511,7 @@ for i in range(N):
         p = subprocess.run([relay, "--no-prelude", "-e", e], capture_output=True, text=True, timeout=20)
     except subprocess.TimeoutExpired:
         bad.append("timeout: " + e); continue
-    if p.returncode not in (0, 1) or "internal error" in p.stderr or (not dyn and "run-time error" in p.stderr):
+    if p.returncode not in (0, 1) or "internal error" in p.stderr or (not dyn and not LENIENT[0] and "run-time error" in p.stderr):
         bad.append("status %d: %s\n     %s" % (p.returncode, e, (p.stderr.strip().splitlines() or [""])[0][:300]))
 print("1..1")
 print("%s 1 - %d random operator calls (seed %d)" % ("not ok" if bad else "ok", N, seed))
