@@ -1,13 +1,13 @@
-/* The symbol map: linear probing over a power-of-two table, grown at half full. */
+/* The address map: linear probing over a power-of-two table, grown at half full. */
 #include "ir/symmap.h"
 
 #include <stdint.h>
 
 #include "ir/mem.h"
 
-static size_t slot_of(Sym key, size_t cap) { return (size_t)(((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1); }
+static size_t slot_of(const void *key, size_t cap) { return (size_t)(((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1); }
 
-void *ir_symmap_get(const IrSymMap *m, Sym key) {
+void *ir_ptrmap_get(const IrPtrMap *m, const void *key) {
   if (!m->cap) return NULL;
   for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
     if (m->keys[i] == key) return m->values[i];
@@ -15,9 +15,9 @@ void *ir_symmap_get(const IrSymMap *m, Sym key) {
   }
 }
 
-static void grow(IrSymMap *m) {
+static void grow(IrPtrMap *m) {
   size_t cap = m->cap ? 2 * m->cap : 64;
-  Sym *keys = IR_NEW_ARRAY(Sym, cap);
+  const void **keys = IR_NEW_ARRAY(const void *, cap);
   void **values = IR_NEW_ARRAY(void *, cap);
   for (size_t i = 0; i < m->cap; i++) {
     if (!m->keys[i]) continue;
@@ -31,7 +31,7 @@ static void grow(IrSymMap *m) {
   m->cap = cap;
 }
 
-void ir_symmap_put(IrSymMap *m, Sym key, void *value) {
+void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value) {
   if (2 * (m->count + 1) > m->cap) grow(m);
   size_t i = slot_of(key, m->cap);
   while (m->keys[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);

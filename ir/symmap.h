@@ -1,19 +1,26 @@
-/* A hash map from symbols to pointers (open addressing on the symbol's address). Names are
- * looked up in O(1) however many globals, locals or constructors a program has. */
+/* A hash map from addresses to pointers (open addressing on the key's address): names, which are
+ * interned symbols, are looked up in O(1) however many globals, locals or constructors a program
+ * has; the checker also keys nodes by their address. */
 #ifndef IR_SYMMAP_H
 #define IR_SYMMAP_H
 
 #include "ir/symbol.h"
 
-typedef struct IrSymMap {
-  Sym *keys;
+typedef struct IrPtrMap {
+  const void **keys;
   void **values;
   size_t cap, count;
-} IrSymMap;
+} IrPtrMap;
 
-/* The value for key, or NULL. */
-void *ir_symmap_get(const IrSymMap *m, Sym key);
+/* The value for key (not NULL), or NULL. */
+void *ir_ptrmap_get(const IrPtrMap *m, const void *key);
 /* Sets key's value (NULL removes nothing: store a value to overwrite). */
-void ir_symmap_put(IrSymMap *m, Sym key, void *value);
+void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value);
+
+/* A map from symbols: equal names are one symbol, so its address is the key. */
+typedef IrPtrMap IrSymMap;
+
+static inline void *ir_symmap_get(const IrSymMap *m, Sym key) { return ir_ptrmap_get(m, key); }
+static inline void ir_symmap_put(IrSymMap *m, Sym key, void *value) { ir_ptrmap_put(m, key, value); }
 
 #endif

@@ -69,6 +69,9 @@ _Noreturn void ty_fail_notes(TyCheck *c, IrSpan span, int nnotes, const char *co
 void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const char *what, ...)
     __attribute__((format(printf, 5, 6)));
 /* Runs the solver; a failed relation has been reported: unwind. */
+/* Fails with "the type of <what> is too large" when t, written out, has more than
+ * TY_MAX_TYPE_PARTS parts. */
+void ty_check_size(TyCheck *c, IrSpan span, IrType *t, const char *what, ...) __attribute__((format(printf, 4, 5)));
 void ty_solve_or_fail(TyCheck *c);
 /* A type for messages: resolved, holes shown as `_`. */
 const char *ty_show(TyCheck *c, IrType *t);

@@ -426,6 +426,7 @@ static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
       ty_expect(c, value->span, ann, t, "the value bound to `%%%s`", v->name->name);
       t = ann;
     }
+    ty_check_size(c, let->span, t, "`%%%s`", v->name->name);
     return bind(c, v->name, t);
   }
   c->cx.level++;
@@ -437,7 +438,9 @@ static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
   ty_solve_or_fail(c);
   c->cx.level--;
   unbind(c, self);
-  return bind(c, v->name, ty_generalize(c, h.type, h.ntparams, h.tparams));
+  IrType *scheme = ty_generalize(c, h.type, h.ntparams, h.tparams);
+  ty_check_size(c, let->span, scheme, "`%%%s`", v->name->name);
+  return bind(c, v->name, scheme);
 }
 
 /* ---------------------------------------------------------------- expressions */

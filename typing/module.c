@@ -37,6 +37,25 @@ const char *ty_show(TyCheck *c, IrType *t) {
   return ir_type_str(ty_for_message(&c->cx, t, &names));
 }
 
+static const char too_large_note[] =
+    "types share their parts, so a value built from itself at each step (`let %x1 = (%x0, %x0); let %x2 = "
+    "(%x1, %x1)`, or a function applied to its own result) doubles its type in a few bytes; written out, "
+    "this one would be larger than relay checks";
+
+static _Noreturn void too_large(TyCheck *c, IrSpan span, const char *what) {
+  ty_fail_notes(c, span, TY_NOTES(too_large_note), "the type of %s is too large: it has more than %d parts", what,
+                TY_MAX_TYPE_PARTS);
+}
+
+void ty_check_size(TyCheck *c, IrSpan span, IrType *t, const char *what_fmt, ...) {
+  if (!ty_larger_than(&c->cx, t, TY_MAX_TYPE_PARTS)) return;
+  va_list ap;
+  va_start(ap, what_fmt);
+  const char *what = ir_vprintf(what_fmt, ap);
+  va_end(ap);
+  too_large(c, span, what);
+}
+
 void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const char *what_fmt, ...) {
   TyMismatch why = TY_MISMATCH_INIT;
   if (ty_unify(&c->cx, expected, found, &why)) return;
@@ -44,6 +63,7 @@ void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const c
   va_start(ap, what_fmt);
   const char *what = ir_vprintf(what_fmt, ap);
   va_end(ap);
+  if (why.reason == ty_too_large) too_large(c, span, what);
   IrSymMap names = {0}; /* one naming for every type of this message */
 #define SHOW(t) ir_type_str(ty_for_message(&c->cx, (t), &names))
   const char *e = SHOW(expected), *f = SHOW(found);
@@ -231,6 +251,8 @@ static void check_group(TyCheck *c, DefList *group) {
   }
   ty_generalize_group(c, group->len, types, declared, schemes);
   for (int i = 0; i < group->len; i++) {
+    const IrItem *item = group->items[i]->item;
+    ty_check_size(c, item->span, schemes[i], "`@%s`", item->name->name);
     if (headers[i].complete && headers[i].nrels) schemes[i] = with_declared_relations(schemes[i], &headers[i]);
     group->items[i]->type = schemes[i];
     group->items[i]->done = true;
@@ -265,6 +287,7 @@ static IrType *check_expression(TyCheck *c, IrExpr *e) {
   c->cx.level = 0;
   /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names. */
   IrType *scheme = ty_generalize(c, t, 0, NULL);
+  ty_check_size(c, e->span, scheme, "this expression");
   no_open_relations(c);
   c->cx.frozen = true;
   ty_check_literals(c);

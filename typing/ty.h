@@ -81,7 +81,8 @@ struct TyCtx {
   uint32_t level;
   uint64_t rel_runs; /* how many times any relation ran: the solver's cost */
   IrSymMap message_names; /* hole names in the message of the relation running now */
-  bool frozen;            /* solved for good: ty_resolve may share one result per hole */
+  bool frozen;            /* solved for good: ty_resolve may share one result per hole and node */
+  IrPtrMap resolved_nodes; /* frozen: what ty_resolve made of each node it met */
   uint32_t epoch;         /* the current value of the scratch marks (bumped by each walk) */
   IrDiags *diags;
 };
@@ -98,6 +99,15 @@ uint32_t ty_find(TyCtx *cx, uint32_t id);
 IrType *ty_prune(TyCtx *cx, IrType *t);
 /* t with every resolved hole replaced, all the way down. */
 IrType *ty_resolve(TyCtx *cx, IrType *t);
+/* The most parts (nodes, counted as if the type were written out) a type may have. Types share
+ * their parts, so doubling a value at each step (`let %x1 = (%x0, %x0); let %x2 = (%x1, %x1)`)
+ * doubles its type in a few bytes; past this size checking stops with "too large" rather than
+ * walk, copy or print it. */
+enum { TY_MAX_TYPE_PARTS = 1000000 };
+/* Whether t, written out, has more than `limit` parts (a walk of at most limit + 1 parts). */
+bool ty_larger_than(TyCtx *cx, IrType *t, long limit);
+/* The reason a unification gives when a type it walks is too large (compare the pointer). */
+extern const char ty_too_large[];
 /* Calls f on the slot of every direct part of t (including a function type's relations). */
 void ty_each_child(IrType *t, void (*f)(IrType **slot, void *env), void *env);
 /* A copy of the node t with its own arrays of parts, for a walk that rewrites them. */

@@ -96,21 +96,6 @@ void ty_each_child(IrType *t, void (*f)(IrType **slot, void *env), void *env) {
   }
 }
 
-typedef struct {
-  TyCtx *cx;
-  IrType *result;
-  bool changed;
-} ResolveEnv;
-
-static IrType *resolve(TyCtx *cx, IrType *t);
-
-static void resolve_child(IrType **slot, void *p) {
-  ResolveEnv *env = p;
-  IrType *r = resolve(env->cx, *slot);
-  if (r != *slot) env->changed = true;
-  *slot = r; /* writes into the copy made by resolve() */
-}
-
 IrType *ty_copy_node(IrType *t) {
   IrType *c = IR_NEW(IrType);
   *c = *t;
@@ -143,27 +128,92 @@ IrType *ty_copy_node(IrType *t) {
   return c;
 }
 
-static IrType *resolve(TyCtx *cx, IrType *t) {
-  if (t->kind == IR_TYPE_HOLE) {
-    uint32_t root = ty_find(cx, t->u.hole.id);
-    TyVar *v = &cx->vars.items[root];
-    if (!v->resolved) return v->node;
-    if (v->zonked) return v->zonked;
-    IrType *r = resolve(cx, v->resolved);
-    /* Frozen, every node mentioning this hole shares one copy instead of making its own. */
-    if (cx->frozen) cx->vars.items[root].zonked = r;
-    return r;
+/* A node's children, resolved: at most as many as the node has slots. */
+typedef struct {
+  TyCtx *cx;
+  IrType **kids;
+  int len, cap, next;
+  bool changed;
+} ResolveEnv;
+
+static IrType *resolve(TyCtx *cx, IrType *t);
+
+static void resolve_child(IrType **slot, void *p) {
+  ResolveEnv *env = p;
+  IrType *r = resolve(env->cx, *slot);
+  if (r != *slot) env->changed = true;
+  if (env->len == env->cap) { /* past the few on the C stack */
+    IrType **more = IR_NEW_ARRAY(IrType *, 2 * env->cap);
+    memcpy(more, env->kids, sizeof(IrType *) * (size_t)env->len);
+    env->kids = more;
+    env->cap *= 2;
   }
-  IrType *copy = ty_copy_node(t);
-  ResolveEnv env = {cx, NULL, false};
-  ty_each_child(copy, resolve_child, &env);
-  if (!env.changed) return t; /* share what did not change */
-  TyPoly p; /* `32 - 1` once the hole in `_a - 1` is 32: arithmetic shows in normal form, 31 */
-  if (copy->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, copy, &p)) return ty_poly_to_dim(cx, &p);
-  return copy;
+  env->kids[env->len++] = r;
+}
+
+static void store_child(IrType **slot, void *p) {
+  ResolveEnv *env = p;
+  *slot = env->kids[env->next++];
+}
+
+/* The resolution of a node that is not a hole: t itself when nothing under it changed (nothing is
+ * copied then), else a copy with the resolved children. Once the context is frozen, the result is
+ * remembered per node, so a type reachable along many paths (the type of `%x` inside the type of
+ * `(%x, %x)`, of a tuple nested in a tuple ...) is resolved once: resolving every node of a program
+ * costs the size of its types as they are shared, not as they would be written out. */
+static IrType *resolve_node(TyCtx *cx, IrType *t) {
+  if (cx->frozen) {
+    IrType *known = ir_ptrmap_get(&cx->resolved_nodes, t);
+    if (known) return known;
+  }
+  IrType *small[8];
+  ResolveEnv env = {cx, small, 0, 8, 0, false};
+  ty_each_child(t, resolve_child, &env);
+  IrType *r = t;
+  if (env.changed) {
+    r = ty_copy_node(t);
+    ty_each_child(r, store_child, &env);
+    TyPoly p; /* `32 - 1` once the hole in `_a - 1` is 32: arithmetic shows in normal form, 31 */
+    if (r->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, r, &p)) r = ty_poly_to_dim(cx, &p);
+  }
+  if (cx->frozen) ir_ptrmap_put(&cx->resolved_nodes, t, r);
+  return r;
+}
+
+static IrType *resolve(TyCtx *cx, IrType *t) {
+  if (t->kind != IR_TYPE_HOLE) return resolve_node(cx, t);
+  uint32_t root = ty_find(cx, t->u.hole.id);
+  TyVar *v = &cx->vars.items[root];
+  if (!v->resolved) return v->node;
+  if (v->zonked) return v->zonked;
+  IrType *r = resolve(cx, v->resolved);
+  /* Frozen, every node mentioning this hole shares one copy instead of making its own. */
+  if (cx->frozen) cx->vars.items[root].zonked = r;
+  return r;
 }
 
 IrType *ty_resolve(TyCtx *cx, IrType *t) { return resolve(cx, t); }
+
+typedef struct {
+  TyCtx *cx;
+  long left;
+} SizeEnv;
+
+static void count_child(IrType **slot, void *p) {
+  SizeEnv *env = p;
+  if (env->left < 0) return;
+  env->left--;
+  ty_each_child(ty_prune(env->cx, *slot), count_child, env);
+}
+
+bool ty_larger_than(TyCtx *cx, IrType *t, long limit) {
+  SizeEnv env = {cx, limit};
+  IrType *slot = t;
+  count_child(&slot, &env);
+  return env.left < 0;
+}
+
+const char ty_too_large[] = "a type too large to check";
 
 typedef struct {
   TyCtx *cx;
@@ -185,38 +235,48 @@ void ty_holes_of(TyCtx *cx, IrType *t, TyIdList *out) {
 
 
 /* A copy of t for a message: a hole standing for an unsuffixed literal's base type shows its
- * default (int32, float32), other holes get names _a, _b, ... shared by every type of the message. */
+ * default (int32, float32), other holes get names _a, _b, ... shared by every type of the message.
+ * Past MESSAGE_PARTS parts the rest shows as `...`: a message stays readable (and small) however
+ * large the type. */
+enum { MESSAGE_PARTS = 2000 };
+
 typedef struct {
   TyCtx *cx;
   IrSymMap *names;
+  long left;
 } MessageEnv;
 
-static void message_child(IrType **slot, void *p) {
-  MessageEnv *env = p;
-  *slot = ty_for_message(env->cx, *slot, env->names);
-}
+static IrType *for_message(MessageEnv *env, IrType *t);
 
-IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names) {
+static void message_child(IrType **slot, void *p) { *slot = for_message(p, *slot); }
+
+static IrType *for_message(MessageEnv *env, IrType *t) {
+  TyCtx *cx = env->cx;
   t = ty_prune(cx, t);
+  if (env->left-- <= 0) return ir_type_var(ir_sym("..."), kind_of(cx, t), (IrSpan){0});
   if (t->kind == IR_TYPE_HOLE) {
     uint32_t root = ty_find(cx, t->u.hole.id);
     TyVar *v = &cx->vars.items[root];
     if (v->lit != TY_LIT_NONE)
       return ir_type_dtype(v->lit == TY_LIT_FLOAT ? IR_DTYPE(IR_DT_FLOAT, 32) : IR_DTYPE(IR_DT_INT, 32), (IrSpan){0});
     Sym key = ir_sym(ir_printf("%u", root));
-    IrType *named = ir_symmap_get(names, key);
+    IrType *named = ir_symmap_get(env->names, key);
     if (!named) {
-      size_t k = names->count;
+      size_t k = env->names->count;
       named = ir_type_var(ir_sym(k < 26 ? ir_printf("_%c", (char)('a' + k)) : ir_printf("_%zu", k)), v->kind, (IrSpan){0});
-      ir_symmap_put(names, key, named);
+      ir_symmap_put(env->names, key, named);
     }
     return named;
   }
   IrType *out = ty_copy_node(t);
-  MessageEnv env = {cx, names};
-  ty_each_child(out, message_child, &env);
+  ty_each_child(out, message_child, env);
   if (out->kind == IR_TYPE_FUNC) out->u.func.nrels = 0; /* a message shows the shape of the type */
   return out;
+}
+
+IrType *ty_for_message(TyCtx *cx, IrType *t, IrSymMap *names) {
+  MessageEnv env = {cx, names, MESSAGE_PARTS};
+  return for_message(&env, t);
 }
 
 /* ---------------------------------------------------------------- binding */
@@ -225,12 +285,15 @@ typedef struct {
   TyCtx *cx;
   uint32_t root; /* the hole being bound */
   bool occurs;
+  long left; /* parts the walk may still visit: a type shared into a huge one stops it */
 } AdoptEnv;
 
 /* The walk of binding: occurs check, levels, trigger lists. */
 static void adopt_child(IrType **slot, void *p) {
   AdoptEnv *env = p;
   TyCtx *cx = env->cx;
+  if (env->left < 0) return;
+  env->left--;
   IrType *t = ty_prune(cx, *slot);
   if (t->kind != IR_TYPE_HOLE) {
     ty_each_child(t, adopt_child, env);
@@ -291,8 +354,12 @@ bool ty_bind_hole(TyCtx *cx, IrType *hole, IrType *t, TyMismatch *why) {
     return false;
   }
   if (!literal_fits(cx, root, t, why)) return false;
-  AdoptEnv env = {cx, root, false};
+  AdoptEnv env = {cx, root, false, TY_MAX_TYPE_PARTS};
   ty_each_child(t, adopt_child, &env);
+  if (env.left < 0) {
+    mismatch(why, hole, t, ty_too_large);
+    return false;
+  }
   if (env.occurs) {
     mismatch(why, hole, t, "a type that would contain itself (an infinite type)");
     return false;
