@@ -85,8 +85,9 @@ static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *ou
   out->given = true;
   out->span = v->span;
   if (kind == IR_AK_ANY) return NULL;
-  if (v->kind == IR_ATTR_NONE) {
-    out->none = true;
+  if (v->kind == IR_ATTR_NONE) { /* `axis=None`: no axes, all of them; elsewhere, as if not given */
+    if (kind == IR_AK_INTS || kind == IR_AK_PAIRS) out->none = true;
+    else out->given = false;
     return NULL;
   }
   switch (kind) {
@@ -170,7 +171,8 @@ const char *ir_attrs_decode(const char *owner, const char *accepted, int n, cons
   }
   for (int id = 0; id < IR_A_COUNT; id++) {
     bool required = false;
-    if (listed(accepted, attr_table[id].name, &required) && required && !(a && a->v[id].given)) {
+    if (listed(accepted, attr_table[id].name, &required) && required && !(a && a->v[id].given && !a->v[id].none)) {
+      if (a && a->v[id].given) *where = a->v[id].span; /* None, or "" for a base type, is no value */
       return ir_printf("`%s` needs the attribute `%s`", owner, attr_table[id].name);
     }
   }

@@ -2,20 +2,87 @@
 #include "ir/mem.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* ---------------------------------------------------------------- traps */
+
+static IrTrap *innermost;
+
+void ir_trap_push(IrTrap *trap, void (*on_out_of_memory)(IrTrap *trap, size_t bytes)) {
+  trap->prev = innermost;
+  trap->on_out_of_memory = on_out_of_memory;
+  trap->bytes = 0;
+  innermost = trap;
+}
+
+void ir_trap_pop(IrTrap *trap) {
+  if (innermost == trap) innermost = trap->prev;
+}
+
+IrTrap *ir_trap_top(void) { return innermost; }
+
+_Noreturn void ir_out_of_memory(size_t bytes) {
+  IrTrap *trap = innermost;
+  if (!trap) { /* a phase's entry point forgot its trap: nothing can be unwound safely */
+    fprintf(stderr, "relay: internal error: out of memory (a request for %zu bytes) outside a trap\n", bytes);
+    abort();
+  }
+  trap->bytes = bytes ? bytes : 1;
+  if (trap->on_out_of_memory) trap->on_out_of_memory(trap, bytes);
+  innermost = trap->prev;
+  longjmp(trap->jb, 1);
+}
+
+_Noreturn void ir_unwind(IrTrap *trap) {
+  trap->bytes = 0;
+  innermost = trap->prev;
+  longjmp(trap->jb, 1);
+}
+
+/* ---------------------------------------------------------------- failure injection */
+
+#ifndef NDEBUG
+static long fail_countdown = -1; /* allocations left before the injected failure; -1: none */
+
+void ir_fail_allocation(long n) { fail_countdown = n > 0 ? n : -1; }
+
+bool ir_injected_failure(void) {
+  if (fail_countdown < 0) {
+    static bool read_env;
+    if (read_env) return false;
+    read_env = true;
+    const char *env = getenv("RELAY_FAIL_ALLOC");
+    if (!env || atol(env) <= 0) return false;
+    fail_countdown = atol(env);
+  }
+  return --fail_countdown == 0 ? (fail_countdown = -1, true) : false;
+}
+#else
+void ir_fail_allocation(long n) { (void)n; }
+#endif
+
+/* ---------------------------------------------------------------- allocation */
 
 void *ir_alloc(size_t size) {
   /* GC_MALLOC returns cleared memory. */
-  return GC_MALLOC(size ? size : 1);
-}
-
-void *ir_alloc_atomic(size_t size) {
-  void *p = GC_MALLOC_ATOMIC(size ? size : 1);
-  if (p) memset(p, 0, size);
+  void *p = ir_injected_failure() ? NULL : GC_MALLOC(size ? size : 1);
+  if (!p) ir_out_of_memory(size);
   return p;
 }
 
-void *ir_realloc(void *p, size_t size) { return GC_REALLOC(p, size ? size : 1); }
+void *ir_alloc_atomic(size_t size) {
+  void *p = ir_injected_failure() ? NULL : GC_MALLOC_ATOMIC(size ? size : 1);
+  if (!p) ir_out_of_memory(size);
+  memset(p, 0, size);
+  return p;
+}
+
+void *ir_realloc(void *p, size_t size) {
+  void *q = ir_injected_failure() ? NULL : GC_REALLOC(p, size ? size : 1);
+  if (!q) ir_out_of_memory(size);
+  return q;
+}
 
 char *ir_strndup(const char *s, size_t n) {
   char *d = ir_alloc_atomic(n + 1);
@@ -47,7 +114,8 @@ static void reserve(IrBuf *b, size_t extra) {
   if (b->len + extra + 1 <= b->cap) return;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < b->len + extra + 1) cap *= 2;
-  char *d = GC_MALLOC_ATOMIC(cap);
+  char *d = ir_injected_failure() ? NULL : GC_MALLOC_ATOMIC(cap);
+  if (!d) ir_out_of_memory(cap);
   if (b->len) memcpy(d, b->data, b->len);
   b->data = d;
   b->cap = cap;

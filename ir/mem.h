@@ -3,14 +3,65 @@
 #ifndef IR_MEM_H
 #define IR_MEM_H
 
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define GC_THREADS
 #include <gc.h>
 
-/* Zeroed, GC-scanned memory. Never returns NULL: on exhaustion the GC's out-of-memory handler
- * (installed by the driver) unwinds to the nearest protected call. */
+/* Running out of memory, in every phase. The allocators below (and the run time's rt_alloc, which
+ * go through ir_out_of_memory too) never return NULL: when the heap is exhausted they unwind
+ * (longjmp) to the innermost trap, whose owner drops what the failed work built and reports "out of
+ * memory". Each entry point of a phase (a REPL input's parse, check and compile; an evaluation)
+ * sets one up:
+ *     IrTrap trap;
+ *     ir_trap_push(&trap, NULL);
+ *     if (setjmp(trap.jb) == 0) { ...work...; ir_trap_pop(&trap); } else { ...trap.bytes failed... }
+ * (the unwinding pops it). Allocating with no trap set is a bug: it says so on stderr and aborts. */
+typedef struct IrTrap {
+  jmp_buf jb;
+  struct IrTrap *prev;
+  size_t bytes; /* after an unwinding: the request that failed */
+  /* Called before unwinding to this trap, while the failed work's frames still exist (the run time
+   * records its call chain); NULL for none. */
+  void (*on_out_of_memory)(struct IrTrap *trap, size_t bytes);
+} IrTrap;
+
+/* Makes trap the innermost; on_out_of_memory as in IrTrap (NULL for none). */
+void ir_trap_push(IrTrap *trap, void (*on_out_of_memory)(IrTrap *trap, size_t bytes));
+void ir_trap_pop(IrTrap *trap);
+/* The innermost trap, or NULL. */
+IrTrap *ir_trap_top(void);
+/* Unwinds to the innermost trap, popping it (its on_out_of_memory, if any, runs first). */
+_Noreturn void ir_out_of_memory(size_t bytes);
+/* Unwinds to `trap` (with bytes 0: not for memory), popping it and every trap inside it. */
+_Noreturn void ir_unwind(IrTrap *trap);
+
+/* Allocation-failure injection, for tests (builds without NDEBUG only): the nth allocation from
+ * now (1 = the next) fails as if the heap were exhausted, once; 0 turns it off. The environment
+ * variable RELAY_FAIL_ALLOC=n does the same from the start (counting the Prelude's allocations). */
+void ir_fail_allocation(long n);
+#ifdef NDEBUG
+static inline bool ir_injected_failure(void) { return false; }
+#else
+bool ir_injected_failure(void);
+/* Makes room for `extra` more items, so that pushing them allocates nothing (cannot fail). */
+#define IR_VEC_RESERVE(v, extra)                                                               \
+  do {                                                                                         \
+    int want_ = (v).len + (extra);                                                             \
+    if (want_ > (v).cap) {                                                                     \
+      int cap_ = (v).cap ? (v).cap : 4;                                                        \
+      while (cap_ < want_) cap_ *= 2;                                                          \
+      (v).items = ir_realloc((v).items, sizeof(*(v).items) * (size_t)cap_);                    \
+      (v).cap = cap_;                                                                          \
+    }                                                                                          \
+  } while (0)
+
+#endif
+
+/* Zeroed, GC-scanned memory. Never returns NULL (see above). */
 void *ir_alloc(size_t size);
 /* Zeroed memory that the collector does not scan: for data that holds no pointers. */
 void *ir_alloc_atomic(size_t size);
@@ -51,6 +102,18 @@ void ir_buf_indent(IrBuf *b, int columns);
       (v).items = ir_realloc((v).items, sizeof(*(v).items) * (size_t)(v).cap);                 \
     }                                                                                          \
     (v).items[(v).len++] = (x);                                                                \
+  } while (0)
+
+/* Makes room for `extra` more items, so that pushing them allocates nothing (cannot fail). */
+#define IR_VEC_RESERVE(v, extra)                                                               \
+  do {                                                                                         \
+    int want_ = (v).len + (extra);                                                             \
+    if (want_ > (v).cap) {                                                                     \
+      int cap_ = (v).cap ? (v).cap : 4;                                                        \
+      while (cap_ < want_) cap_ *= 2;                                                          \
+      (v).items = ir_realloc((v).items, sizeof(*(v).items) * (size_t)cap_);                    \
+      (v).cap = cap_;                                                                          \
+    }                                                                                          \
   } while (0)
 
 #endif

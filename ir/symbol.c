@@ -19,7 +19,8 @@ static uint32_t hash_of(const char *s, size_t n) {
 
 static void grow(void) {
   size_t cap = table.cap ? table.cap * 2 : 1024;
-  Sym *slots = GC_MALLOC_UNCOLLECTABLE(cap * sizeof(Sym));
+  Sym *slots = ir_injected_failure() ? NULL : GC_MALLOC_UNCOLLECTABLE(cap * sizeof(Sym));
+  if (!slots) ir_out_of_memory(cap * sizeof(Sym));
   for (size_t i = 0; i < table.cap; i++) {
     Sym s = table.slots[i];
     if (!s) continue;
@@ -38,7 +39,8 @@ Sym ir_sym_n(const char *name, size_t len) {
   size_t j = h & (table.cap - 1);
   for (Sym s; (s = table.slots[j]); j = (j + 1) & (table.cap - 1))
     if (s->hash == h && s->len == len && memcmp(s->name, name, len) == 0) return s;
-  IrSymbol *s = GC_MALLOC_ATOMIC_UNCOLLECTABLE(sizeof(IrSymbol) + len + 1);
+  IrSymbol *s = ir_injected_failure() ? NULL : GC_MALLOC_ATOMIC_UNCOLLECTABLE(sizeof(IrSymbol) + len + 1);
+  if (!s) ir_out_of_memory(sizeof(IrSymbol) + len + 1);
   s->hash = h;
   s->len = (uint32_t)len;
   memcpy(s->name, name, len);

@@ -15,8 +15,7 @@ void *ir_ptrmap_get(const IrPtrMap *m, const void *key) {
   }
 }
 
-static void grow(IrPtrMap *m) {
-  size_t cap = m->cap ? 2 * m->cap : 64;
+static void grow_to(IrPtrMap *m, size_t cap) {
   const void **keys = IR_NEW_ARRAY(const void *, cap);
   void **values = IR_NEW_ARRAY(void *, cap);
   for (size_t i = 0; i < m->cap; i++) {
@@ -31,8 +30,14 @@ static void grow(IrPtrMap *m) {
   m->cap = cap;
 }
 
+void ir_ptrmap_reserve(IrPtrMap *m, size_t extra) {
+  size_t cap = m->cap ? m->cap : 64;
+  while (2 * (m->count + extra) > cap) cap *= 2;
+  if (cap != m->cap) grow_to(m, cap);
+}
+
 void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value) {
-  if (2 * (m->count + 1) > m->cap) grow(m);
+  if (2 * (m->count + 1) > m->cap) grow_to(m, m->cap ? 2 * m->cap : 64);
   size_t i = slot_of(key, m->cap);
   while (m->keys[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
   if (!m->keys[i]) {

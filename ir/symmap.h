@@ -17,10 +17,14 @@ void *ir_ptrmap_get(const IrPtrMap *m, const void *key);
 /* Sets key's value (NULL removes nothing: store a value to overwrite). */
 void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value);
 
+/* Makes room for `extra` more keys, so that putting them allocates nothing (cannot fail). */
+void ir_ptrmap_reserve(IrPtrMap *m, size_t extra);
+
 /* A map from symbols: equal names are one symbol, so its address is the key. */
 typedef IrPtrMap IrSymMap;
 
 static inline void *ir_symmap_get(const IrSymMap *m, Sym key) { return ir_ptrmap_get(m, key); }
 static inline void ir_symmap_put(IrSymMap *m, Sym key, void *value) { ir_ptrmap_put(m, key, value); }
+static inline void ir_symmap_reserve(IrSymMap *m, size_t extra) { ir_ptrmap_reserve(m, extra); }
 
 #endif

@@ -155,6 +155,73 @@ static InputResult run_input(Session *s, const char *text, bool more_may_come, b
   return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }
 
+/* The loop's state between lines: the input read so far, and whether it is a :{ ... :} block. */
+typedef struct {
+  bool tty, block, quit;
+  IrBuf input;
+} Loop;
+
+/* Reads a line and, once an input is complete, runs it; false at the end of the input. */
+static bool read_and_run(Session *s, Loop *L) {
+  char *line = read_line(L->tty, L->input.len || L->block ? "... " : "relay> ");
+  if (interrupted) { /* Ctrl-C at the prompt: drop the input */
+    forget_interrupt();
+    ir_buf_init(&L->input);
+    L->block = false;
+    if (L->tty) putchar('\n');
+    return true;
+  }
+  if (!line) {
+    if (L->input.len && run_input(s, L->input.data, false, &L->quit) == INPUT_FAILED) s->failed = true; /* says why */
+    return false;
+  }
+  if (L->tty && *line) add_history(line);
+  const char *t = line + strspn(line, " \t");
+  if (!L->block && L->input.len == 0) {
+    if (*t == '\0') return true;
+    if (!strcmp(t, ":{")) {
+      L->block = true;
+      return true;
+    }
+  }
+  bool ends_block = L->block && !strcmp(t, ":}");
+  if (!ends_block) {
+    ir_buf_puts(&L->input, line);
+    ir_buf_putc(&L->input, '\n');
+  }
+  if (L->block && !ends_block) return true;
+  L->block = false;
+  InputResult r = run_input(s, L->input.data, !ends_block, &L->quit);
+  if (r == INPUT_INCOMPLETE) return true; /* wait for the rest */
+  if (r == INPUT_FAILED) s->failed = true;
+  s->input++;
+  forget_interrupt();
+  fflush(stdout);
+  ir_buf_init(&L->input);
+  return true;
+}
+
+/* read_and_run under a trap: out of memory in what no phase guards itself (a command's printing,
+ * the line being read) drops the input, not the session. */
+static bool loop_step(Session *s, Loop *L) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    L->input = (IrBuf){0};
+    L->block = false;
+    s->failed = true;
+    s->input++;
+    GC_gcollect();
+    fprintf(stderr, "error: out of memory (a request for %zu bytes); the input was dropped, the session goes on\n",
+            trap.bytes);
+    ir_buf_init(&L->input);
+    return true;
+  }
+  bool more = read_and_run(s, L);
+  ir_trap_pop(&trap);
+  return more;
+}
+
 int session_interact(Session *s) {
   bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   s->repl = true;
@@ -168,44 +235,9 @@ int session_interact(Session *s) {
   } else {
     setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors stay in order in a transcript */
   }
-  IrBuf input;
-  ir_buf_init(&input);
-  bool block = false, quit = false;
-  while (!quit) {
-    char *line = read_line(tty, input.len || block ? "... " : "relay> ");
-    if (interrupted) { /* Ctrl-C at the prompt: drop the input */
-      forget_interrupt();
-      ir_buf_init(&input);
-      block = false;
-      if (tty) putchar('\n');
-      continue;
-    }
-    if (!line) break;
-    if (tty && *line) add_history(line);
-    const char *t = line + strspn(line, " \t");
-    if (!block && input.len == 0) {
-      if (*t == '\0') continue;
-      if (!strcmp(t, ":{")) {
-        block = true;
-        continue;
-      }
-    }
-    bool ends_block = block && !strcmp(t, ":}");
-    if (!ends_block) {
-      ir_buf_puts(&input, line);
-      ir_buf_putc(&input, '\n');
-    }
-    if (block && !ends_block) continue;
-    block = false;
-    InputResult r = run_input(s, input.data, !ends_block, &quit);
-    if (r == INPUT_INCOMPLETE) continue; /* wait for the rest */
-    if (r == INPUT_FAILED) s->failed = true;
-    s->input++;
-    forget_interrupt();
-    fflush(stdout);
-    ir_buf_init(&input);
-  }
-  if (input.len && run_input(s, input.data, false, &quit) == INPUT_FAILED) s->failed = true; /* says why */
+  Loop loop = {.tty = tty};
+  ir_buf_init(&loop.input);
+  while (!loop.quit && loop_step(s, &loop)) {}
   if (tty) {
     putchar('\n');
     const char *h = history_path();

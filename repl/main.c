@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ir/ir.h"
 #include "repl/options.h"
 #include "repl/repl.h"
 #include "runtime/runtime.h"
@@ -13,16 +14,34 @@ typedef struct {
   int status;
 } Job;
 
+/* The last resort for running out of memory: every phase has a trap of its own that reports it
+ * and goes on; one in what surrounds them (reading a line, say) ends relay with a message. */
 static void run_job(void *p) {
   Job *job = p;
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    fprintf(stderr, "relay: out of memory (a request for %zu bytes)\n", trap.bytes);
+    job->status = 1;
+    return;
+  }
   job->status = repl_main(job->opt);
+  ir_trap_pop(&trap);
 }
 
 int main(int argc, char **argv) {
   rt_heap_init();
   ReplOptions opt;
   const char *error = NULL;
-  if (!repl_options_parse(argc, argv, &opt, &error)) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    fprintf(stderr, "relay: out of memory (a request for %zu bytes)\n", trap.bytes);
+    return 1;
+  }
+  bool parsed = repl_options_parse(argc, argv, &opt, &error);
+  ir_trap_pop(&trap);
+  if (!parsed) {
     fprintf(stderr, "relay: %s\n(relay --help shows the usage)\n", error);
     return 2;
   }

@@ -17,9 +17,26 @@ void session_init(Session *s) {
   s->parse.ctx = s->module;
 }
 
+/* Out of memory in a phase: the trap landed, so what the phase built is unreachable. */
+static void report_out_of_memory(const IrTrap *trap, const char *name, const char *doing) {
+  GC_gcollect(); /* what the failed work held, before printing needs memory */
+  fprintf(stderr, "%s: error: out of memory while %s (a request for %zu bytes); nothing was changed\n", name,
+          doing, trap->bytes);
+}
+
+/* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
+ * of it or, on any error (out of memory included), nothing. */
 static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
                               bool definitions_only) {
   IrDiags diags = {0};
+  if (incomplete) *incomplete = false;
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    ir_diags_print(stderr, &diags);
+    report_out_of_memory(&trap, src->name, "loading it");
+    return NULL;
+  }
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
   if (incomplete) *incomplete = r.incomplete;
   /* A pasted dump: its `#[metadata]` section follows the program, after a blank line; two blank
@@ -27,13 +44,29 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   size_t n = strlen(src->text);
   if (quiet_if_incomplete && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
     if (incomplete) *incomplete = true;
+    ir_trap_pop(&trap);
     return NULL;
   }
   bool ok = r.program && (definitions_only ? ty_check_definitions(s->module, r.program, &diags)
                                            : ty_check_program(s->module, r.program, &diags));
   if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
-  if (!ok) return NULL;
+  diags = (IrDiags){0}; /* printed */
+  if (!ok) {
+    ir_trap_pop(&trap);
+    return NULL;
+  }
   rt_compile_program(r.program);
+  size_t nnew = 0;
+  for (int i = 0; i < r.program->nitems; i++) {
+    const IrItem *it = &r.program->items[i];
+    if (it->kind != IR_ITEM_EXPR) nnew += 1 + (it->kind == IR_ITEM_DATA ? (size_t)it->data.nctors : 0);
+  }
+  ir_symmap_reserve(&s->defs, nnew); /* room, so that what follows cannot fail halfway */
+  ir_symmap_reserve(&s->datas, nnew);
+  ir_symmap_reserve(&s->ctors, nnew);
+  IR_VEC_RESERVE(s->items, (int)nnew);
+  ty_commit(s->module, r.program);
+  ir_trap_pop(&trap); /* nothing below allocates */
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
     if (it->kind == IR_ITEM_EXPR) continue;
@@ -73,10 +106,19 @@ IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bo
 
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrExpr **expr) {
   IrDiags diags = {0};
+  if (expr) *expr = NULL;
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    ir_diags_print(stderr, &diags);
+    report_out_of_memory(&trap, name, "checking it");
+    return NULL;
+  }
   IrSource *src = ir_source_new(name, text, strlen(text));
   src->input = s->input;
   IrParseResult r = ir_parse_expression(src, &s->parse, &diags);
   IrType *t = r.expr ? ty_check_expression(s->module, r.expr, &diags) : NULL;
+  ir_trap_pop(&trap);
   ir_diags_print(stderr, &diags);
   if (expr) *expr = r.expr;
   return t;

@@ -90,21 +90,31 @@ static void report_raised(IrDiags *diags) {
   }
 }
 
-void rt_error_out_of_memory(size_t bytes) {
-  raised.out_of_memory = true;
-  rt_error(NULL, "out of memory (a request for %zu bytes)", bytes);
+/* Where an evaluation's error is: e, else the operator or allocation running, else the innermost call. */
+static void record_place(const IrExpr *e) {
+  if (!e) e = rt_machine.at;
+  if (!e && rt_machine.calls) e = rt_machine.calls->site;
+  raised.span = e ? e->span : (IrSpan){0};
+  record_chain();
 }
+
+/* A protected call's trap, before any allocator's failure unwinds to it. */
+static void record_out_of_memory(IrTrap *trap, size_t bytes) {
+  (void)trap;
+  raised.out_of_memory = true;
+  snprintf(raised.message, sizeof raised.message, "out of memory (a request for %zu bytes)", bytes);
+  record_place(NULL);
+}
+
+void rt_error_out_of_memory(size_t bytes) { ir_out_of_memory(bytes); }
 
 void rt_error(const IrExpr *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(raised.message, sizeof raised.message, fmt, ap);
   va_end(ap);
-  if (!e) e = rt_machine.at;
-  if (!e && rt_machine.calls) e = rt_machine.calls->site;
-  raised.span = e ? e->span : (IrSpan){0};
-  record_chain();
-  if (rt_machine.trap) longjmp(rt_machine.trap->jb, 1);
+  record_place(e);
+  if (rt_machine.trap) ir_unwind(&rt_machine.trap->ir);
   /* No protected call: an evaluator entry point forgot its trap. Say so and stop the thread of
    * evaluation rather than run on in an unknown state. */
   fprintf(stderr, "relay: internal error: run-time error outside a protected call: %s\n", raised.message);
@@ -161,10 +171,7 @@ static void *reserve;
 enum { RESERVE_BYTES = 1 << 20 };
 
 bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
-  if (!reserve) {
-    reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES);
-    rt_machine.own_bytes += RESERVE_BYTES;
-  }
+  if (!reserve && (reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES))) rt_machine.own_bytes += RESERVE_BYTES;
   static pthread_t limit_thread;
   static bool limit_known;
   if (!limit_known || !pthread_equal(limit_thread, pthread_self())) {
@@ -176,8 +183,10 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
   raised.out_of_memory = false;
   raised.interrupted = false;
   rt_machine.trap = &trap;
-  if (setjmp(trap.jb) == 0) {
+  ir_trap_push(&trap.ir, record_out_of_memory);
+  if (setjmp(trap.ir.jb) == 0) {
     fn(arg);
+    ir_trap_pop(&trap.ir);
     rt_machine.trap = trap.prev;
     return true;
   }

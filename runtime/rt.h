@@ -171,7 +171,7 @@ typedef struct RtCallRec {
 
 /* A protected call: errors longjmp here. */
 typedef struct RtTrap {
-  jmp_buf jb;
+  IrTrap ir; /* out of memory in any allocator lands here too */
   struct RtTrap *prev;
   RtCallRec *calls;
 } RtTrap;

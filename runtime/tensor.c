@@ -36,7 +36,7 @@ RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape) {
   size_t bytes = (size_t)count * esize;
   /* A large block is kept alive only by the header's pointer to its start, so the collector
    * need not treat interior addresses as references (fewer false retentions). */
-  t->data = bytes >= 65536 ? GC_MALLOC_ATOMIC_IGNORE_OFF_PAGE(bytes) : GC_MALLOC_ATOMIC(bytes ? bytes : 1);
+  t->data = ir_injected_failure() ? NULL : bytes >= 65536 ? GC_MALLOC_ATOMIC_IGNORE_OFF_PAGE(bytes) : GC_MALLOC_ATOMIC(bytes ? bytes : 1);
   if (!t->data) rt_error_out_of_memory(bytes);
   return t;
 }

@@ -16,6 +16,7 @@ enum { GRANULE = 16, SMALL_GRANULES = 8 };
 static void *small_free[SMALL_GRANULES + 1];
 
 void *rt_alloc(size_t bytes) {
+  if (ir_injected_failure()) ir_out_of_memory(bytes); /* tests only: nothing in release builds */
   size_t granules = (bytes + GRANULE - 1) / GRANULE;
   if (granules - 1 < SMALL_GRANULES) { /* 1 ..= SMALL_GRANULES (0 wraps around) */
     void *p = small_free[granules];
@@ -33,7 +34,7 @@ void *rt_alloc(size_t bytes) {
 }
 
 void *rt_alloc_atomic(size_t bytes) {
-  void *p = GC_MALLOC_ATOMIC(bytes ? bytes : 1);
+  void *p = ir_injected_failure() ? NULL : GC_MALLOC_ATOMIC(bytes ? bytes : 1);
   if (!p) rt_error_out_of_memory(bytes);
   return p;
 }

@@ -1,7 +1,7 @@
 /* The state of checking one chunk (private to typing/): the module it checks against, the
  * solver's context, the scopes of local variables and type parameters, and the chunk's own
  * definitions while their group is being inferred. A type error is reported once and unwinds
- * (longjmp) to ty_check_program, which leaves the module as it was. */
+ * (longjmp) to ty_check_program; the module changes only at ty_commit. */
 #ifndef TYPING_CHECK_H
 #define TYPING_CHECK_H
 

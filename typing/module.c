@@ -333,29 +333,40 @@ static void check_items(TyCheck *c, IrProgram *prog, bool expressions) {
     if (prog->items[i].kind == IR_ITEM_EXPR) check_expression(c, prog->items[i].expr);
 }
 
-static void commit(TyModule *m, IrProgram *prog, TyCheck *c) {
-  for (int i = 0; i < prog->nitems; i++) {
-    IrItem *it = &prog->items[i];
-    if (it->kind == IR_ITEM_DATA) {
-      ir_symmap_put(&m->adts, it->name, &it->data);
-      for (int k = 0; k < it->data.nctors; k++) ir_symmap_put(&m->ctors, it->data.ctors[k].name, &it->data.ctors[k]);
-    } else if (it->kind == IR_ITEM_DEF) {
-      TyDef *d = ir_symmap_get(&c->chunk_defs, it->name);
-      ir_symmap_put(&m->globals, it->name, it);
-      ir_symmap_put(&m->schemes, it->name, d->type);
-      IR_VEC_PUSH(m->defs, it);
-    }
-  }
-}
-
 static bool check_chunk(TyModule *m, IrProgram *prog, IrDiags *diags, bool expressions) {
   TyCheck c = {.m = m, .diags = diags};
   jmp_buf fail;
   c.fail = &fail;
   if (setjmp(fail)) return false;
   check_items(&c, prog, expressions);
-  commit(m, prog, &c);
   return true;
+}
+
+void ty_commit(TyModule *m, const IrProgram *prog) {
+  size_t ndefs = 0, nadts = 0, nctors = 0;
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    if (it->kind == IR_ITEM_DATA) nadts++, nctors += (size_t)it->data.nctors;
+    else if (it->kind == IR_ITEM_DEF) ndefs++;
+  }
+  /* Room first (this may run out of memory, leaving the module as it was), then no allocation. */
+  ir_symmap_reserve(&m->adts, nadts);
+  ir_symmap_reserve(&m->ctors, nctors);
+  ir_symmap_reserve(&m->globals, ndefs);
+  ir_symmap_reserve(&m->schemes, ndefs);
+  IR_VEC_RESERVE(m->defs, (int)ndefs);
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    if (it->kind == IR_ITEM_DATA) {
+      ir_symmap_put(&m->adts, it->name, (void *)&it->data);
+      for (int k = 0; k < it->data.nctors; k++)
+        ir_symmap_put(&m->ctors, it->data.ctors[k].name, (void *)&it->data.ctors[k]);
+    } else if (it->kind == IR_ITEM_DEF) {
+      ir_symmap_put(&m->globals, it->name, (void *)it);
+      ir_symmap_put(&m->schemes, it->name, it->fn->type);
+      IR_VEC_PUSH(m->defs, it);
+    }
+  }
 }
 
 bool ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }

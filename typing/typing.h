@@ -23,12 +23,16 @@ TyModule *ty_module_new(void);
 
 /* Checks a parsed chunk (a file, a REPL input) against the module: data types, then the
  * definitions in dependency order (each strongly connected group generalized together), then the
- * top-level expressions. Every node gets its type. On success the chunk's definitions join the
- * module; on error (reported in diags) the module is unchanged. Warnings are added either way. */
+ * top-level expressions. Every node gets its type. The module is unchanged: on success, the
+ * chunk's definitions join it at ty_commit (after the run time has compiled them). Errors and
+ * warnings are reported in diags. */
 bool ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags);
 /* The same for the definitions only (data and defs), as `-e` and `-t` load files: their
  * top-level expressions are neither run nor checked. */
 bool ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags);
+/* Adds a checked chunk's data types and definitions to the module: all of them, or (out of
+ * memory, unwinding to the caller's trap) none. */
+void ty_commit(TyModule *m, const IrProgram *prog);
 
 /* The type of a standalone expression (for `-t`), generalized for display; NULL on error. */
 IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags);
