@@ -369,8 +369,11 @@ static void bad_char(Lexer *L, IrToken *t) {
     char msg[64];
     snprintf(msg, sizeof msg, "unexpected character `%c`", c);
     d = error_at(L, t->span, msg);
-  } else if (c >= 0x80) {
+  } else if (c >= 0x80 && n == (size_t)((c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0)) {
     d = error_at(L, t->span, ir_printf("unexpected character `%.*s`", (int)n, L->s + L->pos));
+  } else if (c >= 0x80) { /* not UTF-8: name the byte, not an invalid text */
+    t->span.len = 1;
+    d = error_at(L, t->span, ir_printf("invalid UTF-8: unexpected byte 0x%02x", (unsigned)c));
   } else {
     d = error_at(L, t->span, ir_printf("unexpected control character 0x%02x", (unsigned)c));
   }
