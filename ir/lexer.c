@@ -412,8 +412,31 @@ static bool push(Lexer *L, IrToken t) {
   return true;
 }
 
+static void lex_all(Lexer *L);
+
 bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
   Lexer L = {.src = src, .s = src->text, .len = src->len, .line = 1, .col = 1, .diags = diags};
+  /* Out of memory (a name, a message) while the token array is malloc'd: free it, then go on
+   * unwinding to the caller's trap. */
+  Lexer *volatile lp = &L;
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb)) {
+    free(lp->toks);
+    ir_out_of_memory(trap.bytes);
+  }
+  lex_all(&L);
+  ir_trap_pop(&trap);
+  out->items = L.toks;
+  out->len = L.ntoks;
+  out->at_eof = L.at_eof;
+  out->meta = L.meta_off != 0;
+  out->meta_off = L.meta_off;
+  return !L.failed;
+}
+
+static void lex_all(Lexer *Lp) {
+#define L (*Lp)
   /* A UTF-8 byte order mark is not part of the program. */
   if (L.len >= 3 && memcmp(L.s, "\xef\xbb\xbf", 3) == 0) L.pos = 3;
   for (;;) {
@@ -463,12 +486,7 @@ bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
     if (L.ntoks < L.cap) L.toks[L.ntoks++] = eof;
     else if (!push(&L, eof)) L.ntoks = 0;
   }
-  out->items = L.toks;
-  out->len = L.ntoks;
-  out->at_eof = L.at_eof;
-  out->meta = L.meta_off != 0;
-  out->meta_off = L.meta_off;
-  return !L.failed;
+#undef L
 }
 
 void ir_tokens_free(IrTokens *toks) {

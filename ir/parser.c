@@ -1447,10 +1447,19 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     return r;
   }
   if (toks.len == 0) return r;
+  /* Out of memory while parsing: the malloc'd tokens are freed before unwinding further (a REPL
+   * session that ran out on a huge input keeps no gigabytes of them). */
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb)) {
+    ir_tokens_free(&toks);
+    ir_out_of_memory(trap.bytes);
+  }
   Parser P = {.toks = toks.items, .diags = diags, .opt = opt};
   jmp_buf fail;
   P.fail = &fail;
   if (setjmp(fail)) {
+    ir_trap_pop(&trap);
     r.incomplete = P.incomplete;
     ir_tokens_free(&toks);
     return r;
@@ -1484,6 +1493,7 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
       error_at(&P, cur(&P), NULL, "expected the end of the type, found %s", describe(cur(&P)));
     r.type = t;
   }
+  ir_trap_pop(&trap);
   ir_tokens_free(&toks);
   return r;
 }
