@@ -114,6 +114,23 @@ static int cell_width(const unsigned char *s, int *bytes) {
   return wide ? 2 : 1;
 }
 
+/* A source line as the excerpt shows it: a control character (NUL included, which would end the
+ * message) or a byte that is not UTF-8 shows as `?`, one cell, as cell_width counts it. */
+static void put_line(IrBuf *out, const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    const unsigned char *u = (const unsigned char *)s + i;
+    int nb, w = cell_width(u, &nb);
+    if ((size_t)nb > n - i) nb = (int)(n - i);
+    int want = u[0] < 0x80 ? 1 : (u[0] >> 5) == 6 ? 2 : (u[0] >> 4) == 14 ? 3 : (u[0] >> 3) == 30 ? 4 : 0;
+    bool ok = u[0] == '\t' || (u[0] >= 0x20 && u[0] != 0x7f && want == nb);
+    if (ok)
+      ir_buf_putn(out, (const char *)u, (size_t)nb);
+    else
+      for (int k = 0; k < w; k++) ir_buf_putc(out, '?');
+    i += (size_t)nb;
+  }
+}
+
 /* ANSI colours for a terminal: the place in bold, the kind in red (errors) or magenta (warnings),
  * the caret line in green, as compilers show them. */
 typedef struct {
@@ -136,7 +153,7 @@ static void render(IrBuf *out, const IrDiag *d, const Colours *c) {
     char gutter[16];
     int gw = snprintf(gutter, sizeof gutter, "%u", sp->line);
     ir_buf_printf(out, " %s | ", gutter);
-    ir_buf_putn(out, text + start, end - start);
+    put_line(out, text + start, end - start);
     ir_buf_putc(out, '\n');
     ir_buf_putc(out, ' ');
     ir_buf_indent(out, gw);

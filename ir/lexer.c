@@ -369,8 +369,11 @@ static void bad_char(Lexer *L, IrToken *t) {
     char msg[64];
     snprintf(msg, sizeof msg, "unexpected character `%c`", c);
     d = error_at(L, t->span, msg);
-  } else if (c >= 0x80) {
+  } else if (c >= 0x80 && n == (size_t)((c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0)) {
     d = error_at(L, t->span, ir_printf("unexpected character `%.*s`", (int)n, L->s + L->pos));
+  } else if (c >= 0x80) { /* not UTF-8: name the byte, not an invalid text */
+    t->span.len = 1;
+    d = error_at(L, t->span, ir_printf("invalid UTF-8: unexpected byte 0x%02x", (unsigned)c));
   } else {
     d = error_at(L, t->span, ir_printf("unexpected control character 0x%02x", (unsigned)c));
   }
@@ -409,8 +412,31 @@ static bool push(Lexer *L, IrToken t) {
   return true;
 }
 
+static void lex_all(Lexer *L);
+
 bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
   Lexer L = {.src = src, .s = src->text, .len = src->len, .line = 1, .col = 1, .diags = diags};
+  /* Out of memory (a name, a message) while the token array is malloc'd: free it, then go on
+   * unwinding to the caller's trap. */
+  Lexer *volatile lp = &L;
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb)) {
+    free(lp->toks);
+    ir_out_of_memory(trap.bytes);
+  }
+  lex_all(&L);
+  ir_trap_pop(&trap);
+  out->items = L.toks;
+  out->len = L.ntoks;
+  out->at_eof = L.at_eof;
+  out->meta = L.meta_off != 0;
+  out->meta_off = L.meta_off;
+  return !L.failed;
+}
+
+static void lex_all(Lexer *Lp) {
+#define L (*Lp)
   /* A UTF-8 byte order mark is not part of the program. */
   if (L.len >= 3 && memcmp(L.s, "\xef\xbb\xbf", 3) == 0) L.pos = 3;
   for (;;) {
@@ -460,12 +486,7 @@ bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags) {
     if (L.ntoks < L.cap) L.toks[L.ntoks++] = eof;
     else if (!push(&L, eof)) L.ntoks = 0;
   }
-  out->items = L.toks;
-  out->len = L.ntoks;
-  out->at_eof = L.at_eof;
-  out->meta = L.meta_off != 0;
-  out->meta_off = L.meta_off;
-  return !L.failed;
+#undef L
 }
 
 void ir_tokens_free(IrTokens *toks) {

@@ -13,10 +13,27 @@
 #include "ir/symmap.h"
 #include "ir/op.h"
 
-typedef struct CtorInfo {
-  Sym name;
-  int arity;
-} CtorInfo;
+/* The names of one list so far (parameters, type parameters, constructors, attributes), for
+ * "declared twice": the first few scanned, the rest in a map, so a list of n names costs O(n). */
+typedef struct Seen {
+  Sym few[8];
+  int n;
+  IrSymMap many;
+} Seen;
+
+/* Whether name was added before; adds it if not. */
+static bool seen_before(Seen *s, Sym name) {
+  int nfew = s->n < 8 ? s->n : 8;
+  for (int i = 0; i < nfew; i++)
+    if (s->few[i] == name) return true;
+  if (s->n >= 8 && ir_symmap_get(&s->many, name)) return true;
+  if (s->n < 8)
+    s->few[s->n] = name;
+  else
+    ir_symmap_put(&s->many, name, (void *)1);
+  s->n++;
+  return false;
+}
 
 typedef struct Parser {
   IrToken *toks;
@@ -30,7 +47,7 @@ typedef struct Parser {
   int nest;          /* open brackets within the current top-level item */
   int type_lists;    /* lists of types being parsed, around the current point */
   bool toplevel;     /* parsing a top-level expression: line breaks end it */
-  IR_VEC(CtorInfo) ctors; /* constructors declared earlier in this chunk */
+  IrSymMap ctors;         /* constructors declared earlier in this chunk: name -> 1 + arity */
   const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
   bool saw_meta;          /* a `meta[KIND][i]` reference was read */
   IrSymMap graph;         /* the current item's graph bindings so far: name -> bound value */
@@ -236,11 +253,11 @@ static void parse_tparams(Parser *P, int *n, IrTypeParam **out) {
   if (at(P, IR_TOK_LT) || at(P, IR_TOK_LBRACKET)) {
     IrTokKind closer = at(P, IR_TOK_LT) ? IR_TOK_GT : IR_TOK_RBRACKET;
     IrToken *opener = open_bracket(P, cur(P)->kind, NULL);
+    Seen seen = {0};
     while (!at(P, closer)) {
       IrToken *t = expect(P, IR_TOK_IDENT, "(a type parameter)");
       IrTypeParam tp = {t->sym, IR_KIND_TYPE, t->span}; /* undeclared kinds default to Type */
-      for (int i = 0; i < ps.len; i++)
-        if (ps.items[i].name == t->sym) error_at(P, t, NULL, "type parameter `%s` is declared twice", t->sym->name);
+      if (seen_before(&seen, t->sym)) error_at(P, t, NULL, "type parameter `%s` is declared twice", t->sym->name);
       if (accept(P, IR_TOK_COLON)) tp.kind = parse_kind(P);
       IR_VEC_PUSH(ps, tp);
       if (!accept(P, IR_TOK_COMMA)) break;
@@ -483,8 +500,8 @@ static IrType *parse_type(Parser *P) {
 
 /* The number of arguments of a known constructor; -1 for a name not known as one. */
 static int ctor_arity(Parser *P, Sym name) {
-  for (int i = P->ctors.len - 1; i >= 0; i--)
-    if (P->ctors.items[i].name == name) return P->ctors.items[i].arity;
+  void *known = ir_symmap_get(&P->ctors, name);
+  if (known) return (int)((intptr_t)known - 1);
   return P->opt && P->opt->ctor_arity ? P->opt->ctor_arity(P->opt->ctx, name) : -1;
 }
 
@@ -569,16 +586,17 @@ static IrExpr *parse_block(Parser *P, const char *what) {
   return e;
 }
 
-static IrAttr parse_attr(Parser *P, const IrAttr *before, int nbefore);
+static IrAttr parse_attr(Parser *P, Seen *before);
 
 /* The parameters, then any attributes: `(%p0 : T, %p1, Primitive=1, Composite="x")`. */
 static void parse_params(Parser *P, IrFn *fn) {
   IrToken *o = open_bracket(P, IR_TOK_LPAREN, "to start the parameters");
   IR_VEC(IrParam) ps = {0};
   IR_VEC(IrAttr) attrs = {0};
+  Seen seen = {0}, seen_attrs = {0};
   while (!at(P, IR_TOK_RPAREN)) {
     if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
-      IrAttr a = parse_attr(P, attrs.items, attrs.len);
+      IrAttr a = parse_attr(P, &seen_attrs);
       IR_VEC_PUSH(attrs, a);
       if (!accept(P, IR_TOK_COMMA)) break;
       continue;
@@ -591,8 +609,9 @@ static void parse_params(Parser *P, IrFn *fn) {
     if (at(P, IR_TOK_LBRACE)) { /* TVM's `%x {virtual_device=meta[VirtualDevice][0]}: T` */
       IrToken *ob = open_bracket(P, IR_TOK_LBRACE, NULL);
       IR_VEC(IrAttr) pa = {0};
+      Seen seen_pa = {0};
       while (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
-        IrAttr a = parse_attr(P, pa.items, pa.len);
+        IrAttr a = parse_attr(P, &seen_pa);
         IR_VEC_PUSH(pa, a);
         if (!accept(P, IR_TOK_COMMA)) break;
       }
@@ -600,8 +619,7 @@ static void parse_params(Parser *P, IrFn *fn) {
       p.nattrs = pa.len;
       p.attrs = pa.items;
     }
-    for (int i = 0; i < ps.len; i++)
-      if (ps.items[i].name == t->sym) error_at(P, t, NULL, "parameter `%%%s` is declared twice", t->sym->name);
+    if (seen_before(&seen, t->sym)) error_at(P, t, NULL, "parameter `%%%s` is declared twice", t->sym->name);
     if (accept(P, IR_TOK_COLON)) p.ann = parse_type(P);
     IR_VEC_PUSH(ps, p);
     if (!accept(P, IR_TOK_COMMA)) break;
@@ -731,11 +749,10 @@ static IrAttrVal parse_attr_value(Parser *P) {
 }
 
 /* `key=value`, not given before. */
-static IrAttr parse_attr(Parser *P, const IrAttr *before, int nbefore) {
+static IrAttr parse_attr(Parser *P, Seen *before) {
   IrToken *k = next(P);
   next(P);
-  for (int i = 0; i < nbefore; i++)
-    if (before[i].key == k->sym) error_at(P, k, NULL, "attribute `%s` is given twice", k->sym->name);
+  if (seen_before(before, k->sym)) error_at(P, k, NULL, "attribute `%s` is given twice", k->sym->name);
   IrAttr a = {k->sym, parse_attr_value(P), k->span};
   a.span = span_from(P, k->span);
   return a;
@@ -795,9 +812,10 @@ static IrExpr *parse_call(Parser *P, IrExpr *callee, int ntargs, IrType **targs)
   IrExpr *e = ir_expr_new(IR_EXPR_CALL, callee->span);
   IR_VEC(IrExpr *) args = {0};
   IR_VEC(IrAttr) attrs = {0};
+  Seen seen_attrs = {0};
   while (!at(P, IR_TOK_RPAREN)) {
     if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
-      IrAttr a = parse_attr(P, attrs.items, attrs.len);
+      IrAttr a = parse_attr(P, &seen_attrs);
       IR_VEC_PUSH(attrs, a);
     } else if (at_meta(P) && !attrs.len && cur(P)[1].kind == IR_TOK_LBRACKET && cur(P)[2].kind == IR_TOK_IDENT &&
                !strncmp(cur(P)[2].sym->name, "relay.attrs.", 12)) {
@@ -1271,12 +1289,12 @@ static void parse_data(Parser *P, IrItem *item) {
   parse_tparams(P, &d->ntparams, &d->tparams);
   IrToken *o = open_bracket(P, IR_TOK_LBRACE, "to start the constructors");
   IR_VEC(IrCtor) cs = {0};
+  Seen seen = {0};
   while (!at(P, IR_TOK_RBRACE)) {
     IrToken *c = expect(P, IR_TOK_IDENT, "(a constructor name)");
     if (ir_op_lookup(c->sym->name, c->sym->len) >= 0)
       error_at(P, c, NULL, "`%s` is an operator and cannot name a constructor", c->sym->name);
-    for (int i = 0; i < cs.len; i++)
-      if (cs.items[i].name == c->sym) error_at(P, c, NULL, "constructor `%s` is declared twice", c->sym->name);
+    if (seen_before(&seen, c->sym)) error_at(P, c, NULL, "constructor `%s` is declared twice", c->sym->name);
     IrCtor ctor = {.name = c->sym, .span = c->span};
     if (accept(P, IR_TOK_COLON)) { /* seed spelling: Cons : (a, List[a]) -> List */
       IrToken *po = open_bracket(P, IR_TOK_LPAREN, "to start the constructor's argument types");
@@ -1298,7 +1316,7 @@ static void parse_data(Parser *P, IrItem *item) {
     }
     ctor.span = span_from(P, c->span);
     IR_VEC_PUSH(cs, ctor);
-    IR_VEC_PUSH(P->ctors, ((CtorInfo){c->sym, ctor.nargs}));
+    ir_symmap_put(&P->ctors, c->sym, (void *)(intptr_t)(1 + ctor.nargs));
     accept(P, IR_TOK_COMMA);
   }
   close_bracket(P, IR_TOK_RBRACE, o);
@@ -1429,10 +1447,19 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     return r;
   }
   if (toks.len == 0) return r;
+  /* Out of memory while parsing: the malloc'd tokens are freed before unwinding further (a REPL
+   * session that ran out on a huge input keeps no gigabytes of them). */
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb)) {
+    ir_tokens_free(&toks);
+    ir_out_of_memory(trap.bytes);
+  }
   Parser P = {.toks = toks.items, .diags = diags, .opt = opt};
   jmp_buf fail;
   P.fail = &fail;
   if (setjmp(fail)) {
+    ir_trap_pop(&trap);
     r.incomplete = P.incomplete;
     ir_tokens_free(&toks);
     return r;
@@ -1466,6 +1493,7 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
       error_at(&P, cur(&P), NULL, "expected the end of the type, found %s", describe(cur(&P)));
     r.type = t;
   }
+  ir_trap_pop(&trap);
   ir_tokens_free(&toks);
   return r;
 }

@@ -285,11 +285,11 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
   /* Jump by tag: the first clause whose outermost pattern accepts the tag. */
   if (adt) {
     k->first = IR_NEW_ARRAY(int, adt->nctors);
-    for (int t = 0; t < adt->nctors; t++) {
-      int i = 0;
-      while (i < n && k->pats[i]->kind == PAT_CTOR && k->pats[i]->tag != t) i++;
-      k->first[t] = i;
-    }
+    int stop = 0; /* the first clause that is not a constructor pattern: it accepts any tag */
+    while (stop < n && k->pats[stop]->kind == PAT_CTOR) stop++;
+    for (int t = 0; t < adt->nctors; t++) k->first[t] = stop;
+    for (int i = stop - 1; i >= 0; i--) /* backwards, so the first clause of a tag wins: O(n + tags) */
+      if (k->pats[i]->tag >= 0 && k->pats[i]->tag < adt->nctors) k->first[k->pats[i]->tag] = i;
   }
   return &k->h;
 }

@@ -4,13 +4,25 @@
  * of which the check builds an example such as `Cons(_, Nil())`. */
 #include "typing/check.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "ir/symmap.h"
 
 typedef IR_VEC(IrPattern **) Matrix; /* rows of patterns; NULL stands for a wildcard */
 
 static bool is_wild(const IrPattern *p) { return !p || p->kind == IR_PAT_WILD || p->kind == IR_PAT_VAR; }
 
 static IrPattern *wildcard(void) { return ir_pattern_new(IR_PAT_WILD, (IrSpan){0}); }
+
+/* Row `row` with its first pattern (constructor or wildcard) replaced by its `arity` fields. */
+static void push_specialized(Matrix *out, IrPattern **row, int cols, int arity) {
+  IrPattern *p = row[0];
+  IrPattern **r = IR_NEW_ARRAY(IrPattern *, arity + cols);
+  for (int i = 0; i < arity; i++) r[i] = is_wild(p) ? NULL : p->args[i];
+  ir_copy(r + arity, row + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
+  IR_VEC_PUSH(*out, r);
+}
 
 /* The rows that match constructor k (or a tuple of arity `arity` when k is NULL), with the
  * first column replaced by the fields. */
@@ -19,12 +31,21 @@ static Matrix specialize(const Matrix *m, int cols, const IrCtor *k, int arity) 
   for (int r = 0; r < m->len; r++) {
     IrPattern *p = m->items[r][0];
     if (!is_wild(p) && (k ? p->ctor != k : p->kind != IR_PAT_TUPLE)) continue;
-    IrPattern **row = IR_NEW_ARRAY(IrPattern *, arity + cols);
-    for (int i = 0; i < arity; i++) row[i] = is_wild(p) ? NULL : p->args[i];
-    ir_copy(row + arity, m->items[r] + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
-    IR_VEC_PUSH(out, row);
+    push_specialized(&out, m->items[r], cols, arity);
   }
   return out;
+}
+
+/* A row whose first pattern is a constructor of the column's data type: the constructor's
+ * position in the declaration, and the row's. */
+typedef struct Head {
+  int ctor, row;
+} Head;
+
+static int head_order(const void *a, const void *b) {
+  const Head *x = a, *y = b;
+  if (x->ctor != y->ctor) return x->ctor < y->ctor ? -1 : 1;
+  return (x->row > y->row) - (x->row < y->row);
 }
 
 /* The rows whose first column is a wildcard, without it. */
@@ -80,18 +101,34 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
   }
   const IrData *adt = shape && shape->ctor ? shape->ctor->adt : NULL;
   if (adt) {
-    bool complete = true;
-    const IrCtor *missing = NULL;
-    for (int i = 0; i < adt->nctors; i++) {
-      bool seen = false;
-      for (int r = 0; r < m->len && !seen; r++) seen = !is_wild(m->items[r][0]) && m->items[r][0]->ctor == &adt->ctors[i];
-      if (!seen && !missing) missing = &adt->ctors[i];
-      complete &= seen;
+    /* The rows by constructor (sorted, so a data type of n constructors costs O(n log n), not
+     * a scan of the rows for each constructor), and the wildcard rows, which every
+     * constructor's specialization keeps. */
+    IR_VEC(Head) heads = {0};
+    IR_VEC(int) wild = {0};
+    for (int r = 0; r < m->len; r++) {
+      const IrPattern *p = m->items[r][0];
+      if (is_wild(p))
+        IR_VEC_PUSH(wild, r);
+      else if (p->kind == IR_PAT_CTOR && p->ctor && p->ctor->adt == adt)
+        IR_VEC_PUSH(heads, ((Head){(int)(p->ctor - adt->ctors), r}));
     }
-    if (complete) {
-      for (int i = 0; i < adt->nctors; i++) {
-        const IrCtor *k = &adt->ctors[i];
-        Matrix s = specialize(m, cols, k, k->nargs);
+    if (heads.len > 1) qsort(heads.items, (size_t)heads.len, sizeof(Head), head_order);
+    int missing = -1, next = 0; /* the first constructor no row names */
+    for (int i = 0; i < heads.len && missing < 0; i++) {
+      if (heads.items[i].ctor > next) missing = next;
+      next = heads.items[i].ctor + 1;
+    }
+    if (missing < 0 && next < adt->nctors) missing = next;
+    if (missing < 0) {
+      for (int lo = 0, hi; lo < heads.len; lo = hi) {
+        for (hi = lo; hi < heads.len && heads.items[hi].ctor == heads.items[lo].ctor; hi++) continue;
+        const IrCtor *k = &adt->ctors[heads.items[lo].ctor];
+        Matrix s = {0}; /* k's rows and the wildcard rows, in their order */
+        for (int i = lo, j = 0; i < hi || j < wild.len;) {
+          int r = j >= wild.len || (i < hi && heads.items[i].row < wild.items[j]) ? heads.items[i++].row : wild.items[j++];
+          push_specialized(&s, m->items[r], cols, k->nargs);
+        }
         IrPattern **qs = IR_NEW_ARRAY(IrPattern *, k->nargs + cols);
         ir_copy(qs + k->nargs, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
         IrPattern **w = useful(&s, qs, k->nargs + cols - 1);
@@ -99,12 +136,13 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
       }
       return NULL;
     }
+    const IrCtor *k = &adt->ctors[missing];
     Matrix d = default_rows(m);
     IrPattern **w = useful(&d, q + 1, cols - 1);
     if (!w) return NULL;
-    IrPattern **args = IR_NEW_ARRAY(IrPattern *, missing->nargs + cols);
-    ir_copy(args + missing->nargs, w, sizeof(IrPattern *) * (size_t)(cols - 1));
-    return rebuild(missing, missing->nargs, args, cols);
+    IrPattern **args = IR_NEW_ARRAY(IrPattern *, k->nargs + cols);
+    ir_copy(args + k->nargs, w, sizeof(IrPattern *) * (size_t)(cols - 1));
+    return rebuild(k, k->nargs, args, cols);
   }
   Matrix d = default_rows(m);
   IrPattern **w = useful(&d, q + 1, cols - 1);
@@ -113,17 +151,41 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
 
 void ty_check_exhaustive(TyCheck *c, IrExpr *match, IrType *scrutinee) {
   (void)scrutinee;
+  /* Whether a clause is reachable asks only the earlier clauses that can match what it does:
+   * those of the same constructor (kept by constructor name) and wildcards, after which nothing
+   * is reachable; so a match of n clauses on n constructors costs O(n), not O(n^2). Clauses of
+   * other shapes (tuples) are checked against all the rows. */
   Matrix rows = {0};
+  IrSymMap by_ctor = {0}; /* constructor name -> Matrix * of the rows it heads */
+  const IrData *adt = NULL;
+  bool total = false, mixed = false; /* a wildcard row came; a row not kept by constructor came */
   for (int i = 0; i < match->u.match.nclauses; i++) {
     IrPattern *p = match->u.match.clauses[i].pat;
     IrPattern **q = IR_NEW_ARRAY(IrPattern *, 1);
     q[0] = p;
-    if (!useful(&rows, q, 1)) {
+    bool by_name = !is_wild(p) && p->kind == IR_PAT_CTOR && p->ctor && p->ctor->adt && (!adt || adt == p->ctor->adt);
+    Matrix *same = NULL;
+    if (by_name) {
+      adt = p->ctor->adt;
+      same = ir_symmap_get(&by_ctor, p->ctor->name);
+      if (!same) {
+        same = IR_NEW(Matrix);
+        ir_symmap_put(&by_ctor, p->ctor->name, same);
+      }
+    }
+    bool reachable = !total && useful(by_name && !mixed ? same : &rows, q, 1);
+    if (!reachable) {
       IrDiag *d = ir_diag_add(c->diags, IR_DIAG_WARNING, p->span,
                               "this clause is unreachable: the clauses before it match every value it matches");
       ir_diag_note(d, "hint: clauses are tried in order; move it up or remove it");
     }
     IR_VEC_PUSH(rows, q);
+    if (by_name)
+      IR_VEC_PUSH(*same, q);
+    else if (is_wild(p))
+      total = true;
+    else
+      mixed = true;
   }
   if (match->u.match.partial) return;
   IrPattern *wild = NULL;
