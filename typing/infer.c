@@ -634,13 +634,25 @@ static void annotate_pattern(TyCheck *c, IrPattern *p) {
 
 static void annotate_child(IrExpr *child, void *c) { ty_annotate(c, child); }
 
+/* e's type, resolved; a dimension whose arithmetic overflows int64 once its holes are known (a
+ * relation gave `n * 4611686018427387904`, and n became 2) is an error here, not a type that the
+ * run time would find wrong. */
+static IrType *resolved_type(TyCheck *c, IrExpr *e) {
+  c->cx.dim_overflow = NULL;
+  IrType *t = ty_resolve(&c->cx, e->type);
+  if (c->cx.dim_overflow)
+    ty_fail(c, e->span, "dimension too large: %s overflows int64", ty_show(c, c->cx.dim_overflow));
+  return t;
+}
+
+/* Children first, so that an error in a type (see resolved_type) points at the innermost
+ * expression whose type has it. */
 void ty_annotate(TyCheck *c, IrExpr *e) {
-  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) { /* a loop: chains can be long */
-    e->type = ty_resolve(&c->cx, e->type);
-    ty_annotate(c, e->u.let.value);
-  }
-  if (e->type) e->type = ty_resolve(&c->cx, e->type);
+  IrExpr *chain = e;
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) ty_annotate(c, e->u.let.value); /* a loop: chains can be long */
   ir_expr_each_child(e, annotate_child, c);
+  if (e->type) e->type = resolved_type(c, e);
+  for (IrExpr *x = chain; x != e; x = x->u.let.body) x->type = ty_resolve(&c->cx, x->type); /* the body's type */
   if (e->kind == IR_EXPR_MATCH) {
     for (int i = 0; i < e->u.match.nclauses; i++) annotate_pattern(c, e->u.match.clauses[i].pat);
     ty_check_exhaustive(c, e, e->u.match.scrut->type);
