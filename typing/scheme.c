@@ -14,11 +14,14 @@ typedef struct {
   int n;
   const IrTypeParam *params;
   IrType **values;
+  IrSymMap by_name; /* name -> value, for many parameters (else the list is searched) */
 } Subst;
+
+enum { SUBST_SEARCHED = 8 };
 
 static IrType *subst(const Subst *s, IrType *t);
 
-static void subst_child(IrType **slot, void *s) { *slot = subst(s, *slot); }
+static IrType *subst_child(IrType *child, void *s) { return subst(s, child); }
 
 static IrType **subst_all(const Subst *s, int n, IrType **ts) {
   IrType **out = IR_NEW_ARRAY(IrType *, n);
@@ -31,22 +34,26 @@ static IrType *subst(const Subst *s, IrType *t) {
   if (t->kind == IR_TYPE_DIM || t->kind == IR_TYPE_ANY || t->kind == IR_TYPE_DTYPE || t->kind == IR_TYPE_HOLE)
     return t; /* leaves: nothing to replace */
   if (t->kind == IR_TYPE_VAR) {
+    if (s->n > SUBST_SEARCHED) {
+      IrType *v = ir_symmap_get(&s->by_name, t->u.var.name);
+      return v ? v : t;
+    }
     for (int i = 0; i < s->n; i++)
       if (s->params[i].name == t->u.var.name) return s->values[i];
     return t;
   }
-  IrType *out = ty_copy_node(t);
-  ty_each_child(out, subst_child, (void *)s);
-  return out;
+  return ty_map_children(t, subst_child, (void *)s);
 }
 
 IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call) {
   if (scheme->kind != IR_TYPE_FUNC || (scheme->u.func.ntparams == 0 && scheme->u.func.nrels == 0)) return scheme;
   int n = scheme->u.func.ntparams;
-  Subst s = {n, scheme->u.func.tparams, IR_NEW_ARRAY(IrType *, n)};
-  for (int i = 0; i < n; i++)
+  Subst s = {n, scheme->u.func.tparams, IR_NEW_ARRAY(IrType *, n), {0}};
+  for (int i = 0; i < n; i++) {
     s.values[i] = i < ntargs ? ty_annotation(c, targs[i], scheme->u.func.tparams[i].kind)
                              : ty_fresh(&c->cx, scheme->u.func.tparams[i].kind, span);
+    if (n > SUBST_SEARCHED) ir_symmap_put(&s.by_name, scheme->u.func.tparams[i].name, s.values[i]);
+  }
   IrType *f = ir_type_new(IR_TYPE_FUNC, scheme->span);
   f->u.func.nargs = scheme->u.func.nargs;
   f->u.func.args = subst_all(&s, scheme->u.func.nargs, scheme->u.func.args);

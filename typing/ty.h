@@ -106,6 +106,9 @@ uint32_t ty_find(TyCtx *cx, uint32_t id);
 IrType *ty_prune(TyCtx *cx, IrType *t);
 /* t with every resolved hole replaced, all the way down. */
 IrType *ty_resolve(TyCtx *cx, IrType *t);
+/* t itself when f leaves every child as it is (nothing is copied), else a copy of the node with
+ * the children f gave. */
+IrType *ty_map_children(IrType *t, IrType *(*f)(IrType *child, void *env), void *env);
 /* The most parts (nodes, counted as if the type were written out) a type may have. Types share
  * their parts, so doubling a value at each step (`let %x1 = (%x0, %x0); let %x2 = (%x1, %x1)`)
  * doubles its type in a few bytes; past this size checking stops with "too large" rather than

@@ -128,33 +128,46 @@ IrType *ty_copy_node(IrType *t) {
   return c;
 }
 
-/* A node's children, resolved: at most as many as the node has slots. */
+/* A node's children, mapped: at most as many as the node has slots. */
 typedef struct {
-  TyCtx *cx;
+  IrType *(*f)(IrType *child, void *env);
+  void *env;
   IrType **kids;
   int len, cap, next;
   bool changed;
-} ResolveEnv;
+} MapEnv;
 
-static IrType *resolve(TyCtx *cx, IrType *t);
-
-static void resolve_child(IrType **slot, void *p) {
-  ResolveEnv *env = p;
-  IrType *r = resolve(env->cx, *slot);
-  if (r != *slot) env->changed = true;
-  if (env->len == env->cap) { /* past the few on the C stack */
-    IrType **more = IR_NEW_ARRAY(IrType *, 2 * env->cap);
-    memcpy(more, env->kids, sizeof(IrType *) * (size_t)env->len);
-    env->kids = more;
-    env->cap *= 2;
+static void map_child(IrType **slot, void *p) {
+  MapEnv *m = p;
+  IrType *r = m->f(*slot, m->env);
+  if (r != *slot) m->changed = true;
+  if (m->len == m->cap) { /* past the few on the C stack */
+    IrType **more = IR_NEW_ARRAY(IrType *, 2 * m->cap);
+    memcpy(more, m->kids, sizeof(IrType *) * (size_t)m->len);
+    m->kids = more;
+    m->cap *= 2;
   }
-  env->kids[env->len++] = r;
+  m->kids[m->len++] = r;
 }
 
 static void store_child(IrType **slot, void *p) {
-  ResolveEnv *env = p;
-  *slot = env->kids[env->next++];
+  MapEnv *m = p;
+  *slot = m->kids[m->next++];
 }
+
+IrType *ty_map_children(IrType *t, IrType *(*f)(IrType *child, void *env), void *env) {
+  IrType *small[8];
+  MapEnv m = {f, env, small, 0, 8, 0, false};
+  ty_each_child(t, map_child, &m);
+  if (!m.changed) return t;
+  IrType *copy = ty_copy_node(t);
+  ty_each_child(copy, store_child, &m);
+  return copy;
+}
+
+static IrType *resolve(TyCtx *cx, IrType *t);
+
+static IrType *resolve_child(IrType *child, void *cx) { return resolve(cx, child); }
 
 /* The resolution of a node that is not a hole: t itself when nothing under it changed (nothing is
  * copied then), else a copy with the resolved children. Once the context is frozen, the result is
@@ -166,16 +179,9 @@ static IrType *resolve_node(TyCtx *cx, IrType *t) {
     IrType *known = ir_ptrmap_get(&cx->resolved_nodes, t);
     if (known) return known;
   }
-  IrType *small[8];
-  ResolveEnv env = {cx, small, 0, 8, 0, false};
-  ty_each_child(t, resolve_child, &env);
-  IrType *r = t;
-  if (env.changed) {
-    r = ty_copy_node(t);
-    ty_each_child(r, store_child, &env);
-    TyPoly p; /* `32 - 1` once the hole in `_a - 1` is 32: arithmetic shows in normal form, 31 */
-    if (r->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, r, &p)) r = ty_poly_to_dim(cx, &p);
-  }
+  IrType *r = ty_map_children(t, resolve_child, cx);
+  TyPoly p; /* `32 - 1` once the hole in `_a - 1` is 32: arithmetic shows in normal form, 31 */
+  if (r != t && r->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, r, &p)) r = ty_poly_to_dim(cx, &p);
   if (cx->frozen) ir_ptrmap_put(&cx->resolved_nodes, t, r);
   return r;
 }
