@@ -113,12 +113,13 @@ static Fpm fpm_of(const IrExpr *e, IrOpId op, double x) {
 
 /* QMultiplyShift (and FixedPointMultiplyToNearest when `nearest`): in int64, x << left shift, times
  * m, plus the rounding value (2^(s-1), or 2^(s-1) - 1 for a negative product when nearest), shifted
- * right by s = right shift + 31, cast to int32. A shift of 64 bits or more (a multiplier below
- * 2^-32; undefined in TVM's LLVM code) gives the exact result, 0. */
+ * right by s = right shift + 31, cast to int32. A right shift of 64 bits or more (a multiplier below
+ * 2^-32; undefined in TVM's LLVM code) gives the exact result, 0; a left shift of 64 or more (above
+ * 2^33) gives what the int64 arithmetic gives modulo 2^64, 0 before the rounding. */
 static int32_t fpm_generic(int32_t x, Fpm f, bool nearest) {
   int ls = f.shift > 0 ? f.shift : 0, rs = f.shift > 0 ? 0 : -f.shift, total = rs + 31;
   if (total >= 64) return 0;
-  uint64_t t = ((uint64_t)(int64_t)x << ls) * (uint64_t)(int64_t)f.m;
+  uint64_t t = ls >= 64 ? 0 : ((uint64_t)(int64_t)x << ls) * (uint64_t)(int64_t)f.m; /* mod 2^64, as int64 wraps */
   int64_t pos = (int64_t)1 << (total - 1);
   t += (uint64_t)(nearest && (int64_t)t < 0 ? pos - 1 : pos);
   return wrap32((int64_t)t >> total);
