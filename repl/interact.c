@@ -34,13 +34,15 @@ static void forget_interrupt(void) {
 
 /* ---------------------------------------------------------------- reading */
 
-/* One line without its newline, or NULL at end of input. */
-static char *read_line(bool tty, const char *prompt) {
+/* One line without its newline (*len bytes: a NUL byte in it is kept, for the lexer to report),
+ * or NULL at end of input. */
+static char *read_line(bool tty, const char *prompt, size_t *len) {
   if (tty) {
     char *line = readline(prompt);
     if (!line) return NULL;
     char *copy = ir_strdup(line);
     free(line);
+    *len = strlen(copy);
     return copy;
   }
   IrBuf b;
@@ -48,6 +50,7 @@ static char *read_line(bool tty, const char *prompt) {
   int c;
   while ((c = getchar()) != EOF && c != '\n') ir_buf_putc(&b, (char)c);
   if (c == EOF && b.len == 0) return NULL;
+  *len = b.len;
   return b.data;
 }
 
@@ -85,38 +88,47 @@ static const char *history_path(void) {
 
 static Session *completing; /* the session whose names complete (libedit's callbacks take none) */
 
+/* The candidates so far: those that start with the word, each once (a map of the names seen, so
+ * that a data type of 100,000 constructors completes at once). */
+typedef struct {
+  IR_VEC(const char *) names;
+  IrSymMap seen;
+  const char *prefix;
+  size_t len;
+} Candidates;
+
+static void offer(Candidates *c, const char *name) {
+  if (strncmp(name, c->prefix, c->len) != 0) return;
+  Sym key = ir_sym(name);
+  if (ir_symmap_get(&c->seen, key)) return;
+  ir_symmap_put(&c->seen, key, (void *)name);
+  IR_VEC_PUSH(c->names, name);
+}
+
 /* Candidates for the word being completed: commands after `:`, globals after `@`, file names
  * after :load, else constructors, data types and operators. */
 static char *complete_word(const char *text, int state) {
   static int index;
-  static IR_VEC(const char *) names;
+  static Candidates c;
   if (state == 0) {
-    names.len = 0;
+    c = (Candidates){.prefix = text, .len = strlen(text)};
     index = 0;
     if (text[0] == ':') {
-      for (int i = 0; repl_command_names(i); i++) IR_VEC_PUSH(names, repl_command_names(i));
+      for (int i = 0; repl_command_names(i); i++) offer(&c, repl_command_names(i));
     } else if (text[0] == '@') {
       for (int i = 0; i < completing->items.len; i++)
-        if (completing->items.items[i]->kind == IR_ITEM_DEF)
-          IR_VEC_PUSH(names, ir_printf("@%s", completing->items.items[i]->name->name));
+        if (completing->items.items[i]->kind == IR_ITEM_DEF) offer(&c, ir_printf("@%s", completing->items.items[i]->name->name));
     } else {
       for (int i = 0; i < completing->items.len; i++) {
         const IrItem *it = completing->items.items[i];
         if (it->kind != IR_ITEM_DATA) continue;
-        IR_VEC_PUSH(names, it->name->name);
-        for (int k = 0; k < it->data.nctors; k++) IR_VEC_PUSH(names, it->data.ctors[k].name->name);
+        offer(&c, it->name->name);
+        for (int k = 0; k < it->data.nctors; k++) offer(&c, it->data.ctors[k].name->name);
       }
-      for (int i = 0; i < IR_OP_COUNT; i++) IR_VEC_PUSH(names, ir_ops[i].name);
+      for (int i = 0; i < IR_OP_COUNT; i++) offer(&c, ir_ops[i].name);
     }
   }
-  size_t len = strlen(text);
-  while (index < names.len) {
-    const char *n = names.items[index++];
-    bool seen = false;
-    for (int j = 0; j < index - 1 && !seen; j++) seen = !strcmp(names.items[j], n);
-    if (!seen && !strncmp(n, text, len)) return strdup(n); /* libedit frees it */
-  }
-  return NULL;
+  return index < c.names.len ? strdup(c.names.items[index++]) : NULL; /* libedit frees it */
 }
 
 static char **complete(const char *text, int start, int end) {
@@ -146,11 +158,11 @@ typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE } InputResult;
 
 /* Runs an input: a command, or a chunk of definitions and expressions. With more_may_come, a
  * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): the loop reads more lines. */
-static InputResult run_input(Session *s, const char *text, bool more_may_come, bool *quit) {
-  const char *t = text + strspn(text, " \t\n");
+static InputResult run_input(Session *s, const IrBuf *text, bool more_may_come, bool *quit) {
+  const char *t = text->data + strspn(text->data, " \t\n");
   if (t[0] == ':') return repl_command(s, t, quit) ? INPUT_OK : INPUT_FAILED;
   bool incomplete = false;
-  IrProgram *prog = session_load_chunk(s, "<repl>", text, more_may_come, &incomplete);
+  IrProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, more_may_come, &incomplete);
   if (!prog) return more_may_come && incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
   return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }
@@ -163,7 +175,8 @@ typedef struct {
 
 /* Reads a line and, once an input is complete, runs it; false at the end of the input. */
 static bool read_and_run(Session *s, Loop *L) {
-  char *line = read_line(L->tty, L->input.len || L->block ? "... " : "relay> ");
+  size_t len = 0;
+  char *line = read_line(L->tty, L->input.len || L->block ? "... " : "relay> ", &len);
   if (interrupted) { /* Ctrl-C at the prompt: drop the input */
     forget_interrupt();
     ir_buf_init(&L->input);
@@ -172,7 +185,7 @@ static bool read_and_run(Session *s, Loop *L) {
     return true;
   }
   if (!line) {
-    if (L->input.len && run_input(s, L->input.data, false, &L->quit) == INPUT_FAILED) s->failed = true; /* says why */
+    if (L->input.len && run_input(s, &L->input, false, &L->quit) == INPUT_FAILED) s->failed = true; /* says why */
     return false;
   }
   if (L->tty && *line) add_history(line);
@@ -186,12 +199,12 @@ static bool read_and_run(Session *s, Loop *L) {
   }
   bool ends_block = L->block && !strcmp(t, ":}");
   if (!ends_block) {
-    ir_buf_puts(&L->input, line);
+    ir_buf_putn(&L->input, line, len);
     ir_buf_putc(&L->input, '\n');
   }
   if (L->block && !ends_block) return true;
   L->block = false;
-  InputResult r = run_input(s, L->input.data, !ends_block, &L->quit);
+  InputResult r = run_input(s, &L->input, !ends_block, &L->quit);
   if (r == INPUT_INCOMPLETE) return true; /* wait for the rest */
   if (r == INPUT_FAILED) s->failed = true;
   s->input++;

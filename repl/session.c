@@ -41,7 +41,7 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   if (incomplete) *incomplete = r.incomplete;
   /* A pasted dump: its `#[metadata]` section follows the program, after a blank line; two blank
    * lines end the wait (and the references are then an error). */
-  size_t n = strlen(src->text);
+  size_t n = src->len;
   if (quiet_if_incomplete && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
     if (incomplete) *incomplete = true;
     ir_trap_pop(&trap);
@@ -97,9 +97,9 @@ IrProgram *session_load_file(Session *s, const char *path, bool definitions_only
   return load_source(s, src, false, NULL, definitions_only);
 }
 
-IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bool quiet_if_incomplete,
+IrProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
                               bool *incomplete) {
-  IrSource *src = ir_source_new(name, text, strlen(text));
+  IrSource *src = ir_source_new(name, text, len);
   src->input = s->input;
   return load_source(s, src, quiet_if_incomplete, incomplete, false);
 }

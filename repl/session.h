@@ -34,9 +34,10 @@ const char *session_read_error(int err);
 /* Parses, checks and compiles a file; on error prints the diagnostics and returns NULL, changing nothing.
  * With definitions_only, its top-level expressions are not checked (they will not run). */
 IrProgram *session_load_file(Session *s, const char *path, bool definitions_only);
-/* Parses and checks text as a chunk (named `name` in diagnostics). *incomplete tells the REPL
+/* Parses and checks text (len bytes, NUL bytes included: they are an error with a place) as a chunk
+ * (named `name` in diagnostics). *incomplete tells the REPL
  * that more lines may complete the text (nothing is printed then if quiet_if_incomplete). */
-IrProgram *session_load_chunk(Session *s, const char *name, const char *text, bool quiet_if_incomplete,
+IrProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
                               bool *incomplete);
 /* Parses and checks an expression (`name` is its source in diagnostics: "<command line>",
  * "<repl>"); returns its type (generalized), or NULL after printing why. */

@@ -883,7 +883,7 @@ static void run_input(Session *s, const char *text, bool as_expression, Counts *
     }
   } else {
     set_phase(PH_CHECK);
-    IrProgram *p = session_load_chunk(s, "<fuzz>", text, false, NULL);
+    IrProgram *p = session_load_chunk(s, "<fuzz>", text, strlen(text), false, NULL);
     set_phase(PH_IDLE);
     if (p) {
       c->accepted++;
@@ -941,7 +941,7 @@ static bool probe(Session *s, IrBuf *why) {
 static bool new_session(Session *s) {
   session_init(s);
   FILE *mem = capture_begin();
-  bool ok = session_load_prelude(s) && session_load_chunk(s, "<probe setup>", probe_setup, false, NULL);
+  bool ok = session_load_prelude(s) && session_load_chunk(s, "<probe setup>", probe_setup, strlen(probe_setup), false, NULL);
   capture_end(mem);
   if (!ok) fprintf(real_stderr, "the session cannot start:\n%s\n", captured ? captured : "");
   return ok;
