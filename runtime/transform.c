@@ -290,7 +290,8 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const IrExpr *e, 
   int64_t outer = product(axis, shape);
   RtResult res;
   char *out = rt_result_init(&res, ops[0].dt, rr, shape);
-  for (int64_t o = 0; o < outer; o++) {
+  bool empty = product(rr, shape) == 0; /* copies nothing, however many outer slices */
+  for (int64_t o = 0; o < outer && !empty; o++) {
     for (int i = 0; i < n; i++) {
       int64_t block = outer ? ops[i].count / outer : 0;
       memcpy(out, (const char *)ops[i].data + (size_t)(o * block) * esize, (size_t)block * esize);
@@ -325,7 +326,7 @@ static RtValue split(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
     int64_t len = lo[p + 1] > lo[p] ? lo[p + 1] - lo[p] : 0;
     shape[axis] = len;
     RtTensor *t = rt_tensor_new(a->dt, a->rank, shape);
-    for (int64_t o = 0; o < outer; o++)
+    for (int64_t o = 0; o < outer && t->count; o++) /* an empty piece copies nothing, however many outer slices */
       memcpy((char *)t->data + (size_t)(o * len * inner) * esize,
              (const char *)a->data + (size_t)((o * dim + lo[p]) * inner) * esize, (size_t)(len * inner) * esize);
     fields[p] = tensor_value(t);
