@@ -25,7 +25,8 @@ IrTrap *ir_trap_top(void) { return innermost; }
 _Noreturn void ir_out_of_memory(size_t bytes) {
   IrTrap *trap = innermost;
   if (!trap) { /* a phase's entry point forgot its trap: nothing can be unwound safely */
-    fprintf(stderr, "relay: internal error: out of memory (a request for %zu bytes) outside a trap\n", bytes);
+    /* to the file descriptor itself: whatever stderr has been pointed at, this must be seen */
+    dprintf(2, "relay: internal error: out of memory (a request for %zu bytes) outside a trap\n", bytes);
     abort();
   }
   trap->bytes = bytes ? bytes : 1;

@@ -18,10 +18,9 @@ void session_init(Session *s) {
 }
 
 /* Out of memory in a phase: the trap landed, so what the phase built is unreachable. */
-static void report_out_of_memory(const IrTrap *trap, const char *name, const char *doing) {
+static void report_out_of_memory(const IrTrap *trap, const char *name, const char *doing, const char *so) {
   GC_gcollect(); /* what the failed work held, before printing needs memory */
-  fprintf(stderr, "%s: error: out of memory while %s (a request for %zu bytes); nothing was changed\n", name,
-          doing, trap->bytes);
+  fprintf(stderr, "%s: error: out of memory while %s (a request for %zu bytes); %s\n", name, doing, trap->bytes, so);
 }
 
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
@@ -34,7 +33,7 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     ir_diags_print(stderr, &diags);
-    report_out_of_memory(&trap, src->name, "loading it");
+    report_out_of_memory(&trap, src->name, "loading it", "nothing was changed");
     return NULL;
   }
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
@@ -111,7 +110,7 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     ir_diags_print(stderr, &diags);
-    report_out_of_memory(&trap, name, "checking it");
+    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
     return NULL;
   }
   IrSource *src = ir_source_new(name, text, strlen(text));
@@ -171,11 +170,42 @@ static double seconds(struct timespec a, struct timespec b) {
   return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 }
 
+/* Prints a value as session_run shows it; false if memory ran out while formatting it (said). */
+static bool print_result(Session *s, const IrItem *it, RtValue v, bool repl_style, double seconds_taken,
+                         size_t bytes) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    report_out_of_memory(&trap, "relay", "printing a value", "the rest is not run");
+    return false;
+  }
+  IrBuf out;
+  ir_buf_init(&out);
+  if (repl_style) { /* a matrix starts on its own line, its rows aligned */
+    IrBuf value;
+    ir_buf_init(&value);
+    rt_print_display(&value, v);
+    session_describe(s, it, &out);
+    ir_buf_puts(&out, strchr(value.data, '\n') ? " =\n" : " = ");
+    ir_buf_puts(&out, value.data);
+  } else {
+    rt_print_value(&out, v);
+  }
+  if (s->timing) {
+    double t = seconds_taken;
+    ir_buf_printf(&out, t < 1 ? "\n(%.2f ms, " : "\n(%.2f s, ", t < 1 ? t * 1e3 : t);
+    if (bytes < 1000000) ir_buf_printf(&out, "%.1f kB allocated)", (double)bytes / 1e3);
+    else ir_buf_printf(&out, "%.1f MB allocated)", (double)bytes / 1e6);
+  }
+  ir_trap_pop(&trap);
+  puts(out.data);
+  fflush(stdout);
+  return true;
+}
+
 bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
   for (int i = 0; i < prog->nitems; i++) {
     const IrItem *it = &prog->items[i];
-    IrBuf out;
-    ir_buf_init(&out);
     if (it->kind == IR_ITEM_EXPR) {
       RtValue v;
       struct timespec t0, t1;
@@ -183,28 +213,21 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
       clock_gettime(CLOCK_MONOTONIC, &t0);
       if (!session_eval(s, it->expr, &v)) return false;
       clock_gettime(CLOCK_MONOTONIC, &t1);
-      bytes = rt_heap_allocated() - bytes;
-      if (repl_style) { /* a matrix starts on its own line, its rows aligned */
-        IrBuf value;
-        ir_buf_init(&value);
-        rt_print_display(&value, v);
-        session_describe(s, it, &out);
-        ir_buf_puts(&out, strchr(value.data, '\n') ? " =\n" : " = ");
-        ir_buf_puts(&out, value.data);
-      } else {
-        rt_print_value(&out, v);
+      if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
+    } else if (repl_style) {
+      IrTrap trap;
+      ir_trap_push(&trap, NULL);
+      if (setjmp(trap.jb) != 0) {
+        report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
+        return false;
       }
-      if (s->timing) {
-        double t = seconds(t0, t1);
-        ir_buf_printf(&out, t < 1 ? "\n(%.2f ms, " : "\n(%.2f s, ", t < 1 ? t * 1e3 : t);
-        if (bytes < 1000000) ir_buf_printf(&out, "%.1f kB allocated)", (double)bytes / 1e3);
-        else ir_buf_printf(&out, "%.1f MB allocated)", (double)bytes / 1e6);
-      }
-    } else if (!repl_style || !session_describe(s, it, &out)) {
-      continue;
+      IrBuf out;
+      ir_buf_init(&out);
+      bool shown = session_describe(s, it, &out);
+      ir_trap_pop(&trap);
+      if (shown) puts(out.data);
+      fflush(stdout);
     }
-    puts(out.data);
-    fflush(stdout);
   }
   return true;
 }
