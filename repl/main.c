@@ -1,6 +1,7 @@
 /* main(): start the collector, read the command line, and run everything else on the large
  * evaluation stack (runtime/heap.c), so deep programs meet depth guards, not the 8 MB limit. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 typedef struct {
   const ReplOptions *opt;
   int status;
+  int write_errno; /* why the output could not be written (errno is the evaluation thread's) */
 } Job;
 
 /* The last resort for running out of memory: every phase has a trap of its own that reports it
@@ -27,9 +29,14 @@ static void run_job(void *p) {
   }
   job->status = repl_main(job->opt);
   ir_trap_pop(&trap);
+  int err = errno;
+  if (fflush(stdout) != 0 || ferror(stdout)) job->write_errno = errno ? errno : err;
 }
 
 int main(int argc, char **argv) {
+  /* A reader that goes away (`relay FILE | head`) makes writes fail with EPIPE, which ends the run
+   * with "cannot write the output" and status 1, rather than killing relay with a signal. */
+  signal(SIGPIPE, SIG_IGN);
   rt_heap_init();
   ReplOptions opt;
   const char *error = NULL;
@@ -45,7 +52,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "relay: %s\n(relay --help shows the usage)\n", error);
     return 2;
   }
-  Job job = {&opt, 0};
+  Job job = {&opt, 0, 0};
   size_t stack = opt.stack_mb ? (size_t)opt.stack_mb << 20 : RT_STACK_BYTES;
   if (!rt_stack_run(run_job, &job, stack)) {
     fprintf(stderr, "relay: cannot make the evaluation stack (%s)\n", strerror(errno));
@@ -54,7 +61,8 @@ int main(int argc, char **argv) {
   /* Output that could not be written (a full disk, a closed stdout) is a failure, as in every
    * well-behaved tool: say so and exit 1, never 0. */
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "relay: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+    int err = errno ? errno : job.write_errno ? job.write_errno : EIO;
+    fprintf(stderr, "relay: cannot write the output: %s\n", strerror(err));
     return job.status ? job.status : 1;
   }
   return job.status;

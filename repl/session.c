@@ -200,7 +200,7 @@ static bool print_result(Session *s, const IrItem *it, RtValue v, bool repl_styl
   ir_trap_pop(&trap);
   puts(out.data);
   fflush(stdout);
-  return true;
+  return !ferror(stdout); /* output that cannot be written stops the run (main says so) */
 }
 
 bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
