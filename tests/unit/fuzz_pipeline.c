@@ -9,7 +9,8 @@
  * extreme attribute values in operator calls.
  *
  * Bounds: an evaluation is interrupted (rt_interrupt) after RELAY_FUZZ_EVAL_MS; the heap is capped
- * (RELAY_FUZZ_HEAP_MB, unless GC_MAXIMUM_HEAP_SIZE is set), so out-of-memory paths run.
+ * (RELAY_FUZZ_HEAP_MB, unless GC_MAXIMUM_HEAP_SIZE is set), so out-of-memory paths run; a fresh session
+ * starts every RELAY_FUZZ_SESSION inputs (2,000), since a session keeps what its inputs define.
  *
  * Findings (the test fails and prints the seed, the index and the input): a signal (SIGSEGV,
  * SIGBUS, SIGFPE, SIGABRT, SIGILL), parsing+checking that exceeds RELAY_FUZZ_CHECK_S seconds, an
@@ -52,6 +53,8 @@ static long eval_ms = 100;     /* an evaluation is interrupted after this */
 static long check_s = 10;      /* parsing + checking + compiling longer than this is a finding */
 static long stop_s = 20;       /* an interrupted evaluation that runs on this long is a finding */
 static long heap_mb = 1024;    /* the collector's heap limit */
+static long session_inputs = 2000; /* a fresh session after this many inputs (what they defined stays
+                                      in a session; long runs would fill any heap) */
 static const char *save_path = "fuzz_pipeline_input.rly";
 
 static long env_long(const char *name, long dflt) {
@@ -836,6 +839,7 @@ static void capture_end(FILE *mem) {
 
 typedef struct {
   long internal_errors, probe_failures, accepted, ran, eval_failed, interrupted, skipped;
+  long heap_full; /* the fuzzer's own allocation found the heap full: a fresh session followed */
 } Counts;
 
 /* What the session printed, for the report: the first `max` bytes. */
@@ -1037,6 +1041,57 @@ static void on_thread_exit(void *unused) {
   report_finding("the evaluation thread exited in the middle of an input");
 }
 
+typedef enum { INPUT_RAN, INPUT_SKIPPED, INPUT_STOP } InputOutcome;
+
+/* Input i through the session, then the probe. */
+static InputOutcome one_input(Session *s, long i, Counts *c, IrBuf *why) {
+  bool as_expression;
+  cur_index = i;
+  cur_text = NULL;
+  char *text = make_input(i, &as_expression);
+  if (skipped_family(cur_family)) {
+    free(text);
+    c->skipped++;
+    return INPUT_SKIPPED;
+  }
+  struct timespec ti;
+  clock_gettime(CLOCK_MONOTONIC, &ti);
+  long accepted = c->accepted;
+  run_input(s, text, as_expression, c);
+  int fi = family_index(cur_family);
+  double t_input = since(ti);
+  fam_inputs[fi]++, fam_checked[fi] += c->accepted - accepted, fam_seconds[fi] += t_input;
+  note_time(i, cur_family, t_input);
+  why->len = 0;
+  why->data[0] = 0;
+  InputOutcome o = INPUT_RAN;
+  if (!probe(s, why)) {
+    c->probe_failures++;
+    cur_text = text;
+    report_finding("the probe fails after this input");
+    fprintf(real_stderr, "#### %s\n", why->data);
+    fflush(real_stderr);
+    if (!new_session(s)) o = INPUT_STOP;
+  }
+  cur_text = NULL;
+  free(text);
+  return o;
+}
+
+/* one_input under a trap: the fuzzer's own allocations (making an input, the probe's text) that
+ * find the heap full start a fresh session (relay's own phases report it themselves). */
+static InputOutcome one_input_trapped(Session *s, long i, Counts *c, IrBuf *why) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    c->heap_full++;
+    return new_session(s) ? INPUT_SKIPPED : INPUT_STOP;
+  }
+  InputOutcome o = one_input(s, i, c, why);
+  ir_trap_pop(&trap);
+  return o;
+}
+
 static void body(void *p) {
   TestArgs *a = p;
   install_crash_handlers();
@@ -1080,44 +1135,19 @@ static void body(void *p) {
     long i = b0;
     for (; i < b0 + batch && i < total; i++) {
       if (seconds > 0 && since(start) >= (double)seconds) break;
-      bool as_expression;
-      cur_index = i;
-      cur_text = NULL;
-      char *text = make_input(i, &as_expression);
-      if (skipped_family(cur_family)) {
-        free(text);
-        c.skipped++;
-        continue;
-      }
-      struct timespec ti;
-      clock_gettime(CLOCK_MONOTONIC, &ti);
-      long accepted = c.accepted;
-      run_input(&s, text, as_expression, &c);
-      int fi = family_index(cur_family);
-      double t_input = since(ti);
-      fam_inputs[fi]++, fam_checked[fi] += c.accepted - accepted, fam_seconds[fi] += t_input;
-      note_time(i, cur_family, t_input);
-      why.len = 0;
-      why.data[0] = 0;
-      if (!probe(&s, &why)) {
-        c.probe_failures++;
-        cur_text = text;
-        report_finding("the probe fails after this input");
-        fprintf(real_stderr, "#### %s\n", why.data);
-        fflush(real_stderr);
-        if (!new_session(&s)) break;
-      }
-      cur_text = NULL;
-      free(text);
-      done++;
+      if (i > from && (i - from) % session_inputs == 0 && !new_session(&s)) break; /* drops what it defined */
+      InputOutcome o = one_input_trapped(&s, i, &c, &why);
+      if (o == INPUT_STOP) break;
+      if (o == INPUT_RAN) done++;
     }
     if (i == b0) break;
     double t = since(t0);
     tap_ok(c.internal_errors == 0 && c.probe_failures == 0,
            "inputs %ld..%ld (%.1f s): %ld checked, %ld ran, %ld run-time errors (%ld interrupted); %ld internal "
-           "errors, %ld probe failures%s",
+           "errors, %ld probe failures%s%s",
            b0, i - 1, t, c.accepted, c.ran, c.eval_failed, c.interrupted, c.internal_errors, c.probe_failures,
-           c.skipped ? ir_printf(" (%ld skipped: RELAY_FUZZ_SKIP)", c.skipped) : "");
+           c.skipped ? ir_printf(" (%ld skipped: RELAY_FUZZ_SKIP)", c.skipped) : "",
+           c.heap_full ? ir_printf(" (%ld times the heap was full outside the session: a fresh one)", c.heap_full) : "");
     if (seconds > 0 && since(start) >= (double)seconds) break;
   }
   pthread_setspecific(exit_key, NULL);
@@ -1137,6 +1167,8 @@ int main(int argc, char **argv) {
   check_s = env_long("RELAY_FUZZ_CHECK_S", check_s);
   stop_s = env_long("RELAY_FUZZ_STOP_S", stop_s);
   heap_mb = env_long("RELAY_FUZZ_HEAP_MB", heap_mb);
+  session_inputs = env_long("RELAY_FUZZ_SESSION", session_inputs);
+  if (session_inputs < 1) session_inputs = 1;
   if (getenv("RELAY_FUZZ_SAVE")) save_path = getenv("RELAY_FUZZ_SAVE");
   real_stdout = stdout;
   int fd = dup(2);
