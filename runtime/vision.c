@@ -249,8 +249,12 @@ typedef struct SortKey {
   int64_t j;
 } SortKey;
 
+/* Descending scores, ties by index; NaN above every number (argsort's order), so that the order is total:
+ * qsort with an inconsistent comparison may misbehave. */
 static int by_score_desc(const void *pa, const void *pb) {
   const SortKey *a = pa, *b = pb;
+  bool na = isnan(a->score), nb = isnan(b->score);
+  if (na != nb) return na ? -1 : 1;
   if (a->score > b->score) return -1;
   if (a->score < b->score) return 1;
   return a->j < b->j ? -1 : a->j > b->j;
@@ -646,8 +650,9 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
             int64_t x1 = rt_f2index(nearbyint(roi[3] * scale)), y1 = rt_f2index(nearbyint(roi[4] * scale));
             int64_t rh = y1 - y0 + 1 > 1 ? y1 - y0 + 1 : 1, rw = x1 - x0 + 1 > 1 ? x1 - x0 + 1 : 1;
             double bh = (double)rh / PH, bw = (double)rw / PW;
-            int64_t hs = rt_f2index(floor(ph * bh + 1e-5)) + y0, ws = rt_f2index(floor(pw * bw + 1e-5)) + x0;
-            int64_t he = rt_f2index(ceil((ph + 1) * bh - 1e-5)) + y0, we = rt_f2index(ceil((pw + 1) * bw - 1e-5)) + x0;
+            /* in double: exact wherever the sum lands near the image (both terms are integers) */
+            int64_t hs = rt_f2index(floor(ph * bh + 1e-5) + (double)y0), ws = rt_f2index(floor(pw * bw + 1e-5) + (double)x0);
+            int64_t he = rt_f2index(ceil((ph + 1) * bh - 1e-5) + (double)y0), we = rt_f2index(ceil((pw + 1) * bw - 1e-5) + (double)x0);
             hs = hs < 0 ? 0 : hs > H ? H : hs, he = he < 0 ? 0 : he > H ? H : he;
             ws = ws < 0 ? 0 : ws > W ? W : ws, we = we < 0 ? 0 : we > W ? W : we;
             bool empty = he <= hs || we <= ws;
