@@ -552,11 +552,11 @@ static double in_coord(int64_t x, int64_t in, int64_t out, const char *mode) {
 
 /* TVM's get_closest_index. */
 static int64_t closest(double v, const char *rounding) {
-  if (!strcmp(rounding, "round")) return (int64_t)nearbyint(v);
-  if (!strcmp(rounding, "round_prefer_floor")) return (int64_t)ceil(v - 0.5);
-  if (!strcmp(rounding, "round_prefer_ceil")) return (int64_t)floor(v + 0.5);
-  if (!strcmp(rounding, "ceil")) return (int64_t)ceil(v - 1e-5);
-  return (int64_t)floor(v + 1e-5);
+  if (!strcmp(rounding, "round")) return rt_f2index(nearbyint(v));
+  if (!strcmp(rounding, "round_prefer_floor")) return rt_f2index(ceil(v - 0.5));
+  if (!strcmp(rounding, "round_prefer_ceil")) return rt_f2index(floor(v + 0.5));
+  if (!strcmp(rounding, "ceil")) return rt_f2index(ceil(v - 1e-5));
+  return rt_f2index(floor(v + 1e-5));
 }
 
 static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
@@ -611,7 +611,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
           rt_elem_set(out, odt, o, rt_convert(got, odt));
           continue;
         }
-        int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+        int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
         double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
         for (int j = 0; j < 2; j++)
           for (int i = 0; i < 2; i++)
@@ -688,7 +688,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
       } else {
         int64_t lo[3];
         double f[3], v = 0;
-        for (int i = 0; i < d; i++) lo[i] = (int64_t)floor(coord[i][idx[i]]), f[i] = coord[i][idx[i]] - (double)lo[i];
+        for (int i = 0; i < d; i++) lo[i] = rt_f2index(floor(coord[i][idx[i]])), f[i] = coord[i][idx[i]] - (double)lo[i];
         for (int corner = 0; corner < (1 << d); corner++) {
           double wgt = 1;
           int64_t off = base;
@@ -913,7 +913,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
   for (int64_t n = 0; n < B; n++) {
     double y1 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4)), x1 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 1));
     double y2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 2)), x2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 3));
-    int64_t img = (int64_t)rt_scalar_f64(rt_elem_get(bi.data, bi.dt, n));
+    int64_t img = rt_scalar_i64(rt_elem_get(bi.data, bi.dt, n));
     if (img < 0 || img >= xs[0])
       rt_error(e, "%s: box index %lld is out of range for a batch of %lld", name, (long long)img, (long long)xs[0]);
     for (int64_t c = 0; c < C; c++) {
@@ -928,10 +928,10 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
           else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index((int64_t)nearbyint(iy), H) * W +
-                                                     clamp_index((int64_t)nearbyint(ix), W)));
+            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(rt_f2index(nearbyint(iy)), H) * W +
+                                                     clamp_index(rt_f2index(nearbyint(ix)), W)));
           else {
-            int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+            int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
             for (int j = 0; j < 2; j++)
               for (int i = 0; i < 2; i++)
@@ -1031,7 +1031,7 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
           if (mode == 2) v = ac ? gs_reflect(v, size[i] - 1, 0) : gs_reflect(v, size[i], -0.5);
           if (mode >= 1) v = fmin(fmax(v, 0), size[i] - 1);
         }
-        if (!isfinite(v) || fabs(v) > 4e18) ok = false;
+        if (!(fabs(v) < (double)RT_F2I_INDEX_MAX)) ok = false; /* NaN, or outside every image: 0 */
         c[i] = v;
       }
       for (int64_t ch = 0; ch < C; ch++) {
@@ -1045,12 +1045,12 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
           v = 0;
         } else if (nearest) {
           int64_t k[3] = {0, 0, 0};
-          for (int i = 0; i < d; i++) k[i] = (int64_t)round(c[i]);
+          for (int i = 0; i < d; i++) k[i] = rt_f2index(round(c[i]));
           v = GS_PIX(k[0], k[1], k[2]);
         } else if (!cubic) {
           int64_t f[3] = {0, 0, 0};
           double fr[3] = {0, 0, 0};
-          for (int i = 0; i < d; i++) f[i] = (int64_t)floor(c[i]), fr[i] = c[i] - (double)f[i];
+          for (int i = 0; i < d; i++) f[i] = rt_f2index(floor(c[i])), fr[i] = c[i] - (double)f[i];
           for (int corner = 0; corner < (1 << d); corner++) {
             double w = 1;
             int64_t k[3] = {0, 0, 0};
@@ -1062,7 +1062,7 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
             if (w != 0) v += w * GS_PIX(k[0], k[1], k[2]);
           }
         } else {
-          int64_t fx = (int64_t)floor(c[0]), fy = (int64_t)floor(c[1]);
+          int64_t fx = rt_f2index(floor(c[0])), fy = rt_f2index(floor(c[1]));
           double tx = c[0] - (double)fx, ty = c[1] - (double)fy, rows[4], px[4];
           for (int j = 0; j < 4; j++) {
             for (int i = 0; i < 4; i++) {
@@ -1072,7 +1072,7 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
                 cy = ac ? gs_reflect(cy, size[1] - 1, 0) : gs_reflect(cy, size[1], -0.5);
               }
               if (mode >= 1) cx = fmin(fmax(cx, 0), size[0] - 1), cy = fmin(fmax(cy, 0), size[1] - 1);
-              int64_t kx = (int64_t)cx, ky = (int64_t)cy;
+              int64_t kx = rt_f2index(cx), ky = rt_f2index(cy);
               px[i] = GS_PIX(kx, ky, 0);
             }
             rows[j] = gs_cubic(px, tx);

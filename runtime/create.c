@@ -35,12 +35,12 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr
     if (v[2] == 0) rt_error(e, "arange: the step is 0");
     double count = ir_arange_length(v[0], v[1], v[2]);
     if (!(count < 1e15)) rt_error(e, "arange: %g elements are too many", count);
-    int64_t n = (int64_t)count;
+    int64_t n = rt_f2i64(count);
     RtTensor *t = rt_tensor_new(dt, 1, &n);
     bool integral = dt.code != IR_DT_FLOAT;
     for (int64_t i = 0; i < n; i++) {
       /* integers step exactly; floats as start + i * step, as numpy computes them */
-      RtValue x = integral ? rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), (int64_t)v[0] + i * (int64_t)v[2])
+      RtValue x = integral ? rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), rt_f2i64(v[0]) + i * rt_f2i64(v[2]))
                            : rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), v[0] + (double)i * v[2]);
       rt_tensor_set(t, i, rt_convert(x, dt));
     }

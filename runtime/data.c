@@ -1468,7 +1468,7 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
               double dx = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch + 1) * OH + oy) * OW + ox));
               double yy = (double)(oy * st[0] - pad[0] + ky * dil[0]) + dy, xx = (double)(ox * st[1] - pad[1] + kx * dil[1]) + dx, v = 0;
               if (yy >= 0 && yy < (double)H && xx >= 0 && xx < (double)W) {
-                int64_t y0 = (int64_t)floor(yy), x0 = (int64_t)floor(xx);
+                int64_t y0 = rt_f2index(floor(yy)), x0 = rt_f2index(floor(xx));
                 double ly = yy - (double)y0, lx = xx - (double)x0;
                 for (int a = 0; a < 2; a++)
                   for (int b = 0; b < 2; b++) {

@@ -95,4 +95,28 @@ void rt_operands_out_dtype(IrOpId op, const RtValue *args, const IrExpr *e, RtOp
  * rank (transform.c). */
 RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const IrExpr *e);
 
+/* Float to integer, defined for every double. C leaves the conversion of NaN, of the infinities and of values
+ * out of the integer's range undefined (LLVM's fptosi, which TVM emits, gives poison), so every kernel converts
+ * through these: truncation toward zero in range, NaN becomes 0, beyond the range the nearest bound
+ * (docs/operators.md, "Float to integer conversions"). Kernels apply floor, ceil or nearbyint first when they
+ * round otherwise. lo <= 0 <= hi. */
+static inline int64_t rt_f2i_range(double x, int64_t lo, int64_t hi) {
+  if (x != x) return 0;
+  if (x >= (double)hi) return hi; /* (double)INT64_MAX is 2^63: x below it truncates into range */
+  if (x <= (double)lo) return lo;
+  return (int64_t)x;
+}
+static inline int64_t rt_f2i64(double x) { return rt_f2i_range(x, INT64_MIN, INT64_MAX); }
+static inline int32_t rt_f2i32(double x) { return (int32_t)rt_f2i_range(x, INT32_MIN, INT32_MAX); }
+static inline uint64_t rt_f2u64(double x) {
+  if (!(x > 0)) return 0; /* NaN too */
+  return x >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)x;
+}
+/* A position or index computed in floating point (an ROI corner, a sampling or resizing coordinate, a bin's
+ * bounds): the same rule, saturating at +-2^53 instead of int64's bounds, so that a few of them added or an
+ * offset added to one cannot overflow. Every tensor is far smaller, so where a position lands (outside) is the
+ * same as at int64's bounds. */
+#define RT_F2I_INDEX_MAX ((int64_t)1 << 53)
+static inline int64_t rt_f2index(double x) { return rt_f2i_range(x, -RT_F2I_INDEX_MAX, RT_F2I_INDEX_MAX); }
+
 #endif

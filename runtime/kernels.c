@@ -335,7 +335,11 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
 #define DEFINE_INT_UNARY(NAME, S, SIGNED)                                                       \
   static void NAME(IrOpId op, const void *a, void *out, int64_t n, double p, double q) {        \
     switch (op) {                                                                               \
-    case IR_OP_CLIP: LOOP1(S, S, (double)x > q ? (q < p ? (S)p : (S)q) : (double)x < p ? (S)p : x); break; \
+    case IR_OP_CLIP: {                                                                          \
+      S lo = SIGNED ? (S)rt_f2i64(p) : (S)rt_f2u64(p), hi = SIGNED ? (S)rt_f2i64(q) : (S)rt_f2u64(q); \
+      LOOP1(S, S, x > hi ? (hi < lo ? lo : hi) : x < lo ? lo : x);                              \
+      break;                                                                                    \
+    }                                                                                           \
     case IR_OP_NN_LEAKY_RELU: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? sat(p * (double)x) : (int64_t)x); break; \
     case IR_OP_NEGATIVE: LOOP1(S, S, 0 - (uint64_t)x); break;                                   \
     case IR_OP_ABS: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? 0 - (uint64_t)x : (uint64_t)x); break;     \

@@ -240,7 +240,7 @@ static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const IrExpr *
   void *out = none ? rt_result_init(&res, p.dt, t.rank, t.shape) : NULL;
   double sum = 0, wsum = 0;
   for (int64_t i = 0; i < t.count; i++) {
-    int64_t c = (int64_t)rt_scalar_f64(rt_elem_get(t.data, t.dt, i)), n = i / inner, k = i % inner;
+    int64_t c = rt_scalar_i64(rt_elem_get(t.data, t.dt, i)), n = i / inner, k = i % inner;
     double v = 0;
     if (c != ignore) {
       if (c < 0 || c >= C)

@@ -33,7 +33,7 @@ static Param param(RtValue v) {
   for (int64_t k = 0; k < o.count; k++) {
     RtValue s = rt_elem_get(o.data, o.dt, k);
     p.f[k] = (float)rt_scalar_f64(s);
-    p.i[k] = o.dt.code == IR_DT_FLOAT ? (int64_t)p.f[k] : rt_scalar_i64(s);
+    p.i[k] = o.dt.code == IR_DT_FLOAT ? rt_f2i64(p.f[k]) : rt_scalar_i64(s);
   }
   return p;
 }
@@ -106,7 +106,7 @@ static Fpm fpm_of(const IrExpr *e, IrOpId op, double x) {
   if (!isfinite(x)) rt_error(e, "%s: the ratio of the scales is %g", ir_ops[op].name, x);
   int exp;
   double sig = frexp(x, &exp);
-  int64_t m = (int64_t)round(sig * 2147483648.0);
+  int64_t m = rt_f2i64(round(sig * 2147483648.0)); /* sig in [0.5, 1): at most 2^31 */
   if (m == ((int64_t)1 << 31)) m /= 2, exp++;
   return (Fpm){(int32_t)m, exp};
 }
@@ -162,9 +162,7 @@ static int compute_of(const IrOpAttrs *at) {
 /* Rounding in the float paths: UPWARD floor(x + 0.5), TONEAREST half away from zero; then to int32
  * (saturating; NaN 0). */
 static int64_t round_f(double v, bool upward) {
-  double r = upward ? floor(v + 0.5) : round(v);
-  if (isnan(r)) return 0;
-  return r >= 2147483647.0 ? INT32_MAX : r <= -2147483648.0 ? INT32_MIN : (int64_t)r;
+  return rt_f2i32(upward ? floor(v + 0.5) : round(v));
 }
 
 /* RequantizeLower: x (any integer dtype) into `out`; int32 output is not clipped. */
@@ -248,7 +246,7 @@ static RtValue quantize(const IrExpr *e, IrOpId op, RtValue data, Param s, Param
     float v = (float)rt_scalar_f64(rt_elem_get(x.data, x.dt, i));
     float r = roundf(v / s.f[chan(cs, i)]) + (float)wrap32(z.i[chan(cz, i)]);
     r = fmax_tvm(fmin_tvm(r, hi), lo);
-    int64_t n = r >= (float)qmax(out) ? qmax(out) : (int64_t)r;
+    int64_t n = r >= (float)qmax(out) ? qmax(out) : rt_f2i64(r);
     rt_elem_set(o, out, i, rt_scalar_from_i64(out, n));
   }
   return rt_result_value(&res);
@@ -524,7 +522,7 @@ static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
   int64_t n = x.shape[axis], inner = 1, outer = 1;
   for (int i = axis + 1; i < x.rank; i++) inner *= x.shape[i];
   for (int i = 0; i < axis; i++) outer *= x.shape[i];
-  int32_t x0 = (int32_t)roundf(1.0f / is.f[0]), zp = wrap32(iz.i[0]);
+  int32_t x0 = rt_f2i32(roundf(1.0f / is.f[0])), zp = wrap32(iz.i[0]);
   RtResult mid;
   int32_t *o = rt_result_init(&mid, I32, x.rank, x.shape);
   const int8_t *d = x.data;
@@ -572,7 +570,7 @@ static RtValue simulated(IrOpId op, const RtValue *args, const IrOpAttrs *at, co
   rt_operand(&zp, args[3]);
   const char *name = ir_ops[op].name;
   if (code.count < 1) rt_error(e, "%s: the dtype code is empty", name);
-  int64_t c = (int64_t)rt_scalar_f64(rt_elem_get(code.data, code.dt, 0));
+  int64_t c = rt_scalar_i64(rt_elem_get(code.data, code.dt, 0));
   double lo = c == 1 ? -128 : c == 2 ? 0 : -2147483648.0, hi = c == 1 ? 127 : c == 2 ? 255 : 2147483647.0;
   bool pass = c < 1 || c > 3;
   if (!pass && (sc.count < 1 || zp.count < 1)) rt_error(e, "%s: the scale or zero point is empty", name);

@@ -249,8 +249,12 @@ typedef struct SortKey {
   int64_t j;
 } SortKey;
 
+/* Descending scores, ties by index; NaN above every number (argsort's order), so that the order is total:
+ * qsort with an inconsistent comparison may misbehave. */
 static int by_score_desc(const void *pa, const void *pb) {
   const SortKey *a = pa, *b = pb;
+  bool na = isnan(a->score), nb = isnan(b->score);
+  if (na != nb) return na ? -1 : 1;
   if (a->score > b->score) return -1;
   if (a->score < b->score) return 1;
   return a->j < b->j ? -1 : a->j > b->j;
@@ -288,7 +292,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const IrExpr *e) {
     if (!(vd >= 0 && vd <= (double)N))
       rt_error(e, "%s: valid count %g of batch %lld is not between 0 and the %lld anchors", ir_ops[op].name, vd,
                (long long)i, (long long)N);
-    int64_t v = (int64_t)vd;
+    int64_t v = rt_f2i64(vd);
     double *O = &o[i * N * K];
     const double *D = &d.v[i * N * K];
     int64_t *BI = &bi[i * N];
@@ -341,7 +345,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const IrExpr *e) {
     }
     if (ret_ind)
       for (int64_t j = 0; j < v; j++)
-        if (BI[j] >= 0) BI[j] = (int64_t)ix.v[i * N + BI[j]];
+        if (BI[j] >= 0) BI[j] = rt_f2i64(ix.v[i * N + BI[j]]);
   }
   if (ret_ind) {
     int64_t s0[2] = {B, N}, s1[2] = {B, 1};
@@ -585,7 +589,7 @@ static double bilinear(const Arr *d, bool nhwc, int64_t n, int64_t c, double y, 
   if (y < -1 || y > H || x < -1 || x > W) return 0;
   y = fmin(fmax(y, 0), (double)(H - 1));
   x = fmin(fmax(x, 0), (double)(W - 1));
-  int64_t yl = (int64_t)floor(y), xl = (int64_t)floor(x);
+  int64_t yl = rt_f2index(floor(y)), xl = rt_f2index(floor(x));
   double wyh = y - yl, wxh = x - xl, val = 0;
   double wx[2] = {1 - wxh, wxh}, wy[2] = {1 - wyh, wyh};
   for (int a = 0; a < 2; a++)
@@ -619,10 +623,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
     if (!(roi[0] >= 0 && roi[0] < (double)Bn))
       rt_error(e, "%s: roi %lld has batch index %g, but the data has %lld images", ir_ops[op].name, (long long)i, roi[0],
                (long long)Bn);
-    int64_t n = (int64_t)roi[0];
-    for (int t = 1; t < 5; t++)
-      if (!(fabs(roi[t] * scale) < 1e9))
-        rt_error(e, "%s: roi %lld has coordinate %g, out of range", ir_ops[op].name, (long long)i, roi[t]);
+    int64_t n = rt_f2i64(roi[0]);
     for (int64_t c = 0; c < C; c++)
       for (int64_t ph = 0; ph < PH; ph++)
         for (int64_t pw = 0; pw < PW; pw++) {
@@ -630,7 +631,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
           if (op == IR_OP_VISION_ROI_ALIGN) {
             double x0 = roi[1] * scale, y0 = roi[2] * scale, x1 = roi[3] * scale, y1 = roi[4] * scale;
             double rh = fmax(y1 - y0, 1.0), rw = fmax(x1 - x0, 1.0), bh = rh / PH, bw = rw / PW;
-            int64_t gh = ratio > 0 ? ratio : (int64_t)ceil(rh / PH), gw = ratio > 0 ? ratio : (int64_t)ceil(rw / PW);
+            int64_t gh = ratio > 0 ? ratio : rt_f2index(ceil(rh / PH)), gw = ratio > 0 ? ratio : rt_f2index(ceil(rw / PW));
             if (gh > 4096 || gw > 4096)
               rt_error(e, "%s: a sampling grid of %lld by %lld points per bin is too large", ir_ops[op].name,
                        (long long)gh, (long long)gw);
@@ -645,12 +646,13 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
           } else {
             /* topi's roi_pool: te.round is LLVM's nearbyint (halves to even), floor and ceil with an
              * epsilon of 1e-5 */
-            int64_t x0 = (int64_t)nearbyint(roi[1] * scale), y0 = (int64_t)nearbyint(roi[2] * scale);
-            int64_t x1 = (int64_t)nearbyint(roi[3] * scale), y1 = (int64_t)nearbyint(roi[4] * scale);
+            int64_t x0 = rt_f2index(nearbyint(roi[1] * scale)), y0 = rt_f2index(nearbyint(roi[2] * scale));
+            int64_t x1 = rt_f2index(nearbyint(roi[3] * scale)), y1 = rt_f2index(nearbyint(roi[4] * scale));
             int64_t rh = y1 - y0 + 1 > 1 ? y1 - y0 + 1 : 1, rw = x1 - x0 + 1 > 1 ? x1 - x0 + 1 : 1;
             double bh = (double)rh / PH, bw = (double)rw / PW;
-            int64_t hs = (int64_t)floor(ph * bh + 1e-5) + y0, ws = (int64_t)floor(pw * bw + 1e-5) + x0;
-            int64_t he = (int64_t)ceil((ph + 1) * bh - 1e-5) + y0, we = (int64_t)ceil((pw + 1) * bw - 1e-5) + x0;
+            /* in double: exact wherever the sum lands near the image (both terms are integers) */
+            int64_t hs = rt_f2index(floor(ph * bh + 1e-5) + (double)y0), ws = rt_f2index(floor(pw * bw + 1e-5) + (double)x0);
+            int64_t he = rt_f2index(ceil((ph + 1) * bh - 1e-5) + (double)y0), we = rt_f2index(ceil((pw + 1) * bw - 1e-5) + (double)x0);
             hs = hs < 0 ? 0 : hs > H ? H : hs, he = he < 0 ? 0 : he > H ? H : he;
             ws = ws < 0 ? 0 : ws > W ? W : ws, we = we < 0 ? 0 : we > W ? W : we;
             bool empty = he <= hs || we <= ws;

@@ -436,10 +436,19 @@ def gen_extreme():
     """One call of a random operator of ir/ops.def with extreme integer attribute values (0, -1, +-2^31,
     +-(2^63 - 1), -2^63, 2^62 ...), extreme floats, and tensors that are small, empty with a huge other
     dimension (zeros(shape=[0, 2^62])), or huge and only typed (a function's parameter, not called);
-    or, half the time, a golden test's call with its attributes' integers made extreme."""
+    or, half the time, a golden test's call with its attributes' integers made extreme. Float data is
+    sometimes NaN, infinite or huge (full(nanf, ...), literals nanf, inff, -inff, 1e30f), as are the float
+    literals of a golden call and float attributes: kernels convert floats to indices and integers."""
+    import re
     if not EXTREME: EXTREME.append(extreme_tables())
     ops, kinds, strs, seeds = EXTREME[0]
-    if seeds and R.random() < 0.5: return mutate_attrs(R.choice(seeds))
+    specials = ["nanf", "inff", "-inff", "1e30f", "-1e30f", "3e38f", "9.3e18f"]
+    if seeds and R.random() < 0.5:
+        line = mutate_attrs(R.choice(seeds))
+        if R.random() < 0.4:  # its float literals (data, coordinates, scales) made NaN, infinite or huge
+            line = re.sub(r"(?<![\w.])-?\d+(\.\d*)?(e-?\d+)?f(?![\w.])",
+                          lambda m: R.choice(specials) if R.random() < 0.3 else m.group(0), line)
+        return line
     name, lo, hi, attrs = R.choice(ops)
     huge = R.random() < 0.25
     params = []
@@ -457,12 +466,19 @@ def gen_extreme():
             params.append("%%p%d: Tensor[(%s), %s]" % (len(params), ", ".join(map(str, sh)) + ("," if len(sh) == 1 else ""), dt))
             return "%%p%d" % (len(params) - 1)
         if any(d > 2**20 for d in sh) or 0 in sh: return 'zeros(shape=%s, dtype="%s")' % (l(sh), dt)
+        if R.random() < 0.25:  # NaN, infinite or huge floats, converted to dt (a cast of them when dt is not float)
+            n = 1
+            for d in sh: n *= d
+            if R.random() < 0.4: return 'full(%s, shape=%s, dtype="%s")' % (R.choice(specials), l(sh), dt)
+            vals = [R.choice(specials + ["0f", "1f", "-2.5f", "0.5f"]) for _ in range(n)]
+            lit = "[%s]" % ", ".join(vals) if sh else vals[0]
+            return 'cast(reshape(%s, newshape=%s), dtype="%s")' % (lit, l(sh), dt)
         return t(sh, dt)
     def arg():
         r = R.random()
         if r < 0.8: return tensor()
         if r < 0.9: return "(%s)" % ", ".join(tensor() for _ in range(R.randint(1, 3))) + ("," if R.random() < 0.3 else "")
-        return R.choice(["%d" % ext(), "%di64" % ext() if -2**63 <= ext() < 2**63 else "1i64", "1f"])
+        return R.choice(["%d" % ext(), "%di64" % ext() if -2**63 <= ext() < 2**63 else "1i64", "1f", R.choice(specials)])
     args = [arg() for _ in range(R.randint(lo, hi))]
     kw = []
     for a in attrs:
@@ -472,7 +488,7 @@ def gen_extreme():
         if k == "INTS":
             v = "%d" % ext() if R.random() < 0.3 else l([ext() for _ in range(R.randint(0, 4))])
         elif k == "BOOL": v = R.choice(["True", "False"])
-        elif k == "FLOAT": v = R.choice(EXTREME_FLOATS + ["%d" % ext()])
+        elif k == "FLOAT": v = R.choice(EXTREME_FLOATS + ["%d" % ext()] + specials[:3])
         elif k == "DTYPE": v = '"%s"' % R.choice(["float32", "int32", "int64", "uint8", "int8", "float64", "bool", "uint64"])
         elif k == "STR": v = '"%s"' % R.choice(strs.get(a, [""]))
         elif k == "PAIRS": v = l([l([ext(), ext()]) for _ in range(R.randint(1, 4))])
