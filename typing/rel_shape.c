@@ -372,18 +372,18 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
         REL_FAIL("%s: indices_or_sections=%s must be ascending, non-negative indices", ty_rel_who(rel), ints_text(ios));
       prev = ios->ints[i];
     }
+    /* The pieces are clamped to the axis, as numpy does; along an axis not known yet the clamping
+     * is not either, so every piece is `?` (TVM's widths, hi - lo, would promise a shape that a
+     * shorter axis does not give: a piece of width 3 from an axis of 1). */
     for (int i = 0; i < pieces; i++) {
-      int64_t lo = i == 0 ? 0 : ios->ints[i - 1];
-      if (i < ios->n) {
-        int64_t hi = ios->ints[i];
-        if (known) { /* clamped, as numpy does */
-          lo = lo < v ? lo : v;
-          hi = hi < v ? hi : v;
-        }
-        sizes[i] = ty_rel_dim(hi - lo);
-      } else {
-        sizes[i] = known ? ty_rel_dim(v - (lo < v ? lo : v)) : ty_dim_sub(cx, whole, ty_rel_dim(lo));
+      if (!known) {
+        sizes[i] = ty_dim_any();
+        continue;
       }
+      int64_t lo = i == 0 ? 0 : ios->ints[i - 1], hi = i < ios->n ? ios->ints[i] : v;
+      lo = lo < v ? lo : v;
+      hi = hi < v ? hi : v;
+      sizes[i] = ty_rel_dim(hi - lo);
     }
   }
   IrType **fields = IR_NEW_ARRAY(IrType *, pieces);
