@@ -235,9 +235,11 @@ void ir_attr_padding(const IrOpAttrs *a, int64_t out[4]) {
 }
 
 int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
-  int64_t avail = n + lo + hi - (dil * (k - 1) + 1);
+  /* In 128 bits: n may be anything up to INT64_MAX (the attributes are bounded, the data is not). */
+  IrWide avail = (IrWide)n + lo + hi - ((IrWide)dil * (k - 1) + 1);
   if (avail < 0) return -1;
-  return (avail + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  IrWide len = (avail + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  return len > INT64_MAX ? IR_WINDOW_TOO_LARGE : (int64_t)len;
 }
 
 bool ir_scaled_length(int64_t n, double scale, int64_t *out) {

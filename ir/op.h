@@ -82,8 +82,9 @@ void ir_attr_pair(const IrOpAttrs *a, IrAttrId id, int64_t dflt, int64_t out[2])
 void ir_attr_padding(const IrOpAttrs *a, int64_t out[4]);
 
 /* The number of positions of a window of k (dilated by dil) sliding by stride over n padded by lo
- * and hi, rounding up with ceil_mode; -1 when the window does not fit (conv2d's and the pools'
- * rule, for their relations and kernels alike). */
+ * and hi, rounding up with ceil_mode; -1 when the window does not fit, IR_WINDOW_TOO_LARGE when the
+ * count passes int64 (conv2d's and the pools' rule, for their relations and kernels alike). */
+enum { IR_WINDOW_TOO_LARGE = -2 };
 int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode);
 /* An upsampled size, round(n * scale) (nearbyint), for the relations and kernels alike: false when
  * it is not a number from 0 to INT64_MAX (the conversion to int64 would be undefined). */

@@ -115,6 +115,7 @@ static RtValue out_done(Out *o) {
 /* ir_window_length, with 0 positions for a window that does not fit. */
 static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
   int64_t n = ir_window_length(in, k, dil, stride, lo, hi, ceil_mode);
+  if (n == IR_WINDOW_TOO_LARGE) rt_error(NULL, "the number of window positions over %lld passes int64", (long long)in);
   return n < 0 ? 0 : n;
 }
 

@@ -77,6 +77,11 @@ static TyRelResult window_out(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int
   switch (ty_rel_dim_const(cx, in, &n)) {
   case TY_SOLVED: {
     int64_t len = ir_window_length(n, k, dil, stride, lo, hi, ceil_mode);
+    if (len == IR_WINDOW_TOO_LARGE) { /* the solver fails the relation: "dimension too large" */
+      if (!cx->dim_overflow) cx->dim_overflow = in;
+      *out = ty_dim_any();
+      return TY_SOLVED;
+    }
     if (len < 0) return TY_FAILED;
     *out = ty_rel_dim(len);
     return TY_SOLVED;
