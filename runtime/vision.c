@@ -293,6 +293,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const IrExpr *e) {
       rt_error(e, "%s: valid count %g of batch %lld is not between 0 and the %lld anchors", ir_ops[op].name, vd,
                (long long)i, (long long)N);
     int64_t v = rt_f2i64(vd);
+    if (v < 0 || v > N) v = 0; /* cannot be (vd was checked); says so to the compiler's size analysis */
     double *O = &o[i * N * K];
     const double *D = &d.v[i * N * K];
     int64_t *BI = &bi[i * N];

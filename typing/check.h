@@ -70,8 +70,10 @@ void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const c
     __attribute__((format(printf, 5, 6)));
 /* Runs the solver; a failed relation has been reported: unwind. */
 /* Fails with "the type of <what> is too large" when t, written out, has more than
- * TY_MAX_TYPE_PARTS parts. */
-void ty_check_size(TyCheck *c, IrSpan span, IrType *t, const char *what, ...) __attribute__((format(printf, 4, 5)));
+ * TY_MAX_TYPE_PARTS parts; inexact (each binding's check: cheap, see ty_larger_than) or exact (a
+ * definition's or an expression's final type, whose printing the bound protects). */
+void ty_check_size(TyCheck *c, IrSpan span, IrType *t, bool exact, const char *what, ...)
+    __attribute__((format(printf, 5, 6)));
 void ty_solve_or_fail(TyCheck *c);
 /* A type for messages: resolved, holes shown as `_`. */
 const char *ty_show(TyCheck *c, IrType *t);

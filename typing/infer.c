@@ -426,7 +426,7 @@ static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
       ty_expect(c, value->span, ann, t, "the value bound to `%%%s`", v->name->name);
       t = ann;
     }
-    ty_check_size(c, let->span, t, "`%%%s`", v->name->name);
+    ty_check_size(c, let->span, t, false, "`%%%s`", v->name->name);
     return bind(c, v->name, t);
   }
   c->cx.level++;
@@ -439,7 +439,7 @@ static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
   c->cx.level--;
   unbind(c, self);
   IrType *scheme = ty_generalize(c, h.type, h.ntparams, h.tparams);
-  ty_check_size(c, let->span, scheme, "`%%%s`", v->name->name);
+  ty_check_size(c, let->span, scheme, false, "`%%%s`", v->name->name);
   return bind(c, v->name, scheme);
 }
 

@@ -47,8 +47,8 @@ static _Noreturn void too_large(TyCheck *c, IrSpan span, const char *what) {
                 TY_MAX_TYPE_PARTS);
 }
 
-void ty_check_size(TyCheck *c, IrSpan span, IrType *t, const char *what_fmt, ...) {
-  if (!ty_larger_than(&c->cx, t, TY_MAX_TYPE_PARTS)) return;
+void ty_check_size(TyCheck *c, IrSpan span, IrType *t, bool exact, const char *what_fmt, ...) {
+  if (!ty_larger_than(&c->cx, t, TY_MAX_TYPE_PARTS, exact)) return;
   va_list ap;
   va_start(ap, what_fmt);
   const char *what = ir_vprintf(what_fmt, ap);
@@ -252,7 +252,7 @@ static void check_group(TyCheck *c, DefList *group) {
   ty_generalize_group(c, group->len, types, declared, schemes);
   for (int i = 0; i < group->len; i++) {
     const IrItem *item = group->items[i]->item;
-    ty_check_size(c, item->span, schemes[i], "`@%s`", item->name->name);
+    ty_check_size(c, item->span, schemes[i], true, "`@%s`", item->name->name);
     if (headers[i].complete && headers[i].nrels) schemes[i] = with_declared_relations(schemes[i], &headers[i]);
     group->items[i]->type = schemes[i];
     group->items[i]->done = true;
@@ -287,7 +287,7 @@ static IrType *check_expression(TyCheck *c, IrExpr *e) {
   c->cx.level = 0;
   /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names. */
   IrType *scheme = ty_generalize(c, t, 0, NULL);
-  ty_check_size(c, e->span, scheme, "this expression");
+  ty_check_size(c, e->span, scheme, true, "this expression");
   no_open_relations(c);
   c->cx.frozen = true;
   ty_check_literals(c);

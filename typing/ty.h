@@ -84,6 +84,7 @@ struct TyCtx {
   bool frozen;            /* solved for good: ty_resolve may share one result per hole and node */
   IrPtrMap resolved_nodes; /* frozen: what ty_resolve made of each node it met */
   IrPtrMap part_counts;    /* ty_larger_than's counts of the subtrees without holes */
+  IrPtrMap open_part_counts; /* and of those with holes, as they were (for the inexact count) */
   uint32_t epoch;         /* the current value of the scratch marks (bumped by each walk) */
   /* The first dimension whose arithmetic overflowed int64 (dim.c sets it: a normal form, ty_dim_add
    * and its siblings, a difference), or NULL. The solver clears it before each relation runs and
@@ -114,8 +115,9 @@ IrType *ty_map_children(IrType *t, IrType *(*f)(IrType *child, void *env), void 
  * doubles its type in a few bytes; past this size checking stops with "too large" rather than
  * walk, copy or print it. */
 enum { TY_MAX_TYPE_PARTS = 1000000 };
-/* Whether t, written out, has more than `limit` parts (a walk of at most limit + 1 parts). */
-bool ty_larger_than(TyCtx *cx, IrType *t, long limit);
+/* Whether t, written out, has more than `limit` parts (a walk of at most limit + 1 parts). Inexact
+ * (cheaper), a subtree's holes count as they were when it was first counted. */
+bool ty_larger_than(TyCtx *cx, IrType *t, long limit, bool exact);
 /* The reason a unification gives when a type it walks is too large (compare the pointer). */
 extern const char ty_too_large[];
 /* Calls f on the slot of every direct part of t (including a function type's relations). */

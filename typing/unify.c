@@ -203,40 +203,44 @@ IrType *ty_resolve(TyCtx *cx, IrType *t) { return resolve(cx, t); }
 typedef struct {
   TyCtx *cx;
   long limit, sum;
-  bool open;
+  bool exact, open;
 } CountEnv;
 
-static long count_parts(TyCtx *cx, IrType *t, long limit, bool *open);
+static long count_parts(TyCtx *cx, IrType *t, long limit, bool exact, bool *open);
 
 static void count_child(IrType **slot, void *p) {
   CountEnv *env = p;
   if (env->sum > env->limit) return;
-  env->sum += count_parts(env->cx, *slot, env->limit - env->sum, &env->open);
+  env->sum += count_parts(env->cx, *slot, env->limit - env->sum, env->exact, &env->open);
 }
 
-/* The parts of t written out, up to limit + 1 (past it, counting stops). A subtree without
- * unresolved holes never changes, so its count is remembered: checking the type of every binding
- * of a chain (`let %x = (%x,)` a million times) costs the chain's length, not its square. */
-static long count_parts(TyCtx *cx, IrType *t, long limit, bool *open) {
+/* The parts of t written out, up to limit + 1 (past it, counting stops), an unresolved hole
+ * counting 1. A subtree without unresolved holes never changes, so its count is remembered; a
+ * subtree with some may grow when they are bound, so its count is remembered only for the inexact
+ * count, which a binding's check uses (a chain of `let %x = (%x,)` under a literal whose dtype is
+ * decided at the end costs the chain's length, not its square). */
+static long count_parts(TyCtx *cx, IrType *t, long limit, bool exact, bool *open) {
   t = ty_prune(cx, t);
   if (t->kind == IR_TYPE_HOLE) {
     *open = true;
     return 1;
   }
   uintptr_t known = (uintptr_t)ir_ptrmap_get(&cx->part_counts, t);
+  if (!known && !exact && (known = (uintptr_t)ir_ptrmap_get(&cx->open_part_counts, t))) *open = true;
   if (known) return (long)known;
-  CountEnv env = {cx, limit - 1, 0, false};
+  CountEnv env = {cx, limit - 1, 0, exact, false};
   ty_each_child(t, count_child, &env);
   long n = 1 + env.sum;
   if (n > limit) n = limit + 1;
+  if (!env.open) ir_ptrmap_put(&cx->part_counts, t, (void *)(uintptr_t)n);
+  else if (!exact) ir_ptrmap_put(&cx->open_part_counts, t, (void *)(uintptr_t)n);
   if (env.open) *open = true;
-  else ir_ptrmap_put(&cx->part_counts, t, (void *)(uintptr_t)n);
   return n;
 }
 
-bool ty_larger_than(TyCtx *cx, IrType *t, long limit) {
+bool ty_larger_than(TyCtx *cx, IrType *t, long limit, bool exact) {
   bool open = false;
-  return count_parts(cx, t, limit, &open) > limit;
+  return count_parts(cx, t, limit, exact, &open) > limit;
 }
 
 const char ty_too_large[] = "a type too large to check";
