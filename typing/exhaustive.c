@@ -73,8 +73,24 @@ static IrPattern **rebuild(const IrCtor *k, int arity, IrPattern **w, int cols) 
   return with_head(p, w + arity, cols);
 }
 
-/* A witness that q matches a value no row of m matches, or NULL. */
-static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
+/* The work the checks of one match may do, in rows visited. Usefulness is exponential in the worst
+ * case and quadratic for clauses that are not told apart by a constructor (tuples, checked against
+ * every earlier row); past the budget the match is left unchecked (these are warnings), with a
+ * warning saying so, instead of a check that runs for minutes. */
+enum { WORK_BUDGET = 50 * 1000 * 1000 };
+
+typedef struct {
+  long left;
+  bool gave_up;
+} Work;
+
+/* A witness that q matches a value no row of m matches, or NULL. Out of budget, a witness of
+ * nothing (useful: no clause is called unreachable for it) and w->gave_up. */
+static IrPattern **useful(Work *work, const Matrix *m, IrPattern **q, int cols) {
+  if (work->gave_up || (work->left -= m->len + 1) < 0) {
+    work->gave_up = true;
+    return IR_NEW_ARRAY(IrPattern *, cols + 1);
+  }
   if (cols == 0) return m->len == 0 ? IR_NEW_ARRAY(IrPattern *, 1) : NULL;
   IrPattern *head = q[0];
   if (!is_wild(head)) {
@@ -84,7 +100,7 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
     IrPattern **qs = IR_NEW_ARRAY(IrPattern *, arity + cols);
     ir_copy(qs, head->args, sizeof(IrPattern *) * (size_t)arity);
     ir_copy(qs + arity, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
-    IrPattern **w = useful(&s, qs, arity + cols - 1);
+    IrPattern **w = useful(work, &s, qs, arity + cols - 1);
     return w ? rebuild(k, arity, w, cols) : NULL;
   }
   /* A wildcard: what do the rows' first patterns say about the column's type? */
@@ -96,7 +112,7 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
     Matrix s = specialize(m, cols, NULL, arity);
     IrPattern **qs = IR_NEW_ARRAY(IrPattern *, arity + cols);
     ir_copy(qs + arity, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
-    IrPattern **w = useful(&s, qs, arity + cols - 1);
+    IrPattern **w = useful(work, &s, qs, arity + cols - 1);
     return w ? rebuild(NULL, arity, w, cols) : NULL;
   }
   const IrData *adt = shape && shape->ctor ? shape->ctor->adt : NULL;
@@ -131,23 +147,25 @@ static IrPattern **useful(const Matrix *m, IrPattern **q, int cols) {
         }
         IrPattern **qs = IR_NEW_ARRAY(IrPattern *, k->nargs + cols);
         ir_copy(qs + k->nargs, q + 1, sizeof(IrPattern *) * (size_t)(cols - 1));
-        IrPattern **w = useful(&s, qs, k->nargs + cols - 1);
+        IrPattern **w = useful(work, &s, qs, k->nargs + cols - 1);
         if (w) return rebuild(k, k->nargs, w, cols);
       }
       return NULL;
     }
     const IrCtor *k = &adt->ctors[missing];
     Matrix d = default_rows(m);
-    IrPattern **w = useful(&d, q + 1, cols - 1);
+    IrPattern **w = useful(work, &d, q + 1, cols - 1);
     if (!w) return NULL;
     IrPattern **args = IR_NEW_ARRAY(IrPattern *, k->nargs + cols);
     ir_copy(args + k->nargs, w, sizeof(IrPattern *) * (size_t)(cols - 1));
     return rebuild(k, k->nargs, args, cols);
   }
   Matrix d = default_rows(m);
-  IrPattern **w = useful(&d, q + 1, cols - 1);
+  IrPattern **w = useful(work, &d, q + 1, cols - 1);
   return w ? with_head(wildcard(), w, cols) : NULL;
 }
+
+static void missing_case(TyCheck *c, IrExpr *match, IrPattern **w);
 
 void ty_check_exhaustive(TyCheck *c, IrExpr *match, IrType *scrutinee) {
   (void)scrutinee;
@@ -156,6 +174,7 @@ void ty_check_exhaustive(TyCheck *c, IrExpr *match, IrType *scrutinee) {
    * is reachable; so a match of n clauses on n constructors costs O(n), not O(n^2). Clauses of
    * other shapes (tuples) are checked against all the rows. */
   Matrix rows = {0};
+  Work work = {WORK_BUDGET, false};
   IrSymMap by_ctor = {0}; /* constructor name -> Matrix * of the rows it heads */
   const IrData *adt = NULL;
   bool total = false, mixed = false; /* a wildcard row came; a row not kept by constructor came */
@@ -173,7 +192,7 @@ void ty_check_exhaustive(TyCheck *c, IrExpr *match, IrType *scrutinee) {
         ir_symmap_put(&by_ctor, p->ctor->name, same);
       }
     }
-    bool reachable = !total && useful(by_name && !mixed ? same : &rows, q, 1);
+    bool reachable = !total && useful(&work, by_name && !mixed ? same : &rows, q, 1);
     if (!reachable) {
       IrDiag *d = ir_diag_add(c->diags, IR_DIAG_WARNING, p->span,
                               "this clause is unreachable: the clauses before it match every value it matches");
@@ -187,10 +206,21 @@ void ty_check_exhaustive(TyCheck *c, IrExpr *match, IrType *scrutinee) {
     else
       mixed = true;
   }
-  if (match->u.match.partial) return;
-  IrPattern *wild = NULL;
-  IrPattern **w = useful(&rows, &wild, 1);
-  if (!w) return;
+  if (!match->u.match.partial && !work.gave_up) {
+    IrPattern *wild = NULL;
+    IrPattern **w = useful(&work, &rows, &wild, 1);
+    if (w && !work.gave_up) missing_case(c, match, w);
+  }
+  if (work.gave_up) {
+    IrDiag *d = ir_diag_add(c->diags, IR_DIAG_WARNING, match->span,
+                            "this match is too large to check for unreachable clauses and missing cases");
+    ir_diag_note(d, "its %d clauses would take more than %d steps of the check; they run as written",
+                 match->u.match.nclauses, WORK_BUDGET);
+  }
+}
+
+/* The warning for a missing case, with the witness w as its example. */
+static void missing_case(TyCheck *c, IrExpr *match, IrPattern **w) {
   IrBuf b;
   ir_buf_init(&b);
   ir_print_pattern(&b, w[0] ? w[0] : wildcard());

@@ -114,6 +114,20 @@ with tempfile.TemporaryDirectory() as tmp:
     ok = (p.returncode == 0 and b"for example C0() is not matched" in p.stderr and
           p.stderr.count(b"this clause is unreachable") == 1)
     cases.append((ok, "%d constructors: the missing one and the unreachable clause found" % n, detail(p)))
+    # Tuple clauses are not told apart by a constructor: each is checked against every earlier one
+    # (quadratic; 20,000 took 10 s). Past a budget the checks stop with a warning; the match runs.
+    m = 20000
+    tuples = os.path.join(tmp, "tuples.rly")
+    with open(tuples, "w") as f:
+        f.write("type W {\n" + "".join("  W%d,\n" % i for i in range(m)) + "}\n")
+        f.write("def @f(%p : (W, W)) -> int32 {\n  match (%p) {\n")
+        f.write("".join("    (W%d, _) => %d,\n" % (i, i % 1000) for i in range(m)))
+        f.write("  }\n}\n@f((W%d, W0))\n" % (m - 1))
+    p = run([tuples])
+    ok = (p.returncode == 0 and p.stdout.strip() == str((m - 1) % 1000).encode() and
+          b"too large to check for unreachable clauses and missing cases" in p.stderr)
+    cases.append((ok, "a match of %d tuple clauses: checks stop at their budget with a warning, and it runs" % m,
+                  detail(p)))
 
 print("1..%d" % len(cases))
 failed = 0
