@@ -1446,10 +1446,16 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
   ir_attr_padding(at, pad);
   int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = w.shape[0], KH = w.shape[2], KW = w.shape[3];
   if (G < 1 || DG < 1 || C % G || C % DG || O % G || w.shape[1] != C / G) rt_error(e, "nn.deformable_conv2d: the channels do not fit the groups");
-  int64_t OH = (H + pad[0] + pad[2] - (1 + (KH - 1) * dil[0])) / st[0] + 1, OW = (W + pad[1] + pad[3] - (1 + (KW - 1) * dil[1])) / st[1] + 1;
+  /* The weight's sizes and DG are data, not bounded attributes: sizes in checked arithmetic. */
+  int64_t OH = ir_window_length(H, KH, dil[0], st[0], pad[0], pad[2], false);
+  int64_t OW = ir_window_length(W, KW, dil[1], st[1], pad[1], pad[3], false);
+  if (OH == IR_WINDOW_TOO_LARGE || OW == IR_WINDOW_TOO_LARGE || (KH > 0 && dil[0] > INT64_MAX / KH) ||
+      (KW > 0 && dil[1] > INT64_MAX / KW))
+    rt_error(e, "nn.deformable_conv2d: the window's sizes pass int64");
   if (OH < 0) OH = 0;
   if (OW < 0) OW = 0;
-  if (off.shape[0] != N || off.shape[1] != 2 * KH * KW * DG || off.shape[2] != OH || off.shape[3] != OW)
+  if (off.shape[0] != N || off.shape[1] != rt_mul_sat(rt_mul_sat(rt_mul_sat(KH, KW), DG), 2) || off.shape[2] != OH ||
+      off.shape[3] != OW)
     rt_error(e, "nn.deformable_conv2d: the offset's shape does not fit");
   int64_t shape[4] = {N, O, OH, OW}, cg = C / G, og = O / G, cdg = C / DG;
   RtResult r;

@@ -890,14 +890,26 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
   IrType **d = IR_NEW_ARRAY(IrType *, 4), **od = IR_NEW_ARRAY(IrType *, 4);
   d[0] = od[0] = ds->u.shape.dims[0];
   d[1] = ws->u.shape.dims[0];
-  od[1] = ty_rel_dim(2 * k[0] * k[1] * dg);
+  int64_t offset_channels; /* 2 kh kw deformable_groups: the weight's sizes and dg are not bounded */
+  if (__builtin_mul_overflow(k[0], k[1], &offset_channels) || __builtin_mul_overflow(offset_channels, dg, &offset_channels) ||
+      __builtin_mul_overflow(offset_channels, 2, &offset_channels))
+    REL_FAIL("%s: dimension too large: the offset's channels, 2 x %lld x %lld x deformable_groups=%lld, pass int64",
+             ty_rel_who(rel), (long long)k[0], (long long)k[1], (long long)dg);
+  od[1] = ty_rel_dim(offset_channels);
   for (int a = 0; a < 2; a++) {
-    int64_t n, extra = pad[a] + pad[a + 2] - (1 + (k[a] - 1) * dil[a]);
+    int64_t n, extra, span;
+    if (__builtin_mul_overflow(k[a] - 1, dil[a], &span) || __builtin_add_overflow(span, 1, &span) ||
+        __builtin_sub_overflow(pad[a] + pad[a + 2], span, &extra))
+      REL_FAIL("%s: dimension too large: the weight's kernel size %lld dilated by %lld passes int64", ty_rel_who(rel),
+               (long long)k[a], (long long)dil[a]);
     TyRelResult r = ty_rel_dim_const(cx, ds->u.shape.dims[2 + a], &n);
     if (r == TY_NOT_YET) return r;
     if (r == TY_SOLVED) {
-      if (n + extra < 0) REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
-      d[2 + a] = ty_rel_dim((n + extra) / st[a] + 1);
+      int64_t len = ir_window_length(n, k[a], dil[a], st[a], pad[a], pad[a + 2], false);
+      if (len == IR_WINDOW_TOO_LARGE)
+        REL_FAIL("%s: dimension too large: the output positions over %lld pass int64", ty_rel_who(rel), (long long)n);
+      if (len < 0) REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+      d[2 + a] = ty_rel_dim(len);
     } else {
       d[2 + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[2 + a], ty_rel_dim(extra + 1)) : ty_dim_any();
     }
