@@ -837,7 +837,10 @@ static RtValue sparse_fill_empty_rows(const RtValue *args, const IrExpr *e) {
     if (row != prev) empty--;
     prev = row;
   }
-  int64_t s0[2] = {n + empty, r}, s1[1] = {n + empty}, s2[1] = {rows};
+  int64_t total;
+  if (__builtin_add_overflow(n, empty, &total)) /* dense_shape[0] near INT64_MAX: rows no memory holds */
+    rt_error(e, "sparse_fill_empty_rows: %lld rows are more than memory holds", (long long)rows);
+  int64_t s0[2] = {total, r}, s1[1] = {total}, s2[1] = {rows};
   RtResult r0, r1, r2;
   int64_t *oi = rt_result_init(&r0, i64, 2, s0), *ov = rt_result_init(&r1, i64, 1, s1), *oe = rt_result_init(&r2, i64, 1, s2);
   int64_t dflt = rt_scalar_i64(rt_convert(rt_elem_get(dv.data, dv.dt, 0), i64)), k = 0, next = 0;
