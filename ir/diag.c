@@ -137,6 +137,9 @@ typedef struct {
   const char *bold, *kind, *caret, *off;
 } Colours;
 
+/* At most this many bytes of a source line are shown before and after a diagnostic's place. */
+enum { EXCERPT_BEFORE = 80, EXCERPT_AFTER = 120 };
+
 static void render(IrBuf *out, const IrDiag *d, const Colours *c) {
   const IrSpan *sp = &d->span;
   const char *file = sp->src ? sp->src->name : "<relay>";
@@ -145,20 +148,28 @@ static void render(IrBuf *out, const IrDiag *d, const Colours *c) {
   else ir_buf_printf(out, "%s: ", file);
   ir_buf_printf(out, "%s%s:%s%s %s%s\n", c->kind, ir_diag_kind_name(d->kind), c->off, c->bold, d->message, c->off);
   if (sp->src && sp->off <= sp->src->len) {
+    /* The line, or of a long one (a program on one line) a window around the place, "..." marking
+     * what is left out: a diagnostic's size stays bounded, so a thousand warnings on one long line
+     * print a thousand short excerpts, not a thousand copies of the line. */
     const char *text = sp->src->text;
     size_t start = sp->off;
-    while (start > 0 && text[start - 1] != '\n') start--;
+    while (start > 0 && text[start - 1] != '\n' && sp->off - start < EXCERPT_BEFORE) start--;
+    bool cut_left = start > 0 && text[start - 1] != '\n';
+    while (cut_left && start < sp->off && ((unsigned char)text[start] & 0xc0) == 0x80) start++; /* whole characters */
     size_t end = sp->off;
-    while (end < sp->src->len && text[end] != '\n' && text[end] != '\r') end++;
+    while (end < sp->src->len && text[end] != '\n' && text[end] != '\r' && end - sp->off < EXCERPT_AFTER) end++;
+    bool cut_right = end < sp->src->len && text[end] != '\n' && text[end] != '\r';
+    while (cut_right && end > sp->off && ((unsigned char)text[end] & 0xc0) == 0x80) end--;
     char gutter[16];
     int gw = snprintf(gutter, sizeof gutter, "%u", sp->line);
-    ir_buf_printf(out, " %s | ", gutter);
+    ir_buf_printf(out, " %s | %s", gutter, cut_left ? "..." : "");
     put_line(out, text + start, end - start);
-    ir_buf_putc(out, '\n');
+    ir_buf_puts(out, cut_right ? "...\n" : "\n");
     ir_buf_putc(out, ' ');
     ir_buf_indent(out, gw);
     ir_buf_puts(out, " | ");
     ir_buf_puts(out, c->caret);
+    if (cut_left) ir_buf_puts(out, "   ");
     /* Pad to the span's column, keeping tabs so the caret lines up in any tab width. */
     for (size_t i = start; i < sp->off;) {
       int nb, w = cell_width((const unsigned char *)text + i, &nb);

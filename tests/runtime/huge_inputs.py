@@ -114,6 +114,18 @@ with tempfile.TemporaryDirectory() as tmp:
     ok = (p.returncode == 0 and b"for example C0() is not matched" in p.stderr and
           p.stderr.count(b"this clause is unreachable") == 1)
     cases.append((ok, "%d constructors: the missing one and the unreachable clause found" % n, detail(p)))
+    # A warning on each of 3,000 nested matches written on one 100 KB line: each diagnostic shows a
+    # window of the line, not the line (3,000 copies of it took the fuzzer's check past 10 s).
+    k = 3000
+    nested = os.path.join(tmp, "nested.rly")
+    with open(nested, "w") as f:
+        f.write("data Opt { N : () -> Opt  S : (int32) -> Opt  B : () -> Opt }\n")
+        f.write("match (S(1)) { S(%y) => " * k + "1" + ", N => 0 }" * k + "\n")
+    p = run([nested])
+    ok = (p.returncode == 0 and p.stdout.strip() == b"1" and p.stderr.count(b"does not cover every value") == k and
+          len(p.stderr) < k * 1000)
+    cases.append((ok, "%d warnings on one long line: %d bytes of diagnostics, each a window of the line" % (k, len(p.stderr)),
+                  detail(p)))
     # Tuple clauses are not told apart by a constructor: each is checked against every earlier one
     # (quadratic; 20,000 took 10 s). Past a budget the checks stop with a warning; the match runs.
     m = 20000
