@@ -257,6 +257,11 @@ int64_t ir_arange_length_int(IrWide start, IrWide stop, IrWide step) {
   return count > (IrWide)INT64_MAX ? -1 : (int64_t)count;
 }
 
+double ir_float_round(int bits, double v) {
+  if (bits == 16) return (double)(__extension__(_Float16)(float)v);
+  return bits == 32 ? (double)(float)v : v;
+}
+
 double ir_arange_length(double start, double stop, double step) {
   double count = ceil((stop - start) / step);
   return count > 0 ? count : 0;

@@ -91,6 +91,8 @@ int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int6
 bool ir_scaled_length(int64_t n, double scale, int64_t *out);
 /* The number of elements of arange(start, stop, step) (step not 0), as a double that may be huge. */
 double ir_arange_length(double start, double stop, double step);
+/* v as a float of `bits` (16, 32 or 64) holds it: what a literal becomes in that dtype. */
+double ir_float_round(int bits, double v);
 
 /* arange's length for integer bounds, exact (in 128-bit arithmetic, so no bound or step of int64 or
  * uint64 wraps or rounds as a double would): -1 when the step is 0 or the length passes int64. */

@@ -72,6 +72,9 @@ TyRelResult ty_rel_arange(TyCtx *cx, TyRelation *rel, const char **message) {
     if (count < 0) REL_FAIL("%s: its length passes int64", ty_rel_who(rel));
     len = ty_rel_dim(count);
   } else if (known) {
+    /* the kernel computes with the arguments as the dtype holds them (1e12 as float32 is 999999995904) */
+    if (d->kind == IR_TYPE_DTYPE && d->u.dtype.code == IR_DT_FLOAT)
+      for (int i = 0; i < 3; i++) v[i] = ir_float_round(d->u.dtype.bits, v[i]);
     if (v[2] == 0) REL_FAIL("%s: the step is 0", ty_rel_who(rel));
     double count = ir_arange_length(v[0], v[1], v[2]);
     if (!(count < 9.2e18)) REL_FAIL("%s: %g elements are too many", ty_rel_who(rel), count);
