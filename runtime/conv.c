@@ -342,6 +342,17 @@ typedef struct {
   int64_t start, klo, khi, padded;
 } AxisWin;
 
+static IrWide ceil_div(IrWide x, int64_t d) { return x >= 0 ? (x + d - 1) / d : -((-x) / d); }
+
+/* The k of 0 <= k < kc with lo <= start + k dil < hi (dil >= 1): [*a, *b), empty when *a >= *b. */
+static void window_positions(int64_t start, int64_t dil, int64_t kc, IrWide lo, IrWide hi, int64_t *a, int64_t *b) {
+  IrWide from = ceil_div(lo - start, dil), to = ceil_div(hi - start, dil);
+  if (from < 0) from = 0;
+  if (to > kc) to = kc;
+  *a = (int64_t)(from < kc ? from : kc);
+  *b = (int64_t)(to > *a ? to : *a);
+}
+
 static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
   const char *name = ir_ops[op].name;
   bool is_max = op == IR_OP_NN_MAX_POOL1D || op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_MAX_POOL3D ||
@@ -400,15 +411,14 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
         w->start = (int64_t)((IrWide)oi * S[i] / OS[i]); /* in 128 bits: S may be near int64's end */
         kc = (int64_t)(((IrWide)(oi + 1) * S[i] + OS[i] - 1) / OS[i] - w->start);
       }
-      w->klo = kc, w->khi = 0, w->padded = 0;
-      for (int64_t k = 0; k < kc; k++) {
-        int64_t at_ = w->start + k * win.dil[i];
-        if (at_ >= -win.lo[i] && at_ < S[i] + win.hi[i]) w->padded++;
-        if (at_ < 0 || at_ >= S[i]) continue;
-        if (k < w->klo) w->klo = k;
-        w->khi = k + 1;
-      }
-      if (w->khi < w->klo) w->khi = w->klo;
+      /* the window's positions start + k dil (0 <= k < kc) inside the data, and inside the padded
+       * data: computed, not counted (a global pool's window is as long as its axis, up to 2^63) */
+      int64_t a, b;
+      window_positions(w->start, win.dil[i], kc, 0, S[i], &a, &b);
+      if (a < b) w->klo = a, w->khi = b;
+      else w->klo = w->khi = kc;
+      window_positions(w->start, win.dil[i], kc, -(IrWide)win.lo[i], (IrWide)S[i] + win.hi[i], &a, &b);
+      w->padded = b - a;
     }
   }
   for (int64_t nc = 0; nc < planes; nc++) {
