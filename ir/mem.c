@@ -20,7 +20,6 @@ void ir_trap_pop(IrTrap *trap) {
   if (innermost == trap) innermost = trap->prev;
 }
 
-IrTrap *ir_trap_top(void) { return innermost; }
 
 _Noreturn void ir_out_of_memory(size_t bytes) {
   IrTrap *trap = innermost;
@@ -44,23 +43,14 @@ _Noreturn void ir_unwind(IrTrap *trap) {
 /* ---------------------------------------------------------------- failure injection */
 
 #ifndef NDEBUG
-static long fail_countdown = -1; /* allocations left before the injected failure; -1: none */
-
-void ir_fail_allocation(long n) { fail_countdown = n > 0 ? n : -1; }
-
 bool ir_injected_failure(void) {
-  if (fail_countdown < 0) {
-    static bool read_env;
-    if (read_env) return false;
-    read_env = true;
+  static long countdown = -2; /* allocations left before the failure; -1: none; -2: RELAY_FAIL_ALLOC unread */
+  if (countdown == -2) {
     const char *env = getenv("RELAY_FAIL_ALLOC");
-    if (!env || atol(env) <= 0) return false;
-    fail_countdown = atol(env);
+    countdown = env && atol(env) > 0 ? atol(env) : -1;
   }
-  return --fail_countdown == 0 ? (fail_countdown = -1, true) : false;
+  return countdown > 0 && --countdown == 0;
 }
-#else
-void ir_fail_allocation(long n) { (void)n; }
 #endif
 
 /* ---------------------------------------------------------------- allocation */

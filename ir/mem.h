@@ -32,33 +32,18 @@ typedef struct IrTrap {
 /* Makes trap the innermost; on_out_of_memory as in IrTrap (NULL for none). */
 void ir_trap_push(IrTrap *trap, void (*on_out_of_memory)(IrTrap *trap, size_t bytes));
 void ir_trap_pop(IrTrap *trap);
-/* The innermost trap, or NULL. */
-IrTrap *ir_trap_top(void);
 /* Unwinds to the innermost trap, popping it (its on_out_of_memory, if any, runs first). */
 _Noreturn void ir_out_of_memory(size_t bytes);
 /* Unwinds to `trap` (with bytes 0: not for memory), popping it and every trap inside it. */
 _Noreturn void ir_unwind(IrTrap *trap);
 
-/* Allocation-failure injection, for tests (builds without NDEBUG only): the nth allocation from
- * now (1 = the next) fails as if the heap were exhausted, once; 0 turns it off. The environment
- * variable RELAY_FAIL_ALLOC=n does the same from the start (counting the Prelude's allocations). */
-void ir_fail_allocation(long n);
+/* Allocation-failure injection, for tests (builds without NDEBUG only): with the environment
+ * variable RELAY_FAIL_ALLOC=n, the n-th allocation (counting from the start) fails once, as if the
+ * heap were exhausted. */
 #ifdef NDEBUG
 static inline bool ir_injected_failure(void) { return false; }
 #else
 bool ir_injected_failure(void);
-/* Makes room for `extra` more items, so that pushing them allocates nothing (cannot fail). */
-#define IR_VEC_RESERVE(v, extra)                                                               \
-  do {                                                                                         \
-    int want_ = (v).len + (extra);                                                             \
-    if (want_ > (v).cap) {                                                                     \
-      int cap_ = (v).cap ? (v).cap : 4;                                                        \
-      while (cap_ < want_) cap_ *= 2;                                                          \
-      (v).items = ir_realloc((v).items, sizeof(*(v).items) * (size_t)cap_);                    \
-      (v).cap = cap_;                                                                          \
-    }                                                                                          \
-  } while (0)
-
 #endif
 
 /* Zeroed, GC-scanned memory. Never returns NULL (see above). */
