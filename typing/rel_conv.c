@@ -333,6 +333,16 @@ static TyRelResult pad_mode(TyRelation *rel, int *mode, const char **message) {
   return TY_SOLVED;
 }
 
+/* nn.pad's and nn.mirror_pad's pad_width: one [before, after] pair per axis of the data xs. */
+static TyRelResult pad_width(TyCtx *cx, TyRelation *rel, IrType *xs, const IrAttrValue **pw, const char **message) {
+  *pw = ty_rel_attr(rel, IR_A_PAD_WIDTH);
+  int r = xs->u.shape.rank;
+  if ((*pw)->n != 2 * r)
+    REL_FAIL("%s: pad_width has %d pair%s, but the data %s has %d axes (one [before, after] pair each)",
+             ty_rel_who(rel), (*pw)->n / 2, (*pw)->n == 2 ? "" : "s", ty_rel_shape_text(cx, xs), r);
+  return TY_SOLVED;
+}
+
 /* nn.pad(data, pad_value?): each axis grows by its pair of pad_width (negative values crop, as
  * TVM's); the pad value is a scalar of any type (converted to the data's). */
 TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -344,11 +354,9 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
     IrType *vs, *vt;
     REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 0, &vs, &vt, "a pad value (a scalar)", message));
   }
-  const IrAttrValue *pw = ty_rel_attr(rel, IR_A_PAD_WIDTH);
+  const IrAttrValue *pw;
+  REL_TRY(pad_width(cx, rel, xs, &pw, message));
   int r = xs->u.shape.rank;
-  if (pw->n != 2 * r)
-    REL_FAIL("%s: pad_width has %d pair%s, but the data %s has %d axes (one [before, after] pair each)",
-             ty_rel_who(rel), pw->n / 2, pw->n == 2 ? "" : "s", ty_rel_shape_text(cx, xs), r);
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) {
     int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
@@ -500,11 +508,9 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
     REL_FAIL("%s: mode=\"%s\" is not one of \"REFLECT\" and \"SYMMETRIC\"", ty_rel_who(rel), mode);
   IrType *xs, *xt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
-  const IrAttrValue *pw = ty_rel_attr(rel, IR_A_PAD_WIDTH);
+  const IrAttrValue *pw;
+  REL_TRY(pad_width(cx, rel, xs, &pw, message));
   int r = xs->u.shape.rank;
-  if (pw->n != 2 * r)
-    REL_FAIL("%s: pad_width has %d pair%s, but the data %s has %d axes (one [before, after] pair each)",
-             ty_rel_who(rel), pw->n / 2, pw->n == 2 ? "" : "s", ty_rel_shape_text(cx, xs), r);
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) {
     int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
