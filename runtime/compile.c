@@ -324,14 +324,15 @@ static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
   IrExpr **args = e->u.call.args;
   if (f->kind == IR_EXPR_OP) {
     IrDType dt;
+    RtCode **operands = compile_list(ctx, n, args); /* once: compiling twice is exponential in the nesting */
     if (n == 2 && scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt)) {
-      RtCode *special = scalar_binary((IrOpId)f->u.op, dt, compile(ctx, args[0], false), compile(ctx, args[1], false), e);
+      RtCode *special = scalar_binary((IrOpId)f->u.op, dt, operands[0], operands[1], e);
       if (special) return special;
     }
     CodeCall *k = node(sizeof *k, rt_exec_op, e);
     k->op = (IrOpId)f->u.op;
     k->n = n;
-    k->args = compile_list(ctx, n, args);
+    k->args = operands;
     return &k->h;
   }
   if (f->kind == IR_EXPR_CTOR && f->target.ctor) {

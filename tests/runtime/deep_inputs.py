@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deep inputs (issue "Reliability"): nesting up to the parser's limit (9,000 levels of tuples, refs,
-ifs, function applications, matches, patterns, type annotations, and a chain of 9,000 lets each
-wrapping the last) is checked, run and annotated in linear memory: under a 2 GiB address-space
+ifs, function applications, matches, patterns, type annotations, chains of 9,000 scalar additions at
+each dtype, and a chain of 9,000 lets each wrapping the last) is checked, run and annotated in linear memory: under a 2 GiB address-space
 limit, relay ends normally (before, 4,000 nested one-tuples took 970 MB to check and 9,000 crashed
 it). Past the limit, a clean parse error. Also the REPL session goes on after a deep input with the
 heap capped. TAP. Usage: deep_inputs.py RELAY"""
@@ -30,6 +30,9 @@ CASES = [
     ("a deep pattern", "match (" + "Cons(1, " * (N // 3) + "Nil()" + ")" * (N // 3) + ") { " + "Cons(_, " * (N // 3)
      + "Nil()" + ")" * (N // 3) + " => 1, _ => 0 }", "1"),
     ("a deep type annotation", "fn(%x: " + "(" * N + "int32" + ",)" * N + ") { %x }", None),
+    *[("a chain of %d additions of %s scalars" % (N, suffix), " + ".join(["1" + suffix] * N),
+       "%d%s" % (N % (1 << bits), suffix) if bits else None)
+      for suffix, bits in (("i8", 8), ("u8", 8), ("i16", 16), ("u16", 16), ("u32", 32), ("i64", 0), ("f16", 0), ("f64", 0))],
     ("a chain of lets, each a tuple of the last", "def @h() {\n" + "".join(
         "let %%x%d = (%s,);\n" % (i, "%%x%d" % (i - 1) if i else "1") for i in range(N)) + "%%x%d }\n@h()" % (N - 1),
      "(" * N + "1" + ",)" * N),
