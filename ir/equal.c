@@ -156,7 +156,7 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b) {
   case IR_EXPR_TUPLE:
     return a->u.tuple.n == b->u.tuple.n && exprs_equal(a->u.tuple.n, a->u.tuple.fields, b->u.tuple.fields);
   case IR_EXPR_PROJ: return a->u.proj.index == b->u.proj.index && ir_expr_equal(a->u.proj.tuple, b->u.proj.tuple);
-  case IR_EXPR_LET: return false; /* unreachable: handled by the loop */
+  case IR_EXPR_LET: UNREACHABLE("lets are compared by the loop above"); return false;
   case IR_EXPR_FN: return fn_equal(&a->u.fn, &b->u.fn);
   case IR_EXPR_CALL:
     if (a->u.call.ntargs != b->u.call.ntargs || a->u.call.nargs != b->u.call.nargs ||

@@ -34,6 +34,11 @@ _Noreturn void ir_out_of_memory(size_t bytes) {
   longjmp(trap->jb, 1);
 }
 
+_Noreturn void ir_assert_failed(const char *what, const char *file, int line, const char *func) {
+  dprintf(2, "relay: internal error: %s (%s:%d, in %s)\n", what, file, line, func);
+  abort();
+}
+
 _Noreturn void ir_unwind(IrTrap *trap) {
   trap->bytes = 0;
   innermost = trap->prev;

@@ -11,6 +11,8 @@
 #define GC_THREADS
 #include <gc.h>
 
+#include "ir/config.h"
+
 /* Running out of memory, in every phase. The allocators below (and the run time's rt_alloc, which
  * go through ir_out_of_memory too) never return NULL: when the heap is exhausted they unwind
  * (longjmp) to the innermost trap, whose owner drops what the failed work built and reports "out of

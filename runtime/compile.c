@@ -373,7 +373,8 @@ static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail) {
   }
   case IR_EXPR_GLOBAL: {
     const RtFn *fn = e->target.def ? rt_global_fn(e->target.def) : NULL;
-    if (!fn) return constant(rt_unit(), e); /* unreachable: the checker resolved the name */
+    ASSERT(fn); /* the checker resolved the name, and its definition is compiled */
+    if (!fn) return constant(rt_unit(), e);
     return constant(fn->value, e);
   }
   case IR_EXPR_LIT: {
@@ -423,6 +424,7 @@ static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail) {
   case IR_EXPR_FREE: return &((CodeLazy *)node(sizeof(CodeLazy), rt_exec_free, e))->h;
   case IR_EXPR_META: return &((CodeLazy *)node(sizeof(CodeLazy), rt_exec_meta, e))->h;
   }
+  UNREACHABLE("an expression of no kind");
   return constant(rt_unit(), e);
 }
 

@@ -251,7 +251,7 @@ static void put(Printer *p, RtValue v, int depth) {
       if (p->cut) return;
       ir_buf_putc(p->out, ')');
       break;
-    default: ir_buf_puts(p->out, "<?>"); break;
+    default: UNREACHABLE("a value of no kind"); ir_buf_puts(p->out, "<?>"); break;
     }
     break;
   }

@@ -64,7 +64,10 @@ IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, I
   for (int r = 0; r < scheme->u.func.nrels; r++) {
     const IrRel *rel = &scheme->u.func.rels[r];
     int id = ty_relation_find(rel->name);
-    if (id < 0) continue; /* cannot happen: schemes are made from known relations */
+    if (id < 0) { /* schemes are made from known relations */
+      UNREACHABLE("a scheme names an unknown relation");
+      continue;
+    }
     TyRelation *added = ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id),
                                         rel->nargs, subst_all(&s, rel->nargs, rel->args), span);
     added->global = global;
