@@ -318,12 +318,28 @@ static RtCode *scalar_binary(IrOpId op, IrDType dt, RtCode *a, RtCode *b, const 
   return &k->h;
 }
 
+/* `a && b` and `a || b` on scalars evaluate b only when a does not decide: an `if` whose other
+ * branch is the constant a gives (a deliberate difference from TVM, docs/syntax.md). */
+static RtCode *short_circuit(FnCtx *ctx, IrExpr *e, bool tail) {
+  IrExpr **args = e->u.call.args;
+  bool is_and = e->u.call.callee->u.op == IR_OP_LOGICAL_AND;
+  CodeIf *k = node(sizeof *k, rt_exec_if, e);
+  k->cond = compile(ctx, args[0], false);
+  RtCode *right = compile(ctx, args[1], tail), *decided = constant(rt_bool(!is_and), e);
+  k->then = is_and ? right : decided;
+  k->els = is_and ? decided : right;
+  return &k->h;
+}
+
 static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
   IrExpr *f = e->u.call.callee;
   int n = e->u.call.nargs;
   IrExpr **args = e->u.call.args;
   if (f->kind == IR_EXPR_OP) {
     IrDType dt;
+    if (n == 2 && (f->u.op == IR_OP_LOGICAL_AND || f->u.op == IR_OP_LOGICAL_OR) &&
+        scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt))
+      return short_circuit(ctx, e, tail);
     RtCode **operands = compile_list(ctx, n, args); /* once: compiling twice is exponential in the nesting */
     if (n == 2 && scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt)) {
       RtCode *special = scalar_binary((IrOpId)f->u.op, dt, operands[0], operands[1], e);

@@ -435,8 +435,6 @@ FLOAT_OPS(f32, f32, float, IR_DTYPE(IR_DT_FLOAT, 32))
 FLOAT_OPS(f64, f64, double, IR_DTYPE(IR_DT_FLOAT, 64))
 
 #define BOOL_OPS(P)                                                                            \
-  SCALAR_COMPARE(P##_and, u, bool, x && y)                                                     \
-  SCALAR_COMPARE(P##_or, u, bool, x || y)                                                      \
   SCALAR_COMPARE(P##_xor, u, bool, x != y)                                                     \
   SCALAR_COMPARE(P##_eq, u, bool, x == y)
 
@@ -468,9 +466,7 @@ RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt, OperandForm form) {
   if (dt.code == IR_DT_INT && dt.bits == 64) OP_TABLE(i64, 1)
   if (dt.code == IR_DT_FLOAT && dt.bits == 32) OP_TABLE(f32, 0)
   if (dt.code == IR_DT_FLOAT && dt.bits == 64) OP_TABLE(f64, 0)
-  if (dt.code == IR_DT_BOOL) switch (op) { /* both operands are evaluated, as for tensors */
-    case IR_OP_LOGICAL_AND: FORMS(b1_and);
-    case IR_OP_LOGICAL_OR: FORMS(b1_or);
+  if (dt.code == IR_DT_BOOL) switch (op) { /* `&&` and `||` stop early: compile.c makes them `if`s */
     case IR_OP_LOGICAL_XOR:
     case IR_OP_NOT_EQUAL: FORMS(b1_xor);
     case IR_OP_EQUAL: FORMS(b1_eq);
