@@ -146,6 +146,7 @@ static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *ou
     return NULL;
   }
   }
+  UNREACHABLE("an attribute of no kind");
   return NULL;
 }
 

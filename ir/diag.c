@@ -91,6 +91,7 @@ const char *ir_diag_kind_name(IrDiagKind kind) {
   case IR_DIAG_RUNTIME: return "run-time error";
   case IR_DIAG_WARNING: return "warning";
   }
+  UNREACHABLE("a diagnostic of no kind");
   return "error";
 }
 

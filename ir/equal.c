@@ -81,6 +81,7 @@ bool ir_type_equal(const IrType *a, const IrType *b) {
   case IR_TYPE_REF: return ir_type_equal(a->u.ref, b->u.ref);
   case IR_TYPE_HOLE: return a->u.hole.id == b->u.hole.id;
   }
+  UNREACHABLE("a type of no kind");
   return false;
 }
 
@@ -104,6 +105,7 @@ static bool attr_value_equal(const IrAttrVal *a, const IrAttrVal *b) {
       if (!attr_value_equal(&a->items[i], &b->items[i])) return false;
     return true;
   }
+  UNREACHABLE("an attribute value of no kind");
   return false;
 }
 
@@ -185,6 +187,7 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b) {
   case IR_EXPR_FREE: return a->u.name == b->u.name;
   case IR_EXPR_META: return a->u.meta.kind == b->u.meta.kind && a->u.meta.index == b->u.meta.index;
   }
+  UNREACHABLE("an expression of no kind");
   return false;
 }
 
@@ -205,6 +208,7 @@ static bool item_equal(const IrItem *a, const IrItem *b) {
   case IR_ITEM_DATA: return data_equal(&a->data, &b->data);
   case IR_ITEM_EXPR: return ir_expr_equal(a->expr, b->expr);
   }
+  UNREACHABLE("an item of no kind");
   return false;
 }
 

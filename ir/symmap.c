@@ -37,6 +37,7 @@ void ir_ptrmap_reserve(IrPtrMap *m, size_t extra) {
 }
 
 void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value) {
+  ASSERT(key); /* NULL marks an empty slot */
   if (2 * (m->count + 1) > m->cap) grow_to(m, m->cap ? 2 * m->cap : 64);
   size_t i = slot_of(key, m->cap);
   while (m->keys[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);

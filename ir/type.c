@@ -68,6 +68,7 @@ const char *ir_kind_name(IrKind kind) {
   case IR_KIND_SHAPE: return "Shape";
   case IR_KIND_SHAPEVAR: return "ShapeVar";
   }
+  UNREACHABLE("a kind of no name");
   return "?";
 }
 

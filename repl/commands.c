@@ -117,7 +117,8 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
            info->max_args == 1 ? "" : "s", attrs.len ? attrs.data : "none");
     return true;
   }
-  return false; /* not reached: a bare name that is nothing above is looked up as a global */
+  UNREACHABLE("a bare name that is nothing above is looked up as a global");
+  return false;
 }
 
 /* The newest definitions, with their types: the Prelude's or everything else's. */

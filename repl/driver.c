@@ -124,5 +124,6 @@ int repl_main(const ReplOptions *opt) {
     return session_interact(&s);
   default: break;
   }
+  UNREACHABLE("a mode of no kind (help, version and print returned above)");
   return 2;
 }

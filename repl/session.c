@@ -140,6 +140,7 @@ bool session_describe(const Session *s, const IrItem *item, IrBuf *out) {
     ir_buf_puts(out, "- : ");
     ir_print_type(out, item->expr->type);
   } else {
+    UNREACHABLE("an item of no kind");
     return false;
   }
   return true;

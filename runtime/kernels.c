@@ -547,6 +547,7 @@ static bool fits(RtValue v, const IrType *t) {
  * a relation and a kernel that disagree are a bug in relay (a type the checker trusts that the run
  * does not keep), caught by any test that runs the operator. */
 static RtValue checked(IrOpId op, RtValue v, const IrExpr *e) {
+  ASSERT(!e || e->kind != IR_EXPR_CALL || e->type); /* the checker typed every call the run time runs */
   if (e && e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP && e->u.call.callee->u.op == (int)op &&
       !fits(v, e->type))
     rt_error(e, "internal error: the kernel of `%s` gave a value that does not have the call's type %s (a bug in "

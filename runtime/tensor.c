@@ -27,7 +27,8 @@ RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape) {
     count *= shape[i];
   }
   if (empty) count = 0;
-  size_t shape_bytes = sizeof(int64_t) * (unsigned)rank; /* rank >= 1, as callers promise */
+  ASSERT(rank >= 1); /* a rank-0 value is a scalar, never a tensor object (runtime.h) */
+  size_t shape_bytes = sizeof(int64_t) * (unsigned)rank;
   RtTensor *t = rt_alloc(sizeof(RtTensor) + shape_bytes);
   t->dt = dt;
   t->rank = rank;

@@ -82,6 +82,7 @@ static RtField field_of(const IrType *t) {
 
 size_t rt_ctor_layout(const IrCtor *ctor, RtField *out) {
   const IrType *scheme = ctor->scheme;
+  ASSERT(scheme); /* ty_check_data gave every constructor its scheme */
   size_t offset = 0;
   for (int i = 0; i < ctor->nargs; i++) {
     /* The checker's scheme has the declared types resolved; without it, a whole value. */

@@ -115,6 +115,7 @@ static IrPattern **useful(Work *work, const Matrix *m, IrPattern **q, int cols) 
     IrPattern **w = useful(work, &s, qs, arity + cols - 1);
     return w ? rebuild(NULL, arity, w, cols) : NULL;
   }
+  ASSERT(!shape || shape->ctor); /* check_pattern resolved every constructor pattern */
   const IrData *adt = shape && shape->ctor ? shape->ctor->adt : NULL;
   if (adt) {
     /* The rows by constructor (sorted, so a data type of n constructors costs O(n log n), not

@@ -368,6 +368,7 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
   int givens = c->cx.givens.len;
   for (int i = 0; i < h->nrels; i++) {
     int id = ty_relation_find(h->rels[i].name);
+    ASSERT(id >= 0); /* ty_fn_header checked the names (ty_relation_annotation) */
     /* Over declared (rigid) parameters the relation is an assumption; over inferred ones it is
      * solved like any other and generalized. */
     if (h->complete) IR_VEC_PUSH(c->cx.givens, (uint32_t)c->cx.rels.len);

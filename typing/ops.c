@@ -37,6 +37,7 @@ IrType *ty_operator_scheme(TyModule *m, int op) {
 
 IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs) {
   const char *rel = relation_names[op];
+  ASSERT(nargs >= ir_ops[op].min_args && nargs <= ir_ops[op].max_args); /* the callers checked the call's arity */
   if (nargs < ir_ops[op].min_args || nargs > ir_ops[op].max_args) nargs = ir_ops[op].max_args;
   if (ir_ops[op].min_args != ir_ops[op].max_args) return scheme(nargs, rel); /* arange: one per arity */
   IrType **slot = &c->m->op_schemes[op];
