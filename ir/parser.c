@@ -385,6 +385,8 @@ static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, 
 /* `where R1, R2(t1, t2)` — or `where R1 where R2`, which also reads inside a list of types,
  * where a comma ends the relations (`fn(fn(a) -> b where R, c)` has two parameters). `where` is
  * not a keyword: it also names an operator. */
+static IrType *parse_type_arg(Parser *P);
+
 static void parse_relations(Parser *P, int *n, IrRel **out) {
   IR_VEC(IrRel) rels = {0};
   while (is_ident(P, "where")) {
@@ -406,7 +408,7 @@ static void parse_relations(Parser *P, int *n, IrRel **out) {
             IR_VEC_PUSH(attrs, a);
           } else {
             if (attrs.len) error_at(P, cur(P), NULL, "types come before the relation's attributes");
-            IR_VEC_PUSH(ts, parse_type(P));
+            IR_VEC_PUSH(ts, parse_type_arg(P)); /* a type, or a shape or a dimension: TupleGetItem(t, 1, r) */
           }
           if (!accept(P, IR_TOK_COMMA)) break;
         }

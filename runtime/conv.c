@@ -606,7 +606,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t cs[4] = {xs[0], xs[1], OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
-  int64_t planes = xs[0] * xs[1], o = 0;
+  /* saturated: data with an empty axis may have others whose product is past int64 */
+  int64_t planes = rt_mul_sat(xs[0], xs[1]), o = 0;
   if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
   if (H == 0 || W == 0) rt_error(e, "%s: resizing an empty image", name);
   bool int_out = odt.code != IR_DT_FLOAT;
@@ -671,7 +672,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   int64_t total = 1, in_plane = 1, out_plane = 1;
   for (int i = 0; i < d; i++) {
     if (cs[2 + i] < 0 || cs[2 + i] > ((int64_t)1 << 40)) rt_error(e, "%s: the output size is out of range", name);
-    in_plane *= xs[2 + i], out_plane = rt_mul_sat(out_plane, cs[2 + i]);
+    in_plane = rt_mul_sat(in_plane, xs[2 + i]), out_plane = rt_mul_sat(out_plane, cs[2 + i]);
   }
   bool nearest = !strcmp(method, "nearest_neighbor");
   if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
@@ -680,7 +681,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   for (int i = 0; i < rank; i++) total = rt_mul_sat(total, cs[i]);
   if (total == 0) return out_done(&res);
   if (in_plane == 0) rt_error(e, "%s: resizing an empty image", name);
-  int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1;
+  int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1; /* planes * in_plane elements are in memory */
   for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
   bool int_out = odt.code != IR_DT_FLOAT;
   /* per axis: the input coordinate of every output index */

@@ -199,7 +199,17 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
     ir_copy(r.args, f->u.func.args, sizeof(IrType *) * (size_t)f->u.func.nargs);
     r.args[f->u.func.nargs] = f->u.func.ret;
   } else {
-    r.args = convert_all(c, r.nargs, r.args, IR_KIND_TYPE);
+    /* The one relation with an argument that is not a type: TupleGetItem(t, i, r) reads field i. */
+    IrType *field = NULL;
+    if (id == TY_REL_TUPLE_GET_ITEM && r.nargs == 3) {
+      field = r.args[1];
+      if (field->kind != IR_TYPE_DIM || field->u.dim < 0)
+        ty_fail(c, field->span, "TupleGetItem's second argument is a field number (0, 1, ...), not %s",
+                ir_type_str(field));
+    }
+    IrType **args = IR_NEW_ARRAY(IrType *, r.nargs);
+    for (int i = 0; i < r.nargs; i++) args[i] = field && i == 1 ? field : convert(c, r.args[i], IR_KIND_TYPE);
+    r.args = args;
   }
   int arity = ty_relation_arity((TyRelId)id);
   if (arity >= 0 && r.nargs != arity)

@@ -237,8 +237,16 @@ bool ty_unify_poly(TyCtx *cx, IrType *a, IrType *b, TyMismatch *why) {
     for (int i = 0; i < d.n; i++) {
       if (i == linear) continue;
       TyMono m = d.terms[i];
-      if (m.coef % c != 0) divisible = false;
-      m.coef = -(m.coef / c);
+      /* -(coef / c), with c = -1 and 1 apart: INT64_MIN / -1 and -INT64_MIN overflow */
+      if (c == -1) {
+        /* -(coef / -1) is coef */
+      } else if (c == 1 && m.coef == INT64_MIN) {
+        if (why) why->reason = "the dimension is too large: its arithmetic overflows int64";
+        return false;
+      } else {
+        if (m.coef % c != 0) divisible = false;
+        m.coef = -(m.coef / c);
+      }
       rest.terms[rest.n++] = m;
     }
     if (divisible) return ty_bind_hole(cx, cx->vars.items[hole].node, ty_poly_to_dim(cx, &rest), why);
@@ -291,7 +299,8 @@ IrType *ty_dim_mul(TyCtx *cx, IrType *a, IrType *b) { return arith(cx, '*', a, b
 
 /* Whether monomial m contains every atom of d (both sorted); the rest goes to *rest. */
 static bool mono_divides(const TyMono *m, const TyMono *d, TyMono *rest) {
-  if (d->coef == 0 || m->coef % d->coef != 0) return false;
+  if (d->coef == 0 || (d->coef == -1 && m->coef == INT64_MIN)) return false; /* INT64_MIN / -1 overflows */
+  if (m->coef % d->coef != 0) return false;
   rest->coef = m->coef / d->coef;
   rest->atoms = IR_NEW_ARRAY(TyAtom, m->n + 1);
   rest->n = 0;
