@@ -352,6 +352,7 @@ static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
     return &k->h;
   }
   if (f->kind == IR_EXPR_CTOR && f->target.ctor) {
+    if (n == 0) return constant(ctor_value(f->target.ctor), e); /* `Nil()`: one value, made now */
     CodeCall *k = node(sizeof *k, rt_exec_ctor, e);
     k->ctor = ctor_layout(f->target.ctor);
     k->n = n;

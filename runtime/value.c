@@ -5,15 +5,31 @@
 #include <math.h>
 #include <string.h>
 
+#include <gc/gc_inline.h>
+#include <gc/gc_mark.h>
+
 /* ---------------------------------------------------------------- allocation */
 
 /* Small objects (constructor values, closures, tuples, up to SMALL_GRANULES granules of 16 bytes)
- * come from free lists of our own, one per size, refilled a block at a time by GC_malloc_many:
- * taking one is a few instructions, where GC_MALLOC looks up the thread's free lists each time.
- * Evaluation runs on one thread, so the lists need no lock; they are in static memory, a root, so
- * the collector leaves the objects on them alone. */
+ * come from free lists of our own, one per size, refilled a block at a time: taking one is a few
+ * instructions, where GC_MALLOC looks up the thread's free lists each time. Evaluation runs on one
+ * thread, so the lists need no lock; they are in static memory, a root, so the collector leaves
+ * the objects on them alone.
+ *
+ * The objects are of a collector kind of our own, scanned whole (a length descriptor plus the
+ * object's size): GC_malloc_many's NORMAL kind adds a byte to every object when interior pointers
+ * are on, so a 32-byte Cons took 48. relay never keeps a pointer just past a small object's end
+ * (fields are read from inside it), which is what that byte is for. */
 enum { GRANULE = 16, SMALL_GRANULES = 8 };
 static void *small_free[SMALL_GRANULES + 1];
+static int small_kind = -1;
+
+static void *refill(size_t granules) {
+  if (small_kind < 0) small_kind = (int)GC_new_kind(GC_new_free_list(), 0 | GC_DS_LENGTH, 1, 1);
+  void *p = NULL;
+  GC_generic_malloc_many(granules * GRANULE, small_kind, &p); /* cleared, but for each one's link */
+  return p;
+}
 
 void *rt_alloc(size_t bytes) {
   if (ir_injected_failure()) ir_out_of_memory(bytes); /* tests only: nothing in release builds */
@@ -21,7 +37,7 @@ void *rt_alloc(size_t bytes) {
   if (granules - 1 < SMALL_GRANULES) { /* 1 ..= SMALL_GRANULES (0 wraps around) */
     void *p = small_free[granules];
     if (__builtin_expect(!p, 0)) {
-      p = GC_malloc_many(granules * GRANULE); /* cleared, but for each object's link to the next */
+      p = refill(granules);
       if (!p) rt_error_out_of_memory(bytes);
     }
     small_free[granules] = GC_NEXT(p);
