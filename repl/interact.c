@@ -16,21 +16,10 @@
 #include "repl/repl.h"
 #include "repl/session.h"
 
-static volatile sig_atomic_t interrupted;
-
-/* Ctrl-C: at the prompt it drops the line; while an input is checked or run, it interrupts the
- * evaluation (also one that has not started yet: the run-time's flag is set too). */
-static void on_interrupt(int sig) {
-  (void)sig;
-  interrupted = 1;
-  rt_interrupt();
-}
-
-/* Forgets a Ctrl-C once it has done its work, so it cannot reach the next input. */
-static void forget_interrupt(void) {
-  interrupted = 0;
-  rt_interrupt_clear();
-}
+/* Ctrl-C sets the one interrupt flag, ir_interrupted (session_catch_interrupts): at the prompt it
+ * drops the line; while an input is checked or run, the phase that polls it stops. This forgets
+ * one that has done its work, so it cannot reach the next input. */
+static void forget_interrupt(void) { rt_interrupt_clear(); }
 
 /* ---------------------------------------------------------------- reading */
 
@@ -60,14 +49,14 @@ static char *read_line(bool tty, const char *prompt, size_t *len) {
 static int read_char(FILE *f) {
   struct pollfd p = {.fd = fileno(f), .events = POLLIN};
   for (;;) {
-    if (interrupted) return '\n';
+    if (ir_interrupted) return '\n';
     int ready = poll(&p, 1, 50);
     if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
     if (ready < 0) return EOF;
     unsigned char c;
     ssize_t n = read(p.fd, &c, 1);
     if (n == 1 && c == 3) {
-      interrupted = 1;
+      rt_interrupt();
       continue;
     }
     if (n == 1) return c;
@@ -177,7 +166,7 @@ typedef struct {
 static bool read_and_run(Session *s, Loop *L) {
   size_t len = 0;
   char *line = read_line(L->tty, L->input.len || L->block ? "... " : "relay> ", &len);
-  if (interrupted) { /* Ctrl-C at the prompt: drop the input */
+  if (ir_interrupted) { /* Ctrl-C at the prompt: drop the input */
     forget_interrupt();
     ir_buf_init(&L->input);
     L->block = false;
@@ -239,9 +228,7 @@ int session_interact(Session *s) {
   bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   s->repl = true;
   s->input = 1;
-  struct sigaction sa = {0};
-  sa.sa_handler = on_interrupt;
-  sigaction(SIGINT, &sa, NULL);
+  session_catch_interrupts(NULL);
   if (tty) {
     setup_line_editing(s);
     printf("relay %s, an interpreter for Relay. :help lists the commands; Ctrl-D leaves.\n", RELAY_VERSION);

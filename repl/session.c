@@ -148,15 +148,21 @@ bool session_describe(const Session *s, const IrItem *item, IrBuf *out) {
 
 /* ---------------------------------------------------------------- running */
 
+/* The one SIGINT handler. Not SA_RESTART: a read the REPL is waiting in ends at once. */
 static void on_interrupt(int sig) {
   (void)sig;
   rt_interrupt();
 }
 
-bool session_eval(Session *s, IrExpr *e, RtValue *out) {
-  struct sigaction sa = {0}, old;
+void session_catch_interrupts(struct sigaction *old) {
+  struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
-  sigaction(SIGINT, &sa, &old);
+  sigaction(SIGINT, &sa, old);
+}
+
+bool session_eval(Session *s, IrExpr *e, RtValue *out) {
+  struct sigaction old;
+  session_catch_interrupts(&old);
   IrDiags diags = {0};
   bool ok = rt_eval(e, out, &diags);
   sigaction(SIGINT, &old, NULL);

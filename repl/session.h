@@ -3,6 +3,8 @@
 #ifndef REPL_SESSION_H
 #define REPL_SESSION_H
 
+#include <signal.h>
+
 #include "ir/ir.h"
 #include "runtime/runtime.h"
 #include "typing/typing.h"
@@ -45,6 +47,10 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
  * interrupts the evaluation (a run-time error; in the REPL, "Interrupted.") while it runs. */
 bool session_eval(Session *s, IrExpr *e, RtValue *out);
+/* Installs relay's one SIGINT handler, which sets the one interrupt flag (ir_interrupted) that
+ * every phase polls; the previous disposition goes to *old unless old is NULL. The REPL installs
+ * it for the whole session, file runs around each evaluation. */
+void session_catch_interrupts(struct sigaction *old);
 /* Runs a loaded program's top-level expressions in order, printing each value on its own line
  * (the REPL: `- : TYPE = VALUE`, and `@name : TYPE` for definitions); stops at the first
  * run-time error and returns false. */
