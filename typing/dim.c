@@ -142,7 +142,8 @@ static IrType *dimop(char op, IrType *a, IrType *b) {
   return t;
 }
 
-/* One monomial without its sign: `n * m * 2`, `n`, `3`. */
+/* One monomial without its sign: `n * m * 2`, `n`, `3`; with it when its coefficient is INT64_MIN,
+ * whose magnitude int64 cannot hold (`n * -9223372036854775808`). */
 static IrType *mono_to_dim(TyCtx *cx, const TyMono *m) {
   IrType *t = NULL;
   for (int i = 0; i < m->n; i++) {
@@ -150,7 +151,7 @@ static IrType *mono_to_dim(TyCtx *cx, const TyMono *m) {
                                  : cx->vars.items[m->atoms[i].hole].node;
     t = t ? dimop('*', t, a) : a;
   }
-  int64_t c = m->coef < 0 ? -m->coef : m->coef;
+  int64_t c = m->coef < 0 && m->coef != INT64_MIN ? -m->coef : m->coef;
   if (!t) return ir_type_dim(c, (IrSpan){0});
   return c == 1 ? t : dimop('*', t, ir_type_dim(c, (IrSpan){0}));
 }
@@ -160,8 +161,9 @@ IrType *ty_poly_to_dim(TyCtx *cx, const TyPoly *p) {
   IrType *t = NULL;
   for (int i = 0; i < p->n; i++) {
     IrType *m = mono_to_dim(cx, &p->terms[i]);
-    if (!t) t = p->terms[i].coef < 0 ? dimop('-', ir_type_dim(0, (IrSpan){0}), m) : m;
-    else t = dimop(p->terms[i].coef < 0 ? '-' : '+', t, m);
+    bool minus = p->terms[i].coef < 0 && p->terms[i].coef != INT64_MIN; /* INT64_MIN keeps its sign in m */
+    if (!t) t = minus ? dimop('-', ir_type_dim(0, (IrSpan){0}), m) : m;
+    else t = dimop(minus ? '-' : '+', t, m);
   }
   return t;
 }
