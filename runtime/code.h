@@ -50,6 +50,14 @@ typedef struct {
 } CodeScalarOperands; /* a scalar binary operator whose operands are read without running nodes */
 
 typedef struct {
+  RtCode h;
+  int a, b;            /* the frame slots of the operands read from slots */
+  RtCode *left, *right; /* the operands that are nodes */
+  RtValue k;           /* the right operand when it is a constant */
+  RtCode *then, *els;
+} CodeBranch; /* `if` of a comparison of scalars, fused: the operands as CodeScalarOperands reads them */
+
+typedef struct {
   bool from_env; /* else from a slot of the enclosing frame */
   int index;
 } CodeCapture;
@@ -154,6 +162,8 @@ typedef enum {
 /* The specialized run function of a binary operator on scalars of dtype dt (int32, int64,
  * float32, float64) with operands of the given form, or NULL. */
 RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt, OperandForm form);
+/* The same for an `if` whose condition is a comparison of such scalars (a CodeBranch), or NULL. */
+RtRun rt_exec_scalar_branch(IrOpId op, IrDType dt, OperandForm form);
 
 /* Native functions: a constructor or an operator used as a value. */
 RtValue rt_exec_native_ctor(const RtFn *fn, RtValue *args, const IrExpr *site);

@@ -121,6 +121,7 @@ static RtValue ctor_value(const IrCtor *ctor) {
 }
 
 static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail);
+static RtCode *compile_branch(FnCtx *ctx, IrExpr *e, bool tail);
 
 /* ---------------------------------------------------------------- `?` dimensions */
 
@@ -296,12 +297,17 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
 
 /* A scalar binary operator on the compiled operands a and b, in the form that reads them most
  * directly; NULL if the operator has no scalar node for dt. */
+static OperandForm operand_form(const RtCode *a, const RtCode *b) {
+  bool a_slot = a->run == rt_exec_slot, b_slot = b->run == rt_exec_slot, b_const = b->run == rt_exec_const;
+  return a_slot && b_const  ? OPERANDS_SLOT_CONST
+         : a_slot && b_slot ? OPERANDS_SLOT_SLOT
+         : b_const          ? OPERANDS_NODE_CONST
+                            : OPERANDS_NODES;
+}
+
 static RtCode *scalar_binary(IrOpId op, IrDType dt, RtCode *a, RtCode *b, const IrExpr *e) {
   bool a_slot = a->run == rt_exec_slot, b_slot = b->run == rt_exec_slot, b_const = b->run == rt_exec_const;
-  OperandForm form = a_slot && b_const  ? OPERANDS_SLOT_CONST
-                     : a_slot && b_slot ? OPERANDS_SLOT_SLOT
-                     : b_const          ? OPERANDS_NODE_CONST
-                                        : OPERANDS_NODES;
+  OperandForm form = operand_form(a, b);
   RtRun run = rt_exec_scalar_binary(op, dt, form);
   if (!run) return NULL;
   if (form == OPERANDS_NODES) {
@@ -372,6 +378,30 @@ static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
   return &k->h;
 }
 
+/* `if (a < b) {...} else {...}` on scalars as one node that compares and branches (CodeBranch); NULL
+ * for any other `if`. */
+static RtCode *compile_branch(FnCtx *ctx, IrExpr *e, bool tail) {
+  IrExpr *cond = e->u.ifx.cond;
+  IrDType dt;
+  if (cond->kind != IR_EXPR_CALL || cond->u.call.callee->kind != IR_EXPR_OP || cond->u.call.nargs != 2) return NULL;
+  IrOpId op = (IrOpId)cond->u.call.callee->u.op;
+  IrExpr **args = cond->u.call.args;
+  if (!scalar_dtype(args[0]->type, &dt) || !scalar_dtype(args[1]->type, &dt) ||
+      !rt_exec_scalar_branch(op, dt, OPERANDS_NODES))
+    return NULL; /* decided before compiling anything: each part is compiled once */
+  RtCode *a = compile(ctx, args[0], false), *b = compile(ctx, args[1], false);
+  OperandForm form = operand_form(a, b);
+  CodeBranch *k = node(sizeof *k, rt_exec_scalar_branch(op, dt, form), e);
+  k->left = a;
+  k->right = b;
+  if (a->run == rt_exec_slot) k->a = ((CodeVar *)a)->index;
+  if (b->run == rt_exec_slot) k->b = ((CodeVar *)b)->index;
+  if (b->run == rt_exec_const) k->k = ((CodeConst *)b)->v;
+  k->then = compile(ctx, e->u.ifx.then, tail);
+  k->els = compile(ctx, e->u.ifx.els, tail);
+  return &k->h;
+}
+
 static RtCode *pair(RtRun run, const IrExpr *e, RtCode *a, RtCode *b, int index) {
   CodePair *k = node(sizeof *k, run, e);
   k->a = a;
@@ -427,6 +457,8 @@ static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail) {
   }
   case IR_EXPR_CTOR: return constant(ctor_value(e->target.ctor), e);
   case IR_EXPR_IF: {
+    RtCode *fused = compile_branch(ctx, e, tail);
+    if (fused) return fused;
     CodeIf *k = node(sizeof *k, rt_exec_if, e);
     k->cond = compile(ctx, e->u.ifx.cond, false);
     k->then = compile(ctx, e->u.ifx.then, tail);

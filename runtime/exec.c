@@ -396,7 +396,26 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
 
 #define SCALAR_BINARY(NAME, FIELD, T, DT, EXPR)                                                \
   SCALAR_FORMS(NAME, FIELD, T, ((RtValue){.kind = RT_SCALAR, .dt = DT, .u.FIELD = (EXPR)}))
-#define SCALAR_COMPARE(NAME, FIELD, T, EXPR) SCALAR_FORMS(NAME, FIELD, T, rt_bool(EXPR))
+
+/* A comparison as a value, and fused with the `if` it decides (a CodeBranch): `if (%n < 2)` tests
+ * the slot against the constant and runs a branch, with no boolean made in between. */
+#define SCALAR_COMPARE(NAME, FIELD, T, EXPR)                                                   \
+  SCALAR_FORMS(NAME, FIELD, T, rt_bool(EXPR))                                                  \
+  BRANCH_FORM(NAME##_br_nn, va = run(k->left, f), vb = run(k->right, f), FIELD, T, EXPR)        \
+  BRANCH_FORM(NAME##_br_sc, va = f->slots[k->a], vb = k->k, FIELD, T, EXPR)                     \
+  BRANCH_FORM(NAME##_br_ss, va = f->slots[k->a], vb = f->slots[k->b], FIELD, T, EXPR)           \
+  BRANCH_FORM(NAME##_br_nc, va = run(k->left, f), vb = k->k, FIELD, T, EXPR)
+
+#define BRANCH_FORM(NAME, READ_A, READ_B, FIELD, T, EXPR)                                       \
+  static RtValue NAME(const RtCode *c, RtFrame *f) {                                           \
+    const CodeBranch *k = (const CodeBranch *)c;                                               \
+    RtValue va, vb;                                                                            \
+    READ_A;                                                                                    \
+    READ_B;                                                                                    \
+    T x = (T)va.u.FIELD;                                                                       \
+    T y = (T)vb.u.FIELD;                                                                       \
+    return (EXPR) ? run(k->then, f) : run(k->els, f);                                          \
+  }
 
 static _Noreturn void div_by_zero(const RtCode *c) { rt_error(c->expr, "integer division by zero"); }
 
@@ -459,6 +478,33 @@ BOOL_OPS(b1)
   }
 #define MOD_FORMS_1(P) FORMS(P##_mod)
 #define MOD_FORMS_0(P) return NULL
+
+#define BRANCH_FORMS(NAME) return (RtRun[]){NAME##_br_nn, NAME##_br_sc, NAME##_br_ss, NAME##_br_nc}[form]
+#define BRANCH_TABLE(P)                                                                        \
+  switch (op) {                                                                                \
+  case IR_OP_EQUAL: BRANCH_FORMS(P##_eq);                                                      \
+  case IR_OP_NOT_EQUAL: BRANCH_FORMS(P##_ne);                                                  \
+  case IR_OP_LESS: BRANCH_FORMS(P##_lt);                                                       \
+  case IR_OP_LESS_EQUAL: BRANCH_FORMS(P##_le);                                                 \
+  case IR_OP_GREATER: BRANCH_FORMS(P##_gt);                                                    \
+  case IR_OP_GREATER_EQUAL: BRANCH_FORMS(P##_ge);                                              \
+  default: return NULL;                                                                        \
+  }
+
+RtRun rt_exec_scalar_branch(IrOpId op, IrDType dt, OperandForm form) {
+  if (dt.lanes != 1) return NULL;
+  if (dt.code == IR_DT_INT && dt.bits == 32) BRANCH_TABLE(i32)
+  if (dt.code == IR_DT_INT && dt.bits == 64) BRANCH_TABLE(i64)
+  if (dt.code == IR_DT_FLOAT && dt.bits == 32) BRANCH_TABLE(f32)
+  if (dt.code == IR_DT_FLOAT && dt.bits == 64) BRANCH_TABLE(f64)
+  if (dt.code == IR_DT_BOOL) switch (op) {
+    case IR_OP_LOGICAL_XOR:
+    case IR_OP_NOT_EQUAL: BRANCH_FORMS(b1_xor);
+    case IR_OP_EQUAL: BRANCH_FORMS(b1_eq);
+    default: return NULL;
+    }
+  return NULL;
+}
 
 RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt, OperandForm form) {
   if (dt.lanes != 1) return NULL;
