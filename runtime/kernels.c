@@ -556,7 +556,23 @@ static RtValue checked(IrOpId op, RtValue v, const IrExpr *e) {
 }
 #endif
 
+/* Kernels keep shapes and indices in arrays of RT_MAX_RANK on the stack: a tensor of higher rank (a
+ * creation operator makes one) is refused here, for every kernel, before any of them reads it. */
+static void check_ranks(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  for (int i = 0; i < nargs; i++) {
+    const RtValue *v = &args[i];
+    int n = v->kind == RT_TUPLE ? v->u.tup->n : 1;
+    for (int j = 0; j < n; j++) {
+      const RtValue *x = v->kind == RT_TUPLE ? &v->u.tup->f[j] : v;
+      if (x->kind == RT_TENSOR && x->u.t->rank > RT_MAX_RANK)
+        rt_error(e, "%s: a tensor of rank %d is beyond the %d dimensions the operators support", ir_ops[op].name,
+                 x->u.t->rank, RT_MAX_RANK);
+    }
+  }
+}
+
 RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+  check_ranks(op, args, nargs, e);
 #ifndef NDEBUG
   return checked(op, families[op](op, args, nargs, e), e);
 #else
