@@ -105,6 +105,22 @@ typedef struct {
   const char *owner; /* the global it is written in (`@hd`), named when no clause matches */
 } CodeMatch;
 
+/* What a CodeMatchTag does for one constructor tag: bind some fields, or the whole value, to slots
+ * and run a body (NULL: no clause accepts the tag). */
+typedef struct {
+  RtCode *body;
+  int nbind;
+  int *slots;
+  RtField *fields;
+  int whole; /* the slot a catch-all `%x` clause binds, or -1 */
+} TagCase;
+
+typedef struct {
+  CodeMatch m; /* the same match in the general form, for its error */
+  TagCase *cases; /* by tag */
+} CodeMatchTag; /* a match whose clauses are constructors with variables and `_` as arguments, then
+                  * perhaps a catch-all: one jump by tag, the fields bound by a precomputed list */
+
 typedef struct {
   RtCode h;
   RtCode *callee;     /* a closure-valued expression, or NULL */
@@ -139,6 +155,7 @@ RtValue rt_exec_proj(const RtCode *c, RtFrame *f);
 RtValue rt_exec_closure(const RtCode *c, RtFrame *f);
 RtValue rt_exec_if(const RtCode *c, RtFrame *f);
 RtValue rt_exec_match(const RtCode *c, RtFrame *f);
+RtValue rt_exec_match_tag(const RtCode *c, RtFrame *f);
 RtValue rt_exec_ref(const RtCode *c, RtFrame *f);
 RtValue rt_exec_ref_read(const RtCode *c, RtFrame *f);
 RtValue rt_exec_ref_write(const RtCode *c, RtFrame *f);

@@ -266,6 +266,37 @@ static CodePat *compile_pattern(FnCtx *ctx, IrPattern *p, VarList *bound) {
   return cp;
 }
 
+/* The match k in the form that jumps by tag (CodeMatchTag), when its clauses allow: constructor
+ * patterns whose arguments are variables or `_` (the first clause of each tag decides it), then
+ * perhaps a `_` or `%x` that takes every other tag. NULL otherwise. */
+static RtCode *match_by_tag(CodeMatch *k, const IrData *adt) {
+  int stop = 0;
+  while (stop < k->nclauses && k->pats[stop]->kind == PAT_CTOR && k->pats[stop]->flat) stop++;
+  if (stop < k->nclauses && k->pats[stop]->kind != PAT_WILD && k->pats[stop]->kind != PAT_VAR) return NULL;
+  CodeMatchTag *m = ir_alloc(sizeof *m);
+  m->m = *k;
+  m->m.h.run = rt_exec_match_tag;
+  m->cases = IR_NEW_ARRAY(TagCase, adt->nctors);
+  for (int t = 0; t < adt->nctors; t++) {
+    TagCase *tc = &m->cases[t];
+    tc->whole = -1;
+    int i = k->first[t];
+    if (i >= k->nclauses) continue; /* no clause: the general form says so */
+    const CodePat *p = k->pats[i];
+    tc->body = k->bodies[i];
+    if (p->kind == PAT_VAR) tc->whole = p->slot;
+    if (p->kind != PAT_CTOR) continue;
+    tc->slots = IR_NEW_ARRAY(int, p->n > 0 ? p->n : 1);
+    tc->fields = IR_NEW_ARRAY(RtField, p->n > 0 ? p->n : 1);
+    for (int j = 0; j < p->n; j++)
+      if (p->args[j]->kind == PAT_VAR) {
+        tc->slots[tc->nbind] = p->args[j]->slot;
+        tc->fields[tc->nbind++] = p->fields[j];
+      }
+  }
+  return &m->m.h;
+}
+
 static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
   CodeMatch *k = node(sizeof *k, rt_exec_match, e);
   int n = e->u.match.nclauses;
@@ -291,6 +322,8 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
     for (int t = 0; t < adt->nctors; t++) k->first[t] = stop;
     for (int i = stop - 1; i >= 0; i--) /* backwards, so the first clause of a tag wins: O(n + tags) */
       if (k->pats[i]->tag >= 0 && k->pats[i]->tag < adt->nctors) k->first[k->pats[i]->tag] = i;
+    RtCode *by_tag = match_by_tag(k, adt);
+    if (by_tag) return by_tag;
   }
   return &k->h;
 }

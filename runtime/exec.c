@@ -341,6 +341,11 @@ static bool match(const CodePat *p, RtValue v, RtFrame *f) {
   return false;
 }
 
+static _Noreturn void no_clause(const CodeMatch *k, RtValue v) {
+  if (k->owner) rt_error(k->h.expr, "no clause of this match in %s accepts %s", k->owner, rt_value_brief(v));
+  rt_error(k->h.expr, "no clause of this match accepts %s", rt_value_brief(v));
+}
+
 RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
   const CodeMatch *k = (const CodeMatch *)c;
   RtValue v = run(k->scrut, f);
@@ -357,8 +362,19 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
     }
     if (match(p, v, f)) return run(k->bodies[i], f);
   }
-  if (k->owner) rt_error(c->expr, "no clause of this match in %s accepts %s", k->owner, rt_value_brief(v));
-  rt_error(c->expr, "no clause of this match accepts %s", rt_value_brief(v));
+  no_clause(k, v);
+}
+
+RtValue rt_exec_match_tag(const RtCode *c, RtFrame *f) {
+  const CodeMatchTag *k = (const CodeMatchTag *)c;
+  RtValue v = run(k->m.scrut, f);
+  ASSERT(v.kind == RT_ADT); /* the checker gave the scrutinee a data type */
+  const RtAdt *a = v.u.adt;
+  const TagCase *tc = &k->cases[a->ctor->tag];
+  if (__builtin_expect(!tc->body, 0)) no_clause(&k->m, v);
+  for (int j = 0; j < tc->nbind; j++) f->slots[tc->slots[j]] = rt_field_get(a, tc->fields[j]);
+  if (tc->whole >= 0) f->slots[tc->whole] = v;
+  return run(tc->body, f);
 }
 
 /* ---------------------------------------------------------------- scalar arithmetic */
