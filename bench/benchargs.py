@@ -24,6 +24,14 @@ def parse(argv, runs=5):
     return relay, runs
 
 
+def flag(argv, name):
+    """Whether the option name (e.g. "--no-instructions") is in the list argv; removes it from argv."""
+    if name not in argv:
+        return False
+    argv.remove(name)
+    return True
+
+
 def silent(_message):
     """The progress reporter of a runner run on its own: says nothing."""
 
@@ -86,6 +94,14 @@ def install_missing(needed):
 
 
 # --- describing ---------------------------------------------------------------------------------
+
+def table(header, rows):
+    """A markdown table as a list of lines; columns whose header starts with "=" are right-aligned
+    (the "=" dropped)."""
+    names = [h.lstrip("=") for h in header]
+    rule = ["---:" if h.startswith("=") else "---" for h in header]
+    return ["| %s |" % " | ".join(str(c) for c in row) for row in [names, rule] + rows]
+
 
 def check_relay(relay):
     """Stops when the binary is missing; warns when it is not an optimized build."""
