@@ -169,8 +169,8 @@ def describe_counter(method):
     """The counting method in words, for the tables' notes."""
     if method == "perf":
         return "`perf stat -e instructions:u` (user-space instructions, hardware counter)"
-    return ("`valgrind --tool=callgrind --main-stacksize=1GiB` (instructions executed by every thread of"
-            " the process, the out file's `summary:` line)")
+    return ("`valgrind --tool=callgrind --main-stacksize=%d` (every thread of the process; the out file's"
+            " `summary:` line)" % benchargs.STACK)
 
 
 def counting(method, cmd, tmp):
