@@ -79,7 +79,8 @@ typedef struct {
 typedef struct {
   const IrCtor *ctor;
   RtField *fields;
-  size_t bytes;
+  size_t bytes;    /* of the fields */
+  size_t granules; /* rt_small_class of a whole value, or 0 */
 } CtorLayout;
 
 typedef enum { PAT_WILD, PAT_VAR, PAT_CTOR, PAT_TUPLE } PatKind;

@@ -107,6 +107,7 @@ static const CtorLayout *ctor_layout(const IrCtor *ctor) {
   l->ctor = ctor;
   l->fields = IR_NEW_ARRAY(RtField, ctor->nargs > 0 ? ctor->nargs : 1);
   l->bytes = rt_ctor_layout(ctor, l->fields);
+  l->granules = rt_small_class(sizeof(RtAdt) + l->bytes);
   return l;
 }
 

@@ -150,7 +150,7 @@ RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
 
 /* A constructor value with its fields zero, to be set. */
 static RtAdt *new_adt(const CtorLayout *l) {
-  RtAdt *a = rt_alloc(sizeof(RtAdt) + l->bytes);
+  RtAdt *a = l->granules ? rt_alloc_small(l->granules) : rt_alloc(sizeof(RtAdt) + l->bytes);
   a->ctor = l->ctor;
   return a;
 }

@@ -48,6 +48,32 @@ struct RtRef {
 
 /* GC allocation that raises "out of memory" (a run-time error) instead of returning NULL. */
 void *rt_alloc(size_t bytes);
+
+/* Small objects, up to RT_SMALL_GRANULES granules, come from free lists of relay's own, one per
+ * size (value.c says why and how). rt_alloc_small is rt_alloc for a size class fixed at compile
+ * time, its free-list pop inline. */
+enum { RT_GRANULE = 16, RT_SMALL_GRANULES = 8 };
+extern void *rt_small_free[RT_SMALL_GRANULES + 1];
+void *rt_small_refill(size_t granules);
+
+static inline void *rt_take_small(size_t granules) {
+  void *p = rt_small_free[granules];
+  if (__builtin_expect(!p, 0)) return rt_small_refill(granules);
+  rt_small_free[granules] = GC_NEXT(p);
+  GC_NEXT(p) = NULL;
+  return p;
+}
+
+static inline void *rt_alloc_small(size_t granules) {
+  if (ir_injected_failure()) ir_out_of_memory(granules * RT_GRANULE); /* tests only */
+  return rt_take_small(granules);
+}
+
+/* The size class of an object of `bytes`, or 0 when rt_alloc_small cannot take it. */
+static inline size_t rt_small_class(size_t bytes) {
+  size_t granules = (bytes + RT_GRANULE - 1) / RT_GRANULE;
+  return granules >= 1 && granules <= RT_SMALL_GRANULES ? granules : 0;
+}
 void *rt_alloc_atomic(size_t bytes);
 /* Room for n + 1 elements of `size` bytes (pointer-free), n >= 0: a size that overflows is the
  * out-of-memory error, never a short buffer (an empty tensor's other dimensions may be huge). */

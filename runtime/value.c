@@ -10,7 +10,7 @@
 
 /* ---------------------------------------------------------------- allocation */
 
-/* Small objects (constructor values, closures, tuples, up to SMALL_GRANULES granules of 16 bytes)
+/* Small objects (constructor values, closures, tuples, up to RT_SMALL_GRANULES granules of 16 bytes)
  * come from free lists of our own, one per size, refilled a block at a time: taking one is a few
  * instructions, where GC_MALLOC looks up the thread's free lists each time. Evaluation runs on one
  * thread, so the lists need no lock; they are in static memory, a root, so the collector leaves
@@ -20,30 +20,23 @@
  * object's size): GC_malloc_many's NORMAL kind adds a byte to every object when interior pointers
  * are on, so a 32-byte Cons took 48. relay never keeps a pointer just past a small object's end
  * (fields are read from inside it), which is what that byte is for. */
-enum { GRANULE = 16, SMALL_GRANULES = 8 };
-static void *small_free[SMALL_GRANULES + 1];
+void *rt_small_free[RT_SMALL_GRANULES + 1];
 static int small_kind = -1;
 
-static void *refill(size_t granules) {
+void *rt_small_refill(size_t granules) {
   if (small_kind < 0) small_kind = (int)GC_new_kind(GC_new_free_list(), 0 | GC_DS_LENGTH, 1, 1);
   void *p = NULL;
-  GC_generic_malloc_many(granules * GRANULE, small_kind, &p); /* cleared, but for each one's link */
+  GC_generic_malloc_many(granules * RT_GRANULE, small_kind, &p); /* cleared, but for each one's link */
+  if (!p) rt_error_out_of_memory(granules * RT_GRANULE);
+  rt_small_free[granules] = GC_NEXT(p);
+  GC_NEXT(p) = NULL;
   return p;
 }
 
 void *rt_alloc(size_t bytes) {
   if (ir_injected_failure()) ir_out_of_memory(bytes); /* tests only: nothing in release builds */
-  size_t granules = (bytes + GRANULE - 1) / GRANULE;
-  if (granules - 1 < SMALL_GRANULES) { /* 1 ..= SMALL_GRANULES (0 wraps around) */
-    void *p = small_free[granules];
-    if (__builtin_expect(!p, 0)) {
-      p = refill(granules);
-      if (!p) rt_error_out_of_memory(bytes);
-    }
-    small_free[granules] = GC_NEXT(p);
-    GC_NEXT(p) = NULL;
-    return p;
-  }
+  size_t granules = (bytes + RT_GRANULE - 1) / RT_GRANULE;
+  if (granules - 1 < RT_SMALL_GRANULES) return rt_take_small(granules); /* 1 ..= RT_SMALL_GRANULES (0 wraps) */
   void *p = GC_MALLOC(bytes ? bytes : 1);
   if (!p) rt_error_out_of_memory(bytes);
   return p;
