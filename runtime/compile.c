@@ -52,6 +52,7 @@ static CodeCapture lookup(FnCtx *ctx, Sym name) {
   intptr_t k = (intptr_t)ir_symmap_get(&ctx->captured, name);
   if (k) return (CodeCapture){true, (int)k - 1};
   /* The checker resolved every local, so an enclosing function binds it. */
+  if (!ctx->outer) UNREACHABLE("a local that no function binds"); /* then slot 0 in release */
   CodeCapture outer = ctx->outer ? lookup(ctx->outer, name) : (CodeCapture){false, 0};
   IR_VEC_PUSH(ctx->caps, outer);
   ir_symmap_put(&ctx->captured, name, (void *)(intptr_t)ctx->caps.len);

@@ -338,6 +338,7 @@ static bool match(const CodePat *p, RtValue v, RtFrame *f) {
       if (!match(p->args[i], v.u.tup->f[i], f)) return false;
     return true;
   }
+  UNREACHABLE("a pattern of no kind");
   return false;
 }
 
@@ -350,7 +351,10 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
   const CodeMatch *k = (const CodeMatch *)c;
   RtValue v = run(k->scrut, f);
   int i = 0;
-  if (k->first && v.kind == RT_ADT) i = k->first[v.u.adt->ctor->tag];
+  if (k->first && v.kind == RT_ADT) {
+    ASSERT(v.u.adt->ctor->tag >= 0 && v.u.adt->ctor->tag < v.u.adt->ctor->adt->nctors);
+    i = k->first[v.u.adt->ctor->tag];
+  }
   for (; i < k->nclauses; i++) {
     const CodePat *p = k->pats[i];
     if (p->flat) { /* the common case, bound here without recursion */
