@@ -330,8 +330,8 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
   return &k->h;
 }
 
-/* A scalar binary operator on the compiled operands a and b, in the form that reads them most
- * directly; NULL if the operator has no scalar node for dt. */
+/* How the compiled operands a and b of a scalar operator can be read: straight from a slot or a
+ * constant where they are one. */
 static OperandForm operand_form(const RtCode *a, const RtCode *b) {
   bool a_slot = a->run == rt_exec_slot, b_slot = b->run == rt_exec_slot, b_const = b->run == rt_exec_const;
   return a_slot && b_const  ? OPERANDS_SLOT_CONST
@@ -340,6 +340,8 @@ static OperandForm operand_form(const RtCode *a, const RtCode *b) {
                             : OPERANDS_NODES;
 }
 
+/* A scalar binary operator on the compiled operands a and b, in the form that reads them most
+ * directly; NULL if the operator has no scalar node for dt. */
 static RtCode *scalar_binary(IrOpId op, IrDType dt, RtCode *a, RtCode *b, const IrExpr *e) {
   bool a_slot = a->run == rt_exec_slot, b_slot = b->run == rt_exec_slot, b_const = b->run == rt_exec_const;
   OperandForm form = operand_form(a, b);
