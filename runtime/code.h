@@ -50,12 +50,10 @@ typedef struct {
 } CodeScalarOperands; /* a scalar binary operator whose operands are read without running nodes */
 
 typedef struct {
-  RtCode h;
-  int a, b;            /* the frame slots of the operands read from slots */
-  RtCode *left, *right; /* the operands that are nodes */
-  RtValue k;           /* the right operand when it is a constant */
+  CodeScalarOperands ops; /* the operands as a scalar operator reads them; `node` is the left one */
+  RtCode *right;          /* the right operand when it is neither a slot nor a constant */
   RtCode *then, *els;
-} CodeBranch; /* `if` of a comparison of scalars, fused: the operands as CodeScalarOperands reads them */
+} CodeBranch; /* `if` of a comparison of scalars, fused with it */
 
 typedef struct {
   bool from_env; /* else from a slot of the enclosing frame */

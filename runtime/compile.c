@@ -340,10 +340,17 @@ static OperandForm operand_form(const RtCode *a, const RtCode *b) {
                             : OPERANDS_NODES;
 }
 
+/* Fills k with where a and b are read from (their slots, b's constant), for operand_form's forms. */
+static void read_operands(CodeScalarOperands *k, RtCode *a, RtCode *b) {
+  k->node = a;
+  if (a->run == rt_exec_slot) k->a = ((CodeVar *)a)->index;
+  if (b->run == rt_exec_slot) k->b = ((CodeVar *)b)->index;
+  if (b->run == rt_exec_const) k->k = ((CodeConst *)b)->v;
+}
+
 /* A scalar binary operator on the compiled operands a and b, in the form that reads them most
  * directly; NULL if the operator has no scalar node for dt. */
 static RtCode *scalar_binary(IrOpId op, IrDType dt, RtCode *a, RtCode *b, const IrExpr *e) {
-  bool a_slot = a->run == rt_exec_slot, b_slot = b->run == rt_exec_slot, b_const = b->run == rt_exec_const;
   OperandForm form = operand_form(a, b);
   RtRun run = rt_exec_scalar_binary(op, dt, form);
   if (!run) return NULL;
@@ -354,10 +361,7 @@ static RtCode *scalar_binary(IrOpId op, IrDType dt, RtCode *a, RtCode *b, const 
     return &k->h;
   }
   CodeScalarOperands *k = node(sizeof *k, run, e);
-  k->node = a;
-  if (a_slot) k->a = ((CodeVar *)a)->index;
-  if (b_slot) k->b = ((CodeVar *)b)->index;
-  if (b_const) k->k = ((CodeConst *)b)->v;
+  read_operands(k, a, b);
   return &k->h;
 }
 
@@ -429,14 +433,11 @@ static RtCode *compile_branch(FnCtx *ctx, IrExpr *e, bool tail) {
   RtCode *a = compile(ctx, args[0], false), *b = compile(ctx, args[1], false);
   OperandForm form = operand_form(a, b);
   CodeBranch *k = node(sizeof *k, rt_exec_scalar_branch(op, dt, form), e);
-  k->left = a;
+  read_operands(&k->ops, a, b);
   k->right = b;
-  if (a->run == rt_exec_slot) k->a = ((CodeVar *)a)->index;
-  if (b->run == rt_exec_slot) k->b = ((CodeVar *)b)->index;
-  if (b->run == rt_exec_const) k->k = ((CodeConst *)b)->v;
   k->then = compile(ctx, e->u.ifx.then, tail);
   k->els = compile(ctx, e->u.ifx.els, tail);
-  return &k->h;
+  return &k->ops.h;
 }
 
 static RtCode *pair(RtRun run, const IrExpr *e, RtCode *a, RtCode *b, int index) {

@@ -421,10 +421,10 @@ RtValue rt_exec_match_tag(const RtCode *c, RtFrame *f) {
  * the slot against the constant and runs a branch, with no boolean made in between. */
 #define SCALAR_COMPARE(NAME, FIELD, T, EXPR)                                                   \
   SCALAR_FORMS(NAME, FIELD, T, rt_bool(EXPR))                                                  \
-  BRANCH_FORM(NAME##_br_nn, va = run(k->left, f), vb = run(k->right, f), FIELD, T, EXPR)        \
-  BRANCH_FORM(NAME##_br_sc, va = f->slots[k->a], vb = k->k, FIELD, T, EXPR)                     \
-  BRANCH_FORM(NAME##_br_ss, va = f->slots[k->a], vb = f->slots[k->b], FIELD, T, EXPR)           \
-  BRANCH_FORM(NAME##_br_nc, va = run(k->left, f), vb = k->k, FIELD, T, EXPR)
+  BRANCH_FORM(NAME##_br_nn, va = run(k->ops.node, f), vb = run(k->right, f), FIELD, T, EXPR)    \
+  BRANCH_FORM(NAME##_br_sc, va = f->slots[k->ops.a], vb = k->ops.k, FIELD, T, EXPR)             \
+  BRANCH_FORM(NAME##_br_ss, va = f->slots[k->ops.a], vb = f->slots[k->ops.b], FIELD, T, EXPR)   \
+  BRANCH_FORM(NAME##_br_nc, va = run(k->ops.node, f), vb = k->ops.k, FIELD, T, EXPR)
 
 #define BRANCH_FORM(NAME, READ_A, READ_B, FIELD, T, EXPR)                                       \
   static RtValue NAME(const RtCode *c, RtFrame *f) {                                           \
@@ -479,67 +479,52 @@ FLOAT_OPS(f64, f64, double, IR_DTYPE(IR_DT_FLOAT, 64))
 
 BOOL_OPS(b1)
 
-/* The four forms of an operator, indexed by OperandForm. */
+/* The four forms of an operator, indexed by OperandForm: as a value, and fused with an `if`. */
 #define FORMS(NAME) return (RtRun[]){NAME##_nn, NAME##_sc, NAME##_ss, NAME##_nc}[form]
-#define OP_TABLE(P, HAS_MOD)                                                                   \
-  switch (op) {                                                                                \
+#define BRANCH_FORMS(NAME) return (RtRun[]){NAME##_br_nn, NAME##_br_sc, NAME##_br_ss, NAME##_br_nc}[form]
+
+/* The cases of a switch on op, for the dtype prefix P, returning through F (FORMS or BRANCH_FORMS). */
+#define COMPARE_CASES(F, P)                                                                    \
+  case IR_OP_EQUAL: F(P##_eq);                                                                 \
+  case IR_OP_NOT_EQUAL: F(P##_ne);                                                             \
+  case IR_OP_LESS: F(P##_lt);                                                                  \
+  case IR_OP_LESS_EQUAL: F(P##_le);                                                            \
+  case IR_OP_GREATER: F(P##_gt);                                                               \
+  case IR_OP_GREATER_EQUAL: F(P##_ge);
+#define ARITH_CASES(P)                                                                         \
   case IR_OP_ADD: FORMS(P##_add);                                                              \
   case IR_OP_SUBTRACT: FORMS(P##_sub);                                                         \
   case IR_OP_MULTIPLY: FORMS(P##_mul);                                                         \
-  case IR_OP_DIVIDE: FORMS(P##_div);                                                           \
-  case IR_OP_MOD: MOD_FORMS_##HAS_MOD(P);                                                      \
-  case IR_OP_EQUAL: FORMS(P##_eq);                                                             \
-  case IR_OP_NOT_EQUAL: FORMS(P##_ne);                                                         \
-  case IR_OP_LESS: FORMS(P##_lt);                                                              \
-  case IR_OP_LESS_EQUAL: FORMS(P##_le);                                                        \
-  case IR_OP_GREATER: FORMS(P##_gt);                                                           \
-  case IR_OP_GREATER_EQUAL: FORMS(P##_ge);                                                     \
+  case IR_OP_DIVIDE: FORMS(P##_div);
+#define INT_VALUE_CASES(P) ARITH_CASES(P) case IR_OP_MOD: FORMS(P##_mod); COMPARE_CASES(FORMS, P)
+#define FLOAT_VALUE_CASES(P) ARITH_CASES(P) COMPARE_CASES(FORMS, P)
+#define BRANCH_CASES(P) COMPARE_CASES(BRANCH_FORMS, P)
+/* `&&` and `||` are not here: they stop early, so compile.c makes them `if`s. */
+#define BOOL_CASES(F)                                                                          \
+  case IR_OP_LOGICAL_XOR:                                                                      \
+  case IR_OP_NOT_EQUAL: F(b1_xor);                                                             \
+  case IR_OP_EQUAL: F(b1_eq);
+
+/* The run function for op on scalars of dt, by dtype: INT(P) and FLOAT(P) give a dtype's cases. */
+#define BY_DTYPE(INT, FLOAT, BOOL_F)                                                           \
+  if (dt.lanes != 1) return NULL;                                                              \
+  switch (dt.code == IR_DT_INT && dt.bits == 32     ? 0                                        \
+          : dt.code == IR_DT_INT && dt.bits == 64   ? 1                                        \
+          : dt.code == IR_DT_FLOAT && dt.bits == 32 ? 2                                        \
+          : dt.code == IR_DT_FLOAT && dt.bits == 64 ? 3                                        \
+          : dt.code == IR_DT_BOOL                   ? 4                                        \
+                                                    : 5) {                                     \
+  case 0: switch (op) { INT(i32) default: return NULL; }                                       \
+  case 1: switch (op) { INT(i64) default: return NULL; }                                       \
+  case 2: switch (op) { FLOAT(f32) default: return NULL; }                                     \
+  case 3: switch (op) { FLOAT(f64) default: return NULL; }                                     \
+  case 4: switch (op) { BOOL_CASES(BOOL_F) default: return NULL; }                             \
   default: return NULL;                                                                        \
   }
-#define MOD_FORMS_1(P) FORMS(P##_mod)
-#define MOD_FORMS_0(P) return NULL
 
-#define BRANCH_FORMS(NAME) return (RtRun[]){NAME##_br_nn, NAME##_br_sc, NAME##_br_ss, NAME##_br_nc}[form]
-#define BRANCH_TABLE(P)                                                                        \
-  switch (op) {                                                                                \
-  case IR_OP_EQUAL: BRANCH_FORMS(P##_eq);                                                      \
-  case IR_OP_NOT_EQUAL: BRANCH_FORMS(P##_ne);                                                  \
-  case IR_OP_LESS: BRANCH_FORMS(P##_lt);                                                       \
-  case IR_OP_LESS_EQUAL: BRANCH_FORMS(P##_le);                                                 \
-  case IR_OP_GREATER: BRANCH_FORMS(P##_gt);                                                    \
-  case IR_OP_GREATER_EQUAL: BRANCH_FORMS(P##_ge);                                              \
-  default: return NULL;                                                                        \
-  }
+RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt, OperandForm form) { BY_DTYPE(INT_VALUE_CASES, FLOAT_VALUE_CASES, FORMS) }
 
-RtRun rt_exec_scalar_branch(IrOpId op, IrDType dt, OperandForm form) {
-  if (dt.lanes != 1) return NULL;
-  if (dt.code == IR_DT_INT && dt.bits == 32) BRANCH_TABLE(i32)
-  if (dt.code == IR_DT_INT && dt.bits == 64) BRANCH_TABLE(i64)
-  if (dt.code == IR_DT_FLOAT && dt.bits == 32) BRANCH_TABLE(f32)
-  if (dt.code == IR_DT_FLOAT && dt.bits == 64) BRANCH_TABLE(f64)
-  if (dt.code == IR_DT_BOOL) switch (op) {
-    case IR_OP_LOGICAL_XOR:
-    case IR_OP_NOT_EQUAL: BRANCH_FORMS(b1_xor);
-    case IR_OP_EQUAL: BRANCH_FORMS(b1_eq);
-    default: return NULL;
-    }
-  return NULL;
-}
-
-RtRun rt_exec_scalar_binary(IrOpId op, IrDType dt, OperandForm form) {
-  if (dt.lanes != 1) return NULL;
-  if (dt.code == IR_DT_INT && dt.bits == 32) OP_TABLE(i32, 1)
-  if (dt.code == IR_DT_INT && dt.bits == 64) OP_TABLE(i64, 1)
-  if (dt.code == IR_DT_FLOAT && dt.bits == 32) OP_TABLE(f32, 0)
-  if (dt.code == IR_DT_FLOAT && dt.bits == 64) OP_TABLE(f64, 0)
-  if (dt.code == IR_DT_BOOL) switch (op) { /* `&&` and `||` stop early: compile.c makes them `if`s */
-    case IR_OP_LOGICAL_XOR:
-    case IR_OP_NOT_EQUAL: FORMS(b1_xor);
-    case IR_OP_EQUAL: FORMS(b1_eq);
-    default: return NULL;
-    }
-  return NULL;
-}
+RtRun rt_exec_scalar_branch(IrOpId op, IrDType dt, OperandForm form) { BY_DTYPE(BRANCH_CASES, BRANCH_CASES, BRANCH_FORMS) }
 
 /* ---------------------------------------------------------------- entry points */
 
