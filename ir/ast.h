@@ -1,6 +1,6 @@
-/* The abstract syntax of Relay programs. Every node carries its source span; expressions and
- * patterns also carry a `type` slot that the checker fills (NULL until then). Sugar is removed
- * by the parser: infix operators become operator calls, `a; b` becomes `let %_ = a; b`, and
+/* The abstract syntax of Relay programs, as parsed: no phase writes into it afterwards (what the
+ * checker finds is the typed program of ir/typed.h). Every node carries its source span. Sugar is
+ * removed by the parser: infix operators become operator calls, `a; b` becomes `let %_ = a; b`, and
  * parentheses vanish, so the printer decides on its own where they are needed. */
 #ifndef IR_AST_H
 #define IR_AST_H
@@ -75,9 +75,7 @@ typedef struct IrPattern IrPattern;
 struct IrPattern {
   IrPatKind kind;
   IrSpan span;
-  IrType *type;
-  const struct IrCtor *ctor; /* CTOR: the constructor, set by the checker */
-  Sym name;                  /* VAR, CTOR */
+  Sym name;    /* VAR, CTOR */
   IrType *ann;               /* VAR: its annotation (`Cons(%h : int32, _)`), or NULL */
   int n;    /* CTOR, TUPLE */
   IrPattern **args;
@@ -144,17 +142,10 @@ typedef struct IrClause {
 struct IrExpr {
   IrExprKind kind;
   IrSpan span;
-  IrType *type;
   /* LOCAL: the value of a graph binding of the same name earlier in the item (`%1 = e;`), or NULL.
    * TVM's graph bindings are not scoped: its printer may refer to one out of its scope (a node
    * shared by both branches of an `if`), and the checker then reads the reference as the value. */
   IrExpr *graph_value;
-  /* What the checker resolved a name to: for GLOBAL the definition it was checked against (a
-   * later redefinition shadows for later code only), for CTOR the constructor. */
-  union {
-    const struct IrItem *def;
-    const struct IrCtor *ctor;
-  } target;
   union {
     Sym name; /* LOCAL, GLOBAL, CTOR, FREE (the variable's) */
     int op;   /* OP: an IrOpId */
@@ -193,7 +184,6 @@ struct IrExpr {
       IrExpr **args;
       int nattrs;
       IrAttr *attrs;
-      const struct IrOpAttrs *opattrs; /* an operator call's attributes, decoded by the checker */
     } call;
     struct {
       IrExpr *cond, *then, *els;
@@ -222,10 +212,9 @@ typedef struct IrCtor {
   IrSpan span;
   int nargs;
   IrType **args;
-  /* Set by the checker: */
-  int tag;                    /* its position in the declaration */
-  const struct IrData *adt;   /* the data type it builds */
-  IrType *scheme;             /* fn<a..>(T1..Tn) -> D[a..] */
+  /* Set by the parser once the whole program is read: */
+  int tag;                  /* its position in the declaration */
+  const struct IrData *adt; /* the declaration */
 } IrCtor;
 
 typedef struct IrData {
@@ -251,7 +240,6 @@ typedef struct IrItem {
   IrExpr *fn;
   IrData data;
   IrExpr *expr;
-  void *code; /* DEF: the compiled function, set by runtime/ (opaque here) */
 } IrItem;
 
 typedef struct IrProgram {

@@ -15,5 +15,6 @@
 #include "ir/symbol.h"
 #include "ir/symmap.h"
 #include "ir/type.h"
+#include "ir/typed.h"
 
 #endif

@@ -1415,6 +1415,12 @@ static void parse_items(Parser *P, IrProgram *prog) {
   }
   prog->nitems = items.len;
   prog->items = items.items;
+  /* The items are in place now: each constructor knows its position and its declaration. */
+  for (int i = 0; i < prog->nitems; i++)
+    for (int k = 0; prog->items[i].kind == IR_ITEM_DATA && k < prog->items[i].data.nctors; k++) {
+      prog->items[i].data.ctors[k].tag = k;
+      prog->items[i].data.ctors[k].adt = &prog->items[i].data;
+    }
 }
 
 /* A span of one character at byte offset off of src, its line and column counted. */

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "ir/op.h"
+#include "ir/symmap.h"
+#include "ir/typed.h"
 
 enum { PREC_SEQ = 0, PREC_EXPR = 1 }; /* below IR_PREC_OR: lets need parentheses unless in tail */
 
@@ -229,8 +231,13 @@ void ir_print_type(IrBuf *b, const IrType *t) { print_type(b, t, false); }
  * call as a comment (:annot), which needs a checked AST and leaves the text parsing the same. */
 struct Printer {
   IrBuf *b;
-  bool types;
+  const IrPtrMap *types; /* when printing types: each node of the AST -> the type the checker found */
 };
+
+/* The type the checker found for an AST node (an expression or a pattern), or NULL. */
+static const IrType *type_of(const Printer *p, const void *node) {
+  return p->types ? ir_ptrmap_get(p->types, node) : NULL;
+}
 
 /* The comment `ty=T` after a node, when printing types and the checker gave the node one. */
 static void type_comment(Printer *p, const IrType *t) {
@@ -252,7 +259,7 @@ static void print_pattern(Printer *p, const IrPattern *pat) {
       ir_buf_puts(b, " : ");
       print_type(b, pat->ann, true);
     } else {
-      type_comment(p, pat->type);
+      type_comment(p, type_of(p, pat));
     }
     return;
   case IR_PAT_CTOR:
@@ -269,7 +276,7 @@ static void print_pattern(Printer *p, const IrPattern *pat) {
   }
 }
 
-void ir_print_pattern(IrBuf *b, const IrPattern *pat) { print_pattern(&(Printer){b, false}, pat); }
+void ir_print_pattern(IrBuf *b, const IrPattern *pat) { print_pattern(&(Printer){b, NULL}, pat); }
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -419,7 +426,7 @@ static void print_lets(Printer *p, const IrExpr *e, int ind) {
         ir_buf_puts(b, " : ");
         print_type(b, v->ann, true);
       } else {
-        type_comment(p, e->u.let.value->type);
+        type_comment(p, type_of(p, e->u.let.value));
       }
       ir_buf_putc(b, ';');
       newline(b, ind);
@@ -437,7 +444,7 @@ static void print_lets(Printer *p, const IrExpr *e, int ind) {
     }
     const IrExpr *value = e->u.let.value;
     print_expr(p, value, ind, PREC_EXPR);
-    if (value->kind != IR_EXPR_CALL && v->name != ir_sym_seq()) type_comment(p, value->type);
+    if (value->kind != IR_EXPR_CALL && v->name != ir_sym_seq()) type_comment(p, type_of(p, value));
     ir_buf_putc(b, ';');
     newline(b, ind);
   }
@@ -533,11 +540,11 @@ static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
   case IR_EXPR_LET: print_lets(p, e, paren ? ind + 1 : ind); break;
   case IR_EXPR_FN:
     ir_buf_puts(b, "fn");
-    print_fn_rest(p, &e->u.fn, e->type, ind);
+    print_fn_rest(p, &e->u.fn, type_of(p, e), ind);
     break;
   case IR_EXPR_CALL:
     print_call(p, e, ind);
-    type_comment(p, e->type);
+    type_comment(p, type_of(p, e));
     break;
   case IR_EXPR_IF:
     for (;;) {
@@ -568,20 +575,44 @@ static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
   case IR_EXPR_FREE: ir_buf_printf(b, "free_var %%%s", e->u.name->name); break; /* print_lets writes these */
   case IR_EXPR_META:
     ir_buf_printf(b, "meta[%s][%lld]", e->u.meta.kind->name, (long long)e->u.meta.index);
-    type_comment(p, e->type);
+    type_comment(p, type_of(p, e));
     break;
   }
   if (paren) ir_buf_putc(b, ')');
 }
 
-void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(&(Printer){b, false}, e, indent, PREC_SEQ); }
+void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(&(Printer){b, NULL}, e, indent, PREC_SEQ); }
 
-void ir_print_expr_typed(IrBuf *b, const IrExpr *e) {
-  Printer p = {b, true};
-  print_expr(&p, e, 0, PREC_SEQ);
-  const IrExpr *tail = e; /* what the text ends with: a call there has said the type already */
+/* ---------------------------------------------------------------- the types of a typed program */
+
+static void note_types(IrPtrMap *m, IrTExpr *e);
+
+static void note_pattern(IrPtrMap *m, const IrTPattern *p) {
+  if (p->src) ir_ptrmap_put(m, p->src, p->type);
+  for (int i = 0; i < p->n; i++) note_pattern(m, p->args[i]);
+}
+
+static void note_child(IrTExpr *child, void *m) { note_types(m, child); }
+
+/* Each node's type, by the AST node it was checked from. */
+static void note_types(IrPtrMap *m, IrTExpr *e) {
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) { /* a loop: chains can be long */
+    ir_ptrmap_put(m, e->src, e->type);
+    note_types(m, e->u.let.value);
+  }
+  ir_ptrmap_put(m, e->src, e->type);
+  for (int i = 0; e->kind == IR_EXPR_MATCH && i < e->u.match.nclauses; i++) note_pattern(m, e->u.match.clauses[i].pat);
+  ir_texpr_each_child(e, note_child, m);
+}
+
+void ir_print_expr_typed(IrBuf *b, const IrTFn *fn, const IrType *type) {
+  IrPtrMap types = {0};
+  note_types(&types, fn->body);
+  Printer p = {b, &types};
+  print_expr(&p, fn->src, 0, PREC_SEQ);
+  const IrExpr *tail = fn->src; /* what the text ends with: a call there has said the type already */
   while (tail->kind == IR_EXPR_LET) tail = tail->u.let.body;
-  if (tail->kind != IR_EXPR_CALL) type_comment(&p, e->type);
+  if (tail->kind != IR_EXPR_CALL) type_comment(&p, type);
 }
 
 /* ---------------------------------------------------------------- programs */
@@ -610,16 +641,21 @@ static void print_item(Printer *p, const IrItem *item) {
   switch (item->kind) {
   case IR_ITEM_DEF:
     ir_buf_printf(p->b, "def @%s", item->name->name);
-    print_fn_rest(p, &item->fn->u.fn, item->fn->type, 0);
+    print_fn_rest(p, &item->fn->u.fn, type_of(p, item->fn), 0);
     break;
   case IR_ITEM_DATA: print_data(p->b, &item->data); break;
   case IR_ITEM_EXPR: print_expr(p, item->expr, 0, PREC_SEQ); break;
   }
 }
 
-void ir_print_item(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, false}, item); }
+void ir_print_item(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, NULL}, item); }
 
-void ir_print_item_typed(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, true}, item); }
+void ir_print_def_typed(IrBuf *b, const IrTDef *def) {
+  IrPtrMap types = {0};
+  note_types(&types, def->fn->body);
+  ir_ptrmap_put(&types, def->item->fn, def->scheme);
+  print_item(&(Printer){b, &types}, def->item);
+}
 
 void ir_print_program(IrBuf *b, const IrProgram *prog) {
   if (prog->version) {

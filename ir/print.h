@@ -5,17 +5,19 @@
 #define IR_PRINT_H
 
 #include "ir/ast.h"
+#include "ir/typed.h"
 
 void ir_print_program(IrBuf *b, const IrProgram *prog);
 void ir_print_item(IrBuf *b, const IrItem *item);
 /* indent: the column that continuation lines of a multi-line expression start from. */
 void ir_print_expr(IrBuf *b, const IrExpr *e, int indent);
 void ir_print_pattern(IrBuf *b, const IrPattern *p);
-/* A checked expression or definition with the inferred type of every binding and call written
- * after it as a comment `ty=T` (the REPL's :annot). The text still parses to the same program.
- * The expression's own type is written after it too. */
-void ir_print_expr_typed(IrBuf *b, const IrExpr *e);
-void ir_print_item_typed(IrBuf *b, const IrItem *item);
+/* A checked expression (its typed form, as the body of a function of no parameters) or definition
+ * with the inferred type of every binding and call written after it as a comment `ty=T` (the
+ * REPL's :annot). The text still parses to the same program. The expression's own type (`type`,
+ * as shown for it) is written after it too. */
+void ir_print_expr_typed(IrBuf *b, const IrTFn *fn, const IrType *type);
+void ir_print_def_typed(IrBuf *b, const IrTDef *def);
 /* A type as DESIGN §4 shows it: scalars as their dtype, fn<...>(...) -> ... where .... */
 void ir_print_type(IrBuf *b, const IrType *t);
 void ir_print_lit(IrBuf *b, const IrLit *lit);

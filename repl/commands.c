@@ -47,13 +47,14 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IrBuf b;
   ir_buf_init(&b);
-  const IrItem *def = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")] ? ir_symmap_get(&s->defs, ir_sym(arg + 1)) : NULL;
+  const IrTDef *def = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")] ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
   if (def) {
-    ir_print_item_typed(&b, def);
+    ir_print_def_typed(&b, def);
   } else {
-    IrExpr *e;
-    if (!session_check_expression(s, "<repl>", arg, &e)) return false;
-    ir_print_expr_typed(&b, e);
+    IrTFn *e;
+    IrType *t = session_check_expression(s, "<repl>", arg, &e);
+    if (!t) return false;
+    ir_print_expr_typed(&b, e, t);
   }
   puts(b.data);
   return true;
@@ -88,7 +89,8 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
   }
   if ((it = ir_symmap_get(&s->ctors, sym))) {
     for (int k = 0; k < it->data.nctors; k++)
-      if (it->data.ctors[k].name == sym) printf("%s : %s\n", name, ir_type_str(it->data.ctors[k].scheme));
+      if (it->data.ctors[k].name == sym)
+        printf("%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
     printf("  a constructor of %s, defined at %s\n", it->name->name, ir_span_place(it->span));
     return true;
   }
@@ -138,7 +140,7 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
     IrBuf b;
     ir_buf_init(&b);
     if (it->kind == IR_ITEM_DATA) ir_buf_printf(&b, "data %s\n", it->name->name);
-    session_describe(s, it, &b);
+    session_describe(s, it, NULL, &b);
     puts(b.data);
     shown++;
   }
@@ -149,7 +151,7 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
 /* Loads files as chunks, each running its top-level expressions; remembers them for :reload. */
 static bool load(Session *s, int n, const char **files) {
   for (int i = 0; i < n; i++) {
-    IrProgram *p = session_load_file(s, files[i], false);
+    IrTProgram *p = session_load_file(s, files[i], false);
     if (!p || !session_run(s, p, true)) return false;
   }
   return true;

@@ -12,7 +12,7 @@
 /* Loads every file in order; each sees what the files before it defined. -e, -t, --types and
  * --annot load definitions only: the files' top-level expressions do not run. Otherwise each file's
  * expressions run (printing their values) once the whole file has been checked. */
-static int load_files(Session *s, const ReplOptions *opt, IrProgram **progs) {
+static int load_files(Session *s, const ReplOptions *opt, IrTProgram **progs) {
   bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES;
   bool run = !definitions_only && opt->mode != REPL_MODE_ANNOT; /* --annot checks the expressions too */
   for (int i = 0; i < opt->nfiles; i++) {
@@ -25,8 +25,8 @@ static int load_files(Session *s, const ReplOptions *opt, IrProgram **progs) {
 
 /* After the files: `@main()`, if defined without parameters, and its value. */
 static int run_main(Session *s) {
-  const IrItem *main_def = ir_symmap_get(&s->defs, ir_sym("main"));
-  if (!main_def || main_def->fn->u.fn.nparams != 0) return 0;
+  const IrTDef *main_def = ty_global_def(s->module, ir_sym("main"));
+  if (!main_def || main_def->fn->nparams != 0) return 0;
   IrDiags diags = {0};
   RtValue v;
   bool ok = rt_call_global(main_def, &v, &diags);
@@ -57,24 +57,25 @@ static int print_file(const ReplOptions *opt) {
 }
 
 /* `@name : type` for every definition of the file, in the order written. */
-static int print_types(Session *s, const IrProgram *prog) {
+static int print_types(Session *s, const IrTProgram *prog) {
   for (int i = 0; i < prog->nitems; i++) {
     IrBuf b;
     ir_buf_init(&b);
-    if (prog->items[i].kind == IR_ITEM_DEF && session_describe(s, &prog->items[i], &b)) puts(b.data);
+    if (prog->items[i].def && session_describe(s, prog->items[i].src, NULL, &b)) puts(b.data);
   }
   return 0;
 }
 
 /* The file's definitions and top-level expressions with the type of every binding and call as a
  * comment (as TVM's astext writes its ty= comments), its data types as written. Nothing runs. */
-static int print_annotated(const IrProgram *prog) {
+static int print_annotated(const IrTProgram *prog) {
   for (int i = 0; i < prog->nitems; i++) {
+    const IrTItem *it = &prog->items[i];
     IrBuf b;
     ir_buf_init(&b);
-    if (prog->items[i].kind == IR_ITEM_DEF) ir_print_item_typed(&b, &prog->items[i]);
-    else if (prog->items[i].kind == IR_ITEM_DATA) ir_print_item(&b, &prog->items[i]);
-    else ir_print_expr_typed(&b, prog->items[i].expr);
+    if (it->def) ir_print_def_typed(&b, it->def);
+    else if (it->src->kind == IR_ITEM_DATA) ir_print_item(&b, it->src);
+    else ir_print_expr_typed(&b, it->expr, it->type);
     puts(b.data);
   }
   return 0;
@@ -83,7 +84,7 @@ static int print_annotated(const IrProgram *prog) {
 int repl_main(const ReplOptions *opt) {
   Session s;
   session_init(&s);
-  IrProgram **progs = ir_alloc(sizeof(IrProgram *) * (size_t)(opt->nfiles + 1));
+  IrTProgram **progs = ir_alloc(sizeof(IrTProgram *) * (size_t)(opt->nfiles + 1));
   switch (opt->mode) {
   case REPL_MODE_HELP: fputs(repl_options_usage(), stdout); return 0;
   case REPL_MODE_VERSION: printf("relay %s\n", RELAY_VERSION); return 0;
@@ -104,7 +105,7 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_TYPE:
   case REPL_MODE_EVAL: {
     if (load_files(&s, opt, progs)) return 1;
-    IrExpr *e = NULL;
+    IrTFn *e = NULL;
     IrType *t = session_check_expression(&s, "<command line>", opt->expr, &e);
     if (!t) return 1;
     if (opt->mode == REPL_MODE_TYPE) {

@@ -151,7 +151,7 @@ static InputResult run_input(Session *s, const IrBuf *text, bool more_may_come, 
   const char *t = text->data + strspn(text->data, " \t\n");
   if (t[0] == ':') return repl_command(s, t, quit) ? INPUT_OK : INPUT_FAILED;
   bool incomplete = false;
-  IrProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, more_may_come, &incomplete);
+  IrTProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, more_may_come, &incomplete);
   if (!prog) return more_may_come && incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
   return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }

@@ -25,8 +25,8 @@ static void report_out_of_memory(const IrTrap *trap, const char *name, const cha
 
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
-static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
-                              bool definitions_only) {
+static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
+                               bool definitions_only) {
   IrDiags diags = {0};
   if (incomplete) *incomplete = false;
   IrTrap trap;
@@ -46,15 +46,17 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
     ir_trap_pop(&trap);
     return NULL;
   }
-  bool ok = r.program && (definitions_only ? ty_check_definitions(s->module, r.program, &diags)
-                                           : ty_check_program(s->module, r.program, &diags));
+  IrTProgram *tp = !r.program           ? NULL
+                   : definitions_only ? ty_check_definitions(s->module, r.program, &diags)
+                                      : ty_check_program(s->module, r.program, &diags);
+  bool ok = tp != NULL;
   if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
   diags = (IrDiags){0}; /* printed */
   if (!ok) {
     ir_trap_pop(&trap);
     return NULL;
   }
-  rt_compile_program(r.program);
+  rt_compile_program(tp);
   size_t nnew = 0;
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
@@ -64,7 +66,7 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
   ir_symmap_reserve(&s->datas, nnew);
   ir_symmap_reserve(&s->ctors, nnew);
   IR_VEC_RESERVE(s->items, (int)nnew);
-  ty_commit(s->module, r.program);
+  ty_commit(s->module, tp);
   ir_trap_pop(&trap); /* nothing below allocates */
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
@@ -74,7 +76,7 @@ static IrProgram *load_source(Session *s, const IrSource *src, bool quiet_if_inc
     for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
       ir_symmap_put(&s->ctors, it->data.ctors[k].name, (void *)it);
   }
-  return r.program;
+  return tp;
 }
 
 bool session_load_prelude(Session *s) {
@@ -87,7 +89,7 @@ const char *session_read_error(int err) {
   return err == EFBIG ? "it is larger than 1 GiB, the most relay reads" : strerror(err);
 }
 
-IrProgram *session_load_file(Session *s, const char *path, bool definitions_only) {
+IrTProgram *session_load_file(Session *s, const char *path, bool definitions_only) {
   IrSource *src = ir_source_read_file(path);
   if (!src) {
     fprintf(stderr, "relay: cannot read %s: %s\n", path, session_read_error(errno));
@@ -96,14 +98,14 @@ IrProgram *session_load_file(Session *s, const char *path, bool definitions_only
   return load_source(s, src, false, NULL, definitions_only);
 }
 
-IrProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
-                              bool *incomplete) {
+IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
+                               bool *incomplete) {
   IrSource *src = ir_source_new(name, text, len);
   src->input = s->input;
   return load_source(s, src, quiet_if_incomplete, incomplete, false);
 }
 
-IrType *session_check_expression(Session *s, const char *name, const char *text, IrExpr **expr) {
+IrType *session_check_expression(Session *s, const char *name, const char *text, IrTFn **expr) {
   IrDiags diags = {0};
   if (expr) *expr = NULL;
   IrTrap trap;
@@ -116,21 +118,22 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   IrSource *src = ir_source_new(name, text, strlen(text));
   src->input = s->input;
   IrParseResult r = ir_parse_expression(src, &s->parse, &diags);
-  IrType *t = r.expr ? ty_check_expression(s->module, r.expr, &diags) : NULL;
+  IrType *t = NULL;
+  IrTFn *fn = r.expr ? ty_check_expression(s->module, r.expr, &t, &diags) : NULL;
   ir_trap_pop(&trap);
   ir_diags_print(stderr, &diags);
-  if (expr) *expr = r.expr;
-  return t;
+  if (expr) *expr = fn;
+  return fn ? t : NULL;
 }
 
-bool session_describe(const Session *s, const IrItem *item, IrBuf *out) {
+bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out) {
   if (item->kind == IR_ITEM_DATA) { /* the constructors with their types, a line each */
     const IrData *d = &item->data;
     if (d->external) ir_print_item(out, item);
     for (int i = 0; i < d->nctors; i++) {
       if (i) ir_buf_putc(out, '\n');
       ir_buf_printf(out, "%s : ", d->ctors[i].name->name);
-      ir_print_type(out, d->ctors[i].scheme);
+      ir_print_type(out, ty_ctor_scheme(s->module, &d->ctors[i]));
     }
     if (!d->external && d->nctors == 0) ir_buf_printf(out, "data %s (no constructors)", d->name->name);
   } else if (item->kind == IR_ITEM_DEF) {
@@ -138,7 +141,7 @@ bool session_describe(const Session *s, const IrItem *item, IrBuf *out) {
     ir_print_type(out, ty_global_type(s->module, item->name));
   } else if (item->kind == IR_ITEM_EXPR) {
     ir_buf_puts(out, "- : ");
-    ir_print_type(out, item->expr->type);
+    ir_print_type(out, type);
   } else {
     UNREACHABLE("an item of no kind");
     return false;
@@ -160,7 +163,7 @@ void session_catch_interrupts(struct sigaction *old) {
   sigaction(SIGINT, &sa, old);
 }
 
-bool session_eval(Session *s, IrExpr *e, RtValue *out) {
+bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
   struct sigaction old;
   session_catch_interrupts(&old);
   IrDiags diags = {0};
@@ -178,7 +181,7 @@ static double seconds(struct timespec a, struct timespec b) {
 }
 
 /* Prints a value as session_run shows it; false if memory ran out while formatting it (said). */
-static bool print_result(Session *s, const IrItem *it, RtValue v, bool repl_style, double seconds_taken,
+static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_style, double seconds_taken,
                          size_t bytes) {
   IrTrap trap;
   ir_trap_push(&trap, NULL);
@@ -192,7 +195,7 @@ static bool print_result(Session *s, const IrItem *it, RtValue v, bool repl_styl
     IrBuf value;
     ir_buf_init(&value);
     rt_print_display(&value, v);
-    session_describe(s, it, &out);
+    session_describe(s, it->src, it->type, &out);
     ir_buf_puts(&out, strchr(value.data, '\n') ? " =\n" : " = ");
     ir_buf_puts(&out, value.data);
   } else {
@@ -210,14 +213,15 @@ static bool print_result(Session *s, const IrItem *it, RtValue v, bool repl_styl
   return !ferror(stdout); /* output that cannot be written stops the run (main says so) */
 }
 
-bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
+bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
   for (int i = 0; i < prog->nitems; i++) {
-    const IrItem *it = &prog->items[i];
-    if (it->kind == IR_ITEM_EXPR) {
+    const IrTItem *it = &prog->items[i];
+    if (it->src->kind == IR_ITEM_EXPR) {
       RtValue v;
       struct timespec t0, t1;
       size_t bytes = rt_heap_allocated();
       clock_gettime(CLOCK_MONOTONIC, &t0);
+      if (!it->expr) continue; /* loaded for its definitions only: not checked, not run */
       if (!session_eval(s, it->expr, &v)) return false;
       clock_gettime(CLOCK_MONOTONIC, &t1);
       if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
@@ -230,7 +234,7 @@ bool session_run(Session *s, const IrProgram *prog, bool repl_style) {
       }
       IrBuf out;
       ir_buf_init(&out);
-      bool shown = session_describe(s, it, &out);
+      bool shown = session_describe(s, it->src, it->type, &out);
       ir_trap_pop(&trap);
       if (shown) puts(out.data);
       fflush(stdout);

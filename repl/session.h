@@ -12,7 +12,7 @@
 typedef struct Session {
   TyModule *module;
   IrParseOptions parse;
-  IrProgram *prelude; /* the Prelude as loaded, or NULL (--no-prelude) */
+  IrTProgram *prelude; /* the Prelude as loaded, or NULL (--no-prelude) */
   /* What joined the module, for :browse and :info: every definition and data declaration in
    * the order loaded, and the newest one of each name (constructors map to their data item). */
   IR_VEC(const IrItem *) items;
@@ -35,18 +35,19 @@ bool session_load_prelude(Session *s);
 const char *session_read_error(int err);
 /* Parses, checks and compiles a file; on error prints the diagnostics and returns NULL, changing nothing.
  * With definitions_only, its top-level expressions are not checked (they will not run). */
-IrProgram *session_load_file(Session *s, const char *path, bool definitions_only);
+IrTProgram *session_load_file(Session *s, const char *path, bool definitions_only);
 /* Parses and checks text (len bytes, NUL bytes included: they are an error with a place) as a chunk
  * (named `name` in diagnostics). *incomplete tells the REPL
  * that more lines may complete the text (nothing is printed then if quiet_if_incomplete). */
-IrProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
-                              bool *incomplete);
+IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
+                               bool *incomplete);
 /* Parses and checks an expression (`name` is its source in diagnostics: "<command line>",
- * "<repl>"); returns its type (generalized), or NULL after printing why. */
-IrType *session_check_expression(Session *s, const char *name, const char *text, IrExpr **expr);
+ * "<repl>"); returns its type (generalized), and its typed form in *expr if expr is not NULL, or
+ * NULL after printing why. */
+IrType *session_check_expression(Session *s, const char *name, const char *text, IrTFn **expr);
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
  * interrupts the evaluation (a run-time error; in the REPL, "Interrupted.") while it runs. */
-bool session_eval(Session *s, IrExpr *e, RtValue *out);
+bool session_eval(Session *s, const IrTFn *e, RtValue *out);
 /* Installs relay's one SIGINT handler, which sets the one interrupt flag (ir_interrupted) that
  * every phase polls; the previous disposition goes to *old unless old is NULL. The REPL installs
  * it for the whole session, file runs around each evaluation. */
@@ -54,10 +55,10 @@ void session_catch_interrupts(struct sigaction *old);
 /* Runs a loaded program's top-level expressions in order, printing each value on its own line
  * (the REPL: `- : TYPE = VALUE`, and `@name : TYPE` for definitions); stops at the first
  * run-time error and returns false. */
-bool session_run(Session *s, const IrProgram *prog, bool repl_style);
-/* `@name : TYPE` for a definition, `- : TYPE` for an expression, and a line per constructor
- * (`Cons : fn<a>(a, List[a]) -> List[a]`) for a data declaration, as the REPL shows them. */
-bool session_describe(const Session *s, const IrItem *item, IrBuf *out);
+bool session_run(Session *s, const IrTProgram *prog, bool repl_style);
+/* `@name : TYPE` for a definition, `- : TYPE` for an expression (of type `type`), and a line per
+ * constructor (`Cons : fn<a>(a, List[a]) -> List[a]`) for a data declaration, as the REPL shows them. */
+bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out);
 /* The interactive loop; returns the exit status. */
 int session_interact(Session *s);
 

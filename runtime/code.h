@@ -15,6 +15,7 @@ typedef struct {
   RtCode h;
   RtValue v;
   bool built;
+  IrDType dt; /* a tensor literal's */
 } CodeLazy; /* a tensor literal or Constant(...): built on first use, then shared (tensors are immutable) */
 
 typedef struct {
@@ -56,15 +57,10 @@ typedef struct {
 } CodeBranch; /* `if` of a comparison of scalars, fused with it */
 
 typedef struct {
-  bool from_env; /* else from a slot of the enclosing frame */
-  int index;
-} CodeCapture;
-
-typedef struct {
   RtCode h;
   RtFn *fn;
   int ncaps;
-  CodeCapture *caps;
+  const IrTVar *caps; /* where each is read from in the frame that makes the closure */
   int self; /* the capture that is the closure itself (a recursive let), or -1 */
 } CodeClosure;
 
@@ -72,14 +68,6 @@ typedef struct {
   RtCode h;
   RtCode *cond, *then, *els;
 } CodeIf;
-
-/* A constructor with the layout of its values' fields (rt_ctor_layout). */
-typedef struct {
-  const IrCtor *ctor;
-  RtField *fields;
-  size_t bytes;    /* of the fields */
-  size_t granules; /* rt_small_class of a whole value, or 0 */
-} CtorLayout;
 
 typedef enum { PAT_WILD, PAT_VAR, PAT_CTOR, PAT_TUPLE } PatKind;
 
@@ -124,7 +112,7 @@ typedef struct {
   RtCode h;
   RtCode *callee;     /* a closure-valued expression, or NULL */
   const RtFn *fn;     /* a known global */
-  const CtorLayout *ctor; /* a constructor */
+  const RtCtor *ctor;     /* a constructor */
   IrOpId op;
   int n;
   RtCode **args;

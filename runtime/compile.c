@@ -1,62 +1,28 @@
-/* The closure compiler: turns a typed function body into a tree of RtCode nodes, once. Variables
- * become frame slots (or captured-environment indices) here, calls in tail position become
- * tail-call nodes, and the inferred types pick specialized nodes (scalar arithmetic, direct calls
- * of known globals, constructors, a match that jumps by constructor tag). */
+/* The closure compiler: turns the typed program (ir/typed.h) into trees of RtCode nodes, once per
+ * function. The checker has placed every variable (a frame slot, or an entry of the closure's
+ * environment) and resolved every name; here calls in tail position become tail-call nodes, and
+ * the inferred types pick specialized nodes (scalar arithmetic, direct calls of known globals,
+ * constructors, a match that jumps by constructor tag). */
 #include "runtime/code.h"
 
 #include <string.h>
 
-/* ---------------------------------------------------------------- scopes */
-
-typedef struct Var {
-  Sym name;
-  int slot;
-  struct Var *shadowed; /* the binding of the same name that this one hides */
-} Var;
-
-typedef IR_VEC(Var *) VarList;
-
-/* The function being compiled: its bindings in scope (name -> innermost Var), its slot counter
- * and the variables it captures from the functions around it. */
+/* The function being compiled: the global whose body it is, for the names of errors and for calls
+ * of itself in tail position. */
 typedef struct FnCtx {
-  struct FnCtx *outer;
-  IrSymMap vars;
-  int nslots, maxslots;
-  IrSymMap captured; /* name -> capture index + 1 */
-  IR_VEC(CodeCapture) caps;
   const char *owner; /* the global whose body this is (`@hd`), or NULL at top level */
   const RtFn *fn;    /* the global whose body this is (not a function literal's in it), or NULL */
 } FnCtx;
 
-static Var *bind(FnCtx *ctx, Sym name) {
-  Var *v = IR_NEW(Var);
-  v->name = name;
-  v->slot = ctx->nslots++;
-  if (ctx->nslots > ctx->maxslots) ctx->maxslots = ctx->nslots;
-  v->shadowed = ir_symmap_get(&ctx->vars, name);
-  ir_symmap_put(&ctx->vars, name, v);
-  return v;
-}
+/* What the compiled program keeps across chunks: each global's compiled function by its IrTDef
+ * id, and each constructor's layout and value, made once. */
+static IR_VEC(RtFn *) globals;
+static IrPtrMap layouts; /* IrTCtor -> RtCtor */
+static IrPtrMap ctor_values; /* IrTCtor -> RtValue, a nullary one's value or a function */
 
-/* Bindings are released in the reverse order of bind(), so slots are reused like a stack. */
-static void unbind(FnCtx *ctx, Var *v) {
-  ir_symmap_put(&ctx->vars, v->name, v->shadowed);
-  ctx->nslots--;
-}
-
-/* Where a variable lives as seen from ctx: a slot of its frame, or an entry of its environment
- * (captured from the enclosing functions at closure creation). */
-static CodeCapture lookup(FnCtx *ctx, Sym name) {
-  Var *v = ir_symmap_get(&ctx->vars, name);
-  if (v) return (CodeCapture){false, v->slot};
-  intptr_t k = (intptr_t)ir_symmap_get(&ctx->captured, name);
-  if (k) return (CodeCapture){true, (int)k - 1};
-  /* The checker resolved every local, so an enclosing function binds it. */
-  if (!ctx->outer) UNREACHABLE("a local that no function binds"); /* then slot 0 in release */
-  CodeCapture outer = ctx->outer ? lookup(ctx->outer, name) : (CodeCapture){false, 0};
-  IR_VEC_PUSH(ctx->caps, outer);
-  ir_symmap_put(&ctx->captured, name, (void *)(intptr_t)ctx->caps.len);
-  return (CodeCapture){true, ctx->caps.len - 1};
+static const RtFn *global_fn(const IrTDef *def) {
+  ASSERT(def && def->id < globals.len && globals.items[def->id]); /* the checker resolved it; it is compiled */
+  return def && def->id < globals.len ? globals.items[def->id] : NULL;
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -103,56 +69,52 @@ static RtFn *native_fn(const char *name, int nparams, RtValue (*native)(const Rt
   return fn;
 }
 
-static const CtorLayout *ctor_layout(const IrCtor *ctor) {
-  CtorLayout *l = IR_NEW(CtorLayout);
-  l->ctor = ctor;
-  l->fields = IR_NEW_ARRAY(RtField, ctor->nargs > 0 ? ctor->nargs : 1);
-  l->bytes = rt_ctor_layout(ctor, l->fields);
+/* A constructor's layout (rt_ctor_layout), made once. */
+static const RtCtor *ctor_layout(const IrTCtor *k) {
+  RtCtor *l = ir_ptrmap_get(&layouts, k);
+  if (l) return l;
+  l = IR_NEW(RtCtor);
+  l->src = k->src;
+  l->tag = k->src->tag;
+  l->nargs = k->src->nargs;
+  l->fields = IR_NEW_ARRAY(RtField, k->src->nargs > 0 ? k->src->nargs : 1);
+  l->bytes = rt_ctor_layout(k, l->fields);
   l->granules = rt_small_class(sizeof(RtAdt) + l->bytes);
+  ir_ptrmap_put(&layouts, k, l);
   return l;
 }
 
-/* A constructor as a value: nullary ones are the value itself, the others a function. */
-static RtValue ctor_value(const IrCtor *ctor) {
-  if (ctor->nargs == 0) {
+/* A constructor as a value, made once: a nullary one is the value itself, the others a function. */
+static RtValue ctor_value(const IrTCtor *k) {
+  RtValue *v = ir_ptrmap_get(&ctor_values, k);
+  if (v) return *v;
+  v = IR_NEW(RtValue);
+  if (k->src->nargs == 0) {
     RtAdt *a = ir_alloc(sizeof(RtAdt));
-    a->ctor = ctor;
-    return (RtValue){.kind = RT_ADT, .u.adt = a};
+    a->ctor = ctor_layout(k);
+    *v = (RtValue){.kind = RT_ADT, .u.adt = a};
+  } else {
+    *v = native_fn(k->src->name->name, k->src->nargs, rt_exec_native_ctor, ctor_layout(k))->value;
   }
-  return native_fn(ctor->name->name, ctor->nargs, rt_exec_native_ctor, ctor_layout(ctor))->value;
+  ir_ptrmap_put(&ctor_values, k, v);
+  return *v;
 }
 
-static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail);
-static RtCode *compile_branch(FnCtx *ctx, IrExpr *e, bool tail);
+static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail);
+static RtCode *compile_branch(FnCtx *ctx, const IrTExpr *e, bool tail);
 
 /* ---------------------------------------------------------------- `?` dimensions */
 
-static const IrType *shape_of(const IrType *t) {
-  if (!t || t->kind != IR_TYPE_TENSOR || !t->u.tensor.shape || t->u.tensor.shape->kind != IR_TYPE_SHAPE) return NULL;
-  return t->u.tensor.shape;
-}
-
-/* Whether a value of static type `have` must be checked where `want` is expected: the checker
- * let a `?` of `have` stand for a constant dimension of `want` (it cannot know). Only tensor types
- * are checked, not tensors inside tuples or constructors. */
-static bool needs_check(const IrType *have, const IrType *want) {
-  const IrType *hs = shape_of(have), *ws = shape_of(want);
-  if (!hs || !ws || hs->u.shape.rank != ws->u.shape.rank) return false;
-  for (int i = 0; i < ws->u.shape.rank; i++)
-    if (hs->u.shape.dims[i]->kind == IR_TYPE_ANY && ws->u.shape.dims[i]->kind == IR_TYPE_DIM) return true;
-  return false;
-}
-
-/* The value of c, checked when it arrives if needs_check says so. */
-static RtCode *checked(RtCode *c, const IrType *have, const IrType *want, const IrExpr *at) {
-  if (!needs_check(have, want)) return c;
-  const IrType *ws = shape_of(want);
+/* The value of c, checked against `want` when it arrives (the checker marked it: IrTExpr.check). */
+static RtCode *checked(RtCode *c, const IrType *want, const IrExpr *at) {
+  if (!want) return c;
+  const IrType *ws = want->u.tensor.shape;
   int rank = ws->u.shape.rank;
   CodeShapeCheck *k = node(sizeof *k, rt_exec_shape_check, at);
   k->inner = c;
   k->want = want;
   k->rank = rank;
-  k->dims = IR_NEW_ARRAY(int64_t, rank);
+  k->dims = IR_NEW_ARRAY(int64_t, rank > 0 ? rank : 1);
   for (int i = 0; i < rank; i++) {
     const IrType *wd = ws->u.shape.dims[i];
     k->dims[i] = wd->kind == IR_TYPE_DIM ? wd->u.dim : -1;
@@ -160,105 +122,83 @@ static RtCode *checked(RtCode *c, const IrType *have, const IrType *want, const 
   return &k->h;
 }
 
+/* A value in a place that may check it (an argument, a let's value): never in tail position. */
+static RtCode *compile_value(FnCtx *ctx, const IrTExpr *e) { return checked(compile(ctx, e, false), e->check, e->src); }
+
 /* A function's body; checked against the written result type when needed (then its calls are
  * not tail calls, as the check comes after them). */
-static RtCode *compile_body(FnCtx *ctx, IrFn *f) {
-  if (!f->ret || !needs_check(f->body->type, f->ret)) return compile(ctx, f->body, true);
-  return checked(compile(ctx, f->body, false), f->body->type, f->ret, f->body);
+static RtCode *compile_body(FnCtx *ctx, const IrTFn *f) {
+  if (!f->result_check) return compile(ctx, f->body, true);
+  return checked(compile(ctx, f->body, false), f->result_check, f->body->src);
 }
 
 /* ---------------------------------------------------------------- expressions */
 
-
-/* Arguments, checked against the parameter types of the callee's (instantiated) type. */
-static RtCode **compile_args(FnCtx *ctx, int n, IrExpr **es, const IrType *callee_type) {
+static RtCode **compile_list(FnCtx *ctx, int n, IrTExpr *const *es) {
   RtCode **cs = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
-  bool typed = callee_type && callee_type->kind == IR_TYPE_FUNC && callee_type->u.func.nargs == n;
-  for (int i = 0; i < n; i++) {
-    cs[i] = compile(ctx, es[i], false);
-    if (typed) cs[i] = checked(cs[i], es[i]->type, callee_type->u.func.args[i], es[i]);
-  }
+  for (int i = 0; i < n; i++) cs[i] = compile_value(ctx, es[i]);
   return cs;
 }
 
-static RtCode **compile_list(FnCtx *ctx, int n, IrExpr **es) {
-  RtCode **cs = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
-  for (int i = 0; i < n; i++) cs[i] = compile(ctx, es[i], false);
-  return cs;
-}
-
-/* A function literal: its body in a context of its own; a closure node that copies what it
- * captures (or, capturing nothing, one closure made now). `self` names a recursive let's
- * variable, which the closure sees as itself. */
-static RtCode *compile_fn(FnCtx *ctx, IrExpr *e, const char *name, Var *self) {
-  IrFn *f = &e->u.fn;
-  FnCtx inner = {.outer = ctx, .owner = ctx->owner};
-  Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
-  for (int i = 0; i < f->nparams; i++) params[i] = bind(&inner, f->params[i].name);
+static RtFn *compile_function(FnCtx *ctx, const IrTFn *f, const char *name) {
+  FnCtx inner = {.owner = ctx->owner};
   RtFn *fn = new_fn(name, f->nparams);
   fn->body = compile_body(&inner, f);
-  for (int i = f->nparams - 1; i >= 0; i--) unbind(&inner, params[i]);
-  fn->nslots = inner.maxslots;
-  if (inner.caps.len == 0) return constant(closure_value(fn), e);
-  CodeClosure *k = node(sizeof *k, rt_exec_closure, e);
+  fn->nslots = f->nslots;
+  return fn;
+}
+
+/* A function literal: a closure node that copies what it captures (or, capturing nothing, one
+ * closure made now). */
+static RtCode *compile_fn(FnCtx *ctx, const IrTExpr *e, const char *name) {
+  const IrTFn *f = e->u.fn;
+  RtFn *fn = compile_function(ctx, f, name);
+  if (f->ncaptures == 0) return constant(closure_value(fn), e->src);
+  CodeClosure *k = node(sizeof *k, rt_exec_closure, e->src);
   k->fn = fn;
-  k->ncaps = inner.caps.len;
-  k->caps = inner.caps.items;
-  k->self = -1;
-  for (int i = 0; self && i < k->ncaps; i++)
-    if (!k->caps[i].from_env && k->caps[i].index == self->slot &&
-        (intptr_t)ir_symmap_get(&inner.captured, self->name) == i + 1)
-      k->self = i;
+  k->ncaps = f->ncaptures;
+  k->caps = f->captures;
+  k->self = f->self;
   return &k->h;
 }
 
-static RtCode *compile_let(FnCtx *ctx, IrExpr *e, bool tail) {
+static RtCode *compile_let(FnCtx *ctx, const IrTExpr *e, bool tail) {
   int n = 0;
-  IrExpr *cur = e;
+  const IrTExpr *cur = e;
   for (; cur->kind == IR_EXPR_LET; cur = cur->u.let.body) n++;
-  CodeLet *k = node(sizeof *k, rt_exec_let, e);
+  CodeLet *k = node(sizeof *k, rt_exec_let, e->src);
   k->n = n;
   k->slots = IR_NEW_ARRAY(int, n);
   k->values = IR_NEW_ARRAY(RtCode *, n);
-  Var **vars = IR_NEW_ARRAY(Var *, n);
   cur = e;
   for (int i = 0; i < n; i++, cur = cur->u.let.body) {
-    IrParam *v = &cur->u.let.var;
-    IrExpr *value = cur->u.let.value;
-    if (value->kind == IR_EXPR_FN) { /* recursive: the function sees its own name */
-      vars[i] = bind(ctx, v->name);
-      k->values[i] = compile_fn(ctx, value, ir_printf("%%%s", v->name->name), vars[i]);
-    } else {
-      k->values[i] = compile(ctx, value, false);
-      if (v->ann) k->values[i] = checked(k->values[i], value->type, v->ann, value);
-      vars[i] = bind(ctx, v->name);
-    }
-    k->slots[i] = vars[i]->slot;
+    const IrTExpr *value = cur->u.let.value;
+    k->slots[i] = cur->u.let.slot;
+    if (value->kind == IR_EXPR_FN) /* recursive: the function sees its own name */
+      k->values[i] = compile_fn(ctx, value, ir_printf("%%%s", cur->src->u.let.var.name->name));
+    else
+      k->values[i] = compile_value(ctx, value);
   }
   k->body = compile(ctx, cur, tail);
-  for (int i = n - 1; i >= 0; i--) unbind(ctx, vars[i]);
   return &k->h;
 }
 
-static CodePat *compile_pattern(FnCtx *ctx, IrPattern *p, VarList *bound) {
+static CodePat *compile_pattern(const IrTPattern *p) {
   CodePat *cp = IR_NEW(CodePat);
   switch (p->kind) {
   case IR_PAT_WILD: cp->kind = PAT_WILD; break;
-  case IR_PAT_VAR: {
+  case IR_PAT_VAR:
     cp->kind = PAT_VAR;
-    Var *v = bind(ctx, p->name);
-    IR_VEC_PUSH(*bound, v);
-    cp->slot = v->slot;
+    cp->slot = p->slot;
     break;
-  }
   case IR_PAT_CTOR:
   case IR_PAT_TUPLE:
     cp->kind = p->kind == IR_PAT_CTOR ? PAT_CTOR : PAT_TUPLE;
     cp->n = p->n;
     cp->args = IR_NEW_ARRAY(CodePat *, p->n > 0 ? p->n : 1);
-    for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(ctx, p->args[i], bound);
+    for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(p->args[i]);
     if (cp->kind == PAT_CTOR) {
-      cp->tag = p->ctor->tag; /* the checker resolved it */
+      cp->tag = p->ctor->src->tag;
       cp->fields = ctor_layout(p->ctor)->fields;
       cp->flat = true;
       for (int i = 0; i < p->n; i++) cp->flat &= cp->args[i]->kind == PAT_VAR || cp->args[i]->kind == PAT_WILD;
@@ -299,8 +239,8 @@ static RtCode *match_by_tag(CodeMatch *k, const IrData *adt) {
   return &m->m.h;
 }
 
-static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
-  CodeMatch *k = node(sizeof *k, rt_exec_match, e);
+static RtCode *compile_match(FnCtx *ctx, const IrTExpr *e, bool tail) {
+  CodeMatch *k = node(sizeof *k, rt_exec_match, e->src);
   int n = e->u.match.nclauses;
   k->scrut = compile(ctx, e->u.match.scrut, false);
   k->owner = ctx->owner;
@@ -309,12 +249,10 @@ static RtCode *compile_match(FnCtx *ctx, IrExpr *e, bool tail) {
   k->bodies = IR_NEW_ARRAY(RtCode *, n > 0 ? n : 1);
   const IrData *adt = NULL;
   for (int i = 0; i < n; i++) {
-    IrClause *cl = &e->u.match.clauses[i];
-    VarList bound = {0};
-    k->pats[i] = compile_pattern(ctx, cl->pat, &bound);
+    const IrTClause *cl = &e->u.match.clauses[i];
+    k->pats[i] = compile_pattern(cl->pat);
     k->bodies[i] = compile(ctx, cl->body, tail);
-    for (int j = bound.len - 1; j >= 0; j--) unbind(ctx, bound.items[j]);
-    if (cl->pat->kind == IR_PAT_CTOR && cl->pat->ctor) adt = cl->pat->ctor->adt;
+    if (cl->pat->kind == IR_PAT_CTOR) adt = cl->pat->ctor->src->adt;
   }
   /* Jump by tag: the first clause whose outermost pattern accepts the tag. */
   if (adt) {
@@ -365,74 +303,76 @@ static RtCode *scalar_binary(IrOpId op, IrDType dt, RtCode *a, RtCode *b, const 
   return &k->h;
 }
 
+
 /* `a && b` and `a || b` on scalars evaluate b only when a does not decide: an `if` whose other
  * branch is the constant a gives (a deliberate difference from TVM, docs/syntax.md). */
-static RtCode *short_circuit(FnCtx *ctx, IrExpr *e, bool tail) {
-  IrExpr **args = e->u.call.args;
+static RtCode *short_circuit(FnCtx *ctx, const IrTExpr *e, bool tail) {
+  IrTExpr **args = e->u.call.args;
   bool is_and = e->u.call.callee->u.op == IR_OP_LOGICAL_AND;
-  CodeIf *k = node(sizeof *k, rt_exec_if, e);
+  CodeIf *k = node(sizeof *k, rt_exec_if, e->src);
   k->cond = compile(ctx, args[0], false);
-  RtCode *right = compile(ctx, args[1], tail), *decided = constant(rt_bool(!is_and), e);
+  RtCode *right = compile(ctx, args[1], tail), *decided = constant(rt_bool(!is_and), e->src);
   k->then = is_and ? right : decided;
   k->els = is_and ? decided : right;
   return &k->h;
 }
 
-static RtCode *compile_call(FnCtx *ctx, IrExpr *e, bool tail) {
-  IrExpr *f = e->u.call.callee;
+/* Whether e is a call of a scalar binary operator (both operands scalars of one dtype, *dt). */
+static bool scalar_operator_call(const IrTExpr *e, IrDType *dt) {
+  return e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP && e->u.call.nargs == 2 &&
+         scalar_dtype(e->u.call.args[0]->type, dt) && scalar_dtype(e->u.call.args[1]->type, dt);
+}
+
+static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
+  const IrTExpr *f = e->u.call.callee;
   int n = e->u.call.nargs;
-  IrExpr **args = e->u.call.args;
   if (f->kind == IR_EXPR_OP) {
     IrDType dt;
-    if (n == 2 && (f->u.op == IR_OP_LOGICAL_AND || f->u.op == IR_OP_LOGICAL_OR) &&
-        scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt))
-      return short_circuit(ctx, e, tail);
-    RtCode **operands = compile_list(ctx, n, args); /* once: compiling twice is exponential in the nesting */
-    if (n == 2 && scalar_dtype(args[0]->type, &dt) && scalar_dtype(args[1]->type, &dt)) {
-      RtCode *special = scalar_binary((IrOpId)f->u.op, dt, operands[0], operands[1], e);
+    bool scalar = scalar_operator_call(e, &dt);
+    if (scalar && (f->u.op == IR_OP_LOGICAL_AND || f->u.op == IR_OP_LOGICAL_OR)) return short_circuit(ctx, e, tail);
+    RtCode **operands = compile_list(ctx, n, e->u.call.args); /* once: compiling twice is exponential in the nesting */
+    if (scalar) {
+      RtCode *special = scalar_binary(f->u.op, dt, operands[0], operands[1], e->src);
       if (special) return special;
     }
-    CodeCall *k = node(sizeof *k, rt_exec_op, e);
-    k->op = (IrOpId)f->u.op;
+    CodeCall *k = node(sizeof *k, rt_exec_op, e->src);
+    k->op = f->u.op;
     k->n = n;
     k->args = operands;
     return &k->h;
   }
-  if (f->kind == IR_EXPR_CTOR && f->target.ctor) {
-    if (n == 0) return constant(ctor_value(f->target.ctor), e); /* `Nil()`: one value, made now */
-    CodeCall *k = node(sizeof *k, rt_exec_ctor, e);
-    k->ctor = ctor_layout(f->target.ctor);
+  if (f->kind == IR_EXPR_CTOR) {
+    if (n == 0) return constant(ctor_value(f->u.ctor), e->src); /* `Nil()`: one value, made once */
+    CodeCall *k = node(sizeof *k, rt_exec_ctor, e->src);
+    k->ctor = ctor_layout(f->u.ctor);
     k->n = n;
-    k->args = compile_args(ctx, n, args, f->type);
+    k->args = compile_list(ctx, n, e->u.call.args);
     return &k->h;
   }
-  bool direct = f->kind == IR_EXPR_GLOBAL && f->target.def && f->target.def->code;
+  const RtFn *direct = f->kind == IR_EXPR_GLOBAL ? global_fn(f->u.def) : NULL;
   bool can_tail = tail && n <= RT_MAX_TAIL_ARGS;
-  bool self = direct && tail && rt_global_fn(f->target.def) == ctx->fn;
+  bool self = direct && tail && direct == ctx->fn;
   CodeCall *k = node(sizeof *k, self     ? rt_exec_tail_self
                                 : direct ? (can_tail ? rt_exec_tail_global : rt_exec_call_global)
-                                         : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure), e);
-  if (direct) k->fn = rt_global_fn(f->target.def);
+                                         : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure), e->src);
+  if (direct) k->fn = direct;
   else k->callee = compile(ctx, f, false);
   k->n = n;
-  k->args = compile_args(ctx, n, args, f->type);
+  k->args = compile_list(ctx, n, e->u.call.args);
   return &k->h;
 }
 
 /* `if (a < b) {...} else {...}` on scalars as one node that compares and branches (CodeBranch); NULL
  * for any other `if`. */
-static RtCode *compile_branch(FnCtx *ctx, IrExpr *e, bool tail) {
-  IrExpr *cond = e->u.ifx.cond;
+static RtCode *compile_branch(FnCtx *ctx, const IrTExpr *e, bool tail) {
+  const IrTExpr *cond = e->u.ifx.cond;
   IrDType dt;
-  if (cond->kind != IR_EXPR_CALL || cond->u.call.callee->kind != IR_EXPR_OP || cond->u.call.nargs != 2) return NULL;
-  IrOpId op = (IrOpId)cond->u.call.callee->u.op;
-  IrExpr **args = cond->u.call.args;
-  if (!scalar_dtype(args[0]->type, &dt) || !scalar_dtype(args[1]->type, &dt) ||
-      !rt_exec_scalar_branch(op, dt, OPERANDS_NODES))
-    return NULL; /* decided before compiling anything: each part is compiled once */
-  RtCode *a = compile(ctx, args[0], false), *b = compile(ctx, args[1], false);
+  if (!scalar_operator_call(cond, &dt)) return NULL;
+  IrOpId op = cond->u.call.callee->u.op;
+  if (!rt_exec_scalar_branch(op, dt, OPERANDS_NODES)) return NULL; /* decided before compiling anything */
+  RtCode *a = compile(ctx, cond->u.call.args[0], false), *b = compile(ctx, cond->u.call.args[1], false);
   OperandForm form = operand_form(a, b);
-  CodeBranch *k = node(sizeof *k, rt_exec_scalar_branch(op, dt, form), e);
+  CodeBranch *k = node(sizeof *k, rt_exec_scalar_branch(op, dt, form), e->src);
   read_operands(&k->ops, a, b);
   k->right = b;
   k->then = compile(ctx, e->u.ifx.then, tail);
@@ -448,103 +388,100 @@ static RtCode *pair(RtRun run, const IrExpr *e, RtCode *a, RtCode *b, int index)
   return &k->h;
 }
 
-static RtCode *compile(FnCtx *ctx, IrExpr *e, bool tail) {
+static RtCode *lazy(RtRun run, const IrExpr *e) { return &((CodeLazy *)node(sizeof(CodeLazy), run, e))->h; }
+
+static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
+  const IrExpr *src = e->src;
   switch (e->kind) {
   case IR_EXPR_LOCAL: {
-    CodeCapture where = lookup(ctx, e->u.name);
-    CodeVar *k = node(sizeof *k, where.from_env ? rt_exec_env : rt_exec_slot, e);
-    k->index = where.index;
+    CodeVar *k = node(sizeof *k, e->u.var.captured ? rt_exec_env : rt_exec_slot, src);
+    k->index = e->u.var.index;
     return &k->h;
   }
   case IR_EXPR_GLOBAL: {
-    const RtFn *fn = e->target.def ? rt_global_fn(e->target.def) : NULL;
-    ASSERT(fn); /* the checker resolved the name, and its definition is compiled */
-    if (!fn) return constant(rt_unit(), e);
-    return constant(fn->value, e);
+    const RtFn *fn = global_fn(e->u.def);
+    return constant(fn ? fn->value : rt_unit(), src);
   }
   case IR_EXPR_LIT: {
     IrDType dt;
-    if (!scalar_dtype(e->type, &dt))
-      dt = e->u.lit.kind == IR_LIT_BOOL  ? IR_DTYPE(IR_DT_BOOL, 1)
-           : e->u.lit.kind == IR_LIT_INT ? IR_DTYPE(IR_DT_INT, 32)
-                                         : IR_DTYPE(IR_DT_FLOAT, 32);
-    return constant(rt_scalar_from_lit(&e->u.lit, dt), e);
+    if (!scalar_dtype(e->type, &dt)) {
+      UNREACHABLE("a literal whose type is no scalar"); /* the checker gave every literal a dtype */
+      dt = IR_DTYPE(IR_DT_INT, 32);
+    }
+    return constant(rt_scalar_from_lit(&src->u.lit, dt), src);
   }
   case IR_EXPR_TENSOR: {
-    CodeLazy *k = node(sizeof *k, rt_exec_tensor_literal, e);
+    CodeLazy *k = (CodeLazy *)lazy(rt_exec_tensor_literal, src);
+    k->dt = e->type->u.tensor.dtype->u.dtype;
     return &k->h;
   }
-  case IR_EXPR_FILL: {
-    CodeLazy *k = node(sizeof *k, rt_exec_fill, e);
-    return &k->h;
-  }
+  case IR_EXPR_FILL: return lazy(rt_exec_fill, src);
   case IR_EXPR_TUPLE: {
-    CodeList *k = node(sizeof *k, rt_exec_tuple, e);
+    CodeList *k = node(sizeof *k, rt_exec_tuple, src);
     k->n = e->u.tuple.n;
-    k->items = compile_list(ctx, k->n, e->u.tuple.fields);
+    k->items = compile_list(ctx, k->n, e->u.tuple.items);
     return &k->h;
   }
-  case IR_EXPR_PROJ: return pair(rt_exec_proj, e, compile(ctx, e->u.proj.tuple, false), NULL, e->u.proj.index);
+  case IR_EXPR_PROJ: return pair(rt_exec_proj, src, compile(ctx, e->u.proj.tuple, false), NULL, e->u.proj.index);
   case IR_EXPR_LET: return compile_let(ctx, e, tail);
-  case IR_EXPR_FN: return compile_fn(ctx, e, "fn", NULL);
+  case IR_EXPR_FN: return compile_fn(ctx, e, "fn");
   case IR_EXPR_CALL: return compile_call(ctx, e, tail);
   case IR_EXPR_OP: {
-    IrOpId op = (IrOpId)e->u.op;
+    IrOpId op = e->u.op;
     int nargs = e->type && e->type->kind == IR_TYPE_FUNC ? e->type->u.func.nargs : ir_ops[op].min_args;
-    return constant(native_fn(ir_ops[op].name, nargs, rt_exec_native_op, (void *)(intptr_t)op)->value, e);
+    return constant(native_fn(ir_ops[op].name, nargs, rt_exec_native_op, (void *)(intptr_t)op)->value, src);
   }
-  case IR_EXPR_CTOR: return constant(ctor_value(e->target.ctor), e);
+  case IR_EXPR_CTOR: return constant(ctor_value(e->u.ctor), src);
   case IR_EXPR_IF: {
     RtCode *fused = compile_branch(ctx, e, tail);
     if (fused) return fused;
-    CodeIf *k = node(sizeof *k, rt_exec_if, e);
+    CodeIf *k = node(sizeof *k, rt_exec_if, src);
     k->cond = compile(ctx, e->u.ifx.cond, false);
     k->then = compile(ctx, e->u.ifx.then, tail);
     k->els = compile(ctx, e->u.ifx.els, tail);
     return &k->h;
   }
   case IR_EXPR_MATCH: return compile_match(ctx, e, tail);
-  case IR_EXPR_REF: return pair(rt_exec_ref, e, compile(ctx, e->u.ref.a, false), NULL, 0);
-  case IR_EXPR_REF_READ: return pair(rt_exec_ref_read, e, compile(ctx, e->u.ref.a, false), NULL, 0);
+  case IR_EXPR_REF: return pair(rt_exec_ref, src, compile(ctx, e->u.ref.a, false), NULL, 0);
+  case IR_EXPR_REF_READ: return pair(rt_exec_ref_read, src, compile(ctx, e->u.ref.a, false), NULL, 0);
   case IR_EXPR_REF_WRITE:
-    return pair(rt_exec_ref_write, e, compile(ctx, e->u.ref.a, false), compile(ctx, e->u.ref.b, false), 0);
-  case IR_EXPR_FREE: return &((CodeLazy *)node(sizeof(CodeLazy), rt_exec_free, e))->h;
-  case IR_EXPR_META: return &((CodeLazy *)node(sizeof(CodeLazy), rt_exec_meta, e))->h;
+    return pair(rt_exec_ref_write, src, compile(ctx, e->u.ref.a, false), compile(ctx, e->u.ref.b, false), 0);
+  case IR_EXPR_FREE: return lazy(rt_exec_free, src);
+  case IR_EXPR_META: return lazy(rt_exec_meta, src);
   }
   UNREACHABLE("an expression of no kind");
-  return constant(rt_unit(), e);
+  return constant(rt_unit(), src);
 }
 
 /* ---------------------------------------------------------------- programs */
 
-void rt_compile_program(IrProgram *prog) {
+void rt_compile_program(const IrTProgram *prog) {
   /* Every definition's function exists before any body is compiled, so mutually recursive
    * definitions call each other directly. */
   for (int i = 0; i < prog->nitems; i++) {
-    IrItem *it = &prog->items[i];
-    if (it->kind != IR_ITEM_DEF) continue;
-    RtFn *fn = new_fn(ir_printf("@%s", it->name->name), it->fn->u.fn.nparams);
+    const IrTDef *def = prog->items[i].def;
+    if (!def) continue;
+    RtFn *fn = new_fn(ir_printf("@%s", def->name->name), def->fn->nparams);
     fn->value = closure_value(fn);
-    it->code = fn;
+    while (globals.len <= def->id) IR_VEC_PUSH(globals, NULL);
+    globals.items[def->id] = fn;
   }
   for (int i = 0; i < prog->nitems; i++) {
-    IrItem *it = &prog->items[i];
-    if (it->kind != IR_ITEM_DEF) continue;
-    RtFn *fn = it->code;
-    IrFn *f = &it->fn->u.fn;
+    const IrTDef *def = prog->items[i].def;
+    if (!def) continue;
+    RtFn *fn = globals.items[def->id];
     FnCtx ctx = {.owner = fn->name, .fn = fn};
-    Var **params = IR_NEW_ARRAY(Var *, f->nparams > 0 ? f->nparams : 1);
-    for (int j = 0; j < f->nparams; j++) params[j] = bind(&ctx, f->params[j].name);
-    fn->body = compile_body(&ctx, f);
-    for (int j = f->nparams - 1; j >= 0; j--) unbind(&ctx, params[j]);
-    fn->nslots = ctx.maxslots;
+    fn->body = compile_body(&ctx, def->fn);
+    fn->nslots = def->fn->nslots;
   }
 }
 
-RtFn *rt_compile_expr(IrExpr *e) {
+RtFn *rt_compile_expr(const IrTFn *e) {
   FnCtx ctx = {0};
   RtFn *fn = new_fn("top level", 0);
-  fn->body = compile(&ctx, e, true);
-  fn->nslots = ctx.maxslots;
+  fn->body = compile(&ctx, e->body, true);
+  fn->nslots = e->nslots;
   return fn;
 }
+
+RtFn *rt_global_fn(const IrTDef *def) { return (RtFn *)global_fn(def); }

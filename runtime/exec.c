@@ -149,9 +149,9 @@ RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
 }
 
 /* A constructor value with its fields zero, to be set. */
-static RtAdt *new_adt(const CtorLayout *l) {
+static RtAdt *new_adt(const RtCtor *l) {
   RtAdt *a = l->granules ? rt_alloc_small(l->granules) : rt_alloc(sizeof(RtAdt) + l->bytes);
-  a->ctor = l->ctor;
+  a->ctor = l;
   return a;
 }
 
@@ -160,7 +160,7 @@ static RtAdt *new_adt(const CtorLayout *l) {
  * The collector sees the half-built value from this frame; its unset fields are zero. */
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
-  const CtorLayout *l = k->ctor;
+  const RtCtor *l = k->ctor;
   rt_machine.at = c->expr;
   RtAdt *a = new_adt(l);
   for (int i = 0; i < k->n; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));
@@ -176,9 +176,9 @@ RtValue rt_exec_op(const RtCode *c, RtFrame *f) {
 
 RtValue rt_exec_native_ctor(const RtFn *fn, RtValue *args, const IrExpr *site) {
   (void)site;
-  const CtorLayout *l = fn->native_data;
+  const RtCtor *l = fn->native_data;
   RtAdt *a = new_adt(l);
-  for (int i = 0; i < l->ctor->nargs; i++) rt_field_set(a, l->fields[i], args[i]);
+  for (int i = 0; i < l->nargs; i++) rt_field_set(a, l->fields[i], args[i]);
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
@@ -193,9 +193,7 @@ RtValue rt_exec_const(const RtCode *c, RtFrame *f) {
   return ((const CodeConst *)c)->v;
 }
 
-static RtValue tensor_literal(const IrExpr *e) {
-  IrType *t = e->type;
-  IrDType dt = t->u.tensor.dtype->u.dtype;
+static RtValue tensor_literal(const IrExpr *e, IrDType dt) {
   RtTensor *x = rt_tensor_new(dt, e->u.tensor.rank, e->u.tensor.shape);
   for (int64_t i = 0; i < x->count; i++) rt_tensor_set(x, i, rt_scalar_from_lit(&e->u.tensor.elems[i], dt));
   return (RtValue){.kind = RT_TENSOR, .u.t = x};
@@ -206,7 +204,7 @@ RtValue rt_exec_tensor_literal(const RtCode *c, RtFrame *f) {
   CodeLazy *k = (CodeLazy *)c;
   if (!k->built) {
     rt_machine.at = c->expr;
-    k->v = tensor_literal(c->expr);
+    k->v = tensor_literal(c->expr, k->dt);
     k->built = true;
   }
   return k->v;
@@ -276,7 +274,7 @@ RtValue rt_exec_closure(const RtCode *c, RtFrame *f) {
   RtClosure *clo = rt_alloc(sizeof(RtClosure) + sizeof(RtValue) * (size_t)k->ncaps);
   clo->fn = k->fn;
   for (int i = 0; i < k->ncaps; i++)
-    clo->env[i] = k->caps[i].from_env ? f->env[k->caps[i].index] : f->slots[k->caps[i].index];
+    clo->env[i] = k->caps[i].captured ? f->env[k->caps[i].index] : f->slots[k->caps[i].index];
   RtValue v = {.kind = RT_CLOSURE, .u.clo = clo};
   if (k->self >= 0) clo->env[k->self] = v;
   return v;
@@ -352,7 +350,7 @@ RtValue rt_exec_match(const RtCode *c, RtFrame *f) {
   RtValue v = run(k->scrut, f);
   int i = 0;
   if (k->first && v.kind == RT_ADT) {
-    ASSERT(v.u.adt->ctor->tag >= 0 && v.u.adt->ctor->tag < v.u.adt->ctor->adt->nctors);
+    ASSERT(v.u.adt->ctor->tag >= 0 && v.u.adt->ctor->tag < v.u.adt->ctor->src->adt->nctors);
     i = k->first[v.u.adt->ctor->tag];
   }
   for (; i < k->nclauses; i++) {
@@ -547,8 +545,8 @@ static bool run_protected(const RtFn *fn, RtValue *out, IrDiags *diags) {
   return true;
 }
 
-bool rt_eval(IrExpr *e, RtValue *out, IrDiags *diags) { return run_protected(rt_compile_expr(e), out, diags); }
+bool rt_eval(const IrTFn *e, RtValue *out, IrDiags *diags) { return run_protected(rt_compile_expr(e), out, diags); }
 
-bool rt_call_global(const IrItem *def, RtValue *out, IrDiags *diags) {
+bool rt_call_global(const IrTDef *def, RtValue *out, IrDiags *diags) {
   return run_protected(rt_global_fn(def), out, diags);
 }

@@ -208,15 +208,14 @@ static void put(Printer *p, RtValue v, int depth) {
     }
     if (v.kind == RT_ADT) {
       const RtAdt *a = v.u.adt;
-      ir_buf_puts(p->out, a->ctor->name->name);
+      ir_buf_puts(p->out, a->ctor->src->name->name);
       ir_buf_putc(p->out, '(');
       int n = a->ctor->nargs;
+      const RtField *fields = a->ctor->fields;
       if (n == 0) {
         ir_buf_putc(p->out, ')');
         break;
       }
-      RtField fields[n];
-      rt_ctor_layout(a->ctor, fields);
       for (int i = 0; i < n - 1; i++) {
         put(p, rt_field_get(a, fields[i]), depth + 1);
         if (p->cut) return;

@@ -30,8 +30,10 @@ struct RtTuple {
   RtValue f[];
 };
 
+typedef struct RtCtor RtCtor;
+
 struct RtAdt {
-  const IrCtor *ctor;  /* name and tag */
+  const RtCtor *ctor;  /* its constructor: name, tag, layout */
   alignas(8) char f[]; /* the fields, as rt_ctor_layout places them */
 };
 
@@ -95,8 +97,18 @@ typedef struct {
 
 #define RT_FIELD_VALUE 0xff
 
-/* The fields of ctor's values in out[0..ctor->nargs); returns the bytes they take. */
-size_t rt_ctor_layout(const IrCtor *ctor, RtField *out);
+/* The fields of k's values in out[0..nargs), from its checked scheme; returns the bytes they take. */
+size_t rt_ctor_layout(const IrTCtor *k, RtField *out);
+
+/* A constructor as the run time sees it, made once (compile.c): its fields' layout. */
+struct RtCtor {
+  const IrCtor *src; /* its name and declaration */
+  int tag;           /* its position in the declaration */
+  int nargs;
+  RtField *fields;
+  size_t bytes;    /* of the fields */
+  size_t granules; /* rt_small_class of a whole value, or 0 */
+};
 
 static inline RtValue rt_field_get(const RtAdt *a, RtField fl) {
   RtValue v;
@@ -178,11 +190,11 @@ struct RtFn {
   RtValue value;           /* a global's closure value (no captures), made once */
 };
 
-/* Compiles a top-level expression as the body of a function of no parameters. */
-RtFn *rt_compile_expr(IrExpr *e);
+/* Compiles a top-level expression (checked as the body of a function of no parameters). */
+RtFn *rt_compile_expr(const IrTFn *e);
 
 /* The compiled function of a global definition (compiled by rt_compile_program). */
-static inline RtFn *rt_global_fn(const IrItem *def) { return (RtFn *)def->code; }
+RtFn *rt_global_fn(const IrTDef *def);
 
 /* ---------------------------------------------------------------- the machine */
 

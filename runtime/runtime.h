@@ -1,6 +1,6 @@
 /* What runtime/ offers: the GC heap and the evaluation stack, values, tensors and their kernels,
- * the closure compiler and the evaluator, value printing. It runs typed ASTs from ir/ and never
- * includes a typing/ header.
+ * the closure compiler and the evaluator, value printing. It runs the typed programs of ir/typed.h
+ * (which typing/ makes) and never includes a typing/ header.
  *
  * A value is a 16-byte struct passed by value. Scalars (rank-0 tensors of every dtype) are
  * immediate, so scalar arithmetic allocates nothing; everything else points to a GC object. A
@@ -73,15 +73,15 @@ bool rt_stack_run(void (*fn)(void *), void *arg, size_t bytes);
 /* Compiles the definitions of a type-checked program, each function body once into a tree of
  * closures. Later code that names a definition calls the one it was checked against, so a
  * redefinition shadows only for what follows. Call before running any of its expressions. */
-void rt_compile_program(IrProgram *prog);
+void rt_compile_program(const IrTProgram *prog);
 
 /* Evaluates a type-checked top-level expression. On a run-time error (or an interrupt) the
  * evaluation unwinds, the error with its location and call chain goes to diags, and false is
  * returned; definitions and values made before stay intact. */
-bool rt_eval(IrExpr *e, RtValue *out, IrDiags *diags);
+bool rt_eval(const IrTFn *e, RtValue *out, IrDiags *diags);
 
 /* Calls a global function that takes no arguments (`@main`), as rt_eval. */
-bool rt_call_global(const IrItem *def, RtValue *out, IrDiags *diags);
+bool rt_call_global(const IrTDef *def, RtValue *out, IrDiags *diags);
 
 /* Asks the running evaluation to stop with "interrupted" at its next call or loop edge.
  * Async-signal-safe: call it from a SIGINT handler. */

@@ -89,11 +89,11 @@ static RtField field_of(const IrType *t) {
   return (RtField){.kind = RT_FIELD_VALUE};
 }
 
-size_t rt_ctor_layout(const IrCtor *ctor, RtField *out) {
-  const IrType *scheme = ctor->scheme;
+size_t rt_ctor_layout(const IrTCtor *k, RtField *out) {
+  const IrType *scheme = k->scheme;
   ASSERT(scheme); /* ty_check_data gave every constructor its scheme */
   size_t offset = 0;
-  for (int i = 0; i < ctor->nargs; i++) {
+  for (int i = 0; i < k->src->nargs; i++) {
     /* The checker's scheme has the declared types resolved; without it, a whole value. */
     out[i] = scheme ? field_of(scheme->u.func.args[i]) : (RtField){.kind = RT_FIELD_VALUE};
     out[i].offset = (uint32_t)offset;

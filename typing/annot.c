@@ -220,7 +220,7 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   return r;
 }
 
-void ty_check_data(TyCheck *c, IrData *d) {
+void ty_check_data(TyCheck *c, const IrData *d, IrTCtor *out) {
   int mark = ty_push_tparams(c, d->ntparams, d->tparams);
   IrType **params = IR_NEW_ARRAY(IrType *, d->ntparams);
   for (int i = 0; i < d->ntparams; i++) params[i] = ir_type_var(d->tparams[i].name, d->tparams[i].kind, d->tparams[i].span);
@@ -230,16 +230,14 @@ void ty_check_data(TyCheck *c, IrData *d) {
   self->u.call.nargs = d->ntparams;
   self->u.call.args = params;
   for (int i = 0; i < d->nctors; i++) {
-    IrCtor *k = &d->ctors[i];
+    const IrCtor *k = &d->ctors[i];
     IrType *f = ir_type_new(IR_TYPE_FUNC, k->span);
     f->u.func.ntparams = d->ntparams;
     f->u.func.tparams = d->tparams;
     f->u.func.nargs = k->nargs;
     f->u.func.args = convert_all(c, k->nargs, k->args, IR_KIND_TYPE);
     f->u.func.ret = self;
-    k->tag = i;
-    k->adt = d;
-    k->scheme = f;
+    out[i] = (IrTCtor){k, f};
   }
   ty_pop_tparams(c, mark);
 }

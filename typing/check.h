@@ -10,11 +10,11 @@
 #include "typing/ty.h"
 
 struct TyModule {
-  IR_VEC(const IrItem *) defs; /* every global ever defined, oldest first */
-  IrSymMap globals;            /* name -> newest IrItem (a def) */
-  IrSymMap schemes;            /* name -> its IrType scheme */
-  IrSymMap adts;               /* name -> newest IrData */
-  IrSymMap ctors;              /* name -> newest IrCtor */
+  IrSymMap globals; /* name -> newest IrTDef */
+  IrSymMap adts;    /* name -> newest IrData */
+  IrSymMap ctors;   /* name -> newest IrTCtor */
+  IrPtrMap schemes; /* IrCtor -> its IrTCtor, for every constructor ever declared */
+  int ndefs;        /* IrTDef ids given so far (a chunk that fails leaves a gap) */
   IrType *op_schemes[IR_OP_COUNT]; /* built on first use (ops.c) */
 };
 
@@ -25,11 +25,27 @@ typedef struct TyLocal {
   Sym name;
   IrType *type; /* a FUNC with type parameters when generalized (a let-bound function) */
   struct TyLocal *shadowed;
+  struct TyFnScope *fn; /* the function whose frame holds it */
+  int slot;
 } TyLocal;
+
+/* The function being checked, for the frames of the typed program: its slots (released in the
+ * reverse order they are taken, like a stack), and the variables it captures from the functions
+ * around it, each once (by name: while a function is checked, the scopes around it do not change,
+ * so a name means one variable of theirs). */
+typedef struct TyFnScope {
+  struct TyFnScope *outer;
+  int nslots, maxslots;
+  IrSymMap captured; /* name -> its index in caps, + 1 */
+  IR_VEC(IrTVar) caps;
+  TyLocal *self; /* a recursive let's function: the variable that names it, or NULL */
+  int self_index; /* the entry of caps that is self, or -1 */
+} TyFnScope;
 
 /* A definition of the chunk being checked. */
 typedef struct TyDef {
   IrItem *item;
+  IrTDef *def;    /* what checking makes of it */
   IrType *type;   /* while its group is inferred: monomorphic (holes); after: the scheme */
   bool declared;  /* its signature is complete, so its scheme is known before its body */
   bool done;      /* generalized */
@@ -49,8 +65,9 @@ typedef struct TyCheck {
   IrSymMap chunk_adts;            /* name -> IrData of this chunk */
   IrSymMap chunk_ctors;           /* name -> IrCtor of this chunk */
   IrSymMap *flexible;             /* in a literal's signature: unknown type names -> holes */
-  IR_VEC(IrExpr *) literals;      /* unsuffixed integer literals, range-checked at the end */
-  IR_VEC(IrExpr *) free_vars;     /* the `free_var`s of the top-level expression being checked */
+  TyFnScope *scope;               /* the function being checked */
+  IR_VEC(IrTExpr *) literals;     /* unsuffixed integer literals, range-checked at the end */
+  IR_VEC(IrTExpr *) free_vars;    /* the `free_var`s of the top-level expression being checked */
   const char *graph_use;          /* while checking a graph binding's value where it is used out of its
                                      scope: a note saying so, for an unknown variable in it */
 } TyCheck;
@@ -81,7 +98,7 @@ const char *ty_show(TyCheck *c, IrType *t);
 /* ---------------------------------------------------------------- lookups (module.c) */
 
 const IrData *ty_find_adt(TyCheck *c, Sym name);
-const IrCtor *ty_find_ctor(TyCheck *c, Sym name);
+const IrTCtor *ty_find_ctor(TyCheck *c, Sym name);
 
 /* ---------------------------------------------------------------- annotations (annot.c) */
 
@@ -97,17 +114,18 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel written, const IrType *f);
 /* Pushes declared type parameters into scope; returns the old scope size for ty_pop_tparams. */
 int ty_push_tparams(TyCheck *c, int n, const IrTypeParam *ps);
 void ty_pop_tparams(TyCheck *c, int mark);
-/* Checks a data declaration's constructors and gives each its scheme. */
-void ty_check_data(TyCheck *c, IrData *d);
+/* Checks a data declaration's constructors; their schemes go to out[0 .. d->nctors). */
+void ty_check_data(TyCheck *c, const IrData *d, IrTCtor *out);
 
 /* ---------------------------------------------------------------- schemes (scheme.c) */
 
 /* A fresh instance of a scheme (a FUNC with type parameters and relations): parameters become
  * holes (or the given written type arguments), and its relations join the solver at `span`.
- * `call` is the operator's call whose attributes they read, the operator itself when it is
- * passed as a value (no attributes), the global whose scheme it is (messages name it), or NULL
- * (a constructor, a let-bound function). */
-IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call);
+ * `call` is the operator's call whose attributes (`attrs`, decoded) they read, the operator itself
+ * when it is passed as a value (no attributes), the global whose scheme it is (messages name it),
+ * or NULL (a constructor, a let-bound function). */
+IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call,
+                       const IrOpAttrs *attrs);
 /* Gives unsuffixed literals still undecided their default base types: int32 (int64 for an integer
  * beyond int32's range, as TVM), float32. */
 void ty_default_literals(TyCheck *c);
@@ -133,14 +151,19 @@ typedef struct TyHeader {
   bool complete;
 } TyHeader;
 
-TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def);
-/* Checks a function's body against its header. */
-void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h);
+TyHeader ty_fn_header(TyCheck *c, const IrFn *fn, IrSpan span, bool is_def);
+/* Checks a function's body (the function `src`, IR_EXPR_FN) against its header, in a frame of its
+ * own; `self` is the variable a recursive let binds it to, or NULL. */
+IrTFn *ty_fn_body(TyCheck *c, const IrExpr *src, const TyHeader *h, TyLocal *self);
 /* The header as a scheme: FUNC with its type parameters and relations. */
 IrType *ty_header_scheme(const TyHeader *h);
-IrType *ty_infer(TyCheck *c, IrExpr *e);
-/* Stores every node's resolved type and checks match exhaustiveness. */
-void ty_annotate(TyCheck *c, IrExpr *e);
+/* The typed form of e, its type still with holes (ty_annotate resolves them). */
+IrTExpr *ty_infer(TyCheck *c, const IrExpr *e);
+/* Checks a top-level expression as the body of a function of no parameters. */
+IrTFn *ty_toplevel(TyCheck *c, const IrExpr *e);
+/* Resolves every node's type, marks the values that need a run-time `?` check, and checks match
+ * exhaustiveness. */
+void ty_annotate(TyCheck *c, IrTFn *fn);
 /* Checks that every unsuffixed integer literal fits the base type it got. */
 void ty_check_literals(TyCheck *c);
 
@@ -152,6 +175,6 @@ IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs);
 /* ---------------------------------------------------------------- patterns (exhaustive.c) */
 
 /* Warns about a match that misses values (with an example) and about unreachable clauses. */
-void ty_check_exhaustive(TyCheck *c, IrExpr *match, IrType *scrutinee);
+void ty_check_exhaustive(TyCheck *c, const IrTExpr *match);
 
 #endif

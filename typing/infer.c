@@ -1,23 +1,62 @@
-/* Inference over expressions and patterns: one walk that gives every node a type (holes where not
- * yet known), unifies as the typing rules require, and adds the relations of every operator and
- * polymorphic call to the solver, which runs after each call so that errors point at the call
- * that caused them. Let chains are walked with a loop: a function may have any number of them. */
+/* Inference over expressions and patterns: one walk that builds the typed program (ir/typed.h),
+ * giving every node a type (holes where not yet known), unifying as the typing rules require, and
+ * adding the relations of every operator and polymorphic call to the solver, which runs after each
+ * call so that errors point at the call that caused them. The same walk places every variable in
+ * a frame slot of its function, or in the function's environment when it is captured from the
+ * functions around. Let chains are walked with a loop: a function may have any number of them. */
 #include "typing/check.h"
 
 #include <string.h>
 
 /* ---------------------------------------------------------------- locals */
 
-static TyLocal *bind(TyCheck *c, Sym name, IrType *type) {
+static TyLocal *bind_at(TyCheck *c, Sym name, IrType *type, int slot) {
   TyLocal *l = IR_NEW(TyLocal);
   l->name = name;
   l->type = type;
+  l->fn = c->scope;
+  l->slot = slot;
   l->shadowed = ir_symmap_get(&c->locals, name);
   ir_symmap_put(&c->locals, name, l);
   return l;
 }
 
-static void unbind(TyCheck *c, TyLocal *l) { ir_symmap_put(&c->locals, l->name, l->shadowed); }
+/* A variable in the next free slot of the function being checked. */
+static TyLocal *bind(TyCheck *c, Sym name, IrType *type) {
+  TyFnScope *f = c->scope;
+  int slot = f->nslots++;
+  if (f->nslots > f->maxslots) f->maxslots = f->nslots;
+  return bind_at(c, name, type, slot);
+}
+
+/* Out of scope, its slot free again (variables leave scope in the reverse order they came). */
+static void unbind(TyCheck *c, TyLocal *l) {
+  ir_symmap_put(&c->locals, l->name, l->shadowed);
+  ASSERT(l->slot == c->scope->nslots - 1);
+  c->scope->nslots--;
+}
+
+/* Where l lives as the function f sees it: a slot of f's frame, or an entry of f's environment,
+ * which f's closure copies from the function around it (and so on outwards) when it is made. */
+static IrTVar where(TyFnScope *f, const TyLocal *l) {
+  if (l->fn == f) return (IrTVar){false, l->slot};
+  intptr_t k = (intptr_t)ir_symmap_get(&f->captured, l->name);
+  if (k) return (IrTVar){true, (int)k - 1};
+  ASSERT(f->outer); /* the function that binds l is around f */
+  IrTVar outer = f->outer ? where(f->outer, l) : (IrTVar){false, 0};
+  IR_VEC_PUSH(f->caps, outer);
+  ir_symmap_put(&f->captured, l->name, (void *)(intptr_t)f->caps.len);
+  if (l == f->self) f->self_index = f->caps.len - 1;
+  return (IrTVar){true, f->caps.len - 1};
+}
+
+static IrTExpr *texpr(IrExprKind kind, const IrExpr *src, IrType *type) {
+  IrTExpr *t = IR_NEW(IrTExpr);
+  t->kind = kind;
+  t->src = src;
+  t->type = type;
+  return t;
+}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -47,15 +86,14 @@ static const char *ordinal(int i) {
 
 /* ---------------------------------------------------------------- literals */
 
-static IrType *literal_type(TyCheck *c, IrExpr *e, const IrLit *lit) {
+static IrType *literal_type(TyCheck *c, const IrExpr *e, const IrLit *lit) {
   if (lit->suffixed) return ir_type_scalar(lit->dtype, (IrSpan){0});
-  if (lit->kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, e);
   return ir_type_tensor(ir_type_shape(0, NULL, (IrSpan){0}),
                         ty_fresh_literal(&c->cx, lit->kind == IR_LIT_FLOAT ? TY_LIT_FLOAT : TY_LIT_INT, e->span),
                         (IrSpan){0});
 }
 
-static IrType *tensor_literal_type(TyCheck *c, IrExpr *e) {
+static IrType *tensor_literal_type(TyCheck *c, const IrExpr *e) {
   const IrLit *fixed = NULL;
   bool any_float = false, any_bool = false, any_number = false;
   for (int64_t i = 0; i < e->u.tensor.count; i++) {
@@ -87,11 +125,10 @@ static IrType *tensor_literal_type(TyCheck *c, IrExpr *e) {
   } else {
     dtype = ty_fresh_literal(&c->cx, any_float ? TY_LIT_FLOAT : TY_LIT_INT, e->span);
   }
-  IR_VEC_PUSH(c->literals, e);
   return ir_type_tensor(ir_type_shape(e->u.tensor.rank, dims, (IrSpan){0}), dtype, (IrSpan){0});
 }
 
-static IrType *fill_type(TyCheck *c, IrExpr *e) {
+static IrType *fill_type(TyCheck *c, const IrExpr *e) {
   const IrLit *v = &e->u.fill.value;
   IrDType dt = e->u.fill.dtype;
   char name[24];
@@ -105,13 +142,12 @@ static IrType *fill_type(TyCheck *c, IrExpr *e) {
   }
   IrType **dims = IR_NEW_ARRAY(IrType *, e->u.fill.rank);
   for (int i = 0; i < e->u.fill.rank; i++) dims[i] = ir_type_dim(e->u.fill.shape[i], (IrSpan){0});
-  if (v->kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, e);
   return ir_type_tensor(ir_type_shape(e->u.fill.rank, dims, (IrSpan){0}), ir_type_dtype(dt, (IrSpan){0}), (IrSpan){0});
 }
 
 /* `meta[relay.Constant][i]`: the constant's type, from the metadata section (the parser has
  * reported a reference to an entry the section lacks). */
-static IrType *meta_type(TyCheck *c, IrExpr *e) {
+static IrType *meta_type(TyCheck *c, const IrExpr *e) {
   const IrMetaEntry *m = e->u.meta.entry;
   const char *kind = e->u.meta.kind->name;
   long long index = (long long)e->u.meta.index;
@@ -129,21 +165,25 @@ static IrType *meta_type(TyCheck *c, IrExpr *e) {
 
 /* ---------------------------------------------------------------- names */
 
-static IrType *global_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
+/* A global named (or called) at e: its typed form refers to the definition it is checked against. */
+static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   Sym name = e->u.name;
   TyDef *d = ir_symmap_get(&c->chunk_defs, name);
+  IrTExpr *t = texpr(IR_EXPR_GLOBAL, e, NULL);
   IrType *scheme;
   if (d) {
-    e->target.def = d->item;
+    t->u.def = d->def;
     /* In its own group a definition without a full signature is monomorphic. */
     scheme = d->type;
     if (!d->done && !d->declared) {
       if (ntargs) ty_fail(c, e->span, "`@%s` is being inferred here, so it takes no type arguments yet", name->name);
-      return scheme;
+      t->type = scheme;
+      return t;
     }
   } else {
-    e->target.def = ir_symmap_get(&c->m->globals, name);
-    scheme = ir_symmap_get(&c->m->schemes, name);
+    const IrTDef *def = ir_symmap_get(&c->m->globals, name);
+    t->u.def = def;
+    scheme = def ? def->scheme : NULL;
     if (!scheme) {
       const char *hint = NULL;
       if (ir_symmap_get(&c->locals, name)) hint = ir_printf("hint: a local variable is written `%%%s`", name->name);
@@ -154,24 +194,27 @@ static IrType *global_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
   if (ntargs && ntargs != n)
     ty_fail(c, e->span, "`@%s` takes %d type argument%s, but %d %s given", name->name, n, n == 1 ? "" : "s", ntargs,
             ntargs == 1 ? "is" : "are");
-  return ty_instantiate(c, scheme, ntargs, targs, e->span, e);
+  t->type = ty_instantiate(c, scheme, ntargs, targs, e->span, e, NULL);
+  return t;
 }
 
-static IrType *ctor_type(TyCheck *c, IrExpr *e, int ntargs, IrType **targs) {
-  const IrCtor *k = ty_find_ctor(c, e->u.name);
+/* A constructor named (or called) at e, its type the constructor's function type. */
+static IrTExpr *ctor_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
+  const IrTCtor *k = ty_find_ctor(c, e->u.name);
   if (!k) ty_fail(c, e->span, "unknown constructor `%s`", e->u.name->name);
-  e->target.ctor = k;
   int n = k->scheme->u.func.ntparams;
   if (ntargs && ntargs != n)
-    ty_fail(c, e->span, "`%s` takes %d type argument%s, but %d %s given", k->name->name, n, n == 1 ? "" : "s", ntargs,
-            ntargs == 1 ? "is" : "are");
-  return ty_instantiate(c, k->scheme, ntargs, targs, e->span, NULL);
+    ty_fail(c, e->span, "`%s` takes %d type argument%s, but %d %s given", k->src->name->name, n, n == 1 ? "" : "s",
+            ntargs, ntargs == 1 ? "is" : "are");
+  IrTExpr *t = texpr(IR_EXPR_CTOR, e, ty_instantiate(c, k->scheme, ntargs, targs, e->span, NULL, NULL));
+  t->u.ctor = k;
+  return t;
 }
 
 /* An operator passed as a value (`@foldl(add, 0f, %l)`): a function of its arguments, with its
  * relation and no attributes. One that needs an attribute, or takes a varying number of
  * arguments, has to be wrapped in a function that says which. */
-static IrType *op_value_type(TyCheck *c, IrExpr *e) {
+static IrType *op_value_type(TyCheck *c, const IrExpr *e) {
   const IrOpInfo *info = &ir_ops[e->u.op];
   const char *required = strchr(info->attrs, '!');
   if (required) {
@@ -183,7 +226,7 @@ static IrType *op_value_type(TyCheck *c, IrExpr *e) {
   if (info->min_args != info->max_args)
     ty_fail(c, e->span, "`%s` takes %d to %d arguments, so as a value it is ambiguous; wrap it in a function "
             "that calls it with the ones you mean", info->name, info->min_args, info->max_args);
-  return ty_instantiate(c, ty_op_scheme(c, (IrOpId)e->u.op, info->min_args), 0, NULL, e->span, e);
+  return ty_instantiate(c, ty_op_scheme(c, (IrOpId)e->u.op, info->min_args), 0, NULL, e->span, e, NULL);
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -196,10 +239,10 @@ static bool typed_attrs(const IrExpr *e) {
   return false;
 }
 
-static IrType *infer_call(TyCheck *c, IrExpr *e) {
-  IrExpr *f = e->u.call.callee;
+static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
+  const IrExpr *f = e->u.call.callee;
   int nt = e->u.call.ntargs;
-  IrType *ft;
+  IrTExpr *t = texpr(IR_EXPR_CALL, e, NULL), *callee;
   if (f->kind == IR_EXPR_OP) {
     const IrOpInfo *info = &ir_ops[f->u.op];
     if (e->u.call.nargs < info->min_args || e->u.call.nargs > info->max_args) {
@@ -207,25 +250,26 @@ static IrType *infer_call(TyCheck *c, IrExpr *e) {
       ty_fail(c, e->span, "`%s` takes %s%d argument%s, but %d %s given", info->name,
               lo == hi ? "" : ir_printf("%d to ", lo), hi, hi == 1 ? "" : "s", n, n == 1 ? "is" : "are");
     }
-    IrSpan where = e->span;
-    const char *bad = ir_attrs_decode(info->name, info->attrs, e->u.call.nattrs, e->u.call.attrs,
-                                      &e->u.call.opattrs, &where);
-    if (bad) ty_fail(c, where, "%s", bad);
+    IrSpan at = e->span;
+    const char *bad = ir_attrs_decode(info->name, info->attrs, e->u.call.nattrs, e->u.call.attrs, &t->u.call.attrs, &at);
+    if (bad) ty_fail(c, at, "%s", bad);
     if (nt) ty_fail(c, f->span, "operators take no type arguments");
-    ft = ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e);
+    callee = texpr(IR_EXPR_OP, f, ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e,
+                                                 t->u.call.attrs));
+    callee->u.op = (IrOpId)f->u.op;
   } else if (f->kind == IR_EXPR_GLOBAL) {
-    ft = global_type(c, f, nt, e->u.call.targs);
+    callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
-    ft = ctor_type(c, f, nt, e->u.call.targs);
+    callee = ctor_ref(c, f, nt, e->u.call.targs);
   } else {
     if (nt) ty_fail(c, f->span, "only global functions and constructors take type arguments");
-    ft = ty_infer(c, f);
+    callee = ty_infer(c, f);
   }
   if (f->kind != IR_EXPR_OP && e->u.call.nattrs && !typed_attrs(e))
     ty_fail(c, e->u.call.attrs[0].span, "keyword attributes are for operators; %s is a function", callee_name(f));
-  f->type = ft;
+  t->u.call.callee = callee;
   int n = e->u.call.nargs;
-  IrType *fp = ty_prune(&c->cx, ft);
+  IrType *fp = ty_prune(&c->cx, callee->type);
   if (fp->kind == IR_TYPE_HOLE) { /* calling what is not known yet to be a function */
     IrType *g = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
     g->u.func.nargs = n;
@@ -240,26 +284,36 @@ static IrType *infer_call(TyCheck *c, IrExpr *e) {
   if (fp->u.func.nargs != n)
     ty_fail(c, e->span, "%s takes %d argument%s, but %d %s given", callee_name(f), fp->u.func.nargs,
             fp->u.func.nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+  t->u.call.nargs = n;
+  t->u.call.args = IR_NEW_ARRAY(IrTExpr *, n > 0 ? n : 1);
   for (int i = 0; i < n; i++) {
-    IrType *at = ty_infer(c, e->u.call.args[i]);
+    IrTExpr *a = t->u.call.args[i] = ty_infer(c, e->u.call.args[i]);
+    if (f->kind != IR_EXPR_OP) a->check = fp->u.func.args[i]; /* checked at run time if a `?` stands in (annotate) */
     const char *sigil, *name;
     if (callee_parts(f, &sigil, &name))
-      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], at, "the %s argument of `%s%s`", ordinal(i), sigil, name);
+      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of `%s%s`", ordinal(i), sigil,
+                name);
     else
-      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], at, "the %s argument of this function", ordinal(i));
+      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of this function", ordinal(i));
   }
   ty_solve_or_fail(c);
-  return fp->u.func.ret;
+  t->type = fp->u.func.ret;
+  return t;
 }
 
 /* ---------------------------------------------------------------- patterns */
 
 typedef IR_VEC(TyLocal *) LocalList;
 
-static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound) {
-  p->type = t;
+static IrTPattern *check_pattern(TyCheck *c, const IrPattern *p, IrType *t, LocalList *bound) {
+  IrTPattern *tp = IR_NEW(IrTPattern);
+  tp->kind = p->kind;
+  tp->src = p;
+  tp->type = t;
+  tp->n = p->n;
+  tp->args = IR_NEW_ARRAY(IrTPattern *, p->n > 0 ? p->n : 1);
   switch (p->kind) {
-  case IR_PAT_WILD: return;
+  case IR_PAT_WILD: return tp;
   case IR_PAT_VAR:
     for (int i = 0; i < bound->len; i++)
       if (bound->items[i]->name == p->name)
@@ -270,57 +324,65 @@ static void check_pattern(TyCheck *c, IrPattern *p, IrType *t, LocalList *bound)
       t = ann;
     }
     IR_VEC_PUSH(*bound, bind(c, p->name, t));
-    return;
+    tp->slot = bound->items[bound->len - 1]->slot;
+    return tp;
   case IR_PAT_TUPLE: {
     IrType **fields = IR_NEW_ARRAY(IrType *, p->n);
     for (int i = 0; i < p->n; i++) fields[i] = ty_fresh(&c->cx, IR_KIND_TYPE, p->args[i]->span);
     ty_expect(c, p->span, ir_type_tuple(p->n, fields, (IrSpan){0}), t, "the value matched by this tuple pattern");
-    for (int i = 0; i < p->n; i++) check_pattern(c, p->args[i], fields[i], bound);
-    return;
+    for (int i = 0; i < p->n; i++) tp->args[i] = check_pattern(c, p->args[i], fields[i], bound);
+    return tp;
   }
   case IR_PAT_CTOR: {
-    const IrCtor *k = ty_find_ctor(c, p->name);
+    const IrTCtor *tk = ty_find_ctor(c, p->name);
+    const IrCtor *k = tk ? tk->src : NULL;
     if (!k && (!strcmp(p->name->name, "True") || !strcmp(p->name->name, "False")))
       ty_fail_notes(c, p->span,
                     TY_NOTES("hint: patterns match constructors, tuples, variables and `_`; test a bool with `if`"),
                     "`%s` is a value, not a constructor, so it cannot be a pattern", p->name->name);
     if (!k) ty_fail(c, p->span, "unknown constructor `%s`", p->name->name);
-    p->ctor = k;
+    tp->ctor = tk;
     if (p->n != k->nargs)
       ty_fail(c, p->span, "`%s` has %d field%s, but this pattern gives %d", k->name->name, k->nargs,
               k->nargs == 1 ? "" : "s", p->n);
-    IrType *ft = ty_instantiate(c, k->scheme, 0, NULL, p->span, NULL);
+    IrType *ft = ty_instantiate(c, tk->scheme, 0, NULL, p->span, NULL, NULL);
     ty_expect(c, p->span, ft->u.func.ret, t, "the value matched by `%s`", k->name->name);
-    for (int i = 0; i < p->n; i++) check_pattern(c, p->args[i], ft->u.func.args[i], bound);
-    return;
+    for (int i = 0; i < p->n; i++) tp->args[i] = check_pattern(c, p->args[i], ft->u.func.args[i], bound);
+    return tp;
   }
   }
+  UNREACHABLE("a pattern of no kind");
+  return tp;
 }
 
-static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what);
+static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what);
 
-static IrType *infer_match(TyCheck *c, IrExpr *e, IrType *expected, const char *what) {
-  IrType *st = ty_infer(c, e->u.match.scrut);
-  IrType *result = expected;
-  for (int i = 0; i < e->u.match.nclauses; i++) {
-    IrClause *cl = &e->u.match.clauses[i];
+static IrTExpr *infer_match(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+  IrTExpr *t = texpr(IR_EXPR_MATCH, e, expected);
+  t->u.match.scrut = ty_infer(c, e->u.match.scrut);
+  int n = t->u.match.nclauses = e->u.match.nclauses;
+  t->u.match.clauses = IR_NEW_ARRAY(IrTClause, n > 0 ? n : 1);
+  for (int i = 0; i < n; i++) {
+    const IrClause *cl = &e->u.match.clauses[i];
+    IrTClause *tc = &t->u.match.clauses[i];
     LocalList bound = {0};
-    check_pattern(c, cl->pat, st, &bound);
+    tc->pat = check_pattern(c, cl->pat, t->u.match.scrut->type, &bound);
     if (expected) {
-      infer(c, cl->body, expected, what);
+      tc->body = infer(c, cl->body, expected, what);
     } else {
-      IrType *bt = ty_infer(c, cl->body);
-      if (result) ty_expect(c, cl->body->span, result, bt, "this clause's result");
-      else result = bt;
+      tc->body = ty_infer(c, cl->body);
+      if (t->type) ty_expect(c, cl->body->span, t->type, tc->body->type, "this clause's result");
+      else t->type = tc->body->type;
     }
     for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
   }
-  return result;
+  if (!t->type) t->type = ty_fresh(&c->cx, IR_KIND_TYPE, e->span); /* no clauses: any type */
+  return t;
 }
 
 /* ---------------------------------------------------------------- functions */
 
-TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def) {
+TyHeader ty_fn_header(TyCheck *c, const IrFn *fn, IrSpan span, bool is_def) {
   (void)span;
   TyHeader h = {0};
   TyParamList implicit = {0};
@@ -336,7 +398,7 @@ TyHeader ty_fn_header(TyCheck *c, IrFn *fn, IrSpan span, bool is_def) {
   f->u.func.args = IR_NEW_ARRAY(IrType *, fn->nparams);
   h.complete = fn->ret != NULL && !ty_has_wildcard(fn->ret); /* a signature with `_` is not complete */
   for (int i = 0; i < fn->nparams; i++) {
-    IrParam *p = &fn->params[i];
+    const IrParam *p = &fn->params[i];
     f->u.func.args[i] = p->ann ? ty_annotation(c, p->ann, IR_KIND_TYPE) : ty_fresh(&c->cx, IR_KIND_TYPE, p->span);
     h.complete &= p->ann != NULL && !ty_has_wildcard(p->ann);
   }
@@ -363,7 +425,8 @@ IrType *ty_header_scheme(const TyHeader *h) {
   return s;
 }
 
-void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
+IrTFn *ty_fn_body(TyCheck *c, const IrExpr *src, const TyHeader *h, TyLocal *self) {
+  const IrFn *fn = &src->u.fn;
   int mark = ty_push_tparams(c, h->ntparams, h->tparams);
   int givens = c->cx.givens.len;
   for (int i = 0; i < h->nrels; i++) {
@@ -381,28 +444,53 @@ void ty_fn_body(TyCheck *c, IrFn *fn, const TyHeader *h) {
       rel->written = h->rels[i].attrs;
     }
   }
-  TyLocal **params = IR_NEW_ARRAY(TyLocal *, fn->nparams);
+  TyFnScope scope = {.outer = c->scope, .self = self, .self_index = -1};
+  c->scope = &scope;
+  TyLocal **params = IR_NEW_ARRAY(TyLocal *, fn->nparams > 0 ? fn->nparams : 1);
   for (int i = 0; i < fn->nparams; i++) params[i] = bind(c, fn->params[i].name, h->type->u.func.args[i]);
+  IrTFn *t = IR_NEW(IrTFn);
+  t->src = src;
+  t->nparams = fn->nparams;
+  t->type = h->type;
+  t->written_result = fn->ret != NULL;
   if (fn->ret) { /* a written result type: check the body against it, blaming the right part */
-    infer(c, fn->body, h->type->u.func.ret, "the function's result");
+    t->body = infer(c, fn->body, h->type->u.func.ret, "the function's result");
   } else {
-    IrType *bt = ty_infer(c, fn->body);
-    IrExpr *tail = fn->body; /* point at the expression that gives the result, not at a let */
+    t->body = ty_infer(c, fn->body);
+    const IrExpr *tail = fn->body; /* point at the expression that gives the result, not at a let */
     while (tail->kind == IR_EXPR_LET) tail = tail->u.let.body;
-    ty_expect(c, tail->span, h->type->u.func.ret, bt, "the function's result");
+    ty_expect(c, tail->span, h->type->u.func.ret, t->body->type, "the function's result");
   }
   for (int i = fn->nparams - 1; i >= 0; i--) unbind(c, params[i]);
+  c->scope = scope.outer;
+  t->nslots = scope.maxslots;
+  t->ncaptures = scope.caps.len;
+  t->captures = scope.caps.items;
+  t->self = scope.self_index;
   for (int i = givens; i < c->cx.givens.len; i++) /* assumptions: the scheme keeps them, callers check */
     c->cx.rels.items[c->cx.givens.items[i]]->solved = true;
   c->cx.givens.len = givens;
   ty_pop_tparams(c, mark);
+  return t;
+}
+
+IrTFn *ty_toplevel(TyCheck *c, const IrExpr *e) {
+  TyFnScope scope = {.self_index = -1};
+  c->scope = &scope;
+  IrTFn *t = IR_NEW(IrTFn);
+  t->src = e;
+  t->body = ty_infer(c, e);
+  c->scope = NULL;
+  t->nslots = scope.maxslots;
+  t->self = -1;
+  return t;
 }
 
 /* An explicitly polymorphic function literal (`fn<a>(%x : a) { %x }`), its body checked with `a`
  * rigid, is instantiated where it stands, as a let-bound one is where it is used: applied to 3 it
  * is fn(int32) -> int32. The fresh variables keep the written names, for a type that is shown
  * generalized again (`-t`). */
-static IrType *instantiate_literal(TyCheck *c, IrExpr *e, const TyHeader *h) {
+static IrType *instantiate_literal(TyCheck *c, const IrExpr *e, const TyHeader *h) {
   IrType **args = IR_NEW_ARRAY(IrType *, h->ntparams);
   for (int i = 0; i < h->ntparams; i++) {
     args[i] = ty_fresh(&c->cx, h->tparams[i].kind == IR_KIND_UNKNOWN ? IR_KIND_TYPE : h->tparams[i].kind, e->span);
@@ -410,196 +498,248 @@ static IrType *instantiate_literal(TyCheck *c, IrExpr *e, const TyHeader *h) {
   }
   TyHeader resolved = *h; /* the result's hole is `a` now: substitute through it */
   resolved.type = ty_resolve(&c->cx, h->type);
-  return ty_instantiate(c, ty_header_scheme(&resolved), h->ntparams, args, e->span, NULL);
+  return ty_instantiate(c, ty_header_scheme(&resolved), h->ntparams, args, e->span, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- let */
 
-/* Binds one let (or graph binding): a function literal is recursive and generalized (the value
- * restriction: other values are not). */
-static TyLocal *infer_binding(TyCheck *c, IrExpr *let) {
-  IrParam *v = &let->u.let.var;
-  IrExpr *value = let->u.let.value;
+/* Binds one let (or graph binding) into t, its typed form: a function literal is recursive and
+ * generalized (the value restriction: other values are not). */
+static TyLocal *infer_binding(TyCheck *c, const IrExpr *let, IrTExpr *t) {
+  const IrParam *v = &let->u.let.var;
+  const IrExpr *value = let->u.let.value;
   IrType *ann = v->ann ? ty_annotation(c, v->ann, IR_KIND_TYPE) : NULL;
+  TyLocal *l;
   if (value->kind != IR_EXPR_FN) {
-    IrType *t = ty_infer(c, value);
+    t->u.let.value = ty_infer(c, value);
+    IrType *vt = t->u.let.value->type;
     if (ann) {
-      ty_expect(c, value->span, ann, t, "the value bound to `%%%s`", v->name->name);
-      t = ann;
+      ty_expect(c, value->span, ann, vt, "the value bound to `%%%s`", v->name->name);
+      t->u.let.value->check = ann; /* to be checked at run time if a `?` stood in for a dimension of ann */
+      vt = ann;
     }
-    ty_check_size(c, let->span, t, false, "`%%%s`", v->name->name);
-    return bind(c, v->name, t);
+    ty_check_size(c, let->span, vt, false, "`%%%s`", v->name->name);
+    l = bind(c, v->name, vt);
+  } else {
+    c->cx.level++;
+    TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);
+    if (ann) ty_expect(c, value->span, ann, h.type, "the function bound to `%%%s`", v->name->name);
+    TyLocal *self = bind(c, v->name, h.type);
+    IrTFn *fn = ty_fn_body(c, value, &h, self);
+    t->u.let.value = texpr(IR_EXPR_FN, value, h.type);
+    t->u.let.value->u.fn = fn;
+    ty_solve_or_fail(c);
+    c->cx.level--;
+    ir_symmap_put(&c->locals, self->name, self->shadowed); /* out of scope, its slot kept for l */
+    IrType *scheme = ty_generalize(c, h.type, h.ntparams, h.tparams);
+    ty_check_size(c, let->span, scheme, false, "`%%%s`", v->name->name);
+    l = bind_at(c, v->name, scheme, self->slot);
   }
-  c->cx.level++;
-  TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);
-  if (ann) ty_expect(c, value->span, ann, h.type, "the function bound to `%%%s`", v->name->name);
-  TyLocal *self = bind(c, v->name, h.type);
-  ty_fn_body(c, &value->u.fn, &h);
-  value->type = h.type;
-  ty_solve_or_fail(c);
-  c->cx.level--;
-  unbind(c, self);
-  IrType *scheme = ty_generalize(c, h.type, h.ntparams, h.tparams);
-  ty_check_size(c, let->span, scheme, false, "`%%%s`", v->name->name);
-  return bind(c, v->name, scheme);
+  t->u.let.slot = l->slot;
+  return l;
 }
 
 /* ---------------------------------------------------------------- expressions */
 
+IrTExpr *ty_infer(TyCheck *c, const IrExpr *e) { return infer(c, e, NULL, NULL); }
+
+/* A variable's use: its type instantiated, and where the function being checked finds it. */
+static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+  TyLocal *l = ir_symmap_get(&c->locals, e->u.name);
+  if (!l && e->graph_value) { /* TVM's unscoped graph binding, out of its scope: the bound value here */
+    const char *outer = c->graph_use;
+    c->graph_use = ir_printf("note: `%%%s` (line %d) is used out of the scope that binds it, as TVM's graph bindings "
+                             "may be; its value is computed there, where this variable is not in scope",
+                             e->u.name->name, e->span.line);
+    IrTExpr *t = infer(c, e->graph_value, expected, what);
+    c->graph_use = outer;
+    return t;
+  }
+  if (!l) {
+    const char *hint = ir_symmap_get(&c->m->globals, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
+                           ? ir_printf("hint: a global function is written `@%s`", e->u.name->name)
+                           : NULL;
+    const char *dot = strchr(e->u.name->name, '.'); /* `%t.x`: a name with a dot, as TVM's importers give */
+    if (!hint && dot && ir_symmap_get(&c->locals, ir_sym_n(e->u.name->name, (size_t)(dot - e->u.name->name))))
+      hint = ir_printf("hint: names may hold dots; to project a field of `%%%.*s`, use its index, as in `%%%.*s.0`",
+                       (int)(dot - e->u.name->name), e->u.name->name, (int)(dot - e->u.name->name), e->u.name->name);
+    ty_fail_notes(c, e->span, TY_NOTES(hint, c->graph_use), "unknown variable `%%%s`", e->u.name->name);
+  }
+  IrTExpr *t = texpr(IR_EXPR_LOCAL, e, ty_instantiate(c, l->type, 0, NULL, e->span, NULL, NULL));
+  t->u.var = where(c->scope, l);
+  return t;
+}
+
+static IrTExpr *infer_proj(TyCheck *c, const IrExpr *e) {
+  IrTExpr *t = texpr(IR_EXPR_PROJ, e, NULL);
+  t->u.proj.tuple = ty_infer(c, e->u.proj.tuple);
+  int i = t->u.proj.index = e->u.proj.index;
+  IrType *tt = ty_prune(&c->cx, t->u.proj.tuple->type);
+  if (tt->kind == IR_TYPE_HOLE) { /* not known yet: a relation waits for it */
+    t->type = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
+    IrType **args = IR_NEW_ARRAY(IrType *, 3);
+    args[0] = tt;
+    args[1] = ir_type_dim(i, (IrSpan){0});
+    args[2] = t->type;
+    ty_relation_add(&c->cx, ty_relation_fn(TY_REL_TUPLE_GET_ITEM), "TupleGetItem", 3, args, e->span);
+    ty_solve_or_fail(c);
+  } else if (tt->kind != IR_TYPE_TUPLE) {
+    ty_fail(c, e->span, "`.%d` takes a field of a tuple, but this value is %s", i, ty_show(c, tt));
+  } else if (i >= tt->u.tuple.n) {
+    ty_fail(c, e->span, "this tuple has %d field%s (numbered from 0), so there is no field %d", tt->u.tuple.n,
+            tt->u.tuple.n == 1 ? "" : "s", i);
+  } else {
+    t->type = tt->u.tuple.fields[i];
+  }
+  return t;
+}
+
+/* A let chain, walked with a loop; every let of it has the type of the chain's body. */
+static IrTExpr *infer_let(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+  LocalList bound = {0};
+  IR_VEC(IrTExpr *) lets = {0};
+  const IrExpr *cur = e;
+  for (; cur->kind == IR_EXPR_LET; cur = cur->u.let.body) {
+    IrTExpr *t = texpr(IR_EXPR_LET, cur, NULL);
+    IR_VEC_PUSH(bound, infer_binding(c, cur, t));
+    IR_VEC_PUSH(lets, t);
+  }
+  IrTExpr *body = infer(c, cur, expected, what);
+  for (int k = lets.len - 1; k >= 0; k--) {
+    lets.items[k]->u.let.body = body;
+    lets.items[k]->type = body->type;
+    body = lets.items[k];
+  }
+  for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
+  return body;
+}
+
+static IrTExpr *infer_if(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+  IrTExpr *t = texpr(IR_EXPR_IF, e, NULL);
+  IrTExpr *cond = t->u.ifx.cond = ty_infer(c, e->u.ifx.cond);
+  ty_solve_or_fail(c);
+  TyMismatch why = TY_MISMATCH_INIT;
+  if (!ty_unify(&c->cx, cond->type, scalar(IR_DT_BOOL, 1), &why)) {
+    IrType *p = ty_prune(&c->cx, cond->type);
+    bool bool_tensor = p->kind == IR_TYPE_TENSOR && ty_prune(&c->cx, p->u.tensor.dtype)->kind == IR_TYPE_DTYPE &&
+                       ty_prune(&c->cx, p->u.tensor.dtype)->u.dtype.code == IR_DT_BOOL;
+    ty_fail_notes(c, e->u.ifx.cond->span,
+                  TY_NOTES("expected: bool (that is, Tensor[(), bool])", ir_printf("found:    %s", ty_show(c, cond->type)),
+                           bool_tensor ? "hint: a condition is one boolean; to test every element, reduce the "
+                                         "tensor first"
+                                       : NULL),
+                  "the condition of `if` must be a single bool");
+  }
+  if (expected) {
+    t->u.ifx.then = infer(c, e->u.ifx.then, expected, what);
+    t->u.ifx.els = infer(c, e->u.ifx.els, expected, what);
+    t->type = expected;
+    return t;
+  }
+  t->u.ifx.then = ty_infer(c, e->u.ifx.then);
+  t->u.ifx.els = ty_infer(c, e->u.ifx.els);
+  ty_expect(c, e->u.ifx.els->span, t->u.ifx.then->type, t->u.ifx.els->type, "the `else` branch");
+  t->type = t->u.ifx.then->type;
+  return t;
+}
+
+static IrTExpr *infer_ref(TyCheck *c, const IrExpr *e) {
+  IrTExpr *t = texpr(e->kind, e, NULL);
+  if (e->kind == IR_EXPR_REF) {
+    t->u.ref.a = ty_infer(c, e->u.ref.a);
+    t->type = ir_type_new(IR_TYPE_REF, (IrSpan){0});
+    t->type->u.ref = t->u.ref.a->type;
+    return t;
+  }
+  IrType *inner = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
+  IrType *r = ir_type_new(IR_TYPE_REF, (IrSpan){0});
+  r->u.ref = inner;
+  t->u.ref.a = ty_infer(c, e->u.ref.a);
+  ty_expect(c, e->u.ref.a->span, r, t->u.ref.a->type, "the reference given to %s",
+            e->kind == IR_EXPR_REF_READ ? "ref_read" : "ref_write");
+  if (e->kind == IR_EXPR_REF_READ) {
+    t->type = inner;
+  } else {
+    t->u.ref.b = ty_infer(c, e->u.ref.b);
+    ty_expect(c, e->u.ref.b->span, inner, t->u.ref.b->type, "the value written");
+    t->type = ir_type_tuple(0, NULL, (IrSpan){0});
+  }
+  return t;
+}
+
 /* Infers e; when `expected` is given, e is checked against it, and a mismatch is reported at the
  * part that gives the value: a let's body, a branch of `if`, a clause of `match`. */
-static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what);
-
-IrType *ty_infer(TyCheck *c, IrExpr *e) { return infer(c, e, NULL, NULL); }
-
-static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) {
+static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
   if (__builtin_expect(ir_interrupted, 0)) {
     ir_interrupted = 0;
     ty_fail(c, e->span, "interrupted: checking stopped here (Ctrl-C)");
   }
-  IrType *t = NULL;
+  IrTExpr *t = NULL;
   switch (e->kind) {
-  case IR_EXPR_LOCAL: {
-    TyLocal *l = ir_symmap_get(&c->locals, e->u.name);
-    if (!l && e->graph_value) { /* TVM's unscoped graph binding, out of its scope: the bound value here */
-      IrExpr *v = e->graph_value;
-      const char *outer = c->graph_use;
-      c->graph_use = ir_printf("note: `%%%s` (line %d) is used out of the scope that binds it, as TVM's graph bindings "
-                               "may be; its value is computed there, where this variable is not in scope",
-                               e->u.name->name, e->span.line);
-      *e = *v;
-      e->type = NULL;
-      t = infer(c, e, expected, what);
-      c->graph_use = outer;
-      return t;
-    }
-    if (!l) {
-      const char *hint = ir_symmap_get(&c->m->schemes, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
-                             ? ir_printf("hint: a global function is written `@%s`", e->u.name->name)
-                             : NULL;
-      const char *dot = strchr(e->u.name->name, '.'); /* `%t.x`: a name with a dot, as TVM's importers give */
-      if (!hint && dot && ir_symmap_get(&c->locals, ir_sym_n(e->u.name->name, (size_t)(dot - e->u.name->name))))
-        hint = ir_printf("hint: names may hold dots; to project a field of `%%%.*s`, use its index, as in `%%%.*s.0`",
-                         (int)(dot - e->u.name->name), e->u.name->name, (int)(dot - e->u.name->name), e->u.name->name);
-      ty_fail_notes(c, e->span, TY_NOTES(hint, c->graph_use), "unknown variable `%%%s`", e->u.name->name);
-    }
-    t = ty_instantiate(c, l->type, 0, NULL, e->span, NULL);
+  case IR_EXPR_LOCAL: return infer_local(c, e, expected, what);
+  case IR_EXPR_GLOBAL: t = global_ref(c, e, 0, NULL); break;
+  case IR_EXPR_CTOR:
+    t = ctor_ref(c, e, 0, NULL);
+    if (t->u.ctor->src->nargs == 0) t->type = t->type->u.func.ret; /* a bare nullary constructor is its value */
     break;
-  }
-  case IR_EXPR_GLOBAL: t = global_type(c, e, 0, NULL); break;
-  case IR_EXPR_CTOR: {
-    t = ctor_type(c, e, 0, NULL);
-    if (e->target.ctor->nargs == 0) t = t->u.func.ret; /* a bare nullary constructor is its value */
+  case IR_EXPR_OP:
+    t = texpr(IR_EXPR_OP, e, op_value_type(c, e));
+    t->u.op = (IrOpId)e->u.op;
     break;
-  }
-  case IR_EXPR_OP: t = op_value_type(c, e); break;
-  case IR_EXPR_LIT: t = literal_type(c, e, &e->u.lit); break;
-  case IR_EXPR_TENSOR: t = tensor_literal_type(c, e); break;
-  case IR_EXPR_FILL: t = fill_type(c, e); break;
+  case IR_EXPR_LIT:
+    t = texpr(IR_EXPR_LIT, e, literal_type(c, e, &e->u.lit));
+    if (!e->u.lit.suffixed && e->u.lit.kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, t);
+    break;
+  case IR_EXPR_TENSOR:
+    t = texpr(IR_EXPR_TENSOR, e, tensor_literal_type(c, e));
+    IR_VEC_PUSH(c->literals, t);
+    break;
+  case IR_EXPR_FILL:
+    t = texpr(IR_EXPR_FILL, e, fill_type(c, e));
+    if (e->u.fill.value.kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, t);
+    break;
   case IR_EXPR_TUPLE: {
-    IrType **fields = IR_NEW_ARRAY(IrType *, e->u.tuple.n);
-    for (int i = 0; i < e->u.tuple.n; i++) fields[i] = ty_infer(c, e->u.tuple.fields[i]);
-    t = ir_type_tuple(e->u.tuple.n, fields, (IrSpan){0});
+    int n = e->u.tuple.n;
+    t = texpr(IR_EXPR_TUPLE, e, NULL);
+    t->u.tuple.n = n;
+    t->u.tuple.items = IR_NEW_ARRAY(IrTExpr *, n > 0 ? n : 1);
+    IrType **fields = IR_NEW_ARRAY(IrType *, n);
+    for (int i = 0; i < n; i++) fields[i] = (t->u.tuple.items[i] = ty_infer(c, e->u.tuple.fields[i]))->type;
+    t->type = ir_type_tuple(n, fields, (IrSpan){0});
     break;
   }
-  case IR_EXPR_PROJ: {
-    IrType *tt = ty_prune(&c->cx, ty_infer(c, e->u.proj.tuple));
-    int i = e->u.proj.index;
-    if (tt->kind == IR_TYPE_HOLE) { /* not known yet: a relation waits for it */
-      t = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
-      IrType **args = IR_NEW_ARRAY(IrType *, 3);
-      args[0] = tt;
-      args[1] = ir_type_dim(i, (IrSpan){0});
-      args[2] = t;
-      ty_relation_add(&c->cx, ty_relation_fn(TY_REL_TUPLE_GET_ITEM), "TupleGetItem", 3, args, e->span);
-      ty_solve_or_fail(c);
-    } else if (tt->kind != IR_TYPE_TUPLE) {
-      ty_fail(c, e->span, "`.%d` takes a field of a tuple, but this value is %s", i, ty_show(c, tt));
-    } else if (i >= tt->u.tuple.n) {
-      ty_fail(c, e->span, "this tuple has %d field%s (numbered from 0), so there is no field %d", tt->u.tuple.n,
-              tt->u.tuple.n == 1 ? "" : "s", i);
-    } else {
-      t = tt->u.tuple.fields[i];
-    }
-    break;
-  }
-  case IR_EXPR_LET: {
-    LocalList bound = {0};
-    IrExpr *cur = e;
-    for (; cur->kind == IR_EXPR_LET; cur = cur->u.let.body) IR_VEC_PUSH(bound, infer_binding(c, cur));
-    t = infer(c, cur, expected, what);
-    for (IrExpr *x = e; x->kind == IR_EXPR_LET; x = x->u.let.body) x->type = t;
-    for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
-    return t;
-  }
+  case IR_EXPR_PROJ: t = infer_proj(c, e); break;
+  case IR_EXPR_LET: return infer_let(c, e, expected, what);
   case IR_EXPR_FN: {
     TyHeader h = ty_fn_header(c, &e->u.fn, e->span, false);
-    ty_fn_body(c, &e->u.fn, &h);
-    t = h.type;
-    if (e->u.fn.ntparams) t = instantiate_literal(c, e, &h);
+    t = texpr(IR_EXPR_FN, e, h.type);
+    t->u.fn = ty_fn_body(c, e, &h, NULL);
+    if (e->u.fn.ntparams) t->type = instantiate_literal(c, e, &h);
     break;
   }
   case IR_EXPR_CALL: t = infer_call(c, e); break;
-  case IR_EXPR_IF: {
-    IrType *ct = ty_infer(c, e->u.ifx.cond);
-    ty_solve_or_fail(c);
-    TyMismatch why = TY_MISMATCH_INIT;
-    if (!ty_unify(&c->cx, ct, scalar(IR_DT_BOOL, 1), &why)) {
-      IrType *p = ty_prune(&c->cx, ct);
-      bool bool_tensor = p->kind == IR_TYPE_TENSOR && ty_prune(&c->cx, p->u.tensor.dtype)->kind == IR_TYPE_DTYPE &&
-                         ty_prune(&c->cx, p->u.tensor.dtype)->u.dtype.code == IR_DT_BOOL;
-      ty_fail_notes(c, e->u.ifx.cond->span,
-                    TY_NOTES("expected: bool (that is, Tensor[(), bool])", ir_printf("found:    %s", ty_show(c, ct)),
-                             bool_tensor ? "hint: a condition is one boolean; to test every element, reduce the "
-                                           "tensor first"
-                                         : NULL),
-                    "the condition of `if` must be a single bool");
-    }
-    if (expected) {
-      infer(c, e->u.ifx.then, expected, what);
-      infer(c, e->u.ifx.els, expected, what);
-      e->type = expected;
-      return expected;
-    }
-    t = ty_infer(c, e->u.ifx.then);
-    ty_expect(c, e->u.ifx.els->span, t, ty_infer(c, e->u.ifx.els), "the `else` branch");
+  case IR_EXPR_IF:
+    t = infer_if(c, e, expected, what);
+    if (expected) return t;
     break;
-  }
   case IR_EXPR_MATCH:
     t = infer_match(c, e, expected, what);
-    if (expected) {
-      e->type = t;
-      return t;
-    }
+    if (expected) return t;
     break;
-  case IR_EXPR_REF: {
-    t = ir_type_new(IR_TYPE_REF, (IrSpan){0});
-    t->u.ref = ty_infer(c, e->u.ref.a);
-    break;
-  }
-  case IR_EXPR_FREE: /* `free_var %x : T;`: the let's annotation gives the type */
-    t = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
-    IR_VEC_PUSH(c->free_vars, e);
-    break;
-  case IR_EXPR_META: t = meta_type(c, e); break;
+  case IR_EXPR_REF:
   case IR_EXPR_REF_READ:
-  case IR_EXPR_REF_WRITE: {
-    IrType *inner = ty_fresh(&c->cx, IR_KIND_TYPE, e->span);
-    IrType *r = ir_type_new(IR_TYPE_REF, (IrSpan){0});
-    r->u.ref = inner;
-    ty_expect(c, e->u.ref.a->span, r, ty_infer(c, e->u.ref.a), "the reference given to %s",
-              e->kind == IR_EXPR_REF_READ ? "ref_read" : "ref_write");
-    if (e->kind == IR_EXPR_REF_READ) {
-      t = inner;
-    } else {
-      ty_expect(c, e->u.ref.b->span, inner, ty_infer(c, e->u.ref.b), "the value written");
-      t = ir_type_tuple(0, NULL, (IrSpan){0});
-    }
+  case IR_EXPR_REF_WRITE: t = infer_ref(c, e); break;
+  case IR_EXPR_FREE: /* `free_var %x : T;`: the let's annotation gives the type */
+    t = texpr(IR_EXPR_FREE, e, ty_fresh(&c->cx, IR_KIND_TYPE, e->span));
+    IR_VEC_PUSH(c->free_vars, t);
     break;
+  case IR_EXPR_META: t = texpr(IR_EXPR_META, e, meta_type(c, e)); break;
   }
+  if (!t) {
+    UNREACHABLE("an expression of no kind");
+    ty_fail(c, e->span, "internal error: an expression of no kind");
   }
-  e->type = t;
-  if (expected) ty_expect(c, e->span, expected, t, "%s", what);
+  if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
   return t;
 }
 
@@ -609,8 +749,8 @@ static IrType *infer(TyCheck *c, IrExpr *e, IrType *expected, const char *what) 
 void ty_check_literals(TyCheck *c) {
   char why[160];
   for (int i = 0; i < c->literals.len; i++) {
-    IrExpr *e = c->literals.items[i];
-    IrType *t = ty_resolve(&c->cx, e->type);
+    const IrExpr *e = c->literals.items[i]->src;
+    IrType *t = ty_resolve(&c->cx, c->literals.items[i]->type);
     if (t->kind != IR_TYPE_TENSOR || t->u.tensor.dtype->kind != IR_TYPE_DTYPE) continue;
     IrDType dt = t->u.tensor.dtype->u.dtype;
     const IrLit *lits = e->kind == IR_EXPR_LIT ? &e->u.lit : e->kind == IR_EXPR_FILL ? &e->u.fill.value : e->u.tensor.elems;
@@ -628,34 +768,81 @@ void ty_check_literals(TyCheck *c) {
   c->literals.len = 0;
 }
 
-static void annotate_pattern(TyCheck *c, IrPattern *p) {
-  if (p->type) p->type = ty_resolve(&c->cx, p->type);
+static void annotate_pattern(TyCheck *c, IrTPattern *p) {
+  p->type = ty_resolve(&c->cx, p->type);
   for (int i = 0; i < p->n; i++) annotate_pattern(c, p->args[i]);
 }
 
-static void annotate_child(IrExpr *child, void *c) { ty_annotate(c, child); }
+static const IrType *shape_of(const IrType *t) {
+  if (!t || t->kind != IR_TYPE_TENSOR || !t->u.tensor.shape || t->u.tensor.shape->kind != IR_TYPE_SHAPE) return NULL;
+  return t->u.tensor.shape;
+}
+
+/* Whether a value of type `have` must be checked at run time where `want` is expected: the
+ * checker let a `?` of `have` stand for a constant dimension of `want` (it cannot know). Only
+ * tensor types are checked, not tensors inside tuples or constructors. */
+static bool needs_check(const IrType *have, const IrType *want) {
+  const IrType *hs = shape_of(have), *ws = shape_of(want);
+  if (!hs || !ws || hs->u.shape.rank != ws->u.shape.rank) return false;
+  for (int i = 0; i < ws->u.shape.rank; i++)
+    if (hs->u.shape.dims[i]->kind == IR_TYPE_ANY && ws->u.shape.dims[i]->kind == IR_TYPE_DIM) return true;
+  return false;
+}
+
+static void annotate(TyCheck *c, IrTExpr *e);
+
+static void annotate_child(IrTExpr *child, void *c) { annotate(c, child); }
 
 /* e's type, resolved; a dimension whose arithmetic overflows int64 once its holes are known (a
  * relation gave `n * 4611686018427387904`, and n became 2) is an error here, not a type that the
  * run time would find wrong. */
-static IrType *resolved_type(TyCheck *c, IrExpr *e) {
+static IrType *resolved_type(TyCheck *c, const IrTExpr *e) {
   c->cx.dim_overflow = NULL;
   IrType *t = ty_resolve(&c->cx, e->type);
   if (c->cx.dim_overflow)
-    ty_fail(c, e->span, "dimension too large: %s overflows int64", ty_show(c, c->cx.dim_overflow));
+    ty_fail(c, e->src->span, "dimension too large: %s overflows int64", ty_show(c, c->cx.dim_overflow));
   return t;
 }
 
 /* Children first, so that an error in a type (see resolved_type) points at the innermost
  * expression whose type has it. */
-void ty_annotate(TyCheck *c, IrExpr *e) {
-  IrExpr *chain = e;
-  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) ty_annotate(c, e->u.let.value); /* a loop: chains can be long */
-  ir_expr_each_child(e, annotate_child, c);
+static void annotate(TyCheck *c, IrTExpr *e) {
+  IrTExpr *chain = e;
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) annotate(c, e->u.let.value); /* a loop: chains can be long */
+  if (e->kind == IR_EXPR_FN) ty_annotate(c, e->u.fn);
+  else ir_texpr_each_child(e, annotate_child, c);
   if (e->type) e->type = resolved_type(c, e);
-  for (IrExpr *x = chain; x != e; x = x->u.let.body) x->type = ty_resolve(&c->cx, x->type); /* the body's type */
+  for (IrTExpr *x = chain; x != e; x = x->u.let.body) x->type = ty_resolve(&c->cx, x->type); /* the body's type */
   if (e->kind == IR_EXPR_MATCH) {
     for (int i = 0; i < e->u.match.nclauses; i++) annotate_pattern(c, e->u.match.clauses[i].pat);
-    ty_check_exhaustive(c, e, e->u.match.scrut->type);
+    ty_check_exhaustive(c, e);
   }
+}
+
+/* A value with a check candidate (an argument, an annotated let's value): kept only when needed. */
+static void decide_check(TyCheck *c, IrTExpr *e) {
+  if (e->check) e->check = ty_resolve(&c->cx, e->check);
+  if (e->check && !needs_check(e->type, e->check)) e->check = NULL;
+}
+
+static void decide_checks(IrTExpr *e, void *c);
+
+static void decide_checks_child(IrTExpr *child, void *c) { decide_checks(child, c); }
+
+/* After annotate (types resolved): the `?` checks the run time makes. */
+static void decide_checks(IrTExpr *e, void *c) {
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
+    decide_check(c, e->u.let.value);
+    decide_checks(e->u.let.value, c);
+  }
+  if (e->kind == IR_EXPR_CALL)
+    for (int i = 0; i < e->u.call.nargs; i++) decide_check(c, e->u.call.args[i]);
+  if (e->kind != IR_EXPR_FN) ir_texpr_each_child(e, decide_checks_child, c);
+}
+
+void ty_annotate(TyCheck *c, IrTFn *fn) {
+  annotate(c, fn->body);
+  if (fn->type) fn->type = ty_resolve(&c->cx, fn->type);
+  if (fn->written_result && needs_check(fn->body->type, fn->type->u.func.ret)) fn->result_check = fn->type->u.func.ret;
+  decide_checks(fn->body, c);
 }

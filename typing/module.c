@@ -92,11 +92,21 @@ void ty_solve_or_fail(TyCheck *c) {
 
 TyModule *ty_module_new(void) { return IR_NEW(TyModule); }
 
-IrType *ty_global_type(const TyModule *m, Sym name) { return ir_symmap_get(&m->schemes, name); }
+const IrTDef *ty_global_def(const TyModule *m, Sym name) { return ir_symmap_get(&m->globals, name); }
+
+IrType *ty_global_type(const TyModule *m, Sym name) {
+  const IrTDef *d = ty_global_def(m, name);
+  return d ? d->scheme : NULL;
+}
+
+IrType *ty_ctor_scheme(const TyModule *m, const IrCtor *k) {
+  const IrTCtor *t = ir_ptrmap_get(&m->schemes, k);
+  return t ? t->scheme : NULL;
+}
 
 int ty_ctor_arity(void *module, Sym name) {
-  const IrCtor *k = ir_symmap_get(&((TyModule *)module)->ctors, name);
-  return k ? k->nargs : -1;
+  const IrTCtor *k = ir_symmap_get(&((TyModule *)module)->ctors, name);
+  return k ? k->src->nargs : -1;
 }
 
 const IrData *ty_find_adt(TyCheck *c, Sym name) {
@@ -104,8 +114,8 @@ const IrData *ty_find_adt(TyCheck *c, Sym name) {
   return d ? d : ir_symmap_get(&c->m->adts, name);
 }
 
-const IrCtor *ty_find_ctor(TyCheck *c, Sym name) {
-  const IrCtor *k = ir_symmap_get(&c->chunk_ctors, name);
+const IrTCtor *ty_find_ctor(TyCheck *c, Sym name) {
+  const IrTCtor *k = ir_symmap_get(&c->chunk_ctors, name);
   return k ? k : ir_symmap_get(&c->m->ctors, name);
 }
 
@@ -239,7 +249,7 @@ static void check_group(TyCheck *c, DefList *group) {
     d->declared = headers[i].complete;
     d->type = d->declared ? ty_header_scheme(&headers[i]) : headers[i].type;
   }
-  for (int i = 0; i < group->len; i++) ty_fn_body(c, &group->items[i]->item->fn->u.fn, &headers[i]);
+  for (int i = 0; i < group->len; i++) group->items[i]->def->fn = ty_fn_body(c, group->items[i]->item->fn, &headers[i], NULL);
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
@@ -254,26 +264,23 @@ static void check_group(TyCheck *c, DefList *group) {
     const IrItem *item = group->items[i]->item;
     ty_check_size(c, item->span, schemes[i], true, "`@%s`", item->name->name);
     if (headers[i].complete && headers[i].nrels) schemes[i] = with_declared_relations(schemes[i], &headers[i]);
-    group->items[i]->type = schemes[i];
+    group->items[i]->type = group->items[i]->def->scheme = schemes[i];
     group->items[i]->done = true;
   }
   no_open_relations(c);
   c->cx.frozen = true;
   ty_check_literals(c);
-  for (int i = 0; i < group->len; i++) {
-    IrExpr *fn = group->items[i]->item->fn;
-    ty_annotate(c, fn->u.fn.body);
-    fn->type = group->items[i]->type;
-  }
+  for (int i = 0; i < group->len; i++) ty_annotate(c, group->items[i]->def->fn);
 }
 
 /* A top-level expression: inferred, defaulted and generalized (for display: `Nil()` is a
  * List[t1]); its root node's type is that scheme. An expression with `free_var`s is typed as a
  * function of them, in the order they are declared; running it fails at the first. */
-static IrType *check_expression(TyCheck *c, IrExpr *e) {
+static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type) {
   start_group(c);
   c->free_vars.len = 0;
-  IrType *t = ty_infer(c, e);
+  IrTFn *fn = ty_toplevel(c, e);
+  IrType *t = fn->body->type;
   if (c->free_vars.len) { /* with `free_var`s, a function of them (as TVM's IRModule.from_expr makes) */
     IrType *f = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
     f->u.func.nargs = c->free_vars.len;
@@ -291,27 +298,34 @@ static IrType *check_expression(TyCheck *c, IrExpr *e) {
   no_open_relations(c);
   c->cx.frozen = true;
   ty_check_literals(c);
-  ty_annotate(c, e);
-  e->type = scheme;
-  return scheme;
+  ty_annotate(c, fn);
+  *type = scheme;
+  return fn;
 }
 
-static void check_items(TyCheck *c, IrProgram *prog, bool expressions) {
+static IrTProgram *check_items(TyCheck *c, IrProgram *prog, bool expressions) {
+  IrTProgram *tp = IR_NEW(IrTProgram);
+  tp->src = prog;
+  tp->nitems = prog->nitems;
+  tp->items = IR_NEW_ARRAY(IrTItem, prog->nitems > 0 ? prog->nitems : 1);
   for (int i = 0; i < prog->nitems; i++) {
     IrItem *it = &prog->items[i];
+    tp->items[i].src = it;
     if (it->kind != IR_ITEM_DATA) continue;
     if (ir_symmap_get(&c->chunk_adts, it->name))
       ty_fail(c, it->span, "data type `%s` is defined twice here", it->name->name);
     ir_symmap_put(&c->chunk_adts, it->name, &it->data);
+    tp->items[i].ctors = IR_NEW_ARRAY(IrTCtor, it->data.nctors > 0 ? it->data.nctors : 1);
     for (int k = 0; k < it->data.nctors; k++) {
       IrCtor *ctor = &it->data.ctors[k];
       if (ir_symmap_get(&c->chunk_ctors, ctor->name))
         ty_fail(c, ctor->span, "constructor `%s` is defined twice here", ctor->name->name);
-      ir_symmap_put(&c->chunk_ctors, ctor->name, ctor);
+      tp->items[i].ctors[k].src = ctor;
+      ir_symmap_put(&c->chunk_ctors, ctor->name, &tp->items[i].ctors[k]);
     }
   }
   for (int i = 0; i < prog->nitems; i++)
-    if (prog->items[i].kind == IR_ITEM_DATA) ty_check_data(c, &prog->items[i].data);
+    if (prog->items[i].kind == IR_ITEM_DATA) ty_check_data(c, &prog->items[i].data, tp->items[i].ctors);
 
   DefList defs = {0};
   for (int i = 0; i < prog->nitems; i++) {
@@ -321,6 +335,10 @@ static void check_items(TyCheck *c, IrProgram *prog, bool expressions) {
       ty_fail(c, it->span, "`@%s` is defined twice here", it->name->name);
     TyDef *d = IR_NEW(TyDef);
     d->item = it;
+    d->def = tp->items[i].def = IR_NEW(IrTDef);
+    d->def->item = it;
+    d->def->name = it->name;
+    d->def->id = c->m->ndefs++; /* a chunk that fails leaves a gap in the numbering, nothing else */
     ir_symmap_put(&c->chunk_defs, it->name, d);
     IR_VEC_PUSH(defs, d);
   }
@@ -330,48 +348,48 @@ static void check_items(TyCheck *c, IrProgram *prog, bool expressions) {
   for (int g = 0; g < t.groups.len; g++) check_group(c, &t.groups.items[g]);
 
   for (int i = 0; expressions && i < prog->nitems; i++)
-    if (prog->items[i].kind == IR_ITEM_EXPR) check_expression(c, prog->items[i].expr);
+    if (prog->items[i].kind == IR_ITEM_EXPR) tp->items[i].expr = check_expression(c, prog->items[i].expr, &tp->items[i].type);
+  return tp;
 }
 
-static bool check_chunk(TyModule *m, IrProgram *prog, IrDiags *diags, bool expressions) {
+static IrTProgram *check_chunk(TyModule *m, IrProgram *prog, IrDiags *diags, bool expressions) {
   TyCheck c = {.m = m, .diags = diags};
   jmp_buf fail;
   c.fail = &fail;
-  if (setjmp(fail)) return false;
-  check_items(&c, prog, expressions);
-  return true;
+  if (setjmp(fail)) return NULL;
+  return check_items(&c, prog, expressions);
 }
 
-void ty_commit(TyModule *m, const IrProgram *prog) {
+void ty_commit(TyModule *m, const IrTProgram *tp) {
   size_t ndefs = 0, nadts = 0, nctors = 0;
-  for (int i = 0; i < prog->nitems; i++) {
-    const IrItem *it = &prog->items[i];
+  for (int i = 0; i < tp->nitems; i++) {
+    const IrItem *it = tp->items[i].src;
     if (it->kind == IR_ITEM_DATA) nadts++, nctors += (size_t)it->data.nctors;
     else if (it->kind == IR_ITEM_DEF) ndefs++;
   }
   /* Room first (this may run out of memory, leaving the module as it was), then no allocation. */
   ir_symmap_reserve(&m->adts, nadts);
   ir_symmap_reserve(&m->ctors, nctors);
+  ir_ptrmap_reserve(&m->schemes, nctors);
   ir_symmap_reserve(&m->globals, ndefs);
-  ir_symmap_reserve(&m->schemes, ndefs);
-  IR_VEC_RESERVE(m->defs, (int)ndefs);
-  for (int i = 0; i < prog->nitems; i++) {
-    const IrItem *it = &prog->items[i];
+  for (int i = 0; i < tp->nitems; i++) {
+    const IrTItem *ti = &tp->items[i];
+    const IrItem *it = ti->src;
     if (it->kind == IR_ITEM_DATA) {
       ir_symmap_put(&m->adts, it->name, (void *)&it->data);
-      for (int k = 0; k < it->data.nctors; k++)
-        ir_symmap_put(&m->ctors, it->data.ctors[k].name, (void *)&it->data.ctors[k]);
+      for (int k = 0; k < it->data.nctors; k++) {
+        ir_symmap_put(&m->ctors, it->data.ctors[k].name, &ti->ctors[k]);
+        ir_ptrmap_put(&m->schemes, &it->data.ctors[k], &ti->ctors[k]);
+      }
     } else if (it->kind == IR_ITEM_DEF) {
-      ir_symmap_put(&m->globals, it->name, (void *)it);
-      ir_symmap_put(&m->schemes, it->name, it->fn->type);
-      IR_VEC_PUSH(m->defs, it);
+      ir_symmap_put(&m->globals, it->name, ti->def);
     }
   }
 }
 
-bool ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
+IrTProgram *ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
 
-bool ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags) {
+IrTProgram *ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags) {
   return check_chunk(m, prog, diags, false);
 }
 
@@ -411,13 +429,13 @@ const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags) {
   return "Type";
 }
 
-IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags) {
+IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags) {
   TyCheck c = {.m = m, .diags = diags};
   jmp_buf fail;
   c.fail = &fail;
   if (setjmp(fail)) return NULL;
-  IrType *t = check_expression(&c, e);
+  IrTFn *fn = check_expression(&c, e, type);
   /* A global named alone shows its scheme as declared (`-t @map` keeps `a` and `b`). */
-  if (e->kind == IR_EXPR_GLOBAL && e->target.def) return ir_symmap_get(&m->schemes, e->u.name);
-  return t;
+  if (fn->body->kind == IR_EXPR_GLOBAL && fn->body->u.def) *type = fn->body->u.def->scheme;
+  return fn;
 }

@@ -45,7 +45,8 @@ static IrType *subst(const Subst *s, IrType *t) {
   return ty_map_children(t, subst_child, (void *)s);
 }
 
-IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call) {
+IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, IrSpan span, const IrExpr *call,
+                       const IrOpAttrs *attrs) {
   if (scheme->kind != IR_TYPE_FUNC || (scheme->u.func.ntparams == 0 && scheme->u.func.nrels == 0)) return scheme;
   int n = scheme->u.func.ntparams;
   Subst s = {n, scheme->u.func.tparams, IR_NEW_ARRAY(IrType *, n), {0}};
@@ -79,7 +80,7 @@ IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, I
                         * its type) */
       added->op = ir_ops[call->u.call.callee->u.op].name;
       added->call = call;
-      added->attrs = call->u.call.opattrs;
+      added->attrs = attrs;
       if (*ty_relation_attrs((TyRelId)id)) {
         added->nattrs = call->u.call.nattrs;
         added->written = call->u.call.attrs;
@@ -97,7 +98,8 @@ IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, I
 
 /* Whether an unsuffixed integer literal of e does not fit int32: then its undecided base type
  * defaults to int64, as TVM reads 2147483648. */
-static bool beyond_int32(const IrExpr *e) {
+static bool beyond_int32(const IrTExpr *t) {
+  const IrExpr *e = t->src;
   const IrLit *lits = e->kind == IR_EXPR_LIT ? &e->u.lit : e->kind == IR_EXPR_FILL ? &e->u.fill.value : e->u.tensor.elems;
   int64_t n = e->kind == IR_EXPR_TENSOR ? e->u.tensor.count : 1;
   char why[160];
@@ -109,7 +111,7 @@ static bool beyond_int32(const IrExpr *e) {
 void ty_default_literals(TyCheck *c) {
   TyCtx *cx = &c->cx;
   for (int i = 0; i < c->literals.len; i++) { /* the wide ones first: int64 */
-    IrExpr *e = c->literals.items[i];
+    IrTExpr *e = c->literals.items[i];
     IrType *t = e->type ? ty_prune(cx, e->type) : NULL;
     if (!t || t->kind != IR_TYPE_TENSOR || !beyond_int32(e)) continue;
     IrType *dt = ty_prune(cx, t->u.tensor.dtype);

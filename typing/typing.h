@@ -1,6 +1,6 @@
 /* What typing/ offers: everything that assigns types (unifier, relation solver, relations,
- * inference, kinds, generalization, match exhaustiveness). It reads the AST of ir/ and writes
- * the inferred type into every node; it never sees a run-time value. */
+ * inference, kinds, generalization, match exhaustiveness). It reads the AST of ir/, never writing
+ * into it, and makes the typed program of ir/typed.h; it never sees a run-time value. */
 #ifndef TYPING_TYPING_H
 #define TYPING_TYPING_H
 
@@ -23,19 +23,20 @@ TyModule *ty_module_new(void);
 
 /* Checks a parsed chunk (a file, a REPL input) against the module: data types, then the
  * definitions in dependency order (each strongly connected group generalized together), then the
- * top-level expressions. Every node gets its type. The module is unchanged: on success, the
- * chunk's definitions join it at ty_commit (after the run time has compiled them). Errors and
- * warnings are reported in diags. */
-bool ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags);
+ * top-level expressions. Returns the typed program, or NULL when the chunk has an error. The
+ * module is unchanged: on success, the chunk's definitions join it at ty_commit (after the run
+ * time has compiled them). Errors and warnings are reported in diags. */
+IrTProgram *ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags);
 /* The same for the definitions only (data and defs), as `-e` and `-t` load files: their
  * top-level expressions are neither run nor checked. */
-bool ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags);
+IrTProgram *ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags);
 /* Adds a checked chunk's data types and definitions to the module: all of them, or (out of
  * memory, unwinding to the caller's trap) none. */
-void ty_commit(TyModule *m, const IrProgram *prog);
+void ty_commit(TyModule *m, const IrTProgram *prog);
 
-/* The type of a standalone expression (for `-t`), generalized for display; NULL on error. */
-IrType *ty_check_expression(TyModule *m, IrExpr *e, IrDiags *diags);
+/* A standalone expression (`-t`, `-e`, `:t`), checked as the body of a function of no parameters;
+ * *type is its type, generalized for display. NULL on error. */
+IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags);
 
 /* The kind of a written type, for the REPL's :kind: `Type` for a type (whose unknown names are
  * taken as type parameters), `BaseType`, `Shape`, `ShapeVar`, or `Type -> Type` for a data
@@ -46,8 +47,11 @@ const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags);
 IrType *ty_operator_scheme(TyModule *m, int op);
 /* The data type `name` (the newest), or NULL. */
 const IrData *ty_module_adt(const TyModule *m, Sym name);
-/* The type scheme of the newest global `name`, or NULL. */
+/* The newest global `name` and its type scheme, or NULL. */
+const IrTDef *ty_global_def(const TyModule *m, Sym name);
 IrType *ty_global_type(const TyModule *m, Sym name);
+/* The type scheme of a constructor that joined the module, or NULL. */
+IrType *ty_ctor_scheme(const TyModule *m, const IrCtor *k);
 /* The number of arguments of the newest constructor `name`, or -1 (the parser's callback). */
 int ty_ctor_arity(void *module, Sym name);
 

@@ -880,7 +880,7 @@ static void run_input(Session *s, const char *text, bool as_expression, Counts *
   cur_text = text;
   FILE *mem = capture_begin();
   if (as_expression) {
-    IrExpr *e = NULL;
+    IrTFn *e = NULL;
     set_phase(PH_CHECK);
     IrType *t = session_check_expression(s, "<fuzz>", text, &e);
     set_phase(PH_IDLE);
@@ -902,7 +902,7 @@ static void run_input(Session *s, const char *text, bool as_expression, Counts *
     }
   } else {
     set_phase(PH_CHECK);
-    IrProgram *p = session_load_chunk(s, "<fuzz>", text, strlen(text), false, NULL);
+    IrTProgram *p = session_load_chunk(s, "<fuzz>", text, strlen(text), false, NULL);
     set_phase(PH_IDLE);
     if (p) {
       c->accepted++;
@@ -926,7 +926,7 @@ static const char *probe_setup =
     "def @fuzz_probe(%p: FuzzProbe) -> int32 { match (%p) { FuzzProbeA => 0, FuzzProbeB(%n) => %n + 1 } }\n";
 
 static bool probe_one(Session *s, const char *text, const char *want, IrBuf *why) {
-  IrExpr *e = NULL;
+  IrTFn *e = NULL;
   FILE *mem = capture_begin();
   set_phase(PH_CHECK);
   IrType *t = session_check_expression(s, "<probe>", text, &e);

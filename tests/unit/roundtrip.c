@@ -19,17 +19,33 @@ static bool expects_parse_error(const IrSource *src) {
 /* The module files are checked against: the Prelude, then each file that checks, in turn. */
 static TyModule *module;
 
+/* Checking leaves the AST as the parser made it (the checker's findings are the typed program):
+ * the checked program equals a fresh parse of its text. */
+static void check_untouched(const char *path, const IrSource *src, const IrProgram *checked, IrParseOptions *opts) {
+  IrDiags d = {0};
+  IrBuf why;
+  ir_buf_init(&why);
+  IrParseResult fresh = ir_parse_program(src, opts, &d);
+  bool ok = fresh.program && ir_program_equal(checked, fresh.program, &why);
+  if (!tap_ok(ok, "%s: checking leaves its AST as parsed", path)) tap_diag("%s", why.data);
+}
+
 static void check_typed(const char *path, const IrSource *src) {
   IrDiags d = {0};
   IrParseOptions opts = {.ctor_arity = ty_ctor_arity, .ctx = module};
   IrParseResult r = ir_parse_program(src, &opts, &d);
-  if (!r.program || !ty_check_program(module, r.program, &d)) return; /* an error test */
-  ty_commit(module, r.program);
+  IrTProgram *tp = r.program ? ty_check_program(module, r.program, &d) : NULL;
+  if (!tp) return; /* an error test */
+  check_untouched(path, src, r.program, &opts);
+  ty_commit(module, tp);
   IrBuf text, why;
   ir_buf_init(&text);
   ir_buf_init(&why);
-  for (int i = 0; i < r.program->nitems; i++) {
-    ir_print_item_typed(&text, &r.program->items[i]);
+  for (int i = 0; i < tp->nitems; i++) {
+    const IrTItem *it = &tp->items[i];
+    if (it->def) ir_print_def_typed(&text, it->def);
+    else if (it->expr) ir_print_expr_typed(&text, it->expr, it->type);
+    else ir_print_item(&text, it->src);
     ir_buf_putc(&text, '\n');
   }
   IrParseResult again = ir_parse_program(ir_source_new("<printed>", text.data, text.len), &opts, &d);
@@ -73,9 +89,9 @@ static void run(void *p) {
   IrSource *prelude = ir_source_new(RELAY_PRELUDE_NAME, relay_prelude_text, relay_prelude_length);
   IrParseOptions opts = {.ctor_arity = ty_ctor_arity, .ctx = module};
   IrParseResult r = ir_parse_program(prelude, &opts, &d);
-  bool prelude_ok = r.program && ty_check_program(module, r.program, &d);
-  tap_ok(prelude_ok, "the Prelude checks");
-  if (prelude_ok) ty_commit(module, r.program);
+  IrTProgram *tp = r.program ? ty_check_program(module, r.program, &d) : NULL;
+  tap_ok(tp != NULL, "the Prelude checks");
+  if (tp) ty_commit(module, tp);
   for (int i = 0; i < files.len; i++) check_file(files.items[i]);
   if (files.len == 0) tap_ok(false, "no .rly files found under the given paths");
   a->status = tap_done();

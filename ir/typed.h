@@ -1,0 +1,138 @@
+/* The typed program: what typing/ makes of a parsed chunk, and what runtime/ compiles (DESIGN §3),
+ * as OCaml's typecore makes a Typedtree of a Parsetree. The parser's AST is never written after
+ * parsing; each typed node points back at the node it was checked from (its span, its literal, the
+ * names messages use) and adds what checking found: the node's resolved type, where each variable
+ * lives (a frame slot, or an entry of the closure's environment), the definition or constructor
+ * each name means, an operator call's decoded attributes, and the values whose `?` dimensions
+ * must be checked when they arrive. */
+#ifndef IR_TYPED_H
+#define IR_TYPED_H
+
+#include "ir/ast.h"
+#include "ir/op.h"
+
+typedef struct IrTExpr IrTExpr;
+typedef struct IrTFn IrTFn;
+
+/* Where a variable lives, as the function that reads it sees it: a slot of its own frame, or an
+ * entry of its closure's environment (copied from the function around when the closure is made). */
+typedef struct IrTVar {
+  bool captured;
+  int index;
+} IrTVar;
+
+/* A global definition as checked. A redefinition (a later chunk) is another IrTDef: code checked
+ * before keeps the one it was checked against. */
+typedef struct IrTDef {
+  const IrItem *item; /* as parsed */
+  Sym name;
+  int id;          /* 0, 1, 2, ... across the session: the run time keeps its compiled globals by it */
+  IrType *scheme;  /* generalized */
+  IrTFn *fn;
+} IrTDef;
+
+/* A constructor as checked: its declaration and its type scheme, fn<a..>(T1..Tn) -> D[a..]. Its
+ * tag and data type are the declaration's (IrCtor.tag, IrCtor.adt). */
+typedef struct IrTCtor {
+  const IrCtor *src;
+  IrType *scheme;
+} IrTCtor;
+
+/* A function: a definition's, a literal's, or (for a top-level expression) one of no parameters
+ * around it. */
+struct IrTFn {
+  const IrExpr *src;   /* IR_EXPR_FN, or the top-level expression */
+  int nparams;         /* in slots 0 .. nparams - 1 */
+  int nslots;          /* the frame: the parameters, then let- and pattern-bound variables */
+  int ncaptures;       /* its environment: where each entry is read from in the function around */
+  IrTVar *captures;
+  int self;            /* the entry that is the function itself (a recursive let), or -1 */
+  IrType *type;        /* fn(...) -> ..., resolved; NULL for a top-level expression's */
+  bool written_result; /* its result type is written */
+  IrType *result_check; /* that type, when the body's value must be checked against it (see
+                         * IrTExpr.check), else NULL */
+  IrTExpr *body;
+};
+
+typedef struct IrTPattern IrTPattern;
+struct IrTPattern {
+  IrPatKind kind;
+  const IrPattern *src; /* NULL in the examples exhaustiveness checks build */
+  IrType *type;
+  const IrTCtor *ctor; /* CTOR */
+  int slot;            /* VAR */
+  int n;               /* CTOR, TUPLE */
+  IrTPattern **args;
+};
+
+typedef struct IrTClause {
+  IrTPattern *pat;
+  IrTExpr *body;
+} IrTClause;
+
+struct IrTExpr {
+  IrExprKind kind; /* src's, except at a use of a graph binding out of its scope: the value's */
+  const IrExpr *src;
+  IrType *type;
+  /* A `?` dimension of this value's type stood in for a constant one of the type its place
+   * expects (an argument, an annotated let): that type, which the value is checked against when
+   * it arrives; else NULL. */
+  IrType *check;
+  union {
+    IrTVar var;          /* LOCAL */
+    const IrTDef *def;   /* GLOBAL */
+    const IrTCtor *ctor; /* CTOR */
+    IrOpId op;           /* OP */
+    struct {
+      int n;
+      IrTExpr **items;
+    } tuple;
+    struct {
+      IrTExpr *tuple;
+      int index;
+    } proj;
+    struct {
+      int slot;
+      IrTExpr *value, *body;
+    } let;
+    IrTFn *fn;
+    struct {
+      IrTExpr *callee;
+      int nargs;
+      IrTExpr **args;
+      const IrOpAttrs *attrs; /* an operator's call: decoded (defaults filled in) */
+    } call;
+    struct {
+      IrTExpr *cond, *then, *els;
+    } ifx;
+    struct {
+      IrTExpr *scrut;
+      int nclauses;
+      IrTClause *clauses;
+    } match;
+    struct {
+      IrTExpr *a, *b;
+    } ref;
+  } u;
+};
+
+/* One item of a checked chunk: a definition, a data declaration's constructors, or a top-level
+ * expression as the body of a function of no parameters. */
+typedef struct IrTItem {
+  const IrItem *src;
+  IrTDef *def;
+  IrTCtor *ctors; /* a data declaration's, in its order */
+  IrTFn *expr;
+  IrType *type; /* a top-level expression's type, generalized for display (`Nil()` is List[t1]) */
+} IrTItem;
+
+typedef struct IrTProgram {
+  const IrProgram *src;
+  int nitems;
+  IrTItem *items; /* one per item of src, in order */
+} IrTProgram;
+
+/* Calls f on each direct subexpression of e in evaluation order, as ir_expr_each_child does. */
+void ir_texpr_each_child(IrTExpr *e, void (*f)(IrTExpr *child, void *env), void *env);
+
+#endif
