@@ -66,11 +66,11 @@ static const char *spatial_letters(int d) { return d == 1 ? "W" : d == 2 ? "HW" 
 
 /* The layout attribute `id` (dflt when not given or ""): pos[k] is the axis of canon[k]. */
 static const char *layout_of(const IrOpAttrs *at, IrAttrId id, const char *canon, const char *dflt, int pos[],
-                             IrOpId op, const IrExpr *e) {
+                             IrOpId op, const RtSite *site) {
   const IrAttrValue *a = &at->v[id];
   const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
   if (!ir_layout_axes(s, canon, pos))
-    rt_error(e, "%s: %s=\"%s\" is not a permutation of \"%s\"", ir_ops[op].name, ir_attr_name(id), s, canon);
+    rt_error(site->expr, "%s: %s=\"%s\" is not a permutation of \"%s\"", ir_ops[op].name, ir_attr_name(id), s, canon);
   return s;
 }
 
@@ -150,34 +150,34 @@ static void win_read(Win *w, const IrOpAttrs *at, int d, IrAttrId size_id, const
  * two letters `kfirst` then spatial, out_layout's positions in opos), the operands in canonical
  * order (shapes xs, ws; data xd, wd) and the window from the weight's spatial sizes. */
 static void conv_operands(IrOpId op, int d, const char *kfirst, const RtOperand *x, const RtOperand *w,
-                          const IrOpAttrs *at, const IrExpr *e, int opos[5], int64_t xs[5], int64_t ws[5],
+                          const IrOpAttrs *at, const RtSite *site, int opos[5], int64_t xs[5], int64_t ws[5],
                           const char **xd, const char **wd, Win *win) {
   char dcanon[8], kcanon[8];
   snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(d));
   snprintf(kcanon, sizeof kcanon, "%s%s", kfirst, spatial_letters(d));
   int dpos[5], kpos[5], rank = d + 2;
-  const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, e);
-  layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, e);
-  layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, e);
+  const char *dl = layout_of(at, IR_A_DATA_LAYOUT, dcanon, dcanon, dpos, op, site);
+  layout_of(at, IR_A_KERNEL_LAYOUT, kcanon, kcanon, kpos, op, site);
+  layout_of(at, IR_A_OUT_LAYOUT, dcanon, dl, opos, op, site);
   if (x->rank != rank || w->rank != rank)
-    rt_error(e, "%s takes data and weights of rank %d", ir_ops[op].name, rank);
+    rt_error(site->expr, "%s takes data and weights of rank %d", ir_ops[op].name, rank);
   *xd = to_canon(x, dpos, xs);
   *wd = to_canon(w, kpos, ws);
   win_read(win, at, d, IR_A_KERNEL_SIZE, ws + 2);
 }
 
-static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int opos[5], rank = d + 2, z = 3 - d;
   int64_t xs[5], ws[5];
   const char *xd, *wd;
   Win win;
-  conv_operands(op, d, "OI", x, w, at, e, opos, xs, ws, &xd, &wd, &win);
+  conv_operands(op, d, "OI", x, w, at, site, opos, xs, ws, &xd, &wd, &win);
   int64_t groups = ir_attr_int(at, IR_A_GROUPS, 1);
   int64_t N = xs[0], C = xs[1], O = ws[0], Cg = ws[1], S[3] = {1, 1, 1}, OS[3];
   for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
   if (groups < 1 || Cg * groups != C || O % groups != 0)
-    rt_error(e, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
+    rt_error(site->expr, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
              rt_shape_text(rank, w->shape), (long long)groups);
   int64_t cs[5] = {N, O}, P = 1, KK = Cg;
   for (int i = 0; i < 3; i++) {
@@ -197,7 +197,7 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
   size_t colsize;
   if (!direct && (__builtin_mul_overflow((size_t)KK, (size_t)P, &colsize) ||
                   __builtin_mul_overflow(colsize, esize, &colsize) || KK == INT64_MAX || P == INT64_MAX))
-    rt_error(e, "%s: the unfolded data (%lld x %lld) is too large", name, (long long)KK, (long long)P);
+    rt_error(site->expr, "%s: the unfolded data (%lld x %lld) is too large", name, (long long)KK, (long long)P);
   char *col = direct ? NULL : rt_alloc_atomic(colsize + 1);
   int64_t plane = S[0] * S[1] * S[2];
   for (int64_t n = 0; n < N; n++) {
@@ -232,10 +232,10 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
                 }
               }
       }
-      rt_gemm(e, dt, false, false, Og, P, KK, wd + (size_t)(g * Og * KK) * esize, direct ? xg : col,
+      rt_gemm(site, dt, false, false, Og, P, KK, wd + (size_t)(g * Og * KK) * esize, direct ? xg : col,
               out + (size_t)((n * O + g * Og) * P) * esize);
     }
-    rt_poll(e);
+    rt_poll(site->expr);
   }
   return out_done(&res);
 }
@@ -248,13 +248,13 @@ static int64_t transpose_len(int64_t n, int64_t k, int64_t st, int64_t dil, int6
 }
 
 static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at,
-                              const IrExpr *e) {
+                              const RtSite *site) {
   const char *name = ir_ops[op].name;
   int opos[5], rank = d + 2, z = 3 - d;
   int64_t xs[5], ws[5], t[3];
   const char *xd, *wd;
   Win win;
-  conv_operands(op, d, "IO", x, w, at, e, opos, xs, ws, &xd, &wd, &win);
+  conv_operands(op, d, "IO", x, w, at, site, opos, xs, ws, &xd, &wd, &win);
   int64_t opad[3] = {0, 0, 0};
   ir_attr_tuple(at, IR_A_OUTPUT_PADDING, d, 0, t);
   for (int i = 0; i < d; i++) opad[z + i] = t[i];
@@ -262,7 +262,7 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   int64_t N = xs[0], C = xs[1], Og = ws[1], S[3] = {1, 1, 1}, OS[3];
   for (int i = 0; i < d; i++) S[z + i] = xs[2 + i];
   if (groups < 1 || ws[0] != C || C % groups != 0)
-    rt_error(e, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
+    rt_error(site->expr, "%s: %s data does not fit %s weights with groups=%lld", name, rt_shape_text(rank, x->shape),
              rt_shape_text(rank, w->shape), (long long)groups);
   int64_t Cg = C / groups, O = Og * groups, cs[5] = {N, O}, P = 1, KK = 1, OP = 1;
   for (int i = 0; i < 3; i++) {
@@ -279,7 +279,7 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   if (N == 0 || O == 0 || OP == 0) return out_done(&res);
   size_t colsize;
   if (__builtin_mul_overflow((size_t)(Og * KK), (size_t)P, &colsize) || __builtin_mul_overflow(colsize, esize, &colsize))
-    rt_error(e, "%s: the columns (%lld x %lld) are too large", name, (long long)(Og * KK), (long long)P);
+    rt_error(site->expr, "%s: the columns (%lld x %lld) are too large", name, (long long)(Og * KK), (long long)P);
   char *col = rt_alloc_atomic(colsize + 1);
   bool f32 = dt.code == IR_DT_FLOAT && dt.bits == 32, f64 = dt.code == IR_DT_FLOAT && dt.bits == 64;
   double *acc = f32 || f64 ? NULL : rt_alloc_atomic(sizeof(double) * (size_t)OP + 1);
@@ -287,7 +287,7 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
       /* col[(o, k0, k1, k2), s] = sum over c of w[g * Cg + c, o, k] x[n, g * Cg + c, s] */
-      rt_gemm(e, dt, true, false, Og * KK, P, Cg, wd + (size_t)(g * Cg * Og * KK) * esize,
+      rt_gemm(site, dt, true, false, Og * KK, P, Cg, wd + (size_t)(g * Cg * Og * KK) * esize,
               xd + (size_t)((n * C + g * Cg) * P) * esize, col);
       for (int64_t o = 0; o < Og; o++) {
         char *dst = out + (size_t)((n * O + g * Og + o) * OP) * esize;
@@ -321,7 +321,7 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
                                          : rt_scalar_from_f64(dt, acc[i]));
       }
     }
-    rt_poll(e);
+    rt_poll(site->expr);
   }
   return out_done(&res);
 }
@@ -353,7 +353,7 @@ static void window_positions(int64_t start, int64_t dil, int64_t kc, IrWide lo, 
   *b = (int64_t)(to > *a ? to : *a);
 }
 
-static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   bool is_max = op == IR_OP_NN_MAX_POOL1D || op == IR_OP_NN_MAX_POOL2D || op == IR_OP_NN_MAX_POOL3D ||
                 op == IR_OP_NN_GLOBAL_MAX_POOL2D;
@@ -366,9 +366,9 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   char canon[8];
   snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
   int dpos[5], opos[5], rank = d + 2, z = 3 - d;
-  const char *dl = layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
-  layout_of(at, IR_A_OUT_LAYOUT, canon, dl, opos, op, e);
-  if (x->rank != rank) rt_error(e, "%s takes data of rank %d", name, rank);
+  const char *dl = layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, site);
+  layout_of(at, IR_A_OUT_LAYOUT, canon, dl, opos, op, site);
+  if (x->rank != rank) rt_error(site->expr, "%s takes data of rank %d", name, rank);
   int64_t xs[5];
   const void *xd = to_canon(x, dpos, xs);
   int64_t S[3] = {1, 1, 1}, OS[3];
@@ -387,7 +387,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
     if (os->given && !os->none && os->n >= 1) ir_attr_tuple(at, IR_A_OUTPUT_SIZE, d, 1, t);
     for (int i = 0; i < d; i++) {
       OS[z + i] = t[i];
-      if (t[i] < 0) rt_error(e, "%s: output_size must not be negative", name);
+      if (t[i] < 0) rt_error(site->expr, "%s: output_size must not be negative", name);
     }
   }
   for (int i = 0; i < d; i++) cs[2 + i] = OS[z + i];
@@ -466,7 +466,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           }
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
         }
-    rt_poll(e);
+    rt_poll(site->expr);
   }
   return out_done(&res);
 }
@@ -474,7 +474,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
 /* ---------------------------------------------------------------- pad */
 
 /* nn.pad: each output index maps to an input index per axis (-1: the pad value), by pad_mode. */
-static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x;
   rt_operand(&x, args[0]);
   const char *name = ir_ops[op].name;
@@ -483,18 +483,18 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
   /* 0 constant, 1 edge, 2 reflect (REFLECT), 3 symmetric (SYMMETRIC: the edge repeated) */
   int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") || !strcmp(ms, "REFLECT") ? 2 : !strcmp(ms, "SYMMETRIC") ? 3 : 0;
   int r = x.rank;
-  if (pw->n != 2 * r) rt_error(e, "%s: pad_width has %d pairs for data of rank %d", name, pw->n / 2, r);
+  if (pw->n != 2 * r) rt_error(site->expr, "%s: pad_width has %d pairs for data of rank %d", name, pw->n / 2, r);
   if (r == 0) return args[0];
   int64_t shape[RT_MAX_RANK], *map[RT_MAX_RANK];
   for (int i = 0; i < r; i++) {
     int64_t n = x.shape[i], lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
     if (__builtin_add_overflow(n, lo, &shape[i]) || __builtin_add_overflow(shape[i], hi, &shape[i]) || shape[i] < 0)
-      rt_error(e, "%s: pad_width [%lld, %lld] does not fit axis %d of %s", name, (long long)lo, (long long)hi, i,
-               rt_shape_text(r, x.shape));
+      rt_error(site->expr, "%s: pad_width [%lld, %lld] does not fit axis %d of %s", name, (long long)lo, (long long)hi,
+               i, rt_shape_text(r, x.shape));
     if ((mode == 1 && n == 0 && shape[i] > 0) || (mode == 2 && (lo > 0 || hi > 0) && (lo >= n || hi >= n)) ||
         (mode == 3 && (lo > n || hi > n || lo < 0 || hi < 0)))
-      rt_error(e, "%s: mode \"%s\" cannot pad axis %d of %s by [%lld, %lld]", name, ms, i, rt_shape_text(r, x.shape),
-               (long long)lo, (long long)hi);
+      rt_error(site->expr, "%s: mode \"%s\" cannot pad axis %d of %s by [%lld, %lld]", name, ms, i,
+               rt_shape_text(r, x.shape), (long long)lo, (long long)hi);
   }
   IrDType dt = x.dt;
   size_t esize = rt_dtype_size(dt);
@@ -539,7 +539,7 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
       if (++idx[i] < shape[i]) break;
       idx[i] = 0;
     }
-    if ((row & 1023) == 0) rt_poll(e);
+    if ((row & 1023) == 0) rt_poll(site->expr);
   }
   return rt_result_value(&res);
 }
@@ -574,11 +574,11 @@ static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n
 
 /* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
  * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
-static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int dpos[4];
-  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
-  if (x->rank != 4) rt_error(e, "%s takes data of rank 4", name);
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, site);
+  if (x->rank != 4) rt_error(site->expr, "%s takes data of rank 4", name);
   int64_t xs[4];
   const void *xd = to_canon(x, dpos, xs);
   int64_t H = xs[2], W = xs[3], OH, OW;
@@ -587,20 +587,20 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   if (op == IR_OP_NN_UPSAMPLING) {
     const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W];
     if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
-      rt_error(e, "%s: the output is too large", name);
+      rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
     mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
     rounding = "";
   } else {
     const IrAttrValue *size = &at->v[IR_A_SIZE];
-    if (size->n != 2) rt_error(e, "%s: size takes 2 values", name);
+    if (size->n != 2) rt_error(site->expr, "%s: size takes 2 values", name);
     OH = size->ints[0], OW = size->ints[1];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
     rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
-  if (OH < 0 || OW < 0) rt_error(e, "%s: the output size is negative", name);
+  if (OH < 0 || OW < 0) rt_error(site->expr, "%s: the output size is negative", name);
   bool nearest = !strcmp(method, "nearest_neighbor");
   if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
   int64_t cs[4] = {xs[0], xs[1], OH, OW};
@@ -609,7 +609,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   /* saturated: data with an empty axis may have others whose product is past int64 */
   int64_t planes = rt_mul_sat(xs[0], xs[1]), o = 0;
   if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
-  if (H == 0 || W == 0) rt_error(e, "%s: resizing an empty image", name);
+  if (H == 0 || W == 0) rt_error(site->expr, "%s: resizing an empty image", name);
   bool int_out = odt.code != IR_DT_FLOAT;
   for (int64_t p = 0; p < planes; p++) {
     int64_t base = p * H * W;
@@ -633,20 +633,20 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
         rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
       }
     }
-    rt_poll(e);
+    rt_poll(site->expr);
   }
   return out_done(&res);
 }
 
 /* image.resize1d, image.resize3d and nn.upsampling3d: resize2d's rules over d spatial axes (canonical NC + d),
  * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double. */
-static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   char canon[8];
   snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
   int dpos[5], rank = d + 2;
-  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
-  if (x->rank != rank) rt_error(e, "%s takes data of rank %d", name, rank);
+  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, site);
+  if (x->rank != rank) rt_error(site->expr, "%s takes data of rank %d", name, rank);
   int64_t xs[5], cs[5];
   const void *xd = to_canon(x, dpos, xs);
   const char *method, *mode, *rounding;
@@ -656,13 +656,13 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
     static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
     for (int i = 0; i < 3; i++)
       if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
-        rt_error(e, "%s: the output is too large", name);
+        rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "trilinear") ? "linear" : "nearest_neighbor";
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
     rounding = "";
   } else {
     const IrAttrValue *size = &at->v[IR_A_SIZE];
-    if (size->n != d) rt_error(e, "%s: size takes %d values", name, d);
+    if (size->n != d) rt_error(site->expr, "%s: size takes %d values", name, d);
     for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
@@ -671,7 +671,8 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   }
   int64_t total = 1, in_plane = 1, out_plane = 1;
   for (int i = 0; i < d; i++) {
-    if (cs[2 + i] < 0 || cs[2 + i] > ((int64_t)1 << 40)) rt_error(e, "%s: the output size is out of range", name);
+    if (cs[2 + i] < 0 || cs[2 + i] > ((int64_t)1 << 40))
+      rt_error(site->expr, "%s: the output size is out of range", name);
     in_plane = rt_mul_sat(in_plane, xs[2 + i]), out_plane = rt_mul_sat(out_plane, cs[2 + i]);
   }
   bool nearest = !strcmp(method, "nearest_neighbor");
@@ -680,7 +681,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   void *out = out_init(&res, odt, rank, cs, dpos);
   for (int i = 0; i < rank; i++) total = rt_mul_sat(total, cs[i]);
   if (total == 0) return out_done(&res);
-  if (in_plane == 0) rt_error(e, "%s: resizing an empty image", name);
+  if (in_plane == 0) rt_error(site->expr, "%s: resizing an empty image", name);
   int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1; /* planes * in_plane elements are in memory */
   for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
   bool int_out = odt.code != IR_DT_FLOAT;
@@ -718,24 +719,24 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
         idx[i] = 0;
       }
     }
-    rt_poll(e);
+    rt_poll(site->expr);
   }
   return out_done(&res);
 }
 
 /* nn.depth_to_space (DCR: the channel is (i, j, c); CRD: (c, i, j)) and nn.space_to_depth (channel
  * (i, j, c)), on NCHW, element by element. */
-static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int dpos[4];
-  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
-  if (x->rank != 4) rt_error(e, "%s takes data of rank 4", name);
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, site);
+  if (x->rank != 4) rt_error(site->expr, "%s takes data of rank 4", name);
   int64_t xs[4], b = ir_attr_int(at, IR_A_BLOCK_SIZE, 1);
   const char *xd = to_canon(x, dpos, xs);
   int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
   bool d2s = op == IR_OP_NN_DEPTH_TO_SPACE, crd = d2s && !strcmp(str_attr(at, IR_A_MODE, "DCR"), "CRD");
   if (b < 1 || (d2s && C % (b * b) != 0) || (!d2s && (H % b != 0 || W % b != 0)))
-    rt_error(e, "%s: block_size=%lld does not fit %s", name, (long long)b, rt_shape_text(4, x->shape));
+    rt_error(site->expr, "%s: block_size=%lld does not fit %s", name, (long long)b, rt_shape_text(4, x->shape));
   int64_t cs[4] = {N, d2s ? C / (b * b) : C * b * b, d2s ? H * b : H / b, d2s ? W * b : W / b};
   size_t esize = rt_dtype_size(x->dt);
   Out res;
@@ -762,35 +763,36 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
 
 /* TF's: the output batch index is (block offset k, flattened with k_1 outermost) * batch + b; a spatial index i
  * of a block's view maps to the padded (uncropped) index i * block + k. */
-static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
   const IrAttrValue *bs = &at->v[IR_A_BLOCK_SHAPE], *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
   int r = x->rank, m = bs->n;
-  if (m < 1 || pp->n != 2 * m || r < m + 1) rt_error(e, "%s: block_shape does not fit data of rank %d", name, r);
+  if (m < 1 || pp->n != 2 * m || r < m + 1)
+    rt_error(site->expr, "%s: block_shape does not fit data of rank %d", name, r);
   int64_t prod = 1, shape[RT_MAX_RANK];
   for (int i = 0; i < m; i++) {
     if (bs->ints[i] < 1 || pp->ints[2 * i] < 0 || pp->ints[2 * i + 1] < 0 ||
         __builtin_mul_overflow(prod, bs->ints[i], &prod))
-      rt_error(e, "%s: block_shape or its pairs out of range", name);
+      rt_error(site->expr, "%s: block_shape or its pairs out of range", name);
   }
   for (int i = 0; i < r; i++) shape[i] = x->shape[i];
   if (to_batch) {
-    if (__builtin_mul_overflow(x->shape[0], prod, &shape[0])) rt_error(e, "%s: the output is too large", name);
+    if (__builtin_mul_overflow(x->shape[0], prod, &shape[0])) rt_error(site->expr, "%s: the output is too large", name);
   } else {
-    if (x->shape[0] % prod) rt_error(e, "%s: the batch %lld is not divisible by %lld", name, (long long)x->shape[0], (long long)prod);
+    if (x->shape[0] % prod) rt_error(site->expr, "%s: the batch %lld is not divisible by %lld", name, (long long)x->shape[0], (long long)prod);
     shape[0] = x->shape[0] / prod;
   }
   for (int i = 0; i < m; i++) {
     int64_t n = x->shape[i + 1], b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1], t;
     if (to_batch) {
       if (__builtin_add_overflow(n, lo + hi, &t) || t % b)
-        rt_error(e, "%s: axis %d of %s padded is not divisible by its block %lld", name, i + 1,
+        rt_error(site->expr, "%s: axis %d of %s padded is not divisible by its block %lld", name, i + 1,
                  rt_shape_text(r, x->shape), (long long)b);
       shape[i + 1] = t / b;
     } else {
       if (__builtin_mul_overflow(n, b, &t) || t - lo - hi < 0)
-        rt_error(e, "%s: crops do not fit axis %d of %s", name, i + 1, rt_shape_text(r, x->shape));
+        rt_error(site->expr, "%s: crops do not fit axis %d of %s", name, i + 1, rt_shape_text(r, x->shape));
       shape[i + 1] = t - lo - hi;
     }
   }
@@ -842,26 +844,26 @@ static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
       if (++idx[i] < shape[i]) break;
       idx[i] = 0;
     }
-    if ((o & 1023) == 0) rt_poll(e);
+    if ((o & 1023) == 0) rt_poll(site->expr);
   }
   return rt_result_value(&res);
 }
 
 /* nn.dilate: element i of each axis goes to i * stride; the rest is dilation_value. */
-static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   const IrAttrValue *st = &at->v[IR_A_STRIDES];
   static const int64_t ones[2] = {1, 1};
   int r = x->rank, n = st->given && !st->none ? st->n : 2;
   const int64_t *s = st->given && !st->none ? st->ints : ones;
-  if (n != r) rt_error(e, "%s: strides has %d values for data of rank %d", name, n, r);
+  if (n != r) rt_error(site->expr, "%s: strides has %d values for data of rank %d", name, n, r);
   int64_t shape[RT_MAX_RANK], total = 1;
   for (int i = 0; i < r; i++) {
-    if (s[i] < 1) rt_error(e, "%s: strides must be positive", name);
+    if (s[i] < 1) rt_error(site->expr, "%s: strides must be positive", name);
     if (x->shape[i] == 0)
       shape[i] = 0;
     else if (__builtin_mul_overflow(x->shape[i] - 1, s[i], &shape[i]) || shape[i] == INT64_MAX)
-      rt_error(e, "%s: the output is too large", name);
+      rt_error(site->expr, "%s: the output is too large", name);
     else
       shape[i] += 1;
     total = rt_mul_sat(total, shape[i]);
@@ -873,7 +875,7 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
     if (r == 0) memcpy(out, x->data, esize);
     return rt_result_value(&res);
   }
-  if (total == INT64_MAX) rt_error(e, "%s: the output is too large", name);
+  if (total == INT64_MAX) rt_error(site->expr, "%s: the output is too large", name);
   RtValue fill = rt_convert(rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), ir_attr_float(at, IR_A_DILATION_VALUE, 0)), x->dt);
   RtOperand fv;
   rt_operand(&fv, fill);
@@ -889,7 +891,7 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
       if (++idx[i] < x->shape[i]) break;
       idx[i] = 0;
     }
-    if ((k & 4095) == 0) rt_poll(e);
+    if ((k & 4095) == 0) rt_poll(site->expr);
   }
   return rt_result_value(&res);
 }
@@ -897,19 +899,19 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 /* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
  * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
  * nearest (round half to even), in double. */
-static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   RtOperand x, b, bi;
   rt_operand(&x, args[0]);
   rt_operand(&b, args[1]);
   rt_operand(&bi, args[2]);
   int dpos[4];
-  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, e);
+  layout_of(at, IR_A_LAYOUT, "NCHW", "NCHW", dpos, op, site);
   if (x.rank != 4 || b.rank != 2 || b.shape[1] != 4 || bi.rank != 1 || bi.shape[0] != b.shape[0])
-    rt_error(e, "%s: data %s, boxes %s and box_indices %s do not fit", name, rt_shape_text(x.rank, x.shape),
+    rt_error(site->expr, "%s: data %s, boxes %s and box_indices %s do not fit", name, rt_shape_text(x.rank, x.shape),
              rt_shape_text(b.rank, b.shape), rt_shape_text(bi.rank, bi.shape));
   const IrAttrValue *size = &at->v[IR_A_CROP_SIZE];
-  if (size->n != 2 || size->ints[0] < 0 || size->ints[1] < 0) rt_error(e, "%s: crop_size takes 2 sizes", name);
+  if (size->n != 2 || size->ints[0] < 0 || size->ints[1] < 0) rt_error(site->expr, "%s: crop_size takes 2 sizes", name);
   int64_t xs[4];
   const void *xd = to_canon(&x, dpos, xs);
   int64_t H = xs[2], W = xs[3], C = xs[1], OH = size->ints[0], OW = size->ints[1], B = b.shape[0];
@@ -927,7 +929,8 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
     double y2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 2)), x2 = rt_scalar_f64(rt_elem_get(b.data, b.dt, n * 4 + 3));
     int64_t img = rt_scalar_i64(rt_elem_get(bi.data, bi.dt, n));
     if (img < 0 || img >= xs[0])
-      rt_error(e, "%s: box index %lld is out of range for a batch of %lld", name, (long long)img, (long long)xs[0]);
+      rt_error(site->expr, "%s: box index %lld is out of range for a batch of %lld", name, (long long)img,
+               (long long)xs[0]);
     for (int64_t c = 0; c < C; c++) {
       int64_t base = (img * C + c) * H * W;
       for (int64_t oy = 0; oy < OH; oy++) {
@@ -954,7 +957,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
         }
       }
-      rt_poll(e);
+      rt_poll(site->expr);
     }
   }
   return out_done(&res);
@@ -962,10 +965,10 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
 
 /* image.affine_grid: out[b, k, i, j] = data[b, k, 0] * x_j + data[b, k, 1] * y_i + data[b, k, 2], with x and y from -1
  * to 1 (topi.testing.affine_grid_python). */
-static RtValue affine_grid(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue affine_grid(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *ts = &at->v[IR_A_TARGET_SHAPE];
   if (x->rank != 3 || x->shape[1] != 2 || x->shape[2] != 3 || ts->n != 2 || ts->ints[0] < 0 || ts->ints[1] < 0)
-    rt_error(e, "%s: data %s is not (batch, 2, 3) or target_shape is not 2 sizes", ir_ops[op].name,
+    rt_error(site->expr, "%s: data %s is not (batch, 2, 3) or target_shape is not 2 sizes", ir_ops[op].name,
              rt_shape_text(x->rank, x->shape));
   int64_t H = ts->ints[0], W = ts->ints[1], shape[4] = {x->shape[0], 2, H, W}, o = 0;
   RtResult res;
@@ -979,7 +982,7 @@ static RtValue affine_grid(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
           double yv = (double)i * 2 / (double)(H - 1) - 1, xv = (double)j * 2 / (double)(W - 1) - 1;
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, m[0] * xv + m[1] * yv + m[2]));
         }
-      rt_poll(e);
+      rt_poll(site->expr);
     }
   return rt_result_value(&res);
 }
@@ -1006,22 +1009,22 @@ static double gs_cubic(const double p[4], double t) {
 /* image.grid_sample on NCHW or NCDHW (any order of their letters): the grid's (x, y[, z]) in [-1, 1] unnormalized
  * (align_corners or not), padding_mode zeros / border / reflection, bilinear (trilinear), nearest (half away from
  * zero) or bicubic (2-d); pixels outside the image are 0 (topi.testing.grid_sample_python). */
-static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   const char *method = str_attr(at, IR_A_METHOD, "bilinear"), *pm = str_attr(at, IR_A_PADDING_MODE, "zeros");
   bool ac = ir_attr_bool(at, IR_A_ALIGN_CORNERS, true);
   int d = x->rank - 2, rank = x->rank;
-  if (d != 2 && d != 3) rt_error(e, "%s takes 4-d or 5-d data", name);
+  if (d != 2 && d != 3) rt_error(site->expr, "%s takes 4-d or 5-d data", name);
   bool nearest = !strcmp(method, "nearest"), cubic = !strcmp(method, "bicubic");
-  if (cubic && d == 3) rt_error(e, "%s: bicubic sampling is 2-d only", name);
+  if (cubic && d == 3) rt_error(site->expr, "%s: bicubic sampling is 2-d only", name);
   char canon[8];
   snprintf(canon, sizeof canon, "NC%s", spatial_letters(d));
   int dpos[5];
-  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, e);
+  layout_of(at, IR_A_LAYOUT, canon, canon, dpos, op, site);
   int64_t xs[5];
   const void *xd = to_canon(x, dpos, xs);
   if (g->rank != rank || g->shape[0] != xs[0] || g->shape[1] != d)
-    rt_error(e, "%s: the grid %s does not fit the data", name, rt_shape_text(g->rank, g->shape));
+    rt_error(site->expr, "%s: the grid %s does not fit the data", name, rt_shape_text(g->rank, g->shape));
   int64_t cs[5] = {xs[0], xs[1]}, plane = 1, in_plane = 1, N = xs[0], C = xs[1];
   for (int i = 0; i < d; i++) cs[2 + i] = g->shape[2 + i], plane *= g->shape[2 + i], in_plane *= xs[2 + i];
   Out res;
@@ -1094,7 +1097,7 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
 #undef GS_PIX
         rt_elem_set(out, x->dt, (b * C + ch) * plane + p, rt_scalar_from_f64(x->dt, v));
       }
-      if ((p & 1023) == 0) rt_poll(e);
+      if ((p & 1023) == 0) rt_poll(site->expr);
     }
   return out_done(&res);
 }
@@ -1110,24 +1113,24 @@ static const char *layout_or(const IrOpAttrs *at, IrAttrId id, const char *dflt)
 
 /* nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc: the data and weight unpacked to NCHW
  * and OIHW (layout_transform's kernel), nn.conv2d's kernel, the result packed into out_layout. */
-static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *kl = layout_or(at, IR_A_KERNEL_LAYOUT, "OIHW"),
              *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
   RtOperand x, w, xc, wc, yc;
-  rt_operands_out_dtype(op, args, e, &x, &w);
-  rt_operand(&xc, rt_layout_transform(&x, dl, "NCHW", e));
-  rt_operand(&wc, rt_layout_transform(&w, kl, "OIHW", e));
+  rt_operands_out_dtype(op, args, site, &x, &w);
+  rt_operand(&xc, rt_layout_transform(&x, dl, "NCHW", site));
+  rt_operand(&wc, rt_layout_transform(&w, kl, "OIHW", site));
   const IrAttrValue *ch = &at->v[IR_A_CHANNELS], *ks = &at->v[IR_A_KERNEL_SIZE];
   if (ch->given && !ch->none && ch->ints[0] != wc.shape[0])
-    rt_error(e, "%s: channels=%lld, but the weight %s (%s) has %lld output channels", name, (long long)ch->ints[0],
-             rt_shape_text(w.rank, w.shape), kl, (long long)wc.shape[0]);
+    rt_error(site->expr, "%s: channels=%lld, but the weight %s (%s) has %lld output channels", name,
+             (long long)ch->ints[0], rt_shape_text(w.rank, w.shape), kl, (long long)wc.shape[0]);
   if (ks->given && !ks->none) {
     int64_t k[2];
     ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 1, k);
     if (k[0] != wc.shape[2] || k[1] != wc.shape[3])
-      rt_error(e, "%s: kernel_size=[%lld, %lld], but the weight is %s (%s)", name, (long long)k[0], (long long)k[1],
-               rt_shape_text(w.rank, w.shape), kl);
+      rt_error(site->expr, "%s: kernel_size=[%lld, %lld], but the weight is %s (%s)", name, (long long)k[0],
+               (long long)k[1], rt_shape_text(w.rank, w.shape), kl);
   }
   IrOpAttrs canon = *at;
   canon.v[IR_A_DATA_LAYOUT].str = "NCHW";
@@ -1135,8 +1138,8 @@ static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at,
   canon.v[IR_A_OUT_LAYOUT].str = "NCHW";
   canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
   canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
-  rt_operand(&yc, conv(op, 2, &xc, &wc, &canon, e));
-  return rt_layout_transform(&yc, "NCHW", ol, e);
+  rt_operand(&yc, conv(op, 2, &xc, &wc, &canon, site));
+  return rt_layout_transform(&yc, "NCHW", ol, site);
 }
 
 /* ---------------------------------------------------------------- Winograd (h4-y1) */
@@ -1196,10 +1199,11 @@ static void winograd_matrices(int m, int r, IrDType dt, double *A, double *B, do
 static double get_f64(const RtOperand *x, int64_t i) { return rt_scalar_f64(rt_elem_get(x->data, x->dt, i)); }
 
 /* nn.contrib_conv2d_winograd_weight_transform: (O, I, k, k) -> (alpha, alpha, O, I), G w G^T. */
-static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at, const RtSite *site) {
   int64_t m = ir_attr_int(at, IR_A_TILE_SIZE, 0);
   if (w->rank != 4 || w->shape[2] != w->shape[3] || w->shape[2] < 3 || w->shape[2] > 7 || m < 2 || m > 8)
-    rt_error(e, "nn.contrib_conv2d_winograd_weight_transform: the weight %s with tile_size=%lld is not supported",
+    rt_error(site->expr,
+             "nn.contrib_conv2d_winograd_weight_transform: the weight %s with tile_size=%lld is not supported",
              rt_shape_text(w->rank, w->shape), (long long)m);
   int r = (int)w->shape[2], n = (int)m + r - 1;
   double A[14 * 8], B[14 * 14], G[14 * 7];
@@ -1223,22 +1227,22 @@ static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at
 /* nn.contrib_conv2d_winograd_without_weight_transform: topi's _conv2d_winograd_nchw_impl on the data
  * unpacked to NCHW, with the transformed weight (alpha, alpha, O, I): per m x m output tile,
  * A^T [sum_i U[., ., o, i] (B^T d_i B)] A, in double; padding past the data is 0. */
-static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = "nn.contrib_conv2d_winograd_without_weight_transform";
   const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
   RtOperand x0, u, x;
-  rt_operands_out_dtype(IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM, args, e, &x0, &u);
-  rt_operand(&x, rt_layout_transform(&x0, dl, "NCHW", e));
+  rt_operands_out_dtype(IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM, args, site, &x0, &u);
+  rt_operand(&x, rt_layout_transform(&x0, dl, "NCHW", site));
   int64_t m = ir_attr_int(at, IR_A_TILE_SIZE, 0), k[2], lo[2], hi[2];
   ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 0, k);
   ir_attr_pads(at, 2, lo, hi);
   int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = ir_attr_int(at, IR_A_CHANNELS, 0);
   int r = (int)k[0], n = (int)m + r - 1;
   if (m < 2 || m > 8 || r < 3 || r > 7 || k[1] != k[0])
-    rt_error(e, "%s: tile_size=%lld with kernel_size=[%lld, %lld] is not supported", name, (long long)m,
+    rt_error(site->expr, "%s: tile_size=%lld with kernel_size=[%lld, %lld] is not supported", name, (long long)m,
              (long long)k[0], (long long)k[1]);
   if (u.rank != 4 || u.shape[0] != n || u.shape[1] != n || u.shape[2] != O || u.shape[3] != C)
-    rt_error(e, "%s: the weight %s is not the transform of a %lldx%lld kernel from %lld to %lld channels (%d, %d, %lld, %lld)",
+    rt_error(site->expr, "%s: the weight %s is not the transform of a %lldx%lld kernel from %lld to %lld channels (%d, %d, %lld, %lld)",
              name, rt_shape_text(u.rank, u.shape), (long long)r, (long long)r, (long long)C, (long long)O, n, n,
              (long long)O, (long long)C);
   int64_t OH = H + lo[0] + hi[0] - r + 1, OW = W + lo[1] + hi[1] - r + 1;
@@ -1294,7 +1298,7 @@ static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const IrE
       }
   RtOperand y;
   rt_operand(&y, rt_result_value(&res));
-  return rt_layout_transform(&y, "NCHW", ol, e);
+  return rt_layout_transform(&y, "NCHW", ol, site);
 }
 
 /* ---------------------------------------------------------------- auto_scheduler_layout_transform (h4-y1) */
@@ -1329,12 +1333,12 @@ static bool same_axis(const AutoLayout *a, int i, const AutoLayout *b, int j) {
 
 /* topi's auto_scheduler_layout_transform: each output element reads the data at, per src axis, the index
  * combined (outermost first) from the output's axes of that name; an index past the data is an error. */
-static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   AutoLayout src, dst;
   auto_layout(at->v[IR_A_SRC_LAYOUT].str, &src);
   auto_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
   if (x->rank != src.n)
-    rt_error(e, "auto_scheduler_layout_transform: the data %s does not have src_layout's %d axes",
+    rt_error(site->expr, "auto_scheduler_layout_transform: the data %s does not have src_layout's %d axes",
              rt_shape_text(x->rank, x->shape), src.n);
   int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, count = 1;
   int64_t st = 1;
@@ -1350,7 +1354,7 @@ static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAtt
       for (int i = 0; i < dst.n; i++)
         if (same_axis(&src, k, &dst, i)) v = v * dst.size[i] + idx[i];
       if (v >= x->shape[k])
-        rt_error(e, "auto_scheduler_layout_transform: dst_layout=\"%s\" reads index %lld of axis %.*s, beyond the data %s",
+        rt_error(site->expr, "auto_scheduler_layout_transform: dst_layout=\"%s\" reads index %lld of axis %.*s, beyond the data %s",
                  at->v[IR_A_DST_LAYOUT].str, (long long)v, src.len[k], src.name[k], rt_shape_text(x->rank, x->shape));
       off += v * strides[k];
     }
@@ -1367,9 +1371,10 @@ static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAtt
 
 /* topi's conv2d_gemm_weight_transform: HWIO flattened to (K, N), zero-padded (K to 4 * tile_cols, N to
  * tile_rows), blocked: out[x, y, z, w] = flat[w + tile_cols * y, z + tile_rows * x]. */
-static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, const RtSite *site) {
   int64_t n = ir_attr_int(at, IR_A_TILE_ROWS, 1), k = ir_attr_int(at, IR_A_TILE_COLS, 1);
-  if (w->rank != 4 || n < 1 || k < 1) rt_error(e, "nn.contrib_conv2d_gemm_weight_transform takes an HWIO weight");
+  if (w->rank != 4 || n < 1 || k < 1)
+    rt_error(site->expr, "nn.contrib_conv2d_gemm_weight_transform takes an HWIO weight");
   int64_t K = rt_mul_sat(rt_mul_sat(w->shape[0], w->shape[1]), w->shape[2]), N = w->shape[3], kk = rt_mul_sat(4, k);
   int64_t shape[4] = {(N + n - 1) / n, (K + kk - 1) / kk * kk / k, n, k};
   size_t esize = rt_dtype_size(w->dt);
@@ -1391,19 +1396,20 @@ static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, co
 
 /* nn.contrib_conv2d_gemm_without_weight_transform: the HWIO weight recovered from the transform's blocks
  * (kernel_size, the data's channels, channels), then nn.conv2d's kernel in NHWC. */
-static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   IrOpId op = IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM;
   const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NHWC"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
   RtOperand x0, b, x, wc, yc;
-  rt_operands_out_dtype(op, args, e, &x0, &b);
-  rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", e));
+  rt_operands_out_dtype(op, args, site, &x0, &b);
+  rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", site));
   int64_t ks[2], O = ir_attr_int(at, IR_A_CHANNELS, 0), I = x.shape[3];
   ir_attr_tuple(at, IR_A_KERNEL_SIZE, 2, 1, ks);
   int64_t K = rt_mul_sat(rt_mul_sat(ks[0], ks[1]), I);
   if (b.rank != 4 || b.shape[2] < 1 || b.shape[3] < 1 || rt_mul_sat(b.shape[0], b.shape[2]) < O ||
       rt_mul_sat(b.shape[1], b.shape[3]) < K)
-    rt_error(e, "%s: the weight %s does not hold a %lldx%lld kernel from %lld to %lld channels", ir_ops[op].name,
-             rt_shape_text(b.rank, b.shape), (long long)ks[0], (long long)ks[1], (long long)I, (long long)O);
+    rt_error(site->expr, "%s: the weight %s does not hold a %lldx%lld kernel from %lld to %lld channels",
+             ir_ops[op].name, rt_shape_text(b.rank, b.shape), (long long)ks[0], (long long)ks[1], (long long)I,
+             (long long)O);
   int64_t n = b.shape[2], k = b.shape[3], wshape[4] = {ks[0], ks[1], I, O};
   size_t esize = rt_dtype_size(b.dt);
   RtResult wres;
@@ -1419,65 +1425,65 @@ static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const IrExpr 
   canon.v[IR_A_OUT_LAYOUT].str = "NHWC";
   canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
   canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
-  rt_operand(&yc, conv(op, 2, &x, &wc, &canon, e));
-  return rt_layout_transform(&yc, "NHWC", ol, e);
+  rt_operand(&yc, conv(op, 2, &x, &wc, &canon, site));
+  return rt_layout_transform(&yc, "NHWC", ol, site);
 }
 
-RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  const IrOpAttrs *at = rt_attrs(e);
+RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
+  const IrOpAttrs *at = site->attrs;
   RtOperand x, w;
   switch (op) {
   case IR_OP_NN_CONV1D:
   case IR_OP_NN_CONV2D:
   case IR_OP_NN_CONV3D:
-    rt_operands_out_dtype(op, args, e, &x, &w);
-    return conv(op, op == IR_OP_NN_CONV1D ? 1 : op == IR_OP_NN_CONV2D ? 2 : 3, &x, &w, at, e);
+    rt_operands_out_dtype(op, args, site, &x, &w);
+    return conv(op, op == IR_OP_NN_CONV1D ? 1 : op == IR_OP_NN_CONV2D ? 2 : 3, &x, &w, at, site);
   case IR_OP_NN_CONV1D_TRANSPOSE:
   case IR_OP_NN_CONV2D_TRANSPOSE:
   case IR_OP_NN_CONV3D_TRANSPOSE:
-    rt_operands_out_dtype(op, args, e, &x, &w);
-    return conv_transpose(op, op == IR_OP_NN_CONV1D_TRANSPOSE ? 1 : op == IR_OP_NN_CONV2D_TRANSPOSE ? 2 : 3, &x, &w, at, e);
+    rt_operands_out_dtype(op, args, site, &x, &w);
+    return conv_transpose(op, op == IR_OP_NN_CONV1D_TRANSPOSE ? 1 : op == IR_OP_NN_CONV2D_TRANSPOSE ? 2 : 3, &x, &w, at, site);
   case IR_OP_NN_MAX_POOL1D:
   case IR_OP_NN_AVG_POOL1D:
   case IR_OP_NN_ADAPTIVE_AVG_POOL1D:
-  case IR_OP_NN_ADAPTIVE_MAX_POOL1D: rt_operand(&x, args[0]); return pool(op, 1, &x, at, e);
+  case IR_OP_NN_ADAPTIVE_MAX_POOL1D: rt_operand(&x, args[0]); return pool(op, 1, &x, at, site);
   case IR_OP_NN_MAX_POOL3D:
   case IR_OP_NN_AVG_POOL3D:
   case IR_OP_NN_ADAPTIVE_AVG_POOL3D:
-  case IR_OP_NN_ADAPTIVE_MAX_POOL3D: rt_operand(&x, args[0]); return pool(op, 3, &x, at, e);
+  case IR_OP_NN_ADAPTIVE_MAX_POOL3D: rt_operand(&x, args[0]); return pool(op, 3, &x, at, site);
   case IR_OP_NN_MAX_POOL2D:
   case IR_OP_NN_AVG_POOL2D:
   case IR_OP_NN_GLOBAL_AVG_POOL2D:
   case IR_OP_NN_GLOBAL_MAX_POOL2D:
   case IR_OP_NN_ADAPTIVE_AVG_POOL2D:
-  case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, e);
+  case IR_OP_NN_ADAPTIVE_MAX_POOL2D: rt_operand(&x, args[0]); return pool(op, 2, &x, at, site);
   case IR_OP_NN_PAD:
-  case IR_OP_NN_MIRROR_PAD: return pad(op, args, nargs, at, e);
+  case IR_OP_NN_MIRROR_PAD: return pad(op, args, nargs, at, site);
   case IR_OP_NN_SPACE_TO_BATCH_ND:
-  case IR_OP_NN_BATCH_TO_SPACE_ND: rt_operand(&x, args[0]); return batch_space(op, &x, at, e);
+  case IR_OP_NN_BATCH_TO_SPACE_ND: rt_operand(&x, args[0]); return batch_space(op, &x, at, site);
   case IR_OP_NN_UPSAMPLING:
-  case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, e);
-  case IR_OP_IMAGE_CROP_AND_RESIZE: return crop_and_resize(op, args, at, e);
-  case IR_OP_IMAGE_AFFINE_GRID: rt_operand(&x, args[0]); return affine_grid(op, &x, at, e);
+  case IR_OP_IMAGE_RESIZE2D: rt_operand(&x, args[0]); return resize(op, &x, at, site);
+  case IR_OP_IMAGE_CROP_AND_RESIZE: return crop_and_resize(op, args, at, site);
+  case IR_OP_IMAGE_AFFINE_GRID: rt_operand(&x, args[0]); return affine_grid(op, &x, at, site);
   case IR_OP_IMAGE_GRID_SAMPLE:
     rt_operand(&x, args[0]);
     rt_operand(&w, args[1]);
-    return grid_sample(op, &x, &w, at, e);
-  case IR_OP_NN_DILATE: rt_operand(&x, args[0]); return dilate(op, &x, at, e);
-  case IR_OP_IMAGE_RESIZE1D: rt_operand(&x, args[0]); return resize_nd(op, 1, &x, at, e);
+    return grid_sample(op, &x, &w, at, site);
+  case IR_OP_NN_DILATE: rt_operand(&x, args[0]); return dilate(op, &x, at, site);
+  case IR_OP_IMAGE_RESIZE1D: rt_operand(&x, args[0]); return resize_nd(op, 1, &x, at, site);
   case IR_OP_IMAGE_RESIZE3D:
-  case IR_OP_NN_UPSAMPLING3D: rt_operand(&x, args[0]); return resize_nd(op, 3, &x, at, e);
+  case IR_OP_NN_UPSAMPLING3D: rt_operand(&x, args[0]); return resize_nd(op, 3, &x, at, site);
   case IR_OP_NN_DEPTH_TO_SPACE:
-  case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, e);
+  case IR_OP_NN_SPACE_TO_DEPTH: rt_operand(&x, args[0]); return pixel_shuffle(op, &x, at, site);
   case IR_OP_NN_CONTRIB_CONV2D_NCHWC:
-  case IR_OP_NN_CONTRIB_DEPTHWISE_CONV2D_NCHWC: return conv2d_nchwc(op, args, at, e);
-  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return winograd_weight_transform(&w, at, e);
-  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM: return winograd_conv(args, at, e);
-  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return gemm_weight_transform(&w, at, e);
-  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM: return gemm_conv(args, at, e);
-  case IR_OP_AUTO_SCHEDULER_LAYOUT_TRANSFORM: rt_operand(&x, args[0]); return auto_scheduler_layout_transform(&x, at, e);
+  case IR_OP_NN_CONTRIB_DEPTHWISE_CONV2D_NCHWC: return conv2d_nchwc(op, args, at, site);
+  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return winograd_weight_transform(&w, at, site);
+  case IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM: return winograd_conv(args, at, site);
+  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WEIGHT_TRANSFORM: rt_operand(&w, args[0]); return gemm_weight_transform(&w, at, site);
+  case IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM: return gemm_conv(args, at, site);
+  case IR_OP_AUTO_SCHEDULER_LAYOUT_TRANSFORM: rt_operand(&x, args[0]); return auto_scheduler_layout_transform(&x, at, site);
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");
-    rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+    rt_error(site->expr, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -7,8 +7,8 @@ static RtValue filled(const IrOpAttrs *a, IrDType dt, RtValue v) {
   return rt_tensor_fill(rt_convert(v, dt), dt, s->n, s->ints);
 }
 
-RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  const IrOpAttrs *a = rt_attrs(e);
+RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
+  const IrOpAttrs *a = site->attrs;
   IrDType f32 = IR_DTYPE(IR_DT_FLOAT, 32);
   switch (op) {
   case IR_OP_ZEROS: return filled(a, ir_attr_dtype(a, IR_A_DTYPE, f32), rt_scalar_i(IR_DTYPE(IR_DT_INT, 64), 0));
@@ -20,9 +20,9 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr
       IrWide w[3] = {0, 0, 1};
       for (int i = 0; i < nargs; i++)
         w[nargs == 1 ? 1 : i] = args[i].dt.code == IR_DT_UINT ? (IrWide)args[i].u.u : (IrWide)rt_scalar_i64(args[i]);
-      if (w[2] == 0) rt_error(e, "arange: the step is 0");
+      if (w[2] == 0) rt_error(site->expr, "arange: the step is 0");
       int64_t n = ir_arange_length_int(w[0], w[1], w[2]);
-      if (n < 0) rt_error(e, "arange: its length passes int64");
+      if (n < 0) rt_error(site->expr, "arange: its length passes int64");
       RtTensor *t = rt_tensor_new(dt, 1, &n);
       for (int64_t i = 0; i < n; i++) {
         IrWide x = w[0] + (IrWide)i * w[2]; /* between start and stop: it fits the dtype's range */
@@ -32,9 +32,9 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr
     }
     double v[3] = {0, 0, 1};
     for (int i = 0; i < nargs; i++) v[nargs == 1 ? 1 : i] = rt_scalar_f64(args[i]);
-    if (v[2] == 0) rt_error(e, "arange: the step is 0");
+    if (v[2] == 0) rt_error(site->expr, "arange: the step is 0");
     double count = ir_arange_length(v[0], v[1], v[2]);
-    if (!(count < 1e15)) rt_error(e, "arange: %g elements are too many", count);
+    if (!(count < 1e15)) rt_error(site->expr, "arange: %g elements are too many", count);
     int64_t n = rt_f2i64(count);
     RtTensor *t = rt_tensor_new(dt, 1, &n);
     bool integral = dt.code != IR_DT_FLOAT;
@@ -48,6 +48,6 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr
   }
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");
-    rt_error(e, "`%s` is not a creation operator", ir_ops[op].name);
+    rt_error(site->expr, "`%s` is not a creation operator", ir_ops[op].name);
   }
 }

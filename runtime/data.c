@@ -22,8 +22,9 @@ static void strides_of(int rank, const int64_t *shape, int64_t *strides) {
   }
 }
 
-static void check_rank(const IrExpr *e, IrOpId op, int rank) {
-  if (rank > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, rank, RT_MAX_RANK);
+static void check_rank(const RtSite *site, IrOpId op, int rank) {
+  if (rank > RT_MAX_RANK)
+    rt_error(site->expr, "%s: rank %d is beyond the %d supported", ir_ops[op].name, rank, RT_MAX_RANK);
 }
 
 static void copy_elem(void *dst, int64_t di, const void *src, int64_t si, size_t esize) {
@@ -32,15 +33,15 @@ static void copy_elem(void *dst, int64_t di, const void *src, int64_t si, size_t
 
 /* Element i of an integer index operand as a position along an axis of n: a negative index counts
  * from the end; out of range (either way) is a run-time error naming the operator. */
-static int64_t index_at(const RtOperand *ix, int64_t i, int64_t n, IrOpId op, int axis, const IrExpr *e) {
+static int64_t index_at(const RtOperand *ix, int64_t i, int64_t n, IrOpId op, int axis, const RtSite *site) {
   RtValue v = rt_elem_get(ix->data, ix->dt, i);
   if (ix->dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX)
-    rt_error(e, "%s: index %llu is out of range for axis %d of length %lld", ir_ops[op].name,
+    rt_error(site->expr, "%s: index %llu is out of range for axis %d of length %lld", ir_ops[op].name,
              (unsigned long long)v.u.u, axis, (long long)n);
   int64_t k = rt_scalar_i64(v);
   if (k < -n || k >= n)
-    rt_error(e, "%s: index %lld is out of range for axis %d of length %lld", ir_ops[op].name, (long long)k, axis,
-             (long long)n);
+    rt_error(site->expr, "%s: index %lld is out of range for axis %d of length %lld", ir_ops[op].name, (long long)k,
+             axis, (long long)n);
   return k < 0 ? k + n : k;
 }
 
@@ -53,13 +54,13 @@ static int64_t span_count(const int64_t *shape, int lo, int hi) {
 
 /* ---------------------------------------------------------------- one_hot */
 
-static RtValue one_hot(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue one_hot(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand ix, on, off;
   rt_operand(&ix, args[0]);
   rt_operand(&on, args[1]);
   rt_operand(&off, args[2]);
   int r = ix.rank;
-  check_rank(e, IR_OP_ONE_HOT, r + 1);
+  check_rank(site, IR_OP_ONE_HOT, r + 1);
   int64_t depth = ir_attr_int(at, IR_A_DEPTH, 1), axis = ir_attr_int(at, IR_A_AXIS, -1);
   if (axis < 0) axis += r + 1;
   IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, on.dt);
@@ -81,17 +82,17 @@ static RtValue one_hot(const RtValue *args, const IrOpAttrs *at, const IrExpr *e
 
 /* ---------------------------------------------------------------- gather, gather_nd */
 
-static RtValue gather(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue gather(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, ix;
   rt_operand(&a, args[0]);
   rt_operand(&ix, args[1]);
   int r = a.rank;
-  check_rank(e, IR_OP_GATHER, r);
-  if (ix.rank != r) rt_error(e, "gather: the indices have rank %d, the data %d", ix.rank, r);
-  int axis = rt_axis(e, IR_OP_GATHER, ir_attr_int(at, IR_A_AXIS, 0), r);
+  check_rank(site, IR_OP_GATHER, r);
+  if (ix.rank != r) rt_error(site->expr, "gather: the indices have rank %d, the data %d", ix.rank, r);
+  int axis = rt_axis(site, IR_OP_GATHER, ir_attr_int(at, IR_A_AXIS, 0), r);
   for (int i = 0; i < r; i++)
     if (i != axis && ix.shape[i] != a.shape[i])
-      rt_error(e, "gather: the indices %s must have the data's shape %s but along axis %d",
+      rt_error(site->expr, "gather: the indices %s must have the data's shape %s but along axis %d",
                rt_shape_text(ix.rank, ix.shape), rt_shape_text(r, a.shape), axis);
   int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
   strides_of(r, a.shape, strides);
@@ -100,7 +101,7 @@ static RtValue gather(const RtValue *args, const IrOpAttrs *at, const IrExpr *e)
   void *out = rt_result_init(&res, a.dt, r, ix.shape);
   int64_t base = 0; /* the offset of idx in the data, without the axis */
   for (int64_t p = 0; p < ix.count; p++) {
-    int64_t k = index_at(&ix, p, a.shape[axis], IR_OP_GATHER, axis, e);
+    int64_t k = index_at(&ix, p, a.shape[axis], IR_OP_GATHER, axis, site);
     copy_elem(out, p, a.data, base + k * strides[axis], esize);
     for (int d = r - 1; d >= 0; d--) {
       if (d != axis) base += strides[d];
@@ -112,19 +113,19 @@ static RtValue gather(const RtValue *args, const IrOpAttrs *at, const IrExpr *e)
   return rt_result_value(&res);
 }
 
-static RtValue gather_nd(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue gather_nd(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, ix;
   rt_operand(&a, args[0]);
   rt_operand(&ix, args[1]);
   int r = a.rank, ri = ix.rank;
-  check_rank(e, IR_OP_GATHER_ND, r + ri);
+  check_rank(site, IR_OP_GATHER_ND, r + ri);
   int64_t b = ir_attr_int(at, IR_A_BATCH_DIMS, 0), m = ri > 0 ? ix.shape[0] : 0;
   if (ri < 1 || b < 0 || b > ri - 1 || m + b > r)
-    rt_error(e, "gather_nd: indices %s with batch_dims=%lld do not index the data %s", rt_shape_text(ri, ix.shape),
-             (long long)b, rt_shape_text(r, a.shape));
+    rt_error(site->expr, "gather_nd: indices %s with batch_dims=%lld do not index the data %s",
+             rt_shape_text(ri, ix.shape), (long long)b, rt_shape_text(r, a.shape));
   for (int i = 0; i < b; i++)
     if (a.shape[i] != ix.shape[i + 1])
-      rt_error(e, "gather_nd: batch dimension %d of the data %s and of the indices %s differ", i,
+      rt_error(site->expr, "gather_nd: batch dimension %d of the data %s and of the indices %s differ", i,
                rt_shape_text(r, a.shape), rt_shape_text(ri, ix.shape));
   int64_t strides[RT_MAX_RANK], shape[2 * RT_MAX_RANK];
   strides_of(r, a.shape, strides);
@@ -140,7 +141,7 @@ static RtValue gather_nd(const RtValue *args, const IrOpAttrs *at, const IrExpr 
     int64_t off = 0;
     for (int i = 0; i < b; i++) off += y[i] * strides[i];
     for (int64_t j = 0; j < m; j++)
-      off += index_at(&ix, j * ny + p, a.shape[b + j], IR_OP_GATHER_ND, (int)(b + j), e) * strides[b + j];
+      off += index_at(&ix, j * ny + p, a.shape[b + j], IR_OP_GATHER_ND, (int)(b + j), site) * strides[b + j];
     memcpy(out + (size_t)(p * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
     for (int d = ri - 2; d >= 0; d--) {
       if (++y[d] < ix.shape[d + 1]) break;
@@ -183,23 +184,23 @@ static RtValue combine(int red, IrDType dt, RtValue old, RtValue u) {
   }
 }
 
-static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, ix, up;
   rt_operand(&a, args[0]);
   rt_operand(&ix, args[1]);
   rt_operand(&up, args[2]);
   int r = a.rank;
-  check_rank(e, IR_OP_SCATTER_ELEMENTS, r);
-  int axis = rt_axis(e, IR_OP_SCATTER_ELEMENTS, ir_attr_int(at, IR_A_AXIS, 0), r);
+  check_rank(site, IR_OP_SCATTER_ELEMENTS, r);
+  int axis = rt_axis(site, IR_OP_SCATTER_ELEMENTS, ir_attr_int(at, IR_A_AXIS, 0), r);
   if (ix.rank != r || up.rank != r)
-    rt_error(e, "scatter_elements: the indices %s and updates %s must have the data's rank %d",
+    rt_error(site->expr, "scatter_elements: the indices %s and updates %s must have the data's rank %d",
              rt_shape_text(ix.rank, ix.shape), rt_shape_text(up.rank, up.shape), r);
   for (int i = 0; i < r; i++) {
     if (ix.shape[i] != up.shape[i])
-      rt_error(e, "scatter_elements: the indices %s and the updates %s must have one shape",
+      rt_error(site->expr, "scatter_elements: the indices %s and the updates %s must have one shape",
                rt_shape_text(r, ix.shape), rt_shape_text(r, up.shape));
     if (i != axis && ix.shape[i] > a.shape[i])
-      rt_error(e, "scatter_elements: the indices %s are larger than the data %s along axis %d",
+      rt_error(site->expr, "scatter_elements: the indices %s are larger than the data %s along axis %d",
                rt_shape_text(r, ix.shape), rt_shape_text(r, a.shape), i);
   }
   int red = RED_UPDATE;
@@ -233,26 +234,26 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
       }
       for (int64_t k = 0; k < len; k++) {
         int64_t p = ibase + k * istr[axis];
-        int64_t q = dbase + index_at(&ix, p, a.shape[axis], IR_OP_SCATTER_ELEMENTS, axis, e) * dstr[axis];
+        int64_t q = dbase + index_at(&ix, p, a.shape[axis], IR_OP_SCATTER_ELEMENTS, axis, site) * dstr[axis];
         rt_elem_set(out, a.dt, q, combine(red, a.dt, rt_elem_get(out, a.dt, q), rt_elem_get(up.data, up.dt, p)));
       }
     }
   return rt_result_value(&res);
 }
 
-static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, ix, up;
   rt_operand(&a, args[0]);
   rt_operand(&ix, args[1]);
   rt_operand(&up, args[2]);
   int r = a.rank, ri = ix.rank;
-  check_rank(e, IR_OP_SCATTER_ND, r + ri);
+  check_rank(site, IR_OP_SCATTER_ND, r + ri);
   int64_t m = ri > 0 ? ix.shape[0] : 0;
   bool fits = ri >= 1 && m <= r && up.rank == ri - 1 + r - m;
   for (int i = 0; fits && i < up.rank; i++) fits = up.shape[i] == (i < ri - 1 ? ix.shape[i + 1] : a.shape[m + i - (ri - 1)]);
   if (!fits)
-    rt_error(e, "scatter_nd: the indices %s and updates %s do not fit the data %s", rt_shape_text(ri, ix.shape),
-             rt_shape_text(up.rank, up.shape), rt_shape_text(r, a.shape));
+    rt_error(site->expr, "scatter_nd: the indices %s and updates %s do not fit the data %s",
+             rt_shape_text(ri, ix.shape), rt_shape_text(up.rank, up.shape), rt_shape_text(r, a.shape));
   int red = RED_UPDATE;
   const IrAttrValue *mv = &at->v[IR_A_MODE];
   if (mv->given) {
@@ -268,7 +269,7 @@ static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const IrExpr
   int64_t ny = span_count(ix.shape, 1, ri), inner = span_count(a.shape, (int)m, r);
   for (int64_t y = 0; y < ny && inner > 0; y++) {
     int64_t off = 0;
-    for (int64_t j = 0; j < m; j++) off += index_at(&ix, j * ny + y, a.shape[j], IR_OP_SCATTER_ND, (int)j, e) * strides[j];
+    for (int64_t j = 0; j < m; j++) off += index_at(&ix, j * ny + y, a.shape[j], IR_OP_SCATTER_ND, (int)j, site) * strides[j];
     for (int64_t t = 0; t < inner; t++)
       rt_elem_set(out, a.dt, off + t,
                   combine(red, a.dt, rt_elem_get(out, a.dt, off + t), rt_elem_get(up.data, up.dt, y * inner + t)));
@@ -316,13 +317,13 @@ static void merge_sort(const Keys *k, int64_t *ord, int64_t *tmp, int64_t n) {
   }
 }
 
-static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, args[0]);
   int r = a.rank;
-  check_rank(e, op, r);
-  if (r == 0) rt_error(e, "%s sorts along an axis, but its argument is a scalar", ir_ops[op].name);
-  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, -1), r);
+  check_rank(site, op, r);
+  if (r == 0) rt_error(site->expr, "%s sorts along an axis, but its argument is a scalar", ir_ops[op].name);
+  int axis = rt_axis(site, op, ir_attr_int(at, IR_A_AXIS, -1), r);
   const IrAttrValue *asc = &at->v[IR_A_IS_ASCEND];
   Keys k = {.cls = a.dt.code == IR_DT_FLOAT ? 0 : a.dt.code == IR_DT_INT ? 1 : 2,
             .ascend = asc->given ? asc->b : op != IR_OP_TOPK};
@@ -330,8 +331,8 @@ static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, cons
   if (op == IR_OP_TOPK) {
     int64_t kk = ir_attr_int(at, IR_A_K, 1);
     if (kk > n)
-      rt_error(e, "topk: k=%lld is more than the %lld elements along axis %d of %s", (long long)kk, (long long)n, axis,
-               rt_shape_text(r, a.shape));
+      rt_error(site->expr, "topk: k=%lld is more than the %lld elements along axis %d of %s", (long long)kk,
+               (long long)n, axis, rt_shape_text(r, a.shape));
     if (kk >= 1) take = kk;
   }
   IrDType idt = ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
@@ -377,7 +378,7 @@ static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, cons
 
 /* ---------------------------------------------------------------- cumsum, cumprod */
 
-static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, args[0]);
   IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, a.dt);
@@ -387,7 +388,7 @@ static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const I
   RtResult res;
   void *out;
   if (ax->given && !ax->none) {
-    int axis = rt_axis(e, op, ax->ints[0], a.rank);
+    int axis = rt_axis(site, op, ax->ints[0], a.rank);
     outer = span_count(a.shape, 0, axis), n = a.shape[axis], inner = span_count(a.shape, axis + 1, a.rank);
     if (a.count == 0) outer = 0;
     out = rt_result_init(&res, dt, a.rank, a.shape);
@@ -417,13 +418,13 @@ static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const I
 /* ---------------------------------------------------------------- sequence_mask */
 
 /* mask_value where the position along `axis` is at or beyond valid_length[batch]. */
-static RtValue sequence_mask(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue sequence_mask(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, len;
   rt_operand(&a, args[0]);
   rt_operand(&len, args[1]);
   int axis = (int)ir_attr_int(at, IR_A_AXIS, 0);
   if (a.rank < 2 || len.rank != 1 || len.shape[0] != a.shape[1 - axis])
-    rt_error(e, "sequence_mask: valid_length %s does not fit the data %s", rt_shape_text(len.rank, len.shape),
+    rt_error(site->expr, "sequence_mask: valid_length %s does not fit the data %s", rt_shape_text(len.rank, len.shape),
              rt_shape_text(a.rank, a.shape));
   RtValue mv = rt_scalar_from_f64(a.dt, ir_attr_float(at, IR_A_MASK_VALUE, 0));
   size_t esize = rt_dtype_size(a.dt);
@@ -445,7 +446,7 @@ static RtValue sequence_mask(const RtValue *args, const IrOpAttrs *at, const IrE
 
 /* ---------------------------------------------------------------- invert_permutation, unravel_index */
 
-static RtValue invert_permutation(const RtValue *args, const IrExpr *e) {
+static RtValue invert_permutation(const RtValue *args, const RtSite *site) {
   RtOperand p;
   rt_operand(&p, args[0]);
   int64_t n = p.count;
@@ -457,7 +458,7 @@ static RtValue invert_permutation(const RtValue *args, const IrExpr *e) {
     RtValue v = rt_elem_get(p.data, p.dt, i);
     int64_t k = rt_scalar_i64(v);
     if ((p.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX) || k < 0 || k >= n || seen[k])
-      rt_error(e, "invert_permutation: element %lld (%lld) makes it no permutation of 0 to %lld", (long long)i,
+      rt_error(site->expr, "invert_permutation: element %lld (%lld) makes it no permutation of 0 to %lld", (long long)i,
                (long long)k, (long long)n - 1);
     seen[k] = true;
     rt_elem_set(out, p.dt, k, rt_scalar_from_i64(p.dt, i));
@@ -465,7 +466,7 @@ static RtValue invert_permutation(const RtValue *args, const IrExpr *e) {
   return rt_result_value(&res);
 }
 
-static RtValue unravel_index(const RtValue *args, const IrExpr *e) {
+static RtValue unravel_index(const RtValue *args, const RtSite *site) {
   RtOperand ix, sh;
   rt_operand(&ix, args[0]);
   rt_operand(&sh, args[1]);
@@ -475,7 +476,7 @@ static RtValue unravel_index(const RtValue *args, const IrExpr *e) {
     RtValue v = rt_elem_get(sh.data, sh.dt, j);
     dims[j] = rt_scalar_i64(v);
     if (dims[j] < 0 || (sh.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
-      rt_error(e, "unravel_index: the shape has a negative dimension");
+      rt_error(site->expr, "unravel_index: the shape has a negative dimension");
     total = rt_mul_sat(total, dims[j]);
   }
   int64_t shape[2] = {k, n};
@@ -485,7 +486,8 @@ static RtValue unravel_index(const RtValue *args, const IrExpr *e) {
     RtValue v = rt_elem_get(ix.data, ix.dt, i);
     int64_t x = rt_scalar_i64(v);
     if (x < 0 || x >= total || (ix.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
-      rt_error(e, "unravel_index: index %lld is out of range for %lld elements", (long long)x, (long long)total);
+      rt_error(site->expr, "unravel_index: index %lld is out of range for %lld elements", (long long)x,
+               (long long)total);
     for (int64_t j = k - 1; j >= 0; j--) {
       rt_elem_set(out, ix.dt, j * n + i, rt_scalar_from_i64(ix.dt, x % dims[j]));
       x /= dims[j];
@@ -499,7 +501,7 @@ static RtValue unravel_index(const RtValue *args, const IrExpr *e) {
 /* TVM's kernel: element (i, j) with k = j - i in [k1, k2] takes diagonal[..., (k2 - k), (k >= 0 ? i : j) +
  * offset], the offset right-aligning a short superdiagonal (super_diag_right_align) or subdiagonal (unless
  * sub_diag_left_align). */
-static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, d;
   rt_operand(&a, args[0]);
   rt_operand(&d, args[1]);
@@ -507,13 +509,14 @@ static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const I
   bool right = ir_attr_bool(at, IR_A_SUPER_DIAG_RIGHT_ALIGN, true), left = ir_attr_bool(at, IR_A_SUB_DIAG_LEFT_ALIGN, false);
   int r = a.rank;
   bool one = k1 == k2;
-  if (r < 2 || d.rank != (one ? r - 1 : r)) rt_error(e, "matrix_set_diag: the diagonal's rank does not fit the data");
+  if (r < 2 || d.rank != (one ? r - 1 : r))
+    rt_error(site->expr, "matrix_set_diag: the diagonal's rank does not fit the data");
   int64_t m = a.shape[r - 2], n = a.shape[r - 1];
   int64_t la = m + (k2 < 0 ? k2 : 0), lb = n - (k1 > 0 ? k1 : 0), maxlen = la < lb ? la : lb;
   for (int i = 0; i < r - 2; i++)
-    if (d.shape[i] != a.shape[i]) rt_error(e, "matrix_set_diag: the batch dimensions of the data and the diagonal differ");
+    if (d.shape[i] != a.shape[i]) rt_error(site->expr, "matrix_set_diag: the batch dimensions of the data and the diagonal differ");
   if (m <= -k1 || n <= k2 || d.shape[d.rank - 1] != maxlen || (!one && d.shape[r - 2] != k2 - k1 + 1))
-    rt_error(e, "matrix_set_diag: the diagonal %s does not fit diagonals %lld to %lld of %s", rt_shape_text(d.rank, d.shape),
+    rt_error(site->expr, "matrix_set_diag: the diagonal %s does not fit diagonals %lld to %lld of %s", rt_shape_text(d.rank, d.shape),
              (long long)k1, (long long)k2, rt_shape_text(a.rank, a.shape));
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
@@ -546,15 +549,15 @@ static int elem_cmp(RtValue a, RtValue b, IrDType dt) {
 }
 
 /* The position of each value in its row of the sorted sequence: the first element >= it (> with right). */
-static RtValue searchsorted(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue searchsorted(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand sq, v;
   rt_operand(&sq, args[0]);
   rt_operand(&v, args[1]);
   if (sq.rank < 1 || v.rank < 1 || !ir_dtype_eq(sq.dt, v.dt) || (sq.rank > 1 && sq.rank != v.rank))
-    rt_error(e, "searchsorted: the values %s do not fit the sorted sequence %s", rt_shape_text(v.rank, v.shape),
-             rt_shape_text(sq.rank, sq.shape));
+    rt_error(site->expr, "searchsorted: the values %s do not fit the sorted sequence %s",
+             rt_shape_text(v.rank, v.shape), rt_shape_text(sq.rank, sq.shape));
   for (int i = 0; sq.rank > 1 && i < v.rank - 1; i++)
-    if (sq.shape[i] != v.shape[i]) rt_error(e, "searchsorted: the leading dimensions of the sequence and the values differ");
+    if (sq.shape[i] != v.shape[i]) rt_error(site->expr, "searchsorted: the leading dimensions of the sequence and the values differ");
   bool right = ir_attr_bool(at, IR_A_RIGHT, false);
   IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
   int64_t len = sq.shape[sq.rank - 1], vin = v.shape[v.rank - 1];
@@ -577,13 +580,13 @@ static RtValue searchsorted(const RtValue *args, const IrOpAttrs *at, const IrEx
 static bool nonzero(RtValue v, IrDType dt) { return dt.code == IR_DT_FLOAT ? rt_scalar_f64(v) != 0 : v.u.u != 0; }
 
 /* The coordinates of the nonzero elements, one row each, in row-major order: (count, rank) int32. */
-static RtValue argwhere(const RtValue *args, const IrExpr *e) {
+static RtValue argwhere(const RtValue *args, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, args[0]);
-  check_rank(e, IR_OP_ARGWHERE, a.rank);
+  check_rank(site, IR_OP_ARGWHERE, a.rank);
   int64_t count = 0;
   for (int64_t i = 0; i < a.count; i++) count += nonzero(rt_elem_get(a.data, a.dt, i), a.dt);
-  if (count > INT32_MAX) rt_error(e, "argwhere: too many elements for int32 coordinates");
+  if (count > INT32_MAX) rt_error(site->expr, "argwhere: too many elements for int32 coordinates");
   int64_t shape[2] = {count, a.rank};
   RtResult res;
   int32_t *out = rt_result_init(&res, IR_DTYPE(IR_DT_INT, 32), 2, shape);
@@ -608,12 +611,12 @@ static int unique_cmp(const void *p, const void *q) {
 
 /* TVM's unique: (unique, indices of first occurrences, inverse_indices, num_unique[, counts]), the padded
  * fields zero past num_unique; the unique elements ascending (sorted) or in order of first occurrence. */
-static RtValue unique(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue unique(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, args[0]);
-  if (a.rank != 1) rt_error(e, "unique takes a vector");
+  if (a.rank != 1) rt_error(site->expr, "unique takes a vector");
   int64_t n = a.count;
-  if (n > INT32_MAX) rt_error(e, "unique: too many elements for int32 indices");
+  if (n > INT32_MAX) rt_error(site->expr, "unique: too many elements for int32 indices");
   bool sorted = ir_attr_bool(at, IR_A_SORTED, true), counts = ir_attr_bool(at, IR_A_RETURN_COUNTS, false);
   size_t sz = sizeof(int64_t) * (size_t)(n ? n : 1);
   int64_t *ord = rt_alloc(sz), *group = rt_alloc(sz), *first = rt_alloc(sz), *cnt = rt_alloc(sz), *rank = rt_alloc(sz);
@@ -665,19 +668,20 @@ static RtValue unique(const RtValue *args, const IrOpAttrs *at, const IrExpr *e)
 
 /* numpy's advanced indexing data[i0, i1, ...]: the index tensors broadcast; negative indices count
  * from the end; the data's remaining axes follow. */
-static RtValue adv_index(RtValue tuple, const IrExpr *e) {
-  if (tuple.kind != RT_TUPLE || tuple.u.tup->n < 2) rt_error(e, "adv_index takes a tuple of the data and indices");
+static RtValue adv_index(RtValue tuple, const RtSite *site) {
+  if (tuple.kind != RT_TUPLE || tuple.u.tup->n < 2)
+    rt_error(site->expr, "adv_index takes a tuple of the data and indices");
   int n = (int)tuple.u.tup->n - 1;
   RtOperand a, *ix = rt_alloc(sizeof(RtOperand) * (size_t)n);
   rt_operand(&a, tuple.u.tup->f[0]);
-  if (n > a.rank) rt_error(e, "adv_index: more index tensors than the data's rank");
+  if (n > a.rank) rt_error(site->expr, "adv_index: more index tensors than the data's rank");
   int rb = 0;
   for (int i = 0; i < n; i++) {
     rt_operand(&ix[i], tuple.u.tup->f[i + 1]);
-    if (ix[i].dt.code != IR_DT_INT && ix[i].dt.code != IR_DT_UINT) rt_error(e, "adv_index: the indices are not integers");
+    if (ix[i].dt.code != IR_DT_INT && ix[i].dt.code != IR_DT_UINT) rt_error(site->expr, "adv_index: the indices are not integers");
     if (ix[i].rank > rb) rb = ix[i].rank;
   }
-  check_rank(e, IR_OP_ADV_INDEX, rb + a.rank - n);
+  check_rank(site, IR_OP_ADV_INDEX, rb + a.rank - n);
   int64_t bshape[RT_MAX_RANK], shape[RT_MAX_RANK], ast[RT_MAX_RANK];
   for (int k = 0; k < rb; k++) {
     bshape[k] = 1;
@@ -685,7 +689,8 @@ static RtValue adv_index(RtValue tuple, const IrExpr *e) {
       int ri = ix[i].rank;
       if (k < rb - ri) continue;
       int64_t d = ix[i].shape[k - (rb - ri)];
-      if (d != 1 && bshape[k] != 1 && d != bshape[k]) rt_error(e, "adv_index: the index tensors do not broadcast");
+      if (d != 1 && bshape[k] != 1 && d != bshape[k])
+        rt_error(site->expr, "adv_index: the index tensors do not broadcast");
       if (d != 1) bshape[k] = d;
     }
     shape[k] = bshape[k];
@@ -707,7 +712,7 @@ static RtValue adv_index(RtValue tuple, const IrExpr *e) {
         j += (ix[i].shape[d] == 1 ? 0 : idx[k]) * mul;
         mul *= ix[i].shape[d];
       }
-      off += index_at(&ix[i], j, a.shape[i], IR_OP_ADV_INDEX, i, e) * ast[i];
+      off += index_at(&ix[i], j, a.shape[i], IR_OP_ADV_INDEX, i, site) * ast[i];
     }
     memcpy(out + (size_t)(o * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
     for (int k = rb - 1; k >= 0; k--) {
@@ -724,20 +729,22 @@ static int64_t int_at(const RtOperand *o, int64_t i) { return rt_scalar_i64(rt_e
 
 /* topi's sparse_to_dense: default_value everywhere, then each index's value (a later index wins);
  * an index outside the output is a run-time error (topi ignores it). */
-static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand ix, v, d;
   rt_operand(&ix, args[0]);
   rt_operand(&v, args[1]);
   rt_operand(&d, args[2]);
   const IrAttrValue *os = &at->v[IR_A_OUTPUT_SHAPE];
   int r = os->n;
-  check_rank(e, IR_OP_SPARSE_TO_DENSE, r);
+  check_rank(site, IR_OP_SPARSE_TO_DENSE, r);
   int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
   for (int i = 0; i < r; i++) shape[i] = os->ints[i];
   strides_of(r, shape, strides);
   int64_t n = ix.rank == 0 ? 1 : ix.shape[0], k = ix.rank == 2 ? ix.shape[1] : 1;
-  if (k != r) rt_error(e, "sparse_to_dense: indices of %lld coordinates for an output of rank %d", (long long)k, r);
-  if (v.rank == 1 && v.shape[0] != n) rt_error(e, "sparse_to_dense: %lld values for %lld indices", (long long)v.shape[0], (long long)n);
+  if (k != r)
+    rt_error(site->expr, "sparse_to_dense: indices of %lld coordinates for an output of rank %d", (long long)k, r);
+  if (v.rank == 1 && v.shape[0] != n)
+    rt_error(site->expr, "sparse_to_dense: %lld values for %lld indices", (long long)v.shape[0], (long long)n);
   RtResult res;
   char *out = rt_result_init(&res, v.dt, r, shape);
   int64_t total = span_count(shape, 0, r);
@@ -748,7 +755,7 @@ static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const I
     for (int64_t c = 0; c < k; c++) {
       int64_t q = int_at(&ix, j * k + c);
       if (q < 0 || q >= shape[c])
-        rt_error(e, "sparse_to_dense: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c,
+        rt_error(site->expr, "sparse_to_dense: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c,
                  (long long)shape[c]);
       off += q * strides[c];
     }
@@ -759,18 +766,19 @@ static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const I
 
 /* topi's sparse_reshape: each index row flattened in prev_shape, unflattened in new_shape (one -1 in
  * it stands for what the element count leaves). */
-static RtValue sparse_reshape(const RtValue *args, const IrExpr *e) {
+static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
   RtOperand ix, ps, ns;
   rt_operand(&ix, args[0]);
   rt_operand(&ps, args[1]);
   rt_operand(&ns, args[2]);
   int64_t n = ix.shape[0], r = ix.shape[1], m = ns.shape[0];
-  if (ps.shape[0] != r) rt_error(e, "sparse_reshape: prev_shape has %lld dimensions for indices of %lld", (long long)ps.shape[0], (long long)r);
+  if (ps.shape[0] != r) rt_error(site->expr, "sparse_reshape: prev_shape has %lld dimensions for indices of %lld", (long long)ps.shape[0], (long long)r);
   int64_t total = 1, known = 1, infer = -1;
   for (int64_t i = 0; i < r; i++) {
     int64_t p = int_at(&ps, i);
-    if (p < 0) rt_error(e, "sparse_reshape: prev_shape has a negative dimension %lld", (long long)p);
-    if (__builtin_mul_overflow(total, p, &total)) rt_error(e, "sparse_reshape: prev_shape's element count overflows");
+    if (p < 0) rt_error(site->expr, "sparse_reshape: prev_shape has a negative dimension %lld", (long long)p);
+    if (__builtin_mul_overflow(total, p, &total))
+      rt_error(site->expr, "sparse_reshape: prev_shape's element count overflows");
   }
   RtResult r0, r1;
   int64_t s1[1] = {m};
@@ -779,19 +787,20 @@ static RtValue sparse_reshape(const RtValue *args, const IrExpr *e) {
   for (int64_t i = 0; i < m; i++) {
     nsh[i] = int_at(&ns, i);
     if (nsh[i] == -1) {
-      if (infer >= 0) rt_error(e, "sparse_reshape: new_shape has more than one -1");
+      if (infer >= 0) rt_error(site->expr, "sparse_reshape: new_shape has more than one -1");
       infer = i;
     } else if (nsh[i] < 0) {
-      rt_error(e, "sparse_reshape: new_shape has a negative dimension %lld", (long long)nsh[i]);
+      rt_error(site->expr, "sparse_reshape: new_shape has a negative dimension %lld", (long long)nsh[i]);
     } else if (__builtin_mul_overflow(known, nsh[i], &known)) {
-      rt_error(e, "sparse_reshape: new_shape's element count overflows");
+      rt_error(site->expr, "sparse_reshape: new_shape's element count overflows");
     }
   }
   if (infer >= 0) {
-    if (known == 0 || total % known) rt_error(e, "sparse_reshape: no dimension for -1 makes %lld elements", (long long)total);
+    if (known == 0 || total % known) rt_error(site->expr, "sparse_reshape: no dimension for -1 makes %lld elements", (long long)total);
     nsh[infer] = total / known;
   } else if (known != total) {
-    rt_error(e, "sparse_reshape: new_shape has %lld elements, prev_shape %lld", (long long)known, (long long)total);
+    rt_error(site->expr, "sparse_reshape: new_shape has %lld elements, prev_shape %lld", (long long)known,
+             (long long)total);
   }
   for (int64_t i = 0; i < m; i++) rt_elem_set(nshape, ns.dt, i, rt_scalar_from_i64(ns.dt, nsh[i]));
   int64_t s0[2] = {n, m};
@@ -801,7 +810,7 @@ static RtValue sparse_reshape(const RtValue *args, const IrExpr *e) {
     for (int64_t c = 0; c < r; c++) {
       int64_t q = int_at(&ix, j * r + c), p = int_at(&ps, c);
       if (q < 0 || q >= p)
-        rt_error(e, "sparse_reshape: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c, (long long)p);
+        rt_error(site->expr, "sparse_reshape: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c, (long long)p);
       flat = flat * p + q;
     }
     for (int64_t c = m - 1; c >= 0; c--) {
@@ -815,31 +824,34 @@ static RtValue sparse_reshape(const RtValue *args, const IrExpr *e) {
 
 /* topi's sparse_fill_empty_rows: the indices (sorted by row) with a (row, 0, ...) entry of
  * default_value for each empty row of dense_shape[0]; every field int64 (values converted, as TVM's). */
-static RtValue sparse_fill_empty_rows(const RtValue *args, const IrExpr *e) {
+static RtValue sparse_fill_empty_rows(const RtValue *args, const RtSite *site) {
   RtOperand ix, v, ds, dv;
   rt_operand(&ix, args[0]);
   rt_operand(&v, args[1]);
   rt_operand(&ds, args[2]);
   rt_operand(&dv, args[3]);
   int64_t n = ix.shape[0], r = ix.shape[1];
-  if (dv.count < 1) rt_error(e, "sparse_fill_empty_rows: default_value is empty");
-  if (ds.count < 1 || ds.count != r) rt_error(e, "sparse_fill_empty_rows: dense_shape does not match the indices");
-  if (v.count != n) rt_error(e, "sparse_fill_empty_rows: %lld values for %lld indices", (long long)v.count, (long long)n);
+  if (dv.count < 1) rt_error(site->expr, "sparse_fill_empty_rows: default_value is empty");
+  if (ds.count < 1 || ds.count != r)
+    rt_error(site->expr, "sparse_fill_empty_rows: dense_shape does not match the indices");
+  if (v.count != n)
+    rt_error(site->expr, "sparse_fill_empty_rows: %lld values for %lld indices", (long long)v.count, (long long)n);
   int64_t rows = int_at(&ds, 0);
-  if (rows < 0) rt_error(e, "sparse_fill_empty_rows: dense_shape has a negative dimension");
+  if (rows < 0) rt_error(site->expr, "sparse_fill_empty_rows: dense_shape has a negative dimension");
   IrDType i64 = IR_DTYPE(IR_DT_INT, 64);
   int64_t prev = -1, empty = rows;
   for (int64_t j = 0; j < n; j++) {
     int64_t row = int_at(&ix, j * r);
     if (row < 0 || row >= rows)
-      rt_error(e, "sparse_fill_empty_rows: row %lld is out of range for %lld rows", (long long)row, (long long)rows);
-    if (row < prev) rt_error(e, "sparse_fill_empty_rows: the indices are not sorted by row");
+      rt_error(site->expr, "sparse_fill_empty_rows: row %lld is out of range for %lld rows", (long long)row,
+               (long long)rows);
+    if (row < prev) rt_error(site->expr, "sparse_fill_empty_rows: the indices are not sorted by row");
     if (row != prev) empty--;
     prev = row;
   }
   int64_t total;
   if (__builtin_add_overflow(n, empty, &total)) /* dense_shape[0] near INT64_MAX: rows no memory holds */
-    rt_error(e, "sparse_fill_empty_rows: %lld rows are more than memory holds", (long long)rows);
+    rt_error(site->expr, "sparse_fill_empty_rows: %lld rows are more than memory holds", (long long)rows);
   int64_t s0[2] = {total, r}, s1[1] = {total}, s2[1] = {rows};
   RtResult r0, r1, r2;
   int64_t *oi = rt_result_init(&r0, i64, 2, s0), *ov = rt_result_init(&r1, i64, 1, s1), *oe = rt_result_init(&r2, i64, 1, s2);
@@ -871,25 +883,25 @@ typedef struct {
   int64_t nrow, bs_r, bs_c; /* block rows, block shape (1 x 1 for CSR) */
 } Sparse;
 
-static void sparse_read(Sparse *s, const RtValue *args, int64_t ncols, IrOpId op, const IrExpr *e) {
+static void sparse_read(Sparse *s, const RtValue *args, int64_t ncols, IrOpId op, const RtSite *site) {
   rt_operand(&s->d, args[0]);
   rt_operand(&s->ix, args[1]);
   rt_operand(&s->ptr, args[2]);
   s->bs_r = s->d.rank == 3 ? s->d.shape[1] : 1;
   s->bs_c = s->d.rank == 3 ? s->d.shape[2] : 1;
   int64_t nnz = s->d.rank ? s->d.shape[0] : 0;
-  if (s->ptr.count < 1) rt_error(e, "%s: indptr is empty", ir_ops[op].name);
-  if (s->ix.count != nnz) rt_error(e, "%s: %lld indices for %lld sparse entries", ir_ops[op].name, (long long)s->ix.count, (long long)nnz);
+  if (s->ptr.count < 1) rt_error(site->expr, "%s: indptr is empty", ir_ops[op].name);
+  if (s->ix.count != nnz) rt_error(site->expr, "%s: %lld indices for %lld sparse entries", ir_ops[op].name, (long long)s->ix.count, (long long)nnz);
   s->nrow = s->ptr.count - 1;
   for (int64_t i = 0; i <= s->nrow; i++) {
     int64_t p = int_at(&s->ptr, i), q = i ? int_at(&s->ptr, i - 1) : 0;
     if (p < q || p > nnz || (i == 0 && p != 0))
-      rt_error(e, "%s: indptr[%lld] = %lld is not a row start in 0..%lld", ir_ops[op].name, (long long)i, (long long)p, (long long)nnz);
+      rt_error(site->expr, "%s: indptr[%lld] = %lld is not a row start in 0..%lld", ir_ops[op].name, (long long)i, (long long)p, (long long)nnz);
   }
   for (int64_t j = 0; j < nnz; j++) {
     int64_t c = int_at(&s->ix, j);
     if (c < 0 || c >= ncols)
-      rt_error(e, "%s: sparse index %lld is out of range for %lld columns%s", ir_ops[op].name, (long long)c, (long long)ncols,
+      rt_error(site->expr, "%s: sparse index %lld is out of range for %lld columns%s", ir_ops[op].name, (long long)c, (long long)ncols,
                s->d.rank == 3 ? " (of blocks)" : "");
   }
 }
@@ -903,7 +915,7 @@ static RtValue mul_add(IrDType dt, RtValue acc, RtValue a, RtValue b) {
 
 /* topi's sparse_dense: dense (M, K) by S (N, K) transposed, or (sparse_lhs) S (M, K) by dense (N, K)
  * transposed; the products summed in the dtype, in the order of the sparse entries. */
-static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand w;
   rt_operand(&w, args[0]);
   bool lhs = ir_attr_bool(at, IR_A_SPARSE_LHS, false);
@@ -912,9 +924,9 @@ static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const IrEx
   RtOperand probe;
   rt_operand(&probe, args[1]);
   int64_t bs_c = probe.rank == 3 ? probe.shape[2] : 1;
-  if (bs_c == 0 || K % bs_c) rt_error(e, "nn.sparse_dense: the dense matrix's %lld columns are no multiple of the block width %lld", (long long)K, (long long)bs_c);
-  sparse_read(&s, args + 1, K / bs_c, IR_OP_NN_SPARSE_DENSE, e);
-  if (s.d.dt.code != w.dt.code || s.d.dt.bits != w.dt.bits) rt_error(e, "nn.sparse_dense: the dense and sparse dtypes differ");
+  if (bs_c == 0 || K % bs_c) rt_error(site->expr, "nn.sparse_dense: the dense matrix's %lld columns are no multiple of the block width %lld", (long long)K, (long long)bs_c);
+  sparse_read(&s, args + 1, K / bs_c, IR_OP_NN_SPARSE_DENSE, site);
+  if (s.d.dt.code != w.dt.code || s.d.dt.bits != w.dt.bits) rt_error(site->expr, "nn.sparse_dense: the dense and sparse dtypes differ");
   int64_t N = rt_mul_sat(s.nrow, s.bs_r);
   int64_t shape[2] = {lhs ? N : M, lhs ? M : N};
   RtResult res;
@@ -941,12 +953,12 @@ static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const IrEx
 
 /* topi's CSR transpose of a square matrix: (data, indices, indptr) of the transpose, rows in order
  * within each new row. */
-static RtValue sparse_transpose(const RtValue *args, const IrExpr *e) {
+static RtValue sparse_transpose(const RtValue *args, const RtSite *site) {
   RtOperand d0;
   rt_operand(&d0, args[2]);
   int64_t n = d0.count - 1;
   Sparse s;
-  sparse_read(&s, args, n < 0 ? 0 : n, IR_OP_NN_SPARSE_TRANSPOSE, e);
+  sparse_read(&s, args, n < 0 ? 0 : n, IR_OP_NN_SPARSE_TRANSPOSE, site);
   int64_t nnz = s.d.count;
   RtResult r0, r1, r2;
   int64_t sd[1] = {nnz}, sp[1] = {n + 1};
@@ -968,12 +980,12 @@ static RtValue sparse_transpose(const RtValue *args, const IrExpr *e) {
 }
 
 /* topi's sparse_add: the dense matrix plus each CSR entry (repeated entries add up). */
-static RtValue sparse_add(const RtValue *args, const IrExpr *e) {
+static RtValue sparse_add(const RtValue *args, const RtSite *site) {
   RtOperand w;
   rt_operand(&w, args[0]);
   Sparse s;
-  sparse_read(&s, args + 1, w.shape[1], IR_OP_NN_SPARSE_ADD, e);
-  if (s.nrow != w.shape[0]) rt_error(e, "nn.sparse_add: the sparse matrix has %lld rows, the dense one %lld", (long long)s.nrow, (long long)w.shape[0]);
+  sparse_read(&s, args + 1, w.shape[1], IR_OP_NN_SPARSE_ADD, site);
+  if (s.nrow != w.shape[0]) rt_error(site->expr, "nn.sparse_add: the sparse matrix has %lld rows, the dense one %lld", (long long)s.nrow, (long long)w.shape[0]);
   RtResult res;
   void *out = rt_result_init(&res, w.dt, 2, w.shape);
   memcpy(out, w.data, (size_t)w.count * rt_dtype_size(w.dt));
@@ -1024,10 +1036,10 @@ static void tf_shift_right(uint64_t a, uint64_t b, uint64_t *oa, uint64_t *ob) {
   else *oa = a >> 1, *ob = 0;
 }
 
-static void key_read(const RtValue *arg, uint64_t g[10], IrOpId op, const IrExpr *e) {
+static void key_read(const RtValue *arg, uint64_t g[10], IrOpId op, const RtSite *site) {
   RtOperand k;
   rt_operand(&k, *arg);
-  if (k.count != 10 || k.dt.code != IR_DT_UINT || k.dt.bits != 64) rt_error(e, "%s: the key is not a (10) uint64 tensor", ir_ops[op].name);
+  if (k.count != 10 || k.dt.code != IR_DT_UINT || k.dt.bits != 64) rt_error(site->expr, "%s: the key is not a (10) uint64 tensor", ir_ops[op].name);
   memcpy(g, k.data, sizeof(uint64_t) * 10);
 }
 
@@ -1074,25 +1086,25 @@ static void threefry_generate(const uint64_t g[10], uint64_t n, uint64_t *out, u
   ng[9] = t[9];
 }
 
-static int64_t out_shape_of(const IrOpAttrs *at, int64_t *shape, int *rank, IrOpId op, const IrExpr *e) {
+static int64_t out_shape_of(const IrOpAttrs *at, int64_t *shape, int *rank, IrOpId op, const RtSite *site) {
   const IrAttrValue *a = &at->v[IR_A_OUT_SHAPE];
   *rank = a->given && !a->none ? a->n : 0;
-  check_rank(e, op, *rank + 1);
+  check_rank(site, op, *rank + 1);
   int64_t n = 1;
   for (int i = 0; i < *rank; i++) {
     shape[i] = a->ints[i];
     if (shape[i] < 0 || __builtin_mul_overflow(n, shape[i], &n) || n > ((int64_t)1 << 40))
-      rt_error(e, "%s: out_shape is too large", ir_ops[op].name);
+      rt_error(site->expr, "%s: out_shape is too large", ir_ops[op].name);
   }
   return n;
 }
 
-static RtValue random_generate(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue random_generate(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   uint64_t g[10], ng[10];
-  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_GENERATE, e);
+  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_GENERATE, site);
   int64_t shape[RT_MAX_RANK];
   int rank;
-  int64_t n = out_shape_of(at, shape, &rank, IR_OP_RANDOM_THREEFRY_GENERATE, e);
+  int64_t n = out_shape_of(at, shape, &rank, IR_OP_RANDOM_THREEFRY_GENERATE, site);
   RtResult r;
   uint64_t *out = rt_result_init(&r, IR_DTYPE(IR_DT_UINT, 64), rank, shape);
   threefry_generate(g, (uint64_t)n, out, ng);
@@ -1100,9 +1112,9 @@ static RtValue random_generate(const RtValue *args, const IrOpAttrs *at, const I
   return rt_tuple_value(2, f);
 }
 
-static RtValue random_split(const RtValue *args, const IrExpr *e) {
+static RtValue random_split(const RtValue *args, const RtSite *site) {
   uint64_t g[10], L[10], R[10];
-  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_SPLIT, e);
+  key_read(&args[0], g, IR_OP_RANDOM_THREEFRY_SPLIT, site);
   if (g[8] == 0) { /* topi's "gen[8] == 0 and gen[9] == 0", as TVM builds it */
     threefry(g, g + 4, L, 1);
     L[4] = L[5] = L[6] = L[7] = 0;
@@ -1149,15 +1161,15 @@ static void uniform_fill(const uint64_t g[10], uint64_t n, IrDType dt, double lo
   }
 }
 
-static RtValue random_uniform(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue random_uniform(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   uint64_t g[10], ng[10];
-  key_read(&args[0], g, op, e);
+  key_read(&args[0], g, op, site);
   IrDType dt = ir_attr_dtype(at, IR_A_OUT_DTYPE, IR_DTYPE(IR_DT_FLOAT, 32));
-  if (dt.code != IR_DT_FLOAT || (dt.bits != 32 && dt.bits != 64)) rt_error(e, "%s: out_dtype is not float32 or float64", ir_ops[op].name);
+  if (dt.code != IR_DT_FLOAT || (dt.bits != 32 && dt.bits != 64)) rt_error(site->expr, "%s: out_dtype is not float32 or float64", ir_ops[op].name);
   double a = rt_scalar_f64(args[1]), b = rt_scalar_f64(args[2]);
   int64_t shape[RT_MAX_RANK];
   int rank;
-  int64_t n = out_shape_of(at, shape, &rank, op, e);
+  int64_t n = out_shape_of(at, shape, &rank, op, site);
   RtResult r;
   void *out = rt_result_init(&r, dt, rank, shape);
   if (op == IR_OP_RANDOM_UNIFORM) {
@@ -1190,18 +1202,18 @@ static RtValue random_uniform(IrOpId op, const RtValue *args, const IrOpAttrs *a
 /* topi's multinomial: probabilities as float32, negatives clipped to 0, normalized by their sum along
  * the last axis and summed up; each float32 uniform sample picks the first index whose cumulative
  * probability exceeds it (the argmin of the positive differences; the first index when none is). */
-static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   uint64_t g[10], ng[10];
-  key_read(&args[0], g, IR_OP_RANDOM_MULTINOMIAL, e);
+  key_read(&args[0], g, IR_OP_RANDOM_MULTINOMIAL, site);
   RtOperand p;
   rt_operand(&p, args[1]);
-  if (p.rank < 1) rt_error(e, "random.multinomial takes probabilities of rank 1 or more");
-  check_rank(e, IR_OP_RANDOM_MULTINOMIAL, p.rank);
+  if (p.rank < 1) rt_error(site->expr, "random.multinomial takes probabilities of rank 1 or more");
+  check_rank(site, IR_OP_RANDOM_MULTINOMIAL, p.rank);
   int64_t ns = ir_attr_int(at, IR_A_NUM_SAMPLES, 1), k = p.shape[p.rank - 1];
   int64_t rows = k ? p.count / k : span_count(p.shape, 0, p.rank - 1);
-  if (ns < 0 || ns > ((int64_t)1 << 32)) rt_error(e, "random.multinomial: num_samples=%lld is out of range", (long long)ns);
+  if (ns < 0 || ns > ((int64_t)1 << 32)) rt_error(site->expr, "random.multinomial: num_samples=%lld is out of range", (long long)ns);
   int64_t shape[RT_MAX_RANK], n = rt_mul_sat(rows, ns);
-  if (n > ((int64_t)1 << 40)) rt_error(e, "random.multinomial: too many samples");
+  if (n > ((int64_t)1 << 40)) rt_error(site->expr, "random.multinomial: too many samples");
   for (int i = 0; i < p.rank - 1; i++) shape[i] = p.shape[i];
   shape[p.rank - 1] = ns;
   float *u = rt_alloc(sizeof(float) * (size_t)(n ? n : 1)), *cum = rt_alloc(sizeof(float) * (size_t)(k ? k : 1));
@@ -1244,11 +1256,11 @@ static double in_dtype(IrDType dt, double v) { return dt.bits == 32 ? (double)(f
 /* topi's dft along the last axis: out[n] = sum_k x[k] e^(-+2 pi i n k / N), in k order, in the dtype
  * (cos and sin of the angle rounded to it); the inverse divides by N. The angle in double (TVM's
  * is a float32 expression). */
-static RtValue dft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue dft(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand re, im;
   rt_operand(&re, args[0]);
   rt_operand(&im, args[1]);
-  if (re.rank < 1 || re.count != im.count || re.dt.bits != im.dt.bits) rt_error(e, "dft: the real and imaginary parts differ");
+  if (re.rank < 1 || re.count != im.count || re.dt.bits != im.dt.bits) rt_error(site->expr, "dft: the real and imaginary parts differ");
   bool inv = ir_attr_bool(at, IR_A_INVERSE, false);
   int64_t n = re.shape[re.rank - 1], rows = n ? re.count / n : 0;
   RtResult r0, r1;
@@ -1273,16 +1285,17 @@ static RtValue dft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
 
 /* topi's stft: out[b, f, t] = sum_w window[w] x[b, t * hop + w] (cos, -sin)(2 pi f w / win_length),
  * in w order in the dtype, divided by sqrt(n_fft) when normalized. */
-static RtValue stft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue stft(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x, win;
   rt_operand(&x, args[0]);
   rt_operand(&win, args[1]);
   IrDType dt = x.dt;
   int64_t n_fft = ir_attr_int(at, IR_A_N_FFT, -1), hop = ir_attr_int(at, IR_A_HOP_LENGTH, -1), wl = ir_attr_int(at, IR_A_WIN_LENGTH, -1);
   if (x.rank < 1 || x.rank > 2 || n_fft < 1 || hop < 1 || wl < 1 || wl > n_fft || win.count != wl)
-    rt_error(e, "stft: the data, window or attributes do not fit");
+    rt_error(site->expr, "stft: the data, window or attributes do not fit");
   int64_t L = x.shape[x.rank - 1], B = x.rank == 2 ? x.shape[0] : 1;
-  if (L < n_fft) rt_error(e, "stft: the data's length %lld is shorter than n_fft=%lld", (long long)L, (long long)n_fft);
+  if (L < n_fft)
+    rt_error(site->expr, "stft: the data's length %lld is shorter than n_fft=%lld", (long long)L, (long long)n_fft);
   int64_t F = ir_attr_bool(at, IR_A_ONESIDED, true) ? n_fft / 2 + 1 : n_fft, T = (L - n_fft) / hop + 1;
   bool norm = ir_attr_bool(at, IR_A_NORMALIZED, false);
   int64_t shape[4];
@@ -1317,11 +1330,11 @@ static RtValue stft(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
 /* out[n, q, i, j] = sum over c, ky, kx (in that order, in the dtype) of f(p1[n, c, y1 + ky, x1 + kx],
  * p2[n, c, y2 + ky, x2 + kx]) / (k * k * C): p1, p2 the data zero-padded (beyond as well, as topi's pad
  * reads), y1 = i * stride1 + max_displacement, y2 = y1 + (q / D - r) * stride2, f a product or |a - b|. */
-static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, b;
   rt_operand(&a, args[0]);
   rt_operand(&b, args[1]);
-  if (a.rank != 4 || b.rank != 4 || a.count != b.count) rt_error(e, "nn.correlation: the data differ");
+  if (a.rank != 4 || b.rank != 4 || a.count != b.count) rt_error(site->expr, "nn.correlation: the data differ");
   IrDType dt = a.dt;
   int64_t k = ir_attr_int(at, IR_A_KERNEL_SIZE, 1), md = ir_attr_int(at, IR_A_MAX_DISPLACEMENT, 1),
           s1 = ir_attr_int(at, IR_A_STRIDE1, 1), s2 = ir_attr_int(at, IR_A_STRIDE2, 1), pad[4];
@@ -1361,13 +1374,13 @@ static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const IrExp
 
 /* out[n, c, y, x] = max over ry, rx of pad(data)[n, c, y * sh + ry * dh - top, x * sw + rx * dw - left]
  * + weight[c, ry, rx], both converted to out_dtype and added in it; the padding reads 0 (topi's pad). */
-static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand d, w;
   rt_operand(&d, args[0]);
   rt_operand(&w, args[1]);
   const IrAttrValue *dla = &at->v[IR_A_DATA_LAYOUT], *kla = &at->v[IR_A_KERNEL_LAYOUT];
   bool nhwc = dla->given && !dla->none && !strcmp(dla->str, "NHWC"), hwi = kla->given && !kla->none && !strcmp(kla->str, "HWI");
-  if (d.rank != 4 || w.rank != 3) rt_error(e, "image.dilation2d: the data or weight has the wrong rank");
+  if (d.rank != 4 || w.rank != 3) rt_error(site->expr, "image.dilation2d: the data or weight has the wrong rank");
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, d.dt);
   int64_t st[2], dil[2], pad[4];
   ir_attr_pair(at, IR_A_STRIDES, 1, st);
@@ -1375,7 +1388,7 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const IrExpr
   ir_attr_padding(at, pad);
   int64_t N = d.shape[0], C = d.shape[nhwc ? 3 : 1], H = d.shape[nhwc ? 1 : 2], W = d.shape[nhwc ? 2 : 3];
   int64_t KH = w.shape[hwi ? 0 : 1], KW = w.shape[hwi ? 1 : 2];
-  if (w.shape[hwi ? 2 : 0] != C) rt_error(e, "image.dilation2d: the weight's channels differ from the data's");
+  if (w.shape[hwi ? 2 : 0] != C) rt_error(site->expr, "image.dilation2d: the weight's channels differ from the data's");
   int64_t OH = (H + pad[0] + pad[2] - (1 + (KH - 1) * dil[0])) / st[0] + 1, OW = (W + pad[1] + pad[3] - (1 + (KW - 1) * dil[1])) / st[1] + 1;
   if (OH < 0) OH = 0;
   if (OW < 0) OW = 0;
@@ -1410,16 +1423,17 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const IrExpr
 /* ---------------------------------------------------------------- nn.fifo_buffer */
 
 /* concatenate((buffer, data), axis) without its first data.shape[axis] along the axis: the buffer's shape. */
-static RtValue fifo_buffer(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue fifo_buffer(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand d, b;
   rt_operand(&d, args[0]);
   rt_operand(&b, args[1]);
-  if (d.rank != b.rank || b.rank < 1 || d.dt.bits != b.dt.bits) rt_error(e, "nn.fifo_buffer: the data and buffer differ");
-  int axis = rt_axis(e, IR_OP_NN_FIFO_BUFFER, ir_attr_int(at, IR_A_AXIS, 0), b.rank);
+  if (d.rank != b.rank || b.rank < 1 || d.dt.bits != b.dt.bits) rt_error(site->expr, "nn.fifo_buffer: the data and buffer differ");
+  int axis = rt_axis(site, IR_OP_NN_FIFO_BUFFER, ir_attr_int(at, IR_A_AXIS, 0), b.rank);
   for (int i = 0; i < b.rank; i++)
-    if (i != axis && d.shape[i] != b.shape[i]) rt_error(e, "nn.fifo_buffer: the data and buffer differ off the axis");
+    if (i != axis && d.shape[i] != b.shape[i])
+      rt_error(site->expr, "nn.fifo_buffer: the data and buffer differ off the axis");
   int64_t n = d.shape[axis], m = b.shape[axis];
-  if (n >= m) rt_error(e, "nn.fifo_buffer: the data is not shorter than the buffer along axis %d", axis);
+  if (n >= m) rt_error(site->expr, "nn.fifo_buffer: the data is not shorter than the buffer along axis %d", axis);
   int64_t outer = span_count(b.shape, 0, axis), inner = span_count(b.shape, axis + 1, b.rank);
   size_t es = rt_dtype_size(b.dt);
   RtResult r;
@@ -1436,35 +1450,35 @@ static RtValue fifo_buffer(const RtValue *args, const IrOpAttrs *at, const IrExp
 /* Each input position of the window moved by its offset (dy, dx) (per deformable group), sampled
  * bilinearly (0 outside the data and for corners outside it), then the grouped convolution's sum in
  * out_dtype (floats accumulated in double, rounded once). */
-static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x, off, w;
   rt_operand(&x, args[0]);
   rt_operand(&off, args[1]);
   rt_operand(&w, args[2]);
-  if (x.rank != 4 || off.rank != 4 || w.rank != 4) rt_error(e, "nn.deformable_conv2d: the data, offset or weight is not 4-d");
+  if (x.rank != 4 || off.rank != 4 || w.rank != 4) rt_error(site->expr, "nn.deformable_conv2d: the data, offset or weight is not 4-d");
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
   int64_t st[2], dil[2], pad[4], G = ir_attr_int(at, IR_A_GROUPS, 1), DG = ir_attr_int(at, IR_A_DEFORMABLE_GROUPS, 1);
   ir_attr_pair(at, IR_A_STRIDES, 1, st);
   ir_attr_pair(at, IR_A_DILATION, 1, dil);
   ir_attr_padding(at, pad);
   int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = w.shape[0], KH = w.shape[2], KW = w.shape[3];
-  if (G < 1 || DG < 1 || C % G || C % DG || O % G || w.shape[1] != C / G) rt_error(e, "nn.deformable_conv2d: the channels do not fit the groups");
+  if (G < 1 || DG < 1 || C % G || C % DG || O % G || w.shape[1] != C / G) rt_error(site->expr, "nn.deformable_conv2d: the channels do not fit the groups");
   /* The weight's sizes and DG are data, not bounded attributes: sizes in checked arithmetic. */
   int64_t OH = ir_window_length(H, KH, dil[0], st[0], pad[0], pad[2], false);
   int64_t OW = ir_window_length(W, KW, dil[1], st[1], pad[1], pad[3], false);
   if (OH == IR_WINDOW_TOO_LARGE || OW == IR_WINDOW_TOO_LARGE || (KH > 0 && dil[0] > INT64_MAX / KH) ||
       (KW > 0 && dil[1] > INT64_MAX / KW))
-    rt_error(e, "nn.deformable_conv2d: the window's sizes pass int64");
+    rt_error(site->expr, "nn.deformable_conv2d: the window's sizes pass int64");
   if (OH < 0) OH = 0;
   if (OW < 0) OW = 0;
   if (off.shape[0] != N || off.shape[1] != rt_mul_sat(rt_mul_sat(rt_mul_sat(KH, KW), DG), 2) || off.shape[2] != OH ||
       off.shape[3] != OW)
-    rt_error(e, "nn.deformable_conv2d: the offset's shape does not fit");
+    rt_error(site->expr, "nn.deformable_conv2d: the offset's shape does not fit");
   int64_t shape[4] = {N, O, OH, OW}, cg = C / G, og = O / G, cdg = C / DG;
   RtResult r;
   void *out = rt_result_init(&r, odt, 4, shape);
   int64_t ncol = rt_mul_sat(rt_mul_sat(C, KH), KW);
-  if (ncol > ((int64_t)1 << 40)) rt_error(e, "nn.deformable_conv2d: the window is too large");
+  if (ncol > ((int64_t)1 << 40)) rt_error(site->expr, "nn.deformable_conv2d: the window is too large");
   double *col = rt_alloc(sizeof(double) * (size_t)(ncol > 0 ? ncol : 1));
   for (int64_t n = 0; n < N; n++)
     for (int64_t oy = 0; oy < OH; oy++)
@@ -1504,11 +1518,11 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
 
 /* dw[o, i, r, s] = sum over n, p, q of grad[n, o, p, q] * data[n, g * C/G + i, p * sh - top + r * dh,
  * q * sw - left + s * dw] (0 outside), g = o / (O / G); summed in double, rounded once. */
-static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand gr, x;
   rt_operand(&gr, args[0]);
   rt_operand(&x, args[1]);
-  if (gr.rank != 4 || x.rank != 4 || gr.shape[0] != x.shape[0]) rt_error(e, "nn.conv2d_backward_weight: the grad and data do not fit");
+  if (gr.rank != 4 || x.rank != 4 || gr.shape[0] != x.shape[0]) rt_error(site->expr, "nn.conv2d_backward_weight: the grad and data do not fit");
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, gr.dt);
   int64_t st[2], dil[2], pad[4], ks[2], G = ir_attr_int(at, IR_A_GROUPS, 1);
   ir_attr_pair(at, IR_A_STRIDES, 1, st);
@@ -1516,7 +1530,7 @@ static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, 
   ir_attr_padding(at, pad);
   ir_attr_pair(at, IR_A_KERNEL_SIZE, 1, ks);
   int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = gr.shape[1], P = gr.shape[2], Q = gr.shape[3];
-  if (G < 1 || C % G || O % G) rt_error(e, "nn.conv2d_backward_weight: the channels do not fit the groups");
+  if (G < 1 || C % G || O % G) rt_error(site->expr, "nn.conv2d_backward_weight: the channels do not fit the groups");
   int64_t ci = C / G, og = O / G, shape[4] = {O, ci, ks[0], ks[1]};
   RtResult r;
   void *out = rt_result_init(&r, odt, 4, shape);
@@ -1539,44 +1553,44 @@ static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, 
   return rt_result_value(&r);
 }
 
-RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   (void)nargs;
-  const IrOpAttrs *at = rt_attrs(e);
+  const IrOpAttrs *at = site->attrs;
   switch (op) {
-  case IR_OP_ONE_HOT: return one_hot(args, at, e);
-  case IR_OP_GATHER: return gather(args, at, e);
-  case IR_OP_GATHER_ND: return gather_nd(args, at, e);
-  case IR_OP_SCATTER_ELEMENTS: return scatter_elements(args, at, e);
-  case IR_OP_SCATTER_ND: return scatter_nd(args, at, e);
-  case IR_OP_ARGSORT: case IR_OP_SORT: case IR_OP_TOPK: return sorting(op, args, at, e);
-  case IR_OP_CUMSUM: case IR_OP_CUMPROD: return scan(op, args, at, e);
-  case IR_OP_SEQUENCE_MASK: return sequence_mask(args, at, e);
-  case IR_OP_INVERT_PERMUTATION: return invert_permutation(args, e);
-  case IR_OP_UNRAVEL_INDEX: return unravel_index(args, e);
-  case IR_OP_MATRIX_SET_DIAG: return matrix_set_diag(args, at, e);
-  case IR_OP_SEARCHSORTED: return searchsorted(args, at, e);
-  case IR_OP_ARGWHERE: return argwhere(args, e);
-  case IR_OP_UNIQUE: return unique(args, at, e);
-  case IR_OP_ADV_INDEX: return adv_index(args[0], e);
-  case IR_OP_SPARSE_TO_DENSE: return sparse_to_dense(args, at, e);
-  case IR_OP_SPARSE_RESHAPE: return sparse_reshape(args, e);
-  case IR_OP_SPARSE_FILL_EMPTY_ROWS: return sparse_fill_empty_rows(args, e);
-  case IR_OP_NN_SPARSE_DENSE: return sparse_dense(args, at, e);
-  case IR_OP_NN_SPARSE_TRANSPOSE: return sparse_transpose(args, e);
-  case IR_OP_NN_SPARSE_ADD: return sparse_add(args, e);
-  case IR_OP_RANDOM_THREEFRY_GENERATE: return random_generate(args, at, e);
-  case IR_OP_RANDOM_THREEFRY_SPLIT: return random_split(args, e);
-  case IR_OP_RANDOM_UNIFORM: case IR_OP_RANDOM_NORMAL: return random_uniform(op, args, at, e);
-  case IR_OP_RANDOM_MULTINOMIAL: return random_multinomial(args, at, e);
-  case IR_OP_DFT: return dft(args, at, e);
-  case IR_OP_STFT: return stft(args, at, e);
-  case IR_OP_NN_CORRELATION: return correlation(args, at, e);
-  case IR_OP_IMAGE_DILATION2D: return dilation2d(args, at, e);
-  case IR_OP_NN_FIFO_BUFFER: return fifo_buffer(args, at, e);
-  case IR_OP_NN_DEFORMABLE_CONV2D: return deformable_conv2d(args, at, e);
-  case IR_OP_NN_CONV2D_BACKWARD_WEIGHT: return conv2d_backward_weight(args, at, e);
+  case IR_OP_ONE_HOT: return one_hot(args, at, site);
+  case IR_OP_GATHER: return gather(args, at, site);
+  case IR_OP_GATHER_ND: return gather_nd(args, at, site);
+  case IR_OP_SCATTER_ELEMENTS: return scatter_elements(args, at, site);
+  case IR_OP_SCATTER_ND: return scatter_nd(args, at, site);
+  case IR_OP_ARGSORT: case IR_OP_SORT: case IR_OP_TOPK: return sorting(op, args, at, site);
+  case IR_OP_CUMSUM: case IR_OP_CUMPROD: return scan(op, args, at, site);
+  case IR_OP_SEQUENCE_MASK: return sequence_mask(args, at, site);
+  case IR_OP_INVERT_PERMUTATION: return invert_permutation(args, site);
+  case IR_OP_UNRAVEL_INDEX: return unravel_index(args, site);
+  case IR_OP_MATRIX_SET_DIAG: return matrix_set_diag(args, at, site);
+  case IR_OP_SEARCHSORTED: return searchsorted(args, at, site);
+  case IR_OP_ARGWHERE: return argwhere(args, site);
+  case IR_OP_UNIQUE: return unique(args, at, site);
+  case IR_OP_ADV_INDEX: return adv_index(args[0], site);
+  case IR_OP_SPARSE_TO_DENSE: return sparse_to_dense(args, at, site);
+  case IR_OP_SPARSE_RESHAPE: return sparse_reshape(args, site);
+  case IR_OP_SPARSE_FILL_EMPTY_ROWS: return sparse_fill_empty_rows(args, site);
+  case IR_OP_NN_SPARSE_DENSE: return sparse_dense(args, at, site);
+  case IR_OP_NN_SPARSE_TRANSPOSE: return sparse_transpose(args, site);
+  case IR_OP_NN_SPARSE_ADD: return sparse_add(args, site);
+  case IR_OP_RANDOM_THREEFRY_GENERATE: return random_generate(args, at, site);
+  case IR_OP_RANDOM_THREEFRY_SPLIT: return random_split(args, site);
+  case IR_OP_RANDOM_UNIFORM: case IR_OP_RANDOM_NORMAL: return random_uniform(op, args, at, site);
+  case IR_OP_RANDOM_MULTINOMIAL: return random_multinomial(args, at, site);
+  case IR_OP_DFT: return dft(args, at, site);
+  case IR_OP_STFT: return stft(args, at, site);
+  case IR_OP_NN_CORRELATION: return correlation(args, at, site);
+  case IR_OP_IMAGE_DILATION2D: return dilation2d(args, at, site);
+  case IR_OP_NN_FIFO_BUFFER: return fifo_buffer(args, at, site);
+  case IR_OP_NN_DEFORMABLE_CONV2D: return deformable_conv2d(args, at, site);
+  case IR_OP_NN_CONV2D_BACKWARD_WEIGHT: return conv2d_backward_weight(args, at, site);
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");
-    rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+    rt_error(site->expr, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -63,37 +63,44 @@ static inline int64_t rt_mul_sat(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* The attributes of the call e (defaults when it has none, or is an operator used as a value). */
-const IrOpAttrs *rt_attrs(const IrExpr *e);
+/* The call `site` running another operator's kernel (bias_add's add, a quantized operator's float
+ * one): the same place, the attributes `attrs`, and no type to check the result against (the
+ * site's type is the outer operator's). */
+static inline RtSite rt_site_inner(const RtSite *site, const IrOpAttrs *attrs) {
+  return (RtSite){.expr = site->expr, .attrs = attrs, .type = NULL};
+}
+
 /* An axis made non-negative for `rank` (the checker has checked it when the rank was known;
  * this checks again for `?` shapes). */
-int rt_axis(const IrExpr *e, IrOpId op, int64_t axis, int rank);
+int rt_axis(const RtSite *site, IrOpId op, int64_t axis, int rank);
 
-/* The operator families, as ir/ops.def names them: each is called with the operator's ID. */
-RtValue rt_kernel_binary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_unary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_annotation(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
-RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+/* The operator families, as ir/ops.def names them: each is called with the operator's ID and the
+ * call as an RtSite (rt.h), never NULL. A kernel reads its attributes from site->attrs and raises its
+ * run-time errors at site->expr (rt_error(site->expr, ...)). */
+RtValue rt_kernel_binary(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_unary(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_annotation(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_conv(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
 
 /* C (m x n) = op(A) op(B), where op(A) is m x k (A stored k x m when ta) and op(B) k x n (B stored
  * n x k when tb); every matrix contiguous and row-major, of dtype dt (nn.c). */
-void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
+void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
              const void *B, void *C);
-/* The two operands of a product (the call e's first two arguments), converted to its out_dtype
+/* The two operands of a product (the call's first two arguments), converted to its out_dtype
  * when it has one, as TVM computes; fails when their dtypes differ (nn.c). */
-void rt_operands_out_dtype(IrOpId op, const RtValue *args, const IrExpr *e, RtOperand *x, RtOperand *w);
+void rt_operands_out_dtype(IrOpId op, const RtValue *args, const RtSite *site, RtOperand *x, RtOperand *w);
 
 /* a from layout src to layout dst (layout_transform's kernel: "NCHW8c" to "NCHW"); both valid for a's
  * rank (transform.c). */
-RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const IrExpr *e);
+RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const RtSite *site);
 
 /* Float to integer, defined for every double. C leaves the conversion of NaN, of the infinities and of values
  * out of the integer's range undefined (LLVM's fptosi, which TVM emits, gives poison), so every kernel converts

@@ -229,18 +229,15 @@ const char *rt_shape_text(int rank, const int64_t *shape) {
   return b.data;
 }
 
-const IrOpAttrs *rt_attrs(const IrExpr *e) {
-  return e && e->kind == IR_EXPR_CALL && e->u.call.opattrs ? e->u.call.opattrs : &ir_op_attrs_none;
-}
-
-int rt_axis(const IrExpr *e, IrOpId op, int64_t axis, int rank) {
+int rt_axis(const RtSite *site, IrOpId op, int64_t axis, int rank) {
   if (axis < -rank || axis >= rank)
-    rt_error(e, "%s: axis %lld is out of range for a tensor of rank %d", ir_ops[op].name, (long long)axis, rank);
+    rt_error(site->expr, "%s: axis %lld is out of range for a tensor of rank %d", ir_ops[op].name, (long long)axis,
+             rank);
   return (int)(axis < 0 ? axis + rank : axis);
 }
 
-static _Noreturn void broadcast_error(const IrExpr *e, IrOpId op, const RtOperand *a, const RtOperand *b, int axis) {
-  rt_error(e, "%s: shapes %s and %s do not broadcast (from the right, dimension %d is %lld in one and %lld in the other)",
+static _Noreturn void broadcast_error(const RtSite *site, IrOpId op, const RtOperand *a, const RtOperand *b, int axis) {
+  rt_error(site->expr, "%s: shapes %s and %s do not broadcast (from the right, dimension %d is %lld in one and %lld in the other)",
            ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(b->rank, b->shape), axis,
            (long long)a->shape[a->rank - 1 - axis], (long long)b->shape[b->rank - 1 - axis]);
 }
@@ -248,28 +245,28 @@ static _Noreturn void broadcast_error(const IrExpr *e, IrOpId op, const RtOperan
 /* ---------------------------------------------------------------- binary kernel */
 
 
-static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
+static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
   RtOperand a, b;
   rt_operand(&a, va);
   rt_operand(&b, vb);
   if (!ir_dtype_eq(a.dt, b.dt)) {
     char na[24], nb[24];
-    rt_error(e, "%s: the arguments' dtypes differ (%s and %s)", ir_ops[op].name, ir_dtype_name(a.dt, na),
+    rt_error(site->expr, "%s: the arguments' dtypes differ (%s and %s)", ir_ops[op].name, ir_dtype_name(a.dt, na),
              ir_dtype_name(b.dt, nb));
   }
   if (op >= IR_OP_LEFT_SHIFT && op <= IR_OP_BITWISE_XOR && a.dt.code != IR_DT_INT && a.dt.code != IR_DT_UINT &&
       !(a.dt.code == IR_DT_BOOL && op >= IR_OP_BITWISE_AND)) {
     char na[24];
-    rt_error(e, "%s: works on integer tensors, not %s", ir_ops[op].name, ir_dtype_name(a.dt, na));
+    rt_error(site->expr, "%s: works on integer tensors, not %s", ir_ops[op].name, ir_dtype_name(a.dt, na));
   }
   int rank = a.rank > b.rank ? a.rank : b.rank;
-  if (rank > RT_MAX_RANK) rt_error(e, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, RT_MAX_RANK);
+  if (rank > RT_MAX_RANK) rt_error(site->expr, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, RT_MAX_RANK);
   int64_t shape[RT_MAX_RANK], stride_a[RT_MAX_RANK], stride_b[RT_MAX_RANK];
   int64_t acc_a = 1, acc_b = 1;
   for (int k = 0; k < rank; k++) { /* from the right */
     int ia = a.rank - 1 - k, ib = b.rank - 1 - k, io = rank - 1 - k;
     int64_t da = ia >= 0 ? a.shape[ia] : 1, db = ib >= 0 ? b.shape[ib] : 1;
-    if (da != db && da != 1 && db != 1) broadcast_error(e, op, &a, &b, k);
+    if (da != db && da != 1 && db != 1) broadcast_error(site, op, &a, &b, k);
     shape[io] = da == 1 ? db : da;
     stride_a[io] = da == 1 ? 0 : acc_a;
     stride_b[io] = db == 1 ? 0 : acc_b;
@@ -307,7 +304,7 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const IrExpr *e) {
       }
     }
   }
-  if (div0) rt_error(e, "integer division by zero");
+  if (div0) rt_error(site->expr, "integer division by zero");
   if (rdt.code == IR_DT_BOOL && !is_comparison(op)) /* bool arithmetic: back to 0 and 1 */
     for (int64_t i = 0; i < (r.t ? count : 1); i++) ((uint8_t *)out)[i] = out[i] != 0;
   return rt_result_value(&r);
@@ -470,11 +467,11 @@ static RtValue classify(IrOpId op, const RtOperand *a) {
   return rt_result_value(&r);
 }
 
-static RtValue unary(IrOpId op, RtValue v, const IrExpr *e) {
+static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, v);
   if (op == IR_OP_ISNAN || op == IR_OP_ISINF || op == IR_OP_ISFINITE) return classify(op, &a);
-  const IrOpAttrs *attrs = rt_attrs(e);
+  const IrOpAttrs *attrs = site->attrs;
   double p = 0, q = 0;
   if (op == IR_OP_CLIP) {
     p = attrs->v[IR_A_A_MIN].f;
@@ -496,24 +493,24 @@ static RtValue unary(IrOpId op, RtValue v, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-RtValue rt_kernel_binary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+RtValue rt_kernel_binary(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   (void)nargs;
-  return binary(op, args[0], args[1], e);
+  return binary(op, args[0], args[1], site);
 }
 
-RtValue rt_kernel_unary(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+RtValue rt_kernel_unary(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   (void)nargs;
-  return unary(op, args[0], e);
+  return unary(op, args[0], site);
 }
 
 /* An annotation (on_device, device_copy): relay has one device, so the value itself. */
-RtValue rt_kernel_annotation(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  (void)op, (void)nargs, (void)e;
+RtValue rt_kernel_annotation(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
+  (void)op, (void)nargs, (void)site;
   return args[0];
 }
 
 /* Each operator's family, as ir/ops.def names it. */
-static RtValue (*const families[IR_OP_COUNT])(IrOpId, const RtValue *, int, const IrExpr *) = {
+static RtValue (*const families[IR_OP_COUNT])(IrOpId, const RtValue *, int, const RtSite *) = {
 #define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) rt_kernel_##kernel,
 #include "ir/ops.def"
 #undef IR_OP
@@ -545,37 +542,39 @@ static bool fits(RtValue v, const IrType *t) {
 
 /* Debug builds check every operator call's result against the type its relation gave the call:
  * a relation and a kernel that disagree are a bug in relay (a type the checker trusts that the run
- * does not keep), caught by any test that runs the operator. */
-static RtValue checked(IrOpId op, RtValue v, const IrExpr *e) {
-  ASSERT(!e || e->kind != IR_EXPR_CALL || e->type); /* the checker typed every call the run time runs */
-  if (e && e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP && e->u.call.callee->u.op == (int)op &&
-      !fits(v, e->type))
-    rt_error(e, "internal error: the kernel of `%s` gave a value that does not have the call's type %s (a bug in "
-                "relay: its relation and its kernel disagree)", ir_ops[op].name, ir_type_str(e->type));
+ * does not keep), caught by any test that runs the operator. A site without a type (an operator
+ * used as a value, or run by another operator's kernel) is not checked. */
+static RtValue checked(IrOpId op, RtValue v, const RtSite *site) {
+  if (!fits(v, site->type))
+    rt_error(site->expr,
+             "internal error: the kernel of `%s` gave a value that does not have the call's type %s (a "
+             "bug in relay: its relation and its kernel disagree)",
+             ir_ops[op].name, ir_type_str(site->type));
   return v;
 }
 #endif
 
 /* Kernels keep shapes and indices in arrays of RT_MAX_RANK on the stack: a tensor of higher rank (a
  * creation operator makes one) is refused here, for every kernel, before any of them reads it. */
-static void check_ranks(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+static void check_ranks(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   for (int i = 0; i < nargs; i++) {
     const RtValue *v = &args[i];
     int n = v->kind == RT_TUPLE ? v->u.tup->n : 1;
     for (int j = 0; j < n; j++) {
       const RtValue *x = v->kind == RT_TUPLE ? &v->u.tup->f[j] : v;
       if (x->kind == RT_TENSOR && x->u.t->rank > RT_MAX_RANK)
-        rt_error(e, "%s: a tensor of rank %d is beyond the %d dimensions the operators support", ir_ops[op].name,
-                 x->u.t->rank, RT_MAX_RANK);
+        rt_error(site->expr, "%s: a tensor of rank %d is beyond the %d dimensions the operators support",
+                 ir_ops[op].name, x->u.t->rank, RT_MAX_RANK);
     }
   }
 }
 
-RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  check_ranks(op, args, nargs, e);
+RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
+  ASSERT(site && site->attrs);
+  check_ranks(op, args, nargs, site);
 #ifndef NDEBUG
-  return checked(op, families[op](op, args, nargs, e), e);
+  return checked(op, families[op](op, args, nargs, site), site);
 #else
-  return families[op](op, args, nargs, e);
+  return families[op](op, args, nargs, site);
 #endif
 }

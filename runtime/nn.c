@@ -25,13 +25,14 @@ static struct {
   __typeof__(cblas_dgemm) *dgemm;
 } openblas;
 
-static void load_blas(const IrExpr *e) {
+static void load_blas(const RtSite *site) {
   if (openblas.sgemm) return;
   setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
   void *lib = dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) rt_error(e, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
+  if (!lib) rt_error(site->expr, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
   void *s = dlsym(lib, "cblas_sgemm"), *d = dlsym(lib, "cblas_dgemm");
-  if (!s || !d) rt_error(e, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
+  if (!s || !d)
+    rt_error(site->expr, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
   /* POSIX lets a data pointer from dlsym become a function pointer; ISO C has no cast for it. */
   memcpy(&openblas.dgemm, &d, sizeof d);
   memcpy(&openblas.sgemm, &s, sizeof s);
@@ -45,7 +46,7 @@ static float *widen(const RtHalf *h, int64_t n) {
   return f;
 }
 
-void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
+void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
                  const void *B, void *C) {
   if (m == 0 || n == 0) return;
   size_t esize = rt_dtype_size(dt);
@@ -55,9 +56,9 @@ void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n
   }
   bool blas = dt.code == IR_DT_FLOAT;
   if (blas && (m > INT_MAX || n > INT_MAX || k > INT_MAX))
-    rt_error(e, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes", (long long)m,
-             (long long)k, (long long)k, (long long)n);
-  if (blas) load_blas(e);
+    rt_error(site->expr, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes",
+             (long long)m, (long long)k, (long long)k, (long long)n);
+  if (blas) load_blas(site);
   enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
   int lda = (int)(ta ? m : k), ldb = (int)(tb ? k : n);
   if (blas && dt.bits == 32) {
@@ -81,24 +82,25 @@ void rt_gemm(const IrExpr *e, IrDType dt, bool ta, bool tb, int64_t m, int64_t n
       for (int64_t j = 0; j < n; j++)
         rt_elem_set(C, dt, i * n + j, dt.code == IR_DT_BOOL ? rt_bool(acc[j] != 0) : rt_scalar_from_u64(dt, acc[j]));
     }
-    rt_poll(e);
+    rt_poll(site->expr);
   }
 }
 
 /* nn.dense (x by w transposed) and nn.matmul; with transpose_a, the last two axes of x are
  * transposed, one matrix product per leading index (TVM's). */
-static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const IrExpr *e, bool matmul) {
+static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const RtSite *site, bool matmul) {
   bool ta = matmul && at->v[IR_A_TRANSPOSE_A].b, tb = matmul ? at->v[IR_A_TRANSPOSE_B].b : true;
   const char *name = matmul ? "nn.matmul" : "nn.dense";
-  if (x->rank < 1 || w->rank != 2 || (ta && x->rank < 2)) rt_error(e, "%s: the arguments' ranks do not fit", name);
+  if (x->rank < 1 || w->rank != 2 || (ta && x->rank < 2))
+    rt_error(site->expr, "%s: the arguments' ranks do not fit", name);
   int r = x->rank;
   int64_t k = ta ? x->shape[r - 2] : x->shape[r - 1], m = ta ? x->shape[r - 1] : 1;
   int64_t kw = tb ? w->shape[1] : w->shape[0], n = tb ? w->shape[0] : w->shape[1];
   if (k != kw)
-    rt_error(e, "%s: the inner dimensions differ: %s by %s", name, rt_shape_text(x->rank, x->shape),
+    rt_error(site->expr, "%s: the inner dimensions differ: %s by %s", name, rt_shape_text(x->rank, x->shape),
              rt_shape_text(w->rank, w->shape));
   int64_t shape[RT_MAX_RANK];
-  if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", name, r, RT_MAX_RANK);
+  if (r > RT_MAX_RANK) rt_error(site->expr, "%s: rank %d is beyond the %d supported", name, r, RT_MAX_RANK);
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)r);
   if (ta) shape[r - 2] = m;
   shape[r - 1] = n;
@@ -107,46 +109,46 @@ static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at
   RtResult res;
   char *out = rt_result_init(&res, x->dt, r, shape);
   if (!ta) {
-    rt_gemm(e, x->dt, false, tb, batch, n, k, x->data, w->data, out);
+    rt_gemm(site, x->dt, false, tb, batch, n, k, x->data, w->data, out);
     return rt_result_value(&res);
   }
   size_t esize = rt_dtype_size(x->dt);
   for (int64_t i = 0; i < batch && m != 0 && n != 0; i++)
-    rt_gemm(e, x->dt, true, tb, m, n, k, (const char *)x->data + (size_t)(i * k * m) * esize, w->data,
+    rt_gemm(site, x->dt, true, tb, m, n, k, (const char *)x->data + (size_t)(i * k * m) * esize, w->data,
             out + (size_t)(i * m * n) * esize);
   return rt_result_value(&res);
 }
 
-static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAttrs *at, const RtSite *site) {
   bool ta = at->v[IR_A_TRANSPOSE_A].b, tb = at->v[IR_A_TRANSPOSE_B].given ? at->v[IR_A_TRANSPOSE_B].b : true;
-  if (x->rank != 3 || y->rank != 3) rt_error(e, "nn.batch_matmul takes tensors of rank 3");
+  if (x->rank != 3 || y->rank != 3) rt_error(site->expr, "nn.batch_matmul takes tensors of rank 3");
   int64_t bx = x->shape[0], by = y->shape[0];
-  if (bx != by && bx != 1 && by != 1) rt_error(e, "nn.batch_matmul: the batch dimensions %lld and %lld differ", (long long)bx, (long long)by);
+  if (bx != by && bx != 1 && by != 1) rt_error(site->expr, "nn.batch_matmul: the batch dimensions %lld and %lld differ", (long long)bx, (long long)by);
   int64_t b = bx == 1 ? by : bx;
   int64_t m = ta ? x->shape[2] : x->shape[1], k = ta ? x->shape[1] : x->shape[2];
   int64_t ky = tb ? y->shape[2] : y->shape[1], n = tb ? y->shape[1] : y->shape[2];
   if (k != ky)
-    rt_error(e, "nn.batch_matmul: the inner dimensions differ: %s by %s", rt_shape_text(3, x->shape), rt_shape_text(3, y->shape));
+    rt_error(site->expr, "nn.batch_matmul: the inner dimensions differ: %s by %s", rt_shape_text(3, x->shape), rt_shape_text(3, y->shape));
   int64_t shape[3] = {b, m, n};
   size_t esize = rt_dtype_size(x->dt);
   RtResult res;
   char *out = rt_result_init(&res, x->dt, 3, shape);
   for (int64_t i = 0; i < b; i++)
-    rt_gemm(e, x->dt, ta, tb, m, n, k, (const char *)x->data + (size_t)((bx == 1 ? 0 : i) * m * k) * esize,
+    rt_gemm(site, x->dt, ta, tb, m, n, k, (const char *)x->data + (size_t)((bx == 1 ? 0 : i) * m * k) * esize,
          (const char *)y->data + (size_t)((by == 1 ? 0 : i) * k * n) * esize, out + (size_t)(i * m * n) * esize);
   return rt_result_value(&res);
 }
 
 /* ---------------------------------------------------------------- bias_add */
 
-static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, x);
-  int axis = rt_axis(e, IR_OP_NN_BIAS_ADD, ir_attr_int(at, IR_A_AXIS, 1), a.rank);
+  int axis = rt_axis(site, IR_OP_NN_BIAS_ADD, ir_attr_int(at, IR_A_AXIS, 1), a.rank);
   /* One element broadcasts, as TVM's expand_dims-then-add does (a `(1)` bias on a `?` channel). */
   if (bias.kind != RT_TENSOR || bias.u.t->rank != 1 || (bias.u.t->shape[0] != a.shape[axis] && bias.u.t->shape[0] != 1))
-    rt_error(e, "nn.bias_add: the bias must have %lld elements (dimension %d of %s)", (long long)a.shape[axis], axis,
-             rt_shape_text(a.rank, a.shape));
+    rt_error(site->expr, "nn.bias_add: the bias must have %lld elements (dimension %d of %s)", (long long)a.shape[axis],
+             axis, rt_shape_text(a.rank, a.shape));
   /* the bias as (C, 1, ..., 1), so that add broadcasts it along the axis */
   int r = a.rank - axis;
   RtTensor *b = rt_alloc(sizeof(RtTensor) + sizeof(int64_t) * (size_t)r);
@@ -155,51 +157,53 @@ static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const IrEx
   b->shape[0] = bias.u.t->shape[0];
   for (int i = 1; i < r; i++) b->shape[i] = 1;
   RtValue args[2] = {x, {.kind = RT_TENSOR, .u.t = b}};
-  return rt_kernel_call(IR_OP_ADD, args, 2, e);
+  RtSite in = rt_site_inner(site, site->attrs);
+  return rt_kernel_call(IR_OP_ADD, args, 2, &in);
 }
 
 /* ---------------------------------------------------------------- dispatch */
 
-void rt_operands_out_dtype(IrOpId op, const RtValue *args, const IrExpr *e, RtOperand *x, RtOperand *w) {
-  const IrAttrValue *od = &rt_attrs(e)->v[IR_A_OUT_DTYPE];
+void rt_operands_out_dtype(IrOpId op, const RtValue *args, const RtSite *site, RtOperand *x, RtOperand *w) {
+  const IrAttrValue *od = &site->attrs->v[IR_A_OUT_DTYPE];
   if (od->given && !od->none) { /* as TVM: the operands in out_dtype */
     IrOpAttrs cast = {0};
     cast.v[IR_A_DTYPE] = *od;
-    IrExpr site = *e;
-    site.u.call.opattrs = &cast;
+    RtSite in = rt_site_inner(site, &cast);
     for (int i = 0; i < 2; i++) {
       RtValue v = args[i];
       RtOperand *o = i ? w : x;
       rt_operand(o, v);
-      if (!ir_dtype_eq(o->dt, od->dtype)) rt_operand(o, rt_kernel_call(IR_OP_CAST, &v, 1, &site));
+      if (!ir_dtype_eq(o->dt, od->dtype)) rt_operand(o, rt_kernel_call(IR_OP_CAST, &v, 1, &in));
     }
   } else {
     rt_operand(x, args[0]);
     rt_operand(w, args[1]);
   }
-  if (!ir_dtype_eq(x->dt, w->dt)) rt_error(e, "%s: the arguments' dtypes differ", ir_ops[op].name);
+  if (!ir_dtype_eq(x->dt, w->dt)) rt_error(site->expr, "%s: the arguments' dtypes differ", ir_ops[op].name);
 }
 
-RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   (void)nargs;
-  const IrOpAttrs *at = rt_attrs(e);
-  if (op == IR_OP_NN_BIAS_ADD) return bias_add(args[0], args[1], at, e);
+  const IrOpAttrs *at = site->attrs;
+  if (op == IR_OP_NN_BIAS_ADD) return bias_add(args[0], args[1], at, site);
   RtOperand x, w;
-  rt_operands_out_dtype(op, args, e, &x, &w);
+  rt_operands_out_dtype(op, args, site, &x, &w);
   switch (op) {
-  case IR_OP_NN_DENSE: return dense(&x, &w, at, e, false);
-  case IR_OP_NN_MATMUL: return dense(&x, &w, at, e, true);
-  case IR_OP_NN_BATCH_MATMUL: return batch_matmul(&x, &w, at, e);
+  case IR_OP_NN_DENSE: return dense(&x, &w, at, site, false);
+  case IR_OP_NN_MATMUL: return dense(&x, &w, at, site, true);
+  case IR_OP_NN_BATCH_MATMUL: return batch_matmul(&x, &w, at, site);
   case IR_OP_NN_CONTRIB_DENSE_PACK: {
     /* the weight unpacked from weight_layout ("NC8n") to NC by layout_transform's kernel, then nn.dense */
     const IrAttrValue *wl = &at->v[IR_A_WEIGHT_LAYOUT];
     RtOperand wc;
-    rt_operand(&wc, rt_layout_transform(&w, wl->given && !wl->none && wl->str && *wl->str ? wl->str : "NC", "NC", e));
-    if (x.rank != 2) rt_error(e, "nn.contrib_dense_pack takes 2-D data, not %s", rt_shape_text(x.rank, x.shape));
-    return dense(&x, &wc, at, e, false);
+    rt_operand(&wc,
+               rt_layout_transform(&w, wl->given && !wl->none && wl->str && *wl->str ? wl->str : "NC", "NC", site));
+    if (x.rank != 2)
+      rt_error(site->expr, "nn.contrib_dense_pack takes 2-D data, not %s", rt_shape_text(x.rank, x.shape));
+    return dense(&x, &wc, at, site, false);
   }
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");
-    rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+    rt_error(site->expr, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

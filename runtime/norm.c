@@ -18,10 +18,10 @@ static void around(const RtOperand *a, int axis, int64_t *outer, int64_t *inner)
 /* Argument i as a vector of n elements of the data's dtype (the checker has made it so when the
  * shapes were known; `?` shapes are checked here). */
 static void vector_arg(const RtValue *args, int i, const char *what, int64_t n, IrDType dt, RtOperand *v, IrOpId op,
-                       const IrExpr *e) {
+                       const RtSite *site) {
   rt_operand(v, args[i]);
   if (v->rank != 1 || v->shape[0] != n || v->dt.code != dt.code || v->dt.bits != dt.bits)
-    rt_error(e, "%s: %s must have %lld elements of the data's dtype, but it is %s", ir_ops[op].name, what,
+    rt_error(site->expr, "%s: %s must have %lld elements of the data's dtype, but it is %s", ir_ops[op].name, what,
              (long long)n, rt_shape_text(v->rank, v->shape));
 }
 
@@ -53,15 +53,15 @@ static RtValue scale_shift(const RtOperand *x, int axis, const double *s, const 
   return rt_result_value(&res);
 }
 
-static RtValue batch_norm(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue batch_norm(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x, g, b, m, v;
   rt_operand(&x, args[0]);
-  int axis = rt_axis(e, IR_OP_NN_BATCH_NORM, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
+  int axis = rt_axis(site, IR_OP_NN_BATCH_NORM, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
   int64_t C = x.shape[axis];
-  vector_arg(args, 1, "gamma", C, x.dt, &g, IR_OP_NN_BATCH_NORM, e);
-  vector_arg(args, 2, "beta", C, x.dt, &b, IR_OP_NN_BATCH_NORM, e);
-  vector_arg(args, 3, "the moving mean", C, x.dt, &m, IR_OP_NN_BATCH_NORM, e);
-  vector_arg(args, 4, "the moving variance", C, x.dt, &v, IR_OP_NN_BATCH_NORM, e);
+  vector_arg(args, 1, "gamma", C, x.dt, &g, IR_OP_NN_BATCH_NORM, site);
+  vector_arg(args, 2, "beta", C, x.dt, &b, IR_OP_NN_BATCH_NORM, site);
+  vector_arg(args, 3, "the moving mean", C, x.dt, &m, IR_OP_NN_BATCH_NORM, site);
+  vector_arg(args, 4, "the moving variance", C, x.dt, &v, IR_OP_NN_BATCH_NORM, site);
   double eps = ir_attr_float(at, IR_A_EPSILON, 1e-5);
   bool center = ir_attr_bool(at, IR_A_CENTER, true), scale = ir_attr_bool(at, IR_A_SCALE, true);
   double *s = rt_alloc_array(2 * C, sizeof(double)), *t = s + C;
@@ -75,18 +75,18 @@ static RtValue batch_norm(const RtValue *args, const IrOpAttrs *at, const IrExpr
 
 /* Layer, instance and group normalization: the statistics of each group of elements that agree on
  * every axis but the reduced ones (and, for groups, on the channel's group). */
-static RtValue norm3(IrOpId op, const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue norm3(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x, g, b;
   rt_operand(&x, args[0]);
   int r = x.rank;
-  if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
-  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, op == IR_OP_NN_LAYER_NORM ? -1 : 1), r);
+  if (r > RT_MAX_RANK) rt_error(site->expr, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
+  int axis = rt_axis(site, op, ir_attr_int(at, IR_A_AXIS, op == IR_OP_NN_LAYER_NORM ? -1 : 1), r);
   int64_t C = x.shape[axis], groups = op == IR_OP_NN_GROUP_NORM ? ir_attr_int(at, IR_A_NUM_GROUPS, 1) : 0;
   if (groups && (groups < 1 || C % groups))
-    rt_error(e, "%s: num_groups=%lld does not divide the %lld channels", ir_ops[op].name, (long long)groups,
+    rt_error(site->expr, "%s: num_groups=%lld does not divide the %lld channels", ir_ops[op].name, (long long)groups,
              (long long)C);
-  vector_arg(args, 1, "gamma", C, x.dt, &g, op, e);
-  vector_arg(args, 2, "beta", C, x.dt, &b, op, e);
+  vector_arg(args, 1, "gamma", C, x.dt, &g, op, site);
+  vector_arg(args, 2, "beta", C, x.dt, &b, op, site);
   double eps = ir_attr_float(at, IR_A_EPSILON, 1e-5);
   bool center = ir_attr_bool(at, IR_A_CENTER, true), scale = ir_attr_bool(at, IR_A_SCALE, true);
   /* key stride of each axis: 0 for a reduced axis; the channel axis counts groups for group_norm */
@@ -125,10 +125,10 @@ static RtValue norm3(IrOpId op, const RtValue *args, const IrOpAttrs *at, const 
 }
 
 /* x / (bias + alpha / size * (the sum of squares over a window of size channels))^beta */
-static RtValue lrn(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue lrn(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x;
   rt_operand(&x, args[0]);
-  int axis = rt_axis(e, IR_OP_NN_LRN, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
+  int axis = rt_axis(site, IR_OP_NN_LRN, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
   int64_t size = ir_attr_int(at, IR_A_SIZE, 5), radius = size / 2, outer, inner, C = x.shape[axis];
   double bias = ir_attr_float(at, IR_A_BIAS, 2), alpha = ir_attr_float(at, IR_A_ALPHA, 1e-4),
          beta = ir_attr_float(at, IR_A_BETA, 0.75);
@@ -151,16 +151,16 @@ static RtValue lrn(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
 }
 
 /* x / sqrt(max(the sum of squares over the axes, eps)) */
-static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x;
   rt_operand(&x, args[0]);
   int r = x.rank;
-  if (r > RT_MAX_RANK) rt_error(e, "nn.l2_normalize: rank %d is beyond the %d supported", r, RT_MAX_RANK);
+  if (r > RT_MAX_RANK) rt_error(site->expr, "nn.l2_normalize: rank %d is beyond the %d supported", r, RT_MAX_RANK);
   const IrAttrValue *ax = &at->v[IR_A_AXIS];
   bool reduce[RT_MAX_RANK], all = !ax->given || ax->none || ax->n == 0;
   for (int i = 0; i < r; i++) reduce[i] = all;
   if (!all)
-    for (int i = 0; i < ax->n; i++) reduce[rt_axis(e, IR_OP_NN_L2_NORMALIZE, ax->ints[i], r)] = true;
+    for (int i = 0; i < ax->n; i++) reduce[rt_axis(site, IR_OP_NN_L2_NORMALIZE, ax->ints[i], r)] = true;
   int64_t kstride[RT_MAX_RANK], keys = 1;
   for (int i = r - 1; i >= 0; i--) {
     kstride[i] = reduce[i] ? 0 : keys;
@@ -186,12 +186,12 @@ static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const IrEx
   return rt_result_value(&res);
 }
 
-static RtValue prelu(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue prelu(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand x, al;
   rt_operand(&x, args[0]);
-  int axis = rt_axis(e, IR_OP_NN_PRELU, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
+  int axis = rt_axis(site, IR_OP_NN_PRELU, ir_attr_int(at, IR_A_AXIS, 1), x.rank);
   int64_t outer, inner, C = x.shape[axis];
-  vector_arg(args, 1, "alpha", C, x.dt, &al, IR_OP_NN_PRELU, e);
+  vector_arg(args, 1, "alpha", C, x.dt, &al, IR_OP_NN_PRELU, site);
   around(&x, axis, &outer, &inner);
   RtResult res;
   void *out = rt_result_init(&res, x.dt, x.rank, x.shape);
@@ -207,12 +207,12 @@ static RtValue prelu(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) 
 }
 
 /* -sum(log(x) * y) / batch, or -sum(x * y) / batch from logits, as TVM's compute. */
-static RtValue cross_entropy(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue cross_entropy(IrOpId op, const RtValue *args, const RtSite *site) {
   RtOperand x, y;
   rt_operand(&x, args[0]);
   rt_operand(&y, args[1]);
   if (x.rank != 2 || y.rank != 2 || x.shape[0] != y.shape[0] || x.shape[1] != y.shape[1])
-    rt_error(e, "%s: the predictions %s and the targets %s differ in shape", ir_ops[op].name,
+    rt_error(site->expr, "%s: the predictions %s and the targets %s differ in shape", ir_ops[op].name,
              rt_shape_text(x.rank, x.shape), rt_shape_text(y.rank, y.shape));
   double s = 0;
   for (int64_t i = 0; i < x.count; i++) s += (op == IR_OP_NN_CROSS_ENTROPY ? log(rt_load_float(&x, i)) : rt_load_float(&x, i)) * rt_load_float(&y, i);
@@ -221,7 +221,7 @@ static RtValue cross_entropy(IrOpId op, const RtValue *args, const IrExpr *e) {
 
 /* nn.nll_loss: -predictions[n, t, d...] * weights[t] for each target t (0 where t is ignore_index); "mean" divides
  * the sum by the weights taken (topi.testing.nll_loss). */
-static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand p, t, w;
   rt_operand(&p, args[0]);
   rt_operand(&t, args[1]);
@@ -232,8 +232,8 @@ static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const IrExpr *
   bool ok = p.rank == t.rank + 1 && t.rank >= 1 && w.rank == 1 && p.shape[1] == w.shape[0];
   for (int i = 0; ok && i < t.rank; i++) ok = p.shape[i == 0 ? 0 : i + 1] == t.shape[i];
   if (!ok)
-    rt_error(e, "nn.nll_loss: predictions %s, targets %s and weights %s do not fit", rt_shape_text(p.rank, p.shape),
-             rt_shape_text(t.rank, t.shape), rt_shape_text(w.rank, w.shape));
+    rt_error(site->expr, "nn.nll_loss: predictions %s, targets %s and weights %s do not fit",
+             rt_shape_text(p.rank, p.shape), rt_shape_text(t.rank, t.shape), rt_shape_text(w.rank, w.shape));
   int64_t C = p.shape[1], inner = t.count / (t.shape[0] ? t.shape[0] : 1);
   bool none = !strcmp(red, "none");
   RtResult res;
@@ -244,7 +244,7 @@ static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const IrExpr *
     double v = 0;
     if (c != ignore) {
       if (c < 0 || c >= C)
-        rt_error(e, "nn.nll_loss: target %lld is out of range for %lld classes", (long long)c, (long long)C);
+        rt_error(site->expr, "nn.nll_loss: target %lld is out of range for %lld classes", (long long)c, (long long)C);
       double wc = rt_load_float(&w, c);
       v = -rt_load_float(&p, (n * C + c) * inner + k) * wc;
       wsum += wc;
@@ -256,17 +256,17 @@ static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const IrExpr *
   return rt_scalar_from_f64(p.dt, !strcmp(red, "sum") ? sum : sum / wsum);
 }
 
-RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   (void)nargs;
-  const IrOpAttrs *at = rt_attrs(e);
+  const IrOpAttrs *at = site->attrs;
   switch (op) {
-  case IR_OP_NN_BATCH_NORM: return batch_norm(args, at, e);
-  case IR_OP_NN_LAYER_NORM: case IR_OP_NN_INSTANCE_NORM: case IR_OP_NN_GROUP_NORM: return norm3(op, args, at, e);
-  case IR_OP_NN_LRN: return lrn(args, at, e);
-  case IR_OP_NN_L2_NORMALIZE: return l2_normalize(args, at, e);
-  case IR_OP_NN_PRELU: return prelu(args, at, e);
-  case IR_OP_NN_NLL_LOSS: return nll_loss(args, at, e);
-  case IR_OP_NN_CROSS_ENTROPY: case IR_OP_NN_CROSS_ENTROPY_WITH_LOGITS: return cross_entropy(op, args, e);
+  case IR_OP_NN_BATCH_NORM: return batch_norm(args, at, site);
+  case IR_OP_NN_LAYER_NORM: case IR_OP_NN_INSTANCE_NORM: case IR_OP_NN_GROUP_NORM: return norm3(op, args, at, site);
+  case IR_OP_NN_LRN: return lrn(args, at, site);
+  case IR_OP_NN_L2_NORMALIZE: return l2_normalize(args, at, site);
+  case IR_OP_NN_PRELU: return prelu(args, at, site);
+  case IR_OP_NN_NLL_LOSS: return nll_loss(args, at, site);
+  case IR_OP_NN_CROSS_ENTROPY: case IR_OP_NN_CROSS_ENTROPY_WITH_LOGITS: return cross_entropy(op, args, site);
   case IR_OP_NN_DROPOUT: {
     RtOperand x;
     rt_operand(&x, args[0]);
@@ -275,6 +275,6 @@ RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const IrExpr *
   }
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");
-    rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+    rt_error(site->expr, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

@@ -19,15 +19,15 @@ typedef struct {
   int64_t out_count, per_out;   /* output elements; input elements per output element */
 } Plan;
 
-static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, const IrExpr *e) {
+static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, const RtSite *site) {
   const IrAttrValue *ax = &at->v[IR_A_AXIS];
   bool exclude = at->v[IR_A_EXCLUDE].b, keep = at->v[IR_A_KEEPDIMS].b;
   int r = p->rank = a->rank;
-  if (r > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
+  if (r > RT_MAX_RANK) rt_error(site->expr, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
   bool all = !ax->given || ax->none || ax->n == 0; /* every axis, whatever `exclude` says (TVM's rule) */
   for (int i = 0; i < r; i++) p->reduce[i] = all || exclude;
   if (!all)
-    for (int i = 0; i < ax->n; i++) p->reduce[rt_axis(e, op, ax->ints[i], r)] = !exclude;
+    for (int i = 0; i < ax->n; i++) p->reduce[rt_axis(site, op, ax->ints[i], r)] = !exclude;
   p->out_rank = 0;
   p->out_count = p->per_out = 1;
   int64_t acc = 1;
@@ -60,12 +60,12 @@ static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, co
 
 /* ---------------------------------------------------------------- sum, mean, max, min, prod, all, any */
 
-static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const IrExpr *e) {
+static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const RtSite *site) {
   double *acc = rt_alloc_array(p->out_count, sizeof(double));
   double init = op == IR_OP_PROD ? 1 : op == IR_OP_MAX ? -INFINITY : op == IR_OP_MIN ? INFINITY : 0;
   for (int64_t j = 0; j < p->out_count; j++) acc[j] = init;
   if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
-    rt_error(e, "%s of an empty tensor: there is no first element", ir_ops[op].name);
+    rt_error(site->expr, "%s of an empty tensor: there is no first element", ir_ops[op].name);
   if (p->out_count == 1 && a->dt.bits == 32 && (op == IR_OP_SUM || op == IR_OP_MEAN)) { /* the common full sum */
     const float *x = a->data;
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -91,7 +91,7 @@ static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const 
   return rt_result_value(&res);
 }
 
-static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const IrExpr *e) {
+static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const RtSite *site) {
   bool is_signed = a->dt.code == IR_DT_INT;
   uint64_t *acc = rt_alloc_array(p->out_count, sizeof(uint64_t));
   bool *seen = rt_alloc_atomic((size_t)p->out_count + 1);
@@ -99,9 +99,9 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Ir
   uint64_t init = op == IR_OP_PROD || op == IR_OP_ALL ? 1 : 0;
   for (int64_t j = 0; j < p->out_count; j++) acc[j] = init;
   if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
-    rt_error(e, "%s of an empty tensor: there is no first element", ir_ops[op].name);
+    rt_error(site->expr, "%s of an empty tensor: there is no first element", ir_ops[op].name);
   if (op == IR_OP_MEAN && p->per_out == 0 && p->out_count > 0)
-    rt_error(e, "mean of an empty integer tensor: integer division by zero");
+    rt_error(site->expr, "mean of an empty integer tensor: integer division by zero");
   FOR_EACH(p, a, {
     uint64_t x = rt_elem_get(a->data, a->dt, i).u.u;
     switch (op) {
@@ -133,8 +133,8 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Ir
 
 /* ---------------------------------------------------------------- argmax, argmin */
 
-static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const IrOpAttrs *at, const IrExpr *e) {
-  if (p->per_out == 0 && p->out_count > 0) rt_error(e, "%s of an empty tensor", ir_ops[op].name);
+static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const IrOpAttrs *at, const RtSite *site) {
+  if (p->per_out == 0 && p->out_count > 0) rt_error(site->expr, "%s of an empty tensor", ir_ops[op].name);
   bool last = at->v[IR_A_SELECT_LAST_INDEX].b, is_max = op == IR_OP_ARGMAX;
   double *best = rt_alloc_array(p->out_count, sizeof(double));
   int64_t *where = rt_alloc_array(p->out_count, sizeof(int64_t));
@@ -160,16 +160,18 @@ static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const Ir
 /* variance(data, mean): the sum of (data - mean)^2 over the reduced axes, divided by their count
  * (less one when unbiased), as TVM computes it: the mean broadcasts (each of its dimensions the
  * data's or 1). Floats in double; integers wrap to the dtype and divide truncating. */
-static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, const IrOpAttrs *at,
+                        const RtSite *site) {
   RtOperand m;
   rt_operand(&m, args[1]);
   int r = a->rank;
   if (m.rank != r || m.dt.bits != a->dt.bits || m.dt.code != a->dt.code)
-    rt_error(e, "variance: the mean %s must have the data's rank %d and type", rt_shape_text(m.rank, m.shape), r);
+    rt_error(site->expr, "variance: the mean %s must have the data's rank %d and type", rt_shape_text(m.rank, m.shape),
+             r);
   int64_t mstride[RT_MAX_RANK], acc = 1;
   for (int i = r - 1; i >= 0; i--) {
     if (m.shape[i] != 1 && m.shape[i] != a->shape[i])
-      rt_error(e, "variance: the mean %s does not broadcast to the data %s", rt_shape_text(r, m.shape),
+      rt_error(site->expr, "variance: the mean %s does not broadcast to the data %s", rt_shape_text(r, m.shape),
                rt_shape_text(r, a->shape));
     mstride[i] = m.shape[i] == 1 ? 0 : acc;
     acc = rt_mul_sat(acc, m.shape[i]);
@@ -177,7 +179,7 @@ static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, 
   int64_t count = p->per_out - (at->v[IR_A_UNBIASED].b ? 1 : 0);
   bool is_float = a->dt.code == IR_DT_FLOAT, is_signed = a->dt.code == IR_DT_INT;
   if (!is_float && count <= 0 && p->out_count > 0)
-    rt_error(e, "variance of %lld integer elements%s: integer division by zero", (long long)p->per_out,
+    rt_error(site->expr, "variance of %lld integer elements%s: integer division by zero", (long long)p->per_out,
              at->v[IR_A_UNBIASED].b ? ", unbiased" : "");
   double *sf = rt_alloc_array(p->out_count, sizeof(double));
   uint64_t *su = rt_alloc_array(p->out_count, sizeof(uint64_t));
@@ -216,8 +218,8 @@ static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, 
 
 /* ---------------------------------------------------------------- softmax */
 
-static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
-  int axis = rt_axis(e, op, ir_attr_int(at, IR_A_AXIS, -1), a->rank);
+static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
+  int axis = rt_axis(site, op, ir_attr_int(at, IR_A_AXIS, -1), a->rank);
   int64_t outer = 1, len = a->shape[axis], inner = 1;
   for (int i = 0; i < axis; i++) outer = rt_mul_sat(outer, a->shape[i]);
   for (int i = axis + 1; i < a->rank; i++) inner = rt_mul_sat(inner, a->shape[i]);
@@ -246,18 +248,18 @@ static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const
 
 /* ---------------------------------------------------------------- dispatch */
 
-RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+RtValue rt_kernel_reduce(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   (void)nargs;
   RtOperand a;
   rt_operand(&a, args[0]);
-  const IrOpAttrs *at = rt_attrs(e);
+  const IrOpAttrs *at = site->attrs;
   if (op == IR_OP_NN_SOFTMAX || op == IR_OP_NN_LOG_SOFTMAX) {
-    if (a.dt.code != IR_DT_FLOAT) rt_error(e, "%s works on floats", ir_ops[op].name);
-    return softmax(op, &a, at, e);
+    if (a.dt.code != IR_DT_FLOAT) rt_error(site->expr, "%s works on floats", ir_ops[op].name);
+    return softmax(op, &a, at, site);
   }
   Plan p;
-  plan(&p, &a, at, op, e);
-  if (op == IR_OP_ARGMAX || op == IR_OP_ARGMIN) return arg_reduce(op, &a, &p, at, e);
-  if (op == IR_OP_VARIANCE) return variance(&a, args, &p, at, e);
-  return a.dt.code == IR_DT_FLOAT ? reduce_float(op, &a, &p, e) : reduce_int(op, &a, &p, e);
+  plan(&p, &a, at, op, site);
+  if (op == IR_OP_ARGMAX || op == IR_OP_ARGMIN) return arg_reduce(op, &a, &p, at, site);
+  if (op == IR_OP_VARIANCE) return variance(&a, args, &p, at, site);
+  return a.dt.code == IR_DT_FLOAT ? reduce_float(op, &a, &p, site) : reduce_int(op, &a, &p, site);
 }

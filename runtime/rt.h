@@ -160,8 +160,15 @@ RtValue rt_tensor_get(const RtTensor *t, int64_t i);
 void rt_tensor_set(RtTensor *t, int64_t i, RtValue v);
 /* A tensor of the given shape filled with v (a scalar when rank is 0). */
 RtValue rt_tensor_fill(RtValue v, IrDType dt, int rank, const int64_t *shape);
-/* The kernel of an operator applied to evaluated arguments; `e` is the call, for errors. */
-RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const IrExpr *e);
+/* An operator call as the kernels see it: where it is, its attributes, its type. */
+typedef struct RtSite {
+  const IrExpr *expr;     /* the call as parsed, for error locations and attributes as written; may be NULL */
+  const IrOpAttrs *attrs; /* decoded by the checker; never NULL (&ir_op_attrs_none for none) */
+  const IrType *type;     /* the call's type, which debug builds check the result against; NULL: unchecked */
+} RtSite;
+
+/* The kernel of an operator applied to evaluated arguments, at the call `site` (never NULL). */
+RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
 
 /* ---------------------------------------------------------------- compiled code */
 

@@ -75,8 +75,9 @@ static void gather(void *out, const void *in, size_t esize, int rank, const int6
   }
 }
 
-static void check_rank(const IrExpr *e, IrOpId op, int rank) {
-  if (rank > RT_MAX_RANK) rt_error(e, "%s: rank %d is beyond the %d supported", ir_ops[op].name, rank, RT_MAX_RANK);
+static void check_rank(const RtSite *site, IrOpId op, int rank) {
+  if (rank > RT_MAX_RANK)
+    rt_error(site->expr, "%s: rank %d is beyond the %d supported", ir_ops[op].name, rank, RT_MAX_RANK);
 }
 
 static int64_t product(int n, const int64_t *d) {
@@ -88,11 +89,11 @@ static int64_t product(int n, const int64_t *d) {
 /* ---------------------------------------------------------------- reshape and relatives */
 
 /* The shape (n dimensions in out) that newshape's codes ns give `a`. */
-static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const IrExpr *e, int64_t *out) {
+static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite *site, int64_t *out) {
   int n = 0, src = 0, infer = -1;
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
-    if (n + 2 > RT_MAX_RANK) rt_error(e, "reshape: the new shape has too many dimensions");
+    if (n + 2 > RT_MAX_RANK) rt_error(site->expr, "reshape: the new shape has too many dimensions");
     if (v > 0) out[n++] = v, src++;
     else if (v == 0) out[n++] = src < a->rank ? a->shape[src++] : 1;
     else if (v == -1) infer = n, out[n++] = 1, src++;
@@ -104,7 +105,7 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const IrExpr
       int64_t x = ns->ints[j + 1], y = ns->ints[j + 2], d = a->shape[src++];
       if (x == -1) x = y ? d / y : 0;
       if (y == -1) y = x ? d / x : 0;
-      if (rt_mul_sat(x, y) != d) rt_error(e, "reshape: dimension %lld does not split into %lld x %lld", (long long)d, (long long)x, (long long)y);
+      if (rt_mul_sat(x, y) != d) rt_error(site->expr, "reshape: dimension %lld does not split into %lld x %lld", (long long)d, (long long)x, (long long)y);
       out[n++] = x;
       out[n++] = y;
       j += 2;
@@ -113,25 +114,25 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const IrExpr
   if (infer >= 0) {
     int64_t known = product(n, out);
     if (known == 0 || a->count % known != 0)
-      rt_error(e, "reshape: %s cannot take the shape %s with -1", rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
+      rt_error(site->expr, "reshape: %s cannot take the shape %s with -1", rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
     out[infer] = a->count / known;
   }
   if (product(n, out) != a->count)
-    rt_error(e, "reshape: the %lld elements of %s do not fit the shape %s", (long long)a->count,
+    rt_error(site->expr, "reshape: the %lld elements of %s do not fit the shape %s", (long long)a->count,
              rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
   return n;
 }
 
-static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int64_t out[RT_MAX_RANK];
-  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], e, out);
+  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], site, out);
   return with_shape(a, n, out);
 }
 
 /* contrib_reverse_reshape: the codes read from the right. */
-static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *ns = &at->v[IR_A_NEWSHAPE];
-  if (ns->n > 2 * RT_MAX_RANK) rt_error(e, "contrib_reverse_reshape: the new shape has too many dimensions");
+  if (ns->n > 2 * RT_MAX_RANK) rt_error(site->expr, "contrib_reverse_reshape: the new shape has too many dimensions");
   int64_t ints[2 * RT_MAX_RANK + 1], rshape[RT_MAX_RANK], out[RT_MAX_RANK], back[RT_MAX_RANK];
   IrAttrValue rev = *ns;
   for (int i = 0; i < ns->n; i++) ints[i] = ns->ints[ns->n - 1 - i];
@@ -139,24 +140,24 @@ static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const Ir
   RtOperand ra = *a;
   for (int i = 0; i < a->rank; i++) rshape[i] = a->shape[a->rank - 1 - i];
   ra.shape = rshape;
-  int n = reshape_shape(&ra, &rev, e, out);
+  int n = reshape_shape(&ra, &rev, site, out);
   for (int i = 0; i < n; i++) back[i] = out[n - 1 - i];
   return with_shape(a, n, back);
 }
 
 /* reinterpret: the same bytes under another element type of the same width. */
-static RtValue reinterpret(const RtOperand *a, IrDType to, const IrExpr *e) {
-  if (rt_dtype_size(a->dt) != rt_dtype_size(to)) rt_error(e, "reinterpret: the element types differ in width");
+static RtValue reinterpret(const RtOperand *a, IrDType to, const RtSite *site) {
+  if (rt_dtype_size(a->dt) != rt_dtype_size(to)) rt_error(site->expr, "reinterpret: the element types differ in width");
   RtResult res;
   void *out = rt_result_init(&res, to, a->rank, a->shape);
   memcpy(out, a->data, (size_t)a->count * rt_dtype_size(to));
   return rt_result_value(&res);
 }
 
-static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int64_t axis = at->v[IR_A_AXIS].ints[0], num = ir_attr_int(at, IR_A_NUM_NEWAXIS, 1);
   if (axis < 0) axis += a->rank + 1;
-  check_rank(e, IR_OP_EXPAND_DIMS, a->rank + (int)num);
+  check_rank(site, IR_OP_EXPAND_DIMS, a->rank + (int)num);
   int64_t out[RT_MAX_RANK];
   int n = 0;
   for (int i = 0; i < axis; i++) out[n++] = a->shape[i];
@@ -165,15 +166,16 @@ static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const IrExpr
   return with_shape(a, n, out);
 }
 
-static RtValue squeeze(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue squeeze(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *ax = &at->v[IR_A_AXIS];
   bool drop[RT_MAX_RANK] = {false};
   if (!ax->given || ax->none) {
     for (int i = 0; i < a->rank; i++) drop[i] = a->shape[i] == 1;
   } else {
     for (int i = 0; i < ax->n; i++) {
-      int k = rt_axis(e, IR_OP_SQUEEZE, ax->ints[i], a->rank);
-      if (a->shape[k] != 1) rt_error(e, "squeeze: axis %d has dimension %lld, not 1", k, (long long)a->shape[k]);
+      int k = rt_axis(site, IR_OP_SQUEEZE, ax->ints[i], a->rank);
+      if (a->shape[k] != 1)
+        rt_error(site->expr, "squeeze: axis %d has dimension %lld, not 1", k, (long long)a->shape[k]);
       drop[k] = true;
     }
   }
@@ -191,14 +193,14 @@ static RtValue batch_flatten(const RtOperand *a) {
 
 /* ---------------------------------------------------------------- strided copies */
 
-static RtValue transpose(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue transpose(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int r = a->rank;
-  check_rank(e, IR_OP_TRANSPOSE, r);
+  check_rank(site, IR_OP_TRANSPOSE, r);
   const IrAttrValue *axes = &at->v[IR_A_AXES];
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], strides[RT_MAX_RANK];
   strides_of(r, a->shape, in_strides);
   for (int i = 0; i < r; i++) {
-    int k = !axes->given || axes->none ? r - 1 - i : rt_axis(e, IR_OP_TRANSPOSE, axes->ints[i], r);
+    int k = !axes->given || axes->none ? r - 1 - i : rt_axis(site, IR_OP_TRANSPOSE, axes->ints[i], r);
     shape[i] = a->shape[k];
     strides[i] = in_strides[k];
   }
@@ -209,16 +211,16 @@ static RtValue transpose(const RtOperand *a, const IrOpAttrs *at, const IrExpr *
 }
 
 /* a broadcast to the shape `to` of rank r (broadcast_to, broadcast_to_like). */
-static RtValue broadcast_shape(const RtOperand *a, int r, const int64_t *to, IrOpId op, const IrExpr *e) {
-  check_rank(e, op, r);
-  if (r < a->rank) rt_error(e, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(r, to));
+static RtValue broadcast_shape(const RtOperand *a, int r, const int64_t *to, IrOpId op, const RtSite *site) {
+  check_rank(site, op, r);
+  if (r < a->rank) rt_error(site->expr, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(r, to));
   int64_t in_strides[RT_MAX_RANK], strides[RT_MAX_RANK];
   strides_of(a->rank, a->shape, in_strides);
   for (int i = 0; i < r; i++) {
     int k = i - (r - a->rank);
     int64_t d = k >= 0 ? a->shape[k] : 1;
     if (d != 1 && d != to[i])
-      rt_error(e, "%s: %s does not broadcast to %s", ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(r, to));
+      rt_error(site->expr, "%s: %s does not broadcast to %s", ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(r, to));
     strides[i] = d == 1 ? 0 : in_strides[k];
   }
   RtResult res;
@@ -227,29 +229,30 @@ static RtValue broadcast_shape(const RtOperand *a, int r, const int64_t *to, IrO
   return rt_result_value(&res);
 }
 
-static RtValue broadcast_to(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue broadcast_to(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *to = &at->v[IR_A_SHAPE];
-  return broadcast_shape(a, to->n, to->ints, IR_OP_BROADCAST_TO, e);
+  return broadcast_shape(a, to->n, to->ints, IR_OP_BROADCAST_TO, site);
 }
 
-static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *b = &at->v[IR_A_BEGIN], *en = &at->v[IR_A_END], *s = &at->v[IR_A_STRIDES], *ax = &at->v[IR_A_AXES],
                     *mode = &at->v[IR_A_SLICE_MODE];
   bool size_mode = mode->given && !strcmp(mode->str, "size");
   int r = a->rank;
-  check_rank(e, IR_OP_STRIDED_SLICE, r);
+  check_rank(site, IR_OP_STRIDED_SLICE, r);
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], strides[RT_MAX_RANK], base = 0;
   strides_of(r, a->shape, in_strides);
   for (int i = 0; i < r; i++) shape[i] = a->shape[i], strides[i] = in_strides[i];
   bool has_axes = ax->given && !ax->none, has_strides = s->given && !s->none;
   int n = has_axes ? ax->n : b->n > en->n ? b->n : en->n;
   if (!has_axes && has_strides && s->n > n) n = s->n;
-  if (n > r) rt_error(e, "strided_slice: %d axes sliced, but the tensor has rank %d", n, r);
-  if (has_axes && (b->n != n || en->n != n)) rt_error(e, "strided_slice: begin and end must give one value per axis");
+  if (n > r) rt_error(site->expr, "strided_slice: %d axes sliced, but the tensor has rank %d", n, r);
+  if (has_axes && (b->n != n || en->n != n))
+    rt_error(site->expr, "strided_slice: begin and end must give one value per axis");
   for (int k = 0; k < n; k++) {
-    int axis = has_axes ? rt_axis(e, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
+    int axis = has_axes ? rt_axis(site, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
     int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
-    if (stride == 0) rt_error(e, "strided_slice: a stride is 0");
+    if (stride == 0) rt_error(site->expr, "strided_slice: a stride is 0");
     int64_t begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX, start;
     int64_t end = k < en->n ? en->ints[k] : stride < 0 ? 0 : INT64_MAX;
     if (size_mode && k < en->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
@@ -266,25 +269,25 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const IrEx
 
 /* ---------------------------------------------------------------- block copies */
 
-static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const IrExpr *e, bool stack) {
+static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const RtSite *site, bool stack) {
   const RtTuple *t = tuple.u.tup;
   int n = t->n;
   RtOperand *ops = rt_alloc(sizeof(RtOperand) * (size_t)n);
   for (int i = 0; i < n; i++) rt_operand(&ops[i], t->f[i]);
   int r = ops[0].rank, rr = stack ? r + 1 : r;
-  check_rank(e, stack ? IR_OP_STACK : IR_OP_CONCATENATE, rr);
-  int axis = rt_axis(e, stack ? IR_OP_STACK : IR_OP_CONCATENATE, ir_attr_int(at, IR_A_AXIS, 0), rr);
+  check_rank(site, stack ? IR_OP_STACK : IR_OP_CONCATENATE, rr);
+  int axis = rt_axis(site, stack ? IR_OP_STACK : IR_OP_CONCATENATE, ir_attr_int(at, IR_A_AXIS, 0), rr);
   int64_t shape[RT_MAX_RANK];
   for (int d = 0, k = 0; d < rr; d++) shape[d] = stack && d == axis ? n : ops[0].shape[k++];
   if (!stack) shape[axis] = 0;
   for (int i = 0; i < n; i++) {
-    if (ops[i].rank != r) rt_error(e, "%s: the tensors' ranks differ", stack ? "stack" : "concatenate");
+    if (ops[i].rank != r) rt_error(site->expr, "%s: the tensors' ranks differ", stack ? "stack" : "concatenate");
     for (int d = 0; d < r; d++)
       if ((stack || d != axis) && ops[i].shape[d] != ops[0].shape[d])
-        rt_error(e, "%s: the shapes %s and %s differ in dimension %d", stack ? "stack" : "concatenate",
+        rt_error(site->expr, "%s: the shapes %s and %s differ in dimension %d", stack ? "stack" : "concatenate",
                  rt_shape_text(r, ops[0].shape), rt_shape_text(r, ops[i].shape), d);
     if (!stack && __builtin_add_overflow(shape[axis], ops[i].shape[axis], &shape[axis]))
-      rt_error(e, "concatenate: the joined dimension passes int64");
+      rt_error(site->expr, "concatenate: the joined dimension passes int64");
   }
   size_t esize = rt_dtype_size(ops[0].dt);
   int64_t outer = product(axis, shape);
@@ -301,16 +304,17 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const IrExpr *e, 
   return rt_result_value(&res);
 }
 
-static RtValue split(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue split(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *ios = &at->v[IR_A_INDICES_OR_SECTIONS];
-  int axis = rt_axis(e, IR_OP_SPLIT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
+  int axis = rt_axis(site, IR_OP_SPLIT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t dim = a->shape[axis];
   int pieces = ios->listed ? ios->n + 1 : (int)ios->ints[0];
   int64_t *lo = rt_alloc(sizeof(int64_t) * (size_t)(pieces + 1));
   for (int i = 0; i <= pieces; i++) {
     int64_t x;
     if (!ios->listed) {
-      if (dim % pieces) rt_error(e, "split: %d sections do not divide dimension %lld evenly", pieces, (long long)dim);
+      if (dim % pieces)
+        rt_error(site->expr, "split: %d sections do not divide dimension %lld evenly", pieces, (long long)dim);
       x = dim / pieces * i;
     } else {
       x = i == 0 ? 0 : i == pieces ? dim : ios->ints[i - 1];
@@ -336,15 +340,15 @@ static RtValue split(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- take, where */
 
-static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *ax = &at->v[IR_A_AXIS], *mode = &at->v[IR_A_MODE];
   bool flat = !ax->given || ax->none;
-  int axis = flat ? 0 : rt_axis(e, IR_OP_TAKE, ax->ints[0], a->rank);
+  int axis = flat ? 0 : rt_axis(site, IR_OP_TAKE, ax->ints[0], a->rank);
   int64_t dim = flat ? a->count : a->shape[axis];
   int64_t outer = flat ? 1 : product(axis, a->shape), inner = flat ? 1 : product(a->rank - axis - 1, a->shape + axis + 1);
   int64_t shape[RT_MAX_RANK];
   int r = 0;
-  check_rank(e, IR_OP_TAKE, (flat ? 0 : a->rank - 1) + idx->rank);
+  check_rank(site, IR_OP_TAKE, (flat ? 0 : a->rank - 1) + idx->rank);
   if (!flat)
     for (int i = 0; i < axis; i++) shape[r++] = a->shape[i];
   for (int i = 0; i < idx->rank; i++) shape[r++] = idx->shape[i];
@@ -353,7 +357,7 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
   size_t esize = rt_dtype_size(a->dt);
   RtResult res;
   char *out = rt_result_init(&res, a->dt, r, shape);
-  if (idx->count > 0 && outer * inner > 0 && dim == 0) rt_error(e, "take: indexing into an empty dimension");
+  if (idx->count > 0 && outer * inner > 0 && dim == 0) rt_error(site->expr, "take: indexing into an empty dimension");
   bool wrap = mode->given && !strcmp(mode->str, "wrap"), fast = mode->given && !strcmp(mode->str, "fast");
   for (int64_t o = 0; o < outer; o++) {
     for (int64_t j = 0; j < idx->count; j++) {
@@ -362,7 +366,7 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
       int64_t k = big ? INT64_MAX : rt_scalar_i64(iv);
       if (wrap) k = big ? (int64_t)(iv.u.u % (uint64_t)dim) : ((k % dim) + dim) % dim;
       else if (fast) {
-        if (k < -dim || k >= dim) rt_error(e, "take: index %lld is out of range for a dimension of %lld", (long long)k, (long long)dim);
+        if (k < -dim || k >= dim) rt_error(site->expr, "take: index %lld is out of range for a dimension of %lld", (long long)k, (long long)dim);
         if (k < 0) k += dim;
       } else k = k < 0 ? 0 : k >= dim ? dim - 1 : k;
       memcpy(out, (const char *)a->data + (size_t)((o * dim + k) * inner) * esize, (size_t)inner * esize);
@@ -372,12 +376,12 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
   return rt_result_value(&res);
 }
 
-static RtValue where(const RtValue *args, const IrExpr *e) {
+static RtValue where(const RtValue *args, const RtSite *site) {
   RtOperand o[3];
   for (int i = 0; i < 3; i++) rt_operand(&o[i], args[i]);
   int r = 0;
   for (int i = 0; i < 3; i++) r = o[i].rank > r ? o[i].rank : r;
-  check_rank(e, IR_OP_WHERE, r);
+  check_rank(site, IR_OP_WHERE, r);
   int64_t shape[RT_MAX_RANK], st[3][RT_MAX_RANK];
   for (int k = 0; k < r; k++) {
     int64_t d = 1;
@@ -385,7 +389,7 @@ static RtValue where(const RtValue *args, const IrExpr *e) {
       int ki = k - (r - o[i].rank);
       int64_t di = ki >= 0 ? o[i].shape[ki] : 1;
       if (di != 1 && d != 1 && di != d)
-        rt_error(e, "where: the shapes %s, %s and %s do not broadcast", rt_shape_text(o[0].rank, o[0].shape),
+        rt_error(site->expr, "where: the shapes %s, %s and %s do not broadcast", rt_shape_text(o[0].rank, o[0].shape),
                  rt_shape_text(o[1].rank, o[1].shape), rt_shape_text(o[2].rank, o[2].shape));
       if (di != 1) d = di;
     }
@@ -453,16 +457,16 @@ static void next_index(int64_t *idx, int r, const int64_t *shape) {
   }
 }
 
-static RtValue tile(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue tile(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *reps = &at->v[IR_A_REPS];
   int r = a->rank, n = reps->n, t = r > n ? r : n;
-  check_rank(e, IR_OP_TILE, t);
+  check_rank(site, IR_OP_TILE, t);
   int64_t in_shape[RT_MAX_RANK], in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
   for (int i = 0; i < t; i++) {
     in_shape[i] = i < t - r ? 1 : a->shape[i - (t - r)];
     int64_t rep = i < t - n ? 1 : reps->ints[i - (t - n)];
-    if (rep < 1) rt_error(e, "tile: reps has %lld, but each count must be at least 1", (long long)rep);
-    if (__builtin_mul_overflow(in_shape[i], rep, &shape[i])) rt_error(e, "tile: the result is too large");
+    if (rep < 1) rt_error(site->expr, "tile: reps has %lld, but each count must be at least 1", (long long)rep);
+    if (__builtin_mul_overflow(in_shape[i], rep, &shape[i])) rt_error(site->expr, "tile: the result is too large");
   }
   strides_of(t, in_shape, in_strides);
   size_t esize = rt_dtype_size(a->dt);
@@ -478,14 +482,14 @@ static RtValue tile(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
   return rt_result_value(&res);
 }
 
-static RtValue repeat(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue repeat(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int64_t reps = ir_attr_int(at, IR_A_REPEATS, 1);
-  if (reps < 1) rt_error(e, "repeat: repeats=%lld, but it must be at least 1", (long long)reps);
-  if (a->rank == 0) rt_error(e, "repeat: the argument is a scalar");
-  int axis = rt_axis(e, IR_OP_REPEAT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
+  if (reps < 1) rt_error(site->expr, "repeat: repeats=%lld, but it must be at least 1", (long long)reps);
+  if (a->rank == 0) rt_error(site->expr, "repeat: the argument is a scalar");
+  int axis = rt_axis(site, IR_OP_REPEAT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t shape[RT_MAX_RANK];
   memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->rank);
-  if (__builtin_mul_overflow(shape[axis], reps, &shape[axis])) rt_error(e, "repeat: the result is too large");
+  if (__builtin_mul_overflow(shape[axis], reps, &shape[axis])) rt_error(site->expr, "repeat: the result is too large");
   size_t esize = rt_dtype_size(a->dt);
   int64_t outer = product(axis, a->shape), inner = product(a->rank - axis - 1, a->shape + axis + 1);
   size_t block = (size_t)inner * esize;
@@ -499,9 +503,9 @@ static RtValue repeat(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) 
   return rt_result_value(&res);
 }
 
-static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
-  if (a->rank == 0) rt_error(e, "reverse: the argument is a scalar");
-  int axis = rt_axis(e, IR_OP_REVERSE, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
+static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
+  if (a->rank == 0) rt_error(site->expr, "reverse: the argument is a scalar");
+  int axis = rt_axis(site, IR_OP_REVERSE, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t strides[RT_MAX_RANK];
   strides_of(a->rank, a->shape, strides);
   int64_t base = a->shape[axis] > 0 ? (a->shape[axis] - 1) * strides[axis] : 0;
@@ -514,12 +518,12 @@ static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e)
 
 /* TVM's rule: along seq_axis, the first seq_lengths[b] elements of batch b reversed (all of them
  * when the length exceeds the axis), the rest kept; a length of 0 or 1 keeps everything. */
-static RtValue reverse_sequence(const RtOperand *a, const RtOperand *len, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue reverse_sequence(const RtOperand *a, const RtOperand *len, const IrOpAttrs *at, const RtSite *site) {
   int r = a->rank;
-  int batch = rt_axis(e, IR_OP_REVERSE_SEQUENCE, ir_attr_int(at, IR_A_BATCH_AXIS, 0), r);
-  int seq = rt_axis(e, IR_OP_REVERSE_SEQUENCE, ir_attr_int(at, IR_A_SEQ_AXIS, 1), r);
+  int batch = rt_axis(site, IR_OP_REVERSE_SEQUENCE, ir_attr_int(at, IR_A_BATCH_AXIS, 0), r);
+  int seq = rt_axis(site, IR_OP_REVERSE_SEQUENCE, ir_attr_int(at, IR_A_SEQ_AXIS, 1), r);
   if (len->rank != 1 || len->shape[0] != a->shape[batch])
-    rt_error(e, "reverse_sequence: seq_lengths %s does not match the batch dimension of %s",
+    rt_error(site->expr, "reverse_sequence: seq_lengths %s does not match the batch dimension of %s",
              rt_shape_text(len->rank, len->shape), rt_shape_text(r, a->shape));
   int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
   strides_of(r, a->shape, strides);
@@ -539,7 +543,7 @@ static RtValue reverse_sequence(const RtOperand *a, const RtOperand *len, const 
 
 /* ---------------------------------------------------------------- the *_like forms */
 
-static RtValue reshape_like(const RtOperand *a, const RtOperand *like, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue reshape_like(const RtOperand *a, const RtOperand *like, const IrOpAttrs *at, const RtSite *site) {
   int r = a->rank, rl = like->rank;
   int64_t lb = ir_attr_int(at, IR_A_LHS_BEGIN, 0), le = ir_attr_int(at, IR_A_LHS_END, r);
   int64_t rb = ir_attr_int(at, IR_A_RHS_BEGIN, 0), re = ir_attr_int(at, IR_A_RHS_END, rl);
@@ -548,32 +552,32 @@ static RtValue reshape_like(const RtOperand *a, const RtOperand *like, const IrO
   if (rb < 0) rb += rl;
   if (re < 0) re += rl;
   if (lb < 0 || lb > le || le > r || rb < 0 || rb > re || re > rl)
-    rt_error(e, "reshape_like: the ranges of %s and %s are out of order", rt_shape_text(r, a->shape), rt_shape_text(rl, like->shape));
+    rt_error(site->expr, "reshape_like: the ranges of %s and %s are out of order", rt_shape_text(r, a->shape), rt_shape_text(rl, like->shape));
   int n = (int)(lb + (re - rb) + (r - le));
-  check_rank(e, IR_OP_RESHAPE_LIKE, n);
+  check_rank(site, IR_OP_RESHAPE_LIKE, n);
   int64_t shape[RT_MAX_RANK];
   int k = 0;
   for (int64_t i = 0; i < lb; i++) shape[k++] = a->shape[i];
   for (int64_t i = rb; i < re; i++) shape[k++] = like->shape[i];
   for (int64_t i = le; i < r; i++) shape[k++] = a->shape[i];
   if (product(n, shape) != a->count)
-    rt_error(e, "reshape_like: the %lld elements of %s do not fit the shape %s", (long long)a->count,
+    rt_error(site->expr, "reshape_like: the %lld elements of %s do not fit the shape %s", (long long)a->count,
              rt_shape_text(r, a->shape), rt_shape_text(n, shape));
   return with_shape(a, n, shape);
 }
 
 /* data summed down to `shape` (rank n), which broadcasts to data's shape. */
-static RtValue collapse_sum(const RtOperand *a, int n, const int64_t *shape, IrOpId op, const IrExpr *e) {
+static RtValue collapse_sum(const RtOperand *a, int n, const int64_t *shape, IrOpId op, const RtSite *site) {
   int r = a->rank;
-  check_rank(e, op, n);
-  if (n > r) rt_error(e, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(n, shape), rt_shape_text(r, a->shape));
+  check_rank(site, op, n);
+  if (n > r) rt_error(site->expr, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(n, shape), rt_shape_text(r, a->shape));
   int64_t out_strides[RT_MAX_RANK], st[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
   strides_of(n, shape, out_strides);
   for (int k = 0; k < r; k++) {
     int ko = k - (r - n);
     int64_t d = ko >= 0 ? shape[ko] : 1;
     if (d != 1 && d != a->shape[k])
-      rt_error(e, "%s: %s does not broadcast to %s", ir_ops[op].name, rt_shape_text(n, shape), rt_shape_text(r, a->shape));
+      rt_error(site->expr, "%s: %s does not broadcast to %s", ir_ops[op].name, rt_shape_text(n, shape), rt_shape_text(r, a->shape));
     st[k] = d == 1 ? 0 : out_strides[ko];
   }
   int64_t count = product(n, shape);
@@ -626,11 +630,11 @@ static int layout_find(const Layout *l, char c) {
   return -1;
 }
 
-static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   Layout src, dst;
   parse_layout(at->v[IR_A_SRC_LAYOUT].str, &src);
   parse_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
-  if (a->rank != src.n) rt_error(e, "layout_transform: the data %s does not have the source layout's rank", rt_shape_text(a->rank, a->shape));
+  if (a->rank != src.n) rt_error(site->expr, "layout_transform: the data %s does not have the source layout's rank", rt_shape_text(a->rank, a->shape));
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
   strides_of(a->rank, a->shape, in_strides);
   /* Per axis of the output: where its primal axis is in the input (whole, and split part), and
@@ -638,7 +642,7 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const I
   int whole_in[RT_MAX_RANK], part_in[RT_MAX_RANK], part_out[RT_MAX_RANK];
   for (int i = 0; i < src.n; i++)
     if (src.factor[i] && a->shape[i] != src.factor[i])
-      rt_error(e, "layout_transform: axis %c of %s has %lld elements, not %lld", src.axis[i], at->v[IR_A_SRC_LAYOUT].str,
+      rt_error(site->expr, "layout_transform: axis %c of %s has %lld elements, not %lld", src.axis[i], at->v[IR_A_SRC_LAYOUT].str,
                (long long)a->shape[i], (long long)src.factor[i]);
   for (int i = 0; i < dst.n; i++) {
     char c = dst.axis[i], P = dst.factor[i] ? (char)(c - 'a' + 'A') : c, p = (char)(P - 'A' + 'a');
@@ -649,7 +653,7 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const I
     if (dst.factor[i]) shape[i] = dst.factor[i];
     else if (part_out[i] >= 0) {
       int64_t f = dst.factor[part_out[i]];
-      if (size % f) rt_error(e, "layout_transform: axis %c has %lld elements, which do not split into parts of %lld", c, (long long)size, (long long)f);
+      if (size % f) rt_error(site->expr, "layout_transform: axis %c has %lld elements, which do not split into parts of %lld", c, (long long)size, (long long)f);
       shape[i] = size / f;
     } else shape[i] = size;
   }
@@ -676,33 +680,33 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const I
 }
 
 /* a from layout src to layout dst, both valid and a of src's rank (kernel.h). */
-RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const IrExpr *e) {
+RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const RtSite *site) {
   IrOpAttrs at = ir_op_attrs_none;
   at.v[IR_A_SRC_LAYOUT].given = at.v[IR_A_DST_LAYOUT].given = true;
   at.v[IR_A_SRC_LAYOUT].str = src;
   at.v[IR_A_DST_LAYOUT].str = dst;
-  return layout_transform(a, &at, e);
+  return layout_transform(a, &at, site);
 }
 
 /* ---------------------------------------------------------------- slice_like, trilu */
 
 /* The first like.shape[i] elements of each axis i that `axes` names (every axis both have by default). */
-static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpAttrs *at, const RtSite *site) {
   int r = a->rank;
-  check_rank(e, IR_OP_SLICE_LIKE, r);
+  check_rank(site, IR_OP_SLICE_LIKE, r);
   int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
   for (int i = 0; i < r; i++) shape[i] = a->shape[i];
   const IrAttrValue *ax = &at->v[IR_A_AXES];
   bool all = !ax->given || ax->none;
   for (int k = 0; k < (all ? r : ax->n); k++) {
-    int i = all ? k : rt_axis(e, IR_OP_SLICE_LIKE, ax->ints[k], r);
+    int i = all ? k : rt_axis(site, IR_OP_SLICE_LIKE, ax->ints[k], r);
     if (i >= like->rank) {
       if (all) break;
-      rt_error(e, "slice_like: axis %d is beyond the shape %s", i, rt_shape_text(like->rank, like->shape));
+      rt_error(site->expr, "slice_like: axis %d is beyond the shape %s", i, rt_shape_text(like->rank, like->shape));
     }
     if (like->shape[i] > a->shape[i])
-      rt_error(e, "slice_like: dimension %d of %s is beyond the data's %s", i, rt_shape_text(like->rank, like->shape),
-               rt_shape_text(r, a->shape));
+      rt_error(site->expr, "slice_like: dimension %d of %s is beyond the data's %s", i,
+               rt_shape_text(like->rank, like->shape), rt_shape_text(r, a->shape));
     shape[i] = like->shape[i];
   }
   strides_of(r, a->shape, strides);
@@ -713,8 +717,8 @@ static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpA
 }
 
 /* Zero outside the upper (j >= i + k) or lower (j <= i + k) triangle of the last two axes. */
-static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at, const IrExpr *e) {
-  if (a->rank < 2) rt_error(e, "trilu: the data %s is not a matrix", rt_shape_text(a->rank, a->shape));
+static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at, const RtSite *site) {
+  if (a->rank < 2) rt_error(site->expr, "trilu: the data %s is not a matrix", rt_shape_text(a->rank, a->shape));
   int64_t kk = rt_scalar_i64(rt_elem_get(k->data, k->dt, 0));
   bool upper = ir_attr_bool(at, IR_A_UPPER, true);
   int64_t rows = a->shape[a->rank - 2], cols = a->shape[a->rank - 1];
@@ -734,22 +738,22 @@ static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at
 /* ---------------------------------------------------------------- einsum, meshgrid */
 
 /* The equation, as the checker read it (ir_einsum_parse). */
-static void parse_einsum(const char *s, IrEinsum *q, int nin, const IrExpr *e) {
+static void parse_einsum(const char *s, IrEinsum *q, int nin, const RtSite *site) {
   const char *why = ir_einsum_parse(s ? s : "", q);
-  if (why) rt_error(e, "einsum: the equation is not one: %s", why);
-  if (q->nin != nin) rt_error(e, "einsum: the equation has %d input terms for %d tensors", q->nin, nin);
+  if (why) rt_error(site->expr, "einsum: the equation is not one: %s", why);
+  if (q->nin != nin) rt_error(site->expr, "einsum: the equation has %d input terms for %d tensors", q->nin, nin);
 }
 
 /* Labels: letters by their code, the ellipsis dimensions as 128 + position (right-aligned). Each
  * operand steps through its data by the sum of its strides over each label; every output element
  * is a sum over the labels the output lacks, in double (floats) or int64/uint64 (integers), then
  * converted once to the element type. */
-static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
-  if (tuple.kind != RT_TUPLE) rt_error(e, "einsum takes a tuple of tensors");
+static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const RtSite *site) {
+  if (tuple.kind != RT_TUPLE) rt_error(site->expr, "einsum takes a tuple of tensors");
   int n = (int)tuple.u.tup->n;
-  if (n > 32) rt_error(e, "einsum: more than 32 tensors");
+  if (n > 32) rt_error(site->expr, "einsum: more than 32 tensors");
   IrEinsum q;
-  parse_einsum(at->v[IR_A_EQUATION].str, &q, n, e);
+  parse_einsum(at->v[IR_A_EQUATION].str, &q, n, site);
   RtOperand ops[32];
   enum { NL = 128 + RT_MAX_RANK };
   int64_t size[NL];
@@ -760,15 +764,15 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
   for (int i = 0; i < n; i++) {
     rt_operand(&ops[i], tuple.u.tup->f[i]);
     if (i == 0) dt = ops[i].dt;
-    else if (!ir_dtype_eq(dt, ops[i].dt)) rt_error(e, "einsum: tensors of different element types");
+    else if (!ir_dtype_eq(dt, ops[i].dt)) rt_error(site->expr, "einsum: tensors of different element types");
     int64_t st[RT_MAX_RANK];
-    check_rank(e, IR_OP_EINSUM, ops[i].rank);
+    check_rank(site, IR_OP_EINSUM, ops[i].rank);
     strides_of(ops[i].rank, ops[i].shape, st);
     memset(strides_buf[i], 0, sizeof strides_buf[i]);
     const char *term = q.terms[i];
     int letters = (int)strlen(term) - (strchr(term, '*') ? 1 : 0), er = ops[i].rank - letters;
     if (er < 0 || (er > 0 && !strchr(term, '*')))
-      rt_error(e, "einsum: term %d does not fit the shape %s", i, rt_shape_text(ops[i].rank, ops[i].shape));
+      rt_error(site->expr, "einsum: term %d does not fit the shape %s", i, rt_shape_text(ops[i].rank, ops[i].shape));
     if (er > ne) ne = er;
     for (int j = 0, d = 0; term[j]; j++) {
       if (term[j] == '*') {
@@ -776,7 +780,7 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
           int l = 128 + RT_MAX_RANK - er + x;
           int64_t s = ops[i].shape[d];
           if (size[l] < 0 || size[l] == 1) size[l] = s;
-          else if (s != 1 && s != size[l]) rt_error(e, "einsum: the ellipsis dimensions do not broadcast");
+          else if (s != 1 && s != size[l]) rt_error(site->expr, "einsum: the ellipsis dimensions do not broadcast");
           if (s != 1) strides_buf[i][l] += st[d];
         }
         continue;
@@ -784,7 +788,7 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
       int l = (unsigned char)term[j];
       int64_t s = ops[i].shape[d];
       if (size[l] >= 0 && size[l] != s)
-        rt_error(e, "einsum: letter %c is %lld in one place and %lld in another", term[j], (long long)size[l], (long long)s);
+        rt_error(site->expr, "einsum: letter %c is %lld in one place and %lld in another", term[j], (long long)size[l], (long long)s);
       size[l] = s;
       strides_buf[i][l] += st[d];
       d++;
@@ -814,7 +818,7 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
   int64_t outn = 1;
   for (int i = 0; i < no; i++) outn = rt_mul_sat(outn, shape[i]);
   if (outn == 0) return rt_result_value(&res);
-  if (total == INT64_MAX) rt_error(e, "einsum: the computation is too large");
+  if (total == INT64_MAX) rt_error(site->expr, "einsum: the computation is too large");
   bool fl = dt.code == IR_DT_FLOAT, un = dt.code == IR_DT_UINT || dt.code == IR_DT_BOOL;
   int64_t idx[NL] = {0}, off[32] = {0};
   for (int64_t o = 0; o < outn; o++) {
@@ -852,17 +856,17 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
   return rt_result_value(&res);
 }
 
-static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
-  if (tuple.kind != RT_TUPLE) rt_error(e, "meshgrid takes a tuple of tensors");
+static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const RtSite *site) {
+  if (tuple.kind != RT_TUPLE) rt_error(site->expr, "meshgrid takes a tuple of tensors");
   int n = (int)tuple.u.tup->n;
-  check_rank(e, IR_OP_MESHGRID, n);
+  check_rank(site, IR_OP_MESHGRID, n);
   const IrAttrValue *ix = &at->v[IR_A_INDEXING];
   bool xy = ix->given && !strcmp(ix->str, "xy") && n >= 2;
   RtOperand ops[RT_MAX_RANK];
   int64_t shape[RT_MAX_RANK];
   for (int i = 0; i < n; i++) {
     rt_operand(&ops[i], tuple.u.tup->f[i]);
-    if (ops[i].rank > 1) rt_error(e, "meshgrid takes scalars and vectors");
+    if (ops[i].rank > 1) rt_error(site->expr, "meshgrid takes scalars and vectors");
     shape[i] = ops[i].count;
   }
   if (xy) {
@@ -890,7 +894,7 @@ static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const IrExpr *e) {
 
 /* data with data[begin:end:strides] (numpy's slice per axis: negative begin and end count from the
  * end, then clamp; axes past the vectors are whole) set to v, which has the slice's shape. */
-static RtValue strided_set(const RtValue *args, int nargs, const IrExpr *e) {
+static RtValue strided_set(const RtValue *args, int nargs, const RtSite *site) {
   RtOperand a, v, bo, eo, so;
   rt_operand(&a, args[0]);
   rt_operand(&v, args[1]);
@@ -898,12 +902,12 @@ static RtValue strided_set(const RtValue *args, int nargs, const IrExpr *e) {
   rt_operand(&eo, args[3]);
   if (nargs > 4) rt_operand(&so, args[4]);
   int r = a.rank;
-  check_rank(e, IR_OP_STRIDED_SET, r);
-  if (v.rank != r || !ir_dtype_eq(a.dt, v.dt)) rt_error(e, "strided_set: the values do not fit the data");
+  check_rank(site, IR_OP_STRIDED_SET, r);
+  if (v.rank != r || !ir_dtype_eq(a.dt, v.dt)) rt_error(site->expr, "strided_set: the values do not fit the data");
   int64_t b[RT_MAX_RANK], st[RT_MAX_RANK], len[RT_MAX_RANK], astr[RT_MAX_RANK];
   for (int i = 0; i < r; i++) {
     int64_t d = a.shape[i], s = nargs > 4 && i < so.count ? rt_scalar_i64(rt_elem_get(so.data, so.dt, i)) : 1;
-    if (s == 0 || s == INT64_MIN) rt_error(e, "strided_set: a stride is 0 or out of range");
+    if (s == 0 || s == INT64_MIN) rt_error(site->expr, "strided_set: a stride is 0 or out of range");
     bool hb = i < bo.count, he = i < eo.count;
     int64_t x = hb ? rt_scalar_i64(rt_elem_get(bo.data, bo.dt, i)) : 0, y = he ? rt_scalar_i64(rt_elem_get(eo.data, eo.dt, i)) : 0;
     if (s > 0) {
@@ -917,7 +921,7 @@ static RtValue strided_set(const RtValue *args, int nargs, const IrExpr *e) {
     }
     b[i] = x, st[i] = s;
     if (v.shape[i] != len[i])
-      rt_error(e, "strided_set: the values %s do not have the slice's shape (dimension %d is %lld)",
+      rt_error(site->expr, "strided_set: the values %s do not have the slice's shape (dimension %d is %lld)",
                rt_shape_text(v.rank, v.shape), i, (long long)len[i]);
   }
   strides_of(r, a.shape, astr);
@@ -936,19 +940,20 @@ static RtValue strided_set(const RtValue *args, int nargs, const IrExpr *e) {
 }
 
 /* sliding_window: out[pre..., k..., w...] = data[pre..., k * s + w ...]. */
-static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const IrExpr *e) {
+static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   const IrAttrValue *ws = &at->v[IR_A_WINDOW_SHAPE], *sv = &at->v[IR_A_STRIDES];
   int64_t axis = ir_attr_int(at, IR_A_AXIS, 0);
   int r = a->rank, nw = ws->n, n = (int)axis + 2 * nw;
-  check_rank(e, IR_OP_SLIDING_WINDOW, n);
-  if (axis < 0 || axis + nw != r || sv->n != nw) rt_error(e, "sliding_window: the window does not fit the data");
+  check_rank(site, IR_OP_SLIDING_WINDOW, n);
+  if (axis < 0 || axis + nw != r || sv->n != nw)
+    rt_error(site->expr, "sliding_window: the window does not fit the data");
   int64_t shape[RT_MAX_RANK], astr[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
   for (int i = 0; i < axis; i++) shape[i] = a->shape[i];
   for (int i = 0; i < nw; i++) {
     int64_t d = a->shape[axis + i], w = ws->ints[i], s = sv->ints[i];
-    if (d < w) rt_error(e, "sliding_window: a window of %lld does not fit dimension %lld of %s", (long long)w,
+    if (d < w) rt_error(site->expr, "sliding_window: a window of %lld does not fit dimension %lld of %s", (long long)w,
                         (long long)(axis + i), rt_shape_text(r, a->shape));
-    if (w < 1 || s < 1) rt_error(e, "sliding_window: window sizes and strides must be 1 or more");
+    if (w < 1 || s < 1) rt_error(site->expr, "sliding_window: window sizes and strides must be 1 or more");
     shape[axis + i] = (d - w) / s + 1;
     shape[axis + nw + i] = w;
   }
@@ -969,60 +974,60 @@ static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const IrE
 
 /* ---------------------------------------------------------------- dispatch */
 
-RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
-  const IrOpAttrs *at = rt_attrs(e);
+RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
+  const IrOpAttrs *at = site->attrs;
   (void)nargs;
-  if (op == IR_OP_CONCATENATE || op == IR_OP_STACK) return concatenate(args[0], at, e, op == IR_OP_STACK);
-  if (op == IR_OP_WHERE) return where(args, e);
-  if (op == IR_OP_EINSUM) return einsum(args[0], at, e);
-  if (op == IR_OP_MESHGRID) return meshgrid(args[0], at, e);
-  if (op == IR_OP_STRIDED_SET) return strided_set(args, nargs, e);
+  if (op == IR_OP_CONCATENATE || op == IR_OP_STACK) return concatenate(args[0], at, site, op == IR_OP_STACK);
+  if (op == IR_OP_WHERE) return where(args, site);
+  if (op == IR_OP_EINSUM) return einsum(args[0], at, site);
+  if (op == IR_OP_MESHGRID) return meshgrid(args[0], at, site);
+  if (op == IR_OP_STRIDED_SET) return strided_set(args, nargs, site);
   RtOperand a, b;
   rt_operand(&a, args[0]);
   if (nargs > 1) rt_operand(&b, args[1]);
   switch (op) {
-  case IR_OP_RESHAPE: return reshape(&a, at, e);
-  case IR_OP_EXPAND_DIMS: return expand_dims(&a, at, e);
-  case IR_OP_SQUEEZE: return squeeze(&a, at, e);
+  case IR_OP_RESHAPE: return reshape(&a, at, site);
+  case IR_OP_EXPAND_DIMS: return expand_dims(&a, at, site);
+  case IR_OP_SQUEEZE: return squeeze(&a, at, site);
   case IR_OP_NN_BATCH_FLATTEN: return batch_flatten(&a);
-  case IR_OP_TRANSPOSE: return transpose(&a, at, e);
-  case IR_OP_BROADCAST_TO: return broadcast_to(&a, at, e);
-  case IR_OP_STRIDED_SLICE: return strided_slice(&a, at, e);
-  case IR_OP_SPLIT: return split(&a, at, e);
+  case IR_OP_TRANSPOSE: return transpose(&a, at, site);
+  case IR_OP_BROADCAST_TO: return broadcast_to(&a, at, site);
+  case IR_OP_STRIDED_SLICE: return strided_slice(&a, at, site);
+  case IR_OP_SPLIT: return split(&a, at, site);
   case IR_OP_TAKE: {
     RtOperand idx;
     rt_operand(&idx, args[1]);
-    return take(&a, &idx, at, e);
+    return take(&a, &idx, at, site);
   }
   case IR_OP_CAST: return cast(&a, at->v[IR_A_DTYPE].dtype);
   case IR_OP_SHAPE_OF: return shape_of(&a, at);
-  case IR_OP_TILE: return tile(&a, at, e);
-  case IR_OP_REPEAT: return repeat(&a, at, e);
-  case IR_OP_REVERSE: return reverse(&a, at, e);
-  case IR_OP_REVERSE_SEQUENCE: return reverse_sequence(&a, &b, at, e);
+  case IR_OP_TILE: return tile(&a, at, site);
+  case IR_OP_REPEAT: return repeat(&a, at, site);
+  case IR_OP_REVERSE: return reverse(&a, at, site);
+  case IR_OP_REVERSE_SEQUENCE: return reverse_sequence(&a, &b, at, site);
   case IR_OP_FULL_LIKE: return rt_tensor_fill(rt_convert(args[1].kind == RT_SCALAR ? args[1] : rt_elem_get(b.data, b.dt, 0), a.dt), a.dt, a.rank, a.shape);
-  case IR_OP_RESHAPE_LIKE: return reshape_like(&a, &b, at, e);
-  case IR_OP_BROADCAST_TO_LIKE: return broadcast_shape(&a, b.rank, b.shape, op, e);
-  case IR_OP_COLLAPSE_SUM_LIKE: return collapse_sum(&a, b.rank, b.shape, op, e);
+  case IR_OP_RESHAPE_LIKE: return reshape_like(&a, &b, at, site);
+  case IR_OP_BROADCAST_TO_LIKE: return broadcast_shape(&a, b.rank, b.shape, op, site);
+  case IR_OP_COLLAPSE_SUM_LIKE: return collapse_sum(&a, b.rank, b.shape, op, site);
   case IR_OP_COLLAPSE_SUM_TO: {
     const IrAttrValue *to = &at->v[IR_A_SHAPE];
-    if (to->given && !to->none) return collapse_sum(&a, to->n, to->ints, op, e);
-    if (nargs < 2 || b.rank != 1 || b.count > RT_MAX_RANK) rt_error(e, "collapse_sum_to: the target shape is not a short vector");
+    if (to->given && !to->none) return collapse_sum(&a, to->n, to->ints, op, site);
+    if (nargs < 2 || b.rank != 1 || b.count > RT_MAX_RANK) rt_error(site->expr, "collapse_sum_to: the target shape is not a short vector");
     int64_t shape[RT_MAX_RANK];
     for (int64_t i = 0; i < b.count; i++) shape[i] = rt_scalar_i64(rt_elem_get(b.data, b.dt, i));
-    return collapse_sum(&a, (int)b.count, shape, op, e);
+    return collapse_sum(&a, (int)b.count, shape, op, site);
   }
-  case IR_OP_LAYOUT_TRANSFORM: return layout_transform(&a, at, e);
-  case IR_OP_NN_FAST_SOFTMAX: return rt_kernel_reduce(IR_OP_NN_SOFTMAX, args, nargs, e);
+  case IR_OP_LAYOUT_TRANSFORM: return layout_transform(&a, at, site);
+  case IR_OP_NN_FAST_SOFTMAX: return rt_kernel_reduce(IR_OP_NN_SOFTMAX, args, nargs, site);
   case IR_OP_CAST_LIKE: return cast(&a, b.dt);
-  case IR_OP_SLICE_LIKE: return slice_like(&a, &b, at, e);
-  case IR_OP_TRILU: return trilu(&a, &b, at, e);
-  case IR_OP_CONTRIB_REVERSE_RESHAPE: return reverse_reshape(&a, at, e);
-  case IR_OP_SLIDING_WINDOW: return sliding_window(&a, at, e);
-  case IR_OP_REINTERPRET: return reinterpret(&a, at->v[IR_A_DTYPE].dtype, e);
+  case IR_OP_SLICE_LIKE: return slice_like(&a, &b, at, site);
+  case IR_OP_TRILU: return trilu(&a, &b, at, site);
+  case IR_OP_CONTRIB_REVERSE_RESHAPE: return reverse_reshape(&a, at, site);
+  case IR_OP_SLIDING_WINDOW: return sliding_window(&a, at, site);
+  case IR_OP_REINTERPRET: return reinterpret(&a, at->v[IR_A_DTYPE].dtype, site);
   case IR_OP_NDARRAY_SIZE: return rt_scalar_from_i64(ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)), a.count);
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");
-    rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+    rt_error(site->expr, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }

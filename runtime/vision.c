@@ -27,9 +27,9 @@ static Arr arr(RtValue val) {
   return a;
 }
 
-static void need_rank(const IrExpr *e, IrOpId op, const Arr *a, int rank, const char *what) {
+static void need_rank(const RtSite *site, IrOpId op, const Arr *a, int rank, const char *what) {
   if (a->o.rank != rank)
-    rt_error(e, "%s: %s has shape %s, but it should have rank %d", ir_ops[op].name, what,
+    rt_error(site->expr, "%s: %s has shape %s, but it should have rank %d", ir_ops[op].name, what,
              rt_shape_text(a->o.rank, a->o.shape), rank);
 }
 
@@ -39,7 +39,8 @@ static inline void setf(void *d, IrDType dt, int64_t i, double x) { rt_elem_set(
 static inline void seti(void *d, int64_t i, int64_t x) { ((int32_t *)d)[i] = (int32_t)x; }
 
 /* A float-list attribute as written at the call (numbers or a list of them), or dflt (n values). */
-static int floats(const IrExpr *e, const char *name, int n, const double *dflt, double **out) {
+static int floats(const RtSite *site, const char *name, int n, const double *dflt, double **out) {
+  const IrExpr *e = site->expr;
   if (e && e->kind == IR_EXPR_CALL)
     for (int i = 0; i < e->u.call.nattrs; i++) {
       const IrAttr *a = &e->u.call.attrs[i];
@@ -50,7 +51,7 @@ static int floats(const IrExpr *e, const char *name, int n, const double *dflt, 
       for (int k = 0; k < m; k++) {
         const IrAttrVal *x = v->kind == IR_ATTR_LIST ? &v->items[k] : v;
         if (x->kind != IR_ATTR_LIT || x->lit.kind == IR_LIT_BOOL)
-          rt_error(e, "the attribute `%s` is not a list of numbers", name);
+          rt_error(site->expr, "the attribute `%s` is not a list of numbers", name);
         p[k] = x->lit.kind == IR_LIT_FLOAT ? x->lit.f : x->lit.neg ? -(double)x->lit.mag : (double)x->lit.mag;
       }
       *out = p;
@@ -66,12 +67,12 @@ static int floats(const IrExpr *e, const char *name, int n, const double *dflt, 
 
 /* topi.vision.reorg: output element (b, k, j, i) over the (b, c*s*s, h/s, w/s) result is the input
  * element at flat index w2 + w*s*(h2 + h*s*(c2 + c/(s*s)... )) of reorg_python. */
-static RtValue yolo_reorg(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue yolo_reorg(IrOpId op, const RtValue *args, const RtSite *site) {
   RtOperand x;
   rt_operand(&x, args[0]);
-  if (x.rank != 4) rt_error(e, "%s: the data %s is not 4-D", ir_ops[op].name, rt_shape_text(x.rank, x.shape));
-  int64_t s = ir_attr_int(rt_attrs(e), IR_A_STRIDE, 1);
-  if (s < 1) rt_error(e, "%s: stride=%lld is not positive", ir_ops[op].name, (long long)s);
+  if (x.rank != 4) rt_error(site->expr, "%s: the data %s is not 4-D", ir_ops[op].name, rt_shape_text(x.rank, x.shape));
+  int64_t s = ir_attr_int(site->attrs, IR_A_STRIDE, 1);
+  if (s < 1) rt_error(site->expr, "%s: stride=%lld is not positive", ir_ops[op].name, (long long)s);
   int64_t B = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
   int64_t oc = rt_mul_sat(C, rt_mul_sat(s, s)), oh = H / s, ow = W / s;
   int64_t shape[4] = {B, oc, oh, ow};
@@ -81,7 +82,7 @@ static RtValue yolo_reorg(IrOpId op, const RtValue *args, const IrExpr *e) {
    * reading the input at a flat index built from out_c = c / stride^2 and the input's sizes. */
   int64_t out_c = C / (s * s);
   if (out_c == 0 || C % (s * s) || H % s || W % s)
-    rt_error(e, "%s: the data %s does not reorganize by stride %lld (channels a multiple of %lld, height and width of %lld)",
+    rt_error(site->expr, "%s: the data %s does not reorganize by stride %lld (channels a multiple of %lld, height and width of %lld)",
              ir_ops[op].name, rt_shape_text(4, x.shape), (long long)s, (long long)(s * s), (long long)s);
   int64_t cnt = 0;
   for (int64_t b = 0; b < B; b++)
@@ -91,7 +92,7 @@ static RtValue yolo_reorg(IrOpId op, const RtValue *args, const IrExpr *e) {
           int64_t c2 = k % out_c, off = k / out_c;
           int64_t w2 = i * s + off % s, h2 = j * s + off / s;
           int64_t idx = w2 + W * s * (h2 + H * s * (c2 + out_c * b));
-          if (idx < 0 || idx >= x.count) rt_error(e, "%s: index out of range", ir_ops[op].name);
+          if (idx < 0 || idx >= x.count) rt_error(site->expr, "%s: index out of range", ir_ops[op].name);
           rt_elem_set(out, x.dt, cnt++, rt_elem_get(x.data, x.dt, idx));
         }
   return rt_result_value(&r);
@@ -99,17 +100,17 @@ static RtValue yolo_reorg(IrOpId op, const RtValue *args, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- multibox_prior */
 
-static RtValue multibox_prior(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue multibox_prior(IrOpId op, const RtValue *args, const RtSite *site) {
   RtOperand x;
   rt_operand(&x, args[0]);
-  if (x.rank != 4) rt_error(e, "%s: the data %s is not 4-D", ir_ops[op].name, rt_shape_text(x.rank, x.shape));
+  if (x.rank != 4) rt_error(site->expr, "%s: the data %s is not 4-D", ir_ops[op].name, rt_shape_text(x.rank, x.shape));
   static const double d_sizes[] = {1}, d_ratios[] = {1}, d_steps[] = {-1, -1}, d_offsets[] = {0.5, 0.5};
   double *sizes, *ratios, *steps, *offsets;
-  int ns = floats(e, "sizes", 1, d_sizes, &sizes), nr = floats(e, "ratios", 1, d_ratios, &ratios);
-  int nst = floats(e, "steps", 2, d_steps, &steps), no = floats(e, "offsets", 2, d_offsets, &offsets);
+  int ns = floats(site, "sizes", 1, d_sizes, &sizes), nr = floats(site, "ratios", 1, d_ratios, &ratios);
+  int nst = floats(site, "steps", 2, d_steps, &steps), no = floats(site, "offsets", 2, d_offsets, &offsets);
   if (ns < 1 || nr < 1 || nst != 2 || no != 2)
-    rt_error(e, "%s: needs sizes and ratios, and (y, x) steps and offsets", ir_ops[op].name);
-  bool clip = ir_attr_bool(rt_attrs(e), IR_A_CLIP, false);
+    rt_error(site->expr, "%s: needs sizes and ratios, and (y, x) steps and offsets", ir_ops[op].name);
+  bool clip = ir_attr_bool(site->attrs, IR_A_CLIP, false);
   int64_t H = x.shape[2], W = x.shape[3], per = ns + nr - 1;
   int64_t shape[3] = {1, rt_mul_sat(rt_mul_sat(H, W), per), 4};
   RtResult r;
@@ -140,21 +141,23 @@ static RtValue multibox_prior(IrOpId op, const RtValue *args, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- multibox_transform_loc */
 
-static RtValue multibox_transform_loc(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue multibox_transform_loc(IrOpId op, const RtValue *args, const RtSite *site) {
   Arr cls = arr(args[0]), loc = arr(args[1]), anc = arr(args[2]);
-  need_rank(e, op, &cls, 3, "the class probabilities");
-  need_rank(e, op, &loc, 2, "the location predictions");
-  need_rank(e, op, &anc, 3, "the anchors");
+  need_rank(site, op, &cls, 3, "the class probabilities");
+  need_rank(site, op, &loc, 2, "the location predictions");
+  need_rank(site, op, &anc, 3, "the anchors");
   int64_t B = cls.o.shape[0], C = cls.o.shape[1], A = cls.o.shape[2];
   if (anc.o.shape[1] != A || anc.o.shape[2] != 4 || loc.o.shape[0] != B || loc.o.shape[1] != A * 4 || anc.o.shape[0] < 1)
-    rt_error(e, "%s: class probabilities %s, location predictions %s and anchors %s do not agree", ir_ops[op].name,
-             rt_shape_text(3, cls.o.shape), rt_shape_text(2, loc.o.shape), rt_shape_text(3, anc.o.shape));
-  const IrOpAttrs *at = rt_attrs(e);
+    rt_error(site->expr, "%s: class probabilities %s, location predictions %s and anchors %s do not agree",
+             ir_ops[op].name, rt_shape_text(3, cls.o.shape), rt_shape_text(2, loc.o.shape),
+             rt_shape_text(3, anc.o.shape));
+  const IrOpAttrs *at = site->attrs;
   bool clip = ir_attr_bool(at, IR_A_CLIP, true), keep = ir_attr_bool(at, IR_A_KEEP_BACKGROUND, false);
   double thr = (float)ir_attr_float(at, IR_A_THRESHOLD, 0.01);
   static const double d_var[] = {0.1, 0.1, 0.2, 0.2};
   double *var;
-  if (floats(e, "variances", 4, d_var, &var) != 4) rt_error(e, "%s: variances needs 4 values", ir_ops[op].name);
+  if (floats(site, "variances", 4, d_var, &var) != 4)
+    rt_error(site->expr, "%s: variances needs 4 values", ir_ops[op].name);
   for (int t = 0; t < 4; t++) var[t] = (float)var[t];
   int64_t s0[3] = {B, A, 6}, s1[1] = {B};
   RtResult r0, r1;
@@ -192,31 +195,31 @@ static RtValue multibox_transform_loc(IrOpId op, const RtValue *args, const IrEx
 /* ---------------------------------------------------------------- get_valid_counts */
 
 /* The first element of a scalar-like argument (a threshold, a size). */
-static double first(const IrExpr *e, IrOpId op, RtValue v, const char *what) {
+static double first(const RtSite *site, IrOpId op, RtValue v, const char *what) {
   RtOperand o;
   rt_operand(&o, v);
-  if (o.count < 1) rt_error(e, "%s: %s is empty", ir_ops[op].name, what);
+  if (o.count < 1) rt_error(site->expr, "%s: %s is empty", ir_ops[op].name, what);
   return rt_scalar_f64(rt_elem_get(o.data, o.dt, 0));
 }
 
-static int64_t box_index(const IrExpr *e, IrOpId op, int64_t idx, int64_t k, const char *name) {
+static int64_t box_index(const RtSite *site, IrOpId op, int64_t idx, int64_t k, const char *name) {
   int64_t i = idx;
   if (i < 0 || i >= k)
-    rt_error(e, "%s: %s=%lld is out of range for boxes of %lld values", ir_ops[op].name, name, (long long)idx,
+    rt_error(site->expr, "%s: %s=%lld is out of range for boxes of %lld values", ir_ops[op].name, name, (long long)idx,
              (long long)k);
   return i;
 }
 
-static RtValue get_valid_counts(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue get_valid_counts(IrOpId op, const RtValue *args, const RtSite *site) {
   Arr d = arr(args[0]);
-  need_rank(e, op, &d, 3, "the data");
-  double thr = first(e, op, args[1], "the score threshold");
+  need_rank(site, op, &d, 3, "the data");
+  double thr = first(site, op, args[1], "the score threshold");
   if (d.o.dt.code == IR_DT_FLOAT && d.o.dt.bits == 32) thr = (float)thr;
-  const IrOpAttrs *at = rt_attrs(e);
+  const IrOpAttrs *at = site->attrs;
   int64_t B = d.o.shape[0], N = d.o.shape[1], K = d.o.shape[2];
   int64_t id_index = ir_attr_int(at, IR_A_ID_INDEX, 0);
-  int64_t si = box_index(e, op, ir_attr_int(at, IR_A_SCORE_INDEX, 1), K, "score_index");
-  if (id_index >= 0) box_index(e, op, id_index, K, "id_index");
+  int64_t si = box_index(site, op, ir_attr_int(at, IR_A_SCORE_INDEX, 1), K, "score_index");
+  if (id_index >= 0) box_index(site, op, id_index, K, "id_index");
   int64_t s1[1] = {B}, s3[2] = {B, N};
   RtResult r0, r1, r2;
   void *cnt = result(&r0, I32, 1, s1);
@@ -262,36 +265,36 @@ static int by_score_desc(const void *pa, const void *pb) {
 
 /* topi.vision.non_max_suppression (hybrid_nms, then hybrid_rearrange_indices_out or
  * hybrid_rearrange_box_out). */
-static RtValue nms(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
   Arr d = arr(args[0]), vc = arr(args[1]), ix = arr(args[2]);
-  need_rank(e, op, &d, 3, "the data");
-  need_rank(e, op, &vc, 1, "the valid count");
+  need_rank(site, op, &d, 3, "the data");
+  need_rank(site, op, &vc, 1, "the valid count");
   int64_t B = d.o.shape[0], N = d.o.shape[1], K = d.o.shape[2];
   if (vc.o.shape[0] != B)
-    rt_error(e, "%s: the valid count %s does not have one value for each of the %lld batches", ir_ops[op].name,
+    rt_error(site->expr, "%s: the valid count %s does not have one value for each of the %lld batches", ir_ops[op].name,
              rt_shape_text(1, vc.o.shape), (long long)B);
-  double max_out = first(e, op, args[3], "max_output_size"), iou_thr = first(e, op, args[4], "iou_threshold");
-  const IrOpAttrs *at = rt_attrs(e);
+  double max_out = first(site, op, args[3], "max_output_size"), iou_thr = first(site, op, args[4], "iou_threshold");
+  const IrOpAttrs *at = site->attrs;
   bool force = ir_attr_bool(at, IR_A_FORCE_SUPPRESS, false), ret_ind = ir_attr_bool(at, IR_A_RETURN_INDICES, true);
   bool to_bottom = ir_attr_bool(at, IR_A_INVALID_TO_BOTTOM, false);
   int64_t top_k = ir_attr_int(at, IR_A_TOP_K, -1), id_index = ir_attr_int(at, IR_A_ID_INDEX, 0);
-  int64_t si = box_index(e, op, ir_attr_int(at, IR_A_SCORE_INDEX, 1), K, "score_index");
+  int64_t si = box_index(site, op, ir_attr_int(at, IR_A_SCORE_INDEX, 1), K, "score_index");
   int64_t cs = ir_attr_int(at, IR_A_COORD_START, 2);
   if (cs < 0 || cs + 4 > K)
-    rt_error(e, "%s: coord_start=%lld leaves no 4 coordinates in boxes of %lld values", ir_ops[op].name, (long long)cs,
-             (long long)K);
-  if (id_index >= 0) box_index(e, op, id_index, K, "id_index");
+    rt_error(site->expr, "%s: coord_start=%lld leaves no 4 coordinates in boxes of %lld values", ir_ops[op].name,
+             (long long)cs, (long long)K);
+  if (id_index >= 0) box_index(site, op, id_index, K, "id_index");
   if (ret_ind && (ix.o.rank != 2 || ix.o.shape[0] != B || ix.o.shape[1] != N))
-    rt_error(e, "%s: the indices %s are not (batch, anchors) %s", ir_ops[op].name, rt_shape_text(ix.o.rank, ix.o.shape),
-             rt_shape_text(2, (int64_t[]){B, N}));
+    rt_error(site->expr, "%s: the indices %s are not (batch, anchors) %s", ir_ops[op].name,
+             rt_shape_text(ix.o.rank, ix.o.shape), rt_shape_text(2, (int64_t[]){B, N}));
   double *o = rt_alloc_array(rt_mul_sat(B * N, K), sizeof(double));
   int64_t *bi = rt_alloc_array(B * N, sizeof(int64_t));
   SortKey *keys = rt_alloc_array(N, sizeof(SortKey));
   for (int64_t i = 0; i < B; i++) {
     double vd = vc.v[i];
     if (!(vd >= 0 && vd <= (double)N))
-      rt_error(e, "%s: valid count %g of batch %lld is not between 0 and the %lld anchors", ir_ops[op].name, vd,
-               (long long)i, (long long)N);
+      rt_error(site->expr, "%s: valid count %g of batch %lld is not between 0 and the %lld anchors", ir_ops[op].name,
+               vd, (long long)i, (long long)N);
     int64_t v = rt_f2i64(vd);
     if (v < 0 || v > N) v = 0; /* cannot be (vd was checked); says so to the compiler's size analysis */
     double *O = &o[i * N * K];
@@ -405,17 +408,17 @@ static double iou4(const double *a, const double *b) {
  * while fewer than max_output_boxes_per_class are, when it is still > -1; later boxes with score
  * > 0 and IoU >= iou_threshold are dropped; nothing is kept when iou_threshold <= 0); collected as
  * ONNX's (batch, class, box) rows or TensorFlow's per-batch (class, box) and score, the rest 0. */
-static RtValue all_class_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site) {
   Arr bx = arr(args[0]), sc = arr(args[1]);
-  need_rank(e, op, &bx, 3, "the boxes");
-  need_rank(e, op, &sc, 3, "the scores");
+  need_rank(site, op, &bx, 3, "the boxes");
+  need_rank(site, op, &sc, 3, "the scores");
   int64_t B = bx.o.shape[0], N = bx.o.shape[1], C = sc.o.shape[1];
   if (bx.o.shape[2] != 4 || sc.o.shape[0] != B || sc.o.shape[2] != N)
-    rt_error(e, "%s: boxes %s and scores %s are not (batch, boxes, 4) and (batch, classes, boxes)", ir_ops[op].name,
-             rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
-  double max_out = first(e, op, args[2], "max_output_boxes_per_class");
-  double iou_thr = (float)first(e, op, args[3], "iou_threshold"), score_thr = (float)first(e, op, args[4], "score_threshold");
-  const IrAttrValue *fv = &rt_attrs(e)->v[IR_A_OUTPUT_FORMAT];
+    rt_error(site->expr, "%s: boxes %s and scores %s are not (batch, boxes, 4) and (batch, classes, boxes)",
+             ir_ops[op].name, rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
+  double max_out = first(site, op, args[2], "max_output_boxes_per_class");
+  double iou_thr = (float)first(site, op, args[3], "iou_threshold"), score_thr = (float)first(site, op, args[4], "score_threshold");
+  const IrAttrValue *fv = &site->attrs->v[IR_A_OUTPUT_FORMAT];
   bool tf = fv->given && fv->str && !strcmp(fv->str, "tensorflow");
   int64_t BC = rt_mul_sat(B, C);
   int64_t *sel = rt_alloc_array(rt_mul_sat(BC, N), sizeof(int64_t));
@@ -490,21 +493,21 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
  * descending), greedily kept up to max_detections_per_class while IoU (boxes as ymin, xmin, ymax,
  * xmax; 0 for an empty box) <= iou_threshold; merged with the earlier classes' by score (stable)
  * and cut to max_detections. Rows past the count are zeros. */
-static RtValue regular_nms(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
   Arr bx = arr(args[0]), sc = arr(args[1]);
-  need_rank(e, op, &bx, 3, "the boxes");
-  need_rank(e, op, &sc, 3, "the scores");
-  const IrOpAttrs *at = rt_attrs(e);
+  need_rank(site, op, &bx, 3, "the boxes");
+  need_rank(site, op, &sc, 3, "the scores");
+  const IrOpAttrs *at = site->attrs;
   int64_t per = ir_attr_int(at, IR_A_MAX_DETECTIONS_PER_CLASS, 0), M = ir_attr_int(at, IR_A_MAX_DETECTIONS, 0);
   int64_t nc = ir_attr_int(at, IR_A_NUM_CLASSES, 0);
   double iou_thr = (float)ir_attr_float(at, IR_A_IOU_THRESHOLD, 0), s_thr = (float)ir_attr_float(at, IR_A_SCORE_THRESHOLD, 0);
   int64_t B = sc.o.shape[0], N = sc.o.shape[1], CB = sc.o.shape[2], off = nc < 0 ? -1 : CB - nc;
   if (bx.o.shape[0] != B || bx.o.shape[1] != N || bx.o.shape[2] != 4)
-    rt_error(e, "%s: boxes %s and scores %s are not (batch, boxes, 4) and (batch, boxes, classes)", ir_ops[op].name,
-             rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
+    rt_error(site->expr, "%s: boxes %s and scores %s are not (batch, boxes, 4) and (batch, boxes, classes)",
+             ir_ops[op].name, rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
   if (nc < 0 || off < 0)
-    rt_error(e, "%s: num_classes=%lld is not from 0 to the scores' %lld classes", ir_ops[op].name, (long long)nc, (long long)CB);
-  if (M < 0) rt_error(e, "%s: max_detections=%lld is negative", ir_ops[op].name, (long long)M);
+    rt_error(site->expr, "%s: num_classes=%lld is not from 0 to the scores' %lld classes", ir_ops[op].name, (long long)nc, (long long)CB);
+  if (M < 0) rt_error(site->expr, "%s: max_detections=%lld is negative", ir_ops[op].name, (long long)M);
   static const IrDType F32 = {IR_DT_FLOAT, 32, 1};
   int64_t s0[3] = {B, M, 4}, s1[2] = {B, M}, s2[1] = {B};
   RtResult r0, r1, r2, r3;
@@ -601,12 +604,12 @@ static double bilinear(const Arr *d, bool nhwc, int64_t n, int64_t c, double y, 
   return val;
 }
 
-static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
   Arr d = arr(args[0]), rois = arr(args[1]);
-  need_rank(e, op, &d, 4, "the data");
-  need_rank(e, op, &rois, 2, "the rois");
-  if (rois.o.shape[1] != 5) rt_error(e, "%s: the rois %s are not (n, 5)", ir_ops[op].name, rt_shape_text(2, rois.o.shape));
-  const IrOpAttrs *at = rt_attrs(e);
+  need_rank(site, op, &d, 4, "the data");
+  need_rank(site, op, &rois, 2, "the rois");
+  if (rois.o.shape[1] != 5) rt_error(site->expr, "%s: the rois %s are not (n, 5)", ir_ops[op].name, rt_shape_text(2, rois.o.shape));
+  const IrOpAttrs *at = site->attrs;
   const IrAttrValue *lv = &at->v[IR_A_LAYOUT], *mv = &at->v[IR_A_MODE];
   bool nhwc = lv->given && lv->str && !strcmp(lv->str, "NHWC");
   bool maxm = op == IR_OP_VISION_ROI_ALIGN && mv->given && mv->str && !strcmp(mv->str, "max");
@@ -622,7 +625,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
   for (int64_t i = 0; i < R; i++) {
     const double *roi = &rois.v[i * 5];
     if (!(roi[0] >= 0 && roi[0] < (double)Bn))
-      rt_error(e, "%s: roi %lld has batch index %g, but the data has %lld images", ir_ops[op].name, (long long)i, roi[0],
+      rt_error(site->expr, "%s: roi %lld has batch index %g, but the data has %lld images", ir_ops[op].name, (long long)i, roi[0],
                (long long)Bn);
     int64_t n = rt_f2i64(roi[0]);
     for (int64_t c = 0; c < C; c++)
@@ -634,7 +637,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
             double rh = fmax(y1 - y0, 1.0), rw = fmax(x1 - x0, 1.0), bh = rh / PH, bw = rw / PW;
             int64_t gh = ratio > 0 ? ratio : rt_f2index(ceil(rh / PH)), gw = ratio > 0 ? ratio : rt_f2index(ceil(rw / PW));
             if (gh > 4096 || gw > 4096)
-              rt_error(e, "%s: a sampling grid of %lld by %lld points per bin is too large", ir_ops[op].name,
+              rt_error(site->expr, "%s: a sampling grid of %lld by %lld points per bin is too large", ir_ops[op].name,
                        (long long)gh, (long long)gw);
             double count = (double)(gh * gw);
             total = maxm ? -INFINITY : 0;
@@ -677,15 +680,15 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const IrExpr *e) {
  * whose IoU (pixel-inclusive, +1) with an earlier kept one exceeds threshold; prepare_output_ir
  * writes [batch, x1, y1, x2, y2] rows of the kept boxes, cycling through them to fill
  * rpn_post_nms_top_n rows (0 rows when none is kept). */
-static RtValue proposal(IrOpId op, const RtValue *args, const IrExpr *e) {
+static RtValue proposal(IrOpId op, const RtValue *args, const RtSite *site) {
   Arr cls = arr(args[0]), del = arr(args[1]), info = arr(args[2]);
-  need_rank(e, op, &cls, 4, "the class probabilities");
-  need_rank(e, op, &del, 4, "the box predictions");
-  need_rank(e, op, &info, 2, "the image info");
-  const IrOpAttrs *at = rt_attrs(e);
+  need_rank(site, op, &cls, 4, "the class probabilities");
+  need_rank(site, op, &del, 4, "the box predictions");
+  need_rank(site, op, &info, 2, "the image info");
+  const IrOpAttrs *at = site->attrs;
   static const double d_scales[] = {4, 8, 16, 32}, d_ratios[] = {0.5, 1, 2};
   double *scales, *ratios;
-  int ns = floats(e, "scales", 4, d_scales, &scales), nr = floats(e, "ratios", 3, d_ratios, &ratios);
+  int ns = floats(site, "scales", 4, d_scales, &scales), nr = floats(site, "ratios", 3, d_ratios, &ratios);
   int64_t stride = ir_attr_int(at, IR_A_FEATURE_STRIDE, 16), pre = ir_attr_int(at, IR_A_RPN_PRE_NMS_TOP_N, 6000);
   int64_t post = ir_attr_int(at, IR_A_RPN_POST_NMS_TOP_N, 300), min_size = ir_attr_int(at, IR_A_RPN_MIN_SIZE, 16);
   double thr = (float)ir_attr_float(at, IR_A_THRESHOLD, 0.7);
@@ -693,12 +696,12 @@ static RtValue proposal(IrOpId op, const RtValue *args, const IrExpr *e) {
   int64_t B = cls.o.shape[0], H = cls.o.shape[2], W = cls.o.shape[3], A = (int64_t)ns * nr;
   if (cls.o.shape[1] != 2 * A || del.o.shape[0] != B || del.o.shape[1] != 4 * A || del.o.shape[2] != H ||
       del.o.shape[3] != W || info.o.shape[0] != B || info.o.shape[1] != 3)
-    rt_error(e, "%s: class probabilities %s, box predictions %s and image info %s do not fit %lld anchors (%d scales by %d ratios)",
+    rt_error(site->expr, "%s: class probabilities %s, box predictions %s and image info %s do not fit %lld anchors (%d scales by %d ratios)",
              ir_ops[op].name, rt_shape_text(4, cls.o.shape), rt_shape_text(4, del.o.shape), rt_shape_text(2, info.o.shape),
              (long long)A, ns, nr);
-  if (stride < 1) rt_error(e, "%s: feature_stride=%lld is not positive", ir_ops[op].name, (long long)stride);
+  if (stride < 1) rt_error(site->expr, "%s: feature_stride=%lld is not positive", ir_ops[op].name, (long long)stride);
   int64_t nb = rt_mul_sat(rt_mul_sat(H, W), A);
-  if (nb > ((int64_t)1 << 24)) rt_error(e, "%s: %lld boxes are too many", ir_ops[op].name, (long long)nb);
+  if (nb > ((int64_t)1 << 24)) rt_error(site->expr, "%s: %lld boxes are too many", ir_ops[op].name, (long long)nb);
   int64_t npre = pre > 0 && pre < nb ? pre : nb;
   double *anchors = rt_alloc_array(4 * A, sizeof(double));
   for (int64_t k = 0; k < A; k++) { /* generate_anchor(ratios[k / ns], scales[k % ns], stride) */
@@ -776,20 +779,20 @@ static RtValue proposal(IrOpId op, const RtValue *args, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const IrExpr *e) {
+RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   (void)nargs;
   switch (op) {
-  case IR_OP_VISION_YOLO_REORG: return yolo_reorg(op, args, e);
-  case IR_OP_VISION_MULTIBOX_PRIOR: return multibox_prior(op, args, e);
-  case IR_OP_VISION_MULTIBOX_TRANSFORM_LOC: return multibox_transform_loc(op, args, e);
-  case IR_OP_VISION_GET_VALID_COUNTS: return get_valid_counts(op, args, e);
-  case IR_OP_VISION_NMS: return nms(op, args, e);
-  case IR_OP_VISION_ALL_CLASS_NMS: return all_class_nms(op, args, e);
-  case IR_OP_VISION_PROPOSAL: return proposal(op, args, e);
-  case IR_OP_VISION_REGULAR_NMS: return regular_nms(op, args, e);
-  case IR_OP_VISION_ROI_ALIGN: case IR_OP_VISION_ROI_POOL: return roi_op(op, args, e);
+  case IR_OP_VISION_YOLO_REORG: return yolo_reorg(op, args, site);
+  case IR_OP_VISION_MULTIBOX_PRIOR: return multibox_prior(op, args, site);
+  case IR_OP_VISION_MULTIBOX_TRANSFORM_LOC: return multibox_transform_loc(op, args, site);
+  case IR_OP_VISION_GET_VALID_COUNTS: return get_valid_counts(op, args, site);
+  case IR_OP_VISION_NMS: return nms(op, args, site);
+  case IR_OP_VISION_ALL_CLASS_NMS: return all_class_nms(op, args, site);
+  case IR_OP_VISION_PROPOSAL: return proposal(op, args, site);
+  case IR_OP_VISION_REGULAR_NMS: return regular_nms(op, args, site);
+  case IR_OP_VISION_ROI_ALIGN: case IR_OP_VISION_ROI_POOL: return roi_op(op, args, site);
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");
-    rt_error(e, "the operator `%s` has no kernel", ir_ops[op].name);
+    rt_error(site->expr, "the operator `%s` has no kernel", ir_ops[op].name);
   }
 }
