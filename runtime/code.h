@@ -114,6 +114,7 @@ typedef struct {
   const RtFn *fn;     /* a known global */
   const RtCtor *ctor;     /* a constructor */
   IrOpId op;
+  RtSite site; /* an operator's call as its kernel sees it */
   int n;
   RtCode **args;
 } CodeCall;

@@ -337,6 +337,7 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
     }
     CodeCall *k = node(sizeof *k, rt_exec_op, e->src);
     k->op = f->u.op;
+    k->site = (RtSite){.expr = e->src, .attrs = e->u.call.attrs ? e->u.call.attrs : &ir_op_attrs_none, .type = e->type};
     k->n = n;
     k->args = operands;
     return &k->h;

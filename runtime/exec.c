@@ -167,19 +167,11 @@ RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
-/* The operator call e as its kernel sees it, from what the checker wrote into the AST: its decoded
- * attributes and its type. The typed program will supply these at compile time. */
-static RtSite site_of(const IrExpr *e) {
-  ASSERT(e && e->kind == IR_EXPR_CALL && e->type); /* the checker typed every call the run time runs */
-  return (RtSite){.expr = e, .attrs = e->u.call.opattrs ? e->u.call.opattrs : &ir_op_attrs_none, .type = e->type};
-}
-
 RtValue rt_exec_op(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   EVAL_ARGS(k, f, argv);
   rt_machine.at = c->expr;
-  RtSite site = site_of(c->expr);
-  return rt_kernel_call(k->op, argv, k->n, &site);
+  return rt_kernel_call(k->op, argv, k->n, &k->site);
 }
 
 RtValue rt_exec_native_ctor(const RtFn *fn, RtValue *args, const IrExpr *site) {

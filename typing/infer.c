@@ -567,6 +567,7 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
   }
   IrTExpr *t = texpr(IR_EXPR_LOCAL, e, ty_instantiate(c, l->type, 0, NULL, e->span, NULL, NULL));
   t->u.var = where(c->scope, l);
+  if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
   return t;
 }
 
