@@ -75,8 +75,6 @@ static const char *history_path(void) {
 
 /* ---------------------------------------------------------------- completion */
 
-static Session *completing; /* the session whose names complete (libedit's callbacks take none) */
-
 /* The candidates so far: those that start with the word, each once (a map of the names seen, so
  * that a data type of 100,000 constructors completes at once). */
 typedef struct {
@@ -85,6 +83,15 @@ typedef struct {
   const char *prefix;
   size_t len;
 } Candidates;
+
+/* The REPL's completion state, in one object: libedit's readline-compatible callbacks
+ * (rl_attempted_completion_function, rl_completion_matches' generator) take no context argument,
+ * so they reach it as this one instance. */
+static struct {
+  Session *session; /* the session whose names complete */
+  Candidates found; /* for the word being completed (complete_word's state 0 fills it) */
+  int next;         /* the next of them to hand to libedit */
+} completion;
 
 static void offer(Candidates *c, const char *name) {
   if (strncmp(name, c->prefix, c->len) != 0) return;
@@ -97,27 +104,27 @@ static void offer(Candidates *c, const char *name) {
 /* Candidates for the word being completed: commands after `:`, globals after `@`, file names
  * after :load, else constructors, data types and operators. */
 static char *complete_word(const char *text, int state) {
-  static int index;
-  static Candidates c;
+  Candidates *c = &completion.found;
+  const Session *s = completion.session;
   if (state == 0) {
-    c = (Candidates){.prefix = text, .len = strlen(text)};
-    index = 0;
+    *c = (Candidates){.prefix = text, .len = strlen(text)};
+    completion.next = 0;
     if (text[0] == ':') {
-      for (int i = 0; repl_command_names(i); i++) offer(&c, repl_command_names(i));
+      for (int i = 0; repl_command_names(i); i++) offer(c, repl_command_names(i));
     } else if (text[0] == '@') {
-      for (int i = 0; i < completing->items.len; i++)
-        if (completing->items.items[i]->kind == IR_ITEM_DEF) offer(&c, ir_printf("@%s", completing->items.items[i]->name->name));
+      for (int i = 0; i < s->items.len; i++)
+        if (s->items.items[i]->kind == IR_ITEM_DEF) offer(c, ir_printf("@%s", s->items.items[i]->name->name));
     } else {
-      for (int i = 0; i < completing->items.len; i++) {
-        const IrItem *it = completing->items.items[i];
+      for (int i = 0; i < s->items.len; i++) {
+        const IrItem *it = s->items.items[i];
         if (it->kind != IR_ITEM_DATA) continue;
-        offer(&c, it->name->name);
-        for (int k = 0; k < it->data.nctors; k++) offer(&c, it->data.ctors[k].name->name);
+        offer(c, it->name->name);
+        for (int k = 0; k < it->data.nctors; k++) offer(c, it->data.ctors[k].name->name);
       }
-      for (int i = 0; i < IR_OP_COUNT; i++) offer(&c, ir_ops[i].name);
+      for (int i = 0; i < IR_OP_COUNT; i++) offer(c, ir_ops[i].name);
     }
   }
-  return index < c.names.len ? strdup(c.names.items[index++]) : NULL; /* libedit frees it */
+  return completion.next < c->names.len ? strdup(c->names.items[completion.next++]) : NULL; /* libedit frees it */
 }
 
 static char **complete(const char *text, int start, int end) {
@@ -130,7 +137,7 @@ static char **complete(const char *text, int start, int end) {
 }
 
 static void setup_line_editing(Session *s) {
-  completing = s;
+  completion.session = s;
   rl_readline_name = "relay";
   rl_getc_function = read_char;
   rl_catch_signals = 0; /* our SIGINT handler, without SA_RESTART, reaches read_char */

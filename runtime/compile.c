@@ -14,15 +14,9 @@ typedef struct FnCtx {
   const RtFn *fn;    /* the global whose body this is (not a function literal's in it), or NULL */
 } FnCtx;
 
-/* What the compiled program keeps across chunks: each global's compiled function by its IrTDef
- * id, and each constructor's layout and value, made once. */
-static IR_VEC(RtFn *) globals;
-static IrPtrMap layouts; /* IrTCtor -> RtCtor */
-static IrPtrMap ctor_values; /* IrTCtor -> RtValue, a nullary one's value or a function */
-
 static const RtFn *global_fn(const IrTDef *def) {
-  ASSERT(def && def->id < globals.len && globals.items[def->id]); /* the checker resolved it; it is compiled */
-  return def && def->id < globals.len ? globals.items[def->id] : NULL;
+  ASSERT(def && def->id < rt_state.globals.len && rt_state.globals.items[def->id]); /* the checker resolved it; it is compiled */
+  return def && def->id < rt_state.globals.len ? rt_state.globals.items[def->id] : NULL;
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -71,7 +65,7 @@ static RtFn *native_fn(const char *name, int nparams, RtValue (*native)(const Rt
 
 /* A constructor's layout (rt_ctor_layout), made once. */
 static const RtCtor *ctor_layout(const IrTCtor *k) {
-  RtCtor *l = ir_ptrmap_get(&layouts, k);
+  RtCtor *l = ir_ptrmap_get(&rt_state.ctors, k);
   if (l) return l;
   l = IR_NEW(RtCtor);
   l->src = k->src;
@@ -80,13 +74,13 @@ static const RtCtor *ctor_layout(const IrTCtor *k) {
   l->fields = IR_NEW_ARRAY(RtField, k->src->nargs > 0 ? k->src->nargs : 1);
   l->bytes = rt_ctor_layout(k, l->fields);
   l->granules = rt_small_class(sizeof(RtAdt) + l->bytes);
-  ir_ptrmap_put(&layouts, k, l);
+  ir_ptrmap_put(&rt_state.ctors, k, l);
   return l;
 }
 
 /* A constructor as a value, made once: a nullary one is the value itself, the others a function. */
 static RtValue ctor_value(const IrTCtor *k) {
-  RtValue *v = ir_ptrmap_get(&ctor_values, k);
+  RtValue *v = ir_ptrmap_get(&rt_state.ctor_values, k);
   if (v) return *v;
   v = IR_NEW(RtValue);
   if (k->src->nargs == 0) {
@@ -96,7 +90,7 @@ static RtValue ctor_value(const IrTCtor *k) {
   } else {
     *v = native_fn(k->src->name->name, k->src->nargs, rt_exec_native_ctor, ctor_layout(k))->value;
   }
-  ir_ptrmap_put(&ctor_values, k, v);
+  ir_ptrmap_put(&rt_state.ctor_values, k, v);
   return *v;
 }
 
@@ -464,13 +458,13 @@ void rt_compile_program(const IrTProgram *prog) {
     if (!def) continue;
     RtFn *fn = new_fn(ir_printf("@%s", def->name->name), def->fn->nparams);
     fn->value = closure_value(fn);
-    while (globals.len <= def->id) IR_VEC_PUSH(globals, NULL);
-    globals.items[def->id] = fn;
+    while (rt_state.globals.len <= def->id) IR_VEC_PUSH(rt_state.globals, NULL);
+    rt_state.globals.items[def->id] = fn;
   }
   for (int i = 0; i < prog->nitems; i++) {
     const IrTDef *def = prog->items[i].def;
     if (!def) continue;
-    RtFn *fn = globals.items[def->id];
+    RtFn *fn = rt_state.globals.items[def->id];
     FnCtx ctx = {.owner = fn->name, .fn = fn};
     fn->body = compile_body(&ctx, def->fn);
     fn->nslots = def->fn->nslots;

@@ -601,11 +601,12 @@ static RtValue argwhere(const RtValue *args, const RtSite *site) {
   return rt_result_value(&res);
 }
 
-static const RtOperand *unique_data;
-static int unique_cmp(const void *p, const void *q) {
+/* Orders indices into the operand `data` by their elements, then by index (qsort_r's context: no
+ * global for the comparison to read). */
+static int unique_cmp(const void *p, const void *q, void *data) {
+  const RtOperand *a = data;
   int64_t i = *(const int64_t *)p, j = *(const int64_t *)q;
-  int c = elem_cmp(rt_elem_get(unique_data->data, unique_data->dt, i), rt_elem_get(unique_data->data, unique_data->dt, j),
-                   unique_data->dt);
+  int c = elem_cmp(rt_elem_get(a->data, a->dt, i), rt_elem_get(a->data, a->dt, j), a->dt);
   return c ? c : (i > j) - (i < j);
 }
 
@@ -621,8 +622,7 @@ static RtValue unique(const RtValue *args, const IrOpAttrs *at, const RtSite *si
   size_t sz = sizeof(int64_t) * (size_t)(n ? n : 1);
   int64_t *ord = rt_alloc(sz), *group = rt_alloc(sz), *first = rt_alloc(sz), *cnt = rt_alloc(sz), *rank = rt_alloc(sz);
   for (int64_t i = 0; i < n; i++) ord[i] = i;
-  unique_data = &a;
-  qsort(ord, (size_t)n, sizeof(int64_t), unique_cmp);
+  qsort_r(ord, (size_t)n, sizeof(int64_t), unique_cmp, &a);
   int64_t g = -1;
   for (int64_t k = 0; k < n; k++) {
     if (k == 0 || elem_cmp(rt_elem_get(a.data, a.dt, ord[k - 1]), rt_elem_get(a.data, a.dt, ord[k]), a.dt)) {

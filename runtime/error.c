@@ -7,72 +7,54 @@
 #include <stdio.h>
 #include <string.h>
 
-RtMachine rt_machine;
+/* The run time's state (rt.h): the small kind is made by the first refill. */
+RtState rt_state = {.small_kind = -1};
 
 /* The call chain is shown oldest first, a run of identical calls (a recursion) as one line with
- * its count, and cut in the middle when it is longer than this. */
-enum { CHAIN_HEAD = 3, CHAIN_TAIL = 7 };
-
-typedef struct {
-  const RtFn *fn;
-  const IrExpr *site;
-  long count;
-} Run;
-
-/* The error being raised. It is recorded without allocating (memory may be exhausted) and turned
- * into a diagnostic after the longjmp, when the dead evaluation's objects can be collected. */
-static struct {
-  IrSpan span;
-  char message[1024];
-  Run runs[CHAIN_HEAD + CHAIN_TAIL]; /* oldest first */
-  int nruns;
-  int cut_at;   /* runs before this index are the oldest ones; -1: nothing was cut */
-  long skipped; /* calls left out between them */
-  bool out_of_memory;
-  bool interrupted; /* the error is Ctrl-C's */
-} raised;
+ * its count, and cut in the middle when it is longer than RT_CHAIN_HEAD + RT_CHAIN_TAIL runs. The
+ * error being raised is recorded in rt_state.raised (RtRaised, rt.h). */
 
 /* Walks the chain (newest first) as runs of identical calls; f sees each run with its index from
  * the newest. Returns the number of runs. */
-static long each_run(void (*f)(long index, const Run *run, void *env), void *env) {
+static long each_run(void (*f)(long index, const RtChainRun *run, void *env), void *env) {
   long index = 0;
-  Run cur = {0};
-  for (const RtCallRec *c = rt_machine.calls; c; c = c->up) {
+  RtChainRun cur = {0};
+  for (const RtCallRec *c = rt_state.calls; c; c = c->up) {
     if (!c->site) continue;
     if (cur.count && cur.fn == c->fn && cur.site == c->site) {
       cur.count++;
       continue;
     }
     if (cur.count) f(index++, &cur, env);
-    cur = (Run){c->fn, c->site, 1};
+    cur = (RtChainRun){c->fn, c->site, 1};
   }
   if (cur.count) f(index++, &cur, env);
   return index;
 }
 
-static void ignore_run(long index, const Run *run, void *env) {
+static void ignore_run(long index, const RtChainRun *run, void *env) {
   (void)index, (void)run, (void)env;
 }
 
-/* Keeps the newest CHAIN_TAIL runs and the oldest CHAIN_HEAD, counting the calls in between. */
-static void keep_run(long index, const Run *run, void *env) {
+/* Keeps the newest RT_CHAIN_TAIL runs and the oldest RT_CHAIN_HEAD, counting the calls in between. */
+static void keep_run(long index, const RtChainRun *run, void *env) {
   long total = *(long *)env;
   long from_oldest = total - 1 - index;
-  if (total <= CHAIN_HEAD + CHAIN_TAIL) raised.runs[from_oldest] = *run;
-  else if (index < CHAIN_TAIL) raised.runs[CHAIN_HEAD + CHAIN_TAIL - 1 - index] = *run;
-  else if (from_oldest < CHAIN_HEAD) raised.runs[from_oldest] = *run;
-  else raised.skipped += run->count;
+  if (total <= RT_CHAIN_HEAD + RT_CHAIN_TAIL) rt_state.raised.runs[from_oldest] = *run;
+  else if (index < RT_CHAIN_TAIL) rt_state.raised.runs[RT_CHAIN_HEAD + RT_CHAIN_TAIL - 1 - index] = *run;
+  else if (from_oldest < RT_CHAIN_HEAD) rt_state.raised.runs[from_oldest] = *run;
+  else rt_state.raised.skipped += run->count;
 }
 
 static void record_chain(void) {
   long total = each_run(ignore_run, NULL);
-  raised.nruns = total < CHAIN_HEAD + CHAIN_TAIL ? (int)total : CHAIN_HEAD + CHAIN_TAIL;
-  raised.cut_at = total > CHAIN_HEAD + CHAIN_TAIL ? CHAIN_HEAD : -1;
-  raised.skipped = 0;
+  rt_state.raised.nruns = total < RT_CHAIN_HEAD + RT_CHAIN_TAIL ? (int)total : RT_CHAIN_HEAD + RT_CHAIN_TAIL;
+  rt_state.raised.cut_at = total > RT_CHAIN_HEAD + RT_CHAIN_TAIL ? RT_CHAIN_HEAD : -1;
+  rt_state.raised.skipped = 0;
   each_run(keep_run, &total);
 }
 
-static void note_run(IrDiag *d, const Run *r) {
+static void note_run(IrDiag *d, const RtChainRun *r) {
   const IrSpan *s = &r->site->span;
   char times[48] = "";
   if (r->count > 1) snprintf(times, sizeof times, " (%ld times)", r->count);
@@ -81,28 +63,28 @@ static void note_run(IrDiag *d, const Run *r) {
 }
 
 static void report_raised(IrDiags *diags) {
-  IrDiag *d = ir_diag_add(diags, IR_DIAG_RUNTIME, raised.span, "%s", raised.message);
-  if (!d || raised.nruns == 0) return;
+  IrDiag *d = ir_diag_add(diags, IR_DIAG_RUNTIME, rt_state.raised.span, "%s", rt_state.raised.message);
+  if (!d || rt_state.raised.nruns == 0) return;
   ir_diag_note(d, "call chain (most recent call last):");
-  for (int i = 0; i < raised.nruns; i++) {
-    if (i == raised.cut_at) ir_diag_note(d, "  ... %ld more calls ...", raised.skipped);
-    note_run(d, &raised.runs[i]);
+  for (int i = 0; i < rt_state.raised.nruns; i++) {
+    if (i == rt_state.raised.cut_at) ir_diag_note(d, "  ... %ld more calls ...", rt_state.raised.skipped);
+    note_run(d, &rt_state.raised.runs[i]);
   }
 }
 
 /* Where an evaluation's error is: e, else the operator or allocation running, else the innermost call. */
 static void record_place(const IrExpr *e) {
-  if (!e) e = rt_machine.at;
-  if (!e && rt_machine.calls) e = rt_machine.calls->site;
-  raised.span = e ? e->span : (IrSpan){0};
+  if (!e) e = rt_state.at;
+  if (!e && rt_state.calls) e = rt_state.calls->site;
+  rt_state.raised.span = e ? e->span : (IrSpan){0};
   record_chain();
 }
 
 /* A protected call's trap, before any allocator's failure unwinds to it. */
 static void record_out_of_memory(IrTrap *trap, size_t bytes) {
   (void)trap;
-  raised.out_of_memory = true;
-  snprintf(raised.message, sizeof raised.message, "out of memory (a request for %zu bytes)", bytes);
+  rt_state.raised.out_of_memory = true;
+  snprintf(rt_state.raised.message, sizeof rt_state.raised.message, "out of memory (a request for %zu bytes)", bytes);
   record_place(NULL);
 }
 
@@ -111,13 +93,13 @@ void rt_error_out_of_memory(size_t bytes) { ir_out_of_memory(bytes); }
 void rt_error(const IrExpr *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(raised.message, sizeof raised.message, fmt, ap);
+  vsnprintf(rt_state.raised.message, sizeof rt_state.raised.message, fmt, ap);
   va_end(ap);
   record_place(e);
-  if (rt_machine.trap) ir_unwind(&rt_machine.trap->ir);
+  if (rt_state.trap) ir_unwind(&rt_state.trap->ir);
   /* No protected call: an evaluator entry point forgot its trap. Say so and stop the thread of
    * evaluation rather than run on in an unknown state. */
-  fprintf(stderr, "relay: internal error: run-time error outside a protected call: %s\n", raised.message);
+  fprintf(stderr, "relay: internal error: run-time error outside a protected call: %s\n", rt_state.raised.message);
   pthread_exit(NULL);
 }
 
@@ -127,7 +109,7 @@ void rt_interrupt(void) { ir_interrupted = 1; }
 
 void rt_interrupt_clear(void) { ir_interrupted = 0; }
 
-bool rt_was_interrupted(void) { return raised.interrupted; }
+bool rt_was_interrupted(void) { return rt_state.raised.interrupted; }
 
 /* The deepest address evaluation may use, leaving room for kernels, printing and the collector. */
 enum { STACK_MARGIN = 32 << 20 };
@@ -148,13 +130,13 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
 void rt_check_stack(const IrExpr *site) {
   if (ir_interrupted) {
     ir_interrupted = 0;
-    raised.interrupted = true;
+    rt_state.raised.interrupted = true;
     rt_error(site, "interrupted");
   }
   char here;
-  if ((uintptr_t)&here < rt_machine.stack_limit)
+  if ((uintptr_t)&here < rt_state.stack_limit)
     rt_error(site, "stack overflow: the recursion is too deep for the %zu MB evaluation stack",
-             rt_machine.stack_bytes >> 20);
+             rt_state.stack_bytes >> 20);
 }
 
 /* Zeroes the stack just below the caller, where the abandoned evaluation's frames were: the calls
@@ -165,41 +147,37 @@ static __attribute__((noinline)) void clear_dead_stack(void) {
   memset((char *)pad, 0, sizeof pad);
 }
 
-/* A block set aside so that reporting "out of memory" can allocate: released when an error lands,
- * made again at the next protected call. */
-static void *reserve;
+/* The size of the reserve (rt_state.reserve). */
 enum { RESERVE_BYTES = 1 << 20 };
 
 bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
-  if (!reserve && (reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES))) rt_machine.own_bytes += RESERVE_BYTES;
-  static pthread_t limit_thread;
-  static bool limit_known;
-  if (!limit_known || !pthread_equal(limit_thread, pthread_self())) {
-    rt_machine.stack_limit = stack_limit_of_this_thread(&rt_machine.stack_bytes);
-    limit_thread = pthread_self();
-    limit_known = true;
+  if (!rt_state.reserve && (rt_state.reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES))) rt_state.own_bytes += RESERVE_BYTES;
+  if (!rt_state.limit_known || !pthread_equal(rt_state.limit_thread, pthread_self())) {
+    rt_state.stack_limit = stack_limit_of_this_thread(&rt_state.stack_bytes);
+    rt_state.limit_thread = pthread_self();
+    rt_state.limit_known = true;
   }
-  RtTrap trap = {.prev = rt_machine.trap, .calls = rt_machine.calls};
-  raised.out_of_memory = false;
-  raised.interrupted = false;
-  rt_machine.trap = &trap;
+  RtTrap trap = {.prev = rt_state.trap, .calls = rt_state.calls};
+  rt_state.raised.out_of_memory = false;
+  rt_state.raised.interrupted = false;
+  rt_state.trap = &trap;
   ir_trap_push(&trap.ir, record_out_of_memory);
   if (setjmp(trap.ir.jb) == 0) {
     fn(arg);
     ir_trap_pop(&trap.ir);
-    rt_machine.trap = trap.prev;
+    rt_state.trap = trap.prev;
     return true;
   }
-  rt_machine.trap = trap.prev;
-  rt_machine.calls = trap.calls;
-  rt_machine.at = NULL;
+  rt_state.trap = trap.prev;
+  rt_state.calls = trap.calls;
+  rt_state.at = NULL;
   /* The last tail call's arguments are a root: drop them, so the abandoned evaluation's data
    * (perhaps what exhausted the memory) can be collected before the report is made. */
-  memset(rt_machine.tail_args, 0, sizeof rt_machine.tail_args);
+  memset(rt_state.tail_args, 0, sizeof rt_state.tail_args);
   ir_interrupted = 0;
   clear_dead_stack();
-  if (raised.out_of_memory) {
-    reserve = NULL; /* what the report needs, even if the memory is still full */
+  if (rt_state.raised.out_of_memory) {
+    rt_state.reserve = NULL; /* what the report needs, even if the memory is still full */
     GC_gcollect();
   }
   report_raised(diags);

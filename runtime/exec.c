@@ -34,7 +34,7 @@ static inline void copy_values(RtValue *dst, const RtValue *src, int n) {
 static inline RtValue run_body(RtCallRec *rec, RtFrame *frame) {
   RtValue r = run(rec->fn->body, frame);
   while (__builtin_expect(r.kind == RT_LOOP, 0)) {
-    rec->site = rt_machine.tail_site;
+    rec->site = rt_state.tail_site;
     rt_poll(rec->site);
     r = run(rec->fn->body, frame);
   }
@@ -45,14 +45,14 @@ static inline RtValue run_body(RtCallRec *rec, RtFrame *frame) {
  * returns a value. `rec` is the caller's call record, updated to the function running. */
 static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
   for (;;) {
-    const RtFn *fn = rt_machine.tail_fn;
+    const RtFn *fn = rt_state.tail_fn;
     rec->fn = fn;
-    rec->site = rt_machine.tail_site;
+    rec->site = rt_state.tail_site;
     rt_poll(rec->site);
-    if (fn->native) return fn->native(fn, rt_machine.tail_args, rec->site);
+    if (fn->native) return fn->native(fn, rt_state.tail_args, rec->site);
     RtValue slots[fn->nslots > 0 ? fn->nslots : 1];
-    copy_values(slots, rt_machine.tail_args, fn->nparams);
-    RtFrame frame = {slots, rt_machine.tail_env};
+    copy_values(slots, rt_state.tail_args, fn->nparams);
+    RtFrame frame = {slots, rt_state.tail_env};
     RtValue r = run_body(rec, &frame);
     if (r.kind != RT_TAIL) return r;
   }
@@ -62,31 +62,31 @@ static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
  * room for fn->nslots values. Inlined into the call nodes, so a Relay call costs one C frame
  * besides the body's nodes. */
 static inline RtValue enter(const RtFn *fn, RtValue *env, RtValue *slots, const IrExpr *site) {
-  RtCallRec rec = {fn, site, rt_machine.calls};
+  RtCallRec rec = {fn, site, rt_state.calls};
   char probe;
-  if ((uintptr_t)&probe < rt_machine.stack_limit || ir_interrupted) rt_check_stack(site);
-  rt_machine.calls = &rec;
+  if ((uintptr_t)&probe < rt_state.stack_limit || ir_interrupted) rt_check_stack(site);
+  rt_state.calls = &rec;
   RtFrame frame = {slots, env};
   RtValue r = run_body(&rec, &frame);
   if (__builtin_expect(r.kind == RT_TAIL, 0)) r = run_tail_calls(&rec);
-  rt_machine.calls = rec.up;
+  rt_state.calls = rec.up;
   return r;
 }
 
 /* A native function (a constructor or an operator used as a value), with its call record. */
 static RtValue call_native(const RtFn *fn, RtValue *args, const IrExpr *site) {
-  RtCallRec rec = {fn, site, rt_machine.calls};
-  rt_machine.calls = &rec;
+  RtCallRec rec = {fn, site, rt_state.calls};
+  rt_state.calls = &rec;
   RtValue r = fn->native(fn, args, site);
-  rt_machine.calls = rec.up;
+  rt_state.calls = rec.up;
   return r;
 }
 
 static RtValue tail(const RtFn *fn, RtValue *env, const RtValue *args, int n, const IrExpr *site) {
-  copy_values(rt_machine.tail_args, args, n);
-  rt_machine.tail_fn = fn;
-  rt_machine.tail_env = env;
-  rt_machine.tail_site = site;
+  copy_values(rt_state.tail_args, args, n);
+  rt_state.tail_fn = fn;
+  rt_state.tail_env = env;
+  rt_state.tail_site = site;
   return (RtValue){.kind = RT_TAIL};
 }
 
@@ -119,7 +119,7 @@ RtValue rt_exec_tail_self(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   EVAL_ARGS(k, f, argv);
   copy_values(f->slots, argv, k->n);
-  rt_machine.tail_site = c->expr;
+  rt_state.tail_site = c->expr;
   return (RtValue){.kind = RT_LOOP};
 }
 
@@ -161,7 +161,7 @@ static RtAdt *new_adt(const RtCtor *l) {
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   const RtCtor *l = k->ctor;
-  rt_machine.at = c->expr;
+  rt_state.at = c->expr;
   RtAdt *a = new_adt(l);
   for (int i = 0; i < k->n; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));
   return (RtValue){.kind = RT_ADT, .u.adt = a};
@@ -170,7 +170,7 @@ RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
 RtValue rt_exec_op(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   EVAL_ARGS(k, f, argv);
-  rt_machine.at = c->expr;
+  rt_state.at = c->expr;
   return rt_kernel_call(k->op, argv, k->n, &k->site);
 }
 
@@ -206,7 +206,7 @@ RtValue rt_exec_tensor_literal(const RtCode *c, RtFrame *f) {
   (void)f;
   CodeLazy *k = (CodeLazy *)c;
   if (!k->built) {
-    rt_machine.at = c->expr;
+    rt_state.at = c->expr;
     k->v = tensor_literal(c->expr, k->dt);
     k->built = true;
   }
@@ -218,7 +218,7 @@ RtValue rt_exec_fill(const RtCode *c, RtFrame *f) {
   CodeLazy *k = (CodeLazy *)c;
   if (!k->built) {
     const IrExpr *e = c->expr;
-    rt_machine.at = e;
+    rt_state.at = e;
     IrDType dt = e->u.fill.dtype;
     k->v = rt_tensor_fill(rt_scalar_from_lit(&e->u.fill.value, dt), dt, e->u.fill.rank, e->u.fill.shape);
     k->built = true;
@@ -262,7 +262,7 @@ RtValue rt_exec_tuple(const RtCode *c, RtFrame *f) {
   const CodeList *k = (const CodeList *)c;
   RtValue items[k->n > 0 ? k->n : 1];
   for (int i = 0; i < k->n; i++) items[i] = run(k->items[i], f);
-  rt_machine.at = c->expr;
+  rt_state.at = c->expr;
   return rt_tuple_value(k->n, items);
 }
 
@@ -273,7 +273,7 @@ RtValue rt_exec_proj(const RtCode *c, RtFrame *f) {
 
 RtValue rt_exec_closure(const RtCode *c, RtFrame *f) {
   const CodeClosure *k = (const CodeClosure *)c;
-  rt_machine.at = c->expr;
+  rt_state.at = c->expr;
   RtClosure *clo = rt_alloc(sizeof(RtClosure) + sizeof(RtValue) * (size_t)k->ncaps);
   clo->fn = k->fn;
   for (int i = 0; i < k->ncaps; i++)
@@ -286,7 +286,7 @@ RtValue rt_exec_closure(const RtCode *c, RtFrame *f) {
 RtValue rt_exec_ref(const RtCode *c, RtFrame *f) {
   const CodePair *k = (const CodePair *)c;
   RtValue v = run(k->a, f);
-  rt_machine.at = c->expr;
+  rt_state.at = c->expr;
   RtRef *r = rt_alloc(sizeof(RtRef));
   r->v = v;
   return (RtValue){.kind = RT_REF, .u.ref = r};

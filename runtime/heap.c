@@ -38,7 +38,7 @@ void rt_heap_init(void) {
   if (pages > 0 && page > 0) GC_set_max_heap_size((size_t)pages / 4 * 3 * (size_t)page);
 }
 
-size_t rt_heap_allocated(void) { return GC_get_total_bytes() - rt_machine.own_bytes; }
+size_t rt_heap_allocated(void) { return GC_get_total_bytes() - rt_state.own_bytes; }
 
 typedef struct {
   void (*fn)(void *);

@@ -20,22 +20,27 @@
  * and the collector while a scalar program runs. Before opening it, OPENBLAS_THREAD_TIMEOUT
  * (log2 of the cycles; read as OpenBLAS starts) is set to 20, well under a millisecond, unless
  * the environment sets it. */
-static struct {
+typedef struct {
   __typeof__(cblas_sgemm) *sgemm;
   __typeof__(cblas_dgemm) *dgemm;
-} openblas;
+} Blas;
 
-static void load_blas(const RtSite *site) {
-  if (openblas.sgemm) return;
-  setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
-  void *lib = dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) rt_error(site->expr, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
-  void *s = dlsym(lib, "cblas_sgemm"), *d = dlsym(lib, "cblas_dgemm");
-  if (!s || !d)
-    rt_error(site->expr, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
+/* The products, loading the library the first time (dlsym's results stay in rt_state). */
+static Blas load_blas(const RtSite *site) {
+  if (!rt_state.blas_sgemm) {
+    setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
+    void *lib = dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) rt_error(site->expr, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
+    void *s = dlsym(lib, "cblas_sgemm"), *d = dlsym(lib, "cblas_dgemm");
+    if (!s || !d) rt_error(site->expr, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
+    rt_state.blas_dgemm = d;
+    rt_state.blas_sgemm = s;
+  }
   /* POSIX lets a data pointer from dlsym become a function pointer; ISO C has no cast for it. */
-  memcpy(&openblas.dgemm, &d, sizeof d);
-  memcpy(&openblas.sgemm, &s, sizeof s);
+  Blas b;
+  memcpy(&b.dgemm, &rt_state.blas_dgemm, sizeof b.dgemm);
+  memcpy(&b.sgemm, &rt_state.blas_sgemm, sizeof b.sgemm);
+  return b;
 }
 
 /* ---------------------------------------------------------------- the matrix product */
@@ -56,9 +61,10 @@ void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_
   }
   bool blas = dt.code == IR_DT_FLOAT;
   if (blas && (m > INT_MAX || n > INT_MAX || k > INT_MAX))
-    rt_error(site->expr, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes",
-             (long long)m, (long long)k, (long long)k, (long long)n);
-  if (blas) load_blas(site);
+    rt_error(site->expr, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes", (long long)m,
+             (long long)k, (long long)k, (long long)n);
+  Blas openblas = {0};
+  if (blas) openblas = load_blas(site);
   enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
   int lda = (int)(ta ? m : k), ldb = (int)(tb ? k : n);
   if (blas && dt.bits == 32) {

@@ -1,5 +1,6 @@
-/* The runtime's internals, shared by its files: heap objects, compiled code, the machine state of
- * the evaluator (pending tail call, call chain, traps) and the kernel entry points.
+/* The runtime's internals, shared by its files: heap objects, compiled code, the state object
+ * (RtState: the evaluator's machine, the raised error, the free lists; the one place the run time
+ * keeps mutable state) and the kernel entry points.
  *
  * Compiled code is a tree of RtCode nodes, each with its own `run` function: evaluation is a
  * call of `run` on the root, with variables in frame slots chosen at compile time. A function's
@@ -8,6 +9,7 @@
 #ifndef RUNTIME_RT_H
 #define RUNTIME_RT_H
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdalign.h>
@@ -55,16 +57,8 @@ void *rt_alloc(size_t bytes);
  * size (value.c says why and how). rt_alloc_small is rt_alloc for a size class fixed at compile
  * time, its free-list pop inline. */
 enum { RT_GRANULE = 16, RT_SMALL_GRANULES = 8 };
-extern void *rt_small_free[RT_SMALL_GRANULES + 1];
 void *rt_small_refill(size_t granules);
-
-static inline void *rt_take_small(size_t granules) {
-  void *p = rt_small_free[granules];
-  if (__builtin_expect(!p, 0)) return rt_small_refill(granules);
-  rt_small_free[granules] = GC_NEXT(p);
-  GC_NEXT(p) = NULL;
-  return p;
-}
+static inline void *rt_take_small(size_t granules);
 
 static inline void *rt_alloc_small(size_t granules) {
   if (ir_injected_failure()) ir_out_of_memory(granules * RT_GRANULE); /* tests only */
@@ -203,7 +197,7 @@ RtFn *rt_compile_expr(const IrTFn *e);
 /* The compiled function of a global definition (compiled by rt_compile_program). */
 RtFn *rt_global_fn(const IrTDef *def);
 
-/* ---------------------------------------------------------------- the machine */
+/* ---------------------------------------------------------------- the state */
 
 #define RT_MAX_TAIL_ARGS 64
 
@@ -221,22 +215,82 @@ typedef struct RtTrap {
   RtCallRec *calls;
 } RtTrap;
 
-/* The one evaluator state (evaluation is single-threaded, on the evaluation stack). */
-typedef struct RtMachine {
+/* The call chain of a raised error is kept as runs of identical calls (a recursion is one run
+ * with its count), the oldest RT_CHAIN_HEAD and the newest RT_CHAIN_TAIL of them (error.c). */
+enum { RT_CHAIN_HEAD = 3, RT_CHAIN_TAIL = 7 };
+
+typedef struct {
+  const RtFn *fn;
+  const IrExpr *site;
+  long count;
+} RtChainRun;
+
+/* The error being raised. It is recorded without allocating (memory may be exhausted) and turned
+ * into a diagnostic after the longjmp, when the dead evaluation's objects can be collected. */
+typedef struct {
+  IrSpan span;
+  char message[1024];
+  RtChainRun runs[RT_CHAIN_HEAD + RT_CHAIN_TAIL]; /* oldest first */
+  int nruns;
+  int cut_at;   /* runs before this index are the oldest ones; -1: nothing was cut */
+  long skipped; /* calls left out between them */
+  bool out_of_memory;
+  bool interrupted; /* the error is Ctrl-C's */
+} RtRaised;
+
+/* The run time's state: the one place where the run time keeps mutable state, as lua_State and
+ * WrenVM are for Lua and Wren. Nothing else in runtime/ is written after start-up (constant
+ * tables and the unit tuple are const); new mutable state goes here, not in a file-scope or
+ * function-static variable. Evaluation is single-threaded (on the evaluation stack), so there is
+ * one instance, rt_state: a global, which the hot paths (every call's fields below, the
+ * free-list pop) reach at a fixed address, with no pointer to load or pass. Its pointers (the
+ * free lists, the reserve, the pending tail call's arguments) are roots: the collector scans
+ * static memory. ir/ keeps its own few (the innermost trap, the interrupt flag: HACKING.md). */
+typedef struct RtState {
+  /* ---- small objects: one free list per size in granules (rt_take_small, value.c). First, so
+   * that the inline pop indexes the state's address itself (`lea rt_state; mov (%rdx,%rdi,8)`):
+   * at an offset GCC spent one more instruction on it in every constructor node. */
+  void *small_free[RT_SMALL_GRANULES + 1];
+  int small_kind; /* the collector kind they are of; -1 until the first refill makes it */
+  /* ---- the evaluator's machine, read and written by every call (exec.c) */
   /* A pending tail call: the callee and its arguments, copied by the nearest call at once. */
   const RtFn *tail_fn;
   RtValue *tail_env;
   const IrExpr *tail_site;
-  RtValue tail_args[RT_MAX_TAIL_ARGS];
   RtCallRec *calls;
   const IrExpr *at; /* the operator or allocation running now, for errors raised without a node */
-  RtTrap *trap;
   uintptr_t stack_limit; /* below this address, a call raises "stack overflow" */
-  size_t stack_bytes;    /* the size of the evaluation stack, for that message */
-  size_t own_bytes; /* allocated for the run-time's own use (the error reserve), not the program's */
-} RtMachine;
+  RtTrap *trap;
+  RtValue tail_args[RT_MAX_TAIL_ARGS];
+  /* ---- the stack guard: the limit above is this thread's (rt_protect finds it once per thread) */
+  size_t stack_bytes; /* the size of the evaluation stack, for the overflow message */
+  pthread_t limit_thread;
+  bool limit_known;
+  /* ---- errors (error.c) */
+  RtRaised raised;
+  /* A block set aside so that reporting "out of memory" can allocate: released when an error
+   * lands, made again at the next protected call. */
+  void *reserve;
+  size_t own_bytes; /* allocated for the run-time's own use (the reserve), not the program's */
+  /* ---- OpenBLAS's products, dlsym's results, NULL until the first product loads it (nn.c) */
+  void *blas_sgemm, *blas_dgemm;
+  /* ---- the compiled program, across chunks (compile.c): each global's function by its IrTDef
+   * id, each constructor's layout (IrTCtor -> RtCtor) and value (IrTCtor -> RtValue), made once */
+  IR_VEC(RtFn *) globals;
+  IrPtrMap ctors, ctor_values;
+} RtState;
 
-extern RtMachine rt_machine;
+extern RtState rt_state;
+
+/* Takes an object of `granules` from its free list (refilled when empty). Inline: constructor
+ * nodes allocate through it. */
+static inline void *rt_take_small(size_t granules) {
+  void *p = rt_state.small_free[granules];
+  if (__builtin_expect(!p, 0)) return rt_small_refill(granules);
+  rt_state.small_free[granules] = GC_NEXT(p);
+  GC_NEXT(p) = NULL;
+  return p;
+}
 
 /* A shape as a tensor type writes it: "(2, 3)", "(3)", "()". */
 const char *rt_shape_text(int rank, const int64_t *shape);

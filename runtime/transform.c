@@ -758,7 +758,7 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const RtSite *site) {
   enum { NL = 128 + RT_MAX_RANK };
   int64_t size[NL];
   for (int i = 0; i < NL; i++) size[i] = -1;
-  static int64_t strides_buf[32][NL];
+  int64_t(*strides_buf)[NL] = rt_alloc_atomic(sizeof *strides_buf * (size_t)(n > 0 ? n : 1)); /* per tensor */
   int ne = 0;
   IrDType dt = {0};
   for (int i = 0; i < n; i++) {

@@ -13,22 +13,19 @@
 /* Small objects (constructor values, closures, tuples, up to RT_SMALL_GRANULES granules of 16 bytes)
  * come from free lists of our own, one per size, refilled a block at a time: taking one is a few
  * instructions, where GC_MALLOC looks up the thread's free lists each time. Evaluation runs on one
- * thread, so the lists need no lock; they are in static memory, a root, so the collector leaves
- * the objects on them alone.
+ * thread, so the lists need no lock; they are in the state object (rt_state.small_free, rt.h), in
+ * static memory, a root, so the collector leaves the objects on them alone.
  *
  * The objects are of a collector kind of our own, scanned whole (a length descriptor plus the
  * object's size): GC_malloc_many's NORMAL kind adds a byte to every object when interior pointers
  * are on, so a 32-byte Cons took 48. relay never keeps a pointer just past a small object's end
  * (fields are read from inside it), which is what that byte is for. */
-void *rt_small_free[RT_SMALL_GRANULES + 1];
-static int small_kind = -1;
-
 void *rt_small_refill(size_t granules) {
-  if (small_kind < 0) small_kind = (int)GC_new_kind(GC_new_free_list(), 0 | GC_DS_LENGTH, 1, 1);
+  if (rt_state.small_kind < 0) rt_state.small_kind = (int)GC_new_kind(GC_new_free_list(), 0 | GC_DS_LENGTH, 1, 1);
   void *p = NULL;
-  GC_generic_malloc_many(granules * RT_GRANULE, small_kind, &p); /* cleared, but for each one's link */
+  GC_generic_malloc_many(granules * RT_GRANULE, rt_state.small_kind, &p); /* cleared, but for each one's link */
   if (!p) rt_error_out_of_memory(granules * RT_GRANULE);
-  rt_small_free[granules] = GC_NEXT(p);
+  rt_state.small_free[granules] = GC_NEXT(p);
   GC_NEXT(p) = NULL;
   return p;
 }
@@ -55,9 +52,10 @@ void *rt_alloc_array(int64_t n, size_t size) {
   return rt_alloc_atomic(bytes);
 }
 
-static RtTuple unit_tuple = {0};
+/* `()`: one tuple, never written (const, in read-only memory); RtValue's pointer is not const. */
+static const RtTuple unit_tuple = {0};
 
-RtValue rt_unit(void) { return (RtValue){.kind = RT_TUPLE, .u.tup = &unit_tuple}; }
+RtValue rt_unit(void) { return (RtValue){.kind = RT_TUPLE, .u.tup = (RtTuple *)&unit_tuple}; }
 
 RtValue rt_tuple_value(int n, const RtValue *fields) {
   if (n == 0) return rt_unit();
