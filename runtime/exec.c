@@ -182,8 +182,8 @@ RtValue rt_exec_native_ctor(const RtFn *fn, RtValue *args, const IrExpr *site) {
   return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
-/* An operator used as a value (`@foldl(add, ...)`), called at `site`: no attributes, and no type to
- * check its result against (the call's type is the function value's). */
+/* An operator used as a value (`@foldl(add, ...)`), called at `site` (a call of a function value,
+ * not of the operator): no attributes, and no type to check its result against. */
 RtValue rt_exec_native_op(const RtFn *fn, RtValue *args, const IrExpr *site) {
   RtSite s = {.expr = site, .attrs = &ir_op_attrs_none, .type = NULL};
   return rt_kernel_call((IrOpId)(intptr_t)fn->native_data, args, fn->nparams, &s);
