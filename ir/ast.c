@@ -19,7 +19,7 @@ IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span) {
 
 Sym ir_sym_seq(void) { return ir_sym("_"); }
 
-void ir_expr_each_child(IrExpr *e, void (*f)(IrExpr *child, void *env), void *env) {
+void ir_expr_each_child(const IrExpr *e, void (*f)(const IrExpr *child, void *env), void *env) {
   switch (e->kind) {
   case IR_EXPR_TUPLE:
     for (int i = 0; i < e->u.tuple.n; i++) f(e->u.tuple.fields[i], env);

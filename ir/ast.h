@@ -258,7 +258,7 @@ IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span);
 /* Calls f on each direct subexpression of e, in evaluation order (a let's value, then its body;
  * a match's scrutinee, then each clause's body). Walks that may meet long let chains loop over
  * them before calling this, so as not to recurse along them. */
-void ir_expr_each_child(IrExpr *e, void (*f)(IrExpr *child, void *env), void *env);
+void ir_expr_each_child(const IrExpr *e, void (*f)(const IrExpr *child, void *env), void *env);
 
 /* The sequencing variable: `a; b` is `let %_ = a; b`. */
 Sym ir_sym_seq(void);

@@ -44,7 +44,7 @@ typedef struct TyFnScope {
 
 /* A definition of the chunk being checked. */
 typedef struct TyDef {
-  IrItem *item;
+  const IrItem *item;
   IrTDef *def;    /* what checking makes of it */
   IrType *type;   /* while its group is inferred: monomorphic (holes); after: the scheme */
   bool declared;  /* its signature is complete, so its scheme is known before its body */

@@ -128,15 +128,15 @@ typedef struct {
   DefList *out;
 } RefsEnv;
 
-static void refs_in(IrExpr *e, void *env);
+static void refs_in(const IrExpr *e, void *env);
 
 /* The chunk's definitions that e refers to. */
-static void refs_of(TyCheck *c, IrExpr *e, DefList *out) {
+static void refs_of(TyCheck *c, const IrExpr *e, DefList *out) {
   RefsEnv env = {c, out};
   refs_in(e, &env);
 }
 
-static void refs_in(IrExpr *e, void *p) {
+static void refs_in(const IrExpr *e, void *p) {
   RefsEnv *env = p;
   for (; e->kind == IR_EXPR_LET; e = e->u.let.body) refs_in(e->u.let.value, env); /* long chains: a loop */
   if (e->kind == IR_EXPR_GLOBAL) {
@@ -244,7 +244,7 @@ static void check_group(TyCheck *c, DefList *group) {
   TyHeader *headers = IR_NEW_ARRAY(TyHeader, group->len);
   for (int i = 0; i < group->len; i++) {
     TyDef *d = group->items[i];
-    IrExpr *fn = d->item->fn;
+    const IrExpr *fn = d->item->fn;
     headers[i] = ty_fn_header(c, &fn->u.fn, fn->span, true);
     d->declared = headers[i].complete;
     d->type = d->declared ? ty_header_scheme(&headers[i]) : headers[i].type;
@@ -303,21 +303,21 @@ static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type) {
   return fn;
 }
 
-static IrTProgram *check_items(TyCheck *c, IrProgram *prog, bool expressions) {
+static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressions) {
   IrTProgram *tp = IR_NEW(IrTProgram);
   tp->src = prog;
   tp->nitems = prog->nitems;
   tp->items = IR_NEW_ARRAY(IrTItem, prog->nitems > 0 ? prog->nitems : 1);
   for (int i = 0; i < prog->nitems; i++) {
-    IrItem *it = &prog->items[i];
+    const IrItem *it = &prog->items[i];
     tp->items[i].src = it;
     if (it->kind != IR_ITEM_DATA) continue;
     if (ir_symmap_get(&c->chunk_adts, it->name))
       ty_fail(c, it->span, "data type `%s` is defined twice here", it->name->name);
-    ir_symmap_put(&c->chunk_adts, it->name, &it->data);
+    ir_symmap_put(&c->chunk_adts, it->name, (void *)&it->data);
     tp->items[i].ctors = IR_NEW_ARRAY(IrTCtor, it->data.nctors > 0 ? it->data.nctors : 1);
     for (int k = 0; k < it->data.nctors; k++) {
-      IrCtor *ctor = &it->data.ctors[k];
+      const IrCtor *ctor = &it->data.ctors[k];
       if (ir_symmap_get(&c->chunk_ctors, ctor->name))
         ty_fail(c, ctor->span, "constructor `%s` is defined twice here", ctor->name->name);
       tp->items[i].ctors[k].src = ctor;
@@ -329,7 +329,7 @@ static IrTProgram *check_items(TyCheck *c, IrProgram *prog, bool expressions) {
 
   DefList defs = {0};
   for (int i = 0; i < prog->nitems; i++) {
-    IrItem *it = &prog->items[i];
+    const IrItem *it = &prog->items[i];
     if (it->kind != IR_ITEM_DEF) continue;
     if (ir_symmap_get(&c->chunk_defs, it->name))
       ty_fail(c, it->span, "`@%s` is defined twice here", it->name->name);
@@ -352,7 +352,7 @@ static IrTProgram *check_items(TyCheck *c, IrProgram *prog, bool expressions) {
   return tp;
 }
 
-static IrTProgram *check_chunk(TyModule *m, IrProgram *prog, IrDiags *diags, bool expressions) {
+static IrTProgram *check_chunk(TyModule *m, const IrProgram *prog, IrDiags *diags, bool expressions) {
   TyCheck c = {.m = m, .diags = diags};
   jmp_buf fail;
   c.fail = &fail;
@@ -387,9 +387,9 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
   }
 }
 
-IrTProgram *ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
+IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
 
-IrTProgram *ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags) {
+IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *diags) {
   return check_chunk(m, prog, diags, false);
 }
 

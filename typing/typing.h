@@ -26,10 +26,10 @@ TyModule *ty_module_new(void);
  * top-level expressions. Returns the typed program, or NULL when the chunk has an error. The
  * module is unchanged: on success, the chunk's definitions join it at ty_commit (after the run
  * time has compiled them). Errors and warnings are reported in diags. */
-IrTProgram *ty_check_program(TyModule *m, IrProgram *prog, IrDiags *diags);
+IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags);
 /* The same for the definitions only (data and defs), as `-e` and `-t` load files: their
  * top-level expressions are neither run nor checked. */
-IrTProgram *ty_check_definitions(TyModule *m, IrProgram *prog, IrDiags *diags);
+IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *diags);
 /* Adds a checked chunk's data types and definitions to the module: all of them, or (out of
  * memory, unwinding to the caller's trap) none. */
 void ty_commit(TyModule *m, const IrTProgram *prog);
