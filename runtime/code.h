@@ -152,6 +152,10 @@ RtValue rt_exec_tail_global(const RtCode *c, RtFrame *f);
 RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tail_self(const RtCode *c, RtFrame *f);
+/* The same specialized: a call of a global of `nargs` parameters and a frame of `nslots`, and a
+ * tail call of the running function of `nargs` parameters; NULL where there is none. */
+RtRun rt_exec_call_global_fixed(int nargs, int nslots);
+RtRun rt_exec_tail_self_fixed(int nargs);
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);

@@ -347,9 +347,13 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
   const RtFn *direct = f->kind == IR_EXPR_GLOBAL ? global_fn(f->u.def) : NULL;
   bool can_tail = tail && n <= RT_MAX_TAIL_ARGS;
   bool self = direct && tail && direct == ctx->fn;
-  CodeCall *k = node(sizeof *k, self     ? rt_exec_tail_self
-                                : direct ? (can_tail ? rt_exec_tail_global : rt_exec_call_global)
-                                         : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure), e->src);
+  RtRun run = self     ? rt_exec_tail_self
+               : direct ? (can_tail ? rt_exec_tail_global : rt_exec_call_global)
+                        : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure);
+  RtRun fixed = self                         ? rt_exec_tail_self_fixed(n)
+                : direct && run == rt_exec_call_global ? rt_exec_call_global_fixed(n, direct->nslots)
+                                             : NULL;
+  CodeCall *k = node(sizeof *k, fixed ? fixed : run, e->src);
   if (direct) k->fn = direct;
   else k->callee = compile(ctx, f, false);
   k->n = n;
@@ -457,6 +461,7 @@ void rt_compile_program(const IrTProgram *prog) {
     const IrTDef *def = prog->items[i].def;
     if (!def) continue;
     RtFn *fn = new_fn(ir_printf("@%s", def->name->name), def->fn->nparams);
+    fn->nslots = def->fn->nslots; /* known now: calls compiled before its body size their frames */
     fn->value = closure_value(fn);
     while (rt_state.globals.len <= def->id) IR_VEC_PUSH(rt_state.globals, NULL);
     rt_state.globals.items[def->id] = fn;

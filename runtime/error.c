@@ -105,9 +105,15 @@ void rt_error(const IrExpr *e, const char *fmt, ...) {
 
 /* ---------------------------------------------------------------- the stack and interrupts */
 
-void rt_interrupt(void) { ir_interrupted = 1; }
+void rt_interrupt(void) {
+  ir_interrupted = 1;
+  rt_state.stack_limit = UINTPTR_MAX; /* the next call's stack compare fails: rt_check_stack */
+}
 
-void rt_interrupt_clear(void) { ir_interrupted = 0; }
+void rt_interrupt_clear(void) {
+  ir_interrupted = 0;
+  rt_state.stack_limit = rt_state.stack_floor;
+}
 
 bool rt_was_interrupted(void) { return rt_state.raised.interrupted; }
 
@@ -128,13 +134,14 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
 }
 
 void rt_check_stack(const IrExpr *site) {
+  rt_state.stack_limit = rt_state.stack_floor; /* untripped (the checker may have taken the interrupt) */
   if (ir_interrupted) {
     ir_interrupted = 0;
     rt_state.raised.interrupted = true;
     rt_error(site, "interrupted");
   }
   char here;
-  if ((uintptr_t)&here < rt_state.stack_limit)
+  if ((uintptr_t)&here < rt_state.stack_floor)
     rt_error(site, "stack overflow: the recursion is too deep for the %zu MB evaluation stack",
              rt_state.stack_bytes >> 20);
 }
@@ -153,7 +160,7 @@ enum { RESERVE_BYTES = 1 << 20 };
 bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
   if (!rt_state.reserve && (rt_state.reserve = GC_MALLOC_ATOMIC(RESERVE_BYTES))) rt_state.own_bytes += RESERVE_BYTES;
   if (!rt_state.limit_known || !pthread_equal(rt_state.limit_thread, pthread_self())) {
-    rt_state.stack_limit = stack_limit_of_this_thread(&rt_state.stack_bytes);
+    rt_state.stack_limit = rt_state.stack_floor = stack_limit_of_this_thread(&rt_state.stack_bytes);
     rt_state.limit_thread = pthread_self();
     rt_state.limit_known = true;
   }
@@ -175,6 +182,7 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
    * (perhaps what exhausted the memory) can be collected before the report is made. */
   memset(rt_state.tail_args, 0, sizeof rt_state.tail_args);
   ir_interrupted = 0;
+  rt_state.stack_limit = rt_state.stack_floor;
   clear_dead_stack();
   if (rt_state.raised.out_of_memory) {
     rt_state.reserve = NULL; /* what the report needs, even if the memory is still full */

@@ -259,7 +259,11 @@ typedef struct RtState {
   const IrExpr *tail_site;
   RtCallRec *calls;
   const IrExpr *at; /* the operator or allocation running now, for errors raised without a node */
-  uintptr_t stack_limit; /* below this address, a call raises "stack overflow" */
+  /* Every call compares its stack address with this: below it, rt_check_stack runs. It is the
+   * stack's floor, or UINTPTR_MAX once Ctrl-C has tripped it (rt_interrupt), so that the same
+   * compare notices an interrupt. Written by the SIGINT handler: an aligned word. */
+  volatile uintptr_t stack_limit;
+  uintptr_t stack_floor; /* below this address, a call raises "stack overflow" */
   RtTrap *trap;
   RtValue tail_args[RT_MAX_TAIL_ARGS];
   /* ---- the stack guard: the limit above is this thread's (rt_protect finds it once per thread) */
