@@ -156,6 +156,8 @@ RtValue rt_exec_tail_self(const RtCode *c, RtFrame *f);
  * tail call of the running function of `nargs` parameters; NULL where there is none. */
 RtRun rt_exec_call_global_fixed(int nargs, int nslots);
 RtRun rt_exec_tail_self_fixed(int nargs);
+RtRun rt_exec_call_closure_fixed(int nargs); /* a call of a closure of `nargs` arguments */
+RtRun rt_exec_ctor_fixed(int nargs);         /* a constructor of `nargs` fields */
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);

@@ -338,7 +338,8 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
   }
   if (f->kind == IR_EXPR_CTOR) {
     if (n == 0) return constant(ctor_value(f->u.ctor), e->src); /* `Nil()`: one value, made once */
-    CodeCall *k = node(sizeof *k, rt_exec_ctor, e->src);
+    RtRun fixed = rt_exec_ctor_fixed(n);
+    CodeCall *k = node(sizeof *k, fixed ? fixed : rt_exec_ctor, e->src);
     k->ctor = ctor_layout(f->u.ctor);
     k->n = n;
     k->args = compile_list(ctx, n, e->u.call.args);
@@ -350,9 +351,10 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
   RtRun run = self     ? rt_exec_tail_self
                : direct ? (can_tail ? rt_exec_tail_global : rt_exec_call_global)
                         : (can_tail ? rt_exec_tail_closure : rt_exec_call_closure);
-  RtRun fixed = self                         ? rt_exec_tail_self_fixed(n)
-                : direct && run == rt_exec_call_global ? rt_exec_call_global_fixed(n, direct->nslots)
-                                             : NULL;
+  RtRun fixed = self                                     ? rt_exec_tail_self_fixed(n)
+                : direct && run == rt_exec_call_global   ? rt_exec_call_global_fixed(n, direct->nslots)
+                : !direct && run == rt_exec_call_closure ? rt_exec_call_closure_fixed(n)
+                                                         : NULL;
   CodeCall *k = node(sizeof *k, fixed ? fixed : run, e->src);
   if (direct) k->fn = direct;
   else k->callee = compile(ctx, f, false);

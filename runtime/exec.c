@@ -72,7 +72,8 @@ static RtValue __attribute__((noinline)) finish_tail_calls(RtCallRec *rec, RtFra
  * room for fn->nslots values. Inlined into the call nodes, so a Relay call costs one C frame
  * besides the body's nodes. One compare guards the call: the stack's limit, which Ctrl-C trips
  * (rt_interrupt), and one more tells a value from the tail-call sentinels (the last two kinds). */
-static inline RtValue enter(const RtFn *fn, RtValue *env, RtValue *slots, const IrExpr *site) {
+static inline __attribute__((always_inline)) RtValue enter(const RtFn *fn, RtValue *env, RtValue *slots,
+                                                           const IrExpr *site) {
   RtCallRec rec = {fn, site, rt_state.calls};
   char probe;
   if (__builtin_expect((uintptr_t)&probe < rt_state.stack_limit, 0)) rt_check_stack(site);
@@ -206,6 +207,38 @@ RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f) {
   CALL_IN_FRAME(k, f, fn, clo->env);
 }
 
+/* Calls of a closure of 1 to 3 arguments: the arguments straight into the callee's frame, without
+ * a loop; a frame of at most 4 slots is a fixed array, its other slots cleared (see
+ * CALL_GLOBAL_FIXED). */
+#define CALL_CLOSURE_FIXED(A)                                                                   \
+  static RtValue call_closure_##A(const RtCode *c, RtFrame *f) {                                \
+    const CodeCall *k = (const CodeCall *)c;                                                    \
+    RtClosure *clo = callee(k, f);                                                              \
+    const RtFn *fn = clo->fn;                                                                   \
+    if (__builtin_expect(fn->native != NULL, 0)) {                                              \
+      RtValue slots[A];                                                                         \
+      ARGS_##A;                                                                                 \
+      return call_native(fn, slots, c->expr);                                                   \
+    }                                                                                           \
+    if (fn->nslots <= 4) {                                                                      \
+      RtValue slots[4];                                                                         \
+      ARGS_##A;                                                                                 \
+      for (int i = A; i < 4; i++) slots[i].u.i = 0;                                             \
+      return enter(fn, clo->env, slots, c->expr);                                               \
+    }                                                                                           \
+    RtValue slots[fn->nslots];                                                                  \
+    ARGS_##A;                                                                                   \
+    return enter(fn, clo->env, slots, c->expr);                                                 \
+  }
+CALL_CLOSURE_FIXED(1)
+CALL_CLOSURE_FIXED(2)
+CALL_CLOSURE_FIXED(3)
+
+RtRun rt_exec_call_closure_fixed(int nargs) {
+  static const RtRun by_arity[4] = {NULL, call_closure_1, call_closure_2, call_closure_3};
+  return nargs >= 1 && nargs <= 3 ? by_arity[nargs] : NULL;
+}
+
 RtValue rt_exec_tail_closure(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   RtClosure *clo = callee(k, f);
@@ -231,6 +264,25 @@ RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
   RtAdt *a = new_adt(l);
   for (int i = 0; i < k->n; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));
   return (RtValue){.kind = RT_ADT, .u.adt = a};
+}
+
+/* The same for a constructor of A = 1 to 3 fields: no loop. */
+#define CTOR_FIXED(A)                                                                           \
+  static RtValue ctor_##A(const RtCode *c, RtFrame *f) {                                        \
+    const CodeCall *k = (const CodeCall *)c;                                                    \
+    const RtCtor *l = k->ctor;                                                                  \
+    rt_state.at = c->expr;                                                                      \
+    RtAdt *a = new_adt(l);                                                                      \
+    for (int i = 0; i < A; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));             \
+    return (RtValue){.kind = RT_ADT, .u.adt = a};                                               \
+  }
+CTOR_FIXED(1)
+CTOR_FIXED(2)
+CTOR_FIXED(3)
+
+RtRun rt_exec_ctor_fixed(int nargs) {
+  static const RtRun by_arity[4] = {NULL, ctor_1, ctor_2, ctor_3};
+  return nargs >= 1 && nargs <= 3 ? by_arity[nargs] : NULL;
 }
 
 RtValue rt_exec_op(const RtCode *c, RtFrame *f) {

@@ -87,9 +87,11 @@ typedef struct {
   uint8_t kind;    /* the RtKind of every value of the field, or RT_FIELD_VALUE */
   IrDType dt;      /* RT_SCALAR: the dtype */
   uint32_t offset; /* bytes from the start of the fields */
+  uint64_t head;   /* not RT_FIELD_VALUE: the first word of its values (kind and dtype), made once */
 } RtField;
 
 #define RT_FIELD_VALUE 0xff
+_Static_assert(offsetof(RtValue, u) == sizeof(uint64_t), "an RtValue is a word of kind and dtype, then its payload");
 
 /* The fields of k's values in out[0..nargs), from its checked scheme; returns the bytes they take. */
 size_t rt_ctor_layout(const IrTCtor *k, RtField *out);
@@ -110,8 +112,7 @@ static inline RtValue rt_field_get(const RtAdt *a, RtField fl) {
     memcpy(&v, a->f + fl.offset, sizeof v);
     return v;
   }
-  v.kind = fl.kind;
-  v.dt = fl.dt;
+  memcpy(&v, &fl.head, sizeof fl.head); /* two word moves, not the kind and dtype put together */
   memcpy(&v.u, a->f + fl.offset, sizeof v.u);
   return v;
 }

@@ -94,6 +94,11 @@ size_t rt_ctor_layout(const IrTCtor *k, RtField *out) {
   for (int i = 0; i < k->src->nargs; i++) {
     /* The checker's scheme has the declared types resolved; without it, a whole value. */
     out[i] = scheme ? field_of(scheme->u.func.args[i]) : (RtField){.kind = RT_FIELD_VALUE};
+    RtValue head;
+    memset(&head, 0, sizeof head);
+    head.kind = out[i].kind;
+    head.dt = out[i].dt;
+    memcpy(&out[i].head, &head, sizeof out[i].head);
     out[i].offset = (uint32_t)offset;
     offset += out[i].kind == RT_FIELD_VALUE ? sizeof(RtValue) : sizeof(((RtValue *)0)->u);
   }
