@@ -29,7 +29,7 @@ static int run_main(Session *s) {
   if (!main_def || main_def->fn->nparams != 0) return 0;
   IrDiags diags = {0};
   RtValue v;
-  bool ok = rt_call_global(main_def, &v, &diags);
+  bool ok = rt_call_global(s->program, main_def, &v, &diags);
   ir_diags_print(stderr, &diags);
   if (!ok) return 1;
   IrBuf b;

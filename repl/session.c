@@ -13,6 +13,7 @@
 void session_init(Session *s) {
   memset(s, 0, sizeof *s);
   s->module = ty_module_new();
+  s->program = rt_program_new();
   s->parse.ctor_arity = ty_ctor_arity;
   s->parse.ctx = s->module;
 }
@@ -56,7 +57,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
     ir_trap_pop(&trap);
     return NULL;
   }
-  rt_compile_program(tp);
+  rt_compile_program(s->program, tp);
   size_t nnew = 0;
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
@@ -167,7 +168,7 @@ bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
   struct sigaction old;
   session_catch_interrupts(&old);
   IrDiags diags = {0};
-  bool ok = rt_eval(e, out, &diags);
+  bool ok = rt_eval(s->program, e, out, &diags);
   sigaction(SIGINT, &old, NULL);
   fflush(stdout);
   if (!ok && s->repl && rt_was_interrupted()) fputs("Interrupted.\n", stderr); /* as GHCi says it */

@@ -11,6 +11,7 @@
 
 typedef struct Session {
   TyModule *module;
+  RtProgram *program; /* what the module's definitions compiled to */
   IrParseOptions parse;
   IrTProgram *prelude; /* the Prelude as loaded, or NULL (--no-prelude) */
   /* What joined the module, for :browse and :info: every definition and data declaration in

@@ -10,13 +10,14 @@
 /* The function being compiled: the global whose body it is, for the names of errors and for calls
  * of itself in tail position. */
 typedef struct FnCtx {
+  RtProgram *prog;   /* what the session has compiled */
   const char *owner; /* the global whose body this is (`@hd`), or NULL at top level */
   const RtFn *fn;    /* the global whose body this is (not a function literal's in it), or NULL */
 } FnCtx;
 
-static const RtFn *global_fn(const IrTDef *def) {
-  ASSERT(def && def->id < rt_state.globals.len && rt_state.globals.items[def->id]); /* the checker resolved it; it is compiled */
-  return def && def->id < rt_state.globals.len ? rt_state.globals.items[def->id] : NULL;
+static const RtFn *global_fn(const RtProgram *p, const IrTDef *def) {
+  ASSERT(def && def->id < p->globals.len && p->globals.items[def->id]); /* the checker resolved it; it is compiled */
+  return def && def->id < p->globals.len ? p->globals.items[def->id] : NULL;
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -64,8 +65,8 @@ static RtFn *native_fn(const char *name, int nparams, RtValue (*native)(const Rt
 }
 
 /* A constructor's layout (rt_ctor_layout), made once. */
-static const RtCtor *ctor_layout(const IrTCtor *k) {
-  RtCtor *l = ir_ptrmap_get(&rt_state.ctors, k);
+static const RtCtor *ctor_layout(RtProgram *p, const IrTCtor *k) {
+  RtCtor *l = ir_ptrmap_get(&p->ctors, k);
   if (l) return l;
   l = IR_NEW(RtCtor);
   l->src = k->src;
@@ -74,23 +75,23 @@ static const RtCtor *ctor_layout(const IrTCtor *k) {
   l->fields = IR_NEW_ARRAY(RtField, k->src->nargs > 0 ? k->src->nargs : 1);
   l->bytes = rt_ctor_layout(k, l->fields);
   l->granules = rt_small_class(sizeof(RtAdt) + l->bytes);
-  ir_ptrmap_put(&rt_state.ctors, k, l);
+  ir_ptrmap_put(&p->ctors, k, l);
   return l;
 }
 
 /* A constructor as a value, made once: a nullary one is the value itself, the others a function. */
-static RtValue ctor_value(const IrTCtor *k) {
-  RtValue *v = ir_ptrmap_get(&rt_state.ctor_values, k);
+static RtValue ctor_value(RtProgram *p, const IrTCtor *k) {
+  RtValue *v = ir_ptrmap_get(&p->ctor_values, k);
   if (v) return *v;
   v = IR_NEW(RtValue);
   if (k->src->nargs == 0) {
     RtAdt *a = ir_alloc(sizeof(RtAdt));
-    a->ctor = ctor_layout(k);
+    a->ctor = ctor_layout(p, k);
     *v = (RtValue){.kind = RT_ADT, .u.adt = a};
   } else {
-    *v = native_fn(k->src->name->name, k->src->nargs, rt_exec_native_ctor, ctor_layout(k))->value;
+    *v = native_fn(k->src->name->name, k->src->nargs, rt_exec_native_ctor, ctor_layout(p, k))->value;
   }
-  ir_ptrmap_put(&rt_state.ctor_values, k, v);
+  ir_ptrmap_put(&p->ctor_values, k, v);
   return *v;
 }
 
@@ -135,7 +136,7 @@ static RtCode **compile_list(FnCtx *ctx, int n, IrTExpr *const *es) {
 }
 
 static RtFn *compile_function(FnCtx *ctx, const IrTFn *f, const char *name) {
-  FnCtx inner = {.owner = ctx->owner};
+  FnCtx inner = {.prog = ctx->prog, .owner = ctx->owner};
   RtFn *fn = new_fn(name, f->nparams);
   fn->body = compile_body(&inner, f);
   fn->nslots = f->nslots;
@@ -177,7 +178,7 @@ static RtCode *compile_let(FnCtx *ctx, const IrTExpr *e, bool tail) {
   return &k->h;
 }
 
-static CodePat *compile_pattern(const IrTPattern *p) {
+static CodePat *compile_pattern(FnCtx *ctx, const IrTPattern *p) {
   CodePat *cp = IR_NEW(CodePat);
   switch (p->kind) {
   case IR_PAT_WILD: cp->kind = PAT_WILD; break;
@@ -190,10 +191,10 @@ static CodePat *compile_pattern(const IrTPattern *p) {
     cp->kind = p->kind == IR_PAT_CTOR ? PAT_CTOR : PAT_TUPLE;
     cp->n = p->n;
     cp->args = IR_NEW_ARRAY(CodePat *, p->n > 0 ? p->n : 1);
-    for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(p->args[i]);
+    for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(ctx, p->args[i]);
     if (cp->kind == PAT_CTOR) {
       cp->tag = p->ctor->src->tag;
-      cp->fields = ctor_layout(p->ctor)->fields;
+      cp->fields = ctor_layout(ctx->prog, p->ctor)->fields;
       cp->flat = true;
       for (int i = 0; i < p->n; i++) cp->flat &= cp->args[i]->kind == PAT_VAR || cp->args[i]->kind == PAT_WILD;
     }
@@ -244,7 +245,7 @@ static RtCode *compile_match(FnCtx *ctx, const IrTExpr *e, bool tail) {
   const IrData *adt = NULL;
   for (int i = 0; i < n; i++) {
     const IrTClause *cl = &e->u.match.clauses[i];
-    k->pats[i] = compile_pattern(cl->pat);
+    k->pats[i] = compile_pattern(ctx, cl->pat);
     k->bodies[i] = compile(ctx, cl->body, tail);
     if (cl->pat->kind == IR_PAT_CTOR) adt = cl->pat->ctor->src->adt;
   }
@@ -337,15 +338,15 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
     return &k->h;
   }
   if (f->kind == IR_EXPR_CTOR) {
-    if (n == 0) return constant(ctor_value(f->u.ctor), e->src); /* `Nil()`: one value, made once */
+    if (n == 0) return constant(ctor_value(ctx->prog, f->u.ctor), e->src); /* `Nil()`: one value, made once */
     RtRun fixed = rt_exec_ctor_fixed(n);
     CodeCall *k = node(sizeof *k, fixed ? fixed : rt_exec_ctor, e->src);
-    k->ctor = ctor_layout(f->u.ctor);
+    k->ctor = ctor_layout(ctx->prog, f->u.ctor);
     k->n = n;
     k->args = compile_list(ctx, n, e->u.call.args);
     return &k->h;
   }
-  const RtFn *direct = f->kind == IR_EXPR_GLOBAL ? global_fn(f->u.def) : NULL;
+  const RtFn *direct = f->kind == IR_EXPR_GLOBAL ? global_fn(ctx->prog, f->u.def) : NULL;
   bool can_tail = tail && n <= RT_MAX_TAIL_ARGS;
   bool self = direct && tail && direct == ctx->fn;
   RtRun run = self     ? rt_exec_tail_self
@@ -400,7 +401,7 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
     return &k->h;
   }
   case IR_EXPR_GLOBAL: {
-    const RtFn *fn = global_fn(e->u.def);
+    const RtFn *fn = global_fn(ctx->prog, e->u.def);
     return constant(fn ? fn->value : rt_unit(), src);
   }
   case IR_EXPR_LIT: {
@@ -432,7 +433,7 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
     int nargs = e->type && e->type->kind == IR_TYPE_FUNC ? e->type->u.func.nargs : ir_ops[op].min_args;
     return constant(native_fn(ir_ops[op].name, nargs, rt_exec_native_op, (void *)(intptr_t)op)->value, src);
   }
-  case IR_EXPR_CTOR: return constant(ctor_value(e->u.ctor), src);
+  case IR_EXPR_CTOR: return constant(ctor_value(ctx->prog, e->u.ctor), src);
   case IR_EXPR_IF: {
     RtCode *fused = compile_branch(ctx, e, tail);
     if (fused) return fused;
@@ -456,7 +457,9 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
 
 /* ---------------------------------------------------------------- programs */
 
-void rt_compile_program(const IrTProgram *prog) {
+RtProgram *rt_program_new(void) { return IR_NEW(RtProgram); }
+
+void rt_compile_program(RtProgram *p, const IrTProgram *prog) {
   /* Every definition's function exists before any body is compiled, so mutually recursive
    * definitions call each other directly. */
   for (int i = 0; i < prog->nitems; i++) {
@@ -465,25 +468,25 @@ void rt_compile_program(const IrTProgram *prog) {
     RtFn *fn = new_fn(ir_printf("@%s", def->name->name), def->fn->nparams);
     fn->nslots = def->fn->nslots; /* known now: calls compiled before its body size their frames */
     fn->value = closure_value(fn);
-    while (rt_state.globals.len <= def->id) IR_VEC_PUSH(rt_state.globals, NULL);
-    rt_state.globals.items[def->id] = fn;
+    while (p->globals.len <= def->id) IR_VEC_PUSH(p->globals, NULL);
+    p->globals.items[def->id] = fn;
   }
   for (int i = 0; i < prog->nitems; i++) {
     const IrTDef *def = prog->items[i].def;
     if (!def) continue;
-    RtFn *fn = rt_state.globals.items[def->id];
-    FnCtx ctx = {.owner = fn->name, .fn = fn};
+    RtFn *fn = p->globals.items[def->id];
+    FnCtx ctx = {.prog = p, .owner = fn->name, .fn = fn};
     fn->body = compile_body(&ctx, def->fn);
     fn->nslots = def->fn->nslots;
   }
 }
 
-RtFn *rt_compile_expr(const IrTFn *e) {
-  FnCtx ctx = {0};
+RtFn *rt_compile_expr(RtProgram *p, const IrTFn *e) {
+  FnCtx ctx = {.prog = p};
   RtFn *fn = new_fn("top level", 0);
   fn->body = compile(&ctx, e->body, true);
   fn->nslots = e->nslots;
   return fn;
 }
 
-RtFn *rt_global_fn(const IrTDef *def) { return (RtFn *)global_fn(def); }
+RtFn *rt_global_fn(const RtProgram *p, const IrTDef *def) { return (RtFn *)global_fn(p, def); }

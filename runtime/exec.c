@@ -666,8 +666,10 @@ static bool run_protected(const RtFn *fn, RtValue *out, IrDiags *diags) {
   return true;
 }
 
-bool rt_eval(const IrTFn *e, RtValue *out, IrDiags *diags) { return run_protected(rt_compile_expr(e), out, diags); }
+bool rt_eval(RtProgram *p, const IrTFn *e, RtValue *out, IrDiags *diags) {
+  return run_protected(rt_compile_expr(p, e), out, diags);
+}
 
-bool rt_call_global(const IrTDef *def, RtValue *out, IrDiags *diags) {
-  return run_protected(rt_global_fn(def), out, diags);
+bool rt_call_global(RtProgram *p, const IrTDef *def, RtValue *out, IrDiags *diags) {
+  return run_protected(rt_global_fn(p, def), out, diags);
 }

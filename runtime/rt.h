@@ -193,10 +193,10 @@ struct RtFn {
 };
 
 /* Compiles a top-level expression (checked as the body of a function of no parameters). */
-RtFn *rt_compile_expr(const IrTFn *e);
+RtFn *rt_compile_expr(RtProgram *p, const IrTFn *e);
 
 /* The compiled function of a global definition (compiled by rt_compile_program). */
-RtFn *rt_global_fn(const IrTDef *def);
+RtFn *rt_global_fn(const RtProgram *p, const IrTDef *def);
 
 /* ---------------------------------------------------------------- the state */
 
@@ -279,11 +279,14 @@ typedef struct RtState {
   size_t own_bytes; /* allocated for the run-time's own use (the reserve), not the program's */
   /* ---- OpenBLAS's products, dlsym's results, NULL until the first product loads it (nn.c) */
   void *blas_sgemm, *blas_dgemm;
-  /* ---- the compiled program, across chunks (compile.c): each global's function by its IrTDef
-   * id, each constructor's layout (IrTCtor -> RtCtor) and value (IrTCtor -> RtValue), made once */
-  IR_VEC(RtFn *) globals;
-  IrPtrMap ctors, ctor_values;
 } RtState;
+
+/* A session's compiled program (runtime.h), across its chunks (compile.c). */
+struct RtProgram {
+  IR_VEC(RtFn *) globals; /* by IrTDef id */
+  IrPtrMap ctors;         /* IrTCtor -> RtCtor */
+  IrPtrMap ctor_values;   /* IrTCtor -> RtValue *: a nullary one's value, or its function */
+};
 
 extern RtState rt_state;
 

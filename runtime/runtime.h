@@ -70,18 +70,23 @@ bool rt_stack_run(void (*fn)(void *), void *arg, size_t bytes);
 
 /* ---------------------------------------------------------------- running programs */
 
-/* Compiles the definitions of a type-checked program, each function body once into a tree of
+/* What a session has compiled: each definition's compiled function (by its IrTDef number) and
+ * each constructor's layout and value, made once. A session owns one, as it owns its module. */
+typedef struct RtProgram RtProgram;
+RtProgram *rt_program_new(void);
+
+/* Compiles the definitions of a type-checked chunk into p, each function body once into a tree of
  * closures. Later code that names a definition calls the one it was checked against, so a
  * redefinition shadows only for what follows. Call before running any of its expressions. */
-void rt_compile_program(const IrTProgram *prog);
+void rt_compile_program(RtProgram *p, const IrTProgram *prog);
 
-/* Evaluates a type-checked top-level expression. On a run-time error (or an interrupt) the
- * evaluation unwinds, the error with its location and call chain goes to diags, and false is
- * returned; definitions and values made before stay intact. */
-bool rt_eval(const IrTFn *e, RtValue *out, IrDiags *diags);
+/* Evaluates a type-checked top-level expression, compiled against p. On a run-time error (or an
+ * interrupt) the evaluation unwinds, the error with its location and call chain goes to diags,
+ * and false is returned; definitions and values made before stay intact. */
+bool rt_eval(RtProgram *p, const IrTFn *e, RtValue *out, IrDiags *diags);
 
-/* Calls a global function that takes no arguments (`@main`), as rt_eval. */
-bool rt_call_global(const IrTDef *def, RtValue *out, IrDiags *diags);
+/* Calls a global function of p that takes no arguments (`@main`), as rt_eval. */
+bool rt_call_global(RtProgram *p, const IrTDef *def, RtValue *out, IrDiags *diags);
 
 /* Asks the running evaluation to stop with "interrupted" at its next call or loop edge.
  * Async-signal-safe: call it from a SIGINT handler. */
