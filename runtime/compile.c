@@ -96,7 +96,6 @@ static RtValue ctor_value(RtProgram *p, const IrTCtor *k) {
 }
 
 static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail);
-static RtCode *compile_branch(FnCtx *ctx, const IrTExpr *e, bool tail);
 
 /* ---------------------------------------------------------------- `?` dimensions */
 
@@ -364,22 +363,36 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
   return &k->h;
 }
 
-/* `if (a < b) {...} else {...}` on scalars as one node that compares and branches (CodeBranch); NULL
- * for any other `if`. */
-static RtCode *compile_branch(FnCtx *ctx, const IrTExpr *e, bool tail) {
-  const IrTExpr *cond = e->u.ifx.cond;
+/* The code that runs `then` when the condition c holds and `els` when it does not, both compiled
+ * already (a node may have two parents: compiled code is a tree with shared branches). A comparison
+ * of scalars is one node that compares and branches (CodeBranch: `if (%n < 2)` makes no boolean);
+ * `a && b`, `a || b` and `not a` on scalars branch on a, then on b, so that every comparison in
+ * them branches directly; any other condition is a CodeIf. */
+static RtCode *compile_cond(FnCtx *ctx, const IrTExpr *c, RtCode *then, RtCode *els, const IrExpr *at) {
   IrDType dt;
-  if (!scalar_operator_call(cond, &dt)) return NULL;
-  IrOpId op = cond->u.call.callee->u.op;
-  if (!rt_exec_scalar_branch(op, dt, OPERANDS_NODES)) return NULL; /* decided before compiling anything */
-  RtCode *a = compile(ctx, cond->u.call.args[0], false), *b = compile(ctx, cond->u.call.args[1], false);
-  OperandForm form = operand_form(a, b);
-  CodeBranch *k = node(sizeof *k, rt_exec_scalar_branch(op, dt, form), e->src);
-  read_operands(&k->ops, a, b);
-  k->right = b;
-  k->then = compile(ctx, e->u.ifx.then, tail);
-  k->els = compile(ctx, e->u.ifx.els, tail);
-  return &k->ops.h;
+  if (scalar_operator_call(c, &dt)) {
+    IrOpId op = c->u.call.callee->u.op;
+    IrTExpr *const *args = c->u.call.args;
+    if (op == IR_OP_LOGICAL_AND) return compile_cond(ctx, args[0], compile_cond(ctx, args[1], then, els, at), els, at);
+    if (op == IR_OP_LOGICAL_OR) return compile_cond(ctx, args[0], then, compile_cond(ctx, args[1], then, els, at), at);
+    if (rt_exec_scalar_branch(op, dt, OPERANDS_NODES)) {
+      RtCode *a = compile(ctx, args[0], false), *b = compile(ctx, args[1], false);
+      CodeBranch *k = node(sizeof *k, rt_exec_scalar_branch(op, dt, operand_form(a, b)), c->src);
+      read_operands(&k->ops, a, b);
+      k->right = b;
+      k->then = then;
+      k->els = els;
+      return &k->ops.h;
+    }
+  }
+  if (c->kind == IR_EXPR_CALL && c->u.call.callee->kind == IR_EXPR_OP && c->u.call.callee->u.op == IR_OP_LOGICAL_NOT &&
+      c->u.call.nargs == 1 && scalar_dtype(c->u.call.args[0]->type, &dt))
+    return compile_cond(ctx, c->u.call.args[0], els, then, at);
+  CodeIf *k = node(sizeof *k, rt_exec_if, at);
+  k->cond = compile(ctx, c, false);
+  k->then = then;
+  k->els = els;
+  return &k->h;
 }
 
 static RtCode *pair(RtRun run, const IrExpr *e, RtCode *a, RtCode *b, int index) {
@@ -434,15 +447,8 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
     return constant(native_fn(ir_ops[op].name, nargs, rt_exec_native_op, (void *)(intptr_t)op)->value, src);
   }
   case IR_EXPR_CTOR: return constant(ctor_value(ctx->prog, e->u.ctor), src);
-  case IR_EXPR_IF: {
-    RtCode *fused = compile_branch(ctx, e, tail);
-    if (fused) return fused;
-    CodeIf *k = node(sizeof *k, rt_exec_if, src);
-    k->cond = compile(ctx, e->u.ifx.cond, false);
-    k->then = compile(ctx, e->u.ifx.then, tail);
-    k->els = compile(ctx, e->u.ifx.els, tail);
-    return &k->h;
-  }
+  case IR_EXPR_IF:
+    return compile_cond(ctx, e->u.ifx.cond, compile(ctx, e->u.ifx.then, tail), compile(ctx, e->u.ifx.els, tail), src);
   case IR_EXPR_MATCH: return compile_match(ctx, e, tail);
   case IR_EXPR_REF: return pair(rt_exec_ref, src, compile(ctx, e->u.ref.a, false), NULL, 0);
   case IR_EXPR_REF_READ: return pair(rt_exec_ref_read, src, compile(ctx, e->u.ref.a, false), NULL, 0);
