@@ -119,7 +119,7 @@ RtValue rt_exec_call_global(const RtCode *c, RtFrame *f) {
   CALL_IN_FRAME(k, f, k->fn, NULL);
 }
 
-/* Calls of a global of A = 1 to 3 parameters whose frame is S <= 4 slots: the arguments evaluated
+/* Calls of a global of A = 1 to 4 parameters whose frame is S <= 6 slots: the arguments evaluated
  * straight into a frame of fixed size, without a loop or a frame size computed at run time. The
  * other slots are cleared: until a let or a pattern sets them they hold whatever an earlier call
  * left on the stack there, which the collector, scanning the stack conservatively, takes for live
@@ -127,6 +127,7 @@ RtValue rt_exec_call_global(const RtCode *c, RtFrame *f) {
 #define ARGS_1 slots[0] = run(k->args[0], f)
 #define ARGS_2 ARGS_1, slots[1] = run(k->args[1], f)
 #define ARGS_3 ARGS_2, slots[2] = run(k->args[2], f)
+#define ARGS_4 ARGS_3, slots[3] = run(k->args[3], f)
 #define CALL_GLOBAL_FIXED(A, S)                                                                 \
   static RtValue call_global_##A##_##S(const RtCode *c, RtFrame *f) {                           \
     const CodeCall *k = (const CodeCall *)c;                                                    \
@@ -135,24 +136,28 @@ RtValue rt_exec_call_global(const RtCode *c, RtFrame *f) {
     for (int i = A; i < S; i++) slots[i].u.i = 0;                                               \
     return enter(k->fn, NULL, slots, c->expr);                                                  \
   }
+#define CALL_GLOBAL_FIXED_UP_TO_6(A) /* frames of A to 6 slots */                               \
+  CALL_GLOBAL_FIXED(A, 6) CALL_GLOBAL_FIXED(A, 5) CALL_GLOBAL_FIXED(A, 4)
 CALL_GLOBAL_FIXED(1, 1)
 CALL_GLOBAL_FIXED(1, 2)
 CALL_GLOBAL_FIXED(1, 3)
-CALL_GLOBAL_FIXED(1, 4)
 CALL_GLOBAL_FIXED(2, 2)
 CALL_GLOBAL_FIXED(2, 3)
-CALL_GLOBAL_FIXED(2, 4)
 CALL_GLOBAL_FIXED(3, 3)
-CALL_GLOBAL_FIXED(3, 4)
+CALL_GLOBAL_FIXED_UP_TO_6(1)
+CALL_GLOBAL_FIXED_UP_TO_6(2)
+CALL_GLOBAL_FIXED_UP_TO_6(3)
+CALL_GLOBAL_FIXED_UP_TO_6(4)
 
 RtRun rt_exec_call_global_fixed(int nargs, int nslots) {
-  static const RtRun by_size[4][5] = {
-      {NULL, NULL, NULL, NULL, NULL},
-      {NULL, call_global_1_1, call_global_1_2, call_global_1_3, call_global_1_4},
-      {NULL, NULL, call_global_2_2, call_global_2_3, call_global_2_4},
-      {NULL, NULL, NULL, call_global_3_3, call_global_3_4},
+  static const RtRun by_size[5][7] = {
+      {NULL},
+      {NULL, call_global_1_1, call_global_1_2, call_global_1_3, call_global_1_4, call_global_1_5, call_global_1_6},
+      {NULL, NULL, call_global_2_2, call_global_2_3, call_global_2_4, call_global_2_5, call_global_2_6},
+      {NULL, NULL, NULL, call_global_3_3, call_global_3_4, call_global_3_5, call_global_3_6},
+      {NULL, NULL, NULL, NULL, call_global_4_4, call_global_4_5, call_global_4_6},
   };
-  return nargs >= 1 && nargs <= 3 && nslots >= nargs && nslots <= 4 ? by_size[nargs][nslots] : NULL;
+  return nargs >= 1 && nargs <= 4 && nslots >= nargs && nslots <= 6 ? by_size[nargs][nslots] : NULL;
 }
 
 /* A tail call of the running function of 1 to 3 parameters: the arguments, all evaluated first,
