@@ -7,7 +7,7 @@
 
 /* Runs a node. Variables and constants, the most common operands, are read here without the
  * indirect call: a predictable compare costs less than a call through a pointer. */
-static inline RtValue run(const RtCode *c, RtFrame *f) {
+static inline __attribute__((always_inline)) RtValue run(const RtCode *c, RtFrame *f) {
   RtRun r = c->run;
   if (r == rt_exec_slot) return f->slots[((const CodeVar *)c)->index];
   if (r == rt_exec_const) return ((const CodeConst *)c)->v;
