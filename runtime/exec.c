@@ -212,9 +212,15 @@ RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f) {
   CALL_IN_FRAME(k, f, fn, clo->env);
 }
 
+/* A call of the closure clo (already evaluated: k's callee) whose frame is larger than 4 slots. */
+static RtValue __attribute__((noinline)) call_large_closure(const CodeCall *k, RtFrame *f, RtClosure *clo) {
+  CALL_IN_FRAME(k, f, clo->fn, clo->env);
+}
+
 /* Calls of a closure of 1 to 3 arguments: the arguments straight into the callee's frame, without
  * a loop; a frame of at most 4 slots is a fixed array, its other slots cleared (see
- * CALL_GLOBAL_FIXED). */
+ * CALL_GLOBAL_FIXED), a larger one is made out of line (no array sized at run time here, which
+ * costs every call a frame pointer and more saved registers). */
 #define CALL_CLOSURE_FIXED(A)                                                                   \
   static RtValue call_closure_##A(const RtCode *c, RtFrame *f) {                                \
     const CodeCall *k = (const CodeCall *)c;                                                    \
@@ -225,14 +231,10 @@ RtValue rt_exec_call_closure(const RtCode *c, RtFrame *f) {
       ARGS_##A;                                                                                 \
       return call_native(fn, slots, c->expr);                                                   \
     }                                                                                           \
-    if (fn->nslots <= 4) {                                                                      \
-      RtValue slots[4];                                                                         \
-      ARGS_##A;                                                                                 \
-      for (int i = A; i < 4; i++) slots[i].u.i = 0;                                             \
-      return enter(fn, clo->env, slots, c->expr);                                               \
-    }                                                                                           \
-    RtValue slots[fn->nslots];                                                                  \
+    if (__builtin_expect(fn->nslots > 4, 0)) return call_large_closure(k, f, clo);             \
+    RtValue slots[4];                                                                           \
     ARGS_##A;                                                                                   \
+    for (int i = A; i < 4; i++) slots[i].u.i = 0;                                               \
     return enter(fn, clo->env, slots, c->expr);                                                 \
   }
 CALL_CLOSURE_FIXED(1)
