@@ -527,9 +527,13 @@ static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
     for (int64_t b = 0; b < inner; b++) {
       int64_t base = a * n * inner + b;
       int32_t mx = INT32_MIN, mq = 0;
-      for (int64_t k = 0; k < n; k++) mx = (int32_t)d[base + k * inner] - zp > mx ? (int32_t)d[base + k * inner] - zp : mx;
+      /* data - zp in int32, wrapping as TVM's (the zero point may be any int32) */
       for (int64_t k = 0; k < n; k++) {
-        int32_t v = wrap32((int64_t)((int32_t)d[base + k * inner] - zp) - mx);
+        int32_t c = wrap32((int64_t)d[base + k * inner] - zp);
+        if (c > mx) mx = c;
+      }
+      for (int64_t k = 0; k < n; k++) {
+        int32_t v = wrap32((int64_t)wrap32((int64_t)d[base + k * inner] - zp) - mx);
         xp[k] = wrap32((int64_t)v + (v >> 1) - (v >> 4));
         int32_t q = xp[k] / -x0;
         qv[k] = q < 0 ? 0 : q > 20 ? 20 : q;

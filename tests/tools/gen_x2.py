@@ -456,6 +456,15 @@ write('qnn_softmax_values.rly', '''// qnn.softmax (TVM's QnnSoftmaxCanonicalize,
 // Expected values: tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
+L = [] # the input zero point at int32's ends: data - zp wraps in int32, as numpy's (a fuzzer's finding)
+x = np.array([[-128, -50, 0, 10, 127], [3, 3, 3, 3, 3]], np.int8)
+L.append((rly(qsoftmax(x, 0.125, -2147483648, 1 / 256, -128)), 'qnn.softmax(%s, 0.125f, -2147483648, 0.00390625f, -128)' % rly(x)))
+L.append((rly(qsoftmax(x, 0.125, 2147483647, 1 / 256, -128)), 'qnn.softmax(%s, 0.125f, 2147483647, 0.00390625f, -128)' % rly(x)))
+write('qnn_softmax_zero_point_wraps.rly', '''// qnn.softmax with an input zero point at int32's ends: data - zero point wraps in int32 arithmetic, as in
+// TVM's (and numpy's), instead of overflowing (the whole-pipeline fuzzer's seed 1, input 8,884).
+// Expected values: tests/tools/gen_x2.py.
+// args: --no-prelude
+''', L)
 
 # ---- qnn.conv2d_transpose (its legalization: (data - zp) and (kernel - kzp), kzp along kernel axis 1, then
 # nn.conv2d_transpose in out_dtype; conv_t above as the reference)
