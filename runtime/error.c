@@ -19,14 +19,16 @@ RtState rt_state = {.small_kind = -1};
 static long each_run(void (*f)(long index, const RtChainRun *run, void *env), void *env) {
   long index = 0;
   RtChainRun cur = {0};
-  for (const RtCallRec *c = rt_state.calls; c; c = c->up) {
+  for (const RtCallRec *c = rt_state.calls, *up; c; c = up) {
+    bool tail;
+    up = rt_call_up(c, &tail);
     if (!c->site) continue;
-    if (cur.count && cur.fn == c->fn && cur.site == c->site) {
+    if (cur.count && cur.fn == c->fn && cur.site == c->site && cur.tail == tail) {
       cur.count++;
       continue;
     }
     if (cur.count) f(index++, &cur, env);
-    cur = (RtChainRun){c->fn, c->site, 1};
+    cur = (RtChainRun){c->fn, c->site, 1, tail};
   }
   if (cur.count) f(index++, &cur, env);
   return index;
@@ -58,8 +60,9 @@ static void note_run(IrDiag *d, const RtChainRun *r) {
   const IrSpan *s = &r->site->span;
   char times[48] = "";
   if (r->count > 1) snprintf(times, sizeof times, " (%ld times)", r->count);
-  if (s->src) ir_diag_note(d, "  %s: call of %s%s", ir_span_place(*s), r->fn->name, times);
-  else ir_diag_note(d, "  call of %s%s", r->fn->name, times);
+  const char *what = r->tail ? "tail call" : "call";
+  if (s->src) ir_diag_note(d, "  %s: %s of %s%s", ir_span_place(*s), what, r->fn->name, times);
+  else ir_diag_note(d, "  %s of %s%s", what, r->fn->name, times);
 }
 
 static void report_raised(IrDiags *diags) {

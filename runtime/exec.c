@@ -58,14 +58,22 @@ static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
   }
 }
 
-/* A body returned a sentinel (RT_LOOP or RT_TAIL): the tail calls it asks for, until a value. */
+/* A body returned a sentinel (RT_LOOP or RT_TAIL): the tail calls it asks for, until a value. They
+ * run in a record of their own above rec, the call that made them, which stays in the chain (a
+ * tail call does not hide the user's call); the new record is marked as tail calls (rt_call_up)
+ * unless rec is the top level's, which no call made. */
 static RtValue __attribute__((noinline)) finish_tail_calls(RtCallRec *rec, RtFrame *frame, RtValue r) {
+  RtCallRec tail = {rec->fn, rec->site, (RtCallRec *)((uintptr_t)rec | (rec->site != NULL))};
+  rt_state.calls = &tail;
+  const RtCode *body = rec->fn->body;
   while (r.kind == RT_LOOP) {
-    rec->site = rt_state.tail_site;
-    rt_poll(rec->site);
-    r = run(rec->fn->body, frame);
+    tail.site = rt_state.tail_site;
+    rt_poll(tail.site);
+    r = body->run(body, frame); /* a body that loops is no variable or constant: no need to look */
   }
-  return r.kind == RT_TAIL ? run_tail_calls(rec) : r;
+  if (r.kind == RT_TAIL) r = run_tail_calls(&tail);
+  rt_state.calls = rec;
+  return r;
 }
 
 /* Runs the body of fn (not native) in a frame whose slots already hold the arguments and have

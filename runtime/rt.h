@@ -202,12 +202,20 @@ RtFn *rt_global_fn(const RtProgram *p, const IrTDef *def);
 
 #define RT_MAX_TAIL_ARGS 64
 
-/* A call in progress, linked from the most recent: the call chain of run-time errors. */
+/* A call in progress, linked from the most recent: the call chain of run-time errors. The tail
+ * calls a call ends in run in one more record above the call's own (finish_tail_calls in exec.c),
+ * which keeps the call that entered them (the user's); `up` of such a record has its low bit set,
+ * which the chain shows as "tail call" (rt_call_up). */
 typedef struct RtCallRec {
   const RtFn *fn;
   const IrExpr *site;
   struct RtCallRec *up;
 } RtCallRec;
+
+static inline RtCallRec *rt_call_up(const RtCallRec *c, bool *tail) {
+  *tail = (uintptr_t)c->up & 1;
+  return (RtCallRec *)((uintptr_t)c->up & ~(uintptr_t)1);
+}
 
 /* A protected call: errors longjmp here. */
 typedef struct RtTrap {
@@ -224,6 +232,7 @@ typedef struct {
   const RtFn *fn;
   const IrExpr *site;
   long count;
+  bool tail; /* tail calls, which ran above the call that entered them */
 } RtChainRun;
 
 /* The error being raised. It is recorded without allocating (memory may be exhausted) and turned
