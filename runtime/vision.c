@@ -78,12 +78,13 @@ static RtValue yolo_reorg(IrOpId op, const RtValue *args, const RtSite *site) {
   int64_t shape[4] = {B, oc, oh, ow};
   RtResult r;
   void *out = result(&r, x.dt, 4, shape);
+  if (x.count == 0) return rt_result_value(&r); /* without walking outer axes that may be huge */
   /* reorg_python: walks the input's (b, k, j, i) and writes the result's elements in that order,
    * reading the input at a flat index built from out_c = c / stride^2 and the input's sizes. */
-  int64_t out_c = C / (s * s);
-  if (out_c == 0 || C % (s * s) || H % s || W % s)
+  int64_t ss = rt_mul_sat(s, s), out_c = C / ss;
+  if (out_c == 0 || C % ss || H % s || W % s)
     rt_error(site->expr, "%s: the data %s does not reorganize by stride %lld (channels a multiple of %lld, height and width of %lld)",
-             ir_ops[op].name, rt_shape_text(4, x.shape), (long long)s, (long long)(s * s), (long long)s);
+             ir_ops[op].name, rt_shape_text(4, x.shape), (long long)s, (long long)ss, (long long)s);
   int64_t cnt = 0;
   for (int64_t b = 0; b < B; b++)
     for (int64_t k = 0; k < C; k++)

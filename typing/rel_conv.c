@@ -1143,9 +1143,12 @@ TyRelResult ty_rel_conv2d_gemm_weight_transform(TyCtx *cx, TyRelation *rel, cons
     known &= r == TY_SOLVED;
   }
   if (known) {
-    int64_t K = d[0] * d[1] * d[2], N = d[3], kk = 4 * k;
+    int64_t K, N = d[3], kk = 4 * k, Kpad;
+    if (__builtin_mul_overflow(d[0], d[1], &K) || __builtin_mul_overflow(K, d[2], &K) ||
+        __builtin_add_overflow(K, kk - 1, &Kpad) || N > INT64_MAX - (n - 1))
+      REL_FAIL("%s: the weight %s is too large to flatten", ty_rel_who(rel), ty_rel_shape_text(cx, ws));
     dims[0] = ty_rel_dim((N + n - 1) / n);
-    dims[1] = ty_rel_dim((K + kk - 1) / kk * kk / k);
+    dims[1] = ty_rel_dim(Kpad / kk * kk / k);
   } else {
     dims[0] = ty_dim_any();
     dims[1] = ty_dim_any();
