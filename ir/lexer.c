@@ -20,7 +20,7 @@ typedef struct Lexer {
   size_t meta_off; /* where the text of a `#[metadata]` section starts, or 0 */
 } Lexer;
 
-static const char *kind_names[] = {
+static const char *const kind_names[] = {
 #define IR_TOK(id, text) text,
 #include "ir/token.def"
 #undef IR_TOK

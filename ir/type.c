@@ -49,7 +49,7 @@ bool ir_dtype_parse(const char *s, size_t n, IrDType *out) {
 }
 
 const char *ir_dtype_name(IrDType dt, char *buf) {
-  static const char *names[] = {"bool", "int", "uint", "float"};
+  static const char *const names[] = {"bool", "int", "uint", "float"};
   int n = dt.code == IR_DT_BOOL ? snprintf(buf, 24, "bool")
                                 : snprintf(buf, 24, "%s%u", names[dt.code & 3], (unsigned)dt.bits);
   if (dt.lanes != 1) snprintf(buf + n, (size_t)(24 - n), "x%u", (unsigned)dt.lanes);

@@ -80,7 +80,7 @@ static const char *callee_name(const IrExpr *f) {
 }
 
 static const char *ordinal(int i) {
-  static const char *words[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"};
+  static const char *const words[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"};
   return i < 8 ? words[i] : ir_printf("%dth", i + 1);
 }
 

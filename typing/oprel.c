@@ -26,7 +26,7 @@ const char *ty_rel_shape_text(TyCtx *cx, IrType *t) {
 }
 
 const char *ty_rel_ordinal(int i) {
-  static const char *names[] = {"first", "second", "third", "fourth", "fifth"};
+  static const char *const names[] = {"first", "second", "third", "fourth", "fifth"};
   return i < 5 ? names[i] : ir_printf("%dth", i + 1);
 }
 

@@ -69,7 +69,7 @@ TyRelResult ty_rel_yolo_reorg(TyCtx *cx, TyRelation *rel, const char **message) 
 TyRelResult ty_rel_multibox_prior(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *dtype;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &shape, &dtype, "its data", message));
-  static const char *names[4] = {"sizes", "ratios", "steps", "offsets"};
+  static const char *const names[4] = {"sizes", "ratios", "steps", "offsets"};
   static const int dflt[4] = {1, 1, 2, 2};
   int n[4];
   for (int i = 0; i < 4; i++) {
