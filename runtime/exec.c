@@ -510,7 +510,13 @@ RtValue rt_exec_match_tag(const RtCode *c, RtFrame *f) {
   const RtAdt *a = v.u.adt;
   const TagCase *tc = &k->cases[a->ctor->tag];
   if (__builtin_expect(!tc->body, 0)) no_clause(&k->m, v);
-  for (int j = 0; j < tc->nbind; j++) f->slots[tc->slots[j]] = rt_field_get(a, tc->fields[j]);
+  switch (tc->nbind) { /* a constructor's fields, most often two (Cons, Node): unrolled */
+  case 2: f->slots[tc->slots[1]] = rt_field_get(a, tc->fields[1]); /* fall through */
+  case 1: f->slots[tc->slots[0]] = rt_field_get(a, tc->fields[0]); /* fall through */
+  case 0: break;
+  default:
+    for (int j = 0; j < tc->nbind; j++) f->slots[tc->slots[j]] = rt_field_get(a, tc->fields[j]);
+  }
   if (tc->whole >= 0) f->slots[tc->whole] = v;
   return run(tc->body, f);
 }
