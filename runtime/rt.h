@@ -167,9 +167,13 @@ RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const RtSite *
 
 /* ---------------------------------------------------------------- compiled code */
 
+/* A running function's frame: its closure's environment, then its slots, in one block on the C
+ * stack (the call nodes make it: exec.c's FIXED_FRAME and VARIABLE_FRAME), so that a slot is read
+ * at a constant offset from the frame's address, without loading a pointer to the slots first. */
 typedef struct RtFrame {
-  RtValue *slots; /* parameters first, then let- and pattern-bound variables */
-  RtValue *env;   /* the closure's captured variables */
+  RtValue *env;    /* the closure's captured variables */
+  uint64_t zero;   /* 0: the slots start 16 bytes in, and no word of the frame is left unset */
+  RtValue slots[]; /* parameters first, then let- and pattern-bound variables */
 } RtFrame;
 
 typedef struct RtCode RtCode;
