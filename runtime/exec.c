@@ -47,14 +47,15 @@ static inline void copy_values(RtValue *dst, const RtValue *src, int n) {
   RtFrame *name = (RtFrame *)(void *)name##_block;                                              \
   name->zero = 0
 
-/* Runs the body of the function in `rec` in frame, again while it ends in a tail call of itself
- * (RT_LOOP: the tail call has put the arguments in the frame's slots). */
-static inline RtValue run_body(RtCallRec *rec, RtFrame *frame) {
-  RtValue r = run(rec->fn->body, frame);
-  while (__builtin_expect(r.kind == RT_LOOP, 0)) {
+/* r is what the body of rec's function returned in frame: runs the body again while r says it
+ * ended in a tail call of itself (RT_LOOP: the tail call has put the arguments in the frame's
+ * slots), rec's site following the latest of those calls. */
+static inline RtValue loop_body(RtCallRec *rec, RtFrame *frame, RtValue r) {
+  const RtCode *body = rec->fn->body;
+  while (r.kind == RT_LOOP) {
     rec->site = rt_state.tail_site;
     rt_poll(rec->site);
-    r = run(rec->fn->body, frame);
+    r = body->run(body, frame); /* a body that loops is no variable or constant: no need to look */
   }
   return r;
 }
@@ -71,7 +72,7 @@ static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
     VARIABLE_FRAME(frame, fn->nslots);
     frame->env = rt_state.tail_env;
     copy_values(frame->slots, rt_state.tail_args, fn->nparams);
-    RtValue r = run_body(rec, frame);
+    RtValue r = loop_body(rec, frame, run(fn->body, frame));
     if (r.kind != RT_TAIL) return r;
   }
 }
@@ -83,12 +84,7 @@ static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
 static RtValue __attribute__((noinline)) finish_tail_calls(RtCallRec *rec, RtFrame *frame, RtValue r) {
   RtCallRec tail = {rec->fn, rec->site, (RtCallRec *)((uintptr_t)rec | (rec->site != NULL))};
   rt_state.calls = &tail;
-  const RtCode *body = rec->fn->body;
-  while (r.kind == RT_LOOP) {
-    tail.site = rt_state.tail_site;
-    rt_poll(tail.site);
-    r = body->run(body, frame); /* a body that loops is no variable or constant: no need to look */
-  }
+  r = loop_body(&tail, frame, r);
   if (r.kind == RT_TAIL) r = run_tail_calls(&tail);
   rt_state.calls = rec;
   return r;
@@ -213,7 +209,7 @@ RtValue rt_exec_tail_global(const RtCode *c, RtFrame *f) {
 }
 
 /* A tail call of the function running: its arguments replace the parameters in the frame, and
- * the body runs again (run_body). They are all evaluated before any parameter is replaced. */
+ * the body runs again (loop_body). They are all evaluated before any parameter is replaced. */
 RtValue rt_exec_tail_self(const RtCode *c, RtFrame *f) {
   const CodeCall *k = (const CodeCall *)c;
   EVAL_ARGS(k, f, argv);
