@@ -289,25 +289,19 @@ static RtAdt *new_adt(const RtCtor *l) {
 /* The value is allocated first and the arguments evaluated into it: no copy, and no array of
  * them on the stack while a deep recursion runs in one (the `@map(...)` of Cons(%f(%h), @map(...))).
  * The collector sees the half-built value from this frame; its unset fields are zero. */
-RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) {
-  const CodeCall *k = (const CodeCall *)c;
-  const RtCtor *l = k->ctor;
-  rt_state.at = c->expr;
-  RtAdt *a = new_adt(l);
-  for (int i = 0; i < k->n; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));
-  return (RtValue){.kind = RT_ADT, .u.adt = a};
-}
+#define CTOR_BODY(N)                                                                            \
+  const CodeCall *k = (const CodeCall *)c;                                                      \
+  const RtCtor *l = k->ctor;                                                                    \
+  rt_state.at = c->expr;                                                                        \
+  RtAdt *a = new_adt(l);                                                                        \
+  for (int i = 0; i < (N); i++) rt_field_set(a, l->fields[i], run(k->args[i], f));             \
+  return (RtValue){.kind = RT_ADT, .u.adt = a}
 
-/* The same for a constructor of A = 1 to 3 fields: no loop. */
+RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) { CTOR_BODY(k->n); }
+
+/* The same for a constructor of A = 1 to 3 fields: the loop unrolled. */
 #define CTOR_FIXED(A)                                                                           \
-  static RtValue ctor_##A(const RtCode *c, RtFrame *f) {                                        \
-    const CodeCall *k = (const CodeCall *)c;                                                    \
-    const RtCtor *l = k->ctor;                                                                  \
-    rt_state.at = c->expr;                                                                      \
-    RtAdt *a = new_adt(l);                                                                      \
-    for (int i = 0; i < A; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));             \
-    return (RtValue){.kind = RT_ADT, .u.adt = a};                                               \
-  }
+  static RtValue ctor_##A(const RtCode *c, RtFrame *f) { CTOR_BODY(A); }
 CTOR_FIXED(1)
 CTOR_FIXED(2)
 CTOR_FIXED(3)
