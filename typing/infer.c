@@ -830,7 +830,9 @@ static void decide_checks(IrTExpr *e, void *c);
 
 static void decide_checks_child(IrTExpr *child, void *c) { decide_checks(child, c); }
 
-/* After annotate (types resolved): the `?` checks the run time makes. */
+/* After annotate (types resolved): the `?` checks the run time makes. A walk of its own: resolving a
+ * candidate's type during annotate would memoize parts of later nodes' types first, and a dimension
+ * that overflows would then go unreported where annotate looks for it (resolved_type). */
 static void decide_checks(IrTExpr *e, void *c) {
   for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
     decide_check(c, e->u.let.value);
