@@ -99,8 +99,8 @@ size_t rt_ctor_layout(const IrTCtor *k, RtField *out);
 /* A constructor as the run time sees it, made once (compile.c): its fields' layout. */
 struct RtCtor {
   const IrCtor *src; /* its name and declaration */
-  int tag;           /* its position in the declaration */
-  int nargs;
+  int tag;           /* src's tag and number of fields, copied here: a match and a constructor */
+  int nargs;         /* read them with one load from the value they have */
   RtField *fields;
   size_t bytes;    /* of the fields */
   size_t granules; /* rt_small_class of a whole value, or 0 */
