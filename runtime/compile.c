@@ -487,10 +487,12 @@ void rt_compile_program(RtProgram *p, const IrTProgram *prog) {
   }
 }
 
+/* The top level's calls are not tail calls: each is the user's call, which the call chain of an
+ * error keeps (a tail call runs in its caller's record, which the top level has not). */
 RtFn *rt_compile_expr(RtProgram *p, const IrTFn *e) {
   FnCtx ctx = {.prog = p};
   RtFn *fn = new_fn("top level", 0);
-  fn->body = compile(&ctx, e->body, true);
+  fn->body = compile(&ctx, e->body, false);
   fn->nslots = e->nslots;
   return fn;
 }
