@@ -159,6 +159,7 @@ RtRun rt_exec_tail_self_fixed(int nargs);
 RtRun rt_exec_call_closure_fixed(int nargs); /* a call of a closure of `nargs` arguments */
 RtRun rt_exec_ctor_fixed(int nargs);         /* a constructor of `nargs` fields */
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
+RtValue rt_exec_ctor_hole(const RtCode *c, RtFrame *f); /* in tail position, its last field a tail call of itself */
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);
 

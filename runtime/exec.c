@@ -1,6 +1,6 @@
 /* The evaluator: the run function of every kind of compiled node. A call node runs the callee's
- * body in a frame on the C stack (enter) and turns tail calls (the RT_TAIL and RT_LOOP sentinels)
- * into iterations of a loop. */
+ * body in a frame on the C stack (enter) and turns tail calls (the RT_TAIL, RT_LOOP and RT_HOLE
+ * sentinels) into iterations of a loop. */
 #include "runtime/code.h"
 
 #include <string.h>
@@ -60,9 +60,38 @@ static inline RtValue loop_body(RtCallRec *rec, RtFrame *frame, RtValue r) {
   return r;
 }
 
+/* The constructors that a run of tail calls is building (RT_HOLE): the first one is the run's
+ * value, each later one goes into the last field of the one before, and the value the run ends
+ * with into the last one's. */
+typedef struct {
+  RtValue first;
+  RtAdt *last;
+} Holes;
+
+static void fill_hole(RtAdt *a, RtValue v) { rt_field_set(a, a->ctor->fields[a->ctor->nargs - 1], v); }
+
+/* loop_body, once a constructor has been returned (RT_HOLE, or RT_LOOP): each one is added to
+ * holes, and the body runs again. */
+static RtValue loop_body_holes(RtCallRec *rec, RtFrame *frame, RtValue r, Holes *holes) {
+  const RtCode *body = rec->fn->body;
+  while (r.kind >= RT_LOOP) {
+    if (r.kind == RT_HOLE) {
+      fill_hole(holes->last, (RtValue){.kind = RT_ADT, .u.adt = r.u.adt});
+      holes->last = r.u.adt;
+    }
+    rec->site = rt_state.tail_site;
+    rt_poll(rec->site);
+    r = body->run(body, frame);
+  }
+  return r;
+}
+
+static RtValue build_holes(RtCallRec *rec, RtFrame *frame, RtValue r);
+
 /* Runs the pending tail calls that a body returned (RT_TAIL), each in a fresh frame, until one
- * returns a value. `rec` is the caller's call record, updated to the function running. */
-static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
+ * returns a value. `rec` is the caller's call record, updated to the function running. holes:
+ * the constructors the run is building, or NULL while it has built none. */
+static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec, Holes *holes) {
   for (;;) {
     const RtFn *fn = rt_state.tail_fn;
     rec->fn = fn;
@@ -72,20 +101,34 @@ static RtValue __attribute__((noinline)) run_tail_calls(RtCallRec *rec) {
     VARIABLE_FRAME(frame, fn->nslots);
     frame->env = rt_state.tail_env;
     copy_values(frame->slots, rt_state.tail_args, fn->nparams);
-    RtValue r = loop_body(rec, frame, run(fn->body, frame));
+    RtValue r = run(fn->body, frame);
+    if (holes) r = loop_body_holes(rec, frame, r, holes);
+    else if ((r = loop_body(rec, frame, r)).kind == RT_HOLE) return build_holes(rec, frame, r);
     if (r.kind != RT_TAIL) return r;
   }
 }
 
-/* A body returned a sentinel (RT_LOOP or RT_TAIL): the tail calls it asks for, until a value. They
- * run in a record of their own above rec, the call that made them, which stays in the chain (a
- * tail call does not hide the user's call); the new record is marked as tail calls (rt_call_up)
- * unless rec is the top level's, which no call made. */
+/* The rest of a run of tail calls, from its first constructor (r, RT_HOLE) on: the value is that
+ * constructor, its last field filled by the rest. Reached at most once per run, so the C stack
+ * stays bounded: run_tail_calls with holes never comes back here. */
+static RtValue __attribute__((noinline)) build_holes(RtCallRec *rec, RtFrame *frame, RtValue r) {
+  Holes holes = {.first = {.kind = RT_ADT, .u.adt = r.u.adt}, .last = r.u.adt};
+  r = loop_body_holes(rec, frame, (RtValue){.kind = RT_LOOP}, &holes);
+  if (r.kind == RT_TAIL) r = run_tail_calls(rec, &holes);
+  fill_hole(holes.last, r);
+  return holes.first;
+}
+
+/* A body returned a sentinel (RT_LOOP, RT_TAIL or RT_HOLE): the tail calls it asks for, until a
+ * value. They run in a record of their own above rec, the call that made them, which stays in the
+ * chain (a tail call does not hide the user's call); the new record is marked as tail calls
+ * (rt_call_up) unless rec is the top level's, which no call made. */
 static RtValue __attribute__((noinline)) finish_tail_calls(RtCallRec *rec, RtFrame *frame, RtValue r) {
   RtCallRec tail = {rec->fn, rec->site, (RtCallRec *)((uintptr_t)rec | (rec->site != NULL))};
   rt_state.calls = &tail;
   r = loop_body(&tail, frame, r);
-  if (r.kind == RT_TAIL) r = run_tail_calls(&tail);
+  if (__builtin_expect(r.kind >= RT_TAIL, 0))
+    r = r.kind == RT_TAIL ? run_tail_calls(&tail, NULL) : build_holes(&tail, frame, r);
   rt_state.calls = rec;
   return r;
 }
@@ -93,7 +136,7 @@ static RtValue __attribute__((noinline)) finish_tail_calls(RtCallRec *rec, RtFra
 /* Runs the body of fn (not native) in a frame whose environment is set, whose slots already hold
  * the arguments and which has room for fn->nslots values. Inlined into the call nodes, so a Relay call costs one C frame
  * besides the body's nodes. One compare guards the call: the stack's limit, which Ctrl-C trips
- * (rt_interrupt), and one more tells a value from the tail-call sentinels (the last two kinds). */
+ * (rt_interrupt), and one more tells a value from the tail-call sentinels (the last three kinds). */
 static inline __attribute__((always_inline)) RtValue enter(const RtFn *fn, RtFrame *frame, const IrExpr *site) {
   RtCallRec rec = {fn, site, rt_state.calls};
   char probe;
@@ -298,6 +341,23 @@ static RtAdt *new_adt(const RtCtor *l) {
   return (RtValue){.kind = RT_ADT, .u.adt = a}
 
 RtValue rt_exec_ctor(const RtCode *c, RtFrame *f) { CTOR_BODY(k->n); }
+
+/* A constructor in tail position whose last field is a tail call of the function running
+ * (`Cons(%f(%h), @map(%f, %t))`), as OCaml's tail modulo constructor: the other fields set, the
+ * last argument node (the tail call's) puts the call's arguments in the frame, and the value is
+ * returned as RT_HOLE, its last field unset. The nearest call loops on it (loop_body) and fills
+ * the field with what the next iteration gives, so such a recursion runs in constant stack. */
+RtValue rt_exec_ctor_hole(const RtCode *c, RtFrame *f) {
+  const CodeCall *k = (const CodeCall *)c;
+  const RtCtor *l = k->ctor;
+  rt_state.at = c->expr;
+  RtAdt *a = new_adt(l);
+  for (int i = 0; i < k->n - 1; i++) rt_field_set(a, l->fields[i], run(k->args[i], f));
+  RtValue loop = run(k->args[k->n - 1], f);
+  ASSERT(loop.kind == RT_LOOP);
+  (void)loop;
+  return (RtValue){.kind = RT_HOLE, .u.adt = a};
+}
 
 /* The same for a constructor of A = 1 to 3 fields: the loop unrolled. */
 #define CTOR_FIXED(A)                                                                           \

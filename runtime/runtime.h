@@ -25,6 +25,7 @@ typedef enum {
   RT_REF,     /* ref */
   RT_TAIL,    /* internal: a pending tail call, never seen outside the evaluator */
   RT_LOOP,    /* internal: a tail call of the running function, its arguments in its frame */
+  RT_HOLE,    /* internal: RT_LOOP inside a constructor (adt), whose last field it will fill */
 } RtKind;
 
 typedef struct RtTensor RtTensor;
