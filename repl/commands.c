@@ -195,6 +195,103 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
   return false;
 }
 
+/* ---------------------------------------------------------------- :trace */
+
+/* The global that a :trace argument names (`@f`, or `f` when no constructor or operator has that
+ * name), or NULL after saying why it cannot be traced. */
+static const IrTDef *traceable(Session *s, const char *word) {
+  const char *name = word[0] == '@' ? word + 1 : word;
+  Sym sym = ir_sym(name);
+  if (word[0] != '@' && ir_symmap_get(&s->ctors, sym)) {
+    fprintf(stderr, "<repl>: `%s` is a constructor: :trace traces global functions (@name)\n", word);
+    return NULL;
+  }
+  if (word[0] != '@' && ir_op_lookup(name, strlen(name)) >= 0) {
+    fprintf(stderr, "<repl>: `%s` is an operator: :trace traces global functions (@name)\n", word);
+    return NULL;
+  }
+  const IrTDef *def = ty_global_def(s->module, sym);
+  if (!def) fprintf(stderr, "<repl>: nothing is named `@%s` (:browse lists the definitions)\n", name);
+  return def;
+}
+
+/* Calls f on each word of arg; false if any call is. */
+static bool each_word(Session *s, const char *arg, bool (*f)(Session *s, const char *word)) {
+  bool ok = true;
+  for (const char *p = arg; *p;) {
+    size_t len = strcspn(p, " \t\n");
+    ok &= f(s, ir_strndup(p, len));
+    p += len;
+    p += strspn(p, " \t\n");
+  }
+  return ok;
+}
+
+static bool trace_one(Session *s, const char *word) {
+  const IrTDef *def = traceable(s, word);
+  if (!def) return false;
+  if (rt_trace(s->program, def, stdout)) IR_VEC_PUSH(s->traced, def);
+  printf("@%s is now traced.\n", def->name->name);
+  return true;
+}
+
+/* Stops tracing every definition named as def is (a redefinition was traced with it). */
+static bool untrace_name(Session *s, Sym name) {
+  bool found = false;
+  int kept = 0;
+  for (int i = 0; i < s->traced.len; i++) {
+    const IrTDef *d = s->traced.items[i];
+    if (d->name == name) {
+      rt_untrace(s->program, d);
+      found = true;
+    } else {
+      s->traced.items[kept++] = d;
+    }
+  }
+  s->traced.len = kept;
+  return found;
+}
+
+static bool untrace_one(Session *s, const char *word) {
+  const char *name = word[0] == '@' ? word + 1 : word;
+  if (!untrace_name(s, ir_sym(name))) {
+    fprintf(stderr, "<repl>: `@%s` is not traced (:trace lists what is)\n", name);
+    return false;
+  }
+  printf("@%s is no longer traced.\n", name);
+  return true;
+}
+
+/* :trace @f... traces them; :trace alone lists the traced names. */
+static bool cmd_trace(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  if (*arg) return each_word(s, arg, trace_one);
+  IrBuf b;
+  ir_buf_init(&b);
+  IrSymMap listed = {0};
+  for (int i = 0; i < s->traced.len; i++) {
+    Sym name = s->traced.items[i]->name;
+    if (ir_symmap_get(&listed, name)) continue;
+    ir_symmap_put(&listed, name, (void *)name);
+    ir_buf_printf(&b, "%s@%s", b.len ? ", " : "", name->name);
+  }
+  if (b.len) printf("traced: %s\n", b.data);
+  else puts("nothing is traced (:trace @f traces @f)");
+  return true;
+}
+
+/* :untrace @f... stops tracing them; :untrace alone, everything. */
+static bool cmd_untrace(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  if (*arg) return each_word(s, arg, untrace_one);
+  while (s->traced.len) {
+    Sym name = s->traced.items[0]->name;
+    untrace_name(s, name);
+    printf("@%s is no longer traced.\n", name->name);
+  }
+  return true;
+}
+
 static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
@@ -204,6 +301,8 @@ static const Command commands[] = {
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
     {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
     {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
+    {":trace", NULL, "[@name...]", "show each call of these globals with its value (alone: list them)", cmd_trace},
+    {":untrace", NULL, "[@name...]", "stop tracing these globals (alone: all)", cmd_untrace},
     {":help", ":h", "", "this list (also :?)", cmd_help},
     {":quit", ":q", "", "leave (Ctrl-D on an empty line too)", cmd_quit},
 };

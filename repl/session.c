@@ -24,6 +24,20 @@ static void report_out_of_memory(const IrTrap *trap, const char *name, const cha
   fprintf(stderr, "%s: error: out of memory while %s (a request for %zu bytes); %s\n", name, doing, trap->bytes, so);
 }
 
+/* A chunk's definitions of traced names are traced too (:trace follows a name that is redefined). */
+static void trace_redefinitions(Session *s, const IrTProgram *tp) {
+  int n = s->traced.len;
+  for (int i = 0; i < tp->nitems; i++) {
+    const IrTDef *def = tp->items[i].def;
+    for (int j = 0; def && j < n; j++)
+      if (s->traced.items[j]->name == def->name) {
+        rt_trace(s->program, def, stdout);
+        IR_VEC_PUSH(s->traced, def);
+        break;
+      }
+  }
+}
+
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
 static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
@@ -77,6 +91,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
     for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
       ir_symmap_put(&s->ctors, it->data.ctors[k].name, (void *)it);
   }
+  trace_redefinitions(s, tp); /* out of memory here lands in the REPL's trap, the chunk loaded */
   return tp;
 }
 

@@ -26,6 +26,9 @@ typedef struct Session {
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
   int input; /* the number of the REPL input being run (1, 2, ...), which places in <repl> show */
+  /* :trace: the traced definitions, in the order traced; a later definition of a traced name is
+   * traced too when it loads */
+  IR_VEC(const IrTDef *) traced;
 } Session;
 
 void session_init(Session *s);

@@ -108,5 +108,20 @@ void rt_print_value(IrBuf *out, RtValue v);
  * syntax); a list (a chain of constructors) cut with `...` after 100 elements, and any value
  * after 20,000 characters. */
 void rt_print_display(IrBuf *out, RtValue v);
+/* v in brief, as :trace shows arguments and results: each tensor as its type
+ * (`Tensor[(64, 512), float32]`), everything else in Relay's syntax, cut with `...` after about
+ * `limit` more bytes of out. */
+void rt_print_summary(IrBuf *out, RtValue v, size_t limit);
+
+/* ---------------------------------------------------------------- tracing */
+
+/* Traces the global def of p (the REPL's :trace): each call of it writes a line to `out` with
+ * its arguments, indented by the traced calls in progress, and a line with its value, as OCaml's
+ * #trace does (trace.c says how tail calls show). The function's compiled body is swapped for one
+ * that does this, so calls of untraced functions cost nothing. False if it was traced already. */
+bool rt_trace(RtProgram *p, const IrTDef *def, FILE *out);
+/* Stops tracing def; false if it was not traced. */
+bool rt_untrace(RtProgram *p, const IrTDef *def);
+bool rt_traced(const RtProgram *p, const IrTDef *def);
 
 #endif
