@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "repl/graph.h"
 
 typedef struct {
   const char *name, *alias; /* `:type` and `:t` (alias NULL: none but the name's prefixes) */
@@ -292,6 +293,30 @@ static bool cmd_untrace(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
+/* :graph @f [FILE]: @f's dataflow graph as DOT on stdout, or drawn into FILE by Graphviz. */
+static bool cmd_graph(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  size_t len = strcspn(arg, " \t");
+  const char *word = ir_strndup(arg, len), *file = arg + len;
+  file += strspn(file, " \t");
+  if (strcspn(file, " \t") < strlen(file)) {
+    fputs("<repl>: :graph takes @name and at most one file name\n", stderr);
+    return false;
+  }
+  const char *name = word[0] == '@' ? word + 1 : word;
+  Sym sym = ir_sym(name);
+  if (word[0] != '@' && (ir_symmap_get(&s->ctors, sym) || ir_op_lookup(name, strlen(name)) >= 0)) {
+    fprintf(stderr, "<repl>: `%s` is %s: :graph draws global functions (@name)\n", word,
+            ir_symmap_get(&s->ctors, sym) ? "a constructor" : "an operator");
+    return false;
+  }
+  const char *dot = repl_graph_dot(s, sym);
+  if (!dot) return false;
+  if (*file) return repl_graph_render(dot, file);
+  fputs(dot, stdout);
+  return true;
+}
+
 static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
@@ -303,6 +328,7 @@ static const Command commands[] = {
     {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
     {":trace", NULL, "[@name...]", "show each call of these globals with its value (alone: list them)", cmd_trace},
     {":untrace", NULL, "[@name...]", "stop tracing these globals (alone: all)", cmd_untrace},
+    {":graph", NULL, "@name [FILE.svg]", "a tensor function's dataflow graph as Graphviz DOT (or drawn as SVG)", cmd_graph},
     {":help", ":h", "", "this list (also :?)", cmd_help},
     {":quit", ":q", "", "leave (Ctrl-D on an empty line too)", cmd_quit},
 };

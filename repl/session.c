@@ -38,6 +38,23 @@ static void trace_redefinitions(Session *s, const IrTProgram *tp) {
   }
 }
 
+/* The definition of prog that the first type error in diags is in, kept for :graph. */
+static void note_failed_def(Session *s, const IrProgram *prog, const IrDiags *diags) {
+  const IrDiag *d = diags->first;
+  while (d && d->kind != IR_DIAG_TYPE) d = d->next;
+  for (int i = 0; d && prog && i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    IrSpan a = it->span, b = d->span;
+    if (it->kind == IR_ITEM_DEF && a.src == b.src && b.off >= a.off && b.off + b.len <= a.off + a.len) {
+      s->failed_def.prog = prog;
+      s->failed_def.def = it;
+      s->failed_def.span = b;
+      s->failed_def.message = d->message;
+      return;
+    }
+  }
+}
+
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
 static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
@@ -65,7 +82,10 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
                    : definitions_only ? ty_check_definitions(s->module, r.program, &diags)
                                       : ty_check_program(s->module, r.program, &diags);
   bool ok = tp != NULL;
-  if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
+  if (ok || !(quiet_if_incomplete && r.incomplete)) {
+    ir_diags_print(stderr, &diags);
+    if (!ok) note_failed_def(s, r.program, &diags);
+  }
   diags = (IrDiags){0}; /* printed */
   if (!ok) {
     ir_trap_pop(&trap);
@@ -91,6 +111,8 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
     for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
       ir_symmap_put(&s->ctors, it->data.ctors[k].name, (void *)it);
   }
+  for (int i = 0; s->failed_def.def && i < tp->nitems; i++) /* the failed definition is replaced */
+    if (tp->items[i].def && tp->items[i].def->name == s->failed_def.def->name) s->failed_def.def = NULL;
   trace_redefinitions(s, tp); /* out of memory here lands in the REPL's trap, the chunk loaded */
   return tp;
 }

@@ -29,6 +29,15 @@ typedef struct Session {
   /* :trace: the traced definitions, in the order traced; a later definition of a traced name is
    * traced too when it loads */
   IR_VEC(const IrTDef *) traced;
+  /* :graph: the last type error that was in a definition (of a chunk that failed, so the
+   * definition is not in the module): the chunk as parsed, that definition, the error's place and
+   * message. def is NULL when there is none; a later definition of that name that loads forgets it. */
+  struct {
+    const IrProgram *prog;
+    const IrItem *def;
+    IrSpan span;
+    const char *message;
+  } failed_def;
 } Session;
 
 void session_init(Session *s);

@@ -70,6 +70,7 @@ typedef struct TyCheck {
   IR_VEC(IrTExpr *) free_vars;    /* the `free_var`s of the top-level expression being checked */
   const char *graph_use;          /* while checking a graph binding's value where it is used out of its
                                      scope: a note saying so, for an unknown variable in it */
+  IrPtrMap *seen;                 /* ty_partial_types: each inferred IrExpr -> its IrTExpr, else NULL */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */

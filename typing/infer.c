@@ -668,9 +668,19 @@ static IrTExpr *infer_ref(TyCheck *c, const IrExpr *e) {
   return t;
 }
 
+static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const char *what);
+
+/* infer_node, each node noted in c->seen when the types found before an error are wanted
+ * (ty_partial_types). */
+static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+  IrTExpr *t = infer_node(c, e, expected, what);
+  if (__builtin_expect(c->seen != NULL, 0)) ir_ptrmap_put(c->seen, e, t);
+  return t;
+}
+
 /* Infers e; when `expected` is given, e is checked against it, and a mismatch is reported at the
  * part that gives the value: a let's body, a branch of `if`, a clause of `match`. */
-static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
   if (__builtin_expect(ir_interrupted, 0)) {
     ir_interrupted = 0;
     ty_fail(c, e->span, "interrupted: checking stopped here (Ctrl-C)");

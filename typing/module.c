@@ -389,6 +389,22 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
 
 IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
 
+IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog) {
+  IrDiags diags = {0};
+  IrPtrMap *seen = IR_NEW(IrPtrMap), *types = IR_NEW(IrPtrMap);
+  TyCheck *c = IR_NEW(TyCheck); /* not a local: read after the longjmp */
+  *c = (TyCheck){.m = m, .diags = &diags, .seen = seen};
+  jmp_buf fail;
+  c->fail = &fail;
+  if (!setjmp(fail)) check_items(c, prog, true);
+  IrSymMap names = {0}; /* one naming of the unknown parts, as in one message */
+  for (size_t i = 0; i < seen->cap; i++) {
+    const IrTExpr *t = seen->values[i];
+    if (seen->keys[i] && t && t->type) ir_ptrmap_put(types, seen->keys[i], ty_for_message(&c->cx, t->type, &names));
+  }
+  return types;
+}
+
 IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *diags) {
   return check_chunk(m, prog, diags, false);
 }

@@ -34,6 +34,10 @@ IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *di
  * memory, unwinding to the caller's trap) none. */
 void ty_commit(TyModule *m, const IrTProgram *prog);
 
+/* What checking found before a chunk's type error (the REPL's :graph of a definition that failed):
+ * checks prog again, the module unchanged, and maps each expression of it (IrExpr *) that was
+ * inferred before the error to its type as far as it was known then, unknown parts as `_a`. */
+IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog);
 /* A standalone expression (`-t`, `-e`, `:t`), checked as the body of a function of no parameters;
  * *type is its type, generalized for display. NULL on error. */
 IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags);
