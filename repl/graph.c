@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Larger graphs are refused: Graphviz takes minutes to lay them out. A label is cut after this
- * many characters. */
-enum { MAX_NODES = 5000, LABEL_CHARS = 48, TYPE_CHARS = 120 };
+/* Larger graphs are refused: Graphviz takes minutes to lay them out. A label's line is cut after
+ * LABEL_CHARS characters; an operator's attributes take at most MAX_ATTR_LINES lines. */
+enum { MAX_NODES = 5000, LABEL_CHARS = 40, MAX_ATTR_LINES = 4, TYPE_CHARS = 120 };
 
 typedef struct {
   const IrExpr *expr; /* what it draws (NULL for the result), whose span locates an error */
@@ -90,14 +90,30 @@ static int walk_call(Graph *g, const IrExpr *e) {
   int *args = IR_NEW_ARRAY(int, n > 0 ? n : 1);
   for (int i = 0; i < n; i++)
     if ((args[i] = walk(g, e->u.call.args[i])) < 0) return -1;
-  if (e->u.call.nattrs) {
+  if (e->u.call.nattrs) { /* the attributes as written, a few to a line */
     IrBuf b;
     ir_buf_init(&b);
-    for (int i = 0; i < e->u.call.nattrs; i++) {
-      ir_buf_printf(&b, "%s%s=", i ? ", " : "", e->u.call.attrs[i].key->name);
-      ir_print_attr_value(&b, &e->u.call.attrs[i].val);
+    ir_buf_puts(&b, label);
+    size_t line = b.len;
+    for (int i = 0, lines = 1; i < e->u.call.nattrs; i++) {
+      IrBuf a;
+      ir_buf_init(&a);
+      ir_buf_printf(&a, "%s=", e->u.call.attrs[i].key->name);
+      ir_print_attr_value(&a, &e->u.call.attrs[i].val);
+      const char *text = cut(a.data, LABEL_CHARS);
+      if (i && b.len - line + 2 + strlen(text) <= LABEL_CHARS) {
+        ir_buf_printf(&b, ", %s", text);
+        continue;
+      }
+      if (++lines > MAX_ATTR_LINES) {
+        ir_buf_puts(&b, ", ...");
+        break;
+      }
+      ir_buf_putc(&b, '\n');
+      line = b.len;
+      ir_buf_puts(&b, text);
     }
-    label = ir_printf("%s\n%s", label, cut(b.data, LABEL_CHARS));
+    label = b.data;
   }
   int node = add_node(g, e, label, "box");
   for (int i = 0; i < n; i++) add_edge(g, args[i], node, e->u.call.args[i]);
@@ -245,7 +261,9 @@ static const char *write_dot(const Graph *g, const char *error, IrSpan at) {
   if (error) locate(g, at, &bad_node, &bad_edge);
   IrBuf b;
   ir_buf_init(&b);
-  ir_buf_printf(&b, "digraph \"@%s\" {\n", g->def->name->name);
+  ir_buf_puts(&b, "digraph \"");
+  put_dot_string(&b, ir_printf("@%s", g->def->name->name));
+  ir_buf_puts(&b, "\" {\n");
   ir_buf_puts(&b, "  fontname=\"Helvetica\";\n  node [shape=box, fontname=\"Helvetica\"];\n"
                  "  edge [fontname=\"Helvetica\", fontsize=10];\n");
   if (error) {
