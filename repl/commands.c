@@ -231,8 +231,9 @@ static bool each_word(Session *s, const char *arg, bool (*f)(Session *s, const c
 static bool trace_one(Session *s, const char *word) {
   const IrTDef *def = traceable(s, word);
   if (!def) return false;
-  if (rt_trace(s->program, def, stdout)) IR_VEC_PUSH(s->traced, def);
-  printf("@%s is now traced.\n", def->name->name);
+  bool now = rt_trace(s->program, def, stdout);
+  if (now) IR_VEC_PUSH(s->traced, def);
+  printf("@%s is %s traced.\n", def->name->name, now ? "now" : "already");
   return true;
 }
 
