@@ -58,12 +58,12 @@ void rt_trace_show_value(const CodeTraced *k, int depth, RtValue v) {
 
 bool rt_traced(const RtProgram *p, const IrTDef *def) {
   const RtFn *fn = rt_global_fn(p, def);
-  return fn->body->run == rt_exec_traced;
+  return fn && fn->body && fn->body->run == rt_exec_traced;
 }
 
 bool rt_trace(RtProgram *p, const IrTDef *def, FILE *out) {
   RtFn *fn = rt_global_fn(p, def);
-  if (fn->body->run == rt_exec_traced) return false;
+  if (!fn || !fn->body || fn->body->run == rt_exec_traced) return false; /* a session binding has no body */
   CodeTraced *k = IR_NEW(CodeTraced);
   k->h.run = rt_exec_traced;
   k->h.expr = fn->body->expr;
@@ -76,7 +76,7 @@ bool rt_trace(RtProgram *p, const IrTDef *def, FILE *out) {
 
 bool rt_untrace(RtProgram *p, const IrTDef *def) {
   RtFn *fn = rt_global_fn(p, def);
-  if (fn->body->run != rt_exec_traced) return false;
+  if (!fn || !fn->body || fn->body->run != rt_exec_traced) return false;
   fn->body = ((CodeTraced *)fn->body)->body;
   return true;
 }
