@@ -59,9 +59,12 @@ static int refuse(Graph *g, const IrExpr *e, const char *why) {
   return -1;
 }
 
-/* text, cut to n characters with "..." */
+/* text, cut to about n bytes with "..." (not inside a UTF-8 character) */
 static const char *cut(const char *text, size_t n) {
-  return strlen(text) <= n ? text : ir_printf("%.*s...", (int)n - 3, text);
+  if (strlen(text) <= n) return text;
+  size_t k = n - 3;
+  while (k > 0 && ((unsigned char)text[k] & 0xc0) == 0x80) k--;
+  return ir_printf("%.*s...", (int)k, text);
 }
 
 static const char *expr_text(const IrExpr *e) {
