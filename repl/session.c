@@ -24,6 +24,12 @@ static void report_out_of_memory(const IrTrap *trap, const char *name, const cha
   fprintf(stderr, "%s: error: out of memory while %s (a request for %zu bytes); %s\n", name, doing, trap->bytes, so);
 }
 
+/* Keeps the newest type error of ds for :explain. */
+static void keep_type_error(Session *s, const IrDiags *ds) {
+  for (const IrDiag *d = ds->first; d; d = d->next)
+    if (d->kind == IR_DIAG_TYPE) s->last_type_error = d;
+}
+
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
 static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
@@ -51,7 +57,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
                    : definitions_only ? ty_check_definitions(s->module, r.program, &diags)
                                       : ty_check_program(s->module, r.program, &diags);
   bool ok = tp != NULL;
-  if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
+  if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags), keep_type_error(s, &diags);
   diags = (IrDiags){0}; /* printed */
   if (!ok) {
     ir_trap_pop(&trap);
@@ -123,6 +129,7 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   IrTFn *fn = r.expr ? ty_check_expression(s->module, r.expr, &t, &diags) : NULL;
   ir_trap_pop(&trap);
   ir_diags_print(stderr, &diags);
+  keep_type_error(s, &diags);
   if (expr) *expr = fn;
   return fn ? t : NULL;
 }

@@ -26,6 +26,8 @@ typedef struct Session {
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
   int input; /* the number of the REPL input being run (1, 2, ...), which places in <repl> show */
+  const IrDiag *last_type_error; /* the newest type error reported, for :explain (its detail: the
+                                    failed relation), or NULL */
 } Session;
 
 void session_init(Session *s);

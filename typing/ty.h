@@ -188,6 +188,10 @@ void ty_requeue(TyCtx *cx, uint32_t idx);
 /* Runs the queue to a fixpoint. False after reporting a failed relation. */
 bool ty_solve(TyCtx *cx);
 
+/* What :explain needs of a relation that failed with message: its arguments as they are now
+ * (explain.c); NULL when it is not a registered relation. */
+const struct TyFailure *ty_failure_record(TyCtx *cx, const TyRelation *rel, const char *message);
+
 /* The C function of a registered relation (relation.c). */
 TyRelFn ty_relation_fn(TyRelId rel);
 
