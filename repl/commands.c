@@ -74,8 +74,9 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   }
   if (!*arg) printf("The last type error, at %s: %s\n", ir_span_place(last->span), last->message);
   if (!*arg && !last->detail) {
-    puts("It is not a type relation's, so there is no step-by-step explanation of it: :explain explains an\n"
-         "operator's shape rule that failed (Broadcast for add, Dense for nn.dense, ...), or a relation you write.");
+    for (int i = 0; i < last->notes.len; i++) printf("  %s\n", last->notes.items[i]);
+    puts("It is not a type relation's, so :explain has no steps to show: it explains the failed shape rule of\n"
+         "an operator (Broadcast for add, Dense for nn.dense, ...) or a relation you write.");
     return true;
   }
   IrDiags diags = {0};

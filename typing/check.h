@@ -70,6 +70,11 @@ typedef struct TyCheck {
   IR_VEC(IrTExpr *) free_vars;    /* the `free_var`s of the top-level expression being checked */
   const char *graph_use;          /* while checking a graph binding's value where it is used out of its
                                      scope: a note saying so, for an unknown variable in it */
+  TyRelation *arg_rel;            /* while an operator call's argument arg_index (of type arg_type) is
+                                     checked against its parameter: the operator's relation, which a
+                                     failure keeps for :explain (ty_failure_of_argument); else NULL */
+  int arg_index;
+  IrType *arg_type;
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */

@@ -28,6 +28,8 @@ struct TyFailure {
   int nattrs;
   IrAttr *written;
   const char *message; /* as reported: the first line, then the notes, one a line */
+  int argument;        /* >= 0: not the relation failed, but this argument of the operator's call did
+                          not have its parameter's type; args has the argument's own type */
 };
 
 /* Past this many parts the arguments are not kept (a type doubled at each step is huge written
@@ -66,7 +68,7 @@ static IrType *record_type(Recorder *r, IrType *t) {
   return out;
 }
 
-const TyFailure *ty_failure_record(TyCtx *cx, const TyRelation *rel, const char *message) {
+static TyFailure *record(TyCtx *cx, const TyRelation *rel, const char *message, int argument, IrType *found) {
   int id = ty_relation_find(ir_sym(rel->name));
   if (id < 0) return NULL;
   TyFailure *f = IR_NEW(TyFailure);
@@ -77,14 +79,33 @@ const TyFailure *ty_failure_record(TyCtx *cx, const TyRelation *rel, const char 
   f->nattrs = rel->nattrs;
   f->written = rel->written;
   f->message = message;
+  f->argument = argument;
   f->nargs = rel->nargs;
   Recorder r = {cx, {0}, {0}, RECORD_PARTS};
   f->args = IR_NEW_ARRAY(IrType *, rel->nargs > 0 ? rel->nargs : 1);
-  for (int i = 0; i < rel->nargs; i++) f->args[i] = record_type(&r, rel->args[i]);
+  for (int i = 0; i < rel->nargs; i++) {
+    if (argument >= 0 && i == rel->nargs - 1) { /* the call's result: still to be found */
+      IrType *h = f->args[i] = ir_type_new(IR_TYPE_HOLE, (IrSpan){0});
+      h->u.hole.id = (uint32_t)r.lits.len;
+      h->u.hole.kind = IR_KIND_TYPE;
+      IR_VEC_PUSH(r.lits, TY_LIT_NONE);
+    } else {
+      f->args[i] = record_type(&r, i == argument ? found : rel->args[i]);
+    }
+  }
   if (r.left < 0) f->args = NULL; /* too large: cut short */
   f->nholes = r.lits.len;
   f->lits = r.lits.items;
   return f;
+}
+
+const TyFailure *ty_failure_record(TyCtx *cx, const TyRelation *rel, const char *message) {
+  return record(cx, rel, message, -1, NULL);
+}
+
+const TyFailure *ty_failure_of_argument(TyCtx *cx, const TyRelation *rel, int i, IrType *found) {
+  if (i < 0 || i + 1 >= rel->nargs) return NULL;
+  return record(cx, rel, NULL, i, found);
 }
 
 /* ---------------------------------------------------------------- bringing types into a context */
@@ -301,8 +322,9 @@ static void explain_broadcast(Explainer *E) {
   }
   line(E, "the shapes align from the right; at each axis the two dimensions must be equal, or one of them 1");
   if (ra != rb)
-    line(E, "(which stretches to the other); the %s has rank %d, the %s rank %d: an axis it lacks counts as 1",
-         ra < rb ? "first" : "second", ra < rb ? ra : rb, ra < rb ? "second" : "first", r);
+    line(E, "(which stretches to the other); the %s %s, the %s has rank %d: an axis it lacks counts as 1",
+         ra < rb ? "first" : "second", (ra < rb ? ra : rb) == 0 ? "is a scalar" : ir_printf("has rank %d", ra < rb ? ra : rb),
+         ra < rb ? "second" : "first", r);
   else
     line(E, "(which stretches to the other):");
   const char **cell[3], **rules = IR_NEW_ARRAY(const char *, r + 1);
@@ -365,8 +387,10 @@ static bool agree(Explainer *E, IrType *a, IrType *b, const char *what) {
   else if (any) line(E, "%s: %s against %s: ? matches any size (the run time checks it)", what, A, B);
   else if (after.len) line(E, "%s: %s and %s must be equal: decided once %s %s known", what, A, B, holes_of2(E, a, b),
                           after.len > 1 ? "are" : "is");
-  else if (before.len) line(E, "%s: %s and %s are made equal (what was not known yet is found): both are %s", what, A, B,
-                           show(E, a));
+  else if (a->kind == IR_TYPE_HOLE || b->kind == IR_TYPE_HOLE)
+    line(E, "%s: %s is not known yet, so it becomes %s", what, a->kind == IR_TYPE_HOLE ? A : B,
+         a->kind == IR_TYPE_HOLE ? B : A);
+  else if (before.len) line(E, "%s: %s and %s are made equal: both are %s", what, A, B, show(E, a));
   else line(E, "%s: %s and %s are equal", what, A, B);
   return true;
 }
@@ -477,8 +501,8 @@ static void explain_reshape(Explainer *E) {
       ir_buf_printf(&f, "%s%lld", j ? " * " : "", (long long)ns->ints[j]);
       big |= __builtin_mul_overflow(n, ns->ints[j], &n);
     }
-    line(E, "  newshape=%s: %s%s elements", ints_text(ns), ns->n > 1 ? ir_printf("%s = ", f.data) : "",
-         big ? "more than int64 counts" : ir_printf("%lld", (long long)n));
+    line(E, "  newshape=%s: %s%s", ints_text(ns), ns->n > 1 ? ir_printf("%s = ", f.data) : "",
+         big ? "more elements than int64 counts" : ir_printf("%lld elements", (long long)n));
     return;
   }
   line(E, "  newshape=%s, code by code (TVM's codes):", ints_text(ns));
@@ -508,7 +532,9 @@ static void explain_reshape(Explainer *E) {
                          : "merges two axes the input lacks";
       src += 2;
     } else if (v == -4) {
-      what = j + 2 < ns->n ? ir_printf("splits the input's axis %d into %lld and %lld (one may be -1)", src,
+      what = j + 2 < ns->n ? ir_printf("splits the input's axis %d%s into %lld and %lld (a part of -1 is what the other "
+                                       "leaves)",
+                                       src, src < r ? ir_printf(", %s,", show(E, in[src])) : "",
                                        (long long)ns->ints[j + 1], (long long)ns->ints[j + 2])
                            : "splits an axis: two sizes must follow";
       src++;
@@ -524,7 +550,7 @@ static void explain_reshape(Explainer *E) {
 
 /* Runs the relation (and what it wakes) to a fixpoint and says what came of it. Returns false when
  * it failed. */
-static bool verdict(Explainer *E, bool generic, const char *recorded) {
+static bool verdict(Explainer *E, bool generic, const char *recorded, bool argument) {
   TyCtx *cx = &E->c.cx;
   TyRelation *rel = E->rel;
   E->scratch = (IrDiags){0};
@@ -536,7 +562,7 @@ static bool verdict(Explainer *E, bool generic, const char *recorded) {
     ir_buf_init(&msg);
     ir_buf_puts(&msg, d ? d->message : "the relation does not hold");
     for (int i = 0; d && i < d->notes.len; i++) ir_buf_printf(&msg, "\n%s", d->notes.items[i]);
-    line(E, "so relay reports: %s", d ? d->message : msg.data);
+    line(E, "%s: %s", argument ? ir_printf("so %s fails", rel->name) : "so relay reports", d ? d->message : msg.data);
     for (int i = 0; d && i < d->notes.len; i++) line(E, "  %s", d->notes.items[i]);
     if (recorded && strcmp(recorded, msg.data) != 0) { /* the arguments as kept differ from what the check saw */
       line(E, "(when the input was checked, the message was:");
@@ -546,14 +572,20 @@ static bool verdict(Explainer *E, bool generic, const char *recorded) {
   }
   (void)generic;
   const char *res = rel->nargs ? show(E, rel->args[rel->nargs - 1]) : "()";
+  int ninputs = rel->nargs > 1 ? rel->nargs - 1 : rel->nargs;
+  TyIdList open = {0};
+  for (int i = 0; i < ninputs; i++) ty_holes_of(cx, rel->args[i], &open);
   if (rel->solved) line(E, "result: %s", res);
+  else if (!open.len) line(E, "not decided: %s cannot decide it from these types (so far the result is %s)", rel->name, res);
   else line(E, "not decided yet: %s waits until more is known about %s (so far the result is %s)", rel->name,
             holes_text(E, rel->nargs > 1 ? rel->nargs - 1 : rel->nargs, rel->args), res);
   if (recorded) line(E, "(it holds now: when the input was checked, it failed with: %s)", recorded);
+  if (argument && rel->solved)
+    line(E, "(with that type the relation holds: the expected type was decided before this argument was known)");
   return true;
 }
 
-static void explain(Explainer *E, const char *recorded) {
+static void explain(Explainer *E, const char *recorded, bool argument) {
   line(E, "%s", relation_text(E));
   bool generic = false;
   switch (E->id) {
@@ -572,7 +604,7 @@ static void explain(Explainer *E, const char *recorded) {
          E->rel->name);
     break;
   }
-  verdict(E, generic, recorded);
+  verdict(E, generic, recorded, argument);
 }
 
 static void start(Explainer *E, TyModule *m, IrDiags *diags, jmp_buf *fail) {
@@ -606,10 +638,15 @@ const char *ty_explain_failure(TyModule *m, const TyFailure *f) {
   rel->attrs = f->attrs;
   rel->nattrs = f->nattrs;
   rel->written = f->written;
-  if (f->op) line(&E, "It is in the type relation of `%s`:", f->op);
+  if (f->argument >= 0) {
+    line(&E, "The %s argument's expected type came from the type relation of `%s`.", ty_rel_ordinal(f->argument),
+         f->op ? f->op : rel->name);
+    line(&E, "With the argument's own type, %s:", show(&E, args[f->argument]));
+  }
+  else if (f->op) line(&E, "It is in the type relation of `%s`:", f->op);
   else if (f->global) line(&E, "It is in a relation that `@%s` declares (its `where` clause):", f->global);
   else line(&E, "It is in the type relation %s:", rel->name);
-  explain(&E, f->message);
+  explain(&E, f->message, f->argument >= 0);
   return E.out.data;
 }
 
@@ -660,6 +697,9 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
     }
   } else {
     int arity = ty_relation_arity((TyRelId)id);
+    if (arity > 0 && r.nargs != arity && r.nargs != arity - 1)
+      ty_fail(c, r.span, "%s relates %d types (the last, the result, may be left out), but %d %s given here", r.name->name,
+              arity, r.nargs, r.nargs == 1 ? "is" : "are");
     if (arity > 0 && r.nargs == arity - 1) { /* the result left out: whatever the relation makes it */
       IrType **args = IR_NEW_ARRAY(IrType *, arity);
       ir_copy(args, r.args, sizeof(IrType *) * (size_t)r.nargs);
@@ -674,7 +714,7 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
     rel->nattrs = r.nattrs;
     rel->written = r.attrs;
   }
-  explain(&E, NULL);
+  explain(&E, NULL, false);
   return E.out.data;
 }
 
