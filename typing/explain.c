@@ -267,8 +267,8 @@ static const char *broadcast_rule(Explainer *E, IrType *a0, IrType *b0, IrType *
     } else if (normal && holes.len == 0) {
       mine = TY_FAILED;
       bool ca = a->kind == IR_TYPE_DIM, cb = b->kind == IR_TYPE_DIM;
-      rule = ca || cb ? ir_printf("%s is a shape variable, which may be any size, and %s is not 1: they may differ "
-                                  "(relay, like TVM, does not take them to be equal)",
+      rule = ca || cb ? ir_printf("%s is a shape variable (any size) and %s is not 1: they may differ, so relay, like "
+                                  "TVM, rejects them",
                                   ca ? B : A, ca ? A : B)
                       : ir_printf("%s and %s may differ (a shape variable stands for any size), and neither is 1", A, B);
     } else {
@@ -310,8 +310,8 @@ static void explain_broadcast(Explainer *E) {
   }
   for (int i = 0; i < 2; i++) {
     if (s[i]->kind == IR_TYPE_SHAPE) continue;
-    line(E, "the %s argument's shape, %s, has no known rank: Broadcast decides it only when both shapes are the same "
-            "or one of them is a scalar",
+    line(E, "the %s argument's shape %s has no known rank: Broadcast decides only when the two shapes are the same "
+            "or one is a scalar",
          name[i], show(E, s[i]));
     return;
   }
@@ -320,11 +320,11 @@ static void explain_broadcast(Explainer *E) {
     line(E, "both arguments are scalars, so the result is a scalar");
     return;
   }
-  line(E, "the shapes align from the right; at each axis the two dimensions must be equal, or one of them 1");
+  const char *shorter = ra < rb ? "first" : "second";
+  line(E, "the shapes align from the right; at each axis the dimensions must be equal, or one of them 1");
   if (ra != rb)
-    line(E, "(which stretches to the other); the %s %s, the %s has rank %d: an axis it lacks counts as 1",
-         ra < rb ? "first" : "second", (ra < rb ? ra : rb) == 0 ? "is a scalar" : ir_printf("has rank %d", ra < rb ? ra : rb),
-         ra < rb ? "second" : "first", r);
+    line(E, "(which stretches to the other); the %s, %s, is padded on the left with 1s to rank %d:", shorter,
+         (ra < rb ? ra : rb) == 0 ? "a scalar" : ir_printf("of rank %d", ra < rb ? ra : rb), r);
   else
     line(E, "(which stretches to the other):");
   const char **cell[3], **rules = IR_NEW_ARRAY(const char *, r + 1);
@@ -338,7 +338,8 @@ static void explain_broadcast(Explainer *E) {
     if (!da || !db) {
       IrType *d = da ? da : db;
       cell[2][j] = show(E, d);
-      rules[j] = ir_printf("only the %s has this axis (the other counts as 1): %s", da ? "first" : "second", cell[2][j]);
+      rules[j] = ir_printf("only the %s has this axis (the %s is padded with 1): %s", da ? "first" : "second", shorter,
+                           cell[2][j]);
       continue;
     }
     IrType *o;
@@ -358,6 +359,7 @@ static void explain_broadcast(Explainer *E) {
       pad(b, 2 + w - width(cell[k][j]));
       ir_buf_puts(b, cell[k][j]);
     }
+    while (b->len && b->data[b->len - 1] == ' ') b->data[--b->len] = '\0'; /* a scalar's empty row */
     ir_buf_putc(b, '\n');
   }
   for (int j = 0; j < r; j++) line(E, "axis %d: %s%s", j, rules[j], failed[j] ? "  ✗" : "");
@@ -417,8 +419,7 @@ static IrType *shape_of(Explainer *E, int i, const char *what) {
 static IrType *dim(IrType *shape, int i) { return ty_rel_dim_at(shape, i); }
 
 static void explain_dense(Explainer *E) {
-  line(E, "nn.dense multiplies the data by the weight transposed: data (..., k) and weight (units, k) give "
-          "(..., units)");
+  line(E, "nn.dense: data (..., k) by a weight (units, k) transposed gives (..., units)");
   IrType *x = shape_of(E, 0, "data"), *w = x ? shape_of(E, 1, "weight") : NULL;
   if (!w) return;
   if (x->u.shape.rank < 1 || w->u.shape.rank != 2) {
@@ -453,8 +454,9 @@ static void explain_matmul(Explainer *E) {
 static void explain_batch_matmul(Explainer *E) {
   const IrAttrValue *tbv = ty_rel_attr(E->rel, IR_A_TRANSPOSE_B);
   bool ta = ty_rel_attr(E->rel, IR_A_TRANSPOSE_A)->b, tb = tbv->given ? tbv->b : true;
-  line(E, "nn.batch_matmul: x (batch, m, k)%s by y (batch, %s) gives (batch, m, n); the batch dimensions broadcast",
-       ta ? " transposed (transpose_a)" : "", tb ? "n, k) (transpose_b=True, the default" : "k, n");
+  line(E, "nn.batch_matmul: x (batch, m, k)%s by y (batch, %s gives (batch, m, n);",
+       ta ? " transposed (transpose_a)" : "", tb ? "n, k) transposed (transpose_b, the default)" : "k, n)");
+  line(E, "the batch dimensions broadcast");
   IrType *x = shape_of(E, 0, "first argument"), *y = x ? shape_of(E, 1, "second argument") : NULL;
   if (!y) return;
   if (x->u.shape.rank != 3 || y->u.shape.rank != 3) {
@@ -662,8 +664,8 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
   int op = ir_op_lookup(r.name->name, r.name->len);
   int id = ty_relation_find(r.name);
   if (id < 0 && op < 0)
-    ty_fail(c, r.span, "unknown type relation `%s`; an operator's relation is the one its type names (:info add says "
-                       "Broadcast), and an operator's name works too: :explain add(...)",
+    ty_fail(c, r.span, "unknown type relation `%s`; :info add shows an operator's relation (Broadcast), and "
+                       ":explain add(...) works too",
             r.name->name);
   if (r.nargs < 0)
     ty_fail(c, r.span, "give the relation's argument types: %s(%s)", r.name->name,
@@ -761,13 +763,15 @@ const char *ty_call_substitution(const IrTFn *fn) {
   ir_buf_init(&known);
   ir_buf_init(&open);
   IrSymMap names = {0};
+  int nopen = 0;
   for (int i = 0; i < n; i++) {
     IrType *v = ty_prune(&cx, s.values[i]);
     const char *name = scheme->u.func.tparams[i].name->name;
-    if (v->kind == IR_TYPE_HOLE) ir_buf_printf(&open, "%s%s", open.len ? ", " : "", name);
+    if (v->kind == IR_TYPE_HOLE) ir_buf_printf(&open, "%s%s", nopen++ ? ", " : "", name);
     else ir_buf_printf(&known, "%s%s := %s", known.len ? ", " : "", name, ir_type_str(ty_for_message(&cx, v, &names)));
   }
-  if (!known.len) return NULL;
-  if (open.len) ir_buf_printf(&known, " (%s left open)", open.data);
+  const char *left = ir_printf("%s %s left open", open.data, nopen > 1 ? "are" : "is");
+  if (!known.len) return left; /* `@length(Nil())`: what the call decides does not depend on it */
+  if (nopen) ir_buf_printf(&known, " (%s)", left);
   return known.data;
 }
