@@ -176,6 +176,10 @@ void ty_check_literals(TyCheck *c);
 
 /* The type scheme of an operator, or NULL when its type rule is not implemented yet. */
 IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs);
+/* What the operators whose relation is rel give it, for a `where` clause that names it: the fewest
+ * and most types (their arguments and the result), and the attributes every one of them requires
+ * (which the relation may read without a default). False when no operator has it. */
+bool ty_relation_needs(TyRelId rel, int *min_types, int *max_types, bool required[IR_A_COUNT]);
 
 /* ---------------------------------------------------------------- patterns (exhaustive.c) */
 
