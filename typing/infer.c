@@ -258,7 +258,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     callee = texpr(IR_EXPR_OP, f, ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e,
                                                  t->u.call.attrs));
     callee->u.op = (IrOpId)f->u.op;
-    oprel = c->cx.rels.items[c->cx.rels.len - 1]; /* the relation ty_instantiate added, for :explain */
+    oprel = c->cx.rels.len ? c->cx.rels.items[c->cx.rels.len - 1] : NULL; /* the one ty_instantiate added (:explain) */
   } else if (f->kind == IR_EXPR_GLOBAL) {
     callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
