@@ -302,6 +302,12 @@ static void explain_broadcast(Explainer *E) {
     line(E, "the element types must be one type, but they are %s and %s  ✗", show(E, da), show(E, db));
     return;
   }
+  bool ints = E->id == TY_REL_BROADCAST_SHIFT || E->id == TY_REL_BROADCAST_BITWISE;
+  if (ints && da->kind == IR_TYPE_DTYPE && da->u.dtype.code != IR_DT_INT && da->u.dtype.code != IR_DT_UINT &&
+      !(E->id == TY_REL_BROADCAST_BITWISE && da->u.dtype.code == IR_DT_BOOL)) { /* checked before the shapes */
+    line(E, "the element type %s is not an integer type  ✗", show(E, da));
+    return;
+  }
   IrType *s[3];
   for (int i = 0; i < 3; i++) s[i] = t[i]->kind == IR_TYPE_TENSOR ? prune(E, t[i]->u.tensor.shape) : NULL;
   if (s[2] && s[2]->kind == IR_TYPE_SHAPE && s[2]->u.shape.rank == 0) {
