@@ -33,6 +33,8 @@ typedef struct IrDiag {
   IrSpan span;
   char *message;
   IR_VEC(char *) notes; /* each a full line such as "hint: ..." or "expected: ..." */
+  const void *detail;   /* what the phase that reported it keeps for a later look, or NULL: for a
+                           failed type relation, typing's TyFailure (the REPL's :explain) */
   struct IrDiag *next;
 } IrDiag;
 

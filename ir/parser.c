@@ -387,40 +387,45 @@ static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, 
  * not a keyword: it also names an operator. */
 static IrType *parse_type_arg(Parser *P);
 
+/* One relation: `Broadcast`, `Broadcast(t1, t2, t3)` or `Reduce(t1, t2, axis=[0])`. */
+static IrRel parse_relation(Parser *P) {
+  IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
+  IrRel r = {t->sym, -1, NULL, t->span, 0, NULL, NULL};
+  if (at(P, IR_TOK_LPAREN)) {
+    IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+    IR_VEC(IrType *) ts = {0};
+    IR_VEC(IrAttr) attrs = {0};
+    P->type_lists++;
+    while (!at(P, IR_TOK_RPAREN)) {
+      if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) { /* Reduce(t1, t2, axis=[0]) */
+        IrToken *k = next(P);
+        next(P);
+        IrAttr a = {k->sym, parse_attr_value(P), k->span};
+        a.span = span_from(P, k->span);
+        IR_VEC_PUSH(attrs, a);
+      } else {
+        if (attrs.len) error_at(P, cur(P), NULL, "types come before the relation's attributes");
+        IR_VEC_PUSH(ts, parse_type_arg(P)); /* a type, or a shape or a dimension: TupleGetItem(t, 1, r) */
+      }
+      if (!accept(P, IR_TOK_COMMA)) break;
+    }
+    P->type_lists--;
+    close_list(P, IR_TOK_RPAREN, o);
+    r.nargs = ts.len;
+    r.args = ts.items;
+    r.nattrs = attrs.len;
+    r.attrs = attrs.items;
+    r.span = span_from(P, t->span);
+  }
+  return r;
+}
+
 static void parse_relations(Parser *P, int *n, IrRel **out) {
   IR_VEC(IrRel) rels = {0};
   while (is_ident(P, "where")) {
     next(P);
     do {
-      IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
-      IrRel r = {t->sym, -1, NULL, t->span, 0, NULL, NULL};
-      if (at(P, IR_TOK_LPAREN)) {
-        IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
-        IR_VEC(IrType *) ts = {0};
-        IR_VEC(IrAttr) attrs = {0};
-        P->type_lists++;
-        while (!at(P, IR_TOK_RPAREN)) {
-          if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) { /* Reduce(t1, t2, axis=[0]) */
-            IrToken *k = next(P);
-            next(P);
-            IrAttr a = {k->sym, parse_attr_value(P), k->span};
-            a.span = span_from(P, k->span);
-            IR_VEC_PUSH(attrs, a);
-          } else {
-            if (attrs.len) error_at(P, cur(P), NULL, "types come before the relation's attributes");
-            IR_VEC_PUSH(ts, parse_type_arg(P)); /* a type, or a shape or a dimension: TupleGetItem(t, 1, r) */
-          }
-          if (!accept(P, IR_TOK_COMMA)) break;
-        }
-        P->type_lists--;
-        close_list(P, IR_TOK_RPAREN, o);
-        r.nargs = ts.len;
-        r.args = ts.items;
-        r.nattrs = attrs.len;
-        r.attrs = attrs.items;
-        r.span = span_from(P, t->span);
-      }
-      IR_VEC_PUSH(rels, r);
+      IR_VEC_PUSH(rels, parse_relation(P));
     } while (P->type_lists == 0 && at(P, IR_TOK_COMMA) && ahead(P, 1)->kind == IR_TOK_IDENT && next(P));
   }
   *n = rels.len;
@@ -1480,7 +1485,7 @@ static void read_metadata(Parser *P, const IrSource *src, size_t off) {
   if (!P->meta) error_span(P, span_at(src, off + where), NULL, "%s", error ? error : "the metadata section cannot be read");
 }
 
-typedef enum { PARSE_PROGRAM, PARSE_EXPRESSION, PARSE_TYPE } ParseWhat;
+typedef enum { PARSE_PROGRAM, PARSE_EXPRESSION, PARSE_TYPE, PARSE_RELATION } ParseWhat;
 
 static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags *diags, ParseWhat what) {
   IrParseResult r = {0};
@@ -1526,6 +1531,12 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     if (!at(&P, IR_TOK_EOF))
       error_at(&P, cur(&P), NULL, "expected the end of the expression, found %s", describe(cur(&P)));
     r.expr = e; /* only now: a longjmp above must leave r empty */
+  } else if (what == PARSE_RELATION) {
+    IrRel *rel = IR_NEW(IrRel);
+    *rel = parse_relation(&P);
+    if (!at(&P, IR_TOK_EOF))
+      error_at(&P, cur(&P), NULL, "expected the end of the relation, found %s", describe(cur(&P)));
+    r.rel = rel;
   } else {
     IrDType dt;
     IrToken *first = cur(&P);
@@ -1553,4 +1564,8 @@ IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt
 
 IrParseResult ir_parse_type(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
   return run(src, opt, diags, PARSE_TYPE);
+}
+
+IrParseResult ir_parse_relation(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
+  return run(src, opt, diags, PARSE_RELATION);
 }

@@ -26,9 +26,12 @@ static bool cmd_quit(Session *s, const char *arg, bool *quit) {
 
 static bool cmd_type(Session *s, const char *arg, bool *quit) {
   (void)quit;
-  IrType *t = session_check_expression(s, "<repl>", arg, NULL);
+  IrTFn *e;
+  IrType *t = session_check_expression(s, "<repl>", arg, &e);
   if (!t) return false;
   printf("%s : %s\n", arg, ir_type_str(t));
+  const char *where = ty_call_substitution(e); /* `@layer(...)`: how n and the others were instantiated */
+  if (where) printf("  where %s\n", where);
   return true;
 }
 
@@ -61,6 +64,44 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
+/* The last type error step by step, or a relation written out: `:explain Broadcast(...)`. */
+static bool cmd_explain(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  const IrDiag *last = s->last_type_error;
+  if (!*arg && !last) {
+    puts("No type error yet in this session. :explain explains the last one, or a relation you write, such as\n"
+         "  :explain Broadcast(Tensor[(n, 3), float32], Tensor[(4, 1, 3), float32])");
+    return true;
+  }
+  if (!*arg) printf("The last type error, at %s: %s\n", ir_span_place(last->span), last->message);
+  if (!*arg && !last->detail) {
+    for (int i = 0; i < last->notes.len; i++) printf("  %s\n", last->notes.items[i]);
+    puts("It is not a type relation's, so :explain has no steps to show: it explains the failed shape rule of\n"
+         "an operator (Broadcast for add, Dense for nn.dense, ...) or a relation you write.");
+    return true;
+  }
+  IrDiags diags = {0};
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    ir_diags_print(stderr, &diags);
+    fputs("<repl>: out of memory while explaining\n", stderr);
+    return false;
+  }
+  const char *text;
+  if (!*arg) {
+    text = ty_explain_failure(s->module, last->detail);
+  } else {
+    IrSource *src = ir_source_new("<repl>", arg, strlen(arg));
+    src->input = s->input;
+    IrParseResult r = ir_parse_relation(src, &s->parse, &diags);
+    text = r.rel ? ty_explain_relation(s->module, r.rel, &diags) : NULL;
+  }
+  ir_trap_pop(&trap);
+  ir_diags_print(stderr, &diags);
+  if (text) fputs(text, stdout);
+  return text != NULL;
+}
 
 static bool cmd_info(Session *s, const char *arg, bool *quit) {
   (void)quit;
@@ -336,6 +377,7 @@ static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
     {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
+    {":explain", NULL, "[REL(TYPES)]", "the last type error step by step, or a relation such as Broadcast(...)", cmd_explain},
     {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},

@@ -55,6 +55,12 @@ static void note_failed_def(Session *s, const IrProgram *prog, const IrDiags *di
   }
 }
 
+/* Keeps the newest type error of ds for :explain. */
+static void keep_type_error(Session *s, const IrDiags *ds) {
+  for (const IrDiag *d = ds->first; d; d = d->next)
+    if (d->kind == IR_DIAG_TYPE) s->last_type_error = d;
+}
+
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
 static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
@@ -84,6 +90,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
   bool ok = tp != NULL;
   if (ok || !(quiet_if_incomplete && r.incomplete)) {
     ir_diags_print(stderr, &diags);
+    keep_type_error(s, &diags);
     if (!ok) note_failed_def(s, r.program, &diags);
   }
   diags = (IrDiags){0}; /* printed */
@@ -164,6 +171,7 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   IrTFn *fn = r.expr ? ty_check_expression(s->module, r.expr, &t, &diags) : NULL;
   ir_trap_pop(&trap);
   ir_diags_print(stderr, &diags);
+  keep_type_error(s, &diags);
   if (expr) *expr = fn;
   return fn ? t : NULL;
 }

@@ -38,6 +38,8 @@ typedef struct Session {
     IrSpan span;
     const char *message;
   } failed_def;
+  const IrDiag *last_type_error; /* the newest type error reported, for :explain (its detail: the
+                                    failed relation), or NULL */
 } Session;
 
 void session_init(Session *s);

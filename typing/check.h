@@ -75,6 +75,11 @@ typedef struct TyCheck {
   const char *graph_use;          /* while checking a graph binding's value where it is used out of its
                                      scope: a note saying so, for an unknown variable in it */
   IrPtrMap *seen;                 /* ty_partial_types: each inferred IrExpr -> its IrTExpr, else NULL */
+  TyRelation *arg_rel;            /* while an operator call's argument arg_index (of type arg_type) is
+                                     checked against its parameter: the operator's relation, which a
+                                     failure keeps for :explain (ty_failure_of_argument); else NULL */
+  int arg_index;
+  IrType *arg_type;
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */
@@ -176,6 +181,10 @@ void ty_check_literals(TyCheck *c);
 
 /* The type scheme of an operator, or NULL when its type rule is not implemented yet. */
 IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs);
+/* What the operators whose relation is rel give it, for a `where` clause that names it: the fewest
+ * and most types (their arguments and the result), and the attributes every one of them requires
+ * (which the relation may read without a default). False when no operator has it. */
+bool ty_relation_needs(TyRelId rel, int *min_types, int *max_types, bool required[IR_A_COUNT]);
 
 /* ---------------------------------------------------------------- patterns (exhaustive.c) */
 

@@ -243,6 +243,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   const IrExpr *f = e->u.call.callee;
   int nt = e->u.call.ntargs;
   IrTExpr *t = texpr(IR_EXPR_CALL, e, NULL), *callee;
+  TyRelation *oprel = NULL;
   if (f->kind == IR_EXPR_OP) {
     const IrOpInfo *info = &ir_ops[f->u.op];
     if (e->u.call.nargs < info->min_args || e->u.call.nargs > info->max_args) {
@@ -257,6 +258,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     callee = texpr(IR_EXPR_OP, f, ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e,
                                                  t->u.call.attrs));
     callee->u.op = (IrOpId)f->u.op;
+    oprel = c->cx.rels.len ? c->cx.rels.items[c->cx.rels.len - 1] : NULL; /* the one ty_instantiate added (:explain) */
   } else if (f->kind == IR_EXPR_GLOBAL) {
     callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
@@ -290,11 +292,13 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     IrTExpr *a = t->u.call.args[i] = ty_infer(c, e->u.call.args[i]);
     if (f->kind != IR_EXPR_OP) a->check = fp->u.func.args[i]; /* checked at run time if a `?` stands in (annotate) */
     const char *sigil, *name;
+    c->arg_rel = oprel, c->arg_index = i, c->arg_type = a->type; /* a failure here keeps them for :explain */
     if (callee_parts(f, &sigil, &name))
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of `%s%s`", ordinal(i), sigil,
                 name);
     else
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of this function", ordinal(i));
+    c->arg_rel = NULL;
   }
   ty_solve_or_fail(c);
   t->type = fp->u.func.ret;

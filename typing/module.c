@@ -13,6 +13,7 @@ static _Noreturn void fail_with(TyCheck *c, IrSpan span, int nnotes, const char 
   IrDiag *d = ir_diag_add(c->diags, IR_DIAG_TYPE, span, "%s", msg);
   for (int i = 0; i < nnotes; i++)
     if (notes[i]) ir_diag_note(d, "%s", notes[i]);
+  if (c->arg_rel) d->detail = ty_failure_of_argument(&c->cx, c->arg_rel, c->arg_index, c->arg_type); /* :explain */
   longjmp(*c->fail, 1);
 }
 

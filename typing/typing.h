@@ -76,4 +76,21 @@ const char *ty_relation_name(TyRelId rel);
 int ty_relation_arity(TyRelId rel); /* -1: any number */
 const char *ty_relation_attrs(TyRelId rel);
 
+/* ---------------------------------------------------------------- explaining (explain.c) */
+
+/* A type relation that failed while checking, as the diagnostic that reported it keeps it
+ * (IrDiag.detail): the relation, its operator or global, its arguments' types as they were. */
+typedef struct TyFailure TyFailure;
+/* The REPL's :explain: a relation such as `Broadcast(Tensor[(n, 3), float32], Tensor[(4, 1, 3),
+ * float32])` (its result may be left out; an operator's name stands for its relation) run again
+ * step by step — for Broadcast each axis of the shapes aligned from the right with the rule that
+ * decides it — then the relation's own verdict: its result, or the checker's message. Text of
+ * lines; NULL, with the reason in diags, when the relation is not well written. */
+const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diags);
+/* The same for a failed relation that was kept. */
+const char *ty_explain_failure(TyModule *m, const TyFailure *f);
+/* How a checked expression that is a call of a polymorphic global or constructor instantiated
+ * the callee's type parameters: "n := 64, t1 := float32", or NULL (no such call, nothing known). */
+const char *ty_call_substitution(const IrTFn *expr);
+
 #endif
