@@ -54,11 +54,13 @@ typedef struct TyDef {
   bool on_stack;
 } TyDef;
 
-/* A typed hole met while checking (holes.c): its typed node, and the local variables in scope
- * there, outermost first. */
+/* A typed hole met while checking (holes.c): its typed node, its type as inferred (annotation
+ * replaces the node's with the resolved one), and the local variables in scope there, outermost
+ * first (the innermost few: nhidden more are in scope). */
 typedef struct TyHole {
   IrTExpr *node;
-  int nscope;
+  IrType *type;
+  int nscope, nhidden;
   TyLocal **scope;
 } TyHole;
 

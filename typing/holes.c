@@ -9,19 +9,29 @@
 
 #include <stdlib.h>
 
+/* Bounds, so that a program of many holes or many variables gets descriptions of a readable size
+ * in time linear in its size: the holes described (the rest are counted), and the variables in
+ * scope each lists (the innermost; the rest are counted). */
+enum { MAX_DESCRIBED = 50, MAX_SCOPE = 12 };
+
 static int by_order(const void *a, const void *b) {
   uint32_t x = (*(TyLocal *const *)a)->order, y = (*(TyLocal *const *)b)->order;
   return x < y ? -1 : x > y;
 }
 
 void ty_hole(TyCheck *c, IrTExpr *node) {
-  IR_VEC(TyLocal *) scope = {0};
-  for (size_t i = 0; i < c->locals.cap; i++) { /* the innermost binding of each name in scope */
-    TyLocal *l = c->locals.keys[i] ? c->locals.values[i] : NULL;
-    if (l && l->name != ir_sym_seq()) IR_VEC_PUSH(scope, l);
+  TyHole h = {node, node->type, 0, 0, NULL};
+  if (c->holes_reported + c->holes.len < MAX_DESCRIBED) {
+    IR_VEC(TyLocal *) scope = {0};
+    for (size_t i = 0; i < c->locals.cap; i++) { /* the innermost binding of each name in scope */
+      TyLocal *l = c->locals.keys[i] ? c->locals.values[i] : NULL;
+      if (l && l->name != ir_sym_seq()) IR_VEC_PUSH(scope, l);
+    }
+    if (scope.len > 1) qsort(scope.items, (size_t)scope.len, sizeof(TyLocal *), by_order);
+    h.nscope = scope.len < MAX_SCOPE ? scope.len : MAX_SCOPE;
+    h.nhidden = scope.len - h.nscope;
+    h.scope = scope.items + h.nhidden;
   }
-  if (scope.len > 1) qsort(scope.items, (size_t)scope.len, sizeof(TyLocal *), by_order);
-  TyHole h = {node, scope.len, scope.items};
   IR_VEC_PUSH(c->holes, h);
 }
 
@@ -32,7 +42,7 @@ IrType **ty_hole_types(TyCheck *c, int *n) {
   int k = 0;
   for (int i = 0; i < c->holes.len; i++) {
     const TyHole *h = &c->holes.items[i];
-    out[k++] = h->node->type;
+    out[k++] = h->type;
     for (int j = 0; j < h->nscope; j++) out[k++] = h->scope[j]->type;
   }
   *n = count;
@@ -41,7 +51,7 @@ IrType **ty_hole_types(TyCheck *c, int *n) {
 
 /* ---------------------------------------------------------------- describing */
 
-/* Adds the names of the type variables in t (resolved) to `names`. */
+/* Adds the names of the type variables in t (a type as messages show it: small) to `names`. */
 static void var_names(IrType *t, IrSymMap *names);
 
 static void var_names_child(IrType **slot, void *names) { var_names(*slot, names); }
@@ -59,59 +69,88 @@ static bool mentions_any(IrType *t, const IrSymMap *names) {
   return false;
 }
 
-/* A type as a hole's description shows it: resolved; a hole generalization left (one of no
- * group's types) as messages show it. */
-static const char *show(TyCheck *c, IrType *t, IrSymMap *names) {
-  return ir_type_str(ty_for_message(&c->cx, ty_resolve(&c->cx, t), names));
+/* The relations that mention the unknowns of a hole's type: the trigger lists of the holes in it
+ * that nothing determined (generalization named them). */
+typedef struct {
+  TyCtx *cx;
+  TyIdList *out;
+  uint32_t epoch;
+  long left; /* parts the walk may still visit */
+} RelsEnv;
+
+static void rels_of(IrType **slot, void *p) {
+  RelsEnv *env = p;
+  if (env->left-- <= 0) return;
+  IrType *t = *slot;
+  if (t->kind != IR_TYPE_HOLE) {
+    ty_each_child(t, rels_of, env);
+    return;
+  }
+  TyVar *v = &env->cx->vars.items[ty_find(env->cx, t->u.hole.id)];
+  if (v->mark == env->epoch) return;
+  v->mark = env->epoch;
+  if (v->resolved && v->resolved->kind != IR_TYPE_VAR) {
+    IrType *r = v->resolved;
+    rels_of(&r, env);
+    return;
+  }
+  for (int i = 0; i < v->rels.len; i++) IR_VEC_PUSH(*env->out, v->rels.items[i]);
 }
 
 static void describe(TyCheck *c, const TyHole *h) {
-  IrSymMap names = {0};
+  IrSymMap names = {0}; /* one naming of what generalization left, for every type shown */
+  TyCtx *cx = &c->cx;
   const IrExpr *src = h->node->src;
-  IrType *t = ty_resolve(&c->cx, h->node->type);
-  const char *type = show(c, t, &names);
+  IrType *t = ty_for_message(cx, h->type, &names);
+  const char *type = ir_type_str(t);
   IrDiag *d = src->u.name ? ir_diag_add(c->diags, IR_DIAG_HOLE, src->span, "the hole `?%s` must be %s", src->u.name->name, type)
                           : ir_diag_add(c->diags, IR_DIAG_HOLE, src->span, "the hole must be %s", type);
-  /* The relations still open over its unknowns: what `? + %x` asks of the hole. */
+  /* The relations still open over its unknowns: what `%x + ?` asks of the hole. */
   IrSymMap unknowns = {0};
   var_names(t, &unknowns);
+  TyIdList rels = {0};
+  IrType *root = h->type;
+  rels_of(&root, &(RelsEnv){cx, &rels, ++cx->epoch, 100000});
+  uint32_t said = ++cx->epoch;
   int nrels = 0;
-  IrSymMap said = {0};
-  for (int i = 0; unknowns.count && i < c->cx.rels.len; i++) {
-    const TyRelation *rel = c->cx.rels.items[i];
-    if (rel->solved || rel->given) continue;
-    bool relevant = false;
-    IrType **args = IR_NEW_ARRAY(IrType *, rel->nargs > 0 ? rel->nargs : 1);
-    for (int k = 0; k < rel->nargs; k++) {
-      args[k] = ty_resolve(&c->cx, rel->args[k]);
-      relevant |= mentions_any(args[k], &unknowns);
-    }
-    if (!relevant) continue;
+  for (int i = 0; i < rels.len; i++) {
+    TyRelation *rel = cx->rels.items[rels.items[i]];
+    if (rel->solved || rel->given || rel->mark == said) continue;
+    rel->mark = said;
     IrBuf b;
     ir_buf_init(&b);
     ir_buf_printf(&b, "where %s(", rel->name);
-    for (int k = 0; k < rel->nargs; k++) ir_buf_printf(&b, "%s%s", k ? ", " : "", show(c, args[k], &names));
+    for (int k = 0; k < rel->nargs; k++)
+      ir_buf_printf(&b, "%s%s", k ? ", " : "", ir_type_str(ty_for_message(cx, rel->args[k], &names)));
     ir_buf_putc(&b, ')');
     if (rel->op) ir_buf_printf(&b, "  (from `%s`)", rel->op);
-    if (ir_symmap_get(&said, ir_sym(b.data))) continue;
-    ir_symmap_put(&said, ir_sym(b.data), (void *)1);
     ir_diag_note(d, "%s", b.data);
     nrels++;
   }
-  bool elsewhere = nrels > 0; /* whether anything else mentions the hole's unknown type */
-  for (int j = 0; j < h->nscope && !elsewhere; j++) elsewhere = mentions_any(ty_resolve(&c->cx, h->scope[j]->type), &unknowns);
+  IrType **scope = IR_NEW_ARRAY(IrType *, h->nscope > 0 ? h->nscope : 1);
+  bool elsewhere = nrels > 0; /* whether anything else mentions the hole's type, when it is unknown */
+  for (int j = 0; j < h->nscope; j++) {
+    scope[j] = ty_for_message(cx, h->scope[j]->type, &names);
+    elsewhere |= mentions_any(scope[j], &unknowns);
+  }
   if (t->kind == IR_TYPE_VAR && !elsewhere) ir_diag_note(d, "nothing here decides its type: a value of any type fits");
   if (!h->nscope) {
     ir_diag_note(d, "in scope: no local variables");
     return;
   }
   ir_diag_note(d, "in scope:");
-  for (int j = 0; j < h->nscope; j++)
-    ir_diag_note(d, "  %%%s : %s", h->scope[j]->name->name, show(c, h->scope[j]->type, &names));
+  if (h->nhidden) ir_diag_note(d, "  (%d more, bound further out)", h->nhidden);
+  for (int j = 0; j < h->nscope; j++) ir_diag_note(d, "  %%%s : %s", h->scope[j]->name->name, ir_type_str(scope[j]));
 }
 
 void ty_report_holes(TyCheck *c) {
-  for (int i = 0; i < c->holes.len; i++) describe(c, &c->holes.items[i]);
+  for (int i = 0; i < c->holes.len; i++) {
+    int k = c->holes_reported + i;
+    if (k < MAX_DESCRIBED) describe(c, &c->holes.items[i]);
+    else if (k == MAX_DESCRIBED)
+      ir_diag_add(c->diags, IR_DIAG_HOLE, c->holes.items[i].node->src->span,
+                  "this hole and those after it are not described: the first %d are", MAX_DESCRIBED);
+  }
   c->holes_reported += c->holes.len;
   c->holes.len = 0;
 }
