@@ -1029,6 +1029,11 @@ static IrExpr *parse_hole(Parser *P) {
                "`%s` cannot name a hole", n->sym->name);
     e->u.name = n->sym;
     e->span = span_from(P, q->span);
+  } else if (at(P, IR_TOK_QUESTION) && !cur(P)->space_before) {
+    error_at(P, cur(P), "a hole is one `?`, or `?name`", "`??` is not a hole");
+  } else if (at(P, IR_TOK_NUMBER) && !cur(P)->space_before) {
+    error_at(P, cur(P), "a hole's name starts with a letter or `_`, as in `?w1`", "%s cannot name a hole",
+             describe(cur(P)));
   }
   return e;
 }

@@ -482,6 +482,9 @@ static void print_match(Printer *p, const IrExpr *e, int ind) {
 static void print_call(Printer *p, const IrExpr *e, int ind) {
   IrBuf *b = p->b;
   const IrInfix *s = sugar(e);
+  /* An error about the callee marks the call: infix sugar hides the callee, and a comment between
+   * `@f` and `<int32>` would part the type arguments from it. */
+  if (p->mark && p->mark == e->u.call.callee) p->mark = e;
   if (s && e->u.call.nargs == 2) {
     print_expr(p, e->u.call.args[0], ind, s->prec);
     ir_buf_printf(b, " %s ", s->text);

@@ -70,11 +70,13 @@ static bool mentions_any(IrType *t, const IrSymMap *names) {
 }
 
 /* The relations that mention the unknowns of a hole's type: the trigger lists of the holes in it
- * that nothing determined (generalization named them). */
+ * that nothing determined (generalization named them), but for those a variable in scope has too
+ * (a relation about `%x` is not about the hole). With out NULL, the walk marks the unknowns of a
+ * variable's type instead (`scope` is their mark). */
 typedef struct {
   TyCtx *cx;
   TyIdList *out;
-  uint32_t epoch;
+  uint32_t epoch, scope;
   long left; /* parts the walk may still visit */
 } RelsEnv;
 
@@ -87,14 +89,14 @@ static void rels_of(IrType **slot, void *p) {
     return;
   }
   TyVar *v = &env->cx->vars.items[ty_find(env->cx, t->u.hole.id)];
-  if (v->mark == env->epoch) return;
+  if (v->mark == env->epoch || (env->out && v->mark == env->scope)) return;
   v->mark = env->epoch;
   if (v->resolved && v->resolved->kind != IR_TYPE_VAR) {
     IrType *r = v->resolved;
     rels_of(&r, env);
     return;
   }
-  for (int i = 0; i < v->rels.len; i++) IR_VEC_PUSH(*env->out, v->rels.items[i]);
+  for (int i = 0; env->out && i < v->rels.len; i++) IR_VEC_PUSH(*env->out, v->rels.items[i]);
 }
 
 static void describe(TyCheck *c, const TyHole *h) {
@@ -109,8 +111,13 @@ static void describe(TyCheck *c, const TyHole *h) {
   IrSymMap unknowns = {0};
   var_names(t, &unknowns);
   TyIdList rels = {0};
+  RelsEnv in_scope = {cx, NULL, ++cx->epoch, 0, 100000};
+  for (int j = 0; j < h->nscope; j++) {
+    IrType *st = h->scope[j]->type;
+    rels_of(&st, &in_scope);
+  }
   IrType *root = h->type;
-  rels_of(&root, &(RelsEnv){cx, &rels, ++cx->epoch, 100000});
+  rels_of(&root, &(RelsEnv){cx, &rels, ++cx->epoch, in_scope.epoch, 100000});
   uint32_t said = ++cx->epoch;
   int nrels = 0;
   for (int i = 0; i < rels.len; i++) {
