@@ -29,7 +29,7 @@ static bool cmd_type(Session *s, const char *arg, bool *quit) {
   IrDiags diags = {0};
   const IrExpr *e;
   TyExplored x;
-  session_explore_expression(s, arg, &e, &x, &diags);
+  session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
   if (x.fn) printf("%s : %s\n", arg, ir_type_str(x.type));
   fflush(stdout);
   ir_diags_print(stderr, &diags);
@@ -69,7 +69,7 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   IrDiags diags = {0};
   const IrExpr *e;
   TyExplored x;
-  session_explore_expression(s, arg, &e, &x, &diags);
+  session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
   if (x.fn) ir_print_expr_typed(&b, x.fn, x.type);
   else if (e && x.partial.count) ir_print_expr_partial(&b, e, &x.partial, failing_node(e, &diags));
   if (b.len) puts(b.data);

@@ -127,7 +127,8 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   return fn ? t : NULL;
 }
 
-bool session_explore_expression(Session *s, const char *text, const IrExpr **expr, TyExplored *out, IrDiags *diags) {
+bool session_explore_expression(Session *s, const char *name, const char *text, const IrExpr **expr, TyExplored *out,
+                                IrDiags *diags) {
   *expr = NULL;
   *out = (TyExplored){0};
   IrTrap trap;
@@ -135,10 +136,10 @@ bool session_explore_expression(Session *s, const char *text, const IrExpr **exp
   if (setjmp(trap.jb) != 0) {
     ir_diags_print(stderr, diags);
     *diags = (IrDiags){0};
-    report_out_of_memory(&trap, "<repl>", "checking it", "nothing was changed");
+    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
     return false;
   }
-  IrSource *src = ir_source_new("<repl>", text, strlen(text));
+  IrSource *src = ir_source_new(name, text, strlen(text));
   src->input = s->input;
   IrParseResult r = ir_parse_expression(src, &s->parse, diags);
   if (r.expr) ty_explore_expression(s->module, r.expr, out, diags);
