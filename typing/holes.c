@@ -1,7 +1,7 @@
 /* Typed holes (`?`, `?name`), as GHC's and Agda's: a hole takes whatever type its place expects,
  * and once its group (a definition's, or a top-level expression's) is solved, checking describes
  * each hole: the type it must have, the relations that still constrain that type, and the local
- * variables in scope with their types. The hole's type and its scope's are generalized with the
+ * variables in scope with their types (and at the REPL the session's bindings). The hole's type and its scope's are generalized with the
  * group, so that their unknowns are named as the group's types name them (t1, n1, ...). A chunk
  * with holes does not check (module.c fails it once every group has been described), except for
  * the REPL's :t and :annot, which show its type and its holes. */
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 
 /* Bounds, so that a program of many holes or many variables gets descriptions of a readable size
- * in time linear in its size: the holes described (the rest are counted), and the variables in
- * scope each lists (the innermost; the rest are counted). */
-enum { MAX_DESCRIBED = 50, MAX_SCOPE = 12 };
+ * in time linear in its size: the holes described (the rest are counted), the variables in scope
+ * each lists (the innermost; the rest are counted), and the REPL's session bindings (the newest). */
+enum { MAX_DESCRIBED = 50, MAX_SCOPE = 12, MAX_BINDINGS = 6 };
 
 static int by_order(const void *a, const void *b) {
   uint32_t x = (*(TyLocal *const *)a)->order, y = (*(TyLocal *const *)b)->order;
@@ -143,11 +143,23 @@ static void describe(TyCheck *c, const TyHole *h) {
   if (t->kind == IR_TYPE_VAR && !elsewhere) ir_diag_note(d, "nothing here decides its type: a value of any type fits");
   if (!h->nscope) {
     ir_diag_note(d, "in scope: no local variables");
-    return;
+  } else {
+    ir_diag_note(d, "in scope:");
+    if (h->nhidden) ir_diag_note(d, "  (%d more, bound further out)", h->nhidden);
+    for (int j = 0; j < h->nscope; j++) ir_diag_note(d, "  %%%s : %s", h->scope[j]->name->name, ir_type_str(scope[j]));
   }
-  ir_diag_note(d, "in scope:");
-  if (h->nhidden) ir_diag_note(d, "  (%d more, bound further out)", h->nhidden);
-  for (int j = 0; j < h->nscope; j++) ir_diag_note(d, "  %%%s : %s", h->scope[j]->name->name, ir_type_str(scope[j]));
+  if (!c->session) return;
+  /* At the REPL, the newest session bindings (`let %w = ...` at the prompt), but for those a local hides. */
+  const IrTDef *shown[MAX_BINDINGS];
+  int n = 0;
+  for (int i = c->m->bindings.len - 1; i >= 0 && n < MAX_BINDINGS; i--) {
+    const IrTDef *b = c->m->bindings.items[i];
+    bool hidden = ir_symmap_get(&c->m->values, b->name) != b;
+    for (int j = 0; j < h->nscope && !hidden; j++) hidden = h->scope[j]->name == b->name;
+    if (!hidden) shown[n++] = b;
+  }
+  if (n) ir_diag_note(d, "bound at the prompt%s:", n == MAX_BINDINGS ? " (the newest)" : "");
+  for (int i = n - 1; i >= 0; i--) ir_diag_note(d, "  %%%s : %s", shown[i]->name->name, ir_type_str(shown[i]->scheme));
 }
 
 void ty_report_holes(TyCheck *c) {
