@@ -510,9 +510,10 @@ static void print_call(Printer *p, const IrExpr *e, int ind) {
 
 static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
   IrBuf *b = p->b;
-  /* With types, a call that is an operand (of an operator, a projection, a call) is
-   * parenthesised with its comment, so that each comment plainly belongs to the call before it. */
-  bool paren = expr_prec(e) < ctx || (p->types && e->kind == IR_EXPR_CALL && ctx > PREC_EXPR);
+  /* With types, a call or a hole that is an operand (of an operator, a projection, a call) is
+   * parenthesised with its comment, so that each comment plainly belongs to the node before it. */
+  bool commented = e->kind == IR_EXPR_CALL || e->kind == IR_EXPR_HOLE;
+  bool paren = expr_prec(e) < ctx || (p->types && commented && ctx > PREC_EXPR);
   if (paren) ir_buf_putc(b, '(');
   switch (e->kind) {
   case IR_EXPR_LOCAL: ir_buf_printf(b, "%%%s", e->u.name->name); break;
@@ -633,9 +634,9 @@ void ir_print_expr_typed(IrBuf *b, const IrTFn *fn, const IrType *type) {
   note_types(&types, fn->body);
   Printer p = {b, &types, NULL};
   print_expr(&p, fn->src, 0, PREC_SEQ);
-  const IrExpr *tail = fn->src; /* what the text ends with: a call there has said the type already */
+  const IrExpr *tail = fn->src; /* what the text ends with: a call or a hole there has said the type already */
   while (tail->kind == IR_EXPR_LET) tail = tail->u.let.body;
-  if (tail->kind != IR_EXPR_CALL) type_comment(&p, type);
+  if (tail->kind != IR_EXPR_CALL && tail->kind != IR_EXPR_HOLE) type_comment(&p, type);
 }
 
 void ir_print_expr_partial(IrBuf *b, const IrExpr *e, const IrPtrMap *types, const void *mark) {
