@@ -1,10 +1,11 @@
 /* Typed holes (`?`, `?name`), as GHC's and Agda's: a hole takes whatever type its place expects,
  * and once its group (a definition's, or a top-level expression's) is solved, checking describes
  * each hole: the type it must have, the relations that still constrain that type, and the local
- * variables in scope with their types (and at the REPL the session's bindings). The hole's type and its scope's are generalized with the
- * group, so that their unknowns are named as the group's types name them (t1, n1, ...). A chunk
- * with holes does not check (module.c fails it once every group has been described), except for
- * the REPL's :t and :annot, which show its type and its holes. */
+ * variables in scope with their types (at the REPL, also the session's bindings). The hole's type
+ * and its scope's are generalized with the group, so that their unknowns are named as the group's
+ * types name them (t1, n1, ...). A chunk with holes does not check (module.c fails it once every
+ * group has been described), except for the REPL's :t and :annot, which show its type and its
+ * holes. */
 #include "typing/check.h"
 
 #include <stdlib.h>
@@ -30,7 +31,8 @@ void ty_hole(TyCheck *c, IrTExpr *node) {
     if (scope.len > 1) qsort(scope.items, (size_t)scope.len, sizeof(TyLocal *), by_order);
     h.nscope = scope.len < MAX_SCOPE ? scope.len : MAX_SCOPE;
     h.nhidden = scope.len - h.nscope;
-    h.scope = scope.items + h.nhidden;
+    h.scope = IR_NEW_ARRAY(TyLocal *, h.nscope > 0 ? h.nscope : 1);
+    for (int j = 0; j < h.nscope; j++) h.scope[j] = scope.items[h.nhidden + j];
   }
   IR_VEC_PUSH(c->holes, h);
 }
