@@ -103,6 +103,7 @@ typedef enum {
   IR_EXPR_REF_WRITE, /* ref_write(r, v) */
   IR_EXPR_FREE,      /* the value of `free_var %x : T; body`: a variable nothing binds */
   IR_EXPR_META,      /* meta[relay.Constant][0]: an entry of the program's metadata section */
+  IR_EXPR_HOLE,      /* `?` or `?name`: a typed hole, which checking describes and nothing runs */
 } IrExprKind;
 
 typedef enum {
@@ -147,7 +148,7 @@ struct IrExpr {
    * shared by both branches of an `if`), and the checker then reads the reference as the value. */
   IrExpr *graph_value;
   union {
-    Sym name; /* LOCAL, GLOBAL, CTOR, FREE (the variable's) */
+    Sym name; /* LOCAL, GLOBAL, CTOR, FREE (the variable's), HOLE (its name, or NULL for `?`) */
     int op;   /* OP: an IrOpId */
     IrLit lit;
     struct {
@@ -262,6 +263,10 @@ IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span);
  * a match's scrutinee, then each clause's body). Walks that may meet long let chains loop over
  * them before calling this, so as not to recurse along them. */
 void ir_expr_each_child(const IrExpr *e, void (*f)(const IrExpr *child, void *env), void *env);
+
+/* The innermost expression or pattern within e whose span covers `span` (where a diagnostic
+ * points), or NULL. */
+const void *ir_expr_node_at(const IrExpr *e, IrSpan span);
 
 /* The sequencing variable: `a; b` is `let %_ = a; b`. */
 Sym ir_sym_seq(void);

@@ -90,6 +90,7 @@ const char *ir_diag_kind_name(IrDiagKind kind) {
   case IR_DIAG_TYPE: return "type error";
   case IR_DIAG_RUNTIME: return "run-time error";
   case IR_DIAG_WARNING: return "warning";
+  case IR_DIAG_HOLE: return "hole";
   }
   UNREACHABLE("a diagnostic of no kind");
   return "error";
@@ -132,7 +133,7 @@ static void put_line(IrBuf *out, const char *s, size_t n) {
   }
 }
 
-/* ANSI colours for a terminal: the place in bold, the kind in red (errors) or magenta (warnings),
+/* ANSI colours for a terminal: the place in bold, the kind in red (errors), magenta (warnings) or cyan (holes),
  * the caret line in green, as compilers show them. */
 typedef struct {
   const char *bold, *kind, *caret, *off;
@@ -211,7 +212,7 @@ void ir_diags_print(FILE *f, const IrDiags *ds) {
   for (const IrDiag *d = ds->first; d; d = d->next) {
     IrBuf b;
     ir_buf_init(&b);
-    const char *kind = d->kind == IR_DIAG_WARNING ? "\033[1;35m" : "\033[1;31m";
+    const char *kind = d->kind == IR_DIAG_WARNING ? "\033[1;35m" : d->kind == IR_DIAG_HOLE ? "\033[1;36m" : "\033[1;31m";
     render(&b, d, colour ? &(Colours){"\033[1m", kind, "\033[1;32m", "\033[0m"} : &(Colours){"", "", "", ""});
     fputs(b.data, f);
   }

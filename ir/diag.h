@@ -26,7 +26,9 @@ typedef struct IrSpan {
   uint32_t line, col; /* of the first byte, both from 1 */
 } IrSpan;
 
-typedef enum { IR_DIAG_PARSE, IR_DIAG_TYPE, IR_DIAG_RUNTIME, IR_DIAG_WARNING } IrDiagKind;
+/* IR_DIAG_HOLE describes a typed hole (`?`): what its place expects and what is in scope. It is no
+ * mistake, but a program with holes does not run, so it counts among the errors. */
+typedef enum { IR_DIAG_PARSE, IR_DIAG_TYPE, IR_DIAG_RUNTIME, IR_DIAG_WARNING, IR_DIAG_HOLE } IrDiagKind;
 
 typedef struct IrDiag {
   IrDiagKind kind;

@@ -571,7 +571,8 @@ static IrPattern *parse_pattern_inner(Parser *P) {
     }
     return p;
   }
-  error_at(P, t, NULL, "expected a pattern (a constructor, `%%x`, `_` or a tuple), found %s", describe(t));
+  error_at(P, t, t->kind == IR_TOK_QUESTION ? "a hole `?` stands for an expression; in a pattern, `_` matches anything" : NULL,
+           "expected a pattern (a constructor, `%%x`, `_` or a tuple), found %s", describe(t));
 }
 
 static IrPattern *parse_pattern(Parser *P) {
@@ -1021,6 +1022,27 @@ static IrExpr *parse_paren(Parser *P) {
   return e;
 }
 
+/* A typed hole: `?`, or `?name` with the name right after the `?` (`? x` is a hole, then `x`). In
+ * types `?` is a dimension and `match?` is one token, so only an expression's `?` gets here. */
+static IrExpr *parse_hole(Parser *P) {
+  IrToken *q = next(P);
+  IrExpr *e = ir_expr_new(IR_EXPR_HOLE, q->span);
+  if (at(P, IR_TOK_IDENT) && !cur(P)->space_before) {
+    IrToken *n = next(P);
+    if (strchr(n->sym->name, '.'))
+      error_at(P, n, "a hole's name is letters, digits and `_`, as in `?w1`",
+               "`%s` cannot name a hole", n->sym->name);
+    e->u.name = n->sym;
+    e->span = span_from(P, q->span);
+  } else if (at(P, IR_TOK_QUESTION) && !cur(P)->space_before) {
+    error_at(P, cur(P), "a hole is one `?`, or `?name`", "`??` is not a hole");
+  } else if (at(P, IR_TOK_NUMBER) && !cur(P)->space_before) {
+    error_at(P, cur(P), "a hole's name starts with a letter or `_`, as in `?w1`", "%s cannot name a hole",
+             describe(cur(P)));
+  }
+  return e;
+}
+
 static IrExpr *parse_primary(Parser *P) {
   IrToken *t = cur(P);
   switch (t->kind) {
@@ -1052,6 +1074,7 @@ static IrExpr *parse_primary(Parser *P) {
   case IR_TOK_KW_MATCH:
   case IR_TOK_KW_MATCHQ: return parse_match(P);
   case IR_TOK_KW_LET: return parse_seq(P);
+  case IR_TOK_QUESTION: return parse_hole(P);
   case IR_TOK_STRING: error_at(P, t, NULL, "strings are only used as attribute values, as in dtype=\"int64\"");
   case IR_TOK_PERCENT:
     error_at(P, t, "a local variable's name follows `%` directly, as in `%x`",

@@ -24,15 +24,21 @@ static bool cmd_quit(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
+/* An expression's type; with holes, the type and then each hole's (ty_explore_expression). */
 static bool cmd_type(Session *s, const char *arg, bool *quit) {
   (void)quit;
-  IrTFn *e;
-  IrType *t = session_check_expression(s, "<repl>", arg, &e);
-  if (!t) return false;
-  printf("%s : %s\n", arg, ir_type_str(t));
-  const char *where = ty_call_substitution(e); /* `@layer(...)`: how n and the others were instantiated */
-  if (where) printf("  where %s\n", where);
-  return true;
+  IrDiags diags = {0};
+  const IrExpr *e;
+  TyExplored x;
+  session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
+  if (x.fn) {
+    printf("%s : %s\n", arg, ir_type_str(x.type));
+    const char *where = ty_call_substitution(x.fn); /* `@layer(...)`: how n and the others were instantiated */
+    if (where) printf("  where %s\n", where);
+  }
+  fflush(stdout);
+  ir_diags_print(stderr, &diags);
+  return x.fn != NULL;
 }
 
 static bool cmd_kind(Session *s, const char *arg, bool *quit) {
@@ -46,7 +52,15 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
-/* `@name`'s definition, or an expression, printed with the type of every binding and call. */
+/* The node of e that a checking error (the first type error in diags) is about, or NULL. */
+static const void *failing_node(const IrExpr *e, const IrDiags *diags) {
+  for (const IrDiag *d = diags->first; d; d = d->next)
+    if (d->kind == IR_DIAG_TYPE) return ir_expr_node_at(e, d->span);
+  return NULL;
+}
+
+/* `@name`'s definition, or an expression, printed with the type of every binding and call; an
+ * expression with a type error with the types found before it, the failing node marked. */
 static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IrBuf b;
@@ -54,14 +68,19 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   const IrTDef *def = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")] ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
   if (def) {
     ir_print_def_typed(&b, def);
-  } else {
-    IrTFn *e;
-    IrType *t = session_check_expression(s, "<repl>", arg, &e);
-    if (!t) return false;
-    ir_print_expr_typed(&b, e, t);
+    puts(b.data);
+    return true;
   }
-  puts(b.data);
-  return true;
+  IrDiags diags = {0};
+  const IrExpr *e;
+  TyExplored x;
+  session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
+  if (x.fn) ir_print_expr_typed(&b, x.fn, x.type);
+  else if (e && x.partial.count) ir_print_expr_partial(&b, e, &x.partial, failing_node(e, &diags));
+  if (b.len) puts(b.data);
+  fflush(stdout);
+  ir_diags_print(stderr, &diags);
+  return x.fn != NULL;
 }
 
 /* The last type error step by step, or a relation written out: `:explain Broadcast(...)`. */

@@ -164,6 +164,8 @@ static int walk(Graph *g, const IrExpr *e) {
   case IR_EXPR_TENSOR:
   case IR_EXPR_FILL:
   case IR_EXPR_META: return add_node(g, e, expr_text(e), "plaintext");
+  case IR_EXPR_HOLE: /* a typed hole: the definition did not check, and the hole shows where it is */
+    return add_node(g, e, ir_printf("?%s", e->u.name ? e->u.name->name : ""), "ellipse");
   case IR_EXPR_TUPLE: {
     int n = e->u.tuple.n;
     int *items = IR_NEW_ARRAY(int, n > 0 ? n : 1);

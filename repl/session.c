@@ -176,6 +176,28 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   return fn ? t : NULL;
 }
 
+bool session_explore_expression(Session *s, const char *name, const char *text, const IrExpr **expr, TyExplored *out,
+                                IrDiags *diags) {
+  *expr = NULL;
+  *out = (TyExplored){0};
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    ir_diags_print(stderr, diags);
+    *diags = (IrDiags){0};
+    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
+    return false;
+  }
+  IrSource *src = ir_source_new(name, text, strlen(text));
+  src->input = s->input;
+  IrParseResult r = ir_parse_expression(src, &s->parse, diags);
+  if (r.expr) ty_explore_expression(s->module, r.expr, out, diags);
+  ir_trap_pop(&trap);
+  keep_type_error(s, diags); /* for :explain, as the other checks keep theirs */
+  *expr = r.expr;
+  return r.expr != NULL;
+}
+
 bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out) {
   if (item->kind == IR_ITEM_DATA) { /* the constructors with their types, a line each */
     const IrData *d = &item->data;

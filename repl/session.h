@@ -60,6 +60,13 @@ IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, s
  * "<repl>"); returns its type (generalized), and its typed form in *expr if expr is not NULL, or
  * NULL after printing why. */
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrTFn **expr);
+/* Parses and checks an expression (`name` as in session_check_expression) for the REPL's :t and
+ * :annot and for -t (ty_explore_expression: holes are
+ * described, and a type error keeps the types found before it); *expr is its AST. Its diagnostics
+ * are left in *diags for the caller to print after what it shows. False when it does not parse or
+ * memory ran out (which is said at once). */
+bool session_explore_expression(Session *s, const char *name, const char *text, const IrExpr **expr, TyExplored *out,
+                                IrDiags *diags);
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
  * interrupts the evaluation (a run-time error; in the REPL, "Interrupted.") while it runs. */
 bool session_eval(Session *s, const IrTFn *e, RtValue *out);

@@ -497,6 +497,9 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
     return pair(rt_exec_ref_write, src, compile(ctx, e->u.ref.a, false), compile(ctx, e->u.ref.b, false), 0);
   case IR_EXPR_FREE: return lazy(rt_exec_free, src);
   case IR_EXPR_META: return lazy(rt_exec_meta, src);
+  case IR_EXPR_HOLE: /* a program with holes fails checking: it is never compiled */
+    UNREACHABLE("a hole in a checked program");
+    return constant(rt_unit(), src);
   }
   UNREACHABLE("an expression of no kind");
   return constant(rt_unit(), src);

@@ -29,6 +29,7 @@ typedef struct TyLocal {
   struct TyLocal *shadowed;
   struct TyFnScope *fn; /* the function whose frame holds it */
   int slot;
+  uint32_t order; /* bound after the locals of smaller order (a hole lists its scope in this order) */
 } TyLocal;
 
 /* The function being checked, for the frames of the typed program: its slots (released in the
@@ -55,6 +56,16 @@ typedef struct TyDef {
   bool on_stack;
 } TyDef;
 
+/* A typed hole met while checking (holes.c): its typed node, its type as inferred (annotation
+ * replaces the node's with the resolved one), and the local variables in scope there, outermost
+ * first (the innermost few: nhidden more are in scope). */
+typedef struct TyHole {
+  IrTExpr *node;
+  IrType *type;
+  int nscope, nhidden;
+  TyLocal **scope;
+} TyHole;
+
 typedef struct TyCheck {
   TyCtx cx;
   TyModule *m;
@@ -74,12 +85,17 @@ typedef struct TyCheck {
   IR_VEC(IrTExpr *) free_vars;    /* the `free_var`s of the top-level expression being checked */
   const char *graph_use;          /* while checking a graph binding's value where it is used out of its
                                      scope: a note saying so, for an unknown variable in it */
-  IrPtrMap *seen;                 /* ty_partial_types: each inferred IrExpr -> its IrTExpr, else NULL */
   TyRelation *arg_rel;            /* while an operator call's argument arg_index (of type arg_type) is
                                      checked against its parameter: the operator's relation, which a
                                      failure keeps for :explain (ty_failure_of_argument); else NULL */
   int arg_index;
   IrType *arg_type;
+  uint32_t nbound;                /* locals bound so far (TyLocal.order) */
+  IR_VEC(TyHole) holes;           /* the holes of the group or expression being checked, not reported yet */
+  int holes_reported;             /* the chunk's holes described so far */
+  IrPtrMap *seen;                 /* for :annot of an ill-typed expression and :graph of a definition that failed
+                                     (ty_partial_types): AST node -> the type found for it
+                                     so far (holes and all), else NULL */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */
@@ -176,6 +192,17 @@ IrTFn *ty_toplevel(TyCheck *c, const IrExpr *e);
 void ty_annotate(TyCheck *c, IrTFn *fn);
 /* Checks that every unsuffixed integer literal fits the base type it got. */
 void ty_check_literals(TyCheck *c);
+
+/* ---------------------------------------------------------------- typed holes (holes.c) */
+
+/* Records a hole (its typed node made, its type given) with the variables in scope. */
+void ty_hole(TyCheck *c, IrTExpr *node);
+/* The types to generalize with the group being checked, so that the holes' descriptions name
+ * their unknowns as its types do (t1, n1): each recorded hole's type and its scope's. */
+IrType **ty_hole_types(TyCheck *c, int *n);
+/* Describes each recorded hole (diagnostics of kind hole: its type, the relations that constrain
+ * it, the variables in scope), after its group is solved and generalized. */
+void ty_report_holes(TyCheck *c);
 
 /* ---------------------------------------------------------------- operators (ops.c) */
 

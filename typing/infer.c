@@ -16,6 +16,7 @@ static TyLocal *bind_at(TyCheck *c, Sym name, IrType *type, int slot) {
   l->type = type;
   l->fn = c->scope;
   l->slot = slot;
+  l->order = c->nbound++;
   l->shadowed = ir_symmap_get(&c->locals, name);
   ir_symmap_put(&c->locals, name, l);
   return l;
@@ -316,6 +317,7 @@ static IrTPattern *check_pattern(TyCheck *c, const IrPattern *p, IrType *t, Loca
   tp->type = t;
   tp->n = p->n;
   tp->args = IR_NEW_ARRAY(IrTPattern *, p->n > 0 ? p->n : 1);
+  if (c->seen) ir_ptrmap_put(c->seen, p, t);
   switch (p->kind) {
   case IR_PAT_WILD: return tp;
   case IR_PAT_VAR:
@@ -527,6 +529,7 @@ static TyLocal *infer_binding(TyCheck *c, const IrExpr *let, IrTExpr *t) {
   } else {
     c->cx.level++;
     TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);
+    if (c->seen) ir_ptrmap_put(c->seen, value, h.type); /* its parameters' types, should its body fail */
     if (ann) ty_expect(c, value->span, ann, h.type, "the function bound to `%%%s`", v->name->name);
     TyLocal *self = bind(c, v->name, h.type);
     IrTFn *fn = ty_fn_body(c, value, &h, self);
@@ -685,16 +688,6 @@ static IrTExpr *infer_ref(TyCheck *c, const IrExpr *e) {
   return t;
 }
 
-static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const char *what);
-
-/* infer_node, each node noted in c->seen when the types found before an error are wanted
- * (ty_partial_types). */
-static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
-  IrTExpr *t = infer_node(c, e, expected, what);
-  if (__builtin_expect(c->seen != NULL, 0)) ir_ptrmap_put(c->seen, e, t);
-  return t;
-}
-
 /* Infers e; when `expected` is given, e is checked against it, and a mismatch is reported at the
  * part that gives the value: a let's body, a branch of `if`, a clause of `match`. */
 static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
@@ -740,6 +733,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
   case IR_EXPR_LET: return infer_let(c, e, expected, what);
   case IR_EXPR_FN: {
     TyHeader h = ty_fn_header(c, &e->u.fn, e->span, false);
+    if (c->seen) ir_ptrmap_put(c->seen, e, h.type); /* its parameters' types, should its body fail */
     t = texpr(IR_EXPR_FN, e, h.type);
     t->u.fn = ty_fn_body(c, e, &h, NULL);
     if (e->u.fn.ntparams) t->type = instantiate_literal(c, e, &h);
@@ -762,12 +756,24 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
     IR_VEC_PUSH(c->free_vars, t);
     break;
   case IR_EXPR_META: t = texpr(IR_EXPR_META, e, meta_type(c, e)); break;
+  case IR_EXPR_HOLE: /* whatever its place expects: it is described once the group is solved */
+    t = texpr(IR_EXPR_HOLE, e, expected ? expected : ty_fresh(&c->cx, IR_KIND_TYPE, e->span));
+    ty_hole(c, t);
+    break;
   }
   if (!t) {
     UNREACHABLE("an expression of no kind");
     ty_fail(c, e->span, "internal error: an expression of no kind");
   }
   if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
+  return t;
+}
+
+/* With c->seen (:annot of an expression that may fail to check), each node's type is noted as soon
+ * as it is found, for showing what was found before an error. */
+static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+  IrTExpr *t = infer_node(c, e, expected, what);
+  if (c->seen && t->type) ir_ptrmap_put(c->seen, e, t->type);
   return t;
 }
 

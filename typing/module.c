@@ -14,6 +14,9 @@ static _Noreturn void fail_with(TyCheck *c, IrSpan span, int nnotes, const char 
   for (int i = 0; i < nnotes; i++)
     if (notes[i]) ir_diag_note(d, "%s", notes[i]);
   if (c->arg_rel) d->detail = ty_failure_of_argument(&c->cx, c->arg_rel, c->arg_index, c->arg_type); /* :explain */
+  if (c->holes.len) /* what they must be is not known while there is an error */
+    ir_diag_note(d, "note: the hole%s checked before this error %s described once it is fixed",
+                 c->holes.len == 1 ? "" : "s", c->holes.len == 1 ? "is" : "are");
   longjmp(*c->fail, 1);
 }
 
@@ -242,6 +245,7 @@ static void start_group(TyCheck *c) {
 
 static void check_group(TyCheck *c, DefList *group) {
   start_group(c);
+  c->holes.len = 0;
   TyHeader *headers = IR_NEW_ARRAY(TyHeader, group->len);
   for (int i = 0; i < group->len; i++) {
     TyDef *d = group->items[i];
@@ -254,13 +258,17 @@ static void check_group(TyCheck *c, DefList *group) {
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
-  IrType **types = IR_NEW_ARRAY(IrType *, group->len), **schemes = IR_NEW_ARRAY(IrType *, group->len);
-  TyParamList *declared = IR_NEW_ARRAY(TyParamList, group->len);
+  int nholes = 0; /* generalized with the group, for their descriptions */
+  IrType **hole_types = ty_hole_types(c, &nholes);
+  int n = group->len + nholes;
+  IrType **types = IR_NEW_ARRAY(IrType *, n), **schemes = IR_NEW_ARRAY(IrType *, n);
+  TyParamList *declared = IR_NEW_ARRAY(TyParamList, n);
   for (int i = 0; i < group->len; i++) {
     types[i] = headers[i].type;
     declared[i] = (TyParamList){headers[i].tparams, headers[i].ntparams, headers[i].ntparams};
   }
-  ty_generalize_group(c, group->len, types, declared, schemes);
+  for (int i = 0; i < nholes; i++) types[group->len + i] = hole_types[i];
+  ty_generalize_group(c, n, types, declared, schemes);
   for (int i = 0; i < group->len; i++) {
     const IrItem *item = group->items[i]->item;
     ty_check_size(c, item->span, schemes[i], true, "`@%s`", item->name->name);
@@ -268,10 +276,11 @@ static void check_group(TyCheck *c, DefList *group) {
     group->items[i]->type = group->items[i]->def->scheme = schemes[i];
     group->items[i]->done = true;
   }
-  no_open_relations(c);
+  if (!c->holes.len) no_open_relations(c); /* a hole's relations stay open: they describe it */
   c->cx.frozen = true;
   ty_check_literals(c);
   for (int i = 0; i < group->len; i++) ty_annotate(c, group->items[i]->def->fn);
+  ty_report_holes(c);
 }
 
 /* A top-level expression: inferred, defaulted and generalized (for display: `Nil()` is a
@@ -280,6 +289,7 @@ static void check_group(TyCheck *c, DefList *group) {
 static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type, bool *closed) {
   start_group(c);
   c->free_vars.len = 0;
+  c->holes.len = 0;
   IrTFn *fn = ty_toplevel(c, e);
   IrType *t = fn->body->type;
   if (c->free_vars.len) { /* with `free_var`s, a function of them (as TVM's IRModule.from_expr makes) */
@@ -298,13 +308,22 @@ static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type, bool 
     ty_holes_of(&c->cx, t, &holes);
     *closed = holes.len == 0;
   }
-  /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names. */
-  IrType *scheme = ty_generalize(c, t, 0, NULL);
+  /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names.
+   * The holes' types are generalized with the expression's, for their descriptions. */
+  int nholes = 0;
+  IrType **hole_types = ty_hole_types(c, &nholes);
+  IrType **types = IR_NEW_ARRAY(IrType *, 1 + nholes), **schemes = IR_NEW_ARRAY(IrType *, 1 + nholes);
+  TyParamList *declared = IR_NEW_ARRAY(TyParamList, 1 + nholes);
+  types[0] = t;
+  for (int i = 0; i < nholes; i++) types[1 + i] = hole_types[i];
+  ty_generalize_group(c, 1 + nholes, types, declared, schemes);
+  IrType *scheme = schemes[0];
   ty_check_size(c, e->span, scheme, true, "this expression");
-  no_open_relations(c);
+  if (!c->holes.len) no_open_relations(c); /* a hole's relations stay open: they describe it */
   c->cx.frozen = true;
   ty_check_literals(c);
   ty_annotate(c, fn);
+  ty_report_holes(c);
   *type = scheme;
   return fn;
 }
@@ -341,8 +360,9 @@ static bool syntactic_value(const IrExpr *e) {
 static void check_toplevel(TyCheck *c, IrTItem *ti) {
   const IrItem *it = ti->src;
   bool closed;
+  int holes = c->holes_reported;
   ti->expr = check_expression(c, it->expr, &ti->type, &closed);
-  if (!c->session) return;
+  if (!c->session || c->holes_reported > holes) return; /* with holes, described: it binds nothing */
   const IrExpr *value = it->kind == IR_ITEM_LET ? it->expr->u.let.value : it->expr;
   bool bindable = closed || (ti->type->kind == IR_TYPE_FUNC && syntactic_value(value));
   if (!bindable && it->kind == IR_ITEM_LET)
@@ -407,6 +427,7 @@ static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressio
 
   for (int i = 0; expressions && i < prog->nitems; i++)
     if (prog->items[i].kind == IR_ITEM_EXPR || prog->items[i].kind == IR_ITEM_LET) check_toplevel(c, &tp->items[i]);
+  if (c->holes_reported) longjmp(*c->fail, 1); /* described: a program with holes does not run */
   return tp;
 }
 
@@ -460,8 +481,8 @@ IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog) {
   if (!setjmp(fail)) check_items(c, prog, true);
   IrSymMap names = {0}; /* one naming of the unknown parts, as in one message */
   for (size_t i = 0; i < seen->cap; i++) {
-    const IrTExpr *t = seen->values[i];
-    if (seen->keys[i] && t && t->type) ir_ptrmap_put(types, seen->keys[i], ty_for_message(&c->cx, t->type, &names));
+    IrType *t = seen->values[i];
+    if (seen->keys[i] && t) ir_ptrmap_put(types, seen->keys[i], ty_for_message(&c->cx, t, &names));
   }
   return types;
 }
@@ -532,7 +553,26 @@ IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags 
   c.fail = &fail;
   if (setjmp(fail)) return NULL;
   IrTFn *fn = check_expression(&c, e, type, NULL);
+  if (c.holes_reported) return NULL; /* described: an expression with holes does not run */
   /* A global named alone shows its scheme as declared (`-t @map` keeps `a` and `b`). */
   if (fn->body->kind == IR_EXPR_GLOBAL && fn->body->u.def) *type = fn->body->u.def->scheme;
   return fn;
+}
+
+void ty_explore_expression(TyModule *m, const IrExpr *e, TyExplored *out, IrDiags *diags) {
+  *out = (TyExplored){0};
+  IrPtrMap seen = {0};
+  TyCheck c = {.m = m, .diags = diags, .session = true, .seen = &seen};
+  jmp_buf fail;
+  c.fail = &fail;
+  if (setjmp(fail)) { /* the types found before the error, as its message would show them */
+    IrSymMap names = {0};
+    for (size_t i = 0; i < seen.cap; i++)
+      if (seen.keys[i] && seen.values[i])
+        ir_ptrmap_put(&out->partial, seen.keys[i], ty_for_message(&c.cx, seen.values[i], &names));
+    return;
+  }
+  out->fn = check_expression(&c, e, &out->type, NULL);
+  out->nholes = c.holes_reported;
+  if (out->fn->body->kind == IR_EXPR_GLOBAL && out->fn->body->u.def) out->type = out->fn->body->u.def->scheme;
 }

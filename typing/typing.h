@@ -51,6 +51,20 @@ const IrTDef *ty_binding(const TyModule *m, Sym name);
  * *type is its type, generalized for display. NULL on error. */
 IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags);
 
+/* What the REPL's :t and :annot show of an expression (ty_explore_expression). */
+typedef struct TyExplored {
+  IrTFn *fn;    /* its typed form, or NULL when it has a type error; with holes, never to be compiled */
+  IrType *type; /* its type, generalized for display (holes and all), or NULL */
+  int nholes;   /* the holes it has, each described in the diagnostics (IR_DIAG_HOLE) */
+  IrPtrMap partial; /* when it has a type error: each AST node checked before the error -> the type found
+                     * for it then, unknowns shown as in messages (_a, _b) */
+} TyExplored;
+
+/* Checks an expression as ty_check_expression does, for a look at how its types are found: an
+ * expression with holes checks (its holes described in diags), and one with a type error keeps
+ * the types found before it (out->partial, for ir_print_expr_partial). */
+void ty_explore_expression(TyModule *m, const IrExpr *e, TyExplored *out, IrDiags *diags);
+
 /* The kind of a written type, for the REPL's :kind: `Type` for a type (whose unknown names are
  * taken as type parameters), `BaseType`, `Shape`, `ShapeVar`, or `Type -> Type` for a data
  * type named without its arguments. NULL, with the reason in diags, when it is no valid type. */
