@@ -33,6 +33,10 @@ static bool cmd_type(Session *s, const char *arg, bool *quit) {
 
 static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   (void)quit;
+  if (!strcmp(arg, "Tensor")) { /* no type until applied: the text format has no bare `Tensor` */
+    puts("Tensor : (Shape, BaseType) -> Type");
+    return true;
+  }
   IrDiags diags = {0};
   IrParseResult r = ir_parse_type(ir_source_new("<repl>", arg, strlen(arg)), &s->parse, &diags);
   const char *kind = r.type ? ty_describe_kind(s->module, r.type, &diags) : NULL;
@@ -139,7 +143,10 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
     if (from_prelude != prelude || ir_symmap_get(newest, it->name) != it) continue;
     IrBuf b;
     ir_buf_init(&b);
-    if (it->kind == IR_ITEM_DATA) ir_buf_printf(&b, "data %s\n", it->name->name);
+    if (it->kind == IR_ITEM_DATA && !it->data.external) { /* `data List<a>`: an extern one is described whole */
+      ir_print_data_head(&b, &it->data);
+      ir_buf_putc(&b, '\n');
+    }
     session_describe(s, it, NULL, &b);
     puts(b.data);
     shown++;
@@ -225,7 +232,8 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The edit distance between two short strings (for "did you mean"). */
+/* The edit distance between two short strings, a swap of two neighbours counting as one edit
+ * (`:tpye` is one from `:type`): for "did you mean". */
 static int distance(const char *a, const char *b) {
   int la = (int)strlen(a), lb = (int)strlen(b);
   if (la > 30 || lb > 30) return 99;
@@ -237,8 +245,25 @@ static int distance(const char *a, const char *b) {
       int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
       int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
       d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+        d[i][j] = d[i - 2][j - 2] + 1;
     }
   return d[la][lb];
+}
+
+/* An unknown command: the one it is a typo of (one edit away), else the list of them all. */
+static void unknown_command(const char *word) {
+  const char *close = NULL;
+  for (int i = 0; i < NCOMMANDS && !close; i++)
+    if (distance(word, commands[i].name) <= 1) close = commands[i].name;
+  if (close) {
+    fprintf(stderr, "<repl>: unknown command `%s`; did you mean %s? (:help lists them)\n", word, close);
+    return;
+  }
+  IrBuf names;
+  ir_buf_init(&names);
+  for (int i = 0; i < NCOMMANDS; i++) ir_buf_printf(&names, " %s", commands[i].name);
+  fprintf(stderr, "<repl>: unknown command `%s`; the commands are%s (:help says what each does)\n", word, names.data);
 }
 
 const char *repl_command_names(int i) { return i < NCOMMANDS ? commands[i].name : NULL; }
@@ -257,14 +282,7 @@ bool repl_command(Session *s, const char *line, bool *quit) {
   for (int i = 0; i < NCOMMANDS && !found && len > 2; i++) /* a longer prefix: :bro, :rel */
     if (!strncmp(commands[i].name, word, len)) found = &commands[i];
   if (!found) {
-    const char *best = NULL;
-    int best_d = 3;
-    for (int i = 0; i < NCOMMANDS; i++) {
-      int d = distance(word, commands[i].name);
-      if (d < best_d) best_d = d, best = commands[i].name;
-    }
-    fprintf(stderr, "<repl>: unknown command `%s`%s%s%s (:help lists them)\n", word, best ? "; did you mean " : "",
-            best ? best : "", best ? "?" : "");
+    unknown_command(word);
     return false;
   }
   if (*found->arg && found->arg[0] != '[' && !*a) {
