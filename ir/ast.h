@@ -240,6 +240,9 @@ typedef struct IrItem {
   IrExpr *fn;
   IrData data;
   IrExpr *expr;
+  /* DEF, DATA: the comment block written directly above it, without its markers (:doc shows it),
+   * or NULL. Not part of the program: the printer leaves it out and equality ignores it. */
+  const char *doc;
 } IrItem;
 
 typedef struct IrProgram {

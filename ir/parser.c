@@ -1450,6 +1450,11 @@ static void parse_items(Parser *P, IrProgram *prog) {
       prog->version = parse_version(P);
       continue;
     }
+    bool declaration = at(P, IR_TOK_KW_DEF) || at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE) || is_ident(P, "extern");
+    if (declaration) { /* its documentation: the comments just above it (the lexer kept them in the text) */
+      const IrToken *before = P->pos > 0 ? cur(P) - 1 : NULL;
+      item.doc = ir_lex_doc_comment(cur(P)->span.src, before ? before->span.off + before->span.len : 0, cur(P)->span.off);
+    }
     if (at(P, IR_TOK_KW_DEF)) {
       parse_def(P, &item);
     } else if (at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE)) {

@@ -127,6 +127,49 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
   return false;
 }
 
+/* `:doc NAME`: the comment written directly above a definition (the parser keeps it as the item's
+ * `doc`), after the name's type or the data type's head; NAME is looked up as :info looks it up. */
+static void put_doc(const char *doc, const char *what) {
+  if (!doc) {
+    printf("  (no documentation: write a comment on the lines directly above its `%s`)\n", what);
+    return;
+  }
+  for (const char *p = doc; *p;) {
+    size_t n = strcspn(p, "\n");
+    printf(n ? "  %.*s\n" : "\n", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
+}
+
+static bool cmd_doc(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  const char *name = arg[0] == '@' ? arg + 1 : arg;
+  Sym sym = ir_sym(name);
+  const IrItem *it;
+  int op = arg[0] == '@' ? -1 : ir_op_lookup(name, strlen(name));
+  if (arg[0] != '@' && (it = ir_symmap_get(&s->ctors, sym))) {
+    for (int k = 0; k < it->data.nctors; k++)
+      if (it->data.ctors[k].name == sym) printf("%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
+    put_doc(it->doc, "data");
+  } else if (arg[0] != '@' && (it = ir_symmap_get(&s->datas, sym))) {
+    IrBuf b;
+    ir_buf_init(&b);
+    ir_print_data_head(&b, &it->data);
+    puts(b.data);
+    put_doc(it->doc, it->data.external ? "extern type" : "data");
+  } else if (op >= 0) {
+    printf("%s : %s\n", ir_ops[op].name, ir_type_str(ty_operator_scheme(s->module, op)));
+    printf("  an operator: docs/operators.md describes it; :info %s lists its attributes\n", ir_ops[op].name);
+  } else if ((it = ir_symmap_get(&s->defs, sym))) {
+    printf("@%s : %s\n", name, ir_type_str(ty_global_type(s->module, sym)));
+    put_doc(it->doc, "def");
+  } else {
+    fprintf(stderr, "<repl>: nothing is named `%s` (:browse lists the definitions)\n", arg);
+    return false;
+  }
+  return true;
+}
+
 /* The newest definitions, with their types: the Prelude's or everything else's. */
 static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   (void)quit;
@@ -207,6 +250,7 @@ static const Command commands[] = {
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
     {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
     {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
+    {":doc", ":d", "NAME", "the comment written above a definition or data type, with its type", cmd_doc},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
     {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
