@@ -1164,7 +1164,7 @@ static IrExpr *parse_unary(Parser *P) {
     leave(P);
     const IrInfix *fix = ir_infix_of(t->kind == IR_TOK_MINUS ? IR_OP_NEGATIVE : IR_OP_LOGICAL_NOT, 1);
     IrExpr *e = call_op(fix->op, t->span, 1, a, NULL);
-    e->span = ir_span_join(t->span, a->span);
+    e->span = span_from(P, t->span); /* `-(a + b)`: up to its `)` */
     e->u.call.callee->span = t->span;
     return e;
   }
@@ -1180,6 +1180,7 @@ static const IrInfix *binary_here(Parser *P) {
 
 /* Precedence climbing over the sugar table: all binary operators are left-associative. */
 static IrExpr *parse_binary(Parser *P, int min_prec) {
+  IrSpan start = cur(P)->span; /* `(a - b) / c` starts at its `(`: the operands' spans leave out their brackets */
   IrExpr *left = parse_unary(P);
   int extra = 0;
   for (const IrInfix *op; (op = binary_here(P)) && op->prec >= min_prec;) {
@@ -1187,7 +1188,7 @@ static IrExpr *parse_binary(Parser *P, int min_prec) {
     enter(P), extra++;
     IrExpr *right = parse_binary(P, op->prec + 1);
     IrExpr *e = call_op(op->op, t->span, 2, left, right);
-    e->span = ir_span_join(left->span, right->span);
+    e->span = span_from(P, start);
     left = e;
   }
   P->depth -= extra;
