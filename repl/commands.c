@@ -2,6 +2,7 @@
  * argument and its help line; each returns false when it fails, as a failed input does. */
 #include "repl/commands.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -198,8 +199,20 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
-/* Loads files as chunks, each running its top-level expressions; remembers them for :reload. */
+/* Loads files as chunks, each running its top-level expressions; remembers them for :reload. A
+ * file that cannot be opened is said once, and then none is loaded (not the ones before it,
+ * whose output would bury the message). */
 static bool load(Session *s, int n, const char **files) {
+  bool readable = true;
+  for (int i = 0; i < n; i++) {
+    FILE *f = fopen(files[i], "rb");
+    if (f) fclose(f);
+    else fprintf(stderr, "relay: cannot read %s: %s\n", files[i], session_read_error(errno)), readable = false;
+  }
+  if (!readable) {
+    if (n > 1) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
+    return false;
+  }
   for (int i = 0; i < n; i++) {
     IrTProgram *p = session_load_file(s, files[i], false);
     if (!p || !session_run(s, p, true)) return false;

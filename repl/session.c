@@ -215,6 +215,8 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
 }
 
 bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
+  bool failed = false;
+  int skipped = 0; /* expressions after the failed one */
   for (int i = 0; i < prog->nitems; i++) {
     const IrTItem *it = &prog->items[i];
     if (it->src->kind == IR_ITEM_EXPR) {
@@ -223,7 +225,15 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
       size_t bytes = rt_heap_allocated();
       clock_gettime(CLOCK_MONOTONIC, &t0);
       if (!it->expr) continue; /* loaded for its definitions only: not checked, not run */
-      if (!session_eval(s, it->expr, &v)) return false;
+      if (failed) {
+        skipped++;
+        continue;
+      }
+      if (!session_eval(s, it->expr, &v)) {
+        if (!repl_style) return false;
+        failed = true; /* the REPL goes on listing the definitions, which were made */
+        continue;
+      }
       clock_gettime(CLOCK_MONOTONIC, &t1);
       if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
     } else if (repl_style) {
@@ -241,5 +251,8 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
       fflush(stdout);
     }
   }
-  return true;
+  if (skipped)
+    fprintf(stderr, "%s: %s after the failed one did not run\n", prog->items[0].src->span.src->name,
+            skipped == 1 ? "the expression" : ir_printf("the %d expressions", skipped));
+  return !failed;
 }
