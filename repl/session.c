@@ -167,7 +167,7 @@ void session_catch_interrupts(struct sigaction *old) {
 bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
   struct sigaction old;
   session_catch_interrupts(&old);
-  IrDiags diags = {0};
+  IrDiags diags = {.input = s->input}; /* an error in an earlier input's definition names that input */
   bool ok = rt_eval(s->program, e, out, &diags);
   sigaction(SIGINT, &old, NULL);
   fflush(stdout);
