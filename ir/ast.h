@@ -231,15 +231,17 @@ typedef enum {
   IR_ITEM_DEF,  /* def @name...: `fn` holds an IR_EXPR_FN */
   IR_ITEM_DATA, /* data / type declarations */
   IR_ITEM_EXPR, /* a top-level expression */
+  IR_ITEM_LET,  /* a REPL input's `let %x = e` with no body: a session binding (IrParseOptions) */
 } IrItemKind;
 
 typedef struct IrItem {
   IrItemKind kind;
   IrSpan span;
-  Sym name; /* DEF: the global's name (no sigil); DATA: the ADT's name */
+  Sym name; /* DEF: the global's name (no sigil); DATA: the ADT's name; LET: the variable's */
   IrExpr *fn;
   IrData data;
-  IrExpr *expr;
+  IrExpr *expr; /* EXPR; LET: `let %x = e; %x`, which checks and evaluates the binding */
+  IrParam var;  /* LET: the variable and its written type, as the input wrote them */
   /* DEF, DATA: the comment block written directly above it, without its markers (:doc shows it),
    * or NULL. Not part of the program: the printer leaves it out and equality ignores it. */
   const char *doc;
@@ -253,6 +255,7 @@ typedef struct IrProgram {
   size_t meta_len;
   int nitems;
   IrItem *items;
+  bool session; /* a REPL input (IrParseOptions.session_lets): it sees the session's bindings */
 } IrProgram;
 
 IrExpr *ir_expr_new(IrExprKind kind, IrSpan span);

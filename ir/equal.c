@@ -206,7 +206,8 @@ static bool item_equal(const IrItem *a, const IrItem *b) {
   switch (a->kind) {
   case IR_ITEM_DEF: return ir_expr_equal(a->fn, b->fn);
   case IR_ITEM_DATA: return data_equal(&a->data, &b->data);
-  case IR_ITEM_EXPR: return ir_expr_equal(a->expr, b->expr);
+  case IR_ITEM_EXPR:
+  case IR_ITEM_LET: return ir_expr_equal(a->expr, b->expr);
   }
   UNREACHABLE("an item of no kind");
   return false;

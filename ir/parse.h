@@ -17,6 +17,9 @@ typedef struct IrParseOptions {
    * constructor (`Nil`) as its value (`Nil()`). May be NULL. */
   int (*ctor_arity)(void *ctx, Sym name);
   void *ctx;
+  /* A REPL input: a top-level `let %x = e` with nothing after it on its line is a session binding
+   * (IR_ITEM_LET), which later inputs see. */
+  bool session_lets;
 } IrParseOptions;
 
 typedef struct IrParseResult {

@@ -1438,6 +1438,41 @@ static _Noreturn void end_of_item_error(Parser *P) {
            "expected an operator or `;` after this expression, found %s", describe(t));
 }
 
+/* A REPL input's `let %x = e` that ends its line: a session binding, whose expression is
+ * `let %x = e; %x` (so that a function is recursive and generalized as any let's). False, having
+ * read nothing, when a `;` follows: an ordinary let expression. */
+static bool parse_session_let(Parser *P, IrItem *item) {
+  int start = P->pos;
+  IrToken *t = next(P);
+  IrToken *v = at(P, IR_TOK_LOCAL) ? next(P) : NULL;
+  if (!v) {
+    P->pos = start; /* the ordinary parse says what is wrong */
+    return false;
+  }
+  IrParam var = {v->sym, NULL, v->span, 0, NULL};
+  if (accept(P, IR_TOK_COLON)) var.ann = parse_type(P);
+  expect(P, IR_TOK_ASSIGN, "after the variable");
+  P->toplevel = true;
+  IrExpr *value = parse_expr(P);
+  P->toplevel = false;
+  if (!at(P, IR_TOK_EOF) && !cur(P)->nl_before) {
+    P->pos = start;
+    return false;
+  }
+  IrExpr *let = ir_expr_new(IR_EXPR_LET, span_from(P, t->span));
+  let->u.let.how = IR_LET_PLAIN;
+  let->u.let.var = var;
+  let->u.let.value = value;
+  let->u.let.body = ir_expr_new(IR_EXPR_LOCAL, v->span);
+  let->u.let.body->u.name = v->sym;
+  item->kind = IR_ITEM_LET;
+  item->name = v->sym;
+  item->var = var;
+  item->expr = let;
+  item->span = let->span;
+  return true;
+}
+
 static void parse_items(Parser *P, IrProgram *prog) {
   IR_VEC(IrItem) items = {0};
   while (!at(P, IR_TOK_EOF)) {
@@ -1463,6 +1498,7 @@ static void parse_items(Parser *P, IrProgram *prog) {
     } else if (at(P, IR_TOK_IDENT) && !strcmp(cur(P)->sym->name, "extern") && !cur(P)[1].nl_before &&
                (cur(P)[1].kind == IR_TOK_KW_TYPE || cur(P)[1].kind == IR_TOK_KW_DATA)) {
       parse_extern_data(P, &item);
+    } else if (P->opt && P->opt->session_lets && at(P, IR_TOK_KW_LET) && parse_session_let(P, &item)) {
     } else {
       IrToken *t = cur(P);
       P->toplevel = true;
@@ -1537,6 +1573,7 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
   if (what == PARSE_PROGRAM) {
     IrProgram *prog = IR_NEW(IrProgram);
     prog->src = src;
+    prog->session = opt && opt->session_lets;
     if (toks.meta) {
       prog->meta = P.meta;
       prog->meta_text = src->text + toks.meta_off;

@@ -645,6 +645,15 @@ static void print_item(Printer *p, const IrItem *item) {
     break;
   case IR_ITEM_DATA: print_data(p->b, &item->data); break;
   case IR_ITEM_EXPR: print_expr(p, item->expr, 0, PREC_SEQ); break;
+  case IR_ITEM_LET:
+    ir_buf_printf(p->b, "let %%%s", item->var.name->name);
+    if (item->var.ann) {
+      ir_buf_puts(p->b, " : ");
+      print_type(p->b, item->var.ann, true);
+    }
+    ir_buf_puts(p->b, " = ");
+    print_expr(p, item->expr->u.let.value, 0, PREC_EXPR);
+    break;
   }
 }
 

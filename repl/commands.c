@@ -258,6 +258,20 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
   return false;
 }
 
+/* The session's bindings (`let %x = e` at the REPL, `%it`): `:show bindings`. */
+static bool cmd_show(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  if (strcmp(arg, "bindings")) {
+    fprintf(stderr, "<repl>: :show knows `bindings`, not `%s`\n", arg);
+    return false;
+  }
+  IrBuf b;
+  ir_buf_init(&b);
+  session_show_bindings(s, &b);
+  puts(b.len ? b.data : "(no bindings yet: `let %x = 1` at the prompt makes one, and each value shown is `%it`)");
+  return true;
+}
+
 static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
@@ -267,6 +281,7 @@ static const Command commands[] = {
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
     {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
+    {":show", NULL, "bindings", "the values bound by `let %x = ...` at the prompt, and `%it`", cmd_show},
     {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
     {":help", ":h", "", "this list (also :?)", cmd_help},
     {":quit", ":q", "", "leave (Ctrl-D on an empty line too)", cmd_quit},
@@ -277,7 +292,8 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
   (void)s, (void)arg, (void)quit;
   puts("Enter definitions (def, data, type) and expressions; an input continues on `...` lines\n"
        "while brackets are open or a definition is incomplete, or between :{ and :} lines.\n"
-       "After an expression relay shows `- : TYPE = VALUE`, after a definition `@name : TYPE`.\n"
+       "After an expression relay shows `- : TYPE = VALUE` (and `%it` is that value), after a\n"
+       "definition `@name : TYPE`; `let %x = EXPR` alone on its line binds `%x` for later inputs.\n"
        "Ctrl-C interrupts an evaluation; Ctrl-D leaves. Commands (each may be shortened):");
   for (int i = 0; i < NCOMMANDS; i++) {
     const Command *c = &commands[i];

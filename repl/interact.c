@@ -101,8 +101,8 @@ static void offer(Candidates *c, const char *name) {
   IR_VEC_PUSH(c->names, name);
 }
 
-/* Candidates for the word being completed: commands after `:`, globals after `@`, file names
- * after :load, else constructors, data types and operators. */
+/* Candidates for the word being completed: commands after `:`, globals after `@`, the session's
+ * bindings after `%`, file names after :load, else constructors, data types and operators. */
 static char *complete_word(const char *text, int state) {
   Candidates *c = &completion.found;
   const Session *s = completion.session;
@@ -114,6 +114,10 @@ static char *complete_word(const char *text, int state) {
     } else if (text[0] == '@') {
       for (int i = 0; i < s->items.len; i++)
         if (s->items.items[i]->kind == IR_ITEM_DEF) offer(c, ir_printf("@%s", s->items.items[i]->name->name));
+    } else if (text[0] == '%') {
+      const IrTDef *const *bindings;
+      int n = ty_bindings(s->module, &bindings);
+      for (int i = 0; i < n; i++) offer(c, ir_printf("%%%s", bindings[i]->name->name));
     } else {
       for (int i = 0; i < s->items.len; i++) {
         const IrItem *it = s->items.items[i];

@@ -61,7 +61,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
   size_t nnew = 0;
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
-    if (it->kind != IR_ITEM_EXPR) nnew += 1 + (it->kind == IR_ITEM_DATA ? (size_t)it->data.nctors : 0);
+    if (it->kind == IR_ITEM_DEF || it->kind == IR_ITEM_DATA) nnew += 1 + (it->kind == IR_ITEM_DATA ? (size_t)it->data.nctors : 0);
   }
   ir_symmap_reserve(&s->defs, nnew); /* room, so that what follows cannot fail halfway */
   ir_symmap_reserve(&s->datas, nnew);
@@ -71,7 +71,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
   ir_trap_pop(&trap); /* nothing below allocates */
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
-    if (it->kind == IR_ITEM_EXPR) continue;
+    if (it->kind != IR_ITEM_DEF && it->kind != IR_ITEM_DATA) continue;
     IR_VEC_PUSH(s->items, it);
     ir_symmap_put(it->kind == IR_ITEM_DEF ? &s->defs : &s->datas, it->name, (void *)it);
     for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
@@ -103,7 +103,10 @@ IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, s
                                bool *incomplete) {
   IrSource *src = ir_source_new(name, text, len);
   src->input = s->input;
-  return load_source(s, src, quiet_if_incomplete, incomplete, false);
+  s->parse.session_lets = true; /* a REPL input may bind `let %x = e` for the ones after it */
+  IrTProgram *p = load_source(s, src, quiet_if_incomplete, incomplete, false);
+  s->parse.session_lets = false;
+  return p;
 }
 
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrTFn **expr) {
@@ -143,6 +146,9 @@ bool session_describe(const Session *s, const IrItem *item, const IrType *type, 
   } else if (item->kind == IR_ITEM_EXPR) {
     ir_buf_puts(out, "- : ");
     ir_print_type(out, type);
+  } else if (item->kind == IR_ITEM_LET) {
+    ir_buf_printf(out, "%%%s : ", item->name->name);
+    ir_print_type(out, type);
   } else {
     UNREACHABLE("an item of no kind");
     return false;
@@ -181,6 +187,27 @@ static double seconds(struct timespec a, struct timespec b) {
   return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 }
 
+/* ` = VALUE` after a description; a matrix starts on its own line, its rows aligned. */
+static void append_value(IrBuf *out, RtValue v) {
+  IrBuf value;
+  ir_buf_init(&value);
+  rt_print_display(&value, v);
+  ir_buf_puts(out, strchr(value.data, '\n') ? " =\n" : " = ");
+  ir_buf_puts(out, value.data);
+}
+
+void session_show_bindings(const Session *s, IrBuf *out) {
+  const IrTDef *const *all;
+  int n = ty_bindings(s->module, &all);
+  for (int i = 0; i < n; i++) {
+    if (ty_binding(s->module, all[i]->name) != all[i]) continue; /* bound again since */
+    if (out->len) ir_buf_putc(out, '\n');
+    ir_buf_printf(out, "%%%s : ", all[i]->name->name);
+    ir_print_type(out, all[i]->scheme);
+    append_value(out, rt_value_of(s->program, all[i]));
+  }
+}
+
 /* Prints a value as session_run shows it; false if memory ran out while formatting it (said). */
 static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_style, double seconds_taken,
                          size_t bytes) {
@@ -192,13 +219,9 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   }
   IrBuf out;
   ir_buf_init(&out);
-  if (repl_style) { /* a matrix starts on its own line, its rows aligned */
-    IrBuf value;
-    ir_buf_init(&value);
-    rt_print_display(&value, v);
+  if (repl_style) {
     session_describe(s, it->src, it->type, &out);
-    ir_buf_puts(&out, strchr(value.data, '\n') ? " =\n" : " = ");
-    ir_buf_puts(&out, value.data);
+    append_value(&out, v);
   } else {
     rt_print_value(&out, v);
   }
@@ -219,7 +242,7 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
   int skipped = 0; /* expressions after the failed one */
   for (int i = 0; i < prog->nitems; i++) {
     const IrTItem *it = &prog->items[i];
-    if (it->src->kind == IR_ITEM_EXPR) {
+    if (it->src->kind == IR_ITEM_EXPR || it->src->kind == IR_ITEM_LET) {
       RtValue v;
       struct timespec t0, t1;
       size_t bytes = rt_heap_allocated();
@@ -235,6 +258,10 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
         continue;
       }
       clock_gettime(CLOCK_MONOTONIC, &t1);
+      if (it->def) { /* `%x` or `%it`, for the inputs after this one */
+        rt_set_value(s->program, it->def, v);
+        ty_bind_value(s->module, it->def);
+      }
       if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
     } else if (repl_style) {
       IrTrap trap;

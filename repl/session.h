@@ -61,6 +61,9 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style);
 /* `@name : TYPE` for a definition, `- : TYPE` for an expression (of type `type`), and a line per
  * constructor (`Cons : fn<a>(a, List[a]) -> List[a]`) for a data declaration, as the REPL shows them. */
 bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out);
+/* `%x : TYPE = VALUE` for each of the session's bindings (a REPL input's `let %x = e`, `%it`)
+ * that is the newest of its name, in the order they were made, a line each. */
+void session_show_bindings(const Session *s, IrBuf *out);
 /* The interactive loop; returns the exit status. */
 int session_interact(Session *s);
 

@@ -25,6 +25,11 @@ typedef struct {
 
 typedef struct {
   RtCode h;
+  const RtFn *binding;
+} CodeBinding; /* a session binding (`%x`, `%it`): its value is binding->value when this runs */
+
+typedef struct {
+  RtCode h;
   int n;
   int *slots;
   RtCode **values;
@@ -137,6 +142,7 @@ RtValue rt_exec_meta(const RtCode *c, RtFrame *f);
 RtValue rt_exec_free(const RtCode *c, RtFrame *f);
 RtValue rt_exec_slot(const RtCode *c, RtFrame *f);
 RtValue rt_exec_env(const RtCode *c, RtFrame *f);
+RtValue rt_exec_binding(const RtCode *c, RtFrame *f);
 RtValue rt_exec_let(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tuple(const RtCode *c, RtFrame *f);
 RtValue rt_exec_proj(const RtCode *c, RtFrame *f);

@@ -456,6 +456,11 @@ RtValue rt_exec_free(const RtCode *c, RtFrame *f) {
 RtValue rt_exec_slot(const RtCode *c, RtFrame *f) { return f->slots[((const CodeVar *)c)->index]; }
 RtValue rt_exec_env(const RtCode *c, RtFrame *f) { return f->env[((const CodeVar *)c)->index]; }
 
+RtValue rt_exec_binding(const RtCode *c, RtFrame *f) {
+  (void)f;
+  return ((const CodeBinding *)c)->binding->value;
+}
+
 RtValue rt_exec_let(const RtCode *c, RtFrame *f) {
   const CodeLet *k = (const CodeLet *)c;
   for (int i = 0; i < k->n; i++) f->slots[k->slots[i]] = run(k->values[i], f);

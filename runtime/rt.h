@@ -193,7 +193,7 @@ struct RtFn {
   RtCode *body;
   RtValue (*native)(const RtFn *fn, RtValue *args, const IrExpr *site);
   const void *native_data; /* the constructor or operator of a native function */
-  RtValue value;           /* a global's closure value (no captures), made once */
+  RtValue value;           /* a global's closure value (no captures), made once; a session binding's value */
 };
 
 /* Compiles a top-level expression (checked as the body of a function of no parameters). */

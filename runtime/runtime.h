@@ -86,6 +86,11 @@ void rt_compile_program(RtProgram *p, const IrTProgram *prog);
  * and false is returned; definitions and values made before stay intact. */
 bool rt_eval(RtProgram *p, const IrTFn *e, RtValue *out, IrDiags *diags);
 
+/* A session binding's value (IrTDef.value: `%x`, `%it`), set once its item has run; code
+ * compiled against p reads it when it runs. */
+void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v);
+RtValue rt_value_of(const RtProgram *p, const IrTDef *def);
+
 /* Calls a global function of p that takes no arguments (`@main`), as rt_eval. */
 bool rt_call_global(RtProgram *p, const IrTDef *def, RtValue *out, IrDiags *diags);
 

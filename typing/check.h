@@ -15,6 +15,8 @@ struct TyModule {
   IrSymMap ctors;   /* name -> newest IrTCtor */
   IrPtrMap schemes; /* IrCtor -> its IrTCtor, for every constructor ever declared */
   int ndefs;        /* IrTDef ids given so far (a chunk that fails leaves a gap) */
+  IrSymMap values;  /* name (no sigil) -> newest session binding (an IrTDef with `value`) */
+  IR_VEC(const IrTDef *) bindings; /* every session binding made, in order */
   IrType *op_schemes[IR_OP_COUNT]; /* built on first use (ops.c) */
 };
 
@@ -62,6 +64,8 @@ typedef struct TyCheck {
   TyParamList tparams;            /* rigid type parameters in scope */
   TyParamList *implicit;          /* collects implicit parameters of a signature, or NULL */
   IrSymMap chunk_defs;            /* name -> TyDef of this chunk */
+  bool session;                   /* checking a REPL input: the session's bindings are in scope */
+  IrSymMap chunk_values;          /* its session bindings so far: name -> IrTDef */
   IrSymMap chunk_adts;            /* name -> IrData of this chunk */
   IrSymMap chunk_ctors;           /* name -> IrCtor of this chunk */
   IrSymMap *flexible;             /* in a literal's signature: unknown type names -> holes */

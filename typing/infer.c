@@ -583,7 +583,20 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
     c->graph_use = outer;
     return t;
   }
+  if (!l && c->session) { /* a session binding: a REPL input's `let %x = e` or `%it` */
+    const IrTDef *def = ir_symmap_get(&c->chunk_values, e->u.name);
+    if (!def) def = ir_symmap_get(&c->m->values, e->u.name);
+    if (def) {
+      IrTExpr *t = texpr(IR_EXPR_GLOBAL, e, ty_instantiate(c, def->scheme, 0, NULL, e->span, NULL, NULL));
+      t->u.def = def;
+      if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
+      return t;
+    }
+  }
   if (!l) {
+    if (c->session && !strcmp(e->u.name->name, "it"))
+      ty_fail(c, e->span, "`%%it` has no value yet: it is the value of the last expression the REPL showed (one "
+                          "whose type is fully known)");
     const char *hint = ir_symmap_get(&c->m->globals, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
                            ? ir_printf("hint: a global function is written `@%s`", e->u.name->name)
                            : NULL;

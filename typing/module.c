@@ -276,7 +276,7 @@ static void check_group(TyCheck *c, DefList *group) {
 /* A top-level expression: inferred, defaulted and generalized (for display: `Nil()` is a
  * List[t1]); its root node's type is that scheme. An expression with `free_var`s is typed as a
  * function of them, in the order they are declared; running it fails at the first. */
-static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type) {
+static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type, bool *closed) {
   start_group(c);
   c->free_vars.len = 0;
   IrTFn *fn = ty_toplevel(c, e);
@@ -292,6 +292,11 @@ static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type) {
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
+  if (closed) {
+    TyIdList holes = {0};
+    ty_holes_of(&c->cx, t, &holes);
+    *closed = holes.len == 0;
+  }
   /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names. */
   IrType *scheme = ty_generalize(c, t, 0, NULL);
   ty_check_size(c, e->span, scheme, true, "this expression");
@@ -301,6 +306,58 @@ static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type) {
   ty_annotate(c, fn);
   *type = scheme;
   return fn;
+}
+
+/* Whether e is a syntactic value (SML's value restriction): what evaluating cannot allocate a
+ * reference in, so that its type may be generalized. */
+static bool syntactic_value(const IrExpr *e) {
+  switch (e->kind) {
+  case IR_EXPR_FN:
+  case IR_EXPR_LIT:
+  case IR_EXPR_TENSOR:
+  case IR_EXPR_FILL:
+  case IR_EXPR_LOCAL:
+  case IR_EXPR_GLOBAL:
+  case IR_EXPR_OP:
+  case IR_EXPR_CTOR: return true;
+  case IR_EXPR_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++)
+      if (!syntactic_value(e->u.tuple.fields[i])) return false;
+    return true;
+  case IR_EXPR_CALL:
+    if (e->u.call.callee->kind != IR_EXPR_CTOR) return false;
+    for (int i = 0; i < e->u.call.nargs; i++)
+      if (!syntactic_value(e->u.call.args[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* A top-level expression, or a REPL input's `let %x = e` (checked as `let %x = e; %x`). In a REPL
+ * input each makes a session binding, `%x` or `%it`, when its type is closed, or it is a
+ * syntactic value of a function type (a scheme, instantiated at each use). A `let` whose type is
+ * neither is an error; an expression's just binds no `%it`. */
+static void check_toplevel(TyCheck *c, IrTItem *ti) {
+  const IrItem *it = ti->src;
+  bool closed;
+  ti->expr = check_expression(c, it->expr, &ti->type, &closed);
+  if (!c->session) return;
+  const IrExpr *value = it->kind == IR_ITEM_LET ? it->expr->u.let.value : it->expr;
+  bool bindable = closed || (ti->type->kind == IR_TYPE_FUNC && syntactic_value(value));
+  if (!bindable && it->kind == IR_ITEM_LET)
+    ty_fail_notes(c, it->var.span,
+                  TY_NOTES(ir_printf("hint: give `%%%s` a type with no unknown parts: `let %%%s : TYPE = ...`",
+                                     it->name->name, it->name->name)),
+                  "the type of `%%%s` is not fully known (%s), so later inputs could not use it", it->name->name,
+                  ir_type_str(ti->type));
+  if (!bindable) return;
+  IrTDef *def = ti->def = IR_NEW(IrTDef);
+  def->item = it;
+  def->name = it->kind == IR_ITEM_LET ? it->name : ir_sym("it");
+  def->id = c->m->ndefs++;
+  def->scheme = ti->type;
+  def->value = true;
+  ir_symmap_put(&c->chunk_values, def->name, def);
 }
 
 static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressions) {
@@ -348,12 +405,12 @@ static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressio
   for (int g = 0; g < t.groups.len; g++) check_group(c, &t.groups.items[g]);
 
   for (int i = 0; expressions && i < prog->nitems; i++)
-    if (prog->items[i].kind == IR_ITEM_EXPR) tp->items[i].expr = check_expression(c, prog->items[i].expr, &tp->items[i].type);
+    if (prog->items[i].kind == IR_ITEM_EXPR || prog->items[i].kind == IR_ITEM_LET) check_toplevel(c, &tp->items[i]);
   return tp;
 }
 
 static IrTProgram *check_chunk(TyModule *m, const IrProgram *prog, IrDiags *diags, bool expressions) {
-  TyCheck c = {.m = m, .diags = diags};
+  TyCheck c = {.m = m, .diags = diags, .session = prog->session};
   jmp_buf fail;
   c.fail = &fail;
   if (setjmp(fail)) return NULL;
@@ -361,17 +418,20 @@ static IrTProgram *check_chunk(TyModule *m, const IrProgram *prog, IrDiags *diag
 }
 
 void ty_commit(TyModule *m, const IrTProgram *tp) {
-  size_t ndefs = 0, nadts = 0, nctors = 0;
+  size_t ndefs = 0, nadts = 0, nctors = 0, nvalues = 0;
   for (int i = 0; i < tp->nitems; i++) {
     const IrItem *it = tp->items[i].src;
     if (it->kind == IR_ITEM_DATA) nadts++, nctors += (size_t)it->data.nctors;
     else if (it->kind == IR_ITEM_DEF) ndefs++;
+    else if (tp->items[i].def) nvalues++; /* bound later (ty_bind_value), which must not allocate */
   }
   /* Room first (this may run out of memory, leaving the module as it was), then no allocation. */
   ir_symmap_reserve(&m->adts, nadts);
   ir_symmap_reserve(&m->ctors, nctors);
   ir_ptrmap_reserve(&m->schemes, nctors);
   ir_symmap_reserve(&m->globals, ndefs);
+  ir_symmap_reserve(&m->values, nvalues);
+  IR_VEC_RESERVE(m->bindings, (int)nvalues);
   for (int i = 0; i < tp->nitems; i++) {
     const IrTItem *ti = &tp->items[i];
     const IrItem *it = ti->src;
@@ -388,6 +448,19 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
 }
 
 IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
+
+void ty_bind_value(TyModule *m, const IrTDef *def) {
+  ASSERT(def->value && m->bindings.len < m->bindings.cap); /* room made at ty_commit */
+  IR_VEC_PUSH(m->bindings, def);
+  ir_symmap_put(&m->values, def->name, (void *)def);
+}
+
+int ty_bindings(const TyModule *m, const IrTDef *const **out) {
+  *out = m->bindings.items;
+  return m->bindings.len;
+}
+
+const IrTDef *ty_binding(const TyModule *m, Sym name) { return ir_symmap_get(&m->values, name); }
 
 IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *diags) {
   return check_chunk(m, prog, diags, false);
@@ -440,11 +513,11 @@ const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags) {
 }
 
 IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags) {
-  TyCheck c = {.m = m, .diags = diags};
+  TyCheck c = {.m = m, .diags = diags, .session = true};
   jmp_buf fail;
   c.fail = &fail;
   if (setjmp(fail)) return NULL;
-  IrTFn *fn = check_expression(&c, e, type);
+  IrTFn *fn = check_expression(&c, e, type, NULL);
   /* A global named alone shows its scheme as declared (`-t @map` keeps `a` and `b`). */
   if (fn->body->kind == IR_EXPR_GLOBAL && fn->body->u.def) *type = fn->body->u.def->scheme;
   return fn;

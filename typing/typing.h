@@ -34,6 +34,15 @@ IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *di
  * memory, unwinding to the caller's trap) none. */
 void ty_commit(TyModule *m, const IrTProgram *prog);
 
+/* Session bindings: a REPL input's `let %x = e` and `%it` (IrTItem.def with `value`), checked
+ * with their input but joining the module only here, once their value has been computed (an
+ * evaluation that fails binds nothing). Later REPL inputs and expressions see the newest of
+ * each name; files do not. */
+void ty_bind_value(TyModule *m, const IrTDef *def); /* allocates nothing: ty_commit made room */
+/* Every binding made, in order (the newest of a name is ty_binding's); returns their number. */
+int ty_bindings(const TyModule *m, const IrTDef *const **out);
+const IrTDef *ty_binding(const TyModule *m, Sym name);
+
 /* A standalone expression (`-t`, `-e`, `:t`), checked as the body of a function of no parameters;
  * *type is its type, generalized for display. NULL on error. */
 IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags);
