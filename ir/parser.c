@@ -1039,8 +1039,9 @@ static IrExpr *parse_name(Parser *P) {
   }
   if (!strcmp(s->name, "return")) { /* `{ ...; return %x }` */
     const IrToken *v = cur(P);
-    bool alone = is_one_token_arg(v) && !v->nl_before && (v[1].kind == IR_TOK_RBRACE || v[1].kind == IR_TOK_SEMI);
-    const char *hint = alone ? ir_printf("write `%.*s` alone as the block's last expression", (int)v->span.len,
+    bool alone = is_one_token_arg(v) && !v->nl_before &&
+                 (v[1].kind == IR_TOK_RBRACE || v[1].kind == IR_TOK_SEMI || v[1].kind == IR_TOK_EOF);
+    const char *hint = alone ? ir_printf("write `%.*s` alone, without `return`", (int)v->span.len,
                                          v->span.src->text + v->span.off)
                              : "drop `return` and end the block with the value";
     error_at(P, t, hint, "Relay has no `return`: a block's value is its last expression");
