@@ -237,6 +237,23 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   return !ferror(stdout); /* output that cannot be written stops the run (main says so) */
 }
 
+/* `@name : TYPE` after a definition; false if memory ran out while making it (said). */
+static bool show_definition(Session *s, const IrTItem *it) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
+    return false;
+  }
+  IrBuf out;
+  ir_buf_init(&out);
+  bool shown = session_describe(s, it->src, it->type, &out);
+  ir_trap_pop(&trap);
+  if (shown) puts(out.data);
+  fflush(stdout);
+  return true;
+}
+
 bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
   bool failed = false;
   int skipped = 0; /* expressions after the failed one */
@@ -263,19 +280,8 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
         ty_bind_value(s->module, it->def);
       }
       if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
-    } else if (repl_style) {
-      IrTrap trap;
-      ir_trap_push(&trap, NULL);
-      if (setjmp(trap.jb) != 0) {
-        report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
-        return false;
-      }
-      IrBuf out;
-      ir_buf_init(&out);
-      bool shown = session_describe(s, it->src, it->type, &out);
-      ir_trap_pop(&trap);
-      if (shown) puts(out.data);
-      fflush(stdout);
+    } else if (repl_style && !show_definition(s, it)) {
+      return false;
     }
   }
   if (skipped)
