@@ -200,7 +200,6 @@ void session_show_bindings(const Session *s, IrBuf *out) {
   const IrTDef *const *all;
   int n = ty_bindings(s->module, &all);
   for (int i = 0; i < n; i++) {
-    if (ty_binding(s->module, all[i]->name) != all[i]) continue; /* bound again since */
     if (out->len) ir_buf_putc(out, '\n');
     ir_buf_printf(out, "%%%s : ", all[i]->name->name);
     ir_print_type(out, all[i]->scheme);
@@ -276,8 +275,10 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
       }
       clock_gettime(CLOCK_MONOTONIC, &t1);
       if (it->def) { /* `%x` or `%it`, for the inputs after this one */
+        const IrTDef *old = ty_binding(s->module, it->def->name);
         rt_set_value(s->program, it->def, v);
         ty_bind_value(s->module, it->def);
+        if (old) rt_forget_value(s->program, old); /* a big %it is not kept for ever */
       }
       if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
     } else if (repl_style && !show_definition(s, it)) {

@@ -550,6 +550,11 @@ void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v) {
   if (fn) fn->value = v;
 }
 
+void rt_forget_value(RtProgram *p, const IrTDef *def) {
+  ASSERT(def->value && def->id < p->globals.len);
+  if (def->id < p->globals.len) p->globals.items[def->id] = NULL;
+}
+
 RtValue rt_value_of(const RtProgram *p, const IrTDef *def) {
   const RtFn *fn = global_fn(p, def);
   return fn ? fn->value : rt_unit();

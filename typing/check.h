@@ -16,7 +16,7 @@ struct TyModule {
   IrPtrMap schemes; /* IrCtor -> its IrTCtor, for every constructor ever declared */
   int ndefs;        /* IrTDef ids given so far (a chunk that fails leaves a gap) */
   IrSymMap values;  /* name (no sigil) -> newest session binding (an IrTDef with `value`) */
-  IR_VEC(const IrTDef *) bindings; /* every session binding made, in order */
+  IR_VEC(const IrTDef *) bindings; /* the newest session binding of each name, in order made */
   IrType *op_schemes[IR_OP_COUNT]; /* built on first use (ops.c) */
 };
 

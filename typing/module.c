@@ -451,6 +451,13 @@ IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags)
 
 void ty_bind_value(TyModule *m, const IrTDef *def) {
   ASSERT(def->value && m->bindings.len < m->bindings.cap); /* room made at ty_commit */
+  const IrTDef *old = ir_symmap_get(&m->values, def->name);
+  for (int i = 0; old && i < m->bindings.len; i++) /* the list keeps the newest of each name only */
+    if (m->bindings.items[i] == old) {
+      memmove(&m->bindings.items[i], &m->bindings.items[i + 1], sizeof(old) * (size_t)(m->bindings.len - i - 1));
+      m->bindings.len--;
+      break;
+    }
   IR_VEC_PUSH(m->bindings, def);
   ir_symmap_put(&m->values, def->name, (void *)def);
 }

@@ -39,7 +39,7 @@ void ty_commit(TyModule *m, const IrTProgram *prog);
  * evaluation that fails binds nothing). Later REPL inputs and expressions see the newest of
  * each name; files do not. */
 void ty_bind_value(TyModule *m, const IrTDef *def); /* allocates nothing: ty_commit made room */
-/* Every binding made, in order (the newest of a name is ty_binding's); returns their number. */
+/* The newest binding of each name, in the order they were made; returns their number. */
 int ty_bindings(const TyModule *m, const IrTDef *const **out);
 const IrTDef *ty_binding(const TyModule *m, Sym name);
 
