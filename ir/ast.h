@@ -243,6 +243,9 @@ typedef struct IrItem {
   IrData data;
   IrExpr *expr; /* EXPR; LET: `let %x = e; %x`, which checks and evaluates the binding */
   IrParam var;  /* LET: the variable and its written type, as the input wrote them */
+  /* DEF, DATA: the comment block written directly above it, without its markers (:doc shows it),
+   * or NULL. Not part of the program: the printer leaves it out and equality ignores it. */
+  const char *doc;
 } IrItem;
 
 typedef struct IrProgram {

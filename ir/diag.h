@@ -43,6 +43,7 @@ typedef struct IrDiag {
 typedef struct IrDiags {
   IrDiag *first, *last;
   int errors, warnings;
+  int input; /* the REPL input they are about, or 0: a diagnostic placed in another input names it */
 } IrDiags;
 
 IrSource *ir_source_new(const char *name, const char *text, size_t len);

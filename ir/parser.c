@@ -51,6 +51,7 @@ typedef struct Parser {
   const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
   bool saw_meta;          /* a `meta[KIND][i]` reference was read */
   IrSymMap graph;         /* the current item's graph bindings so far: name -> bound value */
+  const IrToken *cond_paren; /* the `(` that opens the condition of the `if` being read, or NULL */
 } Parser;
 
 /* ---------------------------------------------------------------- tokens and errors */
@@ -184,6 +185,43 @@ static bool is_ident(Parser *P, const char *name) {
 /* A line break before `(` or `-` ends a top-level expression: `%t` then `(1, 2).0` on the next
  * line are two items, not a call. */
 static bool item_ends_here(Parser *P) { return P->toplevel && P->nest == 0 && cur(P)->nl_before; }
+
+/* ---------------------------------------------------------------- hints for a newcomer's slips */
+
+/* The text of a span when it is short and on one line (for a hint that quotes it), else NULL. */
+static const char *short_text(IrSpan s) {
+  if (!s.src || s.len == 0 || s.len > 40 || memchr(s.src->text + s.off, '\n', s.len)) return NULL;
+  return ir_printf("%.*s", (int)s.len, s.src->text + s.off);
+}
+
+/* `if (%x = 1)`: a comparison written with the `=` of a binding. left and right are what stand on
+ * either side of it, when known. */
+static _Noreturn void assignment_in_condition(Parser *P, const IrToken *eq, IrSpan left, IrSpan right) {
+  const char *l = short_text(left), *r = short_text(right);
+  const char *hint = l && r ? ir_printf("did you mean `%s == %s`?", l, r) : "did you mean `==`?";
+  error_at(P, eq, hint, "`=` binds a variable (`%%x = e;`); a comparison is written `==`");
+}
+
+/* `@f 3`: a function name followed on its line by what reads as its argument. */
+static bool is_name_expr(const IrExpr *e) {
+  return e->kind == IR_EXPR_GLOBAL || e->kind == IR_EXPR_CTOR || e->kind == IR_EXPR_OP; /* a local: not surely a function */
+}
+static bool is_one_token_arg(const IrToken *t) {
+  return t->kind == IR_TOK_NUMBER || t->kind == IR_TOK_LOCAL || t->kind == IR_TOK_GLOBAL || t->kind == IR_TOK_IDENT ||
+         t->kind == IR_TOK_STRING;
+}
+static _Noreturn void juxtaposed_call(Parser *P, const IrExpr *callee) {
+  const char *f = short_text(callee->span);
+  IrBuf args;
+  ir_buf_init(&args);
+  /* `@f 1 2`: the arguments that are one token each, up to the first that is not */
+  for (const IrToken *t = cur(P); is_one_token_arg(t) && !t->nl_before && args.len < 40; t++)
+    ir_buf_printf(&args, "%s%.*s", args.len ? ", " : "", (int)t->span.len, t->span.src->text + t->span.off);
+  const char *hint = f && args.len ? ir_printf("calls are written `%s(%s)`", f, args.data)
+                                   : "calls are written with the arguments in parentheses, as in `@f(3)`";
+  error_at(P, cur(P), hint, "%s is followed by %s, but a call's arguments go in parentheses",
+           f ? ir_printf("`%s`", f) : "this name", describe(cur(P)));
+}
 
 /* ---------------------------------------------------------------- literals */
 
@@ -662,7 +700,11 @@ static IrExpr *parse_fn(Parser *P) {
 static IrExpr *parse_if(Parser *P) {
   IrToken *t = next(P);
   IrExpr *e = ir_expr_new(IR_EXPR_IF, t->span);
+  const IrToken *outer = P->cond_paren;
+  P->cond_paren = at(P, IR_TOK_LPAREN) ? cur(P) : NULL;
   e->u.ifx.cond = parse_expr(P);
+  P->cond_paren = outer;
+  if (at(P, IR_TOK_ASSIGN)) assignment_in_condition(P, cur(P), e->u.ifx.cond->span, (IrSpan){0}); /* if %x = 1 { */
   e->u.ifx.then = parse_block(P, "to start the `then` branch");
   if (!at(P, IR_TOK_KW_ELSE))
     error_at(P, cur(P), "every `if` is an expression, so it needs an `else { ... }` branch",
@@ -1001,6 +1043,15 @@ static IrExpr *parse_name(Parser *P) {
                  e->u.meta.kind->name);
     return e;
   }
+  if (!strcmp(s->name, "return")) { /* `{ ...; return %x }` */
+    const IrToken *v = cur(P);
+    bool alone = is_one_token_arg(v) && !v->nl_before &&
+                 (v[1].kind == IR_TOK_RBRACE || v[1].kind == IR_TOK_SEMI || v[1].kind == IR_TOK_EOF);
+    const char *hint = alone ? ir_printf("write `%.*s` alone, without `return`", (int)v->span.len,
+                                         v->span.src->text + v->span.off)
+                             : "drop `return` and end the block with the value";
+    error_at(P, t, hint, "Relay has no `return`: a block's value is its last expression");
+  }
   const char *hint = ir_printf("a global function is written `@%s`, a local variable `%%%s`", s->name, s->name);
   error_at(P, t, hint, "unknown operator `%s`", s->name);
 }
@@ -1012,6 +1063,8 @@ static IrExpr *parse_paren(Parser *P) {
   bool comma = false;
   while (!at(P, IR_TOK_RPAREN)) {
     IR_VEC_PUSH(fs, parse_seq(P));
+    if (t == P->cond_paren && at(P, IR_TOK_ASSIGN)) /* if (%x + 1 = 2) */
+      assignment_in_condition(P, cur(P), fs.items[fs.len - 1]->span, (IrSpan){0});
     if (!(comma = accept(P, IR_TOK_COMMA))) break;
   }
   close_list(P, IR_TOK_RPAREN, o);
@@ -1140,7 +1193,7 @@ static IrExpr *parse_unary(Parser *P) {
     leave(P);
     const IrInfix *fix = ir_infix_of(t->kind == IR_TOK_MINUS ? IR_OP_NEGATIVE : IR_OP_LOGICAL_NOT, 1);
     IrExpr *e = call_op(fix->op, t->span, 1, a, NULL);
-    e->span = ir_span_join(t->span, a->span);
+    e->span = span_from(P, t->span); /* `-(a + b)`: up to its `)` */
     e->u.call.callee->span = t->span;
     return e;
   }
@@ -1156,6 +1209,7 @@ static const IrInfix *binary_here(Parser *P) {
 
 /* Precedence climbing over the sugar table: all binary operators are left-associative. */
 static IrExpr *parse_binary(Parser *P, int min_prec) {
+  IrSpan start = cur(P)->span; /* `(a - b) / c` starts at its `(`: the operands' spans leave out their brackets */
   IrExpr *left = parse_unary(P);
   int extra = 0;
   for (const IrInfix *op; (op = binary_here(P)) && op->prec >= min_prec;) {
@@ -1163,7 +1217,7 @@ static IrExpr *parse_binary(Parser *P, int min_prec) {
     enter(P), extra++;
     IrExpr *right = parse_binary(P, op->prec + 1);
     IrExpr *e = call_op(op->op, t->span, 2, left, right);
-    e->span = ir_span_join(left->span, right->span);
+    e->span = span_from(P, start);
     left = e;
   }
   P->depth -= extra;
@@ -1211,6 +1265,8 @@ static IrExpr *parse_seq(Parser *P) {
       let->u.let.how = IR_LET_GRAPH;
       let->u.let.var = (IrParam){v->sym, NULL, v->span, 0, NULL};
       let->u.let.value = parse_expr(P);
+      if (P->cond_paren && v == P->cond_paren + 1 && at(P, IR_TOK_RPAREN)) /* if (%x = 1) */
+        assignment_in_condition(P, v + 1, v->span, let->u.let.value->span);
       ir_symmap_put(&P->graph, v->sym, let->u.let.value);
     } else {
       IrExpr *e = parse_expr(P);
@@ -1219,6 +1275,7 @@ static IrExpr *parse_seq(Parser *P) {
         if (at(P, IR_TOK_LOCAL) && !cur(P)->nl_before && isdigit((unsigned char)cur(P)->sym->name[0]))
           error_at(P, cur(P), ir_printf("for the remainder, put a space after `%%`: `%% %s`", cur(P)->sym->name),
                    "expected an operator or `;` before `%%%s`", cur(P)->sym->name);
+        if (is_name_expr(e) && starts_element(cur(P)) && !cur(P)->nl_before) juxtaposed_call(P, e); /* @f 3 */
         if (last) {
           last->u.let.body = e;
           return first;
@@ -1457,6 +1514,11 @@ static void parse_items(Parser *P, IrProgram *prog) {
         error_at(P, cur(P), NULL, "the version attribute comes first in a file, once");
       prog->version = parse_version(P);
       continue;
+    }
+    bool declaration = at(P, IR_TOK_KW_DEF) || at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE) || is_ident(P, "extern");
+    if (declaration) { /* its documentation: the comments just above it (the lexer kept them in the text) */
+      const IrToken *before = P->pos > 0 ? cur(P) - 1 : NULL;
+      item.doc = ir_lex_doc_comment(cur(P)->span.src, before ? before->span.off + before->span.len : 0, cur(P)->span.off);
     }
     if (at(P, IR_TOK_KW_DEF)) {
       parse_def(P, &item);

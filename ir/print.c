@@ -646,14 +646,14 @@ void ir_print_expr_partial(IrBuf *b, const IrExpr *e, const IrPtrMap *types, con
 
 /* ---------------------------------------------------------------- programs */
 
-static void print_data(IrBuf *b, const IrData *d) {
-  if (d->external) {
-    ir_buf_printf(b, "extern type %s", d->name->name);
-    print_tparams(b, d->ntparams, d->tparams);
-    return;
-  }
-  ir_buf_printf(b, "data %s", d->name->name);
+void ir_print_data_head(IrBuf *b, const IrData *d) {
+  ir_buf_printf(b, "%s %s", d->external ? "extern type" : "data", d->name->name);
   print_tparams(b, d->ntparams, d->tparams);
+}
+
+static void print_data(IrBuf *b, const IrData *d) {
+  ir_print_data_head(b, d);
+  if (d->external) return;
   ir_buf_puts(b, " {");
   for (int i = 0; i < d->nctors; i++) {
     const IrCtor *c = &d->ctors[i];

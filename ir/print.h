@@ -10,6 +10,9 @@
 
 void ir_print_program(IrBuf *b, const IrProgram *prog);
 void ir_print_item(IrBuf *b, const IrItem *item);
+/* A data declaration's head as written in the seed spelling, without its constructors:
+ * `data List<a>`, `extern type Handle`. */
+void ir_print_data_head(IrBuf *b, const IrData *d);
 /* indent: the column that continuation lines of a multi-line expression start from. */
 void ir_print_expr(IrBuf *b, const IrExpr *e, int indent);
 void ir_print_pattern(IrBuf *b, const IrPattern *p);

@@ -2,6 +2,7 @@
  * argument and its help line; each returns false when it fails, as a failed input does. */
 #include "repl/commands.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,10 @@ static bool cmd_type(Session *s, const char *arg, bool *quit) {
 
 static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   (void)quit;
+  if (!strcmp(arg, "Tensor")) { /* no type until applied: the text format has no bare `Tensor` */
+    puts("Tensor : (Shape, BaseType) -> Type");
+    return true;
+  }
   IrDiags diags = {0};
   IrParseResult r = ir_parse_type(ir_source_new("<repl>", arg, strlen(arg)), &s->parse, &diags);
   const char *kind = r.type ? ty_describe_kind(s->module, r.type, &diags) : NULL;
@@ -184,6 +189,49 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
   return false;
 }
 
+/* `:doc NAME`: the comment written directly above a definition (the parser keeps it as the item's
+ * `doc`), after the name's type or the data type's head; NAME is looked up as :info looks it up. */
+static void put_doc(const char *doc, const char *what) {
+  if (!doc) {
+    printf("  (no documentation: write a comment on the lines directly above its `%s`)\n", what);
+    return;
+  }
+  for (const char *p = doc; *p;) {
+    size_t n = strcspn(p, "\n");
+    printf(n ? "  %.*s\n" : "\n", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
+}
+
+static bool cmd_doc(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  const char *name = arg[0] == '@' ? arg + 1 : arg;
+  Sym sym = ir_sym(name);
+  const IrItem *it;
+  int op = arg[0] == '@' ? -1 : ir_op_lookup(name, strlen(name));
+  if (arg[0] != '@' && (it = ir_symmap_get(&s->ctors, sym))) {
+    for (int k = 0; k < it->data.nctors; k++)
+      if (it->data.ctors[k].name == sym) printf("%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
+    put_doc(it->doc, "data");
+  } else if (arg[0] != '@' && (it = ir_symmap_get(&s->datas, sym))) {
+    IrBuf b;
+    ir_buf_init(&b);
+    ir_print_data_head(&b, &it->data);
+    puts(b.data);
+    put_doc(it->doc, it->data.external ? "extern type" : "data");
+  } else if (op >= 0) {
+    printf("%s : %s\n", ir_ops[op].name, ir_type_str(ty_operator_scheme(s->module, op)));
+    printf("  an operator: docs/operators.md describes it; :info %s lists its attributes\n", ir_ops[op].name);
+  } else if ((it = ir_symmap_get(&s->defs, sym))) {
+    printf("@%s : %s\n", name, ir_type_str(ty_global_type(s->module, sym)));
+    put_doc(it->doc, "def");
+  } else {
+    fprintf(stderr, "<repl>: nothing is named `%s` (:browse lists the definitions)\n", arg);
+    return false;
+  }
+  return true;
+}
+
 /* The newest definitions, with their types: the Prelude's or everything else's. */
 static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   (void)quit;
@@ -200,7 +248,10 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
     if (from_prelude != prelude || ir_symmap_get(newest, it->name) != it) continue;
     IrBuf b;
     ir_buf_init(&b);
-    if (it->kind == IR_ITEM_DATA) ir_buf_printf(&b, "data %s\n", it->name->name);
+    if (it->kind == IR_ITEM_DATA && !it->data.external) { /* `data List<a>`: an extern one is described whole */
+      ir_print_data_head(&b, &it->data);
+      ir_buf_putc(&b, '\n');
+    }
     session_describe(s, it, NULL, &b);
     puts(b.data);
     shown++;
@@ -209,8 +260,20 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
-/* Loads files as chunks, each running its top-level expressions; remembers them for :reload. */
+/* Loads files as chunks, each running its top-level expressions; remembers them for :reload. A
+ * file that cannot be opened is said once, and then none is loaded (not the ones before it,
+ * whose output would bury the message). */
 static bool load(Session *s, int n, const char **files) {
+  bool readable = true;
+  for (int i = 0; i < n; i++) {
+    FILE *f = fopen(files[i], "rb");
+    if (f) fclose(f);
+    else fprintf(stderr, "relay: cannot read %s: %s\n", files[i], session_read_error(errno)), readable = false;
+  }
+  if (!readable) {
+    if (n > 1) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
+    return false;
+  }
   for (int i = 0; i < n; i++) {
     IrTProgram *p = session_load_file(s, files[i], false);
     if (!p || !session_run(s, p, true)) return false;
@@ -398,6 +461,7 @@ static const Command commands[] = {
     {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
     {":explain", NULL, "[REL(TYPES)]", "the last type error step by step, or a relation such as Broadcast(...)", cmd_explain},
     {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
+    {":doc", ":d", "NAME", "the comment written above a definition or data type, with its type", cmd_doc},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
     {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
@@ -428,7 +492,8 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The edit distance between two short strings (for "did you mean"). */
+/* The edit distance between two short strings, a swap of two neighbours counting as one edit
+ * (`:tpye` is one from `:type`): for "did you mean". */
 static int distance(const char *a, const char *b) {
   int la = (int)strlen(a), lb = (int)strlen(b);
   if (la > 30 || lb > 30) return 99;
@@ -440,8 +505,25 @@ static int distance(const char *a, const char *b) {
       int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
       int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
       d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+        d[i][j] = d[i - 2][j - 2] + 1;
     }
   return d[la][lb];
+}
+
+/* An unknown command: the one it is a typo of (one edit away), else the list of them all. */
+static void unknown_command(const char *word) {
+  const char *close = NULL;
+  for (int i = 0; i < NCOMMANDS && !close; i++)
+    if (distance(word, commands[i].name) <= 1) close = commands[i].name;
+  if (close) {
+    fprintf(stderr, "<repl>: unknown command `%s`; did you mean %s? (:help lists them)\n", word, close);
+    return;
+  }
+  IrBuf names;
+  ir_buf_init(&names);
+  for (int i = 0; i < NCOMMANDS; i++) ir_buf_printf(&names, " %s", commands[i].name);
+  fprintf(stderr, "<repl>: unknown command `%s`; the commands are%s (:help says what each does)\n", word, names.data);
 }
 
 const char *repl_command_names(int i) { return i < NCOMMANDS ? commands[i].name : NULL; }
@@ -460,14 +542,7 @@ bool repl_command(Session *s, const char *line, bool *quit) {
   for (int i = 0; i < NCOMMANDS && !found && len > 2; i++) /* a longer prefix: :bro, :rel */
     if (!strncmp(commands[i].name, word, len)) found = &commands[i];
   if (!found) {
-    const char *best = NULL;
-    int best_d = 3;
-    for (int i = 0; i < NCOMMANDS; i++) {
-      int d = distance(word, commands[i].name);
-      if (d < best_d) best_d = d, best = commands[i].name;
-    }
-    fprintf(stderr, "<repl>: unknown command `%s`%s%s%s (:help lists them)\n", word, best ? "; did you mean " : "",
-            best ? best : "", best ? "?" : "");
+    unknown_command(word);
     return false;
   }
   if (*found->arg && found->arg[0] != '[' && !*a) {

@@ -154,22 +154,25 @@ static void setup_line_editing(Session *s) {
 
 /* ---------------------------------------------------------------- the loop */
 
-typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE } InputResult;
+typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE, INPUT_COMMENT } InputResult;
 
 /* Runs an input: a command, or a chunk of definitions and expressions. With more_may_come, a
- * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): the loop reads more lines. */
+ * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): the loop reads more lines; one
+ * of comments only is INPUT_COMMENT: they may document a definition on the next line (:doc). */
 static InputResult run_input(Session *s, const IrBuf *text, bool more_may_come, bool *quit) {
   const char *t = text->data + strspn(text->data, " \t\n");
   if (t[0] == ':') return repl_command(s, t, quit) ? INPUT_OK : INPUT_FAILED;
   bool incomplete = false;
   IrTProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, more_may_come, &incomplete);
   if (!prog) return more_may_come && incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
+  if (more_may_come && prog->nitems == 0) return INPUT_COMMENT;
   return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }
 
-/* The loop's state between lines: the input read so far, and whether it is a :{ ... :} block. */
+/* The loop's state between lines: the input read so far, whether it is a :{ ... :} block, and
+ * whether it is only comments so far (which a blank line or a command drops, as Python's REPL). */
 typedef struct {
-  bool tty, block, quit;
+  bool tty, block, quit, comments;
   IrBuf input;
 } Loop;
 
@@ -180,7 +183,7 @@ static bool read_and_run(Session *s, Loop *L) {
   if (ir_interrupted) { /* Ctrl-C at the prompt: drop the input */
     forget_interrupt();
     ir_buf_init(&L->input);
-    L->block = false;
+    L->block = L->comments = false;
     if (L->tty) putchar('\n');
     return true;
   }
@@ -190,6 +193,10 @@ static bool read_and_run(Session *s, Loop *L) {
   }
   if (L->tty && *line) add_history(line);
   const char *t = line + strspn(line, " \t");
+  if (L->comments && (*t == '\0' || *t == ':')) { /* the comments document nothing: drop them */
+    ir_buf_init(&L->input);
+    L->comments = false;
+  }
   if (!L->block && L->input.len == 0) {
     if (*t == '\0') return true;
     if (!strcmp(t, ":{")) {
@@ -205,7 +212,8 @@ static bool read_and_run(Session *s, Loop *L) {
   if (L->block && !ends_block) return true;
   L->block = false;
   InputResult r = run_input(s, &L->input, !ends_block, &L->quit);
-  if (r == INPUT_INCOMPLETE) return true; /* wait for the rest */
+  L->comments = r == INPUT_COMMENT;
+  if (r == INPUT_INCOMPLETE || r == INPUT_COMMENT) return true; /* wait for the rest */
   if (r == INPUT_FAILED) s->failed = true;
   s->input++;
   forget_interrupt();
@@ -221,7 +229,7 @@ static bool loop_step(Session *s, Loop *L) {
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     L->input = (IrBuf){0};
-    L->block = false;
+    L->block = L->comments = false;
     s->failed = true;
     s->input++;
     GC_gcollect();

@@ -241,7 +241,7 @@ void session_catch_interrupts(struct sigaction *old) {
 bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
   struct sigaction old;
   session_catch_interrupts(&old);
-  IrDiags diags = {0};
+  IrDiags diags = {.input = s->input}; /* an error in an earlier input's definition names that input */
   bool ok = rt_eval(s->program, e, out, &diags);
   sigaction(SIGINT, &old, NULL);
   fflush(stdout);
@@ -304,7 +304,26 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   return !ferror(stdout); /* output that cannot be written stops the run (main says so) */
 }
 
+/* `@name : TYPE` after a definition; false if memory ran out while making it (said). */
+static bool show_definition(Session *s, const IrTItem *it) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
+    return false;
+  }
+  IrBuf out;
+  ir_buf_init(&out);
+  bool shown = session_describe(s, it->src, it->type, &out);
+  ir_trap_pop(&trap);
+  if (shown) puts(out.data);
+  fflush(stdout);
+  return true;
+}
+
 bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
+  bool failed = false;
+  int skipped = 0; /* expressions after the failed one */
   for (int i = 0; i < prog->nitems; i++) {
     const IrTItem *it = &prog->items[i];
     if (it->src->kind == IR_ITEM_EXPR || it->src->kind == IR_ITEM_LET) {
@@ -313,7 +332,15 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
       size_t bytes = rt_heap_allocated();
       clock_gettime(CLOCK_MONOTONIC, &t0);
       if (!it->expr) continue; /* loaded for its definitions only: not checked, not run */
-      if (!session_eval(s, it->expr, &v)) return false;
+      if (failed) {
+        skipped++;
+        continue;
+      }
+      if (!session_eval(s, it->expr, &v)) {
+        if (!repl_style) return false;
+        failed = true; /* the REPL goes on listing the definitions, which were made */
+        continue;
+      }
       clock_gettime(CLOCK_MONOTONIC, &t1);
       if (it->def) { /* `%x` or `%it`, for the inputs after this one */
         const IrTDef *old = ty_binding(s->module, it->def->name);
@@ -322,20 +349,12 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
         if (old) rt_forget_value(s->program, old); /* a big %it is not kept for ever */
       }
       if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
-    } else if (repl_style) {
-      IrTrap trap;
-      ir_trap_push(&trap, NULL);
-      if (setjmp(trap.jb) != 0) {
-        report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
-        return false;
-      }
-      IrBuf out;
-      ir_buf_init(&out);
-      bool shown = session_describe(s, it->src, it->type, &out);
-      ir_trap_pop(&trap);
-      if (shown) puts(out.data);
-      fflush(stdout);
+    } else if (repl_style && !show_definition(s, it)) {
+      return false;
     }
   }
-  return true;
+  if (skipped)
+    fprintf(stderr, "%s: %s after the failed one did not run\n", prog->items[0].src->span.src->name,
+            skipped == 1 ? "the expression" : ir_printf("the %d expressions", skipped));
+  return !failed;
 }

@@ -76,7 +76,8 @@ bool session_eval(Session *s, const IrTFn *e, RtValue *out);
 void session_catch_interrupts(struct sigaction *old);
 /* Runs a loaded program's top-level expressions in order, printing each value on its own line
  * (the REPL: `- : TYPE = VALUE`, and `@name : TYPE` for definitions); stops at the first
- * run-time error and returns false. */
+ * run-time error and returns false. In the REPL's style it goes on listing the definitions after
+ * it (they were made), not running the expressions, and says how many did not run. */
 bool session_run(Session *s, const IrTProgram *prog, bool repl_style);
 /* `@name : TYPE` for a definition, `- : TYPE` for an expression (of type `type`), and a line per
  * constructor (`Cons : fn<a>(a, List[a]) -> List[a]`) for a data declaration, as the REPL shows them. */

@@ -166,6 +166,18 @@ static IrType *meta_type(TyCheck *c, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- names */
 
+/* The definition of the chunk whose text holds span, or NULL (a top-level expression): for the hint
+ * on a global used before the REPL input that defines it. */
+static const IrItem *enclosing_def(const TyCheck *c, IrSpan span) {
+  for (size_t i = 0; i < c->chunk_defs.cap; i++) {
+    const TyDef *d = c->chunk_defs.keys[i] ? c->chunk_defs.values[i] : NULL;
+    if (!d) continue;
+    IrSpan s = d->item->span;
+    if (s.src == span.src && s.off <= span.off && span.off + span.len <= s.off + s.len) return d->item;
+  }
+  return NULL;
+}
+
 /* A global named (or called) at e: its typed form refers to the definition it is checked against. */
 static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   Sym name = e->u.name;
@@ -187,7 +199,11 @@ static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **tar
     scheme = def ? def->scheme : NULL;
     if (!scheme) {
       const char *hint = NULL;
+      const IrItem *user = NULL;
       if (ir_symmap_get(&c->locals, name)) hint = ir_printf("hint: a local variable is written `%%%s`", name->name);
+      else if (e->span.src && e->span.src->input && (user = enclosing_def(c, e->span)))
+        hint = ir_printf("hint: an input can use the globals defined before it or in it: define `@%s` and `@%s` in one "
+                         "input (or between lines :{ and :})", user->name->name, name->name);
       ty_fail_notes(c, e->span, TY_NOTES(hint), "unknown global `@%s`", name->name);
     }
   }
@@ -240,6 +256,17 @@ static bool typed_attrs(const IrExpr *e) {
   return false;
 }
 
+/* A reduction called with two tensors, as `max(%a, %b)`: the hint naming the element-wise operator
+ * meant, or NULL. */
+static const char *elementwise_twin(const char *op) {
+  static const char *const twins[][2] = {{"max", "maximum"}, {"min", "minimum"}, {"sum", "add"}, {"prod", "multiply"}};
+  for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++)
+    if (!strcmp(op, twins[i][0]))
+      return ir_printf("hint: `%s` reduces one tensor along its axes; did you mean `%s`, which takes two, element by "
+                       "element?", op, twins[i][1]);
+  return NULL;
+}
+
 static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   const IrExpr *f = e->u.call.callee;
   int nt = e->u.call.ntargs;
@@ -249,8 +276,9 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     const IrOpInfo *info = &ir_ops[f->u.op];
     if (e->u.call.nargs < info->min_args || e->u.call.nargs > info->max_args) {
       int lo = info->min_args, hi = info->max_args, n = e->u.call.nargs;
-      ty_fail(c, e->span, "`%s` takes %s%d argument%s, but %d %s given", info->name,
-              lo == hi ? "" : ir_printf("%d to ", lo), hi, hi == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+      ty_fail_notes(c, e->span, TY_NOTES(n == 2 ? elementwise_twin(info->name) : NULL),
+                    "`%s` takes %s%d argument%s, but %d %s given", info->name, lo == hi ? "" : ir_printf("%d to ", lo),
+                    hi, hi == 1 ? "" : "s", n, n == 1 ? "is" : "are");
     }
     IrSpan at = e->span;
     const char *bad = ir_attrs_decode(info->name, info->attrs, e->u.call.nattrs, e->u.call.attrs, &t->u.call.attrs, &at);

@@ -528,13 +528,23 @@ const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags) {
     ty_annotation(&c, written, IR_KIND_SHAPE);
     return "Shape";
   }
-  case IR_TYPE_VAR: {
+  case IR_TYPE_VAR: { /* a name alone: a data type, or nothing (`Foo` is no type parameter here) */
     const IrData *d = ty_find_adt(&c, written->u.var.name);
-    if (d && d->ntparams) {
+    if (!d) {
+      const char *name = written->u.var.name->name;
+      bool lower = name[0] >= 'a' && name[0] <= 'z';
+      ty_fail_notes(&c, written->span,
+                    TY_NOTES(lower ? ir_printf("hint: a type parameter such as `%s` has a kind only inside a type, "
+                                               "as in `List[%s]`", name, name)
+                                   : "hint: data types are declared with `data` (or `type`); :browse lists them"),
+                    "no type is named `%s`", name);
+    }
+    if (d->ntparams) { /* `Type -> Type`; with more parameters, as Tensor's: `(Type, Type) -> Type` */
       IrBuf b;
       ir_buf_init(&b);
-      for (int i = 0; i < d->ntparams; i++) ir_buf_printf(&b, "%s -> ", ir_kind_name(d->tparams[i].kind));
-      ir_buf_puts(&b, "Type");
+      if (d->ntparams > 1) ir_buf_putc(&b, '(');
+      for (int i = 0; i < d->ntparams; i++) ir_buf_printf(&b, "%s%s", i ? ", " : "", ir_kind_name(d->tparams[i].kind));
+      ir_buf_puts(&b, d->ntparams > 1 ? ") -> Type" : " -> Type");
       return b.data;
     }
     break;

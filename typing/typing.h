@@ -66,8 +66,9 @@ typedef struct TyExplored {
 void ty_explore_expression(TyModule *m, const IrExpr *e, TyExplored *out, IrDiags *diags);
 
 /* The kind of a written type, for the REPL's :kind: `Type` for a type (whose unknown names are
- * taken as type parameters), `BaseType`, `Shape`, `ShapeVar`, or `Type -> Type` for a data
- * type named without its arguments. NULL, with the reason in diags, when it is no valid type. */
+ * taken as type parameters), `BaseType`, `Shape`, `ShapeVar`, or `Type -> Type` (`(Type, Type) ->
+ * Type`) for a data type named without its arguments. NULL, with the reason in diags, when it is
+ * no valid type; a name alone that names no data type is none. */
 const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags);
 /* An operator's type scheme, `fn<t1, t2>(t1) -> t2 where Reshape(t1, t2)` (with the most
  * arguments it takes), for the REPL's :info. */
