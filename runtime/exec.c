@@ -70,20 +70,16 @@ typedef struct {
 
 static void fill_hole(RtAdt *a, RtValue v) { rt_field_set(a, a->ctor->fields[a->ctor->nargs - 1], v); }
 
-/* loop_body, once a constructor has been returned (RT_HOLE, or RT_LOOP): each one is added to
- * holes, and the body runs again. */
+/* loop_body, once a constructor has been returned: each one (RT_HOLE) is added to holes, and the
+ * body runs again, as after RT_LOOP. */
 static RtValue loop_body_holes(RtCallRec *rec, RtFrame *frame, RtValue r, Holes *holes) {
-  const RtCode *body = rec->fn->body;
-  while (r.kind >= RT_LOOP) {
-    if (r.kind == RT_HOLE) {
-      fill_hole(holes->last, (RtValue){.kind = RT_ADT, .u.adt = r.u.adt});
-      holes->last = r.u.adt;
-    }
-    rec->site = rt_state.tail_site;
-    rt_poll(rec->site);
-    r = body->run(body, frame);
+  for (;;) {
+    r = loop_body(rec, frame, r);
+    if (r.kind != RT_HOLE) return r;
+    fill_hole(holes->last, (RtValue){.kind = RT_ADT, .u.adt = r.u.adt});
+    holes->last = r.u.adt;
+    r.kind = RT_LOOP;
   }
-  return r;
 }
 
 static RtValue build_holes(RtCallRec *rec, RtFrame *frame, RtValue r);
