@@ -154,6 +154,10 @@ static inline void rt_copy(const RtSite *site, void *dst, const void *src, size_
   if (bytes <= RT_COPY_BLOCK) memcpy(dst, src, bytes);
   else rt_copy_blocks(site, dst, src, bytes);
 }
-void rt_zero(const RtSite *site, void *dst, size_t bytes);
+void rt_zero_blocks(const RtSite *site, void *dst, size_t bytes);
+static inline void rt_zero(const RtSite *site, void *dst, size_t bytes) {
+  if (bytes <= RT_COPY_BLOCK) memset(dst, 0, bytes);
+  else rt_zero_blocks(site, dst, bytes);
+}
 
 #endif

@@ -100,7 +100,7 @@ void rt_copy_blocks(const RtSite *site, void *dst, const void *src, size_t bytes
   }
 }
 
-void rt_zero(const RtSite *site, void *dst, size_t bytes) {
+void rt_zero_blocks(const RtSite *site, void *dst, size_t bytes) {
   for (size_t i = 0; i < bytes; i += RT_COPY_BLOCK) {
     rt_poll(site ? site->expr : NULL);
     memset((char *)dst + i, 0, bytes - i < RT_COPY_BLOCK ? bytes - i : RT_COPY_BLOCK);
