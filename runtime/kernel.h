@@ -134,7 +134,7 @@ static inline int64_t rt_f2index(double x) { return rt_f2i_range(x, -RT_F2I_INDE
  * (rt_poll_every, which also polls once per pass of a short loop nested in a long one); a loop
  * whose iterations are blocks of varying size counts their work down (rt_poll_work); a vectorized
  * loop runs in blocks of RT_POLL_EVERY elements; a copy of any size goes through rt_copy. */
-enum { RT_POLL_EVERY = 1 << 16 };
+enum { RT_POLL_EVERY = 1 << 14 };
 static inline void rt_poll_every(const RtSite *site, int64_t i) {
   if ((i & (RT_POLL_EVERY - 1)) == 0) rt_poll(site ? site->expr : NULL);
 }

@@ -55,20 +55,23 @@ static float *widen(const RtSite *site, const RtHalf *h, int64_t n) {
 }
 
 /* One OpenBLAS call cannot be interrupted, so a large product is a sequence of calls on blocks,
- * each at most GEMM_WORK multiply-adds and GEMM_TOUCH elements of the three matrices (about 10 ms
- * on one core either way, compute-bound or memory-bound), with a poll before each. The inner
- * dimension is split first (the blocks add into C with beta 1): OpenBLAS packs each element of A
- * and B once per slice of the inner dimension anyway, so this costs nothing down to slices of
- * GEMM_K_MIN (at 128, 7% more time); then the rows of C (B is packed again for each block of
- * rows: about 3% at 1024 rows), then its columns (A again for each: about 5% at 1024). A product
- * below both bounds, as all of bench/'s, is one call. */
-enum { GEMM_K_MIN = 256, GEMM_M_MIN = 256 };
-#define GEMM_WORK ((double)(1 << 30))
-#define GEMM_TOUCH ((double)(1 << 24))
+ * with a poll before each: at most GEMM_WORK bytes' worth of multiply-adds (2^30 in float32, 2^29
+ * in float64: about 25 ms on one core) and GEMM_TOUCH bytes of the three matrices (128 MB, for
+ * the memory-bound shapes such as a vector by a matrix). The inner dimension is split first (the
+ * blocks add into C with beta 1): OpenBLAS packs each element of A and B once per slice of the
+ * inner dimension anyway, so this costs nothing down to slices of GEMM_K_MIN (at 128, 7% more
+ * time; rough checks, one thread). Then C is cut into blocks of rows and columns, the columns kept
+ * about twice as many as the rows: B is packed again for each block of rows (about 5% more at 512
+ * rows) and A for each block of columns (about 9% at 512). A product below both bounds, as
+ * bench/'s 1024 x 1024 dense is, is one call; a 4000 x 4000 square one is blocks of 1000 x 2000 by
+ * 500. */
+enum { GEMM_K_MIN = 256 };
+#define GEMM_WORK 4294967296.0 /* 2^32 */
+#define GEMM_TOUCH 134217728.0 /* 2^27 */
 
-static bool gemm_fits(int64_t m, int64_t n, int64_t k) {
+static bool gemm_fits(int64_t m, int64_t n, int64_t k, double esize) {
   double M = (double)m, N = (double)n, K = (double)k;
-  return M * N * K <= GEMM_WORK && M * K + K * N + M * N <= GEMM_TOUCH;
+  return M * N * K * esize <= GEMM_WORK && (M * K + K * N + M * N) * esize <= GEMM_TOUCH;
 }
 
 typedef struct {
@@ -96,11 +99,13 @@ static void gemm_block(const Gemm *g, int64_t i, int64_t j, int64_t p, int64_t m
 
 static void gemm_blas(const RtSite *site, const Gemm *g, const void *A, const void *B, void *C) {
   int64_t mb = g->m, nb = g->n, kb = g->k;
-  while (!gemm_fits(mb, nb, kb) && kb / 2 >= GEMM_K_MIN) kb = (kb + 1) / 2;
-  while (!gemm_fits(mb, nb, kb) && mb / 2 >= GEMM_M_MIN) mb = (mb + 1) / 2;
-  while (!gemm_fits(mb, nb, kb) && nb > 1) nb = (nb + 1) / 2;
-  while (!gemm_fits(mb, nb, kb) && mb > 1) mb = (mb + 1) / 2;
-  while (!gemm_fits(mb, nb, kb) && kb > 1) kb = (kb + 1) / 2;
+  double es = g->f64 ? 8 : 4;
+  while (!gemm_fits(mb, nb, kb, es) && kb / 2 >= GEMM_K_MIN) kb = (kb + 1) / 2;
+  while (!gemm_fits(mb, nb, kb, es) && (mb > 1 || nb > 1)) {
+    if (mb > 1 && 2 * mb >= nb) mb = (mb + 1) / 2;
+    else nb = (nb + 1) / 2;
+  }
+  while (!gemm_fits(mb, nb, kb, es) && kb > 1) kb = (kb + 1) / 2;
   for (int64_t i = 0; i < g->m; i += mb)
     for (int64_t j = 0; j < g->n; j += nb)
       for (int64_t p = 0; p < g->k; p += kb) {

@@ -287,7 +287,7 @@ static bool before_key(const SortKey *a, const SortKey *b) {
   return a->j < b->j;
 }
 
-/* keys[0..n) in that order: a merge sort that polls every 2^16 keys merged (qsort cannot be interrupted). */
+/* keys[0..n) in that order: a merge sort that polls every 4096 keys merged (qsort cannot be interrupted). */
 static void sort_keys(const RtSite *site, SortKey *keys, int64_t n) {
   if (n < 2) return;
   SortKey *tmp = rt_alloc_array(n, sizeof(SortKey));
@@ -295,7 +295,7 @@ static void sort_keys(const RtSite *site, SortKey *keys, int64_t n) {
     for (int64_t lo = 0; lo < n; lo += 2 * w) {
       int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, t = lo;
       while (i < mid && j < hi) {
-        rt_poll_every(site, t);
+        if ((t & 4095) == 0) rt_poll(site->expr); /* each step may miss the cache twice */
         tmp[t++] = before_key(&keys[j], &keys[i]) ? keys[j++] : keys[i++];
       }
       rt_copy(site, tmp + t, keys + i, sizeof(SortKey) * (size_t)(mid - i));
