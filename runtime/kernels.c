@@ -244,24 +244,14 @@ static _Noreturn void broadcast_error(const RtSite *site, IrOpId op, const RtOpe
 
 /* ---------------------------------------------------------------- binary kernel */
 
-/* A binary operator's typed loop run over a row in blocks of RT_POLL_EVERY elements, polling
- * before each; bool arithmetic's results are put back to 0 and 1 block by block. */
-typedef struct {
-  BinaryLoop loop;
-  IrOpId op;
-  size_t ea, er; /* the operands' and the result's element sizes */
-  bool to_bool, div0;
-  const RtSite *site;
-} Blocks;
-
-static void in_blocks(Blocks *k, const char *a, int64_t sa, const char *b, int64_t sb, char *out, int64_t n) {
+/* A binary operator's typed loop over a row of n elements in blocks of RT_POLL_EVERY, polling
+ * before each. */
+static void in_blocks(BinaryLoop loop, IrOpId op, const char *a, int64_t sa, const char *b, int64_t sb, size_t ea,
+                      char *out, size_t er, int64_t n, bool *div0, const RtSite *site) {
   for (int64_t i = 0; i < n; i += RT_POLL_EVERY) {
-    rt_poll(k->site->expr);
-    int64_t m = n - i < RT_POLL_EVERY ? n - i : RT_POLL_EVERY;
-    char *o = out + (size_t)i * k->er;
-    k->loop(k->op, a + (size_t)(i * sa) * k->ea, sa, b + (size_t)(i * sb) * k->ea, sb, o, m, &k->div0);
-    if (k->to_bool)
-      for (int64_t j = 0; j < m; j++) ((uint8_t *)o)[j] = o[j] != 0;
+    rt_poll(site->expr);
+    loop(op, a + (size_t)(i * sa) * ea, sa, b + (size_t)(i * sb) * ea, sb, out + (size_t)i * er,
+         n - i < RT_POLL_EVERY ? n - i : RT_POLL_EVERY, div0);
   }
 }
 
@@ -299,18 +289,27 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
   int64_t count = 1;
   for (int k = 0; k < rank; k++) count *= shape[k];
   size_t ea = rt_dtype_size(a.dt), er = rt_dtype_size(rdt);
-  Blocks blk = {binary_loops[dtype_index(a.dt)], op, ea, er, rdt.code == IR_DT_BOOL && !is_comparison(op), false, site};
+  BinaryLoop loop = binary_loops[dtype_index(a.dt)];
+  bool div0 = false;
   if (count == 0) {
     /* nothing to compute */
   } else if (rank == 0 || (a.count == count && b.count == count) || a.count == 1 || b.count == 1) {
-    in_blocks(&blk, a.data, a.count != 1 || count == 1, b.data, b.count != 1 || count == 1, out, count);
+    in_blocks(loop, op, a.data, a.count != 1 || count == 1, b.data, b.count != 1 || count == 1, ea, out, er, count,
+              &div0, site);
   } else {
-    /* Row by row over the last dimension, with an odometer over the others. */
-    int64_t inner = shape[rank - 1], rows = count / inner;
-    int64_t idx[RT_MAX_RANK] = {0}, oa = 0, ob = 0;
+    /* Row by row over the last dimension, with an odometer over the others; short rows count
+     * their work down to a poll, long ones are cut into blocks. */
+    int64_t inner = shape[rank - 1], rows = count / inner, sa = stride_a[rank - 1] != 0, sb = stride_b[rank - 1] != 0;
+    int64_t idx[RT_MAX_RANK] = {0}, oa = 0, ob = 0, left = 0;
     for (int64_t row = 0; row < rows; row++) {
-      in_blocks(&blk, (const char *)a.data + (size_t)oa * ea, stride_a[rank - 1] != 0, (const char *)b.data + (size_t)ob * ea,
-                stride_b[rank - 1] != 0, out + (size_t)(row * inner) * er, inner);
+      const char *pa = (const char *)a.data + (size_t)oa * ea, *pb = (const char *)b.data + (size_t)ob * ea;
+      char *po = out + (size_t)(row * inner) * er;
+      if (inner <= RT_POLL_EVERY) {
+        rt_poll_work(site, &left, inner + 16);
+        loop(op, pa, sa, pb, sb, po, inner, &div0);
+      } else {
+        in_blocks(loop, op, pa, sa, pb, sb, ea, po, er, inner, &div0, site);
+      }
       for (int k = rank - 2; k >= 0; k--) {
         oa += stride_a[k];
         ob += stride_b[k];
@@ -321,7 +320,13 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
       }
     }
   }
-  if (blk.div0) rt_error(site->expr, "integer division by zero");
+  if (div0) rt_error(site->expr, "integer division by zero");
+  if (rdt.code == IR_DT_BOOL && !is_comparison(op)) /* bool arithmetic: back to 0 and 1, in polled blocks */
+    for (int64_t i0 = 0; i0 < (r.t ? count : 1); i0 += RT_POLL_EVERY) {
+      rt_poll(site->expr);
+      int64_t i1 = (r.t ? count : 1) - i0 < RT_POLL_EVERY ? (r.t ? count : 1) : i0 + RT_POLL_EVERY;
+      for (int64_t i = i0; i < i1; i++) ((uint8_t *)out)[i] = out[i] != 0;
+    }
   return rt_result_value(&r);
 }
 
