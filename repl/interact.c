@@ -43,13 +43,24 @@ static char *read_line(bool tty, const char *prompt, size_t *len) {
   return b.data;
 }
 
-/* libedit's character source. Ctrl-C ends the line at once (the loop then drops it): the wait
- * wakes every 50 ms to look at the flag, since libedit's own handler keeps a signal from
- * interrupting the wait; a ^C that arrives as a character counts too. */
+/* A key read after a Ctrl-C, kept for the next line (-1: none). With the completion state below,
+ * the REPL's one piece of mutable state outside the loop: libedit's callbacks take no context. */
+static int key_after_interrupt = -1;
+
+/* libedit's character source. Ctrl-C ends the line at once (the loop then drops it), and no key
+ * typed after it is lost: SIGINT is handled on this thread (repl/main.c), so its handler has run
+ * when the read or poll it interrupts returns; a key read once the flag is set came after the
+ * Ctrl-C (the terminal discards what was typed before it) and is kept for the next line. The wait
+ * also wakes every 50 ms to look at the flag; a ^C that arrives as a character counts too. */
 static int read_char(FILE *f) {
   struct pollfd p = {.fd = fileno(f), .events = POLLIN};
   for (;;) {
     if (ir_interrupted) return '\n';
+    if (key_after_interrupt >= 0) {
+      int c = key_after_interrupt;
+      key_after_interrupt = -1;
+      return c;
+    }
     int ready = poll(&p, 1, 50);
     if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
     if (ready < 0) return EOF;
@@ -58,6 +69,10 @@ static int read_char(FILE *f) {
     if (n == 1 && c == 3) {
       rt_interrupt();
       continue;
+    }
+    if (n == 1 && ir_interrupted) { /* typed after the Ctrl-C that ends this line */
+      key_after_interrupt = c;
+      return '\n';
     }
     if (n == 1) return c;
     if (n < 0 && errno == EINTR) continue;

@@ -7,6 +7,8 @@
 #include <cblas.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -29,7 +31,14 @@ typedef struct {
 static Blas load_blas(const RtSite *site) {
   if (!rt_state.blas_sgemm) {
     setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
+    /* Its worker threads start as it loads and inherit this thread's signal mask: Ctrl-C's SIGINT
+     * is for the evaluating thread alone (repl/main.c). */
+    sigset_t intr, old;
+    sigemptyset(&intr);
+    sigaddset(&intr, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &intr, &old);
     void *lib = dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!lib) rt_error(site->expr, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
     void *s = dlsym(lib, "cblas_sgemm"), *d = dlsym(lib, "cblas_dgemm");
     if (!s || !d) rt_error(site->expr, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
