@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Keys around Ctrl-C under a pseudo-terminal (the Session of pty_session.py); prints TAP.
+"""Keys around Ctrl-C, and the history of multi-line inputs, under a pseudo-terminal (the Session of
+pty_session.py); prints TAP.
 
 - A key typed right after Ctrl-C is never lost: at the prompt (the half-typed line is dropped, the
   key starts the next one), and during an evaluation (the key waits for the next prompt). Each is
   tried with the key in the same write as the Ctrl-C, right after it, and a few milliseconds after.
+- History keeps a multi-line input and a :{ ... :} block as one entry: Up recalls the whole
+  definition (not its last line) and Enter runs it again; the entry survives the history file
+  ($RELAY_HISTORY) into the next session.
 
 Usage: pty_keys.py RELAY_BINARY
 """
@@ -77,9 +81,59 @@ def main():
             s.expect(r"- : int32 = 303\n")
             s.expect(r"relay> ")
         check("and during a long matrix product", kernel)
+
+        up = "\x1b[A"
+
+        def multi_line():
+            s.send_keys("def @inc(%x : int32) -> int32 {\n")
+            s.expect(r"\.\.\. ")
+            s.send_keys("  %x + 1\n")
+            s.expect(r"\.\.\. ")
+            s.send_keys("}\n")
+            s.expect(r"@inc : fn\(int32\) -> int32\nrelay> ")
+            s.send_keys("@inc(1)\n")
+            s.expect(r"- : int32 = 2\nrelay> ")
+            s.send_keys(up + up)  # past @inc(1) to the definition, whole (a dumb terminal pads the
+            # lines it redraws with spaces)
+            s.expect(r"relay> def @inc\(%x : int32\) -> int32 \{ *\n  %x \+ 1 *\n\}")
+            s.send("\n")
+            s.expect(r"@inc : fn\(int32\) -> int32\nrelay> ")
+        check("Up recalls a multi-line definition whole, and Enter defines it again", multi_line)
+
+        def block():
+            for line in [":{", "def @a() -> int32 { @b() + 1 }", "def @b() -> int32 { 41 }"]:
+                s.send_keys(line + "\n")
+                s.expect(r"\.\.\. ")
+            s.send_keys(":}\n")
+            s.expect(r"@b : fn\(\) -> int32\nrelay> ")
+            s.send_keys(up)
+            s.expect(r"relay> :\{ *\ndef @a\(\) -> int32 \{ @b\(\) \+ 1 \} *\ndef @b\(\) -> int32 \{ 41 \} *\n:\}")
+            s.send("\n")
+            s.expect(r"@a : fn\(\) -> int32\n@b : fn\(\) -> int32\nrelay> ")
+        check("Up recalls a :{ ... :} block whole, and Enter runs it again", block)
         s.send_keys("\x04")
         s.wait()
         s.kill()
+
+        def next_session():
+            t = Session(relay, history)
+            try:
+                t.expect(r"relay> ")
+                t.send_keys(up)
+                t.expect(r"relay> :\{ *\ndef @a\(\) -> int32 \{ @b\(\) \+ 1 \} *\ndef @b\(\) -> int32 \{ 41 \} *\n:\}")
+                t.send("\n")
+                t.expect(r"@b : fn\(\) -> int32\nrelay> ")
+                t.send_keys(up * 4)  # past the three blocks (each run adds one)
+                t.expect(r"relay> def @inc\(%x : int32\) -> int32 \{ *\n  %x \+ 1 *\n\}")
+                t.send("\n")
+                t.expect(r"@inc : fn\(int32\) -> int32\nrelay> ")
+                t.send_keys("@a() + @inc(0)\n")
+                t.expect(r"- : int32 = 43\n")
+                t.send_keys("\x04")
+                t.wait()
+            finally:
+                t.kill()
+        check("the next session's history has both entries whole", next_session)
 
     print("1..%d" % len(checks))
     for i, (name, problem) in enumerate(checks, 1):
