@@ -477,7 +477,7 @@ static RtValue invert_permutation(const RtValue *args, const RtSite *site) {
   int64_t n = p.count;
   RtResult res;
   void *out = rt_result_init(&res, p.dt, p.rank, p.shape);
-  bool *seen = rt_alloc((size_t)(n ? n : 1));
+  bool *seen = rt_alloc_atomic((size_t)(n ? n : 1));
   rt_zero(site, seen, (size_t)(n ? n : 1));
   for (int64_t i = 0; i < n; i++) {
     rt_poll_every(site, i);
@@ -497,7 +497,7 @@ static RtValue unravel_index(const RtValue *args, const RtSite *site) {
   rt_operand(&ix, args[0]);
   rt_operand(&sh, args[1]);
   int64_t k = sh.count, n = ix.count, total = 1;
-  int64_t *dims = rt_alloc(sizeof(int64_t) * (size_t)(k ? k : 1)), tick = 0;
+  int64_t *dims = rt_alloc_atomic(sizeof(int64_t) * (size_t)(k ? k : 1)), tick = 0;
   for (int64_t j = 0; j < k; j++) {
     TICK();
     RtValue v = rt_elem_get(sh.data, sh.dt, j);
@@ -647,7 +647,7 @@ static RtValue unique(const RtValue *args, const IrOpAttrs *at, const RtSite *si
   if (n > INT32_MAX) rt_error(site->expr, "unique: too many elements for int32 indices");
   bool sorted = ir_attr_bool(at, IR_A_SORTED, true), counts = ir_attr_bool(at, IR_A_RETURN_COUNTS, false);
   size_t sz = sizeof(int64_t) * (size_t)(n ? n : 1);
-  int64_t *ord = rt_alloc(sz), *group = rt_alloc(sz), *first = rt_alloc(sz), *cnt = rt_alloc(sz), *rank = rt_alloc(sz);
+  int64_t *ord = rt_alloc_atomic(sz), *group = rt_alloc_atomic(sz), *first = rt_alloc_atomic(sz), *cnt = rt_alloc_atomic(sz), *rank = rt_alloc_atomic(sz);
   /* the indices ordered by their elements, then by index: sort's stable merge sort, which polls (qsort
    * cannot be interrupted) */
   Keys keys = {.cls = a.dt.code == IR_DT_FLOAT ? 0 : a.dt.code == IR_DT_INT ? 1 : 2, .ascend = true};
@@ -839,7 +839,7 @@ static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
   RtResult r0, r1;
   int64_t s1[1] = {m};
   void *nshape = rt_result_init(&r1, ns.dt, 1, s1);
-  int64_t *nsh = rt_alloc(sizeof(int64_t) * (size_t)(m ? m : 1));
+  int64_t *nsh = rt_alloc_atomic(sizeof(int64_t) * (size_t)(m ? m : 1));
   for (int64_t i = 0; i < m; i++) {
     TICK();
     nsh[i] = int_at(&ns, i);
@@ -1042,7 +1042,7 @@ static RtValue sparse_transpose(const RtValue *args, const RtSite *site) {
   RtResult r0, r1, r2;
   int64_t sd[1] = {nnz}, sp[1] = {n + 1};
   void *od = rt_result_init(&r0, s.d.dt, 1, sd), *oi = rt_result_init(&r1, s.ix.dt, 1, sd), *op = rt_result_init(&r2, s.ptr.dt, 1, sp);
-  int64_t *cnt = rt_alloc(sizeof(int64_t) * (size_t)(n + 1)), tick = 0;
+  int64_t *cnt = rt_alloc_atomic(sizeof(int64_t) * (size_t)(n + 1)), tick = 0;
   rt_zero(site, cnt, sizeof(int64_t) * (size_t)(n + 1));
   for (int64_t j = 0; j < nnz; j++) {
     TICK();
@@ -1232,7 +1232,7 @@ static RtValue random_split(const RtValue *args, const RtSite *site) {
 /* topi's uniform: n samples of [0, 1) from the words' top fraction bits (the low 32 bits of each word
  * for float32), times (high - low) plus low, in the dtype. */
 static void uniform_fill(const uint64_t g[10], uint64_t n, IrDType dt, double low, double high, void *out, uint64_t ng[10]) {
-  uint64_t *bits = rt_alloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+  uint64_t *bits = rt_alloc_atomic(sizeof(uint64_t) * (size_t)(n ? n : 1));
   threefry_generate(g, n, bits, ng);
   if (dt.bits == 32) {
     float lo = (float)low, d = (float)high - lo;
@@ -1275,7 +1275,7 @@ static RtValue random_uniform(IrOpId op, const RtValue *args, const IrOpAttrs *a
   } else {
     /* topi's normal: uniform (2, out_shape) in [0, 1), Box-Muller's sqrt(-2 log(1 - u0)) sin(2 pi u1),
      * times scale plus mean, each step in the dtype. */
-    void *u = rt_alloc((size_t)(n > 0 ? 2 * n : 1) * (dt.bits / 8));
+    void *u = rt_alloc_atomic((size_t)(n > 0 ? 2 * n : 1) * (dt.bits / 8));
     uniform_fill(g, (uint64_t)(2 * n), dt, 0.0, 1.0, u, ng);
     for (int64_t i = 0; i < n; i++) {
       rt_poll_every(site, i);
@@ -1315,7 +1315,7 @@ static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, cons
   if (n > ((int64_t)1 << 40)) rt_error(site->expr, "random.multinomial: too many samples");
   for (int i = 0; i < p.rank - 1; i++) shape[i] = p.shape[i];
   shape[p.rank - 1] = ns;
-  float *u = rt_alloc(sizeof(float) * (size_t)(n ? n : 1)), *cum = rt_alloc(sizeof(float) * (size_t)(k ? k : 1));
+  float *u = rt_alloc_atomic(sizeof(float) * (size_t)(n ? n : 1)), *cum = rt_alloc_atomic(sizeof(float) * (size_t)(k ? k : 1));
   uniform_fill(g, (uint64_t)n, IR_DTYPE(IR_DT_FLOAT, 32), 0.0, 1.0, u, ng);
   RtResult r;
   int32_t *out = rt_result_init(&r, IR_DTYPE(IR_DT_INT, 32), p.rank, shape);
@@ -1596,7 +1596,7 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
   void *out = rt_result_init(&r, odt, 4, shape);
   int64_t ncol = rt_mul_sat(rt_mul_sat(C, KH), KW);
   if (ncol > ((int64_t)1 << 40)) rt_error(site->expr, "nn.deformable_conv2d: the window is too large");
-  double *col = rt_alloc(sizeof(double) * (size_t)(ncol > 0 ? ncol : 1));
+  double *col = rt_alloc_atomic(sizeof(double) * (size_t)(ncol > 0 ? ncol : 1));
   int64_t tick = 0;
   for (int64_t n = 0; n < N; n++)
     for (int64_t oy = 0; oy < OH; oy++)

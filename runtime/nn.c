@@ -65,18 +65,19 @@ static float *widen(const RtSite *site, const RtHalf *h, int64_t n) {
 
 /* One OpenBLAS call cannot be interrupted, so a large product is a sequence of calls on blocks,
  * with a poll before each: at most GEMM_WORK bytes' worth of multiply-adds (2^30 in float32, 2^29
- * in float64: about 25 ms on one core) and GEMM_TOUCH bytes of the three matrices (128 MB, for
- * the memory-bound shapes such as a vector by a matrix). The inner dimension is split first (the
- * blocks add into C with beta 1): OpenBLAS packs each element of A and B once per slice of the
- * inner dimension anyway, so this costs nothing down to slices of GEMM_K_MIN (at 128, 7% more
- * time; rough checks, one thread). Then C is cut into blocks of rows and columns, the columns kept
- * about twice as many as the rows: B is packed again for each block of rows (about 5% more at 512
- * rows) and A for each block of columns (about 9% at 512). A product below both bounds, as
- * bench/'s 1024 x 1024 dense is, is one call; a 4000 x 4000 square one is blocks of 1000 x 2000 by
+ * in float64: about 25 ms on one core) and GEMM_TOUCH bytes of the three matrices (32 MB: the
+ * memory-bound shapes, a vector by a matrix, and a product into fresh memory, whose page faults
+ * OpenBLAS takes). The inner dimension is split first (the blocks add into C with beta 1):
+ * OpenBLAS packs each element of A and B once per slice of the inner dimension anyway, so this
+ * costs nothing down to slices of GEMM_K_MIN (at 128, 7% more time; rough checks, one thread).
+ * Then C is cut into blocks of rows and columns, the columns kept about twice as many as the rows:
+ * B is packed again for each block of rows (about 5% more at 512 rows) and A for each block of
+ * columns (about 9% at 512). A product below both bounds, as bench/'s 1024 x 1024 dense and
+ * ResNet-18's convolutions are, is one call; a 4000 x 4000 square one is blocks of 1000 x 2000 by
  * 500. */
 enum { GEMM_K_MIN = 256 };
 #define GEMM_WORK 4294967296.0 /* 2^32 */
-#define GEMM_TOUCH 134217728.0 /* 2^27 */
+#define GEMM_TOUCH 33554432.0 /* 2^25 */
 
 static bool gemm_fits(int64_t m, int64_t n, int64_t k, double esize) {
   double M = (double)m, N = (double)n, K = (double)k;

@@ -316,7 +316,7 @@ static RtValue split(const RtOperand *a, const IrOpAttrs *at, const RtSite *site
   int axis = rt_axis(site, IR_OP_SPLIT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t dim = a->shape[axis];
   int pieces = ios->listed ? ios->n + 1 : (int)ios->ints[0];
-  int64_t *lo = rt_alloc(sizeof(int64_t) * (size_t)(pieces + 1));
+  int64_t *lo = rt_alloc_atomic(sizeof(int64_t) * (size_t)(pieces + 1));
   for (int i = 0; i <= pieces; i++) {
     int64_t x;
     if (!ios->listed) {
@@ -608,8 +608,8 @@ static RtValue collapse_sum(const RtOperand *a, int n, const int64_t *shape, IrO
   }
   int64_t count = product(n, shape);
   bool is_float = a->dt.code == IR_DT_FLOAT;
-  double *fs = is_float ? rt_alloc(sizeof(double) * (size_t)(count ? count : 1)) : NULL;
-  uint64_t *is = is_float ? NULL : rt_alloc(sizeof(uint64_t) * (size_t)(count ? count : 1));
+  double *fs = is_float ? rt_alloc_atomic(sizeof(double) * (size_t)(count ? count : 1)) : NULL;
+  uint64_t *is = is_float ? NULL : rt_alloc_atomic(sizeof(uint64_t) * (size_t)(count ? count : 1));
   rt_zero(site, fs ? (void *)fs : (void *)is, sizeof(double) * (size_t)(count ? count : 1));
   for (int64_t j = 0; j < a->count; j++) {
     rt_poll_every(site, j);
