@@ -53,6 +53,43 @@ void ir_expr_each_child(const IrExpr *e, void (*f)(const IrExpr *child, void *en
   }
 }
 
+typedef struct {
+  IrSpan span;
+  const void *best;
+  uint32_t best_len;
+} NodeAt;
+
+static bool covers(IrSpan outer, IrSpan inner) {
+  return outer.src && outer.src == inner.src && outer.off <= inner.off && inner.off + inner.len <= outer.off + outer.len;
+}
+
+static void consider(NodeAt *at, const void *node, IrSpan span) {
+  if (covers(span, at->span) && (!at->best || span.len <= at->best_len)) at->best = node, at->best_len = span.len;
+}
+
+static void pattern_at(const IrPattern *p, NodeAt *at) {
+  if (!covers(p->span, at->span)) return;
+  consider(at, p, p->span);
+  for (int i = 0; i < p->n; i++) pattern_at(p->args[i], at);
+}
+
+static void node_at(const IrExpr *e, void *env) {
+  NodeAt *at = env;
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) { /* a loop: chains can be long */
+    consider(at, e, e->span);
+    node_at(e->u.let.value, at);
+  }
+  consider(at, e, e->span);
+  for (int i = 0; e->kind == IR_EXPR_MATCH && i < e->u.match.nclauses; i++) pattern_at(e->u.match.clauses[i].pat, at);
+  ir_expr_each_child(e, node_at, at);
+}
+
+const void *ir_expr_node_at(const IrExpr *e, IrSpan span) {
+  NodeAt at = {span, NULL, 0};
+  node_at(e, &at);
+  return at.best;
+}
+
 IrFit ir_lit_fit(const IrLit *lit, IrDType dt, char *why, size_t n) {
   if (lit->kind != IR_LIT_INT || dt.code == IR_DT_FLOAT || dt.code == IR_DT_BOOL) return IR_FIT_OK;
   char name[24];

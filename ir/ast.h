@@ -103,6 +103,7 @@ typedef enum {
   IR_EXPR_REF_WRITE, /* ref_write(r, v) */
   IR_EXPR_FREE,      /* the value of `free_var %x : T; body`: a variable nothing binds */
   IR_EXPR_META,      /* meta[relay.Constant][0]: an entry of the program's metadata section */
+  IR_EXPR_HOLE,      /* `?` or `?name`: a typed hole, which checking describes and nothing runs */
 } IrExprKind;
 
 typedef enum {
@@ -147,7 +148,7 @@ struct IrExpr {
    * shared by both branches of an `if`), and the checker then reads the reference as the value. */
   IrExpr *graph_value;
   union {
-    Sym name; /* LOCAL, GLOBAL, CTOR, FREE (the variable's) */
+    Sym name; /* LOCAL, GLOBAL, CTOR, FREE (the variable's), HOLE (its name, or NULL for `?`) */
     int op;   /* OP: an IrOpId */
     IrLit lit;
     struct {
@@ -231,15 +232,20 @@ typedef enum {
   IR_ITEM_DEF,  /* def @name...: `fn` holds an IR_EXPR_FN */
   IR_ITEM_DATA, /* data / type declarations */
   IR_ITEM_EXPR, /* a top-level expression */
+  IR_ITEM_LET,  /* a REPL input's `let %x = e` with no body: a session binding (IrParseOptions) */
 } IrItemKind;
 
 typedef struct IrItem {
   IrItemKind kind;
   IrSpan span;
-  Sym name; /* DEF: the global's name (no sigil); DATA: the ADT's name */
+  Sym name; /* DEF: the global's name (no sigil); DATA: the ADT's name; LET: the variable's */
   IrExpr *fn;
   IrData data;
-  IrExpr *expr;
+  IrExpr *expr; /* EXPR; LET: `let %x = e; %x`, which checks and evaluates the binding */
+  IrParam var;  /* LET: the variable and its written type, as the input wrote them */
+  /* DEF, DATA: the comment block written directly above it, without its markers (:doc shows it),
+   * or NULL. Not part of the program: the printer leaves it out and equality ignores it. */
+  const char *doc;
 } IrItem;
 
 typedef struct IrProgram {
@@ -250,6 +256,7 @@ typedef struct IrProgram {
   size_t meta_len;
   int nitems;
   IrItem *items;
+  bool session; /* a REPL input (IrParseOptions.session_lets): it sees the session's bindings */
 } IrProgram;
 
 IrExpr *ir_expr_new(IrExprKind kind, IrSpan span);
@@ -259,6 +266,10 @@ IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span);
  * a match's scrutinee, then each clause's body). Walks that may meet long let chains loop over
  * them before calling this, so as not to recurse along them. */
 void ir_expr_each_child(const IrExpr *e, void (*f)(const IrExpr *child, void *env), void *env);
+
+/* The innermost expression or pattern within e whose span covers `span` (where a diagnostic
+ * points), or NULL. */
+const void *ir_expr_node_at(const IrExpr *e, IrSpan span);
 
 /* The sequencing variable: `a; b` is `let %_ = a; b`. */
 Sym ir_sym_seq(void);

@@ -90,6 +90,7 @@ const char *ir_diag_kind_name(IrDiagKind kind) {
   case IR_DIAG_TYPE: return "type error";
   case IR_DIAG_RUNTIME: return "run-time error";
   case IR_DIAG_WARNING: return "warning";
+  case IR_DIAG_HOLE: return "hole";
   }
   UNREACHABLE("a diagnostic of no kind");
   return "error";
@@ -132,7 +133,7 @@ static void put_line(IrBuf *out, const char *s, size_t n) {
   }
 }
 
-/* ANSI colours for a terminal: the place in bold, the kind in red (errors) or magenta (warnings),
+/* ANSI colours for a terminal: the place in bold, the kind in red (errors), magenta (warnings) or cyan (holes),
  * the caret line in green, as compilers show them. */
 typedef struct {
   const char *bold, *kind, *caret, *off;
@@ -141,11 +142,15 @@ typedef struct {
 /* At most this many bytes of a source line are shown before and after a diagnostic's place. */
 enum { EXCERPT_BEFORE = 80, EXCERPT_AFTER = 120 };
 
-static void render(IrBuf *out, const IrDiag *d, const Colours *c) {
+/* input: the REPL input the diagnostic is about (0: none), so that a place in another one, such as
+ * a run-time error in a function defined earlier, names its input: `<repl>:1:17 (input 49): `. */
+static void render(IrBuf *out, const IrDiag *d, const Colours *c, int input) {
   const IrSpan *sp = &d->span;
   const char *file = sp->src ? sp->src->name : "<relay>";
   ir_buf_puts(out, c->bold);
-  if (sp->src) ir_buf_printf(out, "%s:%u:%u: ", file, sp->line, sp->col);
+  if (sp->src && input && sp->src->input && sp->src->input != input)
+    ir_buf_printf(out, "%s: ", ir_span_place(*sp));
+  else if (sp->src) ir_buf_printf(out, "%s:%u:%u: ", file, sp->line, sp->col);
   else ir_buf_printf(out, "%s: ", file);
   ir_buf_printf(out, "%s%s:%s%s %s%s\n", c->kind, ir_diag_kind_name(d->kind), c->off, c->bold, d->message, c->off);
   if (sp->src && sp->off <= sp->src->len) {
@@ -198,7 +203,7 @@ static void render(IrBuf *out, const IrDiag *d, const Colours *c) {
   for (int i = 0; i < d->notes.len; i++) ir_buf_printf(out, "  %s\n", d->notes.items[i]);
 }
 
-void ir_diag_render(IrBuf *out, const IrDiag *d) { render(out, d, &(Colours){"", "", "", ""}); }
+void ir_diag_render(IrBuf *out, const IrDiag *d) { render(out, d, &(Colours){"", "", "", ""}, 0); }
 
 /* Colour only on a terminal that can show it, and not when NO_COLOR is set (no-color.org). */
 static bool wants_colour(FILE *f) {
@@ -211,8 +216,9 @@ void ir_diags_print(FILE *f, const IrDiags *ds) {
   for (const IrDiag *d = ds->first; d; d = d->next) {
     IrBuf b;
     ir_buf_init(&b);
-    const char *kind = d->kind == IR_DIAG_WARNING ? "\033[1;35m" : "\033[1;31m";
-    render(&b, d, colour ? &(Colours){"\033[1m", kind, "\033[1;32m", "\033[0m"} : &(Colours){"", "", "", ""});
+    const char *kind = d->kind == IR_DIAG_WARNING ? "\033[1;35m" : d->kind == IR_DIAG_HOLE ? "\033[1;36m" : "\033[1;31m";
+    render(&b, d, colour ? &(Colours){"\033[1m", kind, "\033[1;32m", "\033[0m"} : &(Colours){"", "", "", ""},
+           ds->input);
     fputs(b.data, f);
   }
 }

@@ -26,19 +26,24 @@ typedef struct IrSpan {
   uint32_t line, col; /* of the first byte, both from 1 */
 } IrSpan;
 
-typedef enum { IR_DIAG_PARSE, IR_DIAG_TYPE, IR_DIAG_RUNTIME, IR_DIAG_WARNING } IrDiagKind;
+/* IR_DIAG_HOLE describes a typed hole (`?`): what its place expects and what is in scope. It is no
+ * mistake, but a program with holes does not run, so it counts among the errors. */
+typedef enum { IR_DIAG_PARSE, IR_DIAG_TYPE, IR_DIAG_RUNTIME, IR_DIAG_WARNING, IR_DIAG_HOLE } IrDiagKind;
 
 typedef struct IrDiag {
   IrDiagKind kind;
   IrSpan span;
   char *message;
   IR_VEC(char *) notes; /* each a full line such as "hint: ..." or "expected: ..." */
+  const void *detail;   /* what the phase that reported it keeps for a later look, or NULL: for a
+                           failed type relation, typing's TyFailure (the REPL's :explain) */
   struct IrDiag *next;
 } IrDiag;
 
 typedef struct IrDiags {
   IrDiag *first, *last;
   int errors, warnings;
+  int input; /* the REPL input they are about, or 0: a diagnostic placed in another input names it */
 } IrDiags;
 
 IrSource *ir_source_new(const char *name, const char *text, size_t len);

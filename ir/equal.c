@@ -186,6 +186,7 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b) {
   case IR_EXPR_REF_WRITE: return ir_expr_equal(a->u.ref.a, b->u.ref.a) && ir_expr_equal(a->u.ref.b, b->u.ref.b);
   case IR_EXPR_FREE: return a->u.name == b->u.name;
   case IR_EXPR_META: return a->u.meta.kind == b->u.meta.kind && a->u.meta.index == b->u.meta.index;
+  case IR_EXPR_HOLE: return a->u.name == b->u.name;
   }
   UNREACHABLE("an expression of no kind");
   return false;
@@ -206,7 +207,8 @@ static bool item_equal(const IrItem *a, const IrItem *b) {
   switch (a->kind) {
   case IR_ITEM_DEF: return ir_expr_equal(a->fn, b->fn);
   case IR_ITEM_DATA: return data_equal(&a->data, &b->data);
-  case IR_ITEM_EXPR: return ir_expr_equal(a->expr, b->expr);
+  case IR_ITEM_EXPR:
+  case IR_ITEM_LET: return ir_expr_equal(a->expr, b->expr);
   }
   UNREACHABLE("an item of no kind");
   return false;

@@ -494,3 +494,107 @@ void ir_tokens_free(IrTokens *toks) {
   toks->items = NULL;
   toks->len = 0;
 }
+
+/* ---------------------------------------------------------------- documentation comments */
+
+/* Appends a comment's text (the part between its markers) to doc, a line for each line, each
+ * without the space after the marker, a block comment's lines without their leading `*`, and
+ * without trailing blanks. */
+static void doc_lines(IrBuf *doc, const char *s, size_t n, bool block) {
+  bool first = true;
+  for (size_t i = 0; i <= n; first = false) {
+    size_t end = i;
+    while (end < n && s[end] != '\n') end++;
+    size_t a = i, b = end;
+    if (block) {
+      while (a < b && (s[a] == ' ' || s[a] == '\t')) a++;
+      if (a < b && s[a] == '*' && (a + 1 == b || s[a + 1] != '/')) a++; /* ` * more text` */
+    }
+    if (a < b && s[a] == ' ') a++;
+    while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r')) b--;
+    if (!first) ir_buf_putc(doc, '\n');
+    ir_buf_putn(doc, s + a, b - a);
+    i = end + 1;
+  }
+}
+
+/* Drops the blank lines that start and end a documentation text. */
+static const char *doc_trim(const char *d) {
+  while (*d == '\n') d++;
+  size_t n = strlen(d);
+  while (n > 0 && d[n - 1] == '\n') n--;
+  return n ? ir_strndup(d, n) : NULL;
+}
+
+const char *ir_lex_doc_comment(const IrSource *src, size_t from, size_t to) {
+  const char *t = src->text;
+  if (to > src->len || from > to) return NULL;
+  bool trailing = from > 0; /* still on the previous token's line */
+  int newlines = 0;         /* since the last comment of the block ended */
+  IrBuf doc;
+  ir_buf_init(&doc);
+  bool have = false;
+  for (size_t i = from; i < to;) {
+    char c = t[i];
+    if (c == '\n') {
+      newlines++;
+      trailing = false;
+      i++;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      i++;
+      continue;
+    }
+    size_t start, stop, next; /* the comment's text, and where it ends */
+    bool block = false;
+    if (c == '/' && i + 1 < to && t[i + 1] == '/') {
+      start = i + 2;
+      while (start < to && t[start] == '/') start++; /* `///` */
+      for (stop = start; stop < to && t[stop] != '\n';) stop++;
+      next = stop;
+    } else if (c == '#') {
+      start = i + 1;
+      while (start < to && t[start] == '#') start++; /* `##` */
+      for (stop = start; stop < to && t[stop] != '\n';) stop++;
+      next = stop;
+    } else if (c == '/' && i + 1 < to && t[i + 1] == '*') {
+      block = true;
+      start = i + 2;
+      while (start < to && t[start] == '*') start++; /* a doc comment's extra stars */
+      int depth = 1;
+      size_t j = i + 2;
+      while (j < to && depth > 0) {
+        if (t[j] == '/' && j + 1 < to && t[j + 1] == '*') depth++, j += 2;
+        else if (t[j] == '*' && j + 1 < to && t[j + 1] == '/') depth--, j += 2;
+        else j++;
+      }
+      next = j;
+      stop = depth == 0 ? j - 2 : j;
+      while (stop > start && t[stop - 1] == '*') stop--; /* `**` before the closing `/` */
+    } else { /* not white space or a comment (a byte order mark): no block before this point */
+      have = false;
+      ir_buf_init(&doc);
+      i++;
+      continue;
+    }
+    bool inner_newline = block && memchr(t + i, '\n', next - i) != NULL;
+    if (trailing) { /* `} // end of @f` documents nothing below it */
+      if (inner_newline) trailing = false;
+      newlines = 0;
+      i = next;
+      continue;
+    }
+    if (have && newlines >= 2) { /* a blank line: the block starts again */
+      have = false;
+      ir_buf_init(&doc);
+    }
+    if (have) ir_buf_putc(&doc, newlines == 0 ? ' ' : '\n'); /* two block comments on one line: one line */
+    doc_lines(&doc, t + start, stop - start, block);
+    have = true;
+    newlines = 0;
+    i = next;
+  }
+  if (!have || newlines > 1) return NULL;
+  return doc_trim(doc.data);
+}

@@ -44,6 +44,14 @@ typedef struct IrTokens {
  * would otherwise scan and the kernel clear page by page as the array doubles. */
 bool ir_lex(const IrSource *src, IrTokens *out, IrDiags *diags);
 void ir_tokens_free(IrTokens *toks);
+/* The comment block written directly above a declaration (its documentation, which :doc shows),
+ * found in the text between the previous token, which ends at byte `from` (0: none), and the
+ * declaration's first token at byte `to`, where there is only white space and comments: the
+ * comments that end on the line above it (or on its own line, before it), with no blank line
+ * among them and none that trails the previous token on its line. Their text comes without the
+ * markers (`#`, `//`, a block comment's opening and closing ones and the `*` that may start its
+ * lines) and the space after them, a line for each line, or NULL when there is no such block. */
+const char *ir_lex_doc_comment(const IrSource *src, size_t from, size_t to);
 const char *ir_token_kind_name(IrTokKind kind);
 
 #endif

@@ -80,13 +80,15 @@ void ir_buf_printf(IrBuf *b, const char *fmt, ...) __attribute__((format(printf,
 void ir_buf_vprintf(IrBuf *b, const char *fmt, va_list ap);
 void ir_buf_indent(IrBuf *b, int columns);
 
-/* A growable array of T: `IR_VEC(T) v = {0}; IR_VEC_PUSH(v, x);` then `v.items`, `v.len`. */
+/* A growable array of T: `IR_VEC(T) v = {0}; IR_VEC_PUSH(v, x);` then `v.items`, `v.len`. The
+ * capacity changes only once the memory is there: running out unwinds with the vector intact. */
 #define IR_VEC(T) struct { T *items; int len, cap; }
 #define IR_VEC_PUSH(v, x)                                                                      \
   do {                                                                                         \
     if ((v).len == (v).cap) {                                                                  \
-      (v).cap = (v).cap ? 2 * (v).cap : 4;                                                     \
-      (v).items = ir_realloc((v).items, sizeof(*(v).items) * (size_t)(v).cap);                 \
+      int cap_ = (v).cap ? 2 * (v).cap : 4;                                                    \
+      (v).items = ir_realloc((v).items, sizeof(*(v).items) * (size_t)cap_);                    \
+      (v).cap = cap_;                                                                          \
     }                                                                                          \
     (v).items[(v).len++] = (x);                                                                \
   } while (0)

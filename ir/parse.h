@@ -17,12 +17,16 @@ typedef struct IrParseOptions {
    * constructor (`Nil`) as its value (`Nil()`). May be NULL. */
   int (*ctor_arity)(void *ctx, Sym name);
   void *ctx;
+  /* A REPL input: a top-level `let %x = e` with nothing after it on its line is a session binding
+   * (IR_ITEM_LET), which later inputs see. */
+  bool session_lets;
 } IrParseOptions;
 
 typedef struct IrParseResult {
   IrProgram *program; /* NULL on error */
   IrExpr *expr;       /* for ir_parse_expression */
   IrType *type;       /* for ir_parse_type */
+  IrRel *rel;         /* for ir_parse_relation */
   bool incomplete;    /* the error is that the text ended too early: more input may complete it */
   bool awaits_meta;   /* the program refers to `meta[...]` entries but has no `#[metadata]` section */
 } IrParseResult;
@@ -33,5 +37,8 @@ IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt
 /* Exactly one type, shape (`(n, 3)`) or dimension (`3`), as the REPL's :kind takes; a base type
  * name alone (`float32`) is given as IR_TYPE_DTYPE, not as the scalar type it also names. */
 IrParseResult ir_parse_type(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
+/* Exactly one type relation as a `where` clause writes it, `Broadcast(t1, t2, t3)` (its arguments
+ * and attributes; nargs -1 when written bare), as the REPL's :explain takes. */
+IrParseResult ir_parse_relation(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);
 
 #endif

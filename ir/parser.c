@@ -51,6 +51,7 @@ typedef struct Parser {
   const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
   bool saw_meta;          /* a `meta[KIND][i]` reference was read */
   IrSymMap graph;         /* the current item's graph bindings so far: name -> bound value */
+  const IrToken *cond_paren; /* the `(` that opens the condition of the `if` being read, or NULL */
 } Parser;
 
 /* ---------------------------------------------------------------- tokens and errors */
@@ -184,6 +185,43 @@ static bool is_ident(Parser *P, const char *name) {
 /* A line break before `(` or `-` ends a top-level expression: `%t` then `(1, 2).0` on the next
  * line are two items, not a call. */
 static bool item_ends_here(Parser *P) { return P->toplevel && P->nest == 0 && cur(P)->nl_before; }
+
+/* ---------------------------------------------------------------- hints for a newcomer's slips */
+
+/* The text of a span when it is short and on one line (for a hint that quotes it), else NULL. */
+static const char *short_text(IrSpan s) {
+  if (!s.src || s.len == 0 || s.len > 40 || memchr(s.src->text + s.off, '\n', s.len)) return NULL;
+  return ir_printf("%.*s", (int)s.len, s.src->text + s.off);
+}
+
+/* `if (%x = 1)`: a comparison written with the `=` of a binding. left and right are what stand on
+ * either side of it, when known. */
+static _Noreturn void assignment_in_condition(Parser *P, const IrToken *eq, IrSpan left, IrSpan right) {
+  const char *l = short_text(left), *r = short_text(right);
+  const char *hint = l && r ? ir_printf("did you mean `%s == %s`?", l, r) : "did you mean `==`?";
+  error_at(P, eq, hint, "`=` binds a variable (`%%x = e;`); a comparison is written `==`");
+}
+
+/* `@f 3`: a function name followed on its line by what reads as its argument. */
+static bool is_name_expr(const IrExpr *e) {
+  return e->kind == IR_EXPR_GLOBAL || e->kind == IR_EXPR_CTOR || e->kind == IR_EXPR_OP; /* a local: not surely a function */
+}
+static bool is_one_token_arg(const IrToken *t) {
+  return t->kind == IR_TOK_NUMBER || t->kind == IR_TOK_LOCAL || t->kind == IR_TOK_GLOBAL || t->kind == IR_TOK_IDENT ||
+         t->kind == IR_TOK_STRING;
+}
+static _Noreturn void juxtaposed_call(Parser *P, const IrExpr *callee) {
+  const char *f = short_text(callee->span);
+  IrBuf args;
+  ir_buf_init(&args);
+  /* `@f 1 2`: the arguments that are one token each, up to the first that is not */
+  for (const IrToken *t = cur(P); is_one_token_arg(t) && !t->nl_before && args.len < 40; t++)
+    ir_buf_printf(&args, "%s%.*s", args.len ? ", " : "", (int)t->span.len, t->span.src->text + t->span.off);
+  const char *hint = f && args.len ? ir_printf("calls are written `%s(%s)`", f, args.data)
+                                   : "calls are written with the arguments in parentheses, as in `@f(3)`";
+  error_at(P, cur(P), hint, "%s is followed by %s, but a call's arguments go in parentheses",
+           f ? ir_printf("`%s`", f) : "this name", describe(cur(P)));
+}
 
 /* ---------------------------------------------------------------- literals */
 
@@ -387,40 +425,45 @@ static void parse_type_list(Parser *P, IrTokKind closer, const IrToken *opener, 
  * not a keyword: it also names an operator. */
 static IrType *parse_type_arg(Parser *P);
 
+/* One relation: `Broadcast`, `Broadcast(t1, t2, t3)` or `Reduce(t1, t2, axis=[0])`. */
+static IrRel parse_relation(Parser *P) {
+  IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
+  IrRel r = {t->sym, -1, NULL, t->span, 0, NULL, NULL};
+  if (at(P, IR_TOK_LPAREN)) {
+    IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+    IR_VEC(IrType *) ts = {0};
+    IR_VEC(IrAttr) attrs = {0};
+    P->type_lists++;
+    while (!at(P, IR_TOK_RPAREN)) {
+      if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) { /* Reduce(t1, t2, axis=[0]) */
+        IrToken *k = next(P);
+        next(P);
+        IrAttr a = {k->sym, parse_attr_value(P), k->span};
+        a.span = span_from(P, k->span);
+        IR_VEC_PUSH(attrs, a);
+      } else {
+        if (attrs.len) error_at(P, cur(P), NULL, "types come before the relation's attributes");
+        IR_VEC_PUSH(ts, parse_type_arg(P)); /* a type, or a shape or a dimension: TupleGetItem(t, 1, r) */
+      }
+      if (!accept(P, IR_TOK_COMMA)) break;
+    }
+    P->type_lists--;
+    close_list(P, IR_TOK_RPAREN, o);
+    r.nargs = ts.len;
+    r.args = ts.items;
+    r.nattrs = attrs.len;
+    r.attrs = attrs.items;
+    r.span = span_from(P, t->span);
+  }
+  return r;
+}
+
 static void parse_relations(Parser *P, int *n, IrRel **out) {
   IR_VEC(IrRel) rels = {0};
   while (is_ident(P, "where")) {
     next(P);
     do {
-      IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
-      IrRel r = {t->sym, -1, NULL, t->span, 0, NULL, NULL};
-      if (at(P, IR_TOK_LPAREN)) {
-        IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
-        IR_VEC(IrType *) ts = {0};
-        IR_VEC(IrAttr) attrs = {0};
-        P->type_lists++;
-        while (!at(P, IR_TOK_RPAREN)) {
-          if (at(P, IR_TOK_IDENT) && ahead(P, 1)->kind == IR_TOK_ASSIGN) { /* Reduce(t1, t2, axis=[0]) */
-            IrToken *k = next(P);
-            next(P);
-            IrAttr a = {k->sym, parse_attr_value(P), k->span};
-            a.span = span_from(P, k->span);
-            IR_VEC_PUSH(attrs, a);
-          } else {
-            if (attrs.len) error_at(P, cur(P), NULL, "types come before the relation's attributes");
-            IR_VEC_PUSH(ts, parse_type_arg(P)); /* a type, or a shape or a dimension: TupleGetItem(t, 1, r) */
-          }
-          if (!accept(P, IR_TOK_COMMA)) break;
-        }
-        P->type_lists--;
-        close_list(P, IR_TOK_RPAREN, o);
-        r.nargs = ts.len;
-        r.args = ts.items;
-        r.nattrs = attrs.len;
-        r.attrs = attrs.items;
-        r.span = span_from(P, t->span);
-      }
-      IR_VEC_PUSH(rels, r);
+      IR_VEC_PUSH(rels, parse_relation(P));
     } while (P->type_lists == 0 && at(P, IR_TOK_COMMA) && ahead(P, 1)->kind == IR_TOK_IDENT && next(P));
   }
   *n = rels.len;
@@ -566,7 +609,8 @@ static IrPattern *parse_pattern_inner(Parser *P) {
     }
     return p;
   }
-  error_at(P, t, NULL, "expected a pattern (a constructor, `%%x`, `_` or a tuple), found %s", describe(t));
+  error_at(P, t, t->kind == IR_TOK_QUESTION ? "a hole `?` stands for an expression; in a pattern, `_` matches anything" : NULL,
+           "expected a pattern (a constructor, `%%x`, `_` or a tuple), found %s", describe(t));
 }
 
 static IrPattern *parse_pattern(Parser *P) {
@@ -656,7 +700,11 @@ static IrExpr *parse_fn(Parser *P) {
 static IrExpr *parse_if(Parser *P) {
   IrToken *t = next(P);
   IrExpr *e = ir_expr_new(IR_EXPR_IF, t->span);
+  const IrToken *outer = P->cond_paren;
+  P->cond_paren = at(P, IR_TOK_LPAREN) ? cur(P) : NULL;
   e->u.ifx.cond = parse_expr(P);
+  P->cond_paren = outer;
+  if (at(P, IR_TOK_ASSIGN)) assignment_in_condition(P, cur(P), e->u.ifx.cond->span, (IrSpan){0}); /* if %x = 1 { */
   e->u.ifx.then = parse_block(P, "to start the `then` branch");
   if (!at(P, IR_TOK_KW_ELSE))
     error_at(P, cur(P), "every `if` is an expression, so it needs an `else { ... }` branch",
@@ -995,6 +1043,15 @@ static IrExpr *parse_name(Parser *P) {
                  e->u.meta.kind->name);
     return e;
   }
+  if (!strcmp(s->name, "return")) { /* `{ ...; return %x }` */
+    const IrToken *v = cur(P);
+    bool alone = is_one_token_arg(v) && !v->nl_before &&
+                 (v[1].kind == IR_TOK_RBRACE || v[1].kind == IR_TOK_SEMI || v[1].kind == IR_TOK_EOF);
+    const char *hint = alone ? ir_printf("write `%.*s` alone, without `return`", (int)v->span.len,
+                                         v->span.src->text + v->span.off)
+                             : "drop `return` and end the block with the value";
+    error_at(P, t, hint, "Relay has no `return`: a block's value is its last expression");
+  }
   const char *hint = ir_printf("a global function is written `@%s`, a local variable `%%%s`", s->name, s->name);
   error_at(P, t, hint, "unknown operator `%s`", s->name);
 }
@@ -1006,6 +1063,8 @@ static IrExpr *parse_paren(Parser *P) {
   bool comma = false;
   while (!at(P, IR_TOK_RPAREN)) {
     IR_VEC_PUSH(fs, parse_seq(P));
+    if (t == P->cond_paren && at(P, IR_TOK_ASSIGN)) /* if (%x + 1 = 2) */
+      assignment_in_condition(P, cur(P), fs.items[fs.len - 1]->span, (IrSpan){0});
     if (!(comma = accept(P, IR_TOK_COMMA))) break;
   }
   close_list(P, IR_TOK_RPAREN, o);
@@ -1013,6 +1072,27 @@ static IrExpr *parse_paren(Parser *P) {
   IrExpr *e = ir_expr_new(IR_EXPR_TUPLE, span_from(P, t->span));
   e->u.tuple.n = fs.len;
   e->u.tuple.fields = fs.items;
+  return e;
+}
+
+/* A typed hole: `?`, or `?name` with the name right after the `?` (`? x` is a hole, then `x`). In
+ * types `?` is a dimension and `match?` is one token, so only an expression's `?` gets here. */
+static IrExpr *parse_hole(Parser *P) {
+  IrToken *q = next(P);
+  IrExpr *e = ir_expr_new(IR_EXPR_HOLE, q->span);
+  if (at(P, IR_TOK_IDENT) && !cur(P)->space_before) {
+    IrToken *n = next(P);
+    if (strchr(n->sym->name, '.'))
+      error_at(P, n, "a hole's name is letters, digits and `_`, as in `?w1`",
+               "`%s` cannot name a hole", n->sym->name);
+    e->u.name = n->sym;
+    e->span = span_from(P, q->span);
+  } else if (at(P, IR_TOK_QUESTION) && !cur(P)->space_before) {
+    error_at(P, cur(P), "a hole is one `?`, or `?name`", "`??` is not a hole");
+  } else if (at(P, IR_TOK_NUMBER) && !cur(P)->space_before) {
+    error_at(P, cur(P), "a hole's name starts with a letter or `_`, as in `?w1`", "%s cannot name a hole",
+             describe(cur(P)));
+  }
   return e;
 }
 
@@ -1047,6 +1127,7 @@ static IrExpr *parse_primary(Parser *P) {
   case IR_TOK_KW_MATCH:
   case IR_TOK_KW_MATCHQ: return parse_match(P);
   case IR_TOK_KW_LET: return parse_seq(P);
+  case IR_TOK_QUESTION: return parse_hole(P);
   case IR_TOK_STRING: error_at(P, t, NULL, "strings are only used as attribute values, as in dtype=\"int64\"");
   case IR_TOK_PERCENT:
     error_at(P, t, "a local variable's name follows `%` directly, as in `%x`",
@@ -1112,7 +1193,7 @@ static IrExpr *parse_unary(Parser *P) {
     leave(P);
     const IrInfix *fix = ir_infix_of(t->kind == IR_TOK_MINUS ? IR_OP_NEGATIVE : IR_OP_LOGICAL_NOT, 1);
     IrExpr *e = call_op(fix->op, t->span, 1, a, NULL);
-    e->span = ir_span_join(t->span, a->span);
+    e->span = span_from(P, t->span); /* `-(a + b)`: up to its `)` */
     e->u.call.callee->span = t->span;
     return e;
   }
@@ -1128,6 +1209,7 @@ static const IrInfix *binary_here(Parser *P) {
 
 /* Precedence climbing over the sugar table: all binary operators are left-associative. */
 static IrExpr *parse_binary(Parser *P, int min_prec) {
+  IrSpan start = cur(P)->span; /* `(a - b) / c` starts at its `(`: the operands' spans leave out their brackets */
   IrExpr *left = parse_unary(P);
   int extra = 0;
   for (const IrInfix *op; (op = binary_here(P)) && op->prec >= min_prec;) {
@@ -1135,7 +1217,7 @@ static IrExpr *parse_binary(Parser *P, int min_prec) {
     enter(P), extra++;
     IrExpr *right = parse_binary(P, op->prec + 1);
     IrExpr *e = call_op(op->op, t->span, 2, left, right);
-    e->span = ir_span_join(left->span, right->span);
+    e->span = span_from(P, start);
     left = e;
   }
   P->depth -= extra;
@@ -1183,6 +1265,8 @@ static IrExpr *parse_seq(Parser *P) {
       let->u.let.how = IR_LET_GRAPH;
       let->u.let.var = (IrParam){v->sym, NULL, v->span, 0, NULL};
       let->u.let.value = parse_expr(P);
+      if (P->cond_paren && v == P->cond_paren + 1 && at(P, IR_TOK_RPAREN)) /* if (%x = 1) */
+        assignment_in_condition(P, v + 1, v->span, let->u.let.value->span);
       ir_symmap_put(&P->graph, v->sym, let->u.let.value);
     } else {
       IrExpr *e = parse_expr(P);
@@ -1191,6 +1275,7 @@ static IrExpr *parse_seq(Parser *P) {
         if (at(P, IR_TOK_LOCAL) && !cur(P)->nl_before && isdigit((unsigned char)cur(P)->sym->name[0]))
           error_at(P, cur(P), ir_printf("for the remainder, put a space after `%%`: `%% %s`", cur(P)->sym->name),
                    "expected an operator or `;` before `%%%s`", cur(P)->sym->name);
+        if (is_name_expr(e) && starts_element(cur(P)) && !cur(P)->nl_before) juxtaposed_call(P, e); /* @f 3 */
         if (last) {
           last->u.let.body = e;
           return first;
@@ -1382,6 +1467,41 @@ static _Noreturn void end_of_item_error(Parser *P) {
            "expected an operator or `;` after this expression, found %s", describe(t));
 }
 
+/* A REPL input's `let %x = e` that ends its line: a session binding, whose expression is
+ * `let %x = e; %x` (so that a function is recursive and generalized as any let's). False, having
+ * read nothing, when a `;` follows: an ordinary let expression. */
+static bool parse_session_let(Parser *P, IrItem *item) {
+  int start = P->pos;
+  IrToken *t = next(P);
+  IrToken *v = at(P, IR_TOK_LOCAL) ? next(P) : NULL;
+  if (!v) {
+    P->pos = start; /* the ordinary parse says what is wrong */
+    return false;
+  }
+  IrParam var = {v->sym, NULL, v->span, 0, NULL};
+  if (accept(P, IR_TOK_COLON)) var.ann = parse_type(P);
+  expect(P, IR_TOK_ASSIGN, "after the variable");
+  P->toplevel = true;
+  IrExpr *value = parse_expr(P);
+  P->toplevel = false;
+  if (!at(P, IR_TOK_EOF) && !cur(P)->nl_before) {
+    P->pos = start;
+    return false;
+  }
+  IrExpr *let = ir_expr_new(IR_EXPR_LET, span_from(P, t->span));
+  let->u.let.how = IR_LET_PLAIN;
+  let->u.let.var = var;
+  let->u.let.value = value;
+  let->u.let.body = ir_expr_new(IR_EXPR_LOCAL, v->span);
+  let->u.let.body->u.name = v->sym;
+  item->kind = IR_ITEM_LET;
+  item->name = v->sym;
+  item->var = var;
+  item->expr = let;
+  item->span = let->span;
+  return true;
+}
+
 static void parse_items(Parser *P, IrProgram *prog) {
   IR_VEC(IrItem) items = {0};
   while (!at(P, IR_TOK_EOF)) {
@@ -1395,6 +1515,11 @@ static void parse_items(Parser *P, IrProgram *prog) {
       prog->version = parse_version(P);
       continue;
     }
+    bool declaration = at(P, IR_TOK_KW_DEF) || at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE) || is_ident(P, "extern");
+    if (declaration) { /* its documentation: the comments just above it (the lexer kept them in the text) */
+      const IrToken *before = P->pos > 0 ? cur(P) - 1 : NULL;
+      item.doc = ir_lex_doc_comment(cur(P)->span.src, before ? before->span.off + before->span.len : 0, cur(P)->span.off);
+    }
     if (at(P, IR_TOK_KW_DEF)) {
       parse_def(P, &item);
     } else if (at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE)) {
@@ -1402,6 +1527,7 @@ static void parse_items(Parser *P, IrProgram *prog) {
     } else if (at(P, IR_TOK_IDENT) && !strcmp(cur(P)->sym->name, "extern") && !cur(P)[1].nl_before &&
                (cur(P)[1].kind == IR_TOK_KW_TYPE || cur(P)[1].kind == IR_TOK_KW_DATA)) {
       parse_extern_data(P, &item);
+    } else if (P->opt && P->opt->session_lets && at(P, IR_TOK_KW_LET) && parse_session_let(P, &item)) {
     } else {
       IrToken *t = cur(P);
       P->toplevel = true;
@@ -1444,7 +1570,7 @@ static void read_metadata(Parser *P, const IrSource *src, size_t off) {
   if (!P->meta) error_span(P, span_at(src, off + where), NULL, "%s", error ? error : "the metadata section cannot be read");
 }
 
-typedef enum { PARSE_PROGRAM, PARSE_EXPRESSION, PARSE_TYPE } ParseWhat;
+typedef enum { PARSE_PROGRAM, PARSE_EXPRESSION, PARSE_TYPE, PARSE_RELATION } ParseWhat;
 
 static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags *diags, ParseWhat what) {
   IrParseResult r = {0};
@@ -1476,6 +1602,7 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
   if (what == PARSE_PROGRAM) {
     IrProgram *prog = IR_NEW(IrProgram);
     prog->src = src;
+    prog->session = opt && opt->session_lets;
     if (toks.meta) {
       prog->meta = P.meta;
       prog->meta_text = src->text + toks.meta_off;
@@ -1489,6 +1616,12 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
     if (!at(&P, IR_TOK_EOF))
       error_at(&P, cur(&P), NULL, "expected the end of the expression, found %s", describe(cur(&P)));
     r.expr = e; /* only now: a longjmp above must leave r empty */
+  } else if (what == PARSE_RELATION) {
+    IrRel *rel = IR_NEW(IrRel);
+    *rel = parse_relation(&P);
+    if (!at(&P, IR_TOK_EOF))
+      error_at(&P, cur(&P), NULL, "expected the end of the relation, found %s", describe(cur(&P)));
+    r.rel = rel;
   } else {
     IrDType dt;
     IrToken *first = cur(&P);
@@ -1516,4 +1649,8 @@ IrParseResult ir_parse_expression(const IrSource *src, const IrParseOptions *opt
 
 IrParseResult ir_parse_type(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
   return run(src, opt, diags, PARSE_TYPE);
+}
+
+IrParseResult ir_parse_relation(const IrSource *src, const IrParseOptions *opt, IrDiags *diags) {
+  return run(src, opt, diags, PARSE_RELATION);
 }

@@ -232,6 +232,7 @@ void ir_print_type(IrBuf *b, const IrType *t) { print_type(b, t, false); }
 struct Printer {
   IrBuf *b;
   const IrPtrMap *types; /* when printing types: each node of the AST -> the type the checker found */
+  const void *mark;      /* the node a type error is about (:annot of an ill-typed expression), or NULL */
 };
 
 /* The type the checker found for an AST node (an expression or a pattern), or NULL. */
@@ -247,12 +248,17 @@ static void type_comment(Printer *p, const IrType *t) {
   ir_buf_puts(p->b, " */");
 }
 
+/* The comment after the node a type error is about. */
+static void mark_comment(Printer *p, const void *node) {
+  if (node && node == p->mark) ir_buf_puts(p->b, " /* <- type error here */");
+}
+
 /* ---------------------------------------------------------------- patterns */
 
 static void print_pattern(Printer *p, const IrPattern *pat) {
   IrBuf *b = p->b;
   switch (pat->kind) {
-  case IR_PAT_WILD: ir_buf_putc(b, '_'); return;
+  case IR_PAT_WILD: ir_buf_putc(b, '_'); break;
   case IR_PAT_VAR:
     ir_buf_printf(b, "%%%s", pat->name->name);
     if (pat->ann) {
@@ -261,6 +267,7 @@ static void print_pattern(Printer *p, const IrPattern *pat) {
     } else {
       type_comment(p, type_of(p, pat));
     }
+    mark_comment(p, pat);
     return;
   case IR_PAT_CTOR:
   case IR_PAT_TUPLE:
@@ -272,11 +279,13 @@ static void print_pattern(Printer *p, const IrPattern *pat) {
     }
     if (pat->kind == IR_PAT_TUPLE && pat->n == 1) ir_buf_putc(b, ',');
     ir_buf_putc(b, ')');
+    mark_comment(p, pat);
     return;
   }
+  mark_comment(p, pat); /* `_` */
 }
 
-void ir_print_pattern(IrBuf *b, const IrPattern *pat) { print_pattern(&(Printer){b, NULL}, pat); }
+void ir_print_pattern(IrBuf *b, const IrPattern *pat) { print_pattern(&(Printer){b, NULL, NULL}, pat); }
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -429,6 +438,7 @@ static void print_lets(Printer *p, const IrExpr *e, int ind) {
         type_comment(p, type_of(p, e->u.let.value));
       }
       ir_buf_putc(b, ';');
+      mark_comment(p, e);
       newline(b, ind);
       continue;
     }
@@ -444,8 +454,10 @@ static void print_lets(Printer *p, const IrExpr *e, int ind) {
     }
     const IrExpr *value = e->u.let.value;
     print_expr(p, value, ind, PREC_EXPR);
-    if (value->kind != IR_EXPR_CALL && v->name != ir_sym_seq()) type_comment(p, type_of(p, value));
+    if (value->kind != IR_EXPR_CALL && value->kind != IR_EXPR_HOLE && v->name != ir_sym_seq() && value != p->mark)
+      type_comment(p, type_of(p, value)); /* a call, a hole and the marked node have said it */
     ir_buf_putc(b, ';');
+    mark_comment(p, e);
     newline(b, ind);
   }
   print_expr(p, e, ind, PREC_EXPR);
@@ -470,6 +482,9 @@ static void print_match(Printer *p, const IrExpr *e, int ind) {
 static void print_call(Printer *p, const IrExpr *e, int ind) {
   IrBuf *b = p->b;
   const IrInfix *s = sugar(e);
+  /* An error about the callee marks the call: infix sugar hides the callee, and a comment between
+   * `@f` and `<int32>` would part the type arguments from it. */
+  if (p->mark && p->mark == e->u.call.callee) p->mark = e;
   if (s && e->u.call.nargs == 2) {
     print_expr(p, e->u.call.args[0], ind, s->prec);
     ir_buf_printf(b, " %s ", s->text);
@@ -495,9 +510,10 @@ static void print_call(Printer *p, const IrExpr *e, int ind) {
 
 static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
   IrBuf *b = p->b;
-  /* With types, a call that is an operand (of an operator, a projection, a call) is
-   * parenthesised with its comment, so that each comment plainly belongs to the call before it. */
-  bool paren = expr_prec(e) < ctx || (p->types && e->kind == IR_EXPR_CALL && ctx > PREC_EXPR);
+  /* With types, a call or a hole that is an operand (of an operator, a projection, a call) is
+   * parenthesised with its comment, so that each comment plainly belongs to the node before it. */
+  bool commented = e->kind == IR_EXPR_CALL || e->kind == IR_EXPR_HOLE;
+  bool paren = expr_prec(e) < ctx || (p->types && commented && ctx > PREC_EXPR);
   if (paren) ir_buf_putc(b, '(');
   switch (e->kind) {
   case IR_EXPR_LOCAL: ir_buf_printf(b, "%%%s", e->u.name->name); break;
@@ -577,11 +593,19 @@ static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
     ir_buf_printf(b, "meta[%s][%lld]", e->u.meta.kind->name, (long long)e->u.meta.index);
     type_comment(p, type_of(p, e));
     break;
+  case IR_EXPR_HOLE:
+    ir_buf_printf(b, "?%s", e->u.name ? e->u.name->name : "");
+    type_comment(p, type_of(p, e));
+    break;
+  }
+  if (e == p->mark && e->kind != IR_EXPR_LET) { /* print_lets marks a let */
+    if (e->kind != IR_EXPR_CALL && e->kind != IR_EXPR_META && e->kind != IR_EXPR_HOLE) type_comment(p, type_of(p, e));
+    mark_comment(p, e);
   }
   if (paren) ir_buf_putc(b, ')');
 }
 
-void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(&(Printer){b, NULL}, e, indent, PREC_SEQ); }
+void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(&(Printer){b, NULL, NULL}, e, indent, PREC_SEQ); }
 
 /* ---------------------------------------------------------------- the types of a typed program */
 
@@ -608,23 +632,28 @@ static void note_types(IrPtrMap *m, IrTExpr *e) {
 void ir_print_expr_typed(IrBuf *b, const IrTFn *fn, const IrType *type) {
   IrPtrMap types = {0};
   note_types(&types, fn->body);
-  Printer p = {b, &types};
+  Printer p = {b, &types, NULL};
   print_expr(&p, fn->src, 0, PREC_SEQ);
-  const IrExpr *tail = fn->src; /* what the text ends with: a call there has said the type already */
+  const IrExpr *tail = fn->src; /* what the text ends with: a call or a hole there has said the type already */
   while (tail->kind == IR_EXPR_LET) tail = tail->u.let.body;
-  if (tail->kind != IR_EXPR_CALL) type_comment(&p, type);
+  if (tail->kind != IR_EXPR_CALL && tail->kind != IR_EXPR_HOLE) type_comment(&p, type);
+}
+
+void ir_print_expr_partial(IrBuf *b, const IrExpr *e, const IrPtrMap *types, const void *mark) {
+  Printer p = {b, types, mark};
+  print_expr(&p, e, 0, PREC_SEQ);
 }
 
 /* ---------------------------------------------------------------- programs */
 
-static void print_data(IrBuf *b, const IrData *d) {
-  if (d->external) {
-    ir_buf_printf(b, "extern type %s", d->name->name);
-    print_tparams(b, d->ntparams, d->tparams);
-    return;
-  }
-  ir_buf_printf(b, "data %s", d->name->name);
+void ir_print_data_head(IrBuf *b, const IrData *d) {
+  ir_buf_printf(b, "%s %s", d->external ? "extern type" : "data", d->name->name);
   print_tparams(b, d->ntparams, d->tparams);
+}
+
+static void print_data(IrBuf *b, const IrData *d) {
+  ir_print_data_head(b, d);
+  if (d->external) return;
   ir_buf_puts(b, " {");
   for (int i = 0; i < d->nctors; i++) {
     const IrCtor *c = &d->ctors[i];
@@ -645,16 +674,25 @@ static void print_item(Printer *p, const IrItem *item) {
     break;
   case IR_ITEM_DATA: print_data(p->b, &item->data); break;
   case IR_ITEM_EXPR: print_expr(p, item->expr, 0, PREC_SEQ); break;
+  case IR_ITEM_LET:
+    ir_buf_printf(p->b, "let %%%s", item->var.name->name);
+    if (item->var.ann) {
+      ir_buf_puts(p->b, " : ");
+      print_type(p->b, item->var.ann, true);
+    }
+    ir_buf_puts(p->b, " = ");
+    print_expr(p, item->expr->u.let.value, 0, PREC_EXPR);
+    break;
   }
 }
 
-void ir_print_item(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, NULL}, item); }
+void ir_print_item(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, NULL, NULL}, item); }
 
 void ir_print_def_typed(IrBuf *b, const IrTDef *def) {
   IrPtrMap types = {0};
   note_types(&types, def->fn->body);
   ir_ptrmap_put(&types, def->item->fn, def->scheme);
-  print_item(&(Printer){b, &types}, def->item);
+  print_item(&(Printer){b, &types, NULL}, def->item);
 }
 
 void ir_print_program(IrBuf *b, const IrProgram *prog) {

@@ -5,10 +5,14 @@
 #define IR_PRINT_H
 
 #include "ir/ast.h"
+#include "ir/symmap.h"
 #include "ir/typed.h"
 
 void ir_print_program(IrBuf *b, const IrProgram *prog);
 void ir_print_item(IrBuf *b, const IrItem *item);
+/* A data declaration's head as written in the seed spelling, without its constructors:
+ * `data List<a>`, `extern type Handle`. */
+void ir_print_data_head(IrBuf *b, const IrData *d);
 /* indent: the column that continuation lines of a multi-line expression start from. */
 void ir_print_expr(IrBuf *b, const IrExpr *e, int indent);
 void ir_print_pattern(IrBuf *b, const IrPattern *p);
@@ -18,6 +22,10 @@ void ir_print_pattern(IrBuf *b, const IrPattern *p);
  * as shown for it) is written after it too. */
 void ir_print_expr_typed(IrBuf *b, const IrTFn *fn, const IrType *type);
 void ir_print_def_typed(IrBuf *b, const IrTDef *def);
+/* An expression whose checking stopped at a type error (:annot): each node with the type found for
+ * it before the error (`types`: AST node -> type, as messages show them), and `mark`, the node
+ * (expression or pattern) the error is about, followed by the comment `<- type error here`. */
+void ir_print_expr_partial(IrBuf *b, const IrExpr *e, const IrPtrMap *types, const void *mark);
 /* A type as DESIGN §4 shows it: scalars as their dtype, fn<...>(...) -> ... where .... */
 void ir_print_type(IrBuf *b, const IrType *t);
 void ir_print_lit(IrBuf *b, const IrLit *lit);

@@ -29,6 +29,10 @@ typedef struct IrTDef {
   int id;          /* 0, 1, 2, ... across the session: the run time keeps its compiled globals by it */
   IrType *scheme;  /* generalized */
   IrTFn *fn;
+  /* A session binding rather than a function: `%name`, made by a REPL input's `let %x = e` or,
+   * as `%it`, by its expression. Its value is the item's, once it has run (RtProgram); fn is
+   * NULL. */
+  bool value;
 } IrTDef;
 
 /* A constructor as checked: its declaration and its type scheme, fn<a..>(T1..Tn) -> D[a..]. Its
@@ -120,7 +124,8 @@ struct IrTExpr {
  * expression as the body of a function of no parameters. */
 typedef struct IrTItem {
   const IrItem *src;
-  IrTDef *def;
+  IrTDef *def; /* a definition; a LET's binding; a REPL input expression's `%it`, when its type
+                * allows binding it (a session binding's type is closed, or a syntactic value's) */
   IrTCtor *ctors; /* a data declaration's, in its order */
   IrTFn *expr;
   IrType *type; /* a top-level expression's type, generalized for display (`Nil()` is List[t1]) */

@@ -2,10 +2,12 @@
  * argument and its help line; each returns false when it fails, as a failed input does. */
 #include "repl/commands.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ir/ir.h"
+#include "repl/graph.h"
 
 typedef struct {
   const char *name, *alias; /* `:type` and `:t` (alias NULL: none but the name's prefixes) */
@@ -23,16 +25,29 @@ static bool cmd_quit(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
+/* An expression's type; with holes, the type and then each hole's (ty_explore_expression). */
 static bool cmd_type(Session *s, const char *arg, bool *quit) {
   (void)quit;
-  IrType *t = session_check_expression(s, "<repl>", arg, NULL);
-  if (!t) return false;
-  printf("%s : %s\n", arg, ir_type_str(t));
-  return true;
+  IrDiags diags = {0};
+  const IrExpr *e;
+  TyExplored x;
+  session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
+  if (x.fn) {
+    printf("%s : %s\n", arg, ir_type_str(x.type));
+    const char *where = ty_call_substitution(x.fn); /* `@layer(...)`: how n and the others were instantiated */
+    if (where) printf("  where %s\n", where);
+  }
+  fflush(stdout);
+  ir_diags_print(stderr, &diags);
+  return x.fn != NULL;
 }
 
 static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   (void)quit;
+  if (!strcmp(arg, "Tensor")) { /* no type until applied: the text format has no bare `Tensor` */
+    puts("Tensor : (Shape, BaseType) -> Type");
+    return true;
+  }
   IrDiags diags = {0};
   IrParseResult r = ir_parse_type(ir_source_new("<repl>", arg, strlen(arg)), &s->parse, &diags);
   const char *kind = r.type ? ty_describe_kind(s->module, r.type, &diags) : NULL;
@@ -42,7 +57,15 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
-/* `@name`'s definition, or an expression, printed with the type of every binding and call. */
+/* The node of e that a checking error (the first type error in diags) is about, or NULL. */
+static const void *failing_node(const IrExpr *e, const IrDiags *diags) {
+  for (const IrDiag *d = diags->first; d; d = d->next)
+    if (d->kind == IR_DIAG_TYPE) return ir_expr_node_at(e, d->span);
+  return NULL;
+}
+
+/* `@name`'s definition, or an expression, printed with the type of every binding and call; an
+ * expression with a type error with the types found before it, the failing node marked. */
 static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IrBuf b;
@@ -50,16 +73,59 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   const IrTDef *def = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")] ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
   if (def) {
     ir_print_def_typed(&b, def);
-  } else {
-    IrTFn *e;
-    IrType *t = session_check_expression(s, "<repl>", arg, &e);
-    if (!t) return false;
-    ir_print_expr_typed(&b, e, t);
+    puts(b.data);
+    return true;
   }
-  puts(b.data);
-  return true;
+  IrDiags diags = {0};
+  const IrExpr *e;
+  TyExplored x;
+  session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
+  if (x.fn) ir_print_expr_typed(&b, x.fn, x.type);
+  else if (e && x.partial.count) ir_print_expr_partial(&b, e, &x.partial, failing_node(e, &diags));
+  if (b.len) puts(b.data);
+  fflush(stdout);
+  ir_diags_print(stderr, &diags);
+  return x.fn != NULL;
 }
 
+/* The last type error step by step, or a relation written out: `:explain Broadcast(...)`. */
+static bool cmd_explain(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  const IrDiag *last = s->last_type_error;
+  if (!*arg && !last) {
+    puts("No type error yet in this session. :explain explains the last one, or a relation you write, such as\n"
+         "  :explain Broadcast(Tensor[(n, 3), float32], Tensor[(4, 1, 3), float32])");
+    return true;
+  }
+  if (!*arg) printf("The last type error, at %s: %s\n", ir_span_place(last->span), last->message);
+  if (!*arg && !last->detail) {
+    for (int i = 0; i < last->notes.len; i++) printf("  %s\n", last->notes.items[i]);
+    puts("It is not a type relation's, so :explain has no steps to show: it explains the failed shape rule of\n"
+         "an operator (Broadcast for add, Dense for nn.dense, ...) or a relation you write.");
+    return true;
+  }
+  IrDiags diags = {0};
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    ir_diags_print(stderr, &diags);
+    fputs("<repl>: out of memory while explaining\n", stderr);
+    return false;
+  }
+  const char *text;
+  if (!*arg) {
+    text = ty_explain_failure(s->module, last->detail);
+  } else {
+    IrSource *src = ir_source_new("<repl>", arg, strlen(arg));
+    src->input = s->input;
+    IrParseResult r = ir_parse_relation(src, &s->parse, &diags);
+    text = r.rel ? ty_explain_relation(s->module, r.rel, &diags) : NULL;
+  }
+  ir_trap_pop(&trap);
+  ir_diags_print(stderr, &diags);
+  if (text) fputs(text, stdout);
+  return text != NULL;
+}
 
 static bool cmd_info(Session *s, const char *arg, bool *quit) {
   (void)quit;
@@ -123,6 +189,49 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
   return false;
 }
 
+/* `:doc NAME`: the comment written directly above a definition (the parser keeps it as the item's
+ * `doc`), after the name's type or the data type's head; NAME is looked up as :info looks it up. */
+static void put_doc(const char *doc, const char *what) {
+  if (!doc) {
+    printf("  (no documentation: write a comment on the lines directly above its `%s`)\n", what);
+    return;
+  }
+  for (const char *p = doc; *p;) {
+    size_t n = strcspn(p, "\n");
+    printf(n ? "  %.*s\n" : "\n", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
+}
+
+static bool cmd_doc(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  const char *name = arg[0] == '@' ? arg + 1 : arg;
+  Sym sym = ir_sym(name);
+  const IrItem *it;
+  int op = arg[0] == '@' ? -1 : ir_op_lookup(name, strlen(name));
+  if (arg[0] != '@' && (it = ir_symmap_get(&s->ctors, sym))) {
+    for (int k = 0; k < it->data.nctors; k++)
+      if (it->data.ctors[k].name == sym) printf("%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
+    put_doc(it->doc, "data");
+  } else if (arg[0] != '@' && (it = ir_symmap_get(&s->datas, sym))) {
+    IrBuf b;
+    ir_buf_init(&b);
+    ir_print_data_head(&b, &it->data);
+    puts(b.data);
+    put_doc(it->doc, it->data.external ? "extern type" : "data");
+  } else if (op >= 0) {
+    printf("%s : %s\n", ir_ops[op].name, ir_type_str(ty_operator_scheme(s->module, op)));
+    printf("  an operator: docs/operators.md describes it; :info %s lists its attributes\n", ir_ops[op].name);
+  } else if ((it = ir_symmap_get(&s->defs, sym))) {
+    printf("@%s : %s\n", name, ir_type_str(ty_global_type(s->module, sym)));
+    put_doc(it->doc, "def");
+  } else {
+    fprintf(stderr, "<repl>: nothing is named `%s` (:browse lists the definitions)\n", arg);
+    return false;
+  }
+  return true;
+}
+
 /* The newest definitions, with their types: the Prelude's or everything else's. */
 static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   (void)quit;
@@ -139,7 +248,10 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
     if (from_prelude != prelude || ir_symmap_get(newest, it->name) != it) continue;
     IrBuf b;
     ir_buf_init(&b);
-    if (it->kind == IR_ITEM_DATA) ir_buf_printf(&b, "data %s\n", it->name->name);
+    if (it->kind == IR_ITEM_DATA && !it->data.external) { /* `data List<a>`: an extern one is described whole */
+      ir_print_data_head(&b, &it->data);
+      ir_buf_putc(&b, '\n');
+    }
     session_describe(s, it, NULL, &b);
     puts(b.data);
     shown++;
@@ -148,8 +260,20 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   return true;
 }
 
-/* Loads files as chunks, each running its top-level expressions; remembers them for :reload. */
+/* Loads files as chunks, each running its top-level expressions; remembers them for :reload. A
+ * file that cannot be opened is said once, and then none is loaded (not the ones before it,
+ * whose output would bury the message). */
 static bool load(Session *s, int n, const char **files) {
+  bool readable = true;
+  for (int i = 0; i < n; i++) {
+    FILE *f = fopen(files[i], "rb");
+    if (f) fclose(f);
+    else fprintf(stderr, "relay: cannot read %s: %s\n", files[i], session_read_error(errno)), readable = false;
+  }
+  if (!readable) {
+    if (n > 1) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
+    return false;
+  }
   for (int i = 0; i < n; i++) {
     IrTProgram *p = session_load_file(s, files[i], false);
     if (!p || !session_run(s, p, true)) return false;
@@ -195,15 +319,157 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
   return false;
 }
 
+/* ---------------------------------------------------------------- :trace */
+
+/* The global that a :trace argument names (`@f`, or `f` when no constructor or operator has that
+ * name), or NULL after saying why it cannot be traced. */
+static const IrTDef *traceable(Session *s, const char *word) {
+  const char *name = word[0] == '@' ? word + 1 : word;
+  Sym sym = ir_sym(name);
+  if (word[0] != '@' && ir_symmap_get(&s->ctors, sym)) {
+    fprintf(stderr, "<repl>: `%s` is a constructor: :trace traces global functions (@name)\n", word);
+    return NULL;
+  }
+  if (word[0] != '@' && ir_op_lookup(name, strlen(name)) >= 0) {
+    fprintf(stderr, "<repl>: `%s` is an operator: :trace traces global functions (@name)\n", word);
+    return NULL;
+  }
+  const IrTDef *def = ty_global_def(s->module, sym);
+  if (!def) fprintf(stderr, "<repl>: nothing is named `@%s` (:browse lists the definitions)\n", name);
+  return def;
+}
+
+/* Calls f on each word of arg; false if any call is. */
+static bool each_word(Session *s, const char *arg, bool (*f)(Session *s, const char *word)) {
+  bool ok = true;
+  for (const char *p = arg; *p;) {
+    size_t len = strcspn(p, " \t\n");
+    ok &= f(s, ir_strndup(p, len));
+    p += len;
+    p += strspn(p, " \t\n");
+  }
+  return ok;
+}
+
+static bool trace_one(Session *s, const char *word) {
+  const IrTDef *def = traceable(s, word);
+  if (!def) return false;
+  bool now = rt_trace(s->program, def, stdout);
+  if (now) IR_VEC_PUSH(s->traced, def);
+  printf("@%s is %s traced.\n", def->name->name, now ? "now" : "already");
+  return true;
+}
+
+/* Stops tracing every definition named as def is (a redefinition was traced with it). */
+static bool untrace_name(Session *s, Sym name) {
+  bool found = false;
+  int kept = 0;
+  for (int i = 0; i < s->traced.len; i++) {
+    const IrTDef *d = s->traced.items[i];
+    if (d->name == name) {
+      rt_untrace(s->program, d);
+      found = true;
+    } else {
+      s->traced.items[kept++] = d;
+    }
+  }
+  s->traced.len = kept;
+  return found;
+}
+
+static bool untrace_one(Session *s, const char *word) {
+  const char *name = word[0] == '@' ? word + 1 : word;
+  if (!untrace_name(s, ir_sym(name))) {
+    fprintf(stderr, "<repl>: `@%s` is not traced (:trace lists what is)\n", name);
+    return false;
+  }
+  printf("@%s is no longer traced.\n", name);
+  return true;
+}
+
+/* :trace @f... traces them; :trace alone lists the traced names. */
+static bool cmd_trace(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  if (*arg) return each_word(s, arg, trace_one);
+  IrBuf b;
+  ir_buf_init(&b);
+  IrSymMap listed = {0};
+  for (int i = 0; i < s->traced.len; i++) {
+    Sym name = s->traced.items[i]->name;
+    if (ir_symmap_get(&listed, name)) continue;
+    ir_symmap_put(&listed, name, (void *)name);
+    ir_buf_printf(&b, "%s@%s", b.len ? ", " : "", name->name);
+  }
+  if (b.len) printf("traced: %s\n", b.data);
+  else puts("nothing is traced (:trace @f traces @f)");
+  return true;
+}
+
+/* :untrace @f... stops tracing them; :untrace alone, everything. */
+static bool cmd_untrace(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  if (*arg) return each_word(s, arg, untrace_one);
+  while (s->traced.len) {
+    Sym name = s->traced.items[0]->name;
+    untrace_name(s, name);
+    printf("@%s is no longer traced.\n", name->name);
+  }
+  return true;
+}
+
+/* :graph @f [FILE]: @f's dataflow graph as DOT on stdout, or drawn into FILE by Graphviz. */
+static bool cmd_graph(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  size_t len = strcspn(arg, " \t");
+  const char *word = ir_strndup(arg, len), *file = arg + len;
+  file += strspn(file, " \t");
+  if (strcspn(file, " \t") < strlen(file)) {
+    fputs("<repl>: :graph takes @name and at most one file name\n", stderr);
+    return false;
+  }
+  const char *name = word[0] == '@' ? word + 1 : word;
+  Sym sym = ir_sym(name);
+  if (word[0] != '@' && (ir_symmap_get(&s->ctors, sym) || ir_op_lookup(name, strlen(name)) >= 0)) {
+    fprintf(stderr, "<repl>: `%s` is %s: :graph draws global functions (@name)\n", word,
+            ir_symmap_get(&s->ctors, sym) ? "a constructor" : "an operator");
+    return false;
+  }
+  const char *dot = repl_graph_dot(s, sym);
+  if (!dot) return false;
+  if (*file) return repl_graph_render(dot, file);
+  fputs(dot, stdout);
+  return true;
+}
+
+/* The session's bindings (`let %x = e` at the REPL, `%it`): `:show bindings`. */
+static bool cmd_show(Session *s, const char *arg, bool *quit) {
+  (void)quit;
+  if (strcmp(arg, "bindings")) {
+    fprintf(stderr, "<repl>: :show knows `bindings`, not `%s`\n", arg);
+    return false;
+  }
+  IrBuf b;
+  ir_buf_init(&b);
+  session_show_bindings(s, &b);
+  puts(b.len ? b.data : "(no bindings yet: `let %x = 1` at the prompt makes one, and each value shown is `%it`)");
+  return true;
+}
+
 static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
     {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
+    {":explain", NULL, "[REL(TYPES)]", "the last type error step by step, or a relation such as Broadcast(...)", cmd_explain},
     {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
+    {":doc", ":d", "NAME", "the comment written above a definition or data type, with its type", cmd_doc},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
     {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
+    {":show", NULL, "bindings", "the values bound by `let %x = ...` at the prompt, and `%it`", cmd_show},
     {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
+    {":trace", NULL, "[@name...]", "show each call of these globals with its value (alone: list them)", cmd_trace},
+    {":untrace", NULL, "[@name...]", "stop tracing these globals (alone: all)", cmd_untrace},
+    {":graph", NULL, "@name [FILE.svg]", "a tensor function's dataflow graph as Graphviz DOT (or drawn as SVG)", cmd_graph},
     {":help", ":h", "", "this list (also :?)", cmd_help},
     {":quit", ":q", "", "leave (Ctrl-D on an empty line too)", cmd_quit},
 };
@@ -213,7 +479,8 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
   (void)s, (void)arg, (void)quit;
   puts("Enter definitions (def, data, type) and expressions; an input continues on `...` lines\n"
        "while brackets are open or a definition is incomplete, or between :{ and :} lines.\n"
-       "After an expression relay shows `- : TYPE = VALUE`, after a definition `@name : TYPE`.\n"
+       "After an expression relay shows `- : TYPE = VALUE` (and `%it` is that value), after a\n"
+       "definition `@name : TYPE`; `let %x = EXPR` alone on its line binds `%x` for later inputs.\n"
        "Ctrl-C interrupts an evaluation; Ctrl-D leaves. Commands (each may be shortened):");
   for (int i = 0; i < NCOMMANDS; i++) {
     const Command *c = &commands[i];
@@ -225,7 +492,8 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The edit distance between two short strings (for "did you mean"). */
+/* The edit distance between two short strings, a swap of two neighbours counting as one edit
+ * (`:tpye` is one from `:type`): for "did you mean". */
 static int distance(const char *a, const char *b) {
   int la = (int)strlen(a), lb = (int)strlen(b);
   if (la > 30 || lb > 30) return 99;
@@ -237,8 +505,25 @@ static int distance(const char *a, const char *b) {
       int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
       int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
       d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+        d[i][j] = d[i - 2][j - 2] + 1;
     }
   return d[la][lb];
+}
+
+/* An unknown command: the one it is a typo of (one edit away), else the list of them all. */
+static void unknown_command(const char *word) {
+  const char *close = NULL;
+  for (int i = 0; i < NCOMMANDS && !close; i++)
+    if (distance(word, commands[i].name) <= 1) close = commands[i].name;
+  if (close) {
+    fprintf(stderr, "<repl>: unknown command `%s`; did you mean %s? (:help lists them)\n", word, close);
+    return;
+  }
+  IrBuf names;
+  ir_buf_init(&names);
+  for (int i = 0; i < NCOMMANDS; i++) ir_buf_printf(&names, " %s", commands[i].name);
+  fprintf(stderr, "<repl>: unknown command `%s`; the commands are%s (:help says what each does)\n", word, names.data);
 }
 
 const char *repl_command_names(int i) { return i < NCOMMANDS ? commands[i].name : NULL; }
@@ -257,14 +542,7 @@ bool repl_command(Session *s, const char *line, bool *quit) {
   for (int i = 0; i < NCOMMANDS && !found && len > 2; i++) /* a longer prefix: :bro, :rel */
     if (!strncmp(commands[i].name, word, len)) found = &commands[i];
   if (!found) {
-    const char *best = NULL;
-    int best_d = 3;
-    for (int i = 0; i < NCOMMANDS; i++) {
-      int d = distance(word, commands[i].name);
-      if (d < best_d) best_d = d, best = commands[i].name;
-    }
-    fprintf(stderr, "<repl>: unknown command `%s`%s%s%s (:help lists them)\n", word, best ? "; did you mean " : "",
-            best ? best : "", best ? "?" : "");
+    unknown_command(word);
     return false;
   }
   if (*found->arg && found->arg[0] != '[' && !*a) {

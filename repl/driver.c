@@ -102,16 +102,22 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_ANNOT:
     if (load_files(&s, opt, progs)) return 1;
     return print_annotated(progs[0]);
-  case REPL_MODE_TYPE:
+  case REPL_MODE_TYPE: { /* as :t: with holes, the type, then the holes */
+    if (load_files(&s, opt, progs)) return 1;
+    IrDiags diags = {0};
+    const IrExpr *e;
+    TyExplored x;
+    session_explore_expression(&s, "<command line>", opt->expr, &e, &x, &diags);
+    if (x.fn) puts(ir_type_str(x.type));
+    fflush(stdout);
+    ir_diags_print(stderr, &diags);
+    return x.fn ? 0 : 1;
+  }
   case REPL_MODE_EVAL: {
     if (load_files(&s, opt, progs)) return 1;
     IrTFn *e = NULL;
     IrType *t = session_check_expression(&s, "<command line>", opt->expr, &e);
     if (!t) return 1;
-    if (opt->mode == REPL_MODE_TYPE) {
-      puts(ir_type_str(t));
-      return 0;
-    }
     RtValue v;
     if (!session_eval(&s, e, &v)) return 1;
     IrBuf b;

@@ -116,8 +116,8 @@ static void offer(Candidates *c, const char *name) {
   IR_VEC_PUSH(c->names, name);
 }
 
-/* Candidates for the word being completed: commands after `:`, globals after `@`, file names
- * after :load, else constructors, data types and operators. */
+/* Candidates for the word being completed: commands after `:`, globals after `@`, the session's
+ * bindings after `%`, file names after :load, else constructors, data types and operators. */
 static char *complete_word(const char *text, int state) {
   Candidates *c = &completion.found;
   const Session *s = completion.session;
@@ -129,6 +129,10 @@ static char *complete_word(const char *text, int state) {
     } else if (text[0] == '@') {
       for (int i = 0; i < s->items.len; i++)
         if (s->items.items[i]->kind == IR_ITEM_DEF) offer(c, ir_printf("@%s", s->items.items[i]->name->name));
+    } else if (text[0] == '%') {
+      const IrTDef *const *bindings;
+      int n = ty_bindings(s->module, &bindings);
+      for (int i = 0; i < n; i++) offer(c, ir_printf("%%%s", bindings[i]->name->name));
     } else {
       for (int i = 0; i < s->items.len; i++) {
         const IrItem *it = s->items.items[i];
@@ -165,23 +169,26 @@ static void setup_line_editing(Session *s) {
 
 /* ---------------------------------------------------------------- the loop */
 
-typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE } InputResult;
+typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE, INPUT_COMMENT } InputResult;
 
 /* Runs an input: a command, or a chunk of definitions and expressions. With more_may_come, a
- * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): the loop reads more lines. */
+ * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): the loop reads more lines; one
+ * of comments only is INPUT_COMMENT: they may document a definition on the next line (:doc). */
 static InputResult run_input(Session *s, const IrBuf *text, bool more_may_come, bool *quit) {
   const char *t = text->data + strspn(text->data, " \t\n");
   if (t[0] == ':') return repl_command(s, t, quit) ? INPUT_OK : INPUT_FAILED;
   bool incomplete = false;
   IrTProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, more_may_come, &incomplete);
   if (!prog) return more_may_come && incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
+  if (more_may_come && prog->nitems == 0) return INPUT_COMMENT;
   return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }
 
-/* The loop's state between lines: the input read so far, whether it is a :{ ... :} block, and (on a
+/* The loop's state between lines: the input read so far, whether it is a :{ ... :} block, whether
+ * it is only comments so far (which a blank line or a command drops, as Python's REPL), and (on a
  * terminal) the lines typed for it, as they were typed: the history entry it will make. */
 typedef struct {
-  bool tty, block, quit;
+  bool tty, block, quit, comments;
   IrBuf input, entry;
 } Loop;
 
@@ -201,13 +208,18 @@ static void remember(Loop *L) {
 
 /* Takes one line of an input; once the input is complete, runs it. */
 static void take_line(Session *s, Loop *L, const char *line, size_t len) {
+  size_t lead = strspn(line, " \t");
+  const char *t = line + lead;
+  size_t tlen = len - lead;
+  if (L->comments && (tlen == 0 || *t == ':')) { /* the comments document nothing: drop them */
+    ir_buf_init(&L->input);
+    L->comments = false;
+    forget_entry(L);
+  }
   if (L->tty) {
     if (L->entry.len) ir_buf_putc(&L->entry, '\n');
     ir_buf_putn(&L->entry, line, len);
   }
-  size_t lead = strspn(line, " \t");
-  const char *t = line + lead;
-  size_t tlen = len - lead;
   if (!L->block && L->input.len == 0) {
     if (tlen == 0) { /* an empty line between inputs */
       forget_entry(L);
@@ -226,7 +238,8 @@ static void take_line(Session *s, Loop *L, const char *line, size_t len) {
   if (L->block && !ends_block) return;
   L->block = false;
   InputResult r = run_input(s, &L->input, !ends_block, &L->quit);
-  if (r == INPUT_INCOMPLETE) return; /* wait for the rest */
+  L->comments = r == INPUT_COMMENT;
+  if (r == INPUT_INCOMPLETE || r == INPUT_COMMENT) return; /* wait for the rest */
   if (r == INPUT_FAILED) s->failed = true;
   remember(L);
   s->input++;
@@ -244,7 +257,7 @@ static bool read_and_run(Session *s, Loop *L) {
     forget_interrupt();
     ir_buf_init(&L->input);
     forget_entry(L); /* an interrupted input is not remembered */
-    L->block = false;
+    L->block = L->comments = false;
     if (L->tty) putchar('\n');
     return true;
   }
@@ -270,7 +283,7 @@ static bool loop_step(Session *s, Loop *L) {
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     L->input = L->entry = (IrBuf){0};
-    L->block = false;
+    L->block = L->comments = false;
     s->failed = true;
     s->input++;
     GC_gcollect();

@@ -24,6 +24,43 @@ static void report_out_of_memory(const IrTrap *trap, const char *name, const cha
   fprintf(stderr, "%s: error: out of memory while %s (a request for %zu bytes); %s\n", name, doing, trap->bytes, so);
 }
 
+/* A chunk's definitions of traced names are traced too (:trace follows a name that is redefined). */
+static void trace_redefinitions(Session *s, const IrTProgram *tp) {
+  int n = s->traced.len;
+  for (int i = 0; i < tp->nitems; i++) {
+    const IrTDef *def = tp->items[i].def;
+    for (int j = 0; def && !def->value && j < n; j++) /* a session binding (`let %x = e`) is no global */
+      if (s->traced.items[j]->name == def->name) {
+        rt_trace(s->program, def, stdout);
+        IR_VEC_PUSH(s->traced, def);
+        break;
+      }
+  }
+}
+
+/* The definition of prog that the first type error in diags is in, kept for :graph. */
+static void note_failed_def(Session *s, const IrProgram *prog, const IrDiags *diags) {
+  const IrDiag *d = diags->first;
+  while (d && d->kind != IR_DIAG_TYPE) d = d->next;
+  for (int i = 0; d && prog && i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    IrSpan a = it->span, b = d->span;
+    if (it->kind == IR_ITEM_DEF && a.src == b.src && b.off >= a.off && b.off + b.len <= a.off + a.len) {
+      s->failed_def.prog = prog;
+      s->failed_def.def = it;
+      s->failed_def.span = b;
+      s->failed_def.message = d->message;
+      return;
+    }
+  }
+}
+
+/* Keeps the newest type error of ds for :explain. */
+static void keep_type_error(Session *s, const IrDiags *ds) {
+  for (const IrDiag *d = ds->first; d; d = d->next)
+    if (d->kind == IR_DIAG_TYPE) s->last_type_error = d;
+}
+
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
 static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
@@ -51,7 +88,11 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
                    : definitions_only ? ty_check_definitions(s->module, r.program, &diags)
                                       : ty_check_program(s->module, r.program, &diags);
   bool ok = tp != NULL;
-  if (ok || !(quiet_if_incomplete && r.incomplete)) ir_diags_print(stderr, &diags);
+  if (ok || !(quiet_if_incomplete && r.incomplete)) {
+    ir_diags_print(stderr, &diags);
+    keep_type_error(s, &diags);
+    if (!ok) note_failed_def(s, r.program, &diags);
+  }
   diags = (IrDiags){0}; /* printed */
   if (!ok) {
     ir_trap_pop(&trap);
@@ -61,7 +102,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
   size_t nnew = 0;
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
-    if (it->kind != IR_ITEM_EXPR) nnew += 1 + (it->kind == IR_ITEM_DATA ? (size_t)it->data.nctors : 0);
+    if (it->kind == IR_ITEM_DEF || it->kind == IR_ITEM_DATA) nnew += 1 + (it->kind == IR_ITEM_DATA ? (size_t)it->data.nctors : 0);
   }
   ir_symmap_reserve(&s->defs, nnew); /* room, so that what follows cannot fail halfway */
   ir_symmap_reserve(&s->datas, nnew);
@@ -71,12 +112,16 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
   ir_trap_pop(&trap); /* nothing below allocates */
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
-    if (it->kind == IR_ITEM_EXPR) continue;
+    if (it->kind != IR_ITEM_DEF && it->kind != IR_ITEM_DATA) continue;
     IR_VEC_PUSH(s->items, it);
     ir_symmap_put(it->kind == IR_ITEM_DEF ? &s->defs : &s->datas, it->name, (void *)it);
     for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
       ir_symmap_put(&s->ctors, it->data.ctors[k].name, (void *)it);
   }
+  for (int i = 0; s->failed_def.def && i < tp->nitems; i++) /* the failed definition is replaced */
+    if (tp->items[i].def && !tp->items[i].def->value && tp->items[i].def->name == s->failed_def.def->name)
+      s->failed_def.def = NULL;
+  trace_redefinitions(s, tp); /* out of memory here lands in the REPL's trap, the chunk loaded */
   return tp;
 }
 
@@ -103,7 +148,10 @@ IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, s
                                bool *incomplete) {
   IrSource *src = ir_source_new(name, text, len);
   src->input = s->input;
-  return load_source(s, src, quiet_if_incomplete, incomplete, false);
+  s->parse.session_lets = true; /* a REPL input may bind `let %x = e` for the ones after it */
+  IrTProgram *p = load_source(s, src, quiet_if_incomplete, incomplete, false);
+  s->parse.session_lets = false;
+  return p;
 }
 
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrTFn **expr) {
@@ -123,8 +171,31 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   IrTFn *fn = r.expr ? ty_check_expression(s->module, r.expr, &t, &diags) : NULL;
   ir_trap_pop(&trap);
   ir_diags_print(stderr, &diags);
+  keep_type_error(s, &diags);
   if (expr) *expr = fn;
   return fn ? t : NULL;
+}
+
+bool session_explore_expression(Session *s, const char *name, const char *text, const IrExpr **expr, TyExplored *out,
+                                IrDiags *diags) {
+  *expr = NULL;
+  *out = (TyExplored){0};
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    ir_diags_print(stderr, diags);
+    *diags = (IrDiags){0};
+    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
+    return false;
+  }
+  IrSource *src = ir_source_new(name, text, strlen(text));
+  src->input = s->input;
+  IrParseResult r = ir_parse_expression(src, &s->parse, diags);
+  if (r.expr) ty_explore_expression(s->module, r.expr, out, diags);
+  ir_trap_pop(&trap);
+  keep_type_error(s, diags); /* for :explain, as the other checks keep theirs */
+  *expr = r.expr;
+  return r.expr != NULL;
 }
 
 bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out) {
@@ -142,6 +213,9 @@ bool session_describe(const Session *s, const IrItem *item, const IrType *type, 
     ir_print_type(out, ty_global_type(s->module, item->name));
   } else if (item->kind == IR_ITEM_EXPR) {
     ir_buf_puts(out, "- : ");
+    ir_print_type(out, type);
+  } else if (item->kind == IR_ITEM_LET) {
+    ir_buf_printf(out, "%%%s : ", item->name->name);
     ir_print_type(out, type);
   } else {
     UNREACHABLE("an item of no kind");
@@ -167,7 +241,7 @@ void session_catch_interrupts(struct sigaction *old) {
 bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
   struct sigaction old;
   session_catch_interrupts(&old);
-  IrDiags diags = {0};
+  IrDiags diags = {.input = s->input}; /* an error in an earlier input's definition names that input */
   bool ok = rt_eval(s->program, e, out, &diags);
   sigaction(SIGINT, &old, NULL);
   fflush(stdout);
@@ -181,6 +255,26 @@ static double seconds(struct timespec a, struct timespec b) {
   return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 }
 
+/* ` = VALUE` after a description; a matrix starts on its own line, its rows aligned. */
+static void append_value(IrBuf *out, RtValue v) {
+  IrBuf value;
+  ir_buf_init(&value);
+  rt_print_display(&value, v);
+  ir_buf_puts(out, strchr(value.data, '\n') ? " =\n" : " = ");
+  ir_buf_puts(out, value.data);
+}
+
+void session_show_bindings(const Session *s, IrBuf *out) {
+  const IrTDef *const *all;
+  int n = ty_bindings(s->module, &all);
+  for (int i = 0; i < n; i++) {
+    if (out->len) ir_buf_putc(out, '\n');
+    ir_buf_printf(out, "%%%s : ", all[i]->name->name);
+    ir_print_type(out, all[i]->scheme);
+    append_value(out, rt_value_of(s->program, all[i]));
+  }
+}
+
 /* Prints a value as session_run shows it; false if memory ran out while formatting it (said). */
 static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_style, double seconds_taken,
                          size_t bytes) {
@@ -192,13 +286,9 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   }
   IrBuf out;
   ir_buf_init(&out);
-  if (repl_style) { /* a matrix starts on its own line, its rows aligned */
-    IrBuf value;
-    ir_buf_init(&value);
-    rt_print_display(&value, v);
+  if (repl_style) {
     session_describe(s, it->src, it->type, &out);
-    ir_buf_puts(&out, strchr(value.data, '\n') ? " =\n" : " = ");
-    ir_buf_puts(&out, value.data);
+    append_value(&out, v);
   } else {
     rt_print_value(&out, v);
   }
@@ -214,32 +304,57 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   return !ferror(stdout); /* output that cannot be written stops the run (main says so) */
 }
 
+/* `@name : TYPE` after a definition; false if memory ran out while making it (said). */
+static bool show_definition(Session *s, const IrTItem *it) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
+    return false;
+  }
+  IrBuf out;
+  ir_buf_init(&out);
+  bool shown = session_describe(s, it->src, it->type, &out);
+  ir_trap_pop(&trap);
+  if (shown) puts(out.data);
+  fflush(stdout);
+  return true;
+}
+
 bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
+  bool failed = false;
+  int skipped = 0; /* expressions after the failed one */
   for (int i = 0; i < prog->nitems; i++) {
     const IrTItem *it = &prog->items[i];
-    if (it->src->kind == IR_ITEM_EXPR) {
+    if (it->src->kind == IR_ITEM_EXPR || it->src->kind == IR_ITEM_LET) {
       RtValue v;
       struct timespec t0, t1;
       size_t bytes = rt_heap_allocated();
       clock_gettime(CLOCK_MONOTONIC, &t0);
       if (!it->expr) continue; /* loaded for its definitions only: not checked, not run */
-      if (!session_eval(s, it->expr, &v)) return false;
-      clock_gettime(CLOCK_MONOTONIC, &t1);
-      if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
-    } else if (repl_style) {
-      IrTrap trap;
-      ir_trap_push(&trap, NULL);
-      if (setjmp(trap.jb) != 0) {
-        report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
-        return false;
+      if (failed) {
+        skipped++;
+        continue;
       }
-      IrBuf out;
-      ir_buf_init(&out);
-      bool shown = session_describe(s, it->src, it->type, &out);
-      ir_trap_pop(&trap);
-      if (shown) puts(out.data);
-      fflush(stdout);
+      if (!session_eval(s, it->expr, &v)) {
+        if (!repl_style) return false;
+        failed = true; /* the REPL goes on listing the definitions, which were made */
+        continue;
+      }
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      if (it->def) { /* `%x` or `%it`, for the inputs after this one */
+        const IrTDef *old = ty_binding(s->module, it->def->name);
+        rt_set_value(s->program, it->def, v);
+        ty_bind_value(s->module, it->def);
+        if (old) rt_forget_value(s->program, old); /* a big %it is not kept for ever */
+      }
+      if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
+    } else if (repl_style && !show_definition(s, it)) {
+      return false;
     }
   }
-  return true;
+  if (skipped)
+    fprintf(stderr, "%s: %s after the failed one did not run\n", prog->items[0].src->span.src->name,
+            skipped == 1 ? "the expression" : ir_printf("the %d expressions", skipped));
+  return !failed;
 }

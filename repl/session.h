@@ -26,6 +26,20 @@ typedef struct Session {
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
   int input; /* the number of the REPL input being run (1, 2, ...), which places in <repl> show */
+  /* :trace: the traced definitions, in the order traced; a later definition of a traced name is
+   * traced too when it loads */
+  IR_VEC(const IrTDef *) traced;
+  /* :graph: the last type error that was in a definition (of a chunk that failed, so the
+   * definition is not in the module): the chunk as parsed, that definition, the error's place and
+   * message. def is NULL when there is none; a later definition of that name that loads forgets it. */
+  struct {
+    const IrProgram *prog;
+    const IrItem *def;
+    IrSpan span;
+    const char *message;
+  } failed_def;
+  const IrDiag *last_type_error; /* the newest type error reported, for :explain (its detail: the
+                                    failed relation), or NULL */
 } Session;
 
 void session_init(Session *s);
@@ -46,6 +60,13 @@ IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, s
  * "<repl>"); returns its type (generalized), and its typed form in *expr if expr is not NULL, or
  * NULL after printing why. */
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrTFn **expr);
+/* Parses and checks an expression (`name` as in session_check_expression) for the REPL's :t and
+ * :annot and for -t (ty_explore_expression: holes are
+ * described, and a type error keeps the types found before it); *expr is its AST. Its diagnostics
+ * are left in *diags for the caller to print after what it shows. False when it does not parse or
+ * memory ran out (which is said at once). */
+bool session_explore_expression(Session *s, const char *name, const char *text, const IrExpr **expr, TyExplored *out,
+                                IrDiags *diags);
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
  * interrupts the evaluation (a run-time error; in the REPL, "Interrupted.") while it runs. */
 bool session_eval(Session *s, const IrTFn *e, RtValue *out);
@@ -55,11 +76,15 @@ bool session_eval(Session *s, const IrTFn *e, RtValue *out);
 void session_catch_interrupts(struct sigaction *old);
 /* Runs a loaded program's top-level expressions in order, printing each value on its own line
  * (the REPL: `- : TYPE = VALUE`, and `@name : TYPE` for definitions); stops at the first
- * run-time error and returns false. */
+ * run-time error and returns false. In the REPL's style it goes on listing the definitions after
+ * it (they were made), not running the expressions, and says how many did not run. */
 bool session_run(Session *s, const IrTProgram *prog, bool repl_style);
 /* `@name : TYPE` for a definition, `- : TYPE` for an expression (of type `type`), and a line per
  * constructor (`Cons : fn<a>(a, List[a]) -> List[a]`) for a data declaration, as the REPL shows them. */
 bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out);
+/* `%x : TYPE = VALUE` for each of the session's bindings (a REPL input's `let %x = e`, `%it`)
+ * that is the newest of its name, in the order they were made, a line each. */
+void session_show_bindings(const Session *s, IrBuf *out);
 /* The interactive loop; returns the exit status. */
 int session_interact(Session *s);
 

@@ -25,6 +25,11 @@ typedef struct {
 
 typedef struct {
   RtCode h;
+  const RtFn *binding;
+} CodeBinding; /* a session binding (`%x`, `%it`): its value is binding->value when this runs */
+
+typedef struct {
+  RtCode h;
   int n;
   int *slots;
   RtCode **values;
@@ -127,6 +132,13 @@ typedef struct {
   int64_t *dims; /* -1 where any size is accepted */
 } CodeShapeCheck; /* a value whose static type has `?` dimensions, meeting a type that fixes them */
 
+typedef struct {
+  RtCode h;
+  const RtFn *fn; /* the traced function, whose body this node stands in for (trace.c) */
+  RtCode *body;   /* its real body */
+  FILE *out;      /* where its calls are shown */
+} CodeTraced; /* a traced function's body: shows each call and its value around the real body */
+
 /* Run functions, by node. */
 RtValue rt_exec_const(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tensor_literal(const RtCode *c, RtFrame *f);
@@ -137,6 +149,7 @@ RtValue rt_exec_meta(const RtCode *c, RtFrame *f);
 RtValue rt_exec_free(const RtCode *c, RtFrame *f);
 RtValue rt_exec_slot(const RtCode *c, RtFrame *f);
 RtValue rt_exec_env(const RtCode *c, RtFrame *f);
+RtValue rt_exec_binding(const RtCode *c, RtFrame *f);
 RtValue rt_exec_let(const RtCode *c, RtFrame *f);
 RtValue rt_exec_tuple(const RtCode *c, RtFrame *f);
 RtValue rt_exec_proj(const RtCode *c, RtFrame *f);
@@ -162,6 +175,13 @@ RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
 RtValue rt_exec_ctor_hole(const RtCode *c, RtFrame *f); /* in tail position, its last field a tail call of itself */
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);
+/* A CodeTraced: shows the call, runs the real body and finishes its tail calls itself (so that it
+ * sees the value), then shows the value. */
+RtValue rt_exec_traced(const RtCode *c, RtFrame *f);
+/* What rt_exec_traced shows (trace.c): a call of k's function at `depth` with the arguments in
+ * args (marked as a tail call when `tail`), and the value it returned. */
+void rt_trace_show_call(const CodeTraced *k, int depth, const RtValue *args, bool tail);
+void rt_trace_show_value(const CodeTraced *k, int depth, RtValue v);
 
 /* The operands of a binary operator on scalars, by where they come from. */
 typedef enum {

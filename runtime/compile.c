@@ -323,7 +323,7 @@ static bool scalar_operator_call(const IrTExpr *e, IrDType *dt) {
 /* Whether e is a call of the global whose body is being compiled. */
 static bool is_self_call(const FnCtx *ctx, const IrTExpr *e) {
   return ctx->fn && e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_GLOBAL &&
-         global_fn(ctx->prog, e->u.call.callee->u.def) == ctx->fn;
+         !e->u.call.callee->u.def->value && global_fn(ctx->prog, e->u.call.callee->u.def) == ctx->fn;
 }
 
 typedef struct {
@@ -381,7 +381,7 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
     if (hole) k->args[n - 1] = compile(ctx, e->u.call.args[n - 1], true);
     return &k->h;
   }
-  const RtFn *direct = f->kind == IR_EXPR_GLOBAL ? global_fn(ctx->prog, f->u.def) : NULL;
+  const RtFn *direct = f->kind == IR_EXPR_GLOBAL && !f->u.def->value ? global_fn(ctx->prog, f->u.def) : NULL;
   bool can_tail = tail && n <= RT_MAX_TAIL_ARGS;
   bool self = tail && is_self_call(ctx, e);
   RtRun run = self     ? rt_exec_tail_self
@@ -451,6 +451,11 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
   }
   case IR_EXPR_GLOBAL: {
     const RtFn *fn = global_fn(ctx->prog, e->u.def);
+    if (fn && e->u.def->value) { /* a session binding, whose value a later item may set */
+      CodeBinding *k = node(sizeof *k, rt_exec_binding, src);
+      k->binding = fn;
+      return &k->h;
+    }
     return constant(fn ? fn->value : rt_unit(), src);
   }
   case IR_EXPR_LIT: {
@@ -492,6 +497,9 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
     return pair(rt_exec_ref_write, src, compile(ctx, e->u.ref.a, false), compile(ctx, e->u.ref.b, false), 0);
   case IR_EXPR_FREE: return lazy(rt_exec_free, src);
   case IR_EXPR_META: return lazy(rt_exec_meta, src);
+  case IR_EXPR_HOLE: /* a program with holes fails checking: it is never compiled */
+    UNREACHABLE("a hole in a checked program");
+    return constant(rt_unit(), src);
   }
   UNREACHABLE("an expression of no kind");
   return constant(rt_unit(), src);
@@ -507,15 +515,19 @@ void rt_compile_program(RtProgram *p, const IrTProgram *prog) {
   for (int i = 0; i < prog->nitems; i++) {
     const IrTDef *def = prog->items[i].def;
     if (!def) continue;
+    while (p->globals.len <= def->id) IR_VEC_PUSH(p->globals, NULL);
+    if (def->value) { /* a session binding: its value comes when its item has run (rt_set_value) */
+      p->globals.items[def->id] = new_fn(ir_printf("%%%s", def->name->name), 0);
+      continue;
+    }
     RtFn *fn = new_fn(ir_printf("@%s", def->name->name), def->fn->nparams);
     fn->nslots = def->fn->nslots; /* known now: calls compiled before its body size their frames */
     fn->value = closure_value(fn);
-    while (p->globals.len <= def->id) IR_VEC_PUSH(p->globals, NULL);
     p->globals.items[def->id] = fn;
   }
   for (int i = 0; i < prog->nitems; i++) {
     const IrTDef *def = prog->items[i].def;
-    if (!def) continue;
+    if (!def || def->value) continue;
     RtFn *fn = p->globals.items[def->id];
     FnCtx ctx = {.prog = p, .owner = fn->name, .fn = fn};
     fn->body = compile_body(&ctx, def->fn);
@@ -534,3 +546,19 @@ RtFn *rt_compile_expr(RtProgram *p, const IrTFn *e) {
 }
 
 RtFn *rt_global_fn(const RtProgram *p, const IrTDef *def) { return (RtFn *)global_fn(p, def); }
+
+void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v) {
+  ASSERT(def->value);
+  RtFn *fn = (RtFn *)global_fn(p, def);
+  if (fn) fn->value = v;
+}
+
+void rt_forget_value(RtProgram *p, const IrTDef *def) {
+  ASSERT(def->value && def->id < p->globals.len);
+  if (def->id < p->globals.len) p->globals.items[def->id] = NULL;
+}
+
+RtValue rt_value_of(const RtProgram *p, const IrTDef *def) {
+  const RtFn *fn = global_fn(p, def);
+  return fn ? fn->value : rt_unit();
+}

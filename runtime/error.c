@@ -65,9 +65,19 @@ static void note_run(IrDiag *d, const RtChainRun *r) {
   else ir_diag_note(d, "  %s of %s%s", what, r->fn->name, times);
 }
 
+/* The raised error as a diagnostic: its message's first line, each further line a note (as a
+ * type error's), then the call chain. */
 static void report_raised(IrDiags *diags) {
-  IrDiag *d = ir_diag_add(diags, IR_DIAG_RUNTIME, rt_state.raised.span, "%s", rt_state.raised.message);
-  if (!d || rt_state.raised.nruns == 0) return;
+  const char *m = rt_state.raised.message;
+  size_t n = strcspn(m, "\n");
+  IrDiag *d = ir_diag_add(diags, IR_DIAG_RUNTIME, rt_state.raised.span, "%.*s", (int)n, m);
+  if (!d) return;
+  for (m += n; *m == '\n'; m += n) {
+    m++;
+    n = strcspn(m, "\n");
+    ir_diag_note(d, "%.*s", (int)n, m);
+  }
+  if (rt_state.raised.nruns == 0) return;
   ir_diag_note(d, "call chain (most recent call last):");
   for (int i = 0; i < rt_state.raised.nruns; i++) {
     if (i == rt_state.raised.cut_at) ir_diag_note(d, "  ... %ld more calls ...", rt_state.raised.skipped);

@@ -148,6 +148,59 @@ static inline __attribute__((always_inline)) RtValue enter(const RtFn *fn, RtFra
   return r;
 }
 
+/* ---------------------------------------------------------------- tracing */
+
+/* The body of a traced function (trace.c swaps it in for the function's own, and back), so that
+ * the calls of untraced functions pay nothing for :trace. It runs in the frame that the call made
+ * (rt_state.calls is that call's record), shows the call, runs the real body and, unlike a body,
+ * finishes the tail calls that the body returns (as finish_tail_calls does, in a record of their
+ * own) to show the value: a tail call of the function itself (a loop, RT_LOOP or RT_HOLE) is
+ * shown as a call at the same depth, marked as a tail call, and the value once, at the end; a
+ * tail call of another function runs inside this one, one level deeper. The stack is checked as
+ * enter checks it: two traced functions that tail-call each other nest here. */
+static RtValue __attribute__((noinline)) traced_tail_calls(const CodeTraced *k, RtFrame *f, RtValue r, int depth) {
+  RtCallRec *rec = rt_state.calls;
+  RtCallRec tail = {rec->fn, rec->site, (RtCallRec *)((uintptr_t)rec | (rec->site != NULL))};
+  rt_state.calls = &tail;
+  Holes holes, *h = NULL;
+  while (r.kind == RT_LOOP || r.kind == RT_HOLE) {
+    if (r.kind == RT_HOLE && h) {
+      fill_hole(h->last, (RtValue){.kind = RT_ADT, .u.adt = r.u.adt});
+      h->last = r.u.adt;
+    } else if (r.kind == RT_HOLE) {
+      holes = (Holes){.first = {.kind = RT_ADT, .u.adt = r.u.adt}, .last = r.u.adt};
+      h = &holes;
+    }
+    tail.site = rt_state.tail_site;
+    rt_poll(tail.site);
+    rt_trace_show_call(k, depth, f->slots, true);
+    r = run(k->body, f);
+  }
+  if (r.kind == RT_TAIL) r = run_tail_calls(&tail, h);
+  if (h) {
+    fill_hole(h->last, r);
+    r = h->first;
+  }
+  rt_state.calls = rec;
+  return r;
+}
+
+RtValue rt_exec_traced(const RtCode *c, RtFrame *f) {
+  const CodeTraced *k = (const CodeTraced *)c;
+  char probe;
+  if ((uintptr_t)&probe < rt_state.stack_limit) rt_check_stack(rt_state.calls->site);
+  bool tail;
+  rt_call_up(rt_state.calls, &tail);
+  int depth = rt_state.trace_depth;
+  rt_trace_show_call(k, depth, f->slots, tail);
+  rt_state.trace_depth = depth + 1;
+  RtValue r = run(k->body, f);
+  if (r.kind >= RT_TAIL) r = traced_tail_calls(k, f, r, depth);
+  rt_state.trace_depth = depth;
+  rt_trace_show_value(k, depth, r);
+  return r;
+}
+
 /* A native function (a constructor or an operator used as a value), with its call record. */
 static RtValue call_native(const RtFn *fn, RtValue *args, const IrExpr *site) {
   RtCallRec rec = {fn, site, rt_state.calls};
@@ -456,6 +509,11 @@ RtValue rt_exec_free(const RtCode *c, RtFrame *f) {
 RtValue rt_exec_slot(const RtCode *c, RtFrame *f) { return f->slots[((const CodeVar *)c)->index]; }
 RtValue rt_exec_env(const RtCode *c, RtFrame *f) { return f->env[((const CodeVar *)c)->index]; }
 
+RtValue rt_exec_binding(const RtCode *c, RtFrame *f) {
+  (void)f;
+  return ((const CodeBinding *)c)->binding->value;
+}
+
 RtValue rt_exec_let(const RtCode *c, RtFrame *f) {
   const CodeLet *k = (const CodeLet *)c;
   for (int i = 0; i < k->n; i++) f->slots[k->slots[i]] = run(k->values[i], f);
@@ -749,6 +807,7 @@ static void run_job(void *p) {
   const RtFn *fn = job->fn; /* a global or a top-level expression: no parameters */
   VARIABLE_FRAME(frame, fn->nslots);
   frame->env = NULL;
+  rt_state.trace_depth = 0;
   job->result = enter(fn, frame, NULL);
 }
 

@@ -236,10 +236,16 @@ int rt_axis(const RtSite *site, IrOpId op, int64_t axis, int rank) {
   return (int)(axis < 0 ? axis + rank : axis);
 }
 
+/* As the type error for the same shapes says it (typing/relation.c): dimensions counted from the
+ * left of each argument, the rule last; lines after the first become notes. */
 static _Noreturn void broadcast_error(const RtSite *site, IrOpId op, const RtOperand *a, const RtOperand *b, int axis) {
-  rt_error(site->expr, "%s: shapes %s and %s do not broadcast (from the right, dimension %d is %lld in one and %lld in the other)",
-           ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(b->rank, b->shape), axis,
-           (long long)a->shape[a->rank - 1 - axis], (long long)b->shape[b->rank - 1 - axis]);
+  int pa = a->rank - 1 - axis, pb = b->rank - 1 - axis;
+  rt_error(site->expr,
+           "`%s` cannot broadcast the shapes %s and %s\n"
+           "dimension %d of the first argument is %lld, dimension %d of the second is %lld\n"
+           "shapes align from the right; a dimension broadcasts when the two are equal or one is 1",
+           ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(b->rank, b->shape), pa,
+           (long long)a->shape[pa], pb, (long long)b->shape[pb]);
 }
 
 /* ---------------------------------------------------------------- binary kernel */

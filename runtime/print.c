@@ -13,6 +13,7 @@ typedef struct {
   bool cut;
   int chain; /* write `...` for what follows this many constructors nested in their last fields
                 (the rest of a long list); 0: no limit */
+  bool types; /* a tensor (of rank >= 1) as its type: `Tensor[(64, 512), float32]` */
 } Printer;
 
 /* Deeper nesting than this (other than along the last field, which is a loop) prints as `...`. */
@@ -172,7 +173,7 @@ static void put_rows(Printer *p, const RtTensor *t, int axis, int64_t base, int6
 }
 
 void rt_print_display(IrBuf *out, RtValue v) {
-  Printer p = {out, DISPLAY_BYTES, false, DISPLAY_CHAIN};
+  Printer p = {out, DISPLAY_BYTES, false, DISPLAY_CHAIN, false};
   if (v.kind == RT_TENSOR && v.u.t->rank >= 1 && v.u.t->count > 0) {
     const RtTensor *t = v.u.t;
     size_t width = 0; /* a vector's numbers are not aligned: it is one row */
@@ -231,7 +232,14 @@ static void put(Printer *p, RtValue v, int depth) {
     }
     switch (v.kind) {
     case RT_SCALAR: put_scalar(p->out, v); break;
-    case RT_TENSOR: put_tensor(p, v.u.t); break;
+    case RT_TENSOR:
+      if (p->types) {
+        char dt[24];
+        ir_buf_printf(p->out, "Tensor[%s, %s]", rt_shape_text(v.u.t->rank, v.u.t->shape), ir_dtype_name(v.u.t->dt, dt));
+      } else {
+        put_tensor(p, v.u.t);
+      }
+      break;
     case RT_TUPLE: {
       const RtTuple *t = v.u.tup;
       ir_buf_putc(p->out, '(');
@@ -243,7 +251,9 @@ static void put(Printer *p, RtValue v, int depth) {
       ir_buf_puts(p->out, t->n == 1 ? ",)" : ")");
       break;
     }
-    case RT_CLOSURE: ir_buf_puts(p->out, "<closure>"); break;
+    case RT_CLOSURE: /* in brief, a global, a constructor or an operator by its name */
+      ir_buf_puts(p->out, p->types && (v.u.clo->fn->name[0] == '@' || v.u.clo->fn->native) ? v.u.clo->fn->name : "<closure>");
+      break;
     case RT_REF:
       ir_buf_puts(p->out, "ref(");
       put(p, v.u.ref->v, depth + 1);
@@ -259,15 +269,21 @@ static void put(Printer *p, RtValue v, int depth) {
 }
 
 void rt_print_value(IrBuf *out, RtValue v) {
-  Printer p = {out, 0, false, 0};
+  Printer p = {out, 0, false, 0, false};
   put(&p, v, 0);
 }
 
 char *rt_value_brief(RtValue v) {
   IrBuf b;
   ir_buf_init(&b);
-  Printer p = {&b, 60, false, 0};
+  Printer p = {&b, 60, false, 0, false};
   put(&p, v, 0);
   if (p.cut) ir_buf_puts(&b, "...");
   return b.data;
+}
+
+void rt_print_summary(IrBuf *out, RtValue v, size_t limit) {
+  Printer p = {out, out->len + limit, false, 0, true};
+  put(&p, v, 0);
+  if (p.cut) ir_buf_puts(out, "...");
 }

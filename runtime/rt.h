@@ -193,7 +193,7 @@ struct RtFn {
   RtCode *body;
   RtValue (*native)(const RtFn *fn, RtValue *args, const IrExpr *site);
   const void *native_data; /* the constructor or operator of a native function */
-  RtValue value;           /* a global's closure value (no captures), made once */
+  RtValue value;           /* a global's closure value (no captures), made once; a session binding's value */
 };
 
 /* Compiles a top-level expression (checked as the body of a function of no parameters). */
@@ -292,6 +292,9 @@ typedef struct RtState {
   size_t own_bytes; /* allocated for the run-time's own use (the reserve), not the program's */
   /* ---- OpenBLAS's products, dlsym's results, NULL until the first product loads it (nn.c) */
   void *blas_sgemm, *blas_dgemm;
+  /* ---- :trace (trace.c): the traced calls in progress, for their indentation; set to 0 by each
+   * evaluation, as an error leaves it where it was */
+  int trace_depth;
 } RtState;
 
 /* A session's compiled program (runtime.h), across its chunks (compile.c). */

@@ -86,6 +86,14 @@ void rt_compile_program(RtProgram *p, const IrTProgram *prog);
  * and false is returned; definitions and values made before stay intact. */
 bool rt_eval(RtProgram *p, const IrTFn *e, RtValue *out, IrDiags *diags);
 
+/* A session binding's value (IrTDef.value: `%x`, `%it`), set once its item has run; code
+ * compiled against p reads it when it runs. */
+void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v);
+RtValue rt_value_of(const RtProgram *p, const IrTDef *def);
+/* Drops p's hold on a binding that a newer one of its name has replaced: its value stays only as
+ * long as code compiled against it (a definition that uses it) does. */
+void rt_forget_value(RtProgram *p, const IrTDef *def);
+
 /* Calls a global function of p that takes no arguments (`@main`), as rt_eval. */
 bool rt_call_global(RtProgram *p, const IrTDef *def, RtValue *out, IrDiags *diags);
 
@@ -108,5 +116,20 @@ void rt_print_value(IrBuf *out, RtValue v);
  * syntax); a list (a chain of constructors) cut with `...` after 100 elements, and any value
  * after 20,000 characters. */
 void rt_print_display(IrBuf *out, RtValue v);
+/* v in brief, as :trace shows arguments and results: each tensor as its type
+ * (`Tensor[(64, 512), float32]`), everything else in Relay's syntax, cut with `...` after about
+ * `limit` more bytes of out. */
+void rt_print_summary(IrBuf *out, RtValue v, size_t limit);
+
+/* ---------------------------------------------------------------- tracing */
+
+/* Traces the global def of p (the REPL's :trace): each call of it writes a line to `out` with
+ * its arguments, indented by the traced calls in progress, and a line with its value, as OCaml's
+ * #trace does (trace.c says how tail calls show). The function's compiled body is swapped for one
+ * that does this, so calls of untraced functions cost nothing. False if it was traced already. */
+bool rt_trace(RtProgram *p, const IrTDef *def, FILE *out);
+/* Stops tracing def; false if it was not traced. */
+bool rt_untrace(RtProgram *p, const IrTDef *def);
+bool rt_traced(const RtProgram *p, const IrTDef *def);
 
 #endif

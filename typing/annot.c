@@ -214,9 +214,18 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   int arity = ty_relation_arity((TyRelId)id);
   if (arity >= 0 && r.nargs != arity)
     ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, arity, r.nargs);
+  int lo, hi;
+  bool required[IR_A_COUNT];
+  bool of_ops = ty_relation_needs((TyRelId)id, &lo, &hi, required);
+  if (arity < 0 && of_ops && (r.nargs < lo || r.nargs > hi)) /* Arange, Pad: as many as their operators' calls */
+    ty_fail(c, r.span, "%s relates %d to %d types (the arguments, then the result), but %d %s given here", r.name->name,
+            lo, hi, r.nargs, r.nargs == 1 ? "is" : "are");
   IrSpan where = r.span;
   const char *bad = ir_attrs_decode(r.name->name, ty_relation_attrs((TyRelId)id), r.nattrs, r.attrs, &r.decoded, &where);
   if (bad) ty_fail(c, where, "%s", bad);
+  for (int a = 0; a < IR_A_COUNT; a++) /* what its operators require, the relation reads without a default */
+    if (required[a] && !r.decoded->v[a].given)
+      ty_fail(c, r.span, "%s needs the attribute `%s`", r.name->name, ir_attr_name((IrAttrId)a));
   return r;
 }
 

@@ -15,6 +15,8 @@ struct TyModule {
   IrSymMap ctors;   /* name -> newest IrTCtor */
   IrPtrMap schemes; /* IrCtor -> its IrTCtor, for every constructor ever declared */
   int ndefs;        /* IrTDef ids given so far (a chunk that fails leaves a gap) */
+  IrSymMap values;  /* name (no sigil) -> newest session binding (an IrTDef with `value`) */
+  IR_VEC(const IrTDef *) bindings; /* the newest session binding of each name, in order made */
   IrType *op_schemes[IR_OP_COUNT]; /* built on first use (ops.c) */
 };
 
@@ -27,6 +29,7 @@ typedef struct TyLocal {
   struct TyLocal *shadowed;
   struct TyFnScope *fn; /* the function whose frame holds it */
   int slot;
+  uint32_t order; /* bound after the locals of smaller order (a hole lists its scope in this order) */
 } TyLocal;
 
 /* The function being checked, for the frames of the typed program: its slots (released in the
@@ -53,6 +56,16 @@ typedef struct TyDef {
   bool on_stack;
 } TyDef;
 
+/* A typed hole met while checking (holes.c): its typed node, its type as inferred (annotation
+ * replaces the node's with the resolved one), and the local variables in scope there, outermost
+ * first (the innermost few: nhidden more are in scope). */
+typedef struct TyHole {
+  IrTExpr *node;
+  IrType *type;
+  int nscope, nhidden;
+  TyLocal **scope;
+} TyHole;
+
 typedef struct TyCheck {
   TyCtx cx;
   TyModule *m;
@@ -62,6 +75,8 @@ typedef struct TyCheck {
   TyParamList tparams;            /* rigid type parameters in scope */
   TyParamList *implicit;          /* collects implicit parameters of a signature, or NULL */
   IrSymMap chunk_defs;            /* name -> TyDef of this chunk */
+  bool session;                   /* checking a REPL input: the session's bindings are in scope */
+  IrSymMap chunk_values;          /* its session bindings so far: name -> IrTDef */
   IrSymMap chunk_adts;            /* name -> IrData of this chunk */
   IrSymMap chunk_ctors;           /* name -> IrCtor of this chunk */
   IrSymMap *flexible;             /* in a literal's signature: unknown type names -> holes */
@@ -70,6 +85,17 @@ typedef struct TyCheck {
   IR_VEC(IrTExpr *) free_vars;    /* the `free_var`s of the top-level expression being checked */
   const char *graph_use;          /* while checking a graph binding's value where it is used out of its
                                      scope: a note saying so, for an unknown variable in it */
+  TyRelation *arg_rel;            /* while an operator call's argument arg_index (of type arg_type) is
+                                     checked against its parameter: the operator's relation, which a
+                                     failure keeps for :explain (ty_failure_of_argument); else NULL */
+  int arg_index;
+  IrType *arg_type;
+  uint32_t nbound;                /* locals bound so far (TyLocal.order) */
+  IR_VEC(TyHole) holes;           /* the holes of the group or expression being checked, not reported yet */
+  int holes_reported;             /* the chunk's holes described so far */
+  IrPtrMap *seen;                 /* for :annot of an ill-typed expression and :graph of a definition that failed
+                                     (ty_partial_types): AST node -> the type found for it
+                                     so far (holes and all), else NULL */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */
@@ -167,10 +193,25 @@ void ty_annotate(TyCheck *c, IrTFn *fn);
 /* Checks that every unsuffixed integer literal fits the base type it got. */
 void ty_check_literals(TyCheck *c);
 
+/* ---------------------------------------------------------------- typed holes (holes.c) */
+
+/* Records a hole (its typed node made, its type given) with the variables in scope. */
+void ty_hole(TyCheck *c, IrTExpr *node);
+/* The types to generalize with the group being checked, so that the holes' descriptions name
+ * their unknowns as its types do (t1, n1): each recorded hole's type and its scope's. */
+IrType **ty_hole_types(TyCheck *c, int *n);
+/* Describes each recorded hole (diagnostics of kind hole: its type, the relations that constrain
+ * it, the variables in scope), after its group is solved and generalized. */
+void ty_report_holes(TyCheck *c);
+
 /* ---------------------------------------------------------------- operators (ops.c) */
 
 /* The type scheme of an operator, or NULL when its type rule is not implemented yet. */
 IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs);
+/* What the operators whose relation is rel give it, for a `where` clause that names it: the fewest
+ * and most types (their arguments and the result), and the attributes every one of them requires
+ * (which the relation may read without a default). False when no operator has it. */
+bool ty_relation_needs(TyRelId rel, int *min_types, int *max_types, bool required[IR_A_COUNT]);
 
 /* ---------------------------------------------------------------- patterns (exhaustive.c) */
 

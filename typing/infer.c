@@ -16,6 +16,7 @@ static TyLocal *bind_at(TyCheck *c, Sym name, IrType *type, int slot) {
   l->type = type;
   l->fn = c->scope;
   l->slot = slot;
+  l->order = c->nbound++;
   l->shadowed = ir_symmap_get(&c->locals, name);
   ir_symmap_put(&c->locals, name, l);
   return l;
@@ -165,6 +166,18 @@ static IrType *meta_type(TyCheck *c, const IrExpr *e) {
 
 /* ---------------------------------------------------------------- names */
 
+/* The definition of the chunk whose text holds span, or NULL (a top-level expression): for the hint
+ * on a global used before the REPL input that defines it. */
+static const IrItem *enclosing_def(const TyCheck *c, IrSpan span) {
+  for (size_t i = 0; i < c->chunk_defs.cap; i++) {
+    const TyDef *d = c->chunk_defs.keys[i] ? c->chunk_defs.values[i] : NULL;
+    if (!d) continue;
+    IrSpan s = d->item->span;
+    if (s.src == span.src && s.off <= span.off && span.off + span.len <= s.off + s.len) return d->item;
+  }
+  return NULL;
+}
+
 /* A global named (or called) at e: its typed form refers to the definition it is checked against. */
 static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   Sym name = e->u.name;
@@ -186,7 +199,11 @@ static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **tar
     scheme = def ? def->scheme : NULL;
     if (!scheme) {
       const char *hint = NULL;
+      const IrItem *user = NULL;
       if (ir_symmap_get(&c->locals, name)) hint = ir_printf("hint: a local variable is written `%%%s`", name->name);
+      else if (e->span.src && e->span.src->input && (user = enclosing_def(c, e->span)))
+        hint = ir_printf("hint: an input can use the globals defined before it or in it: define `@%s` and `@%s` in one "
+                         "input (or between lines :{ and :})", user->name->name, name->name);
       ty_fail_notes(c, e->span, TY_NOTES(hint), "unknown global `@%s`", name->name);
     }
   }
@@ -239,16 +256,29 @@ static bool typed_attrs(const IrExpr *e) {
   return false;
 }
 
+/* A reduction called with two tensors, as `max(%a, %b)`: the hint naming the element-wise operator
+ * meant, or NULL. */
+static const char *elementwise_twin(const char *op) {
+  static const char *const twins[][2] = {{"max", "maximum"}, {"min", "minimum"}, {"sum", "add"}, {"prod", "multiply"}};
+  for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++)
+    if (!strcmp(op, twins[i][0]))
+      return ir_printf("hint: `%s` reduces one tensor along its axes; did you mean `%s`, which takes two, element by "
+                       "element?", op, twins[i][1]);
+  return NULL;
+}
+
 static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   const IrExpr *f = e->u.call.callee;
   int nt = e->u.call.ntargs;
   IrTExpr *t = texpr(IR_EXPR_CALL, e, NULL), *callee;
+  TyRelation *oprel = NULL;
   if (f->kind == IR_EXPR_OP) {
     const IrOpInfo *info = &ir_ops[f->u.op];
     if (e->u.call.nargs < info->min_args || e->u.call.nargs > info->max_args) {
       int lo = info->min_args, hi = info->max_args, n = e->u.call.nargs;
-      ty_fail(c, e->span, "`%s` takes %s%d argument%s, but %d %s given", info->name,
-              lo == hi ? "" : ir_printf("%d to ", lo), hi, hi == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+      ty_fail_notes(c, e->span, TY_NOTES(n == 2 ? elementwise_twin(info->name) : NULL),
+                    "`%s` takes %s%d argument%s, but %d %s given", info->name, lo == hi ? "" : ir_printf("%d to ", lo),
+                    hi, hi == 1 ? "" : "s", n, n == 1 ? "is" : "are");
     }
     IrSpan at = e->span;
     const char *bad = ir_attrs_decode(info->name, info->attrs, e->u.call.nattrs, e->u.call.attrs, &t->u.call.attrs, &at);
@@ -257,6 +287,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     callee = texpr(IR_EXPR_OP, f, ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e,
                                                  t->u.call.attrs));
     callee->u.op = (IrOpId)f->u.op;
+    oprel = c->cx.rels.len ? c->cx.rels.items[c->cx.rels.len - 1] : NULL; /* the one ty_instantiate added (:explain) */
   } else if (f->kind == IR_EXPR_GLOBAL) {
     callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
@@ -290,11 +321,13 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     IrTExpr *a = t->u.call.args[i] = ty_infer(c, e->u.call.args[i]);
     if (f->kind != IR_EXPR_OP) a->check = fp->u.func.args[i]; /* checked at run time if a `?` stands in (annotate) */
     const char *sigil, *name;
+    c->arg_rel = oprel, c->arg_index = i, c->arg_type = a->type; /* a failure here keeps them for :explain */
     if (callee_parts(f, &sigil, &name))
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of `%s%s`", ordinal(i), sigil,
                 name);
     else
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of this function", ordinal(i));
+    c->arg_rel = NULL;
   }
   ty_solve_or_fail(c);
   t->type = fp->u.func.ret;
@@ -312,6 +345,7 @@ static IrTPattern *check_pattern(TyCheck *c, const IrPattern *p, IrType *t, Loca
   tp->type = t;
   tp->n = p->n;
   tp->args = IR_NEW_ARRAY(IrTPattern *, p->n > 0 ? p->n : 1);
+  if (c->seen) ir_ptrmap_put(c->seen, p, t);
   switch (p->kind) {
   case IR_PAT_WILD: return tp;
   case IR_PAT_VAR:
@@ -523,6 +557,7 @@ static TyLocal *infer_binding(TyCheck *c, const IrExpr *let, IrTExpr *t) {
   } else {
     c->cx.level++;
     TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);
+    if (c->seen) ir_ptrmap_put(c->seen, value, h.type); /* its parameters' types, should its body fail */
     if (ann) ty_expect(c, value->span, ann, h.type, "the function bound to `%%%s`", v->name->name);
     TyLocal *self = bind(c, v->name, h.type);
     IrTFn *fn = ty_fn_body(c, value, &h, self);
@@ -555,7 +590,20 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
     c->graph_use = outer;
     return t;
   }
+  if (!l && c->session) { /* a session binding: a REPL input's `let %x = e` or `%it` */
+    const IrTDef *def = ir_symmap_get(&c->chunk_values, e->u.name);
+    if (!def) def = ir_symmap_get(&c->m->values, e->u.name);
+    if (def) {
+      IrTExpr *t = texpr(IR_EXPR_GLOBAL, e, ty_instantiate(c, def->scheme, 0, NULL, e->span, NULL, NULL));
+      t->u.def = def;
+      if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
+      return t;
+    }
+  }
   if (!l) {
+    if (c->session && !strcmp(e->u.name->name, "it"))
+      ty_fail(c, e->span, "`%%it` has no value yet: it is the value of the last expression the REPL showed (one "
+                          "whose type is fully known)");
     const char *hint = ir_symmap_get(&c->m->globals, e->u.name) || ir_symmap_get(&c->chunk_defs, e->u.name)
                            ? ir_printf("hint: a global function is written `@%s`", e->u.name->name)
                            : NULL;
@@ -670,7 +718,7 @@ static IrTExpr *infer_ref(TyCheck *c, const IrExpr *e) {
 
 /* Infers e; when `expected` is given, e is checked against it, and a mismatch is reported at the
  * part that gives the value: a let's body, a branch of `if`, a clause of `match`. */
-static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
   if (__builtin_expect(ir_interrupted, 0)) {
     ir_interrupted = 0;
     ty_fail(c, e->span, "interrupted: checking stopped here (Ctrl-C)");
@@ -713,6 +761,7 @@ static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char 
   case IR_EXPR_LET: return infer_let(c, e, expected, what);
   case IR_EXPR_FN: {
     TyHeader h = ty_fn_header(c, &e->u.fn, e->span, false);
+    if (c->seen) ir_ptrmap_put(c->seen, e, h.type); /* its parameters' types, should its body fail */
     t = texpr(IR_EXPR_FN, e, h.type);
     t->u.fn = ty_fn_body(c, e, &h, NULL);
     if (e->u.fn.ntparams) t->type = instantiate_literal(c, e, &h);
@@ -735,12 +784,24 @@ static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char 
     IR_VEC_PUSH(c->free_vars, t);
     break;
   case IR_EXPR_META: t = texpr(IR_EXPR_META, e, meta_type(c, e)); break;
+  case IR_EXPR_HOLE: /* whatever its place expects: it is described once the group is solved */
+    t = texpr(IR_EXPR_HOLE, e, expected ? expected : ty_fresh(&c->cx, IR_KIND_TYPE, e->span));
+    ty_hole(c, t);
+    break;
   }
   if (!t) {
     UNREACHABLE("an expression of no kind");
     ty_fail(c, e->span, "internal error: an expression of no kind");
   }
   if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
+  return t;
+}
+
+/* With c->seen (:annot of an expression that may fail to check), each node's type is noted as soon
+ * as it is found, for showing what was found before an error. */
+static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
+  IrTExpr *t = infer_node(c, e, expected, what);
+  if (c->seen && t->type) ir_ptrmap_put(c->seen, e, t->type);
   return t;
 }
 

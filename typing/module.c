@@ -13,6 +13,10 @@ static _Noreturn void fail_with(TyCheck *c, IrSpan span, int nnotes, const char 
   IrDiag *d = ir_diag_add(c->diags, IR_DIAG_TYPE, span, "%s", msg);
   for (int i = 0; i < nnotes; i++)
     if (notes[i]) ir_diag_note(d, "%s", notes[i]);
+  if (c->arg_rel) d->detail = ty_failure_of_argument(&c->cx, c->arg_rel, c->arg_index, c->arg_type); /* :explain */
+  if (c->holes.len) /* what they must be is not known while there is an error */
+    ir_diag_note(d, "note: the hole%s checked before this error %s described once it is fixed",
+                 c->holes.len == 1 ? "" : "s", c->holes.len == 1 ? "is" : "are");
   longjmp(*c->fail, 1);
 }
 
@@ -241,6 +245,7 @@ static void start_group(TyCheck *c) {
 
 static void check_group(TyCheck *c, DefList *group) {
   start_group(c);
+  c->holes.len = 0;
   TyHeader *headers = IR_NEW_ARRAY(TyHeader, group->len);
   for (int i = 0; i < group->len; i++) {
     TyDef *d = group->items[i];
@@ -253,13 +258,17 @@ static void check_group(TyCheck *c, DefList *group) {
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
-  IrType **types = IR_NEW_ARRAY(IrType *, group->len), **schemes = IR_NEW_ARRAY(IrType *, group->len);
-  TyParamList *declared = IR_NEW_ARRAY(TyParamList, group->len);
+  int nholes = 0; /* generalized with the group, for their descriptions */
+  IrType **hole_types = ty_hole_types(c, &nholes);
+  int n = group->len + nholes;
+  IrType **types = IR_NEW_ARRAY(IrType *, n), **schemes = IR_NEW_ARRAY(IrType *, n);
+  TyParamList *declared = IR_NEW_ARRAY(TyParamList, n);
   for (int i = 0; i < group->len; i++) {
     types[i] = headers[i].type;
     declared[i] = (TyParamList){headers[i].tparams, headers[i].ntparams, headers[i].ntparams};
   }
-  ty_generalize_group(c, group->len, types, declared, schemes);
+  for (int i = 0; i < nholes; i++) types[group->len + i] = hole_types[i];
+  ty_generalize_group(c, n, types, declared, schemes);
   for (int i = 0; i < group->len; i++) {
     const IrItem *item = group->items[i]->item;
     ty_check_size(c, item->span, schemes[i], true, "`@%s`", item->name->name);
@@ -267,18 +276,20 @@ static void check_group(TyCheck *c, DefList *group) {
     group->items[i]->type = group->items[i]->def->scheme = schemes[i];
     group->items[i]->done = true;
   }
-  no_open_relations(c);
+  if (!c->holes.len) no_open_relations(c); /* a hole's relations stay open: they describe it */
   c->cx.frozen = true;
   ty_check_literals(c);
   for (int i = 0; i < group->len; i++) ty_annotate(c, group->items[i]->def->fn);
+  ty_report_holes(c);
 }
 
 /* A top-level expression: inferred, defaulted and generalized (for display: `Nil()` is a
  * List[t1]); its root node's type is that scheme. An expression with `free_var`s is typed as a
  * function of them, in the order they are declared; running it fails at the first. */
-static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type) {
+static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type, bool *closed) {
   start_group(c);
   c->free_vars.len = 0;
+  c->holes.len = 0;
   IrTFn *fn = ty_toplevel(c, e);
   IrType *t = fn->body->type;
   if (c->free_vars.len) { /* with `free_var`s, a function of them (as TVM's IRModule.from_expr makes) */
@@ -292,15 +303,82 @@ static IrTFn *check_expression(TyCheck *c, const IrExpr *e, IrType **type) {
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
-  /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names. */
-  IrType *scheme = ty_generalize(c, t, 0, NULL);
+  if (closed) {
+    TyIdList holes = {0};
+    ty_holes_of(&c->cx, t, &holes);
+    *closed = holes.len == 0;
+  }
+  /* A function literal's own type parameters (`fn<a>(%x : a) { %x }`) come back by their names.
+   * The holes' types are generalized with the expression's, for their descriptions. */
+  int nholes = 0;
+  IrType **hole_types = ty_hole_types(c, &nholes);
+  IrType **types = IR_NEW_ARRAY(IrType *, 1 + nholes), **schemes = IR_NEW_ARRAY(IrType *, 1 + nholes);
+  TyParamList *declared = IR_NEW_ARRAY(TyParamList, 1 + nholes);
+  types[0] = t;
+  for (int i = 0; i < nholes; i++) types[1 + i] = hole_types[i];
+  ty_generalize_group(c, 1 + nholes, types, declared, schemes);
+  IrType *scheme = schemes[0];
   ty_check_size(c, e->span, scheme, true, "this expression");
-  no_open_relations(c);
+  if (!c->holes.len) no_open_relations(c); /* a hole's relations stay open: they describe it */
   c->cx.frozen = true;
   ty_check_literals(c);
   ty_annotate(c, fn);
+  ty_report_holes(c);
   *type = scheme;
   return fn;
+}
+
+/* Whether e is a syntactic value (SML's value restriction): what evaluating cannot allocate a
+ * reference in, so that its type may be generalized. */
+static bool syntactic_value(const IrExpr *e) {
+  switch (e->kind) {
+  case IR_EXPR_FN:
+  case IR_EXPR_LIT:
+  case IR_EXPR_TENSOR:
+  case IR_EXPR_FILL:
+  case IR_EXPR_LOCAL:
+  case IR_EXPR_GLOBAL:
+  case IR_EXPR_OP:
+  case IR_EXPR_CTOR: return true;
+  case IR_EXPR_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++)
+      if (!syntactic_value(e->u.tuple.fields[i])) return false;
+    return true;
+  case IR_EXPR_CALL:
+    if (e->u.call.callee->kind != IR_EXPR_CTOR) return false;
+    for (int i = 0; i < e->u.call.nargs; i++)
+      if (!syntactic_value(e->u.call.args[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* A top-level expression, or a REPL input's `let %x = e` (checked as `let %x = e; %x`). In a REPL
+ * input each makes a session binding, `%x` or `%it`, when its type is closed, or it is a
+ * syntactic value of a function type (a scheme, instantiated at each use). A `let` whose type is
+ * neither is an error; an expression's just binds no `%it`. */
+static void check_toplevel(TyCheck *c, IrTItem *ti) {
+  const IrItem *it = ti->src;
+  bool closed;
+  int holes = c->holes_reported;
+  ti->expr = check_expression(c, it->expr, &ti->type, &closed);
+  if (!c->session || c->holes_reported > holes) return; /* with holes, described: it binds nothing */
+  const IrExpr *value = it->kind == IR_ITEM_LET ? it->expr->u.let.value : it->expr;
+  bool bindable = closed || (ti->type->kind == IR_TYPE_FUNC && syntactic_value(value));
+  if (!bindable && it->kind == IR_ITEM_LET)
+    ty_fail_notes(c, it->var.span,
+                  TY_NOTES(ir_printf("hint: give `%%%s` a type with no unknown parts: `let %%%s : TYPE = ...`",
+                                     it->name->name, it->name->name)),
+                  "the type of `%%%s` is not fully known (%s), so later inputs could not use it", it->name->name,
+                  ir_type_str(ti->type));
+  if (!bindable) return;
+  IrTDef *def = ti->def = IR_NEW(IrTDef);
+  def->item = it;
+  def->name = it->kind == IR_ITEM_LET ? it->name : ir_sym("it");
+  def->id = c->m->ndefs++;
+  def->scheme = ti->type;
+  def->value = true;
+  ir_symmap_put(&c->chunk_values, def->name, def);
 }
 
 static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressions) {
@@ -348,12 +426,13 @@ static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressio
   for (int g = 0; g < t.groups.len; g++) check_group(c, &t.groups.items[g]);
 
   for (int i = 0; expressions && i < prog->nitems; i++)
-    if (prog->items[i].kind == IR_ITEM_EXPR) tp->items[i].expr = check_expression(c, prog->items[i].expr, &tp->items[i].type);
+    if (prog->items[i].kind == IR_ITEM_EXPR || prog->items[i].kind == IR_ITEM_LET) check_toplevel(c, &tp->items[i]);
+  if (c->holes_reported) longjmp(*c->fail, 1); /* described: a program with holes does not run */
   return tp;
 }
 
 static IrTProgram *check_chunk(TyModule *m, const IrProgram *prog, IrDiags *diags, bool expressions) {
-  TyCheck c = {.m = m, .diags = diags};
+  TyCheck c = {.m = m, .diags = diags, .session = prog->session};
   jmp_buf fail;
   c.fail = &fail;
   if (setjmp(fail)) return NULL;
@@ -361,17 +440,20 @@ static IrTProgram *check_chunk(TyModule *m, const IrProgram *prog, IrDiags *diag
 }
 
 void ty_commit(TyModule *m, const IrTProgram *tp) {
-  size_t ndefs = 0, nadts = 0, nctors = 0;
+  size_t ndefs = 0, nadts = 0, nctors = 0, nvalues = 0;
   for (int i = 0; i < tp->nitems; i++) {
     const IrItem *it = tp->items[i].src;
     if (it->kind == IR_ITEM_DATA) nadts++, nctors += (size_t)it->data.nctors;
     else if (it->kind == IR_ITEM_DEF) ndefs++;
+    else if (tp->items[i].def) nvalues++; /* bound later (ty_bind_value), which must not allocate */
   }
   /* Room first (this may run out of memory, leaving the module as it was), then no allocation. */
   ir_symmap_reserve(&m->adts, nadts);
   ir_symmap_reserve(&m->ctors, nctors);
   ir_ptrmap_reserve(&m->schemes, nctors);
   ir_symmap_reserve(&m->globals, ndefs);
+  ir_symmap_reserve(&m->values, nvalues);
+  IR_VEC_RESERVE(m->bindings, (int)nvalues);
   for (int i = 0; i < tp->nitems; i++) {
     const IrTItem *ti = &tp->items[i];
     const IrItem *it = ti->src;
@@ -388,6 +470,42 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
 }
 
 IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
+
+IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog) {
+  IrDiags diags = {0};
+  IrPtrMap *seen = IR_NEW(IrPtrMap), *types = IR_NEW(IrPtrMap);
+  TyCheck *c = IR_NEW(TyCheck); /* not a local: read after the longjmp */
+  *c = (TyCheck){.m = m, .diags = &diags, .seen = seen};
+  jmp_buf fail;
+  c->fail = &fail;
+  if (!setjmp(fail)) check_items(c, prog, true);
+  IrSymMap names = {0}; /* one naming of the unknown parts, as in one message */
+  for (size_t i = 0; i < seen->cap; i++) {
+    IrType *t = seen->values[i];
+    if (seen->keys[i] && t) ir_ptrmap_put(types, seen->keys[i], ty_for_message(&c->cx, t, &names));
+  }
+  return types;
+}
+
+void ty_bind_value(TyModule *m, const IrTDef *def) {
+  ASSERT(def->value && m->bindings.len < m->bindings.cap); /* room made at ty_commit */
+  const IrTDef *old = ir_symmap_get(&m->values, def->name);
+  for (int i = 0; old && i < m->bindings.len; i++) /* the list keeps the newest of each name only */
+    if (m->bindings.items[i] == old) {
+      memmove(&m->bindings.items[i], &m->bindings.items[i + 1], sizeof(old) * (size_t)(m->bindings.len - i - 1));
+      m->bindings.len--;
+      break;
+    }
+  IR_VEC_PUSH(m->bindings, def);
+  ir_symmap_put(&m->values, def->name, (void *)def);
+}
+
+int ty_bindings(const TyModule *m, const IrTDef *const **out) {
+  *out = m->bindings.items;
+  return m->bindings.len;
+}
+
+const IrTDef *ty_binding(const TyModule *m, Sym name) { return ir_symmap_get(&m->values, name); }
 
 IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *diags) {
   return check_chunk(m, prog, diags, false);
@@ -410,13 +528,23 @@ const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags) {
     ty_annotation(&c, written, IR_KIND_SHAPE);
     return "Shape";
   }
-  case IR_TYPE_VAR: {
+  case IR_TYPE_VAR: { /* a name alone: a data type, or nothing (`Foo` is no type parameter here) */
     const IrData *d = ty_find_adt(&c, written->u.var.name);
-    if (d && d->ntparams) {
+    if (!d) {
+      const char *name = written->u.var.name->name;
+      bool lower = name[0] >= 'a' && name[0] <= 'z';
+      ty_fail_notes(&c, written->span,
+                    TY_NOTES(lower ? ir_printf("hint: a type parameter such as `%s` has a kind only inside a type, "
+                                               "as in `List[%s]`", name, name)
+                                   : "hint: data types are declared with `data` (or `type`); :browse lists them"),
+                    "no type is named `%s`", name);
+    }
+    if (d->ntparams) { /* `Type -> Type`; with more parameters, as Tensor's: `(Type, Type) -> Type` */
       IrBuf b;
       ir_buf_init(&b);
-      for (int i = 0; i < d->ntparams; i++) ir_buf_printf(&b, "%s -> ", ir_kind_name(d->tparams[i].kind));
-      ir_buf_puts(&b, "Type");
+      if (d->ntparams > 1) ir_buf_putc(&b, '(');
+      for (int i = 0; i < d->ntparams; i++) ir_buf_printf(&b, "%s%s", i ? ", " : "", ir_kind_name(d->tparams[i].kind));
+      ir_buf_puts(&b, d->ntparams > 1 ? ") -> Type" : " -> Type");
       return b.data;
     }
     break;
@@ -430,12 +558,31 @@ const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags) {
 }
 
 IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags) {
-  TyCheck c = {.m = m, .diags = diags};
+  TyCheck c = {.m = m, .diags = diags, .session = true};
   jmp_buf fail;
   c.fail = &fail;
   if (setjmp(fail)) return NULL;
-  IrTFn *fn = check_expression(&c, e, type);
+  IrTFn *fn = check_expression(&c, e, type, NULL);
+  if (c.holes_reported) return NULL; /* described: an expression with holes does not run */
   /* A global named alone shows its scheme as declared (`-t @map` keeps `a` and `b`). */
   if (fn->body->kind == IR_EXPR_GLOBAL && fn->body->u.def) *type = fn->body->u.def->scheme;
   return fn;
+}
+
+void ty_explore_expression(TyModule *m, const IrExpr *e, TyExplored *out, IrDiags *diags) {
+  *out = (TyExplored){0};
+  IrPtrMap seen = {0};
+  TyCheck c = {.m = m, .diags = diags, .session = true, .seen = &seen};
+  jmp_buf fail;
+  c.fail = &fail;
+  if (setjmp(fail)) { /* the types found before the error, as its message would show them */
+    IrSymMap names = {0};
+    for (size_t i = 0; i < seen.cap; i++)
+      if (seen.keys[i] && seen.values[i])
+        ir_ptrmap_put(&out->partial, seen.keys[i], ty_for_message(&c.cx, seen.values[i], &names));
+    return;
+  }
+  out->fn = check_expression(&c, e, &out->type, NULL);
+  out->nholes = c.holes_reported;
+  if (out->fn->body->kind == IR_EXPR_GLOBAL && out->fn->body->u.def) out->type = out->fn->body->u.def->scheme;
 }

@@ -3,6 +3,8 @@
  * (relations.def), which reads the call's attributes; ir/ops.def names each operator's relation. */
 #include "typing/check.h"
 
+#include <string.h>
+
 static const char *const relation_names[IR_OP_COUNT] = {
 #define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) #rel,
 #include "ir/ops.def"
@@ -43,4 +45,31 @@ IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs) {
   IrType **slot = &c->m->op_schemes[op];
   if (!*slot) *slot = scheme(nargs, rel);
   return *slot;
+}
+
+bool ty_relation_needs(TyRelId rel, int *min_types, int *max_types, bool required[IR_A_COUNT]) {
+  bool any = false;
+  const char *name = ty_relation_name(rel);
+  for (int a = 0; a < IR_A_COUNT; a++) required[a] = true;
+  *min_types = 1 << 30, *max_types = 0;
+  for (int op = 0; op < IR_OP_COUNT; op++) {
+    if (strcmp(relation_names[op], name) != 0) continue;
+    any = true;
+    if (ir_ops[op].min_args + 1 < *min_types) *min_types = ir_ops[op].min_args + 1;
+    if (ir_ops[op].max_args + 1 > *max_types) *max_types = ir_ops[op].max_args + 1;
+    for (int a = 0; a < IR_A_COUNT; a++) { /* "newshape! dtype": required when marked `!` */
+      const char *n = ir_attr_name((IrAttrId)a), *p = ir_ops[op].attrs;
+      size_t len = strlen(n);
+      bool marked = false;
+      while ((p = strstr(p, n)) != NULL) {
+        bool starts = p == ir_ops[op].attrs || p[-1] == ' ';
+        if (starts && p[len] == '!') marked = true;
+        p += len;
+      }
+      required[a] &= marked;
+    }
+  }
+  if (!any)
+    for (int a = 0; a < IR_A_COUNT; a++) required[a] = false;
+  return any;
 }

@@ -52,6 +52,7 @@ static void report(TyCtx *cx, TyRelation *rel, const char *message) {
   const char *nl = strchr(message, '\n');
   IrDiag *d = ir_diag_add(cx->diags, IR_DIAG_TYPE, rel->span, "%.*s", nl ? (int)(nl - message) : (int)strlen(message),
                           message);
+  d->detail = ty_failure_record(cx, rel, message); /* for :explain */
   while (nl) {
     const char *line = nl + 1;
     nl = strchr(line, '\n');

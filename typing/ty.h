@@ -188,6 +188,14 @@ void ty_requeue(TyCtx *cx, uint32_t idx);
 /* Runs the queue to a fixpoint. False after reporting a failed relation. */
 bool ty_solve(TyCtx *cx);
 
+/* What :explain needs of a relation that failed with message: its arguments as they are now
+ * (explain.c); NULL when it is not a registered relation. */
+const struct TyFailure *ty_failure_record(TyCtx *cx, const TyRelation *rel, const char *message);
+/* The same for an operator call whose argument i, of type found, does not have the type its
+ * parameter has (which the relation may have decided): the relation with that argument's own type
+ * and a result still to be found. */
+const struct TyFailure *ty_failure_of_argument(TyCtx *cx, const TyRelation *rel, int i, IrType *found);
+
 /* The C function of a registered relation (relation.c). */
 TyRelFn ty_relation_fn(TyRelId rel);
 

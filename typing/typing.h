@@ -34,13 +34,41 @@ IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *di
  * memory, unwinding to the caller's trap) none. */
 void ty_commit(TyModule *m, const IrTProgram *prog);
 
+/* What checking found before a chunk's type error (the REPL's :graph of a definition that failed):
+ * checks prog again, the module unchanged, and maps each expression of it (IrExpr *) that was
+ * inferred before the error to its type as far as it was known then, unknown parts as `_a`. */
+IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog);
+/* Session bindings: a REPL input's `let %x = e` and `%it` (IrTItem.def with `value`), checked
+ * with their input but joining the module only here, once their value has been computed (an
+ * evaluation that fails binds nothing). Later REPL inputs and expressions see the newest of
+ * each name; files do not. */
+void ty_bind_value(TyModule *m, const IrTDef *def); /* allocates nothing: ty_commit made room */
+/* The newest binding of each name, in the order they were made; returns their number. */
+int ty_bindings(const TyModule *m, const IrTDef *const **out);
+const IrTDef *ty_binding(const TyModule *m, Sym name);
+
 /* A standalone expression (`-t`, `-e`, `:t`), checked as the body of a function of no parameters;
  * *type is its type, generalized for display. NULL on error. */
 IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags *diags);
 
+/* What the REPL's :t and :annot show of an expression (ty_explore_expression). */
+typedef struct TyExplored {
+  IrTFn *fn;    /* its typed form, or NULL when it has a type error; with holes, never to be compiled */
+  IrType *type; /* its type, generalized for display (holes and all), or NULL */
+  int nholes;   /* the holes it has, each described in the diagnostics (IR_DIAG_HOLE) */
+  IrPtrMap partial; /* when it has a type error: each AST node checked before the error -> the type found
+                     * for it then, unknowns shown as in messages (_a, _b) */
+} TyExplored;
+
+/* Checks an expression as ty_check_expression does, for a look at how its types are found: an
+ * expression with holes checks (its holes described in diags), and one with a type error keeps
+ * the types found before it (out->partial, for ir_print_expr_partial). */
+void ty_explore_expression(TyModule *m, const IrExpr *e, TyExplored *out, IrDiags *diags);
+
 /* The kind of a written type, for the REPL's :kind: `Type` for a type (whose unknown names are
- * taken as type parameters), `BaseType`, `Shape`, `ShapeVar`, or `Type -> Type` for a data
- * type named without its arguments. NULL, with the reason in diags, when it is no valid type. */
+ * taken as type parameters), `BaseType`, `Shape`, `ShapeVar`, or `Type -> Type` (`(Type, Type) ->
+ * Type`) for a data type named without its arguments. NULL, with the reason in diags, when it is
+ * no valid type; a name alone that names no data type is none. */
 const char *ty_describe_kind(TyModule *m, IrType *written, IrDiags *diags);
 /* An operator's type scheme, `fn<t1, t2>(t1) -> t2 where Reshape(t1, t2)` (with the most
  * arguments it takes), for the REPL's :info. */
@@ -62,5 +90,22 @@ int ty_relation_find(Sym name);
 const char *ty_relation_name(TyRelId rel);
 int ty_relation_arity(TyRelId rel); /* -1: any number */
 const char *ty_relation_attrs(TyRelId rel);
+
+/* ---------------------------------------------------------------- explaining (explain.c) */
+
+/* A type relation that failed while checking, as the diagnostic that reported it keeps it
+ * (IrDiag.detail): the relation, its operator or global, its arguments' types as they were. */
+typedef struct TyFailure TyFailure;
+/* The REPL's :explain: a relation such as `Broadcast(Tensor[(n, 3), float32], Tensor[(4, 1, 3),
+ * float32])` (its result may be left out; an operator's name stands for its relation) run again
+ * step by step — for Broadcast each axis of the shapes aligned from the right with the rule that
+ * decides it — then the relation's own verdict: its result, or the checker's message. Text of
+ * lines; NULL, with the reason in diags, when the relation is not well written. */
+const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diags);
+/* The same for a failed relation that was kept. */
+const char *ty_explain_failure(TyModule *m, const TyFailure *f);
+/* How a checked expression that is a call of a polymorphic global or constructor instantiated
+ * the callee's type parameters: "n := 64, t1 := float32", or NULL (no such call, nothing known). */
+const char *ty_call_substitution(const IrTFn *expr);
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives the interactive REPL under a pseudo-terminal (Python's pty module, as `script` would);
-prints TAP. Checks the prompt, completion of a Prelude name and of a file name after :load with
-Tab, Ctrl-R's search of the history, errors in colour (and not with NO_COLOR), that Ctrl-C interrupts a
+prints TAP. Checks the prompt, completion with Tab of a Prelude name, of a file name after :load
+and of a session binding, Ctrl-R's search of the history, errors in colour (and not with NO_COLOR), that Ctrl-C interrupts a
 running evaluation (`@loop_forever(0)`) and clears a half-typed line at the prompt, that the
 session goes on afterwards, that Ctrl-D leaves with status 0, and that the history is saved.
 
@@ -162,6 +162,17 @@ def main():
             s.expect(r"- : int32 = 42")
             s.expect(r"relay> ")
         check("Tab completes a file name after :load", file_completion)
+
+        def binding_completion():
+            s.send_keys("let %threshold_value = 7\n")
+            s.expect(r"%threshold_value : int32 = 7")
+            s.expect(r"relay> ")
+            s.send_keys("%thres\t")
+            s.expect(r"%threshold_value")
+            s.send(" * 6\n")
+            s.expect(r"- : int32 = 42")
+            s.expect(r"relay> ")
+        check("Tab completes a session binding after %", binding_completion)
 
         def interrupt():
             s.send_keys("def @loop_forever(%x : int32) -> int32 { @loop_forever(%x) }\n")

@@ -30,12 +30,41 @@ static void check_untouched(const char *path, const IrSource *src, const IrProgr
   if (!tap_ok(ok, "%s: checking leaves its AST as parsed", path)) tap_diag("%s", why.data);
 }
 
+/* A file that does not check (an error test, or one with holes): each top-level expression as
+ * :annot shows it — with the types found before its error and the failing node marked, or with its
+ * holes' types — prints to text that parses to the same expression. */
+static void check_explored(const char *path, const IrProgram *prog, IrParseOptions *opts) {
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    if (it->kind != IR_ITEM_EXPR) continue;
+    IrDiags d = {0};
+    TyExplored x;
+    ty_explore_expression(module, it->expr, &x, &d);
+    IrBuf text;
+    ir_buf_init(&text);
+    const void *mark = NULL;
+    for (const IrDiag *e = d.first; e && !mark; e = e->next)
+      if (e->kind == IR_DIAG_TYPE) mark = ir_expr_node_at(it->expr, e->span);
+    if (x.fn) ir_print_expr_typed(&text, x.fn, x.type);
+    else ir_print_expr_partial(&text, it->expr, &x.partial, mark);
+    IrDiags d2 = {0};
+    IrParseResult again = ir_parse_expression(ir_source_new("<printed>", text.data, text.len), opts, &d2);
+    bool ok = again.expr && ir_expr_equal(it->expr, again.expr);
+    if (!tap_ok(ok, "%s: item %d as :annot shows it (%s) parses back", path, i + 1,
+                x.fn ? (x.nholes ? "with holes" : "checked") : "up to its error"))
+      tap_diag("printed:\n%s", text.data);
+  }
+}
+
 static void check_typed(const char *path, const IrSource *src) {
   IrDiags d = {0};
   IrParseOptions opts = {.ctor_arity = ty_ctor_arity, .ctx = module};
   IrParseResult r = ir_parse_program(src, &opts, &d);
   IrTProgram *tp = r.program ? ty_check_program(module, r.program, &d) : NULL;
-  if (!tp) return; /* an error test */
+  if (!tp) { /* an error test */
+    if (r.program) check_explored(path, r.program, &opts);
+    return;
+  }
   check_untouched(path, src, r.program, &opts);
   ty_commit(module, tp);
   IrBuf text, why;

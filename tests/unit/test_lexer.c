@@ -28,6 +28,19 @@ static const char *first_error(const char *text) {
   return d.first ? ir_printf("%u:%u %s", d.first->span.line, d.first->span.col, d.first->message) : "(none)";
 }
 
+/* The documentation comment of the first `def` in text, or "(none)". */
+static const char *doc_of(const char *text) {
+  IrDiags d = {0};
+  IrTokens t = lex(text, &d);
+  for (int i = 0; i < t.len; i++)
+    if (t.items[i].kind == IR_TOK_KW_DEF) {
+      size_t from = i ? t.items[i - 1].span.off + t.items[i - 1].span.len : 0;
+      const char *doc = ir_lex_doc_comment(t.items[i].span.src, from, t.items[i].span.off);
+      return doc ? doc : "(none)";
+    }
+  return "(no def)";
+}
+
 int main(void) {
   GC_INIT();
   tap_is_str(kinds("%t.0.1"), "a local variable `.` a number `.` a number", "chained projection is two index tokens");
@@ -84,5 +97,17 @@ int main(void) {
   IrDiags inc = {0};
   IrTokens open_comment = lex("/* never", &inc);
   tap_ok(open_comment.at_eof, "an open comment at the end marks the input incomplete");
+
+  /* Documentation: the comment block directly above the first `def` of the text. */
+  tap_is_str(doc_of("# one\n# two\ndef @f() { 1 }"), "one\ntwo", "# lines above a def are its documentation");
+  tap_is_str(doc_of("1\n// a\n//\n///  b  \ndef @f() { 1 }"), "a\n\n b", "// and /// lines; an empty one stays");
+  tap_is_str(doc_of("# old\n\n# new\ndef @f() { 1 }"), "new", "a blank line starts the block again");
+  tap_is_str(doc_of("# far\n\ndef @f() { 1 }"), "(none)", "a blank line before the def: no documentation");
+  tap_is_str(doc_of("1 // trailing\ndef @f() { 1 }"), "(none)", "a comment after code on its line is not one");
+  tap_is_str(doc_of("1 /* trails\n */\n# own\ndef @f() { 1 }"), "own", "nor is a block that starts after code");
+  tap_is_str(doc_of("/** A.\n * B. /* nested */\n **/\ndef @f() { 1 }"), "A.\nB. /* nested */",
+             "a block comment: its stars and markers go, nested comments stay");
+  tap_is_str(doc_of("/* a */ /* b */ def @f() { 1 }"), "a b", "block comments on the def's own line");
+  tap_is_str(doc_of("def @f() { 1 }"), "(none)", "no comment: none");
   return tap_done();
 }

@@ -133,6 +133,36 @@ static void run(void *unused) {
              "unknown kind");
   tap_is_str(error("data D { A : () -> E }"), "1:20 constructor `A` of `D` must build a `D`, not a `E`", "constructor result");
 
+  /* Typed holes: `?` and `?name` where an expression goes; `?` stays a dimension in types. */
+  IrExpr *h = expr("?");
+  tap_ok(h && h->kind == IR_EXPR_HOLE && !h->u.name, "`?` is a hole");
+  h = expr("?w1");
+  tap_ok(h && h->kind == IR_EXPR_HOLE && h->u.name == ir_sym("w1") && h->span.len == 3, "`?w1` is a hole named w1");
+  tap_is_str(tree("%x + ?b * ?"), "add(%x, multiply(?b, ?))", "holes are operands");
+  h = expr("?f(1, ?)");
+  tap_ok(h && h->kind == IR_EXPR_CALL && h->u.call.callee->kind == IR_EXPR_HOLE && h->u.call.args[1]->kind == IR_EXPR_HOLE,
+         "a hole in function position is called");
+  h = expr("?t.1");
+  tap_ok(h && h->kind == IR_EXPR_PROJ && h->u.proj.tuple->kind == IR_EXPR_HOLE && h->u.proj.tuple->u.name == ir_sym("t"),
+         "`?t.1` projects a hole named t");
+  h = expr("let %x : Tensor[(?, 3), float32] = ?; match? (%x) { case %y { ? } }");
+  tap_ok(h && h->kind == IR_EXPR_LET && h->u.let.var.ann->u.tensor.shape->u.shape.dims[0]->kind == IR_TYPE_ANY &&
+             h->u.let.value->kind == IR_EXPR_HOLE && h->u.let.body->kind == IR_EXPR_MATCH && h->u.let.body->u.match.partial,
+         "`?` in a shape is a dimension, `match?` still a partial match");
+  tap_is_str(error("??"), "1:2 `??` is not a hole | hint: a hole is one `?`, or `?name`", "`??`");
+  tap_is_str(error("?0"), "1:2 `0` cannot name a hole | hint: a hole's name starts with a letter or `_`, as in `?w1`",
+             "`?0`");
+  tap_is_str(error("?a.b"), "1:2 `a.b` cannot name a hole | hint: a hole's name is letters, digits and `_`, as in `?w1`",
+             "a dotted hole name");
+  tap_is_str(error("match (%x) { case ? { 1 } }"),
+             "1:19 expected a pattern (a constructor, `%x`, `_` or a tuple), found `?` | hint: a hole `?` stands for an "
+             "expression; in a pattern, `_` matches anything",
+             "no holes in patterns");
+  tap_is_str(error("let %x : ? = 1; %x"),
+             "1:10 `?` stands for an unknown dimension, not a type | hint: leave the annotation out to let the checker "
+             "infer it",
+             "no holes in types");
+
   /* Deep nesting is an error, not a crash; long binding chains are fine. */
   const char *deep = ir_printf("%s1%s", repeat("(", 20000), repeat(")", 20000));
   tap_ok(strstr(error(deep), "nested too deeply") != NULL, "20000 nested parentheses: a clean error");
