@@ -43,13 +43,24 @@ static char *read_line(bool tty, const char *prompt, size_t *len) {
   return b.data;
 }
 
-/* libedit's character source. Ctrl-C ends the line at once (the loop then drops it): the wait
- * wakes every 50 ms to look at the flag, since libedit's own handler keeps a signal from
- * interrupting the wait; a ^C that arrives as a character counts too. */
+/* A key read after a Ctrl-C, kept for the next line (-1: none). With the completion state below,
+ * the REPL's one piece of mutable state outside the loop: libedit's callbacks take no context. */
+static int key_after_interrupt = -1;
+
+/* libedit's character source. Ctrl-C ends the line at once (the loop then drops it), and no key
+ * typed after it is lost: SIGINT is handled on this thread (repl/main.c), so its handler has run
+ * when the read or poll it interrupts returns; a key read once the flag is set came after the
+ * Ctrl-C (the terminal discards what was typed before it) and is kept for the next line. The wait
+ * also wakes every 50 ms to look at the flag; a ^C that arrives as a character counts too. */
 static int read_char(FILE *f) {
   struct pollfd p = {.fd = fileno(f), .events = POLLIN};
   for (;;) {
     if (ir_interrupted) return '\n';
+    if (key_after_interrupt >= 0) {
+      int c = key_after_interrupt;
+      key_after_interrupt = -1;
+      return c;
+    }
     int ready = poll(&p, 1, 50);
     if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
     if (ready < 0) return EOF;
@@ -58,6 +69,10 @@ static int read_char(FILE *f) {
     if (n == 1 && c == 3) {
       rt_interrupt();
       continue;
+    }
+    if (n == 1 && ir_interrupted) { /* typed after the Ctrl-C that ends this line */
+      key_after_interrupt = c;
+      return '\n';
     }
     if (n == 1) return c;
     if (n < 0 && errno == EINTR) continue;
@@ -169,56 +184,95 @@ static InputResult run_input(Session *s, const IrBuf *text, bool more_may_come, 
   return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }
 
-/* The loop's state between lines: the input read so far, whether it is a :{ ... :} block, and
- * whether it is only comments so far (which a blank line or a command drops, as Python's REPL). */
+/* The loop's state between lines: the input read so far, whether it is a :{ ... :} block, whether
+ * it is only comments so far (which a blank line or a command drops, as Python's REPL), and (on a
+ * terminal) the lines typed for it, as they were typed: the history entry it will make. */
 typedef struct {
   bool tty, block, quit, comments;
-  IrBuf input;
+  IrBuf input, entry;
 } Loop;
 
-/* Reads a line and, once an input is complete, runs it; false at the end of the input. */
+/* The input's lines become one history entry (a multi-line definition, or a block with its :{ and
+ * :}), as Julia's and utop's: Up recalls it whole. libedit's history file escapes the newlines in
+ * it (strvis), so it comes back whole in the next session too. */
+static void forget_entry(Loop *L) {
+  L->entry.len = 0;
+  L->entry.data[0] = '\0';
+}
+
+static void remember(Loop *L) {
+  if (!L->entry.len) return;
+  add_history(L->entry.data); /* copies it */
+  forget_entry(L);
+}
+
+/* Takes one line of an input; once the input is complete, runs it. */
+static void take_line(Session *s, Loop *L, const char *line, size_t len) {
+  size_t lead = strspn(line, " \t");
+  const char *t = line + lead;
+  size_t tlen = len - lead;
+  if (L->comments && (tlen == 0 || *t == ':')) { /* the comments document nothing: drop them */
+    ir_buf_init(&L->input);
+    L->comments = false;
+    forget_entry(L);
+  }
+  if (L->tty) {
+    if (L->entry.len) ir_buf_putc(&L->entry, '\n');
+    ir_buf_putn(&L->entry, line, len);
+  }
+  if (!L->block && L->input.len == 0) {
+    if (tlen == 0) { /* an empty line between inputs */
+      forget_entry(L);
+      return;
+    }
+    if (tlen == 2 && !memcmp(t, ":{", 2)) {
+      L->block = true;
+      return;
+    }
+  }
+  bool ends_block = L->block && tlen == 2 && !memcmp(t, ":}", 2);
+  if (!ends_block) {
+    ir_buf_putn(&L->input, line, len);
+    ir_buf_putc(&L->input, '\n');
+  }
+  if (L->block && !ends_block) return;
+  L->block = false;
+  InputResult r = run_input(s, &L->input, !ends_block, &L->quit);
+  L->comments = r == INPUT_COMMENT;
+  if (r == INPUT_INCOMPLETE || r == INPUT_COMMENT) return; /* wait for the rest */
+  if (r == INPUT_FAILED) s->failed = true;
+  remember(L);
+  s->input++;
+  forget_interrupt();
+  fflush(stdout);
+  ir_buf_init(&L->input);
+}
+
+/* Reads a line and takes it; false at the end of the input. A history entry of several lines comes
+ * back from libedit as one line with newlines in it: its lines are taken in turn, as if typed. */
 static bool read_and_run(Session *s, Loop *L) {
   size_t len = 0;
   char *line = read_line(L->tty, L->input.len || L->block ? "... " : "relay> ", &len);
   if (ir_interrupted) { /* Ctrl-C at the prompt: drop the input */
     forget_interrupt();
     ir_buf_init(&L->input);
+    forget_entry(L); /* an interrupted input is not remembered */
     L->block = L->comments = false;
     if (L->tty) putchar('\n');
     return true;
   }
   if (!line) {
     if (L->input.len && run_input(s, &L->input, false, &L->quit) == INPUT_FAILED) s->failed = true; /* says why */
+    remember(L);
     return false;
   }
-  if (L->tty && *line) add_history(line);
-  const char *t = line + strspn(line, " \t");
-  if (L->comments && (*t == '\0' || *t == ':')) { /* the comments document nothing: drop them */
-    ir_buf_init(&L->input);
-    L->comments = false;
+  const char *p = line, *end = line + len;
+  for (;;) {
+    const char *nl = L->tty ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+    take_line(s, L, p, (size_t)((nl ? nl : end) - p));
+    if (!nl || L->quit) break;
+    p = nl + 1;
   }
-  if (!L->block && L->input.len == 0) {
-    if (*t == '\0') return true;
-    if (!strcmp(t, ":{")) {
-      L->block = true;
-      return true;
-    }
-  }
-  bool ends_block = L->block && !strcmp(t, ":}");
-  if (!ends_block) {
-    ir_buf_putn(&L->input, line, len);
-    ir_buf_putc(&L->input, '\n');
-  }
-  if (L->block && !ends_block) return true;
-  L->block = false;
-  InputResult r = run_input(s, &L->input, !ends_block, &L->quit);
-  L->comments = r == INPUT_COMMENT;
-  if (r == INPUT_INCOMPLETE || r == INPUT_COMMENT) return true; /* wait for the rest */
-  if (r == INPUT_FAILED) s->failed = true;
-  s->input++;
-  forget_interrupt();
-  fflush(stdout);
-  ir_buf_init(&L->input);
   return true;
 }
 
@@ -228,7 +282,7 @@ static bool loop_step(Session *s, Loop *L) {
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    L->input = (IrBuf){0};
+    L->input = L->entry = (IrBuf){0};
     L->block = L->comments = false;
     s->failed = true;
     s->input++;
@@ -236,6 +290,7 @@ static bool loop_step(Session *s, Loop *L) {
     fprintf(stderr, "error: out of memory (a request for %zu bytes); the input was dropped, the session goes on\n",
             trap.bytes);
     ir_buf_init(&L->input);
+    ir_buf_init(&L->entry);
     return true;
   }
   bool more = read_and_run(s, L);
@@ -256,6 +311,7 @@ int session_interact(Session *s) {
   }
   Loop loop = {.tty = tty};
   ir_buf_init(&loop.input);
+  ir_buf_init(&loop.entry);
   while (!loop.quit && loop_step(s, &loop)) {}
   if (tty) {
     putchar('\n');

@@ -1,6 +1,7 @@
 /* main(): start the collector, read the command line, and run everything else on the large
  * evaluation stack (runtime/heap.c), so deep programs meet depth guards, not the 8 MB limit. */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,10 @@ typedef struct {
  * and goes on; one in what surrounds them (reading a line, say) ends relay with a message. */
 static void run_job(void *p) {
   Job *job = p;
+  sigset_t intr;
+  sigemptyset(&intr);
+  sigaddset(&intr, SIGINT);
+  pthread_sigmask(SIG_UNBLOCK, &intr, NULL); /* this thread takes Ctrl-C (main says why) */
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
@@ -37,6 +42,13 @@ int main(int argc, char **argv) {
   /* A reader that goes away (`relay FILE | head`) makes writes fail with EPIPE, which ends the run
    * with "cannot write the output" and status 1, rather than killing relay with a signal. */
   signal(SIGPIPE, SIG_IGN);
+  /* Ctrl-C's SIGINT goes to the thread that reads and evaluates (run_job unblocks it; the
+   * collector's marker threads block it, OpenBLAS's workers are started with it blocked): its read
+   * or poll ends at once, and the REPL can tell the keys read before the signal from those after. */
+  sigset_t intr;
+  sigemptyset(&intr);
+  sigaddset(&intr, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &intr, NULL);
   rt_heap_init();
   ReplOptions opt;
   const char *error = NULL;

@@ -14,8 +14,14 @@
 
 /* ---------------------------------------------------------------- copies, layouts */
 
-/* dst[i] = src[i * stride] for n elements of esize bytes. */
+/* dst[i] = src[i * stride] for n elements of esize bytes; a long row in blocks, polling between them. */
 static void copy_strided(void *dst, const void *src, size_t esize, int64_t n, int64_t stride) {
+  for (; n > RT_POLL_EVERY; n -= RT_POLL_EVERY) {
+    copy_strided(dst, src, esize, RT_POLL_EVERY, stride);
+    rt_poll(NULL);
+    dst = (char *)dst + (size_t)RT_POLL_EVERY * esize;
+    src = (const char *)src + (size_t)(RT_POLL_EVERY * stride) * esize;
+  }
   if (stride == 1) {
     memcpy(dst, src, (size_t)n * esize);
     return;
@@ -43,9 +49,10 @@ static void permute_into(void *dst, const void *src, size_t esize, int rank, con
   for (int i = rank - 1; i >= 0; i--) sstride[i] = s, s *= shape[i];
   for (int i = 0; i < rank; i++) ds[i] = shape[perm[i]], st[i] = sstride[perm[i]], total *= ds[i];
   if (total == 0) return;
-  int64_t inner = ds[rank - 1], rows = total / inner, off = 0;
+  int64_t inner = ds[rank - 1], rows = total / inner, off = 0, left = 0;
   char *d = dst;
   for (int64_t r = 0; r < rows; r++, d += (size_t)inner * esize) {
+    rt_poll_work(NULL, &left, inner + 8);
     copy_strided(d, (const char *)src + (size_t)off * esize, esize, inner, st[rank - 1]);
     for (int i = rank - 2; i >= 0; i--) {
       off += st[i];
@@ -199,7 +206,7 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
                   __builtin_mul_overflow(colsize, esize, &colsize) || KK == INT64_MAX || P == INT64_MAX))
     rt_error(site->expr, "%s: the unfolded data (%lld x %lld) is too large", name, (long long)KK, (long long)P);
   char *col = direct ? NULL : rt_alloc_atomic(colsize + 1);
-  int64_t plane = S[0] * S[1] * S[2];
+  int64_t plane = S[0] * S[1] * S[2], left = 0;
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
       const char *xg = xd + (size_t)((n * C + g * Cg) * plane) * esize;
@@ -220,14 +227,15 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
                   int64_t i0 = o0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
                   for (int64_t o1 = 0; o1 < OS[1]; o1++, dst += (size_t)OS[2] * esize) {
                     int64_t i1 = o1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
+                    rt_poll_work(site, &left, OS[2] + 8);
                     if (i0 < 0 || i0 >= S[0] || i1 < 0 || i1 >= S[1]) {
-                      memset(dst, 0, (size_t)OS[2] * esize);
+                      rt_zero(site, dst, (size_t)OS[2] * esize);
                       continue;
                     }
                     const char *src = xg + (size_t)(((c * S[0] + i0) * S[1] + i1) * S[2]) * esize;
-                    memset(dst, 0, (size_t)b * esize);
+                    rt_zero(site, dst, (size_t)b * esize);
                     if (end > b) copy_strided(dst + (size_t)b * esize, src + (size_t)(b * s2 - a) * esize, esize, end - b, s2);
-                    memset(dst + (size_t)end * esize, 0, (size_t)(OS[2] - end) * esize);
+                    rt_zero(site, dst + (size_t)end * esize, (size_t)(OS[2] - end) * esize);
                   }
                 }
               }
@@ -284,6 +292,7 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   bool f32 = dt.code == IR_DT_FLOAT && dt.bits == 32, f64 = dt.code == IR_DT_FLOAT && dt.bits == 64;
   double *acc = f32 || f64 ? NULL : rt_alloc_atomic(sizeof(double) * (size_t)OP + 1);
   uint64_t *iacc = dt.code == IR_DT_FLOAT ? NULL : (uint64_t *)acc;
+  int64_t left = 0;
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
       /* col[(o, k0, k1, k2), s] = sum over c of w[g * Cg + c, o, k] x[n, g * Cg + c, s] */
@@ -291,8 +300,8 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
               xd + (size_t)((n * C + g * Cg) * P) * esize, col);
       for (int64_t o = 0; o < Og; o++) {
         char *dst = out + (size_t)((n * O + g * Og + o) * OP) * esize;
-        if (acc) memset(acc, 0, sizeof(double) * (size_t)OP);
-        else memset(dst, 0, (size_t)OP * esize);
+        if (acc) rt_zero(site, acc, sizeof(double) * (size_t)OP);
+        else rt_zero(site, dst, (size_t)OP * esize);
         int64_t row = o * KK;
         for (int64_t k0 = 0; k0 < win.k[0]; k0++)
           for (int64_t k1 = 0; k1 < win.k[1]; k1++)
@@ -303,7 +312,9 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
                 for (int64_t i1 = 0; i1 < S[1]; i1++) {
                   int64_t o1 = i1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
                   bool inside = o0 >= 0 && o0 < OS[0] && o1 >= 0 && o1 < OS[1];
+                  rt_poll_work(site, &left, S[2] + 8);
                   for (int64_t i2 = 0; i2 < S[2]; i2++, src++) {
+                    rt_poll_every(site, i2 + 1);
                     int64_t o2 = i2 * win.st[2] - win.lo[2] + k2 * win.dil[2];
                     if (!inside || o2 < 0 || o2 >= OS[2]) continue;
                     int64_t at_ = (o0 * OS[1] + o1) * OS[2] + o2;
@@ -316,12 +327,13 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
               }
             }
         if (acc)
-          for (int64_t i = 0; i < OP; i++)
+          for (int64_t i = 0; i < OP; i++) {
+            rt_poll_every(site, i);
             rt_elem_set(dst, dt, i, iacc ? (dt.code == IR_DT_BOOL ? rt_bool(iacc[i] != 0) : rt_scalar_from_u64(dt, iacc[i]))
                                          : rt_scalar_from_f64(dt, acc[i]));
+          }
       }
     }
-    rt_poll(site->expr);
   }
   return out_done(&res);
 }
@@ -404,6 +416,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   for (int i = 0; i < 3; i++) {
     aw[i] = rt_alloc_array(OS[i], sizeof(AxisWin));
     for (int64_t oi = 0; oi < OS[i]; oi++) {
+      rt_poll_every(site, oi);
       AxisWin *w = &aw[i][oi];
       int64_t kc = win.k[i];
       w->start = oi * win.st[i] - win.lo[i];
@@ -421,6 +434,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       w->padded = b - a;
     }
   }
+  int64_t left = 0;
   for (int64_t nc = 0; nc < planes; nc++) {
     int64_t base = nc * plane;
     for (int64_t o0 = 0; o0 < OS[0]; o0++)
@@ -433,22 +447,29 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
             start[i] = w->start, klo[i] = w->klo, khi[i] = w->khi;
             count *= w->khi - w->klo, padded *= w->padded;
           }
+          rt_poll_work(site, &left, 8);
           if (count)
             for (int64_t k0 = klo[0]; k0 < khi[0]; k0++)
               for (int64_t k1 = klo[1]; k1 < khi[1]; k1++) {
                 int64_t row = base + ((start[0] + k0 * win.dil[0]) * S[1] + start[1] + k1 * win.dil[1]) * S[2] + start[2];
                 int64_t step = win.dil[2];
+                rt_poll_work(site, &left, khi[2] - klo[2]);
                 if (f32) {
                   const float *p = (const float *)xd + row;
                   if (is_max)
                     for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                      rt_poll_every(site, k2 - klo[2] + 1); /* a global pool's row may be long */
                       double v = p[k2 * step];
                       acc = v > acc || v != v ? (acc != acc ? acc : v) : acc;
                     }
                   else
-                    for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) acc += p[k2 * step];
+                    for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                      rt_poll_every(site, k2 - klo[2] + 1);
+                      acc += p[k2 * step];
+                    }
                 } else {
                   for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    rt_poll_every(site, k2 - klo[2] + 1);
                     double v = rt_scalar_f64(rt_elem_get(xd, x->dt, row + k2 * step));
                     acc = is_max ? (v > acc || v != v ? (acc != acc ? acc : v) : acc) : acc + v;
                   }
@@ -466,7 +487,6 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           }
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
         }
-    rt_poll(site->expr);
   }
   return out_done(&res);
 }
@@ -507,6 +527,7 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
     int64_t n = x.shape[i], lo = pw->ints[2 * i];
     map[i] = rt_alloc_atomic(sizeof(int64_t) * (size_t)shape[i] + 1);
     for (int64_t o = 0; o < shape[i]; o++) {
+      rt_poll_every(site, o);
       int64_t k = o - lo;
       if (k < 0 || k >= n)
         k = mode == 0   ? -1
@@ -524,7 +545,9 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
   int64_t inner = shape[r - 1], rows = total / inner;
   const char *src = x.data;
   char *dst = out;
+  int64_t left = 0;
   for (int64_t row = 0; row < rows; row++) {
+    rt_poll_work(site, &left, inner + 8);
     int64_t off = 0;
     bool outside = false;
     for (int i = 0; i < r - 1; i++) {
@@ -532,6 +555,7 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
       off += map[i][idx[i]] * stride[i];
     }
     for (int64_t o = 0; o < inner; o++, dst += esize) {
+      rt_poll_every(site, o + 1);
       int64_t k = outside ? -1 : map[r - 1][o];
       memcpy(dst, k < 0 ? fv.data : src + (size_t)(off + k) * esize, esize);
     }
@@ -539,7 +563,6 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
       if (++idx[i] < shape[i]) break;
       idx[i] = 0;
     }
-    if ((row & 1023) == 0) rt_poll(site->expr);
   }
   return rt_result_value(&res);
 }
@@ -616,6 +639,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
     for (int64_t oy = 0; oy < OH; oy++) {
       double iy = in_coord(oy, H, OH, mode);
       for (int64_t ox = 0; ox < OW; ox++, o++) {
+        rt_poll_every(site, o);
         double ix = in_coord(ox, W, OW, mode), v;
         if (nearest) {
           int64_t y = clamp_index(closest(iy, rounding), H), xx = clamp_index(closest(ix, rounding), W);
@@ -633,7 +657,6 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
         rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
       }
     }
-    rt_poll(site->expr);
   }
   return out_done(&res);
 }
@@ -689,11 +712,15 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   double *coord[3];
   for (int i = 0; i < d; i++) {
     coord[i] = rt_alloc_atomic(sizeof(double) * (size_t)cs[2 + i] + 1);
-    for (int64_t k = 0; k < cs[2 + i]; k++) coord[i][k] = in_coord(k, xs[2 + i], cs[2 + i], mode);
+    for (int64_t k = 0; k < cs[2 + i]; k++) {
+      rt_poll_every(site, k);
+      coord[i][k] = in_coord(k, xs[2 + i], cs[2 + i], mode);
+    }
   }
   for (int64_t p = 0; p < planes; p++) {
     int64_t base = p * in_plane, idx[3] = {0, 0, 0};
     for (int64_t q = 0; q < out_plane; q++, o++) {
+      rt_poll_every(site, o);
       if (nearest) {
         int64_t off = base;
         for (int i = 0; i < d; i++) off += clamp_index(closest(coord[i][idx[i]], rounding), xs[2 + i]) * istride[i];
@@ -719,7 +746,6 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
         idx[i] = 0;
       }
     }
-    rt_poll(site->expr);
   }
   return out_done(&res);
 }
@@ -746,6 +772,7 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
     for (int64_t c = 0; c < OC; c++)
       for (int64_t y = 0; y < OH; y++)
         for (int64_t xx = 0; xx < OW; xx++, o++) {
+          rt_poll_every(site, o);
           int64_t src;
           if (d2s) {
             int64_t i = y % b, j = xx % b, ic = crd ? (c * b + i) * b + j : (i * b + j) * OC + c;
@@ -813,7 +840,9 @@ static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
   int64_t idx[RT_MAX_RANK] = {0}, outer = total / inner, batch = to_batch ? x->shape[0] : shape[0];
   const char *src = x->data;
   char *dst = out;
+  int64_t left = 0;
   for (int64_t o = 0; o < outer; o++, dst += (size_t)inner * esize) {
+    rt_poll_work(site, &left, inner + 8);
     int64_t off = 0, kflat, bidx;
     bool outside = false;
     if (to_batch) {
@@ -837,14 +866,16 @@ static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
       off += (kf * batch + idx[0]) * xstride[0];
     }
     if (outside)
-      for (int64_t j = 0; j < inner; j++) memcpy(dst + (size_t)j * esize, fv.data, esize);
+      for (int64_t j = 0; j < inner; j++) {
+        rt_poll_every(site, j + 1);
+        memcpy(dst + (size_t)j * esize, fv.data, esize);
+      }
     else
-      memcpy(dst, src + (size_t)off * esize, (size_t)inner * esize);
+      rt_copy(site, dst, src + (size_t)off * esize, (size_t)inner * esize);
     for (int i = m; i >= 0; i--) {
       if (++idx[i] < shape[i]) break;
       idx[i] = 0;
     }
-    if ((o & 1023) == 0) rt_poll(site->expr);
   }
   return rt_result_value(&res);
 }
@@ -879,7 +910,10 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   RtValue fill = rt_convert(rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), ir_attr_float(at, IR_A_DILATION_VALUE, 0)), x->dt);
   RtOperand fv;
   rt_operand(&fv, fill);
-  for (int64_t i = 0; i < total; i++) memcpy(out + (size_t)i * esize, fv.data, esize);
+  for (int64_t i = 0; i < total; i++) {
+    rt_poll_every(site, i);
+    memcpy(out + (size_t)i * esize, fv.data, esize);
+  }
   int64_t ostride[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, acc = 1;
   for (int i = r - 1; i >= 0; i--) ostride[i] = acc * s[i], acc *= shape[i];
   const char *src = x->data;
@@ -891,7 +925,7 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
       if (++idx[i] < x->shape[i]) break;
       idx[i] = 0;
     }
-    if ((k & 4095) == 0) rt_poll(site->expr);
+    rt_poll_every(site, k + 1);
   }
   return rt_result_value(&res);
 }
@@ -937,6 +971,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
         double iy = OH > 1 ? y1 * (double)(H - 1) + (double)oy * (y2 - y1) * (double)(H - 1) / (double)(OH - 1)
                            : 0.5 * (y1 + y2) * (double)(H - 1);
         for (int64_t ox = 0; ox < OW; ox++, o++) {
+          rt_poll_every(site, o);
           double ix = OW > 1 ? x1 * (double)(W - 1) + (double)ox * (x2 - x1) * (double)(W - 1) / (double)(OW - 1)
                              : 0.5 * (x1 + x2) * (double)(W - 1);
           double v;
@@ -957,7 +992,6 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
         }
       }
-      rt_poll(site->expr);
     }
   }
   return out_done(&res);
@@ -979,10 +1013,10 @@ static RtValue affine_grid(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
       for (int j = 0; j < 3; j++) m[j] = rt_scalar_f64(rt_elem_get(x->data, x->dt, (b * 2 + k) * 3 + j));
       for (int64_t i = 0; i < H; i++)
         for (int64_t j = 0; j < W; j++, o++) {
+          rt_poll_every(site, o);
           double yv = (double)i * 2 / (double)(H - 1) - 1, xv = (double)j * 2 / (double)(W - 1) - 1;
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, m[0] * xv + m[1] * yv + m[2]));
         }
-      rt_poll(site->expr);
     }
   return rt_result_value(&res);
 }
@@ -1035,8 +1069,10 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
   int64_t isz[3], istr[3];
   for (int i = 0; i < d; i++) size[i] = (double)xs[1 + d - i], isz[i] = xs[1 + d - i];
   for (int i = 0; i < d; i++) istr[i] = i == 0 ? 1 : istr[i - 1] * isz[i - 1];
+  int64_t done = 0;
   for (int64_t b = 0; b < N; b++)
     for (int64_t p = 0; p < plane; p++) {
+      rt_poll_every(site, done++);
       double c[3];
       bool ok = true;
       for (int i = 0; i < d; i++) {
@@ -1050,6 +1086,7 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
         c[i] = v;
       }
       for (int64_t ch = 0; ch < C; ch++) {
+        rt_poll_every(site, done++);
         int64_t base = (b * C + ch) * in_plane;
         double v = 0;
 #define GS_PIX(ix, iy, iz)                                                                                             \
@@ -1097,7 +1134,6 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
 #undef GS_PIX
         rt_elem_set(out, x->dt, (b * C + ch) * plane + p, rt_scalar_from_f64(x->dt, v));
       }
-      if ((p & 1023) == 0) rt_poll(site->expr);
     }
   return out_done(&res);
 }
@@ -1211,10 +1247,12 @@ static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at
   int64_t O = w->shape[0], I = w->shape[1], shape[4] = {n, n, O, I};
   RtResult res;
   void *out = rt_result_init(&res, w->dt, 4, shape);
+  int64_t done = 0;
   for (int eps = 0; eps < n; eps++)
     for (int nu = 0; nu < n; nu++)
       for (int64_t o = 0; o < O; o++)
         for (int64_t i = 0; i < I; i++) {
+          if ((++done & 1023) == 0) rt_poll(site->expr); /* 49 multiply-adds an element at most */
           double acc = 0;
           for (int kh = 0; kh < r; kh++)
             for (int kw = 0; kw < r; kw++)
@@ -1258,6 +1296,7 @@ static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const RtS
     for (int64_t th = 0; th < OH; th += m)
       for (int64_t tw = 0; tw < OW; tw += m) {
         for (int64_t c = 0; c < C; c++) { /* V_c = B^T d B */
+          rt_poll(site->expr);
           for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
               int64_t h = th + i - lo[0], w = tw + j - lo[1];
@@ -1279,7 +1318,11 @@ static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const RtS
         for (int64_t o = 0; o < O; o++) {
           for (int i = 0; i < n * n; i++) {
             double acc = 0;
-            for (int64_t c = 0; c < C; c++) acc += V[c * n * n + i] * get_f64(&u, ((int64_t)i * O + o) * C + c);
+            rt_poll(site->expr);
+            for (int64_t c = 0; c < C; c++) {
+              rt_poll_every(site, c + 1);
+              acc += V[c * n * n + i] * get_f64(&u, ((int64_t)i * O + o) * C + c);
+            }
             M[i] = acc;
           }
           for (int vh = 0; vh < m; vh++)
@@ -1348,6 +1391,7 @@ static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAtt
   RtResult res;
   char *out = rt_result_init(&res, x->dt, dst.n, dst.size);
   for (int64_t j = 0; j < count; j++) {
+    rt_poll_every(site, j);
     int64_t off = 0;
     for (int k = 0; k < src.n; k++) {
       int64_t v = 0;
@@ -1381,11 +1425,13 @@ static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, co
   RtResult res;
   char *out = rt_result_init(&res, w->dt, 4, shape);
   int64_t count = rt_mul_sat(rt_mul_sat(shape[0], shape[1]), n * k);
-  memset(out, 0, (size_t)count * esize);
+  rt_zero(site, out, (size_t)count * esize);
+  int64_t done = 0;
   for (int64_t x = 0; x < shape[0]; x++)
     for (int64_t y = 0; y < shape[1]; y++)
       for (int64_t z = 0; z < n; z++)
         for (int64_t v = 0; v < k; v++) {
+          rt_poll_every(site, done++);
           int64_t r = v + k * y, c = z + n * x;
           if (r < K && c < N)
             memcpy(out + (size_t)(((x * shape[1] + y) * n + z) * k + v) * esize,
@@ -1414,10 +1460,13 @@ static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const RtSite 
   size_t esize = rt_dtype_size(b.dt);
   RtResult wres;
   char *w = rt_result_init(&wres, b.dt, 4, wshape);
+  int64_t done = 0;
   for (int64_t r = 0; r < K; r++)
-    for (int64_t c = 0; c < O; c++)
+    for (int64_t c = 0; c < O; c++) {
+      rt_poll_every(site, done++);
       memcpy(w + (size_t)(r * O + c) * esize,
              (const char *)b.data + (size_t)((((c / n) * b.shape[1] + r / k) * n + c % n) * k + r % k) * esize, esize);
+    }
   rt_operand(&wc, rt_result_value(&wres));
   IrOpAttrs canon = *at;
   canon.v[IR_A_DATA_LAYOUT].str = "NHWC";

@@ -25,6 +25,7 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const RtSite
       if (n < 0) rt_error(site->expr, "arange: its length passes int64");
       RtTensor *t = rt_tensor_new(dt, 1, &n);
       for (int64_t i = 0; i < n; i++) {
+        rt_poll_every(site, i);
         IrWide x = w[0] + (IrWide)i * w[2]; /* between start and stop: it fits the dtype's range */
         rt_tensor_set(t, i, x > (IrWide)INT64_MAX ? rt_scalar_from_u64(dt, (uint64_t)x) : rt_scalar_from_i64(dt, (int64_t)x));
       }
@@ -39,6 +40,7 @@ RtValue rt_kernel_create(IrOpId op, const RtValue *args, int nargs, const RtSite
     RtTensor *t = rt_tensor_new(dt, 1, &n);
     bool integral = dt.code != IR_DT_FLOAT;
     for (int64_t i = 0; i < n; i++) {
+      rt_poll_every(site, i);
       /* integers step exactly; floats as start + i * step, as numpy computes them */
       RtValue x = integral ? rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), rt_f2i64(v[0]) + i * rt_f2i64(v[2]))
                            : rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), v[0] + (double)i * v[2]);

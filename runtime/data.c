@@ -45,6 +45,10 @@ static int64_t index_at(const RtOperand *ix, int64_t i, int64_t n, IrOpId op, in
   return k < 0 ? k + n : k;
 }
 
+/* The kernels here poll for Ctrl-C through a count of their innermost iterations (and of their outputs):
+ * `int64_t tick = 0;` then TICK() in the loop. */
+#define TICK() rt_poll_every(site, ++tick)
+
 /* Products of shape[lo..hi). */
 static int64_t span_count(const int64_t *shape, int lo, int hi) {
   int64_t p = 1;
@@ -70,9 +74,11 @@ static RtValue one_hot(const RtValue *args, const IrOpAttrs *at, const RtSite *s
   int64_t outer = span_count(ix.shape, 0, (int)axis), inner = span_count(ix.shape, (int)axis, r);
   RtResult res;
   void *out = rt_result_init(&res, dt, r + 1, shape);
+  int64_t tick = 0;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t d = 0; d < depth; d++)
       for (int64_t in = 0; in < inner; in++) {
+        TICK();
         RtValue v = rt_elem_get(ix.data, ix.dt, o * inner + in);
         bool hit = ix.dt.code == IR_DT_UINT ? v.u.u == (uint64_t)d : v.u.i == d;
         rt_elem_set(out, dt, (o * depth + d) * inner + in, hit ? von : voff);
@@ -101,6 +107,7 @@ static RtValue gather(const RtValue *args, const IrOpAttrs *at, const RtSite *si
   void *out = rt_result_init(&res, a.dt, r, ix.shape);
   int64_t base = 0; /* the offset of idx in the data, without the axis */
   for (int64_t p = 0; p < ix.count; p++) {
+    rt_poll_every(site, p);
     int64_t k = index_at(&ix, p, a.shape[axis], IR_OP_GATHER, axis, site);
     copy_elem(out, p, a.data, base + k * strides[axis], esize);
     for (int d = r - 1; d >= 0; d--) {
@@ -136,13 +143,14 @@ static RtValue gather_nd(const RtValue *args, const IrOpAttrs *at, const RtSite 
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
   char *out = rt_result_init(&res, a.dt, n, shape);
-  int64_t y[RT_MAX_RANK] = {0};
+  int64_t y[RT_MAX_RANK] = {0}, left = 0;
   for (int64_t p = 0; p < ny && inner > 0; p++) {
+    rt_poll_work(site, &left, inner + m + 8);
     int64_t off = 0;
     for (int i = 0; i < b; i++) off += y[i] * strides[i];
     for (int64_t j = 0; j < m; j++)
       off += index_at(&ix, j * ny + p, a.shape[b + j], IR_OP_GATHER_ND, (int)(b + j), site) * strides[b + j];
-    memcpy(out + (size_t)(p * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
+    rt_copy(site, out + (size_t)(p * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
     for (int d = ri - 2; d >= 0; d--) {
       if (++y[d] < ix.shape[d + 1]) break;
       y[d] = 0;
@@ -212,14 +220,16 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
   }
   RtResult res;
   void *out = rt_result_init(&res, a.dt, r, a.shape);
-  if (a.count > 0) memcpy(out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
+  if (a.count > 0) rt_copy(site, out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
   int64_t dstr[RT_MAX_RANK], istr[RT_MAX_RANK];
   strides_of(r, a.shape, dstr);
   strides_of(r, ix.shape, istr);
   /* TVM's order: each position off the axis in turn, the positions along the axis innermost. */
   int64_t before = span_count(ix.shape, 0, axis), len = ix.shape[axis], after = span_count(ix.shape, axis + 1, r);
+  int64_t tick = 0;
   for (int64_t bi = 0; bi < before; bi++)
     for (int64_t ai = 0; ai < after; ai++) {
+      TICK();
       int64_t ibase = 0, dbase = 0, rest = bi;
       for (int d = axis - 1; d >= 0; d--) {
         int64_t c = rest % ix.shape[d];
@@ -233,6 +243,7 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
         ibase += c * istr[d], dbase += c * dstr[d];
       }
       for (int64_t k = 0; k < len; k++) {
+        TICK();
         int64_t p = ibase + k * istr[axis];
         int64_t q = dbase + index_at(&ix, p, a.shape[axis], IR_OP_SCATTER_ELEMENTS, axis, site) * dstr[axis];
         rt_elem_set(out, a.dt, q, combine(red, a.dt, rt_elem_get(out, a.dt, q), rt_elem_get(up.data, up.dt, p)));
@@ -263,16 +274,18 @@ static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const RtSite
   }
   RtResult res;
   void *out = rt_result_init(&res, a.dt, r, a.shape);
-  if (a.count > 0) memcpy(out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
+  if (a.count > 0) rt_copy(site, out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
   int64_t strides[RT_MAX_RANK];
   strides_of(r, a.shape, strides);
-  int64_t ny = span_count(ix.shape, 1, ri), inner = span_count(a.shape, (int)m, r);
+  int64_t ny = span_count(ix.shape, 1, ri), inner = span_count(a.shape, (int)m, r), tick = 0;
   for (int64_t y = 0; y < ny && inner > 0; y++) {
     int64_t off = 0;
     for (int64_t j = 0; j < m; j++) off += index_at(&ix, j * ny + y, a.shape[j], IR_OP_SCATTER_ND, (int)j, site) * strides[j];
-    for (int64_t t = 0; t < inner; t++)
+    for (int64_t t = 0; t < inner; t++) {
+      TICK();
       rt_elem_set(out, a.dt, off + t,
                   combine(red, a.dt, rt_elem_get(out, a.dt, off + t), rt_elem_get(up.data, up.dt, y * inner + t)));
+    }
   }
   return rt_result_value(&res);
 }
@@ -303,16 +316,22 @@ static bool before_key(const Keys *k, int64_t a, int64_t b) {
   return k->ascend ? c < 0 : c > 0;
 }
 
-/* A stable merge sort of the positions ord[0..n) (tmp has room for n). */
-static void merge_sort(const Keys *k, int64_t *ord, int64_t *tmp, int64_t n) {
+/* A stable merge sort of the positions ord[0..n) (tmp has room for n). It polls every 4096 positions
+ * merged (each step may miss the cache twice): such positions start blocks or fall in the merging
+ * loop, and the rests copied after it are copied in polled blocks. */
+static void merge_sort(const RtSite *site, const Keys *k, int64_t *ord, int64_t *tmp, int64_t n) {
   for (int64_t w = 1; w < n; w *= 2) {
     for (int64_t lo = 0; lo < n; lo += 2 * w) {
       int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, t = lo;
-      while (i < mid && j < hi) tmp[t++] = before_key(k, ord[j], ord[i]) ? ord[j++] : ord[i++];
-      while (i < mid) tmp[t++] = ord[i++];
-      while (j < hi) tmp[t++] = ord[j++];
+      while (i < mid && j < hi) {
+        if ((t & 4095) == 0) rt_poll(site->expr); /* each step may miss the cache twice */
+        tmp[t++] = before_key(k, ord[j], ord[i]) ? ord[j++] : ord[i++];
+      }
+      rt_copy(site, tmp + t, ord + i, sizeof(int64_t) * (size_t)(mid - i));
+      t += mid - i;
+      rt_copy(site, tmp + t, ord + j, sizeof(int64_t) * (size_t)(hi - j));
     }
-    memcpy(ord, tmp, sizeof(int64_t) * (size_t)n);
+    rt_copy(site, ord, tmp, sizeof(int64_t) * (size_t)n);
     if (w > n / 2) break;
   }
 }
@@ -357,14 +376,16 @@ static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, cons
     for (int64_t in = 0; in < inner; in++) {
       int64_t base = o * n * inner + in, obase = o * take * inner + in;
       for (int64_t j = 0; j < n; j++) {
+        rt_poll_every(site, j);
         RtValue v = rt_elem_get(a.data, a.dt, base + j * inner);
         if (k.cls == 0) k.f[j] = rt_scalar_f64(v);
         else if (k.cls == 1) k.i[j] = v.u.i;
         else k.u[j] = v.u.u;
         ord[j] = j;
       }
-      merge_sort(&k, ord, tmp, n);
+      merge_sort(site, &k, ord, tmp, n);
       for (int64_t j = 0; j < take; j++) {
+        rt_poll_every(site, j + 1);
         if (vout) copy_elem(vout, obase + j * inner, a.data, base + ord[j] * inner, esize);
         if (iout) rt_elem_set(iout, idt, obase + j * inner, rt_scalar_from_i64(idt, ord[j]));
       }
@@ -396,11 +417,14 @@ static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const R
     out = rt_result_init(&res, dt, 1, &flat);
   }
   RtValue one = rt_convert(rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), prod ? 1 : 0), dt);
+  int64_t tick = 0;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t in = 0; in < inner; in++) {
       RtValue acc = one;
       int64_t base = o * n * inner + in;
+      TICK();
       for (int64_t j = 0; j < n; j++) {
+        TICK();
         int64_t p = base + j * inner;
         RtValue x = rt_convert(rt_elem_get(a.data, a.dt, p), dt);
         if (excl) rt_elem_set(out, dt, p, acc);
@@ -431,9 +455,10 @@ static RtValue sequence_mask(const RtValue *args, const IrOpAttrs *at, const RtS
   int64_t inner = span_count(a.shape, 2, a.rank), d1 = a.shape[1];
   RtResult res;
   char *out = rt_result_init(&res, a.dt, a.rank, a.shape);
-  memcpy(out, a.data, (size_t)a.count * esize);
+  rt_copy(site, out, a.data, (size_t)a.count * esize);
   bool fl = len.dt.code == IR_DT_FLOAT;
   for (int64_t n = 0; inner && n < a.count; n++) {
+    rt_poll_every(site, n);
     int64_t i1 = (n / inner) % d1, i0 = n / inner / d1;
     int64_t t = axis == 0 ? i0 : i1, b = axis == 0 ? i1 : i0;
     RtValue v = rt_elem_get(len.data, len.dt, b);
@@ -452,9 +477,10 @@ static RtValue invert_permutation(const RtValue *args, const RtSite *site) {
   int64_t n = p.count;
   RtResult res;
   void *out = rt_result_init(&res, p.dt, p.rank, p.shape);
-  bool *seen = rt_alloc((size_t)(n ? n : 1));
-  memset(seen, 0, (size_t)(n ? n : 1));
+  bool *seen = rt_alloc_atomic((size_t)(n ? n : 1));
+  rt_zero(site, seen, (size_t)(n ? n : 1));
   for (int64_t i = 0; i < n; i++) {
+    rt_poll_every(site, i);
     RtValue v = rt_elem_get(p.data, p.dt, i);
     int64_t k = rt_scalar_i64(v);
     if ((p.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX) || k < 0 || k >= n || seen[k])
@@ -471,8 +497,9 @@ static RtValue unravel_index(const RtValue *args, const RtSite *site) {
   rt_operand(&ix, args[0]);
   rt_operand(&sh, args[1]);
   int64_t k = sh.count, n = ix.count, total = 1;
-  int64_t *dims = rt_alloc(sizeof(int64_t) * (size_t)(k ? k : 1));
+  int64_t *dims = rt_alloc_atomic(sizeof(int64_t) * (size_t)(k ? k : 1)), tick = 0;
   for (int64_t j = 0; j < k; j++) {
+    TICK();
     RtValue v = rt_elem_get(sh.data, sh.dt, j);
     dims[j] = rt_scalar_i64(v);
     if (dims[j] < 0 || (sh.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
@@ -483,12 +510,14 @@ static RtValue unravel_index(const RtValue *args, const RtSite *site) {
   RtResult res;
   void *out = rt_result_init(&res, ix.dt, ix.rank + 1, shape);
   for (int64_t i = 0; i < n; i++) {
+    TICK();
     RtValue v = rt_elem_get(ix.data, ix.dt, i);
     int64_t x = rt_scalar_i64(v);
     if (x < 0 || x >= total || (ix.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
       rt_error(site->expr, "unravel_index: index %lld is out of range for %lld elements", (long long)x,
                (long long)total);
     for (int64_t j = k - 1; j >= 0; j--) {
+      TICK();
       rt_elem_set(out, ix.dt, j * n + i, rt_scalar_from_i64(ix.dt, x % dims[j]));
       x /= dims[j];
     }
@@ -521,9 +550,10 @@ static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const R
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
   char *out = rt_result_init(&res, a.dt, r, a.shape);
-  memcpy(out, a.data, (size_t)a.count * esize);
+  rt_copy(site, out, a.data, (size_t)a.count * esize);
   int64_t nd = one ? 1 : k2 - k1 + 1;
   for (int64_t x = 0; m && n && x < a.count; x++) {
+    rt_poll_every(site, x);
     int64_t j = x % n, i = (x / n) % m, b = x / n / m, k = j - i;
     if (k < k1 || k > k2) continue;
     int64_t len = k >= 0 ? (n - k < m ? n - k : m) : (n < m + k ? n : m + k);
@@ -563,7 +593,9 @@ static RtValue searchsorted(const RtValue *args, const IrOpAttrs *at, const RtSi
   int64_t len = sq.shape[sq.rank - 1], vin = v.shape[v.rank - 1];
   RtResult res;
   void *out = rt_result_init(&res, dt, v.rank, v.shape);
+  int64_t left = 0;
   for (int64_t i = 0; i < v.count; i++) {
+    rt_poll_work(site, &left, 64); /* a binary search: at most 63 steps */
     int64_t row = sq.rank > 1 ? i / vin : 0, lo = 0, hi = len;
     RtValue x = rt_elem_get(v.data, v.dt, i);
     while (lo < hi) {
@@ -585,12 +617,16 @@ static RtValue argwhere(const RtValue *args, const RtSite *site) {
   rt_operand(&a, args[0]);
   check_rank(site, IR_OP_ARGWHERE, a.rank);
   int64_t count = 0;
-  for (int64_t i = 0; i < a.count; i++) count += nonzero(rt_elem_get(a.data, a.dt, i), a.dt);
+  for (int64_t i = 0; i < a.count; i++) {
+    rt_poll_every(site, i);
+    count += nonzero(rt_elem_get(a.data, a.dt, i), a.dt);
+  }
   if (count > INT32_MAX) rt_error(site->expr, "argwhere: too many elements for int32 coordinates");
   int64_t shape[2] = {count, a.rank};
   RtResult res;
   int32_t *out = rt_result_init(&res, IR_DTYPE(IR_DT_INT, 32), 2, shape);
   for (int64_t i = 0, k = 0; i < a.count; i++) {
+    rt_poll_every(site, i);
     if (!nonzero(rt_elem_get(a.data, a.dt, i), a.dt)) continue;
     for (int64_t d = a.rank - 1, x = i; d >= 0; d--) {
       out[k * a.rank + d] = (int32_t)(x % a.shape[d]);
@@ -599,15 +635,6 @@ static RtValue argwhere(const RtValue *args, const RtSite *site) {
     k++;
   }
   return rt_result_value(&res);
-}
-
-/* Orders indices into the operand `data` by their elements, then by index (qsort_r's context: no
- * global for the comparison to read). */
-static int unique_cmp(const void *p, const void *q, void *data) {
-  const RtOperand *a = data;
-  int64_t i = *(const int64_t *)p, j = *(const int64_t *)q;
-  int c = elem_cmp(rt_elem_get(a->data, a->dt, i), rt_elem_get(a->data, a->dt, j), a->dt);
-  return c ? c : (i > j) - (i < j);
 }
 
 /* TVM's unique: (unique, indices of first occurrences, inverse_indices, num_unique[, counts]), the padded
@@ -620,11 +647,25 @@ static RtValue unique(const RtValue *args, const IrOpAttrs *at, const RtSite *si
   if (n > INT32_MAX) rt_error(site->expr, "unique: too many elements for int32 indices");
   bool sorted = ir_attr_bool(at, IR_A_SORTED, true), counts = ir_attr_bool(at, IR_A_RETURN_COUNTS, false);
   size_t sz = sizeof(int64_t) * (size_t)(n ? n : 1);
-  int64_t *ord = rt_alloc(sz), *group = rt_alloc(sz), *first = rt_alloc(sz), *cnt = rt_alloc(sz), *rank = rt_alloc(sz);
-  for (int64_t i = 0; i < n; i++) ord[i] = i;
-  qsort_r(ord, (size_t)n, sizeof(int64_t), unique_cmp, &a);
+  int64_t *ord = rt_alloc_atomic(sz), *group = rt_alloc_atomic(sz), *first = rt_alloc_atomic(sz), *cnt = rt_alloc_atomic(sz), *rank = rt_alloc_atomic(sz);
+  /* the indices ordered by their elements, then by index: sort's stable merge sort, which polls (qsort
+   * cannot be interrupted) */
+  Keys keys = {.cls = a.dt.code == IR_DT_FLOAT ? 0 : a.dt.code == IR_DT_INT ? 1 : 2, .ascend = true};
+  if (keys.cls == 0) keys.f = rt_alloc_atomic(sz);
+  else if (keys.cls == 1) keys.i = rt_alloc_atomic(sz);
+  else keys.u = rt_alloc_atomic(sz);
+  for (int64_t i = 0; i < n; i++) {
+    rt_poll_every(site, i);
+    RtValue v = rt_elem_get(a.data, a.dt, i);
+    if (keys.cls == 0) keys.f[i] = rt_scalar_f64(v);
+    else if (keys.cls == 1) keys.i[i] = v.u.i;
+    else keys.u[i] = v.u.u;
+    ord[i] = i;
+  }
+  merge_sort(site, &keys, ord, rt_alloc_atomic(sz), n);
   int64_t g = -1;
   for (int64_t k = 0; k < n; k++) {
+    rt_poll_every(site, k);
     if (k == 0 || elem_cmp(rt_elem_get(a.data, a.dt, ord[k - 1]), rt_elem_get(a.data, a.dt, ord[k]), a.dt)) {
       g++;
       first[g] = ord[k];
@@ -635,11 +676,16 @@ static RtValue unique(const RtValue *args, const IrOpAttrs *at, const RtSite *si
   }
   int64_t nu = g + 1;
   /* rank[g]: the group's place in the output. */
-  for (int64_t q = 0; q < nu; q++) rank[q] = q;
+  for (int64_t q = 0; q < nu; q++) {
+    rt_poll_every(site, q);
+    rank[q] = q;
+  }
   if (!sorted) {
     int64_t next = 0;
-    for (int64_t i = 0; i < n; i++)
+    for (int64_t i = 0; i < n; i++) {
+      rt_poll_every(site, i);
       if (first[group[i]] == i) rank[group[i]] = next++;
+    }
   }
   IrDType i32 = IR_DTYPE(IR_DT_INT, 32);
   int64_t shape[1] = {n}, one[1] = {1};
@@ -648,12 +694,14 @@ static RtValue unique(const RtValue *args, const IrOpAttrs *at, const RtSite *si
   int32_t *ix = rt_result_init(&r1, i32, 1, shape), *inv = rt_result_init(&r2, i32, 1, shape), *num = rt_result_init(&r3, i32, 1, one);
   int32_t *ct = counts ? rt_result_init(&r4, i32, 1, shape) : NULL;
   size_t esize = rt_dtype_size(a.dt);
-  memset(u, 0, (size_t)n * esize);
+  rt_zero(site, u, (size_t)n * esize);
   for (int64_t i = 0; i < n; i++) {
+    rt_poll_every(site, i);
     ix[i] = 0, inv[i] = (int32_t)rank[group[i]];
     if (ct) ct[i] = 0;
   }
   for (int64_t q = 0; q < nu; q++) {
+    rt_poll_every(site, q);
     copy_elem(u, rank[q], a.data, first[q], esize);
     ix[rank[q]] = (int32_t)first[q];
     if (ct) ct[rank[q]] = (int32_t)cnt[q];
@@ -702,8 +750,9 @@ static RtValue adv_index(RtValue tuple, const RtSite *site) {
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
   char *out = rt_result_init(&res, a.dt, m, shape);
-  int64_t idx[RT_MAX_RANK] = {0};
+  int64_t idx[RT_MAX_RANK] = {0}, left = 0;
   for (int64_t o = 0; o < outer && inner; o++) {
+    rt_poll_work(site, &left, inner + 8 * n);
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
       int64_t j = 0, mul = 1;
@@ -714,7 +763,7 @@ static RtValue adv_index(RtValue tuple, const RtSite *site) {
       }
       off += index_at(&ix[i], j, a.shape[i], IR_OP_ADV_INDEX, i, site) * ast[i];
     }
-    memcpy(out + (size_t)(o * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
+    rt_copy(site, out + (size_t)(o * inner) * esize, (const char *)a.data + (size_t)off * esize, (size_t)inner * esize);
     for (int k = rb - 1; k >= 0; k--) {
       if (++idx[k] < bshape[k]) break;
       idx[k] = 0;
@@ -749,10 +798,16 @@ static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const R
   char *out = rt_result_init(&res, v.dt, r, shape);
   int64_t total = span_count(shape, 0, r);
   size_t esize = rt_dtype_size(v.dt);
-  for (int64_t i = 0; i < total; i++) memcpy(out + (size_t)i * esize, d.data, esize);
+  int64_t tick = 0;
+  for (int64_t i = 0; i < total; i++) {
+    TICK();
+    memcpy(out + (size_t)i * esize, d.data, esize);
+  }
   for (int64_t j = 0; j < n; j++) {
     int64_t off = 0;
+    TICK();
     for (int64_t c = 0; c < k; c++) {
+      TICK();
       int64_t q = int_at(&ix, j * k + c);
       if (q < 0 || q >= shape[c])
         rt_error(site->expr, "sparse_to_dense: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c,
@@ -773,8 +828,9 @@ static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
   rt_operand(&ns, args[2]);
   int64_t n = ix.shape[0], r = ix.shape[1], m = ns.shape[0];
   if (ps.shape[0] != r) rt_error(site->expr, "sparse_reshape: prev_shape has %lld dimensions for indices of %lld", (long long)ps.shape[0], (long long)r);
-  int64_t total = 1, known = 1, infer = -1;
+  int64_t total = 1, known = 1, infer = -1, tick = 0;
   for (int64_t i = 0; i < r; i++) {
+    TICK();
     int64_t p = int_at(&ps, i);
     if (p < 0) rt_error(site->expr, "sparse_reshape: prev_shape has a negative dimension %lld", (long long)p);
     if (__builtin_mul_overflow(total, p, &total))
@@ -783,8 +839,9 @@ static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
   RtResult r0, r1;
   int64_t s1[1] = {m};
   void *nshape = rt_result_init(&r1, ns.dt, 1, s1);
-  int64_t *nsh = rt_alloc(sizeof(int64_t) * (size_t)(m ? m : 1));
+  int64_t *nsh = rt_alloc_atomic(sizeof(int64_t) * (size_t)(m ? m : 1));
   for (int64_t i = 0; i < m; i++) {
+    TICK();
     nsh[i] = int_at(&ns, i);
     if (nsh[i] == -1) {
       if (infer >= 0) rt_error(site->expr, "sparse_reshape: new_shape has more than one -1");
@@ -802,18 +859,24 @@ static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
     rt_error(site->expr, "sparse_reshape: new_shape has %lld elements, prev_shape %lld", (long long)known,
              (long long)total);
   }
-  for (int64_t i = 0; i < m; i++) rt_elem_set(nshape, ns.dt, i, rt_scalar_from_i64(ns.dt, nsh[i]));
+  for (int64_t i = 0; i < m; i++) {
+    TICK();
+    rt_elem_set(nshape, ns.dt, i, rt_scalar_from_i64(ns.dt, nsh[i]));
+  }
   int64_t s0[2] = {n, m};
   void *out = rt_result_init(&r0, ix.dt, 2, s0);
   for (int64_t j = 0; j < n; j++) {
     int64_t flat = 0;
+    TICK();
     for (int64_t c = 0; c < r; c++) {
+      TICK();
       int64_t q = int_at(&ix, j * r + c), p = int_at(&ps, c);
       if (q < 0 || q >= p)
         rt_error(site->expr, "sparse_reshape: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c, (long long)p);
       flat = flat * p + q;
     }
     for (int64_t c = m - 1; c >= 0; c--) {
+      TICK();
       rt_elem_set(out, ix.dt, j * m + c, rt_scalar_from_i64(ix.dt, nsh[c] ? flat % nsh[c] : 0));
       flat = nsh[c] ? flat / nsh[c] : 0;
     }
@@ -839,8 +902,9 @@ static RtValue sparse_fill_empty_rows(const RtValue *args, const RtSite *site) {
   int64_t rows = int_at(&ds, 0);
   if (rows < 0) rt_error(site->expr, "sparse_fill_empty_rows: dense_shape has a negative dimension");
   IrDType i64 = IR_DTYPE(IR_DT_INT, 64);
-  int64_t prev = -1, empty = rows;
+  int64_t prev = -1, empty = rows, tick = 0;
   for (int64_t j = 0; j < n; j++) {
+    TICK();
     int64_t row = int_at(&ix, j * r);
     if (row < 0 || row >= rows)
       rt_error(site->expr, "sparse_fill_empty_rows: row %lld is out of range for %lld rows", (long long)row,
@@ -856,18 +920,23 @@ static RtValue sparse_fill_empty_rows(const RtValue *args, const RtSite *site) {
   RtResult r0, r1, r2;
   int64_t *oi = rt_result_init(&r0, i64, 2, s0), *ov = rt_result_init(&r1, i64, 1, s1), *oe = rt_result_init(&r2, i64, 1, s2);
   int64_t dflt = rt_scalar_i64(rt_convert(rt_elem_get(dv.data, dv.dt, 0), i64)), k = 0, next = 0;
-  for (int64_t i = 0; i < rows; i++) oe[i] = 0;
+  rt_zero(site, oe, sizeof(int64_t) * (size_t)rows);
   for (int64_t j = 0; j <= n; j++) {
     int64_t row = j < n ? int_at(&ix, j * r) : rows;
+    TICK();
     for (; next < row; next++) {
+      TICK();
       oi[k * r] = next;
-      for (int64_t c = 1; c < r; c++) oi[k * r + c] = 0;
+      for (int64_t c = 1; c < r; c++) oi[k * r + c] = 0; /* r: the dense rank, a shape tensor's length */
       ov[k++] = dflt;
       oe[next] = 1;
     }
     if (j == n) break;
     next = row + 1;
-    for (int64_t c = 0; c < r; c++) oi[k * r + c] = int_at(&ix, j * r + c);
+    for (int64_t c = 0; c < r; c++) {
+      TICK();
+      oi[k * r + c] = int_at(&ix, j * r + c);
+    }
     ov[k++] = rt_scalar_i64(rt_convert(rt_elem_get(v.data, v.dt, j), i64));
   }
   RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
@@ -894,11 +963,13 @@ static void sparse_read(Sparse *s, const RtValue *args, int64_t ncols, IrOpId op
   if (s->ix.count != nnz) rt_error(site->expr, "%s: %lld indices for %lld sparse entries", ir_ops[op].name, (long long)s->ix.count, (long long)nnz);
   s->nrow = s->ptr.count - 1;
   for (int64_t i = 0; i <= s->nrow; i++) {
+    rt_poll_every(site, i);
     int64_t p = int_at(&s->ptr, i), q = i ? int_at(&s->ptr, i - 1) : 0;
     if (p < q || p > nnz || (i == 0 && p != 0))
       rt_error(site->expr, "%s: indptr[%lld] = %lld is not a row start in 0..%lld", ir_ops[op].name, (long long)i, (long long)p, (long long)nnz);
   }
   for (int64_t j = 0; j < nnz; j++) {
+    rt_poll_every(site, j);
     int64_t c = int_at(&s->ix, j);
     if (c < 0 || c >= ncols)
       rt_error(site->expr, "%s: sparse index %lld is out of range for %lld columns%s", ir_ops[op].name, (long long)c, (long long)ncols,
@@ -933,21 +1004,29 @@ static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const RtSi
   void *out = rt_result_init(&res, w.dt, 2, shape);
   int64_t total = rt_mul_sat(shape[0], shape[1]);
   RtValue zero = rt_scalar_from_i64(w.dt, 0);
-  for (int64_t i = 0; i < total; i++) rt_elem_set(out, w.dt, i, zero);
+  int64_t tick = 0;
+  for (int64_t i = 0; i < total; i++) {
+    TICK();
+    rt_elem_set(out, w.dt, i, zero);
+  }
   /* S's row r = nb * bs_r + j against dense row m: sum over blocks and c of S[r, col] * dense[m, col]. */
-  for (int64_t nb = 0; nb < s.nrow; nb++)
+  for (int64_t nb = 0; nb < s.nrow; nb++) {
+    TICK();
     for (int64_t b = int_at(&s.ptr, nb); b < int_at(&s.ptr, nb + 1); b++) {
       int64_t bc = int_at(&s.ix, b);
       for (int64_t j = 0; j < s.bs_r; j++)
         for (int64_t c = 0; c < s.bs_c; c++) {
+          TICK();
           RtValue sv = rt_elem_get(s.d.data, s.d.dt, (b * s.bs_r + j) * s.bs_c + c);
           int64_t r = nb * s.bs_r + j, col = bc * s.bs_c + c;
           for (int64_t m = 0; m < M; m++) {
+            TICK();
             int64_t o = lhs ? r * M + m : m * N + r;
             rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), sv, rt_elem_get(w.data, w.dt, m * K + col)));
           }
         }
     }
+  }
   return rt_result_value(&res);
 }
 
@@ -963,18 +1042,30 @@ static RtValue sparse_transpose(const RtValue *args, const RtSite *site) {
   RtResult r0, r1, r2;
   int64_t sd[1] = {nnz}, sp[1] = {n + 1};
   void *od = rt_result_init(&r0, s.d.dt, 1, sd), *oi = rt_result_init(&r1, s.ix.dt, 1, sd), *op = rt_result_init(&r2, s.ptr.dt, 1, sp);
-  int64_t *cnt = rt_alloc(sizeof(int64_t) * (size_t)(n + 1));
-  for (int64_t i = 0; i <= n; i++) cnt[i] = 0;
-  for (int64_t j = 0; j < nnz; j++) cnt[int_at(&s.ix, j) + 1]++;
-  for (int64_t i = 0; i < n; i++) cnt[i + 1] += cnt[i];
-  for (int64_t i = 0; i <= n; i++) rt_elem_set(op, s.ptr.dt, i, rt_scalar_from_i64(s.ptr.dt, cnt[i]));
+  int64_t *cnt = rt_alloc_atomic(sizeof(int64_t) * (size_t)(n + 1)), tick = 0;
+  rt_zero(site, cnt, sizeof(int64_t) * (size_t)(n + 1));
+  for (int64_t j = 0; j < nnz; j++) {
+    TICK();
+    cnt[int_at(&s.ix, j) + 1]++;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    TICK();
+    cnt[i + 1] += cnt[i];
+  }
+  for (int64_t i = 0; i <= n; i++) {
+    TICK();
+    rt_elem_set(op, s.ptr.dt, i, rt_scalar_from_i64(s.ptr.dt, cnt[i]));
+  }
   size_t esize = rt_dtype_size(s.d.dt);
-  for (int64_t row = 0; row < n; row++)
+  for (int64_t row = 0; row < n; row++) {
+    TICK();
     for (int64_t j = int_at(&s.ptr, row); j < int_at(&s.ptr, row + 1); j++) {
+      TICK();
       int64_t dest = cnt[int_at(&s.ix, j)]++;
       rt_elem_set(oi, s.ix.dt, dest, rt_scalar_from_i64(s.ix.dt, row));
       copy_elem(od, dest, s.d.data, j, esize);
     }
+  }
   RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
   return rt_tuple_value(3, f);
 }
@@ -988,13 +1079,17 @@ static RtValue sparse_add(const RtValue *args, const RtSite *site) {
   if (s.nrow != w.shape[0]) rt_error(site->expr, "nn.sparse_add: the sparse matrix has %lld rows, the dense one %lld", (long long)s.nrow, (long long)w.shape[0]);
   RtResult res;
   void *out = rt_result_init(&res, w.dt, 2, w.shape);
-  memcpy(out, w.data, (size_t)w.count * rt_dtype_size(w.dt));
+  rt_copy(site, out, w.data, (size_t)w.count * rt_dtype_size(w.dt));
   RtValue one = rt_scalar_from_i64(w.dt, 1);
-  for (int64_t r = 0; r < s.nrow; r++)
+  int64_t tick = 0;
+  for (int64_t r = 0; r < s.nrow; r++) {
+    TICK();
     for (int64_t j = int_at(&s.ptr, r); j < int_at(&s.ptr, r + 1); j++) {
+      TICK();
       int64_t o = r * w.shape[1] + int_at(&s.ix, j);
       rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), rt_elem_get(s.d.data, s.d.dt, j), one));
     }
+  }
   return rt_result_value(&res);
 }
 
@@ -1010,6 +1105,7 @@ static void threefry(const uint64_t key[4], const uint64_t counter[4], uint64_t 
   full[4] = 0x1BD11BDAA9FC1A22ull;
   for (int i = 0; i < 4; i++) full[i] = key[i], full[4] ^= key[i];
   for (uint64_t l = 0; l < nblocks; l++) {
+    if ((l & 1023) == 0) rt_poll(NULL); /* a block is about 300 operations */
     uint64_t x[4], t[4];
     for (int j = 0; j < 4; j++) x[j] = counter[j] + l;
     for (int i = 0; i < 5; i++) {
@@ -1136,11 +1232,12 @@ static RtValue random_split(const RtValue *args, const RtSite *site) {
 /* topi's uniform: n samples of [0, 1) from the words' top fraction bits (the low 32 bits of each word
  * for float32), times (high - low) plus low, in the dtype. */
 static void uniform_fill(const uint64_t g[10], uint64_t n, IrDType dt, double low, double high, void *out, uint64_t ng[10]) {
-  uint64_t *bits = rt_alloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+  uint64_t *bits = rt_alloc_atomic(sizeof(uint64_t) * (size_t)(n ? n : 1));
   threefry_generate(g, n, bits, ng);
   if (dt.bits == 32) {
     float lo = (float)low, d = (float)high - lo;
     for (uint64_t i = 0; i < n; i++) {
+      rt_poll_every(NULL, (int64_t)i);
       uint32_t m = ((uint32_t)bits[i] >> 9) | (127u << 23);
       float u;
       memcpy(&u, &m, 4);
@@ -1151,6 +1248,7 @@ static void uniform_fill(const uint64_t g[10], uint64_t n, IrDType dt, double lo
   } else {
     double d = high - low;
     for (uint64_t i = 0; i < n; i++) {
+      rt_poll_every(NULL, (int64_t)i);
       uint64_t m = (bits[i] >> 12) | (1023ull << 52);
       double u;
       memcpy(&u, &m, 8);
@@ -1177,9 +1275,10 @@ static RtValue random_uniform(IrOpId op, const RtValue *args, const IrOpAttrs *a
   } else {
     /* topi's normal: uniform (2, out_shape) in [0, 1), Box-Muller's sqrt(-2 log(1 - u0)) sin(2 pi u1),
      * times scale plus mean, each step in the dtype. */
-    void *u = rt_alloc((size_t)(n > 0 ? 2 * n : 1) * (dt.bits / 8));
+    void *u = rt_alloc_atomic((size_t)(n > 0 ? 2 * n : 1) * (dt.bits / 8));
     uniform_fill(g, (uint64_t)(2 * n), dt, 0.0, 1.0, u, ng);
     for (int64_t i = 0; i < n; i++) {
+      rt_poll_every(site, i);
       if (dt.bits == 32) {
         float u0 = 1.0f - ((float *)u)[i], u1 = ((float *)u)[n + i];
         volatile float s = sqrtf(-2.0f * logf(u0)), sn = sinf((float)(2.0 * M_PI) * u1);
@@ -1216,18 +1315,22 @@ static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, cons
   if (n > ((int64_t)1 << 40)) rt_error(site->expr, "random.multinomial: too many samples");
   for (int i = 0; i < p.rank - 1; i++) shape[i] = p.shape[i];
   shape[p.rank - 1] = ns;
-  float *u = rt_alloc(sizeof(float) * (size_t)(n ? n : 1)), *cum = rt_alloc(sizeof(float) * (size_t)(k ? k : 1));
+  float *u = rt_alloc_atomic(sizeof(float) * (size_t)(n ? n : 1)), *cum = rt_alloc_atomic(sizeof(float) * (size_t)(k ? k : 1));
   uniform_fill(g, (uint64_t)n, IR_DTYPE(IR_DT_FLOAT, 32), 0.0, 1.0, u, ng);
   RtResult r;
   int32_t *out = rt_result_init(&r, IR_DTYPE(IR_DT_INT, 32), p.rank, shape);
+  int64_t tick = 0;
   for (int64_t row = 0; row < rows; row++) {
     volatile float sum = 0;
+    TICK();
     for (int64_t j = 0; j < k; j++) {
+      TICK();
       float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
       sum = sum + (v > 0 ? v : 0);
     }
     volatile float c = 0;
     for (int64_t j = 0; j < k; j++) {
+      TICK();
       float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
       volatile float q = (v > 0 ? v : 0) / sum;
       c = c + q;
@@ -1236,7 +1339,9 @@ static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, cons
     for (int64_t s = 0; s < ns; s++) {
       float us = u[row * ns + s], best = 0;
       int64_t bi = 0;
+      TICK();
       for (int64_t j = 0; j < k; j++) {
+        TICK();
         volatile float d = cum[j] - us;
         float v = d > 0 ? d : 1.0f;
         if (j == 0 || v < best) best = v, bi = j;
@@ -1267,10 +1372,12 @@ static RtValue dft(const RtValue *args, const IrOpAttrs *at, const RtSite *site)
   void *ore = rt_result_init(&r0, re.dt, re.rank, re.shape), *oim = rt_result_init(&r1, re.dt, re.rank, re.shape);
   IrDType dt = re.dt;
   double sign = inv ? -1 : 1, factor = in_dtype(dt, inv ? 1.0 / (double)n : 1.0);
+  int64_t tick = 0;
   for (int64_t b = 0; b < rows; b++)
     for (int64_t q = 0; q < n; q++) {
       double sr = 0, si = 0, w0 = sign * -2 * M_PI * (double)q / (double)n;
       for (int64_t k = 0; k < n; k++) {
+        TICK();
         double w = w0 * (double)k, c = in_dtype(dt, cos(w)), s = in_dtype(dt, sin(w));
         double xr = rt_scalar_f64(rt_elem_get(re.data, dt, b * n + k)), xi = rt_scalar_f64(rt_elem_get(im.data, dt, b * n + k));
         sr = in_dtype(dt, sr + in_dtype(dt, in_dtype(dt, xr * c) - in_dtype(dt, xi * s)));
@@ -1307,11 +1414,13 @@ static RtValue stft(const RtValue *args, const IrOpAttrs *at, const RtSite *site
   RtResult r;
   void *out = rt_result_init(&r, dt, m, shape);
   double sq = in_dtype(dt, sqrt((double)(float)n_fft));
+  int64_t tick = 0;
   for (int64_t b = 0; b < B; b++)
     for (int64_t f = 0; f < F; f++)
       for (int64_t t = 0; t < T; t++) {
         double re = 0, im = 0;
         for (int64_t w = 0; w < wl; w++) {
+          TICK();
           double a = 2 * M_PI * (double)f * (double)w / (double)wl;
           double p = in_dtype(dt, rt_scalar_f64(rt_elem_get(win.data, dt, w)) * rt_scalar_f64(rt_elem_get(x.data, dt, b * L + t * hop + w)));
           re = in_dtype(dt, re + in_dtype(dt, p * in_dtype(dt, cos(a))));
@@ -1351,15 +1460,18 @@ static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const RtSit
   RtResult r;
   void *out = rt_result_init(&r, dt, 4, shape);
   double div = (double)(k * k * C);
+  int64_t tick = 0;
   for (int64_t n = 0; n < N; n++)
     for (int64_t q = 0; q < D * D; q++)
       for (int64_t i = 0; i < OH; i++)
         for (int64_t j = 0; j < OW; j++) {
+          TICK();
           int64_t y1 = i * s1 + md, x1 = j * s1 + md, y2 = y1 + (q / D - rad) * s2, x2 = x1 + (q % D - rad) * s2;
           double acc = 0;
           for (int64_t c = 0; c < C; c++)
             for (int64_t ky = 0; ky < k; ky++)
               for (int64_t kx = 0; kx < k; kx++) {
+                TICK();
                 int64_t ya = y1 + ky - pad[0], xa = x1 + kx - pad[1], yb = y2 + ky - pad[0], xb = x2 + kx - pad[1];
                 double u = ya >= 0 && ya < H && xa >= 0 && xa < W ? rt_scalar_f64(rt_elem_get(a.data, dt, ((n * C + c) * H + ya) * W + xa)) : 0;
                 double v = yb >= 0 && yb < H && xb >= 0 && xb < W ? rt_scalar_f64(rt_elem_get(b.data, dt, ((n * C + c) * H + yb) * W + xb)) : 0;
@@ -1397,13 +1509,16 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const RtSite
   void *out = rt_result_init(&r, odt, 4, shape);
   bool fl = odt.code == IR_DT_FLOAT;
   RtValue zero = rt_convert(rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), 0), odt);
+  int64_t tick = 0;
   for (int64_t n = 0; n < N; n++)
     for (int64_t c = 0; c < C; c++)
       for (int64_t y = 0; y < OH; y++)
         for (int64_t x = 0; x < OW; x++) {
           RtValue best = zero;
+          TICK();
           for (int64_t ry = 0; ry < KH; ry++)
             for (int64_t rx = 0; rx < KW; rx++) {
+              TICK();
               int64_t iy = y * st[0] + ry * dil[0] - pad[0], ix = x * st[1] + rx * dil[1] - pad[1];
               RtValue a = iy >= 0 && iy < H && ix >= 0 && ix < W
                               ? rt_convert(rt_elem_get(d.data, d.dt, nhwc ? ((n * H + iy) * W + ix) * C + c : ((n * C + c) * H + iy) * W + ix), odt)
@@ -1438,9 +1553,11 @@ static RtValue fifo_buffer(const RtValue *args, const IrOpAttrs *at, const RtSit
   size_t es = rt_dtype_size(b.dt);
   RtResult r;
   char *out = rt_result_init(&r, b.dt, b.rank, b.shape);
+  int64_t left = 0;
   for (int64_t o = 0; o < outer && inner; o++) {
-    memcpy(out + (size_t)(o * m * inner) * es, (const char *)b.data + (size_t)((o * m + n) * inner) * es, (size_t)((m - n) * inner) * es);
-    memcpy(out + (size_t)((o * m + m - n) * inner) * es, (const char *)d.data + (size_t)(o * n * inner) * es, (size_t)(n * inner) * es);
+    rt_poll_work(site, &left, m * inner + 8);
+    rt_copy(site, out + (size_t)(o * m * inner) * es, (const char *)b.data + (size_t)((o * m + n) * inner) * es, (size_t)((m - n) * inner) * es);
+    rt_copy(site, out + (size_t)((o * m + m - n) * inner) * es, (const char *)d.data + (size_t)(o * n * inner) * es, (size_t)(n * inner) * es);
   }
   return rt_result_value(&r);
 }
@@ -1479,13 +1596,16 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
   void *out = rt_result_init(&r, odt, 4, shape);
   int64_t ncol = rt_mul_sat(rt_mul_sat(C, KH), KW);
   if (ncol > ((int64_t)1 << 40)) rt_error(site->expr, "nn.deformable_conv2d: the window is too large");
-  double *col = rt_alloc(sizeof(double) * (size_t)(ncol > 0 ? ncol : 1));
+  double *col = rt_alloc_atomic(sizeof(double) * (size_t)(ncol > 0 ? ncol : 1));
+  int64_t tick = 0;
   for (int64_t n = 0; n < N; n++)
     for (int64_t oy = 0; oy < OH; oy++)
       for (int64_t ox = 0; ox < OW; ox++) {
+        TICK();
         for (int64_t c = 0; c < C; c++)
           for (int64_t ky = 0; ky < KH; ky++)
             for (int64_t kx = 0; kx < KW; kx++) {
+              TICK();
               int64_t g = c / cdg, ch = ((g * KH + ky) * KW + kx) * 2;
               double dy = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch) * OH + oy) * OW + ox));
               double dx = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch + 1) * OH + oy) * OW + ox));
@@ -1505,9 +1625,12 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
         for (int64_t f = 0; f < O; f++) {
           int64_t g = f / og;
           double acc = 0;
+          TICK();
           for (int64_t rc = 0; rc < cg; rc++)
-            for (int64_t k = 0; k < KH * KW; k++)
+            for (int64_t k = 0; k < KH * KW; k++) {
+              TICK();
               acc += col[(g * cg + rc) * KH * KW + k] * rt_scalar_f64(rt_elem_get(w.data, w.dt, (f * cg + rc) * KH * KW + k));
+            }
           rt_elem_set(out, odt, ((n * O + f) * OH + oy) * OW + ox, rt_scalar_from_f64(odt, acc));
         }
       }
@@ -1534,15 +1657,18 @@ static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, 
   int64_t ci = C / G, og = O / G, shape[4] = {O, ci, ks[0], ks[1]};
   RtResult r;
   void *out = rt_result_init(&r, odt, 4, shape);
+  int64_t tick = 0;
   for (int64_t o = 0; o < O; o++)
     for (int64_t i = 0; i < ci; i++)
       for (int64_t a = 0; a < ks[0]; a++)
         for (int64_t b = 0; b < ks[1]; b++) {
           int64_t c = (o / og) * ci + i;
           double acc = 0;
+          TICK();
           for (int64_t n = 0; n < N; n++)
             for (int64_t p = 0; p < P; p++)
               for (int64_t q = 0; q < Q; q++) {
+                TICK();
                 int64_t y = p * st[0] - pad[0] + a * dil[0], xx = q * st[1] - pad[1] + b * dil[1];
                 if (y < 0 || y >= H || xx < 0 || xx >= W) continue;
                 acc += rt_scalar_f64(rt_elem_get(gr.data, gr.dt, ((n * O + o) * P + p) * Q + q)) *

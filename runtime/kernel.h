@@ -7,6 +7,8 @@
 
 #include "runtime/rt.h"
 
+#include <string.h>
+
 enum { RT_MAX_RANK = 64 };
 
 /* A value seen as dtype, shape and data: a scalar points at its own one-element buffer, so an
@@ -125,5 +127,37 @@ static inline uint64_t rt_f2u64(double x) {
  * same as at int64's bounds. */
 #define RT_F2I_INDEX_MAX ((int64_t)1 << 53)
 static inline int64_t rt_f2index(double x) { return rt_f2i_range(x, -RT_F2I_INDEX_MAX, RT_F2I_INDEX_MAX); }
+
+/* Ctrl-C (docs/runtime.md): a kernel polls the interrupt flag (rt_poll, a load and a compare)
+ * between blocks of work, so that none runs more than a few milliseconds without looking,
+ * whatever the sizes. A loop of a few operations an iteration polls every RT_POLL_EVERY iterations
+ * (rt_poll_every, which also polls once per pass of a short loop nested in a long one); a loop
+ * whose iterations are blocks of varying size counts their work down (rt_poll_work); a vectorized
+ * loop runs in blocks of RT_POLL_EVERY elements; a copy of any size goes through rt_copy. */
+enum { RT_POLL_EVERY = 1 << 14 };
+static inline void rt_poll_every(const RtSite *site, int64_t i) {
+  if ((i & (RT_POLL_EVERY - 1)) == 0) rt_poll(site ? site->expr : NULL);
+}
+/* Counts `work` (elements, roughly) down from RT_POLL_EVERY and polls when it runs out; *left starts
+ * at 0, so the first call polls. */
+static inline void rt_poll_work(const RtSite *site, int64_t *left, int64_t work) {
+  if ((*left -= work) < 0) {
+    *left = RT_POLL_EVERY;
+    rt_poll(site ? site->expr : NULL);
+  }
+}
+/* memcpy and zeroing; beyond a megabyte, in blocks of a megabyte with a poll before each (site
+ * NULL: the operator running). A loop of small copies polls by itself. */
+enum { RT_COPY_BLOCK = 1 << 20 };
+void rt_copy_blocks(const RtSite *site, void *dst, const void *src, size_t bytes);
+static inline void rt_copy(const RtSite *site, void *dst, const void *src, size_t bytes) {
+  if (bytes <= RT_COPY_BLOCK) memcpy(dst, src, bytes);
+  else rt_copy_blocks(site, dst, src, bytes);
+}
+void rt_zero_blocks(const RtSite *site, void *dst, size_t bytes);
+static inline void rt_zero(const RtSite *site, void *dst, size_t bytes) {
+  if (bytes <= RT_COPY_BLOCK) memset(dst, 0, bytes);
+  else rt_zero_blocks(site, dst, bytes);
+}
 
 #endif

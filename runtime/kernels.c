@@ -250,6 +250,16 @@ static _Noreturn void broadcast_error(const RtSite *site, IrOpId op, const RtOpe
 
 /* ---------------------------------------------------------------- binary kernel */
 
+/* A binary operator's typed loop over a row of n elements in blocks of RT_POLL_EVERY, polling
+ * before each. */
+static void in_blocks(BinaryLoop loop, IrOpId op, const char *a, int64_t sa, const char *b, int64_t sb, size_t ea,
+                      char *out, size_t er, int64_t n, bool *div0, const RtSite *site) {
+  for (int64_t i = 0; i < n; i += RT_POLL_EVERY) {
+    rt_poll(site->expr);
+    loop(op, a + (size_t)(i * sa) * ea, sa, b + (size_t)(i * sb) * ea, sb, out + (size_t)i * er,
+         n - i < RT_POLL_EVERY ? n - i : RT_POLL_EVERY, div0);
+  }
+}
 
 static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
   RtOperand a, b;
@@ -289,17 +299,23 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
   bool div0 = false;
   if (count == 0) {
     /* nothing to compute */
-  } else if (rank == 0 || (a.count == count && b.count == count)) {
-    loop(op, a.data, 1, b.data, 1, out, count, &div0);
-  } else if (a.count == 1 || b.count == 1) {
-    loop(op, a.data, a.count != 1, b.data, b.count != 1, out, count, &div0);
+  } else if (rank == 0 || (a.count == count && b.count == count) || a.count == 1 || b.count == 1) {
+    in_blocks(loop, op, a.data, a.count != 1 || count == 1, b.data, b.count != 1 || count == 1, ea, out, er, count,
+              &div0, site);
   } else {
-    /* Row by row over the last dimension, with an odometer over the others. */
-    int64_t inner = shape[rank - 1], rows = count / inner;
-    int64_t idx[RT_MAX_RANK] = {0}, oa = 0, ob = 0;
+    /* Row by row over the last dimension, with an odometer over the others; short rows count
+     * their work down to a poll, long ones are cut into blocks. */
+    int64_t inner = shape[rank - 1], rows = count / inner, sa = stride_a[rank - 1] != 0, sb = stride_b[rank - 1] != 0;
+    int64_t idx[RT_MAX_RANK] = {0}, oa = 0, ob = 0, left = 0;
     for (int64_t row = 0; row < rows; row++) {
-      loop(op, (const char *)a.data + (size_t)oa * ea, stride_a[rank - 1] != 0, (const char *)b.data + (size_t)ob * ea,
-           stride_b[rank - 1] != 0, out + (size_t)(row * inner) * er, inner, &div0);
+      const char *pa = (const char *)a.data + (size_t)oa * ea, *pb = (const char *)b.data + (size_t)ob * ea;
+      char *po = out + (size_t)(row * inner) * er;
+      if (inner <= RT_POLL_EVERY) {
+        rt_poll_work(site, &left, inner + 16);
+        loop(op, pa, sa, pb, sb, po, inner, &div0);
+      } else {
+        in_blocks(loop, op, pa, sa, pb, sb, ea, po, er, inner, &div0, site);
+      }
       for (int k = rank - 2; k >= 0; k--) {
         oa += stride_a[k];
         ob += stride_b[k];
@@ -311,8 +327,12 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
     }
   }
   if (div0) rt_error(site->expr, "integer division by zero");
-  if (rdt.code == IR_DT_BOOL && !is_comparison(op)) /* bool arithmetic: back to 0 and 1 */
-    for (int64_t i = 0; i < (r.t ? count : 1); i++) ((uint8_t *)out)[i] = out[i] != 0;
+  if (rdt.code == IR_DT_BOOL && !is_comparison(op)) /* bool arithmetic: back to 0 and 1, in polled blocks */
+    for (int64_t i0 = 0; i0 < (r.t ? count : 1); i0 += RT_POLL_EVERY) {
+      rt_poll(site->expr);
+      int64_t i1 = (r.t ? count : 1) - i0 < RT_POLL_EVERY ? (r.t ? count : 1) : i0 + RT_POLL_EVERY;
+      for (int64_t i = i0; i < i1; i++) ((uint8_t *)out)[i] = out[i] != 0;
+    }
   return rt_result_value(&r);
 }
 
@@ -462,11 +482,12 @@ static void int_range(IrDType dt, double *lo, double *hi) {
 }
 
 /* isnan, isinf, isfinite: a bool per element (integers are finite). */
-static RtValue classify(IrOpId op, const RtOperand *a) {
+static RtValue classify(IrOpId op, const RtOperand *a, const RtSite *site) {
   RtResult r;
   uint8_t *O = rt_result_init(&r, IR_DTYPE(IR_DT_BOOL, 1), a->rank, a->shape);
   bool is_float = a->dt.code == IR_DT_FLOAT;
   for (int64_t i = 0; i < a->count; i++) {
+    rt_poll_every(site, i);
     double x = is_float ? rt_scalar_f64(rt_elem_get(a->data, a->dt, i)) : 0;
     O[i] = op == IR_OP_ISNAN ? isnan(x) : op == IR_OP_ISINF ? isinf(x) : isfinite(x);
   }
@@ -476,7 +497,7 @@ static RtValue classify(IrOpId op, const RtOperand *a) {
 static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, v);
-  if (op == IR_OP_ISNAN || op == IR_OP_ISINF || op == IR_OP_ISFINITE) return classify(op, &a);
+  if (op == IR_OP_ISNAN || op == IR_OP_ISINF || op == IR_OP_ISFINITE) return classify(op, &a, site);
   const IrOpAttrs *attrs = site->attrs;
   double p = 0, q = 0;
   if (op == IR_OP_CLIP) {
@@ -493,7 +514,12 @@ static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
   }
   RtResult r;
   void *out = rt_result_init(&r, a.dt, a.rank, a.shape);
-  unary_loops[dtype_index(a.dt)](op, a.data, out, a.count, p, q);
+  size_t esize = rt_dtype_size(a.dt);
+  for (int64_t i = 0; i < a.count; i += RT_POLL_EVERY) { /* in blocks, polling before each */
+    rt_poll(site->expr);
+    int64_t n = a.count - i < RT_POLL_EVERY ? a.count - i : RT_POLL_EVERY;
+    unary_loops[dtype_index(a.dt)](op, (const char *)a.data + (size_t)i * esize, (char *)out + (size_t)i * esize, n, p, q);
+  }
   return rt_result_value(&r);
 }
 

@@ -7,6 +7,8 @@
 #include <cblas.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -29,7 +31,14 @@ typedef struct {
 static Blas load_blas(const RtSite *site) {
   if (!rt_state.blas_sgemm) {
     setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
+    /* Its worker threads start as it loads and inherit this thread's signal mask: Ctrl-C's SIGINT
+     * is for the evaluating thread alone (repl/main.c). */
+    sigset_t intr, old;
+    sigemptyset(&intr);
+    sigaddset(&intr, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &intr, &old);
     void *lib = dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!lib) rt_error(site->expr, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
     void *s = dlsym(lib, "cblas_sgemm"), *d = dlsym(lib, "cblas_dgemm");
     if (!s || !d) rt_error(site->expr, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
@@ -45,10 +54,75 @@ static Blas load_blas(const RtSite *site) {
 
 /* ---------------------------------------------------------------- the matrix product */
 
-static float *widen(const RtHalf *h, int64_t n) {
+static float *widen(const RtSite *site, const RtHalf *h, int64_t n) {
   float *f = rt_alloc_array(n, sizeof(float));
-  for (int64_t i = 0; i < n; i++) f[i] = (float)h[i];
+  for (int64_t i = 0; i < n; i++) {
+    rt_poll_every(site, i);
+    f[i] = (float)h[i];
+  }
   return f;
+}
+
+/* One OpenBLAS call cannot be interrupted, so a large product is a sequence of calls on blocks,
+ * with a poll before each: at most GEMM_WORK bytes' worth of multiply-adds (2^30 in float32, 2^29
+ * in float64: about 25 ms on one core) and GEMM_TOUCH bytes of the three matrices (32 MB: the
+ * memory-bound shapes, a vector by a matrix, and a product into fresh memory, whose page faults
+ * OpenBLAS takes). The inner dimension is split first (the blocks add into C with beta 1):
+ * OpenBLAS packs each element of A and B once per slice of the inner dimension anyway, so this
+ * costs nothing down to slices of GEMM_K_MIN (at 128, 7% more time; rough checks, one thread).
+ * Then C is cut into blocks of rows and columns, the columns kept about twice as many as the rows:
+ * B is packed again for each block of rows (about 5% more at 512 rows) and A for each block of
+ * columns (about 9% at 512). A product below both bounds, as bench/'s 1024 x 1024 dense and
+ * ResNet-18's convolutions are, is one call; a 4000 x 4000 square one is blocks of 1000 x 2000 by
+ * 500. */
+enum { GEMM_K_MIN = 256 };
+#define GEMM_WORK 4294967296.0 /* 2^32 */
+#define GEMM_TOUCH 33554432.0 /* 2^25 */
+
+static bool gemm_fits(int64_t m, int64_t n, int64_t k, double esize) {
+  double M = (double)m, N = (double)n, K = (double)k;
+  return M * N * K * esize <= GEMM_WORK && (M * K + K * N + M * N) * esize <= GEMM_TOUCH;
+}
+
+typedef struct {
+  Blas blas;
+  bool f64, ta, tb;
+  int64_t m, n, k; /* the whole product's */
+} Gemm;
+
+/* C[i.., j..] (+)= op(A)[i.., p..] op(B)[p.., j..] for the block of mb x nb by kb at (i, j, p). */
+static void gemm_block(const Gemm *g, int64_t i, int64_t j, int64_t p, int64_t mb, int64_t nb, int64_t kb,
+                       const void *A, const void *B, void *C) {
+  size_t es = g->f64 ? 8 : 4;
+  const char *a = (const char *)A + (size_t)(g->ta ? p * g->m + i : i * g->k + p) * es;
+  const char *b = (const char *)B + (size_t)(g->tb ? j * g->k + p : p * g->n + j) * es;
+  char *c = (char *)C + (size_t)(i * g->n + j) * es;
+  enum CBLAS_TRANSPOSE TA = g->ta ? CblasTrans : CblasNoTrans, TB = g->tb ? CblasTrans : CblasNoTrans;
+  int lda = (int)(g->ta ? g->m : g->k), ldb = (int)(g->tb ? g->k : g->n), ldc = (int)g->n;
+  if (g->f64)
+    g->blas.dgemm(CblasRowMajor, TA, TB, (int)mb, (int)nb, (int)kb, 1.0, (const double *)a, lda, (const double *)b,
+                  ldb, p ? 1.0 : 0.0, (double *)c, ldc);
+  else
+    g->blas.sgemm(CblasRowMajor, TA, TB, (int)mb, (int)nb, (int)kb, 1.0f, (const float *)a, lda, (const float *)b,
+                  ldb, p ? 1.0f : 0.0f, (float *)c, ldc);
+}
+
+static void gemm_blas(const RtSite *site, const Gemm *g, const void *A, const void *B, void *C) {
+  int64_t mb = g->m, nb = g->n, kb = g->k;
+  double es = g->f64 ? 8 : 4;
+  while (!gemm_fits(mb, nb, kb, es) && kb / 2 >= GEMM_K_MIN) kb = (kb + 1) / 2;
+  while (!gemm_fits(mb, nb, kb, es) && (mb > 1 || nb > 1)) {
+    if (mb > 1 && 2 * mb >= nb) mb = (mb + 1) / 2;
+    else nb = (nb + 1) / 2;
+  }
+  while (!gemm_fits(mb, nb, kb, es) && kb > 1) kb = (kb + 1) / 2;
+  for (int64_t i = 0; i < g->m; i += mb)
+    for (int64_t j = 0; j < g->n; j += nb)
+      for (int64_t p = 0; p < g->k; p += kb) {
+        rt_poll(site->expr);
+        gemm_block(g, i, j, p, g->m - i < mb ? g->m - i : mb, g->n - j < nb ? g->n - j : nb,
+                   g->k - p < kb ? g->k - p : kb, A, B, C);
+      }
 }
 
 void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *A,
@@ -56,39 +130,44 @@ void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_
   if (m == 0 || n == 0) return;
   size_t esize = rt_dtype_size(dt);
   if (k == 0) {
-    memset(C, 0, (size_t)(m * n) * esize);
+    rt_zero(site, C, (size_t)(m * n) * esize);
     return;
   }
   bool blas = dt.code == IR_DT_FLOAT;
   if (blas && (m > INT_MAX || n > INT_MAX || k > INT_MAX))
     rt_error(site->expr, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes", (long long)m,
              (long long)k, (long long)k, (long long)n);
-  Blas openblas = {0};
-  if (blas) openblas = load_blas(site);
-  enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
-  int lda = (int)(ta ? m : k), ldb = (int)(tb ? k : n);
-  if (blas && dt.bits == 32) {
-    openblas.sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, A, lda, B, ldb, 0.0f, C, (int)n);
-  } else if (blas && dt.bits == 64) {
-    openblas.dgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0, A, lda, B, ldb, 0.0, C, (int)n);
-  } else if (blas) { /* float16: in float32 */
-    float *c = rt_alloc_atomic(sizeof(float) * (size_t)(m * n));
-    openblas.sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, widen(A, m * k), lda, widen(B, k * n), ldb, 0.0f,
-                c, (int)n);
-    for (int64_t i = 0; i < m * n; i++) ((RtHalf *)C)[i] = (RtHalf)c[i];
+  if (blas) {
+    Gemm g = {load_blas(site), dt.bits == 64, ta, tb, m, n, k};
+    if (dt.bits != 16) {
+      gemm_blas(site, &g, A, B, C);
+    } else { /* float16: in float32 */
+      float *c = rt_alloc_atomic(sizeof(float) * (size_t)(m * n));
+      gemm_blas(site, &g, widen(site, A, m * k), widen(site, B, k * n), c);
+      for (int64_t i = 0; i < m * n; i++) {
+        rt_poll_every(site, i);
+        ((RtHalf *)C)[i] = (RtHalf)c[i];
+      }
+    }
   } else { /* integers: wrapping, i-k-j order */
     uint64_t *acc = rt_alloc_atomic(sizeof(uint64_t) * (size_t)n);
+    int64_t left = 0;
     for (int64_t i = 0; i < m; i++) {
-      memset(acc, 0, sizeof(uint64_t) * (size_t)n);
+      rt_zero(site, acc, sizeof(uint64_t) * (size_t)n);
       for (int64_t p = 0; p < k; p++) {
         uint64_t a = rt_elem_get(A, dt, ta ? p * m + i : i * k + p).u.u;
+        rt_poll_work(site, &left, a == 0 ? 1 : n + 1);
         if (a == 0) continue;
-        for (int64_t j = 0; j < n; j++) acc[j] += a * rt_elem_get(B, dt, tb ? j * k + p : p * n + j).u.u;
+        for (int64_t j = 0; j < n; j++) {
+          rt_poll_every(site, j + 1);
+          acc[j] += a * rt_elem_get(B, dt, tb ? j * k + p : p * n + j).u.u;
+        }
       }
-      for (int64_t j = 0; j < n; j++)
+      for (int64_t j = 0; j < n; j++) {
+        rt_poll_every(site, j);
         rt_elem_set(C, dt, i * n + j, dt.code == IR_DT_BOOL ? rt_bool(acc[j] != 0) : rt_scalar_from_u64(dt, acc[j]));
+      }
     }
-    rt_poll(site->expr);
   }
 }
 

@@ -26,7 +26,7 @@ static void vector_arg(const RtValue *args, int i, const char *what, int64_t n, 
 }
 
 /* out = x * s[c] + t[c] along the channel axis. */
-static RtValue scale_shift(const RtOperand *x, int axis, const double *s, const double *t) {
+static RtValue scale_shift(const RtOperand *x, int axis, const double *s, const double *t, const RtSite *site) {
   int64_t outer, inner, C = x->shape[axis];
   around(x, axis, &outer, &inner);
   RtResult res;
@@ -35,17 +35,24 @@ static RtValue scale_shift(const RtOperand *x, int axis, const double *s, const 
   if (x->dt.bits == 32) { /* the common case, kept tight: a convolution network's every layer */
     const float *in = x->data;
     float *o = out;
+    int64_t left = 0;
     for (int64_t b = 0; b < outer; b++)
       for (int64_t c = 0; c < C; c++) {
         float sc = (float)s[c], sh = (float)t[c];
         const float *p = in + (b * C + c) * inner;
         float *q = o + (b * C + c) * inner;
-        for (int64_t k = 0; k < inner; k++) q[k] = p[k] * sc + sh;
+        for (int64_t k0 = 0; k0 < inner; k0 += RT_POLL_EVERY) { /* a long row in blocks */
+          int64_t k1 = inner - k0 < RT_POLL_EVERY ? inner : k0 + RT_POLL_EVERY;
+          rt_poll_work(site, &left, k1 - k0 + 8);
+          for (int64_t k = k0; k < k1; k++) q[k] = p[k] * sc + sh;
+        }
       }
   } else {
+    int64_t tick = 0;
     for (int64_t b = 0; b < outer; b++)
       for (int64_t c = 0; c < C; c++)
         for (int64_t k = 0; k < inner; k++) {
+          rt_poll_every(site, tick++);
           int64_t i = (b * C + c) * inner + k;
           rt_store_float(out, x->dt, i, rt_load_float(x, i) * s[c] + t[c]);
         }
@@ -66,10 +73,11 @@ static RtValue batch_norm(const RtValue *args, const IrOpAttrs *at, const RtSite
   bool center = ir_attr_bool(at, IR_A_CENTER, true), scale = ir_attr_bool(at, IR_A_SCALE, true);
   double *s = rt_alloc_array(2 * C, sizeof(double)), *t = s + C;
   for (int64_t c = 0; c < C; c++) {
+    rt_poll_every(site, c);
     s[c] = (scale ? rt_load_float(&g, c) : 1.0) / sqrt(rt_load_float(&v, c) + eps);
     t[c] = (center ? rt_load_float(&b, c) : 0.0) - rt_load_float(&m, c) * s[c];
   }
-  RtValue fields[3] = {scale_shift(&x, axis, s, t), args[3], args[4]};
+  RtValue fields[3] = {scale_shift(&x, axis, s, t, site), args[3], args[4]};
   return rt_tuple_value(3, fields);
 }
 
@@ -102,21 +110,27 @@ static RtValue norm3(IrOpId op, const RtValue *args, const IrOpAttrs *at, const 
   if (x.count == 0) return rt_result_value(&res);
   double *sum = rt_alloc_array(2 * keys, sizeof(double)), *sq = sum + keys;
   int64_t *key = rt_alloc_atomic(sizeof(int64_t) * (size_t)x.count), *chan = rt_alloc_atomic(sizeof(int64_t) * (size_t)x.count);
-  memset(sum, 0, sizeof(double) * (size_t)(2 * keys));
+  rt_zero(site, sum, sizeof(double) * (size_t)(2 * keys));
   int64_t idx[RT_MAX_RANK] = {0}, n = x.count / keys;
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     int64_t k = 0;
     for (int a = 0; a < r; a++) k += (groups && a == axis ? idx[a] / per_channel : idx[a]) * kstride[a];
     key[i] = k, chan[i] = idx[axis];
     sum[k] += rt_load_float(&x, i);
     for (int a = r - 1; a >= 0 && ++idx[a] == x.shape[a]; a--) idx[a] = 0;
   }
-  for (int64_t k = 0; k < keys; k++) sum[k] /= (double)n;
+  for (int64_t k = 0; k < keys; k++) {
+    rt_poll_every(site, k);
+    sum[k] /= (double)n;
+  }
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     double d = rt_load_float(&x, i) - sum[key[i]];
     sq[key[i]] += d * d;
   }
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     int64_t k = key[i], c = chan[i];
     double y = (rt_load_float(&x, i) - sum[k]) / sqrt(sq[k] / (double)n + eps);
     rt_store_float(out, x.dt, i, y * (scale ? rt_load_float(&g, c) : 1.0) + (center ? rt_load_float(&b, c) : 0.0));
@@ -136,11 +150,14 @@ static RtValue lrn(const RtValue *args, const IrOpAttrs *at, const RtSite *site)
   RtResult res;
   void *out = rt_result_init(&res, x.dt, x.rank, x.shape);
   if (x.count == 0) return rt_result_value(&res);
+  int64_t tick = 0;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t c = 0; c < C; c++)
       for (int64_t k = 0; k < inner; k++) {
         double s = 0;
+        rt_poll_every(site, ++tick);
         for (int64_t j = c - radius < 0 ? 0 : c - radius; j <= c + radius && j < C; j++) {
+          rt_poll_every(site, ++tick);
           double v = rt_load_float(&x, (o * C + j) * inner + k);
           s += v * v;
         }
@@ -170,11 +187,12 @@ static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const RtSi
   void *out = rt_result_init(&res, x.dt, r, x.shape);
   if (x.count == 0) return rt_result_value(&res);
   double *sq = rt_alloc_array(keys, sizeof(double));
-  memset(sq, 0, sizeof(double) * (size_t)keys);
+  rt_zero(site, sq, sizeof(double) * (size_t)keys);
   double eps = ir_attr_float(at, IR_A_EPS, 0);
   for (int pass = 0; pass < 2; pass++) {
     int64_t idx[RT_MAX_RANK] = {0};
     for (int64_t i = 0; i < x.count; i++) {
+      rt_poll_every(site, i);
       int64_t k = 0;
       for (int a = 0; a < r; a++) k += idx[a] * kstride[a];
       double v = rt_load_float(&x, i);
@@ -200,6 +218,7 @@ static RtValue prelu(const RtValue *args, const IrOpAttrs *at, const RtSite *sit
     for (int64_t c = 0; c < C; c++)
       for (int64_t k = 0; k < inner; k++) {
         int64_t i = (o * C + c) * inner + k;
+        rt_poll_every(site, i);
         double v = rt_load_float(&x, i);
         rt_store_float(out, x.dt, i, v < 0 ? v * rt_load_float(&al, c) : v);
       }
@@ -215,7 +234,10 @@ static RtValue cross_entropy(IrOpId op, const RtValue *args, const RtSite *site)
     rt_error(site->expr, "%s: the predictions %s and the targets %s differ in shape", ir_ops[op].name,
              rt_shape_text(x.rank, x.shape), rt_shape_text(y.rank, y.shape));
   double s = 0;
-  for (int64_t i = 0; i < x.count; i++) s += (op == IR_OP_NN_CROSS_ENTROPY ? log(rt_load_float(&x, i)) : rt_load_float(&x, i)) * rt_load_float(&y, i);
+  for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
+    s += (op == IR_OP_NN_CROSS_ENTROPY ? log(rt_load_float(&x, i)) : rt_load_float(&x, i)) * rt_load_float(&y, i);
+  }
   return rt_scalar_from_f64(x.dt, -s / (double)x.shape[0]);
 }
 
@@ -240,6 +262,7 @@ static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const RtSite *
   void *out = none ? rt_result_init(&res, p.dt, t.rank, t.shape) : NULL;
   double sum = 0, wsum = 0;
   for (int64_t i = 0; i < t.count; i++) {
+    rt_poll_every(site, i);
     int64_t c = rt_scalar_i64(rt_elem_get(t.data, t.dt, i)), n = i / inner, k = i % inner;
     double v = 0;
     if (c != ignore) {

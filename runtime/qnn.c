@@ -31,6 +31,7 @@ static Param param(RtValue v) {
   p.f = rt_alloc_array(o.count, sizeof(float));
   p.i = rt_alloc_array(o.count, sizeof(int64_t));
   for (int64_t k = 0; k < o.count; k++) {
+    rt_poll_every(NULL, k);
     RtValue s = rt_elem_get(o.data, o.dt, k);
     p.f[k] = (float)rt_scalar_f64(s);
     p.i[k] = o.dt.code == IR_DT_FLOAT ? rt_f2i64(p.f[k]) : rt_scalar_i64(s);
@@ -164,6 +165,7 @@ static RtValue requant(const RtSite *site, IrOpId op, const Rq *q, const RtOpera
   Fpm *f = rt_alloc_array(ns, sizeof(Fpm));
   double *mult = rt_alloc_array(ns, sizeof(double));
   for (int64_t k = 0; k < ns; k++) {
+    rt_poll_every(site, k);
     mult[k] = (double)q->scale.f[k] / (double)q->out_scale;
     if (q->compute == 0) f[k] = fpm_of(site, op, mult[k]);
   }
@@ -172,6 +174,7 @@ static RtValue requant(const RtSite *site, IrOpId op, const Rq *q, const RtOpera
   RtResult res;
   void *o = rt_result_init(&res, out, x->rank, x->shape);
   for (int64_t i = 0; i < x->count; i++) {
+    rt_poll_every(site, i);
     int64_t v = rt_scalar_i64(rt_elem_get(x->data, x->dt, i)), zp = q->zp.i[chan(cz, i)], r;
     int64_t c = chan(cs, i);
     if (q->compute == 0) {
@@ -201,7 +204,10 @@ static RtValue requant_or_upcast(const RtSite *site, IrOpId op, RtValue x, Param
   if (!s.vector && !z.vector && s.f[0] == out_s && z.i[0] == out_z) {
     RtResult res;
     void *o = rt_result_init(&res, I32, xo.rank, xo.shape);
-    for (int64_t i = 0; i < xo.count; i++) rt_elem_set(o, I32, i, rt_scalar_from_i64(I32, rt_scalar_i64(rt_elem_get(xo.data, xo.dt, i))));
+    for (int64_t i = 0; i < xo.count; i++) {
+      rt_poll_every(site, i);
+      rt_elem_set(o, I32, i, rt_scalar_from_i64(I32, rt_scalar_i64(rt_elem_get(xo.data, xo.dt, i))));
+    }
     return rt_result_value(&res);
   }
   Rq q = {s, z, out_s, out_z, axis, true, 0};
@@ -214,8 +220,10 @@ static RtValue convert(RtValue x, int64_t add, IrDType dt) {
   rt_operand(&xo, x);
   RtResult res;
   void *o = rt_result_init(&res, dt, xo.rank, xo.shape);
-  for (int64_t i = 0; i < xo.count; i++)
+  for (int64_t i = 0; i < xo.count; i++) {
+    rt_poll_every(NULL, i);
     rt_elem_set(o, dt, i, clip_to(wrap32(rt_scalar_i64(rt_elem_get(xo.data, xo.dt, i)) + add), dt));
+  }
   return rt_result_value(&res);
 }
 
@@ -233,6 +241,7 @@ static RtValue quantize(const RtSite *site, IrOpId op, RtValue data, Param s, Pa
   RtResult res;
   void *o = rt_result_init(&res, out, x.rank, x.shape);
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     float v = (float)rt_scalar_f64(rt_elem_get(x.data, x.dt, i));
     float r = roundf(v / s.f[chan(cs, i)]) + (float)wrap32(z.i[chan(cz, i)]);
     r = fmax_tvm(fmin_tvm(r, hi), lo);
@@ -250,6 +259,7 @@ static RtValue dequantize(const RtSite *site, IrOpId op, RtValue data, Param s, 
   RtResult res;
   void *o = rt_result_init(&res, out, x.rank, x.shape);
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     int32_t t = wrap32((int64_t)wrap32(rt_scalar_i64(rt_elem_get(x.data, x.dt, i))) - (int64_t)wrap32(z.i[chan(cz, i)]));
     float r = (float)t * s.f[chan(cs, i)];
     if (out.bits == 16) r = fmax_tvm(fmin_tvm(r, 65504.0f), -65504.0f);
@@ -269,6 +279,7 @@ static RtValue shifted(const RtSite *site, IrOpId op, RtValue v, const Param *zp
   RtResult res;
   void *o = rt_result_init(&res, od, x.rank, x.shape);
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     int64_t a = rt_scalar_i64(rt_elem_get(x.data, x.dt, i)), b = zp->i[chan(c, i)];
     rt_elem_set(o, od, i, rt_scalar_from_u64(od, (uint64_t)a - (uint64_t)b));
   }
@@ -349,7 +360,10 @@ static RtValue mul(IrOpId op, const RtValue *args, const RtSite *site) {
     if ((ls.n != n && ls.n != 1) || (rs.n != n && rs.n != 1))
       rt_error(site->expr, "%s: lhs_scale has %lld values and rhs_scale %lld", ir_ops[op].name, (long long)ls.n, (long long)rs.n);
     q.scale = (Param){.n = n, .vector = true, .f = rt_alloc_atomic(sizeof(float) * (size_t)n), .i = NULL};
-    for (int64_t k = 0; k < n; k++) q.scale.f[k] = (float)((double)ls.f[ls.n == 1 ? 0 : k] * (double)rs.f[rs.n == 1 ? 0 : k]);
+    for (int64_t k = 0; k < n; k++) {
+      rt_poll_every(site, k);
+      q.scale.f[k] = (float)((double)ls.f[ls.n == 1 ? 0 : k] * (double)rs.f[rs.n == 1 ? 0 : k]);
+    }
     q.axis = la;
   }
   return requant(site, op, &q, &p, x.dt);
@@ -374,6 +388,7 @@ static RtValue unary(IrOpId op, const RtValue *args, const RtSite *site) {
     float *o = rt_result_init(&res, F32, fo.rank, fo.shape);
     const float *d = fo.data;
     for (int64_t i = 0; i < fo.count; i++) {
+      rt_poll_every(site, i);
       float t = d[i] + 3.0f;
       t = fmax_tvm(fmin_tvm(t, 6.0f), 0.0f);
       o[i] = d[i] * t / 6.0f;
@@ -440,7 +455,10 @@ static RtValue fixed_point(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
     int64_t m = ir_attr_int(at, IR_A_MULTIPLIER, 0), sh = ir_attr_int(at, IR_A_SHIFT, 0);
     if (m < INT32_MIN || m > INT32_MAX || sh < -64 || sh > 31) rt_error(site->expr, "%s: multiplier or shift out of range", name);
     Fpm f = {(int32_t)m, (int)sh};
-    for (int64_t i = 0; i < x.count; i++) out[i] = fpm_upward(xd[i], f);
+    for (int64_t i = 0; i < x.count; i++) {
+      rt_poll_every(site, i);
+      out[i] = fpm_upward(xd[i], f);
+    }
     return rt_result_value(&res);
   }
   RtOperand p[3];
@@ -461,6 +479,7 @@ static RtValue fixed_point(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
   }
   int64_t idx[RT_MAX_RANK] = {0};
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     int64_t pi = 0;
     for (int a = 0; a < n; a++) pi = pi * x.shape[axes[a]] + idx[axes[a]];
     int64_t m = ((const int32_t *)p[0].data)[pi], ls = ((const int32_t *)p[1].data)[pi];
@@ -496,6 +515,7 @@ static RtValue qnn_leaky_relu(IrOpId op, const RtValue *args, const IrOpAttrs *a
   void *o = rt_result_init(&res, x.dt, x.rank, x.shape);
   const int32_t *qd = qo.data;
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     int64_t v = rt_scalar_i64(rt_elem_get(x.data, x.dt, i));
     int32_t r = v < izp ? wrap32((int64_t)fpm_upward(qd[i], fa) + zterm) : qd[i];
     rt_elem_set(o, x.dt, i, clip_to(r, x.dt));
@@ -529,10 +549,12 @@ static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
       int32_t mx = INT32_MIN, mq = 0;
       /* data - zp in int32, wrapping as TVM's (the zero point may be any int32) */
       for (int64_t k = 0; k < n; k++) {
+        rt_poll_every(site, k);
         int32_t c = wrap32((int64_t)d[base + k * inner] - zp);
         if (c > mx) mx = c;
       }
       for (int64_t k = 0; k < n; k++) {
+        rt_poll_every(site, k + 1);
         int32_t v = wrap32((int64_t)wrap32((int64_t)d[base + k * inner] - zp) - mx);
         xp[k] = wrap32((int64_t)v + (v >> 1) - (v >> 4));
         int32_t q = xp[k] / -x0;
@@ -541,13 +563,17 @@ static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
       }
       int32_t sum = 0;
       for (int64_t k = 0; k < n; k++) {
+        rt_poll_every(site, k + 1);
         int32_t r = wrap32((int64_t)xp[k] - (int64_t)qv[k] * -x0), xb = wrap32((int64_t)(r >> 1) + x0);
         xp[k] = wrap32((int64_t)((uint64_t)(int64_t)xb << (mq - qv[k])));
         sum = wrap32((int64_t)sum + xp[k]);
       }
       if (sum == 0) rt_error(site->expr, "%s: the sum of the exponentials is 0 (TVM divides by it)", name);
       int32_t f = (int32_t)((1 << 30) / sum);
-      for (int64_t k = 0; k < n; k++) o[base + k * inner] = wrap32((int64_t)f * xp[k]) >> 23;
+      for (int64_t k = 0; k < n; k++) {
+        rt_poll_every(site, k + 1);
+        o[base + k * inner] = wrap32((int64_t)f * xp[k]) >> 23;
+      }
     }
   float s128 = 1.0f / 128;
   int64_t z0 = 0;
@@ -580,6 +606,7 @@ static RtValue simulated(IrOpId op, const RtValue *args, const IrOpAttrs *at, co
   RtResult res;
   void *out = rt_result_init(&res, x.dt, x.rank, x.shape);
   for (int64_t i = 0; i < x.count; i++) {
+    rt_poll_every(site, i);
     double v = rt_scalar_f64(rt_elem_get(x.data, x.dt, i));
     if (!pass) {
       int64_t k = len ? (i / inner) % len : 0;

@@ -42,13 +42,14 @@ static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, co
   }
 }
 
-/* Calls visit(j, i) for every input element i with j its output element, in input order. */
-#define FOR_EACH(p, a, ...)                                                                                        \
+/* Runs the statement for every input element i with j its output element, in input order. */
+#define FOR_EACH(p, a, site, ...)                                                                                  \
   do {                                                                                                             \
     int64_t idx_[RT_MAX_RANK] = {0}, j = 0;                                                                        \
     int r_ = (p)->rank;                                                                                            \
     for (int64_t i = 0; i < (a)->count; i++) {                                                                     \
-      __VA_ARGS__;                                                                                                      \
+      rt_poll_every(site, i);                                                                                      \
+      __VA_ARGS__;                                                                                                 \
       for (int k_ = r_ - 1; k_ >= 0; k_--) {                                                                       \
         j += (p)->ostride[k_];                                                                                     \
         if (++idx_[k_] < (a)->shape[k_]) break;                                                                    \
@@ -63,28 +64,36 @@ static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, co
 static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const RtSite *site) {
   double *acc = rt_alloc_array(p->out_count, sizeof(double));
   double init = op == IR_OP_PROD ? 1 : op == IR_OP_MAX ? -INFINITY : op == IR_OP_MIN ? INFINITY : 0;
-  for (int64_t j = 0; j < p->out_count; j++) acc[j] = init;
+  for (int64_t j = 0; j < p->out_count; j++) {
+    rt_poll_every(site, j);
+    acc[j] = init;
+  }
   if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
     rt_error(site->expr, "%s of an empty tensor: there is no first element", ir_ops[op].name);
   if (p->out_count == 1 && a->dt.bits == 32 && (op == IR_OP_SUM || op == IR_OP_MEAN)) { /* the common full sum */
     const float *x = a->data;
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     int64_t i = 0;
-    for (; i + 4 <= a->count; i += 4) s0 += x[i], s1 += x[i + 1], s2 += x[i + 2], s3 += x[i + 3];
+    while (i + 4 <= a->count) { /* in blocks, polling before each */
+      rt_poll(site->expr);
+      int64_t end = a->count - i < RT_POLL_EVERY ? a->count : i + RT_POLL_EVERY;
+      for (; i + 4 <= end; i += 4) s0 += x[i], s1 += x[i + 1], s2 += x[i + 2], s3 += x[i + 3];
+    }
     for (; i < a->count; i++) s0 += x[i];
     acc[0] = (s0 + s1) + (s2 + s3);
   } else {
     switch (op) {
-    case IR_OP_SUM: case IR_OP_MEAN: FOR_EACH(p, a, acc[j] += rt_load_float(a, i)); break;
-    case IR_OP_PROD: FOR_EACH(p, a, acc[j] *= rt_load_float(a, i)); break;
-    case IR_OP_MAX: FOR_EACH(p, a, { double x = rt_load_float(a, i); if (x > acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
-    case IR_OP_MIN: FOR_EACH(p, a, { double x = rt_load_float(a, i); if (x < acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
+    case IR_OP_SUM: case IR_OP_MEAN: FOR_EACH(p, a, site, acc[j] += rt_load_float(a, i)); break;
+    case IR_OP_PROD: FOR_EACH(p, a, site, acc[j] *= rt_load_float(a, i)); break;
+    case IR_OP_MAX: FOR_EACH(p, a, site, { double x = rt_load_float(a, i); if (x > acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
+    case IR_OP_MIN: FOR_EACH(p, a, site, { double x = rt_load_float(a, i); if (x < acc[j] || x != x) acc[j] = acc[j] != acc[j] ? acc[j] : x; }); break;
     default: break;
     }
   }
   RtResult res;
   void *out = rt_result_init(&res, a->dt, p->out_rank, p->out_shape);
   for (int64_t j = 0; j < p->out_count; j++) {
+    rt_poll_every(site, j);
     double v = op == IR_OP_MEAN ? acc[j] / (double)p->per_out : acc[j];
     rt_elem_set(out, a->dt, j, rt_scalar_from_f64(a->dt, v));
   }
@@ -95,14 +104,17 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Rt
   bool is_signed = a->dt.code == IR_DT_INT;
   uint64_t *acc = rt_alloc_array(p->out_count, sizeof(uint64_t));
   bool *seen = rt_alloc_atomic((size_t)p->out_count + 1);
-  memset(seen, 0, (size_t)p->out_count + 1);
+  rt_zero(site, seen, (size_t)p->out_count + 1);
   uint64_t init = op == IR_OP_PROD || op == IR_OP_ALL ? 1 : 0;
-  for (int64_t j = 0; j < p->out_count; j++) acc[j] = init;
+  for (int64_t j = 0; j < p->out_count; j++) {
+    rt_poll_every(site, j);
+    acc[j] = init;
+  }
   if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
     rt_error(site->expr, "%s of an empty tensor: there is no first element", ir_ops[op].name);
   if (op == IR_OP_MEAN && p->per_out == 0 && p->out_count > 0)
     rt_error(site->expr, "mean of an empty integer tensor: integer division by zero");
-  FOR_EACH(p, a, {
+  FOR_EACH(p, a, site, {
     uint64_t x = rt_elem_get(a->data, a->dt, i).u.u;
     switch (op) {
     case IR_OP_SUM: case IR_OP_MEAN: acc[j] += x; break;
@@ -123,6 +135,7 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Rt
   RtResult res;
   void *out = rt_result_init(&res, a->dt, p->out_rank, p->out_shape);
   for (int64_t j = 0; j < p->out_count; j++) {
+    rt_poll_every(site, j);
     uint64_t v = acc[j];
     if (op == IR_OP_MEAN) v = is_signed ? (uint64_t)((int64_t)v / p->per_out) : v / (uint64_t)p->per_out;
     if (a->dt.code == IR_DT_BOOL) v = v != 0;
@@ -139,9 +152,9 @@ static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const Ir
   double *best = rt_alloc_array(p->out_count, sizeof(double));
   int64_t *where = rt_alloc_array(p->out_count, sizeof(int64_t));
   int64_t *count = rt_alloc_array(p->out_count, sizeof(int64_t));
-  memset(count, 0, sizeof(int64_t) * (size_t)(p->out_count + 1));
+  rt_zero(site, count, sizeof(int64_t) * (size_t)(p->out_count + 1));
   bool is_float = a->dt.code == IR_DT_FLOAT;
-  FOR_EACH(p, a, {
+  FOR_EACH(p, a, site, {
     double x = is_float ? rt_load_float(a, i) : rt_scalar_f64(rt_elem_get(a->data, a->dt, i));
     int64_t k = count[j]++; /* the position within the reduced elements, in row-major order */
     bool better = k == 0 || (best[j] == best[j] && (x != x || (is_max ? x > best[j] : x < best[j]) ||
@@ -151,7 +164,10 @@ static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const Ir
   RtResult res;
   IrDType i32 = IR_DTYPE(IR_DT_INT, 32);
   void *out = rt_result_init(&res, i32, p->out_rank, p->out_shape);
-  for (int64_t j = 0; j < p->out_count; j++) rt_elem_set(out, i32, j, rt_scalar_from_i64(i32, where[j]));
+  for (int64_t j = 0; j < p->out_count; j++) {
+    rt_poll_every(site, j);
+    rt_elem_set(out, i32, j, rt_scalar_from_i64(i32, where[j]));
+  }
   return rt_result_value(&res);
 }
 
@@ -183,10 +199,11 @@ static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, 
              at->v[IR_A_UNBIASED].b ? ", unbiased" : "");
   double *sf = rt_alloc_array(p->out_count, sizeof(double));
   uint64_t *su = rt_alloc_array(p->out_count, sizeof(uint64_t));
-  memset(sf, 0, sizeof(double) * (size_t)(p->out_count + 1));
-  memset(su, 0, sizeof(uint64_t) * (size_t)(p->out_count + 1));
+  rt_zero(site, sf, sizeof(double) * (size_t)(p->out_count + 1));
+  rt_zero(site, su, sizeof(uint64_t) * (size_t)(p->out_count + 1));
   int64_t idx[RT_MAX_RANK] = {0}, j = 0, mo = 0;
   for (int64_t i = 0; i < a->count; i++) {
+    rt_poll_every(site, i);
     if (is_float) {
       double d = rt_load_float(a, i) - rt_load_float(&m, mo);
       sf[j] += d * d;
@@ -204,6 +221,7 @@ static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, 
   RtResult res;
   void *out = rt_result_init(&res, a->dt, p->out_rank, p->out_shape);
   for (int64_t o = 0; o < p->out_count; o++) {
+    rt_poll_every(site, o);
     RtValue v;
     if (is_float) {
       v = rt_scalar_from_f64(a->dt, sf[o] / (double)count);
@@ -232,12 +250,17 @@ static RtValue softmax(IrOpId op, const RtOperand *a, const IrOpAttrs *at, const
       int64_t base = o * len * inner + in;
       double m = -INFINITY, s = 0;
       for (int64_t k = 0; k < len; k++) {
+        rt_poll_every(site, k);
         double x = rt_load_float(a, base + k * inner);
         m = x > m || x != x ? x : m;
       }
-      for (int64_t k = 0; k < len; k++) s += exp(rt_load_float(a, base + k * inner) - m);
+      for (int64_t k = 0; k < len; k++) {
+        rt_poll_every(site, k + 1);
+        s += exp(rt_load_float(a, base + k * inner) - m);
+      }
       double ls = log(s);
       for (int64_t k = 0; k < len; k++) {
+        rt_poll_every(site, k + 1);
         double x = rt_load_float(a, base + k * inner) - m;
         rt_elem_set(out, a->dt, base + k * inner, rt_scalar_from_f64(a->dt, log_form ? x - ls : exp(x) / s));
       }

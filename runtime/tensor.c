@@ -93,6 +93,20 @@ void rt_elem_set(void *p, IrDType dt, int64_t i, RtValue v) {
   }
 }
 
+void rt_copy_blocks(const RtSite *site, void *dst, const void *src, size_t bytes) {
+  for (size_t i = 0; i < bytes; i += RT_COPY_BLOCK) {
+    rt_poll(site ? site->expr : NULL);
+    memcpy((char *)dst + i, (const char *)src + i, bytes - i < RT_COPY_BLOCK ? bytes - i : RT_COPY_BLOCK);
+  }
+}
+
+void rt_zero_blocks(const RtSite *site, void *dst, size_t bytes) {
+  for (size_t i = 0; i < bytes; i += RT_COPY_BLOCK) {
+    rt_poll(site ? site->expr : NULL);
+    memset((char *)dst + i, 0, bytes - i < RT_COPY_BLOCK ? bytes - i : RT_COPY_BLOCK);
+  }
+}
+
 RtValue rt_tensor_fill(RtValue v, IrDType dt, int rank, const int64_t *shape) {
   if (rank == 0) return v;
   RtTensor *t = rt_tensor_new(dt, rank, shape);
@@ -103,7 +117,7 @@ RtValue rt_tensor_fill(RtValue v, IrDType dt, int rank, const int64_t *shape) {
     int64_t done = 1;
     while (done < t->count) {
       int64_t n = done < t->count - done ? done : t->count - done;
-      memcpy((char *)t->data + (size_t)done * esize, t->data, (size_t)n * esize);
+      rt_copy(NULL, (char *)t->data + (size_t)done * esize, t->data, (size_t)n * esize);
       done += n;
     }
   }

@@ -40,7 +40,7 @@ static void strides_of(int rank, const int64_t *shape, int64_t *strides) {
 }
 
 /* out[i0, ..., ik] = in[base + sum(ij * strides[j])] for every index of `shape`. */
-static void gather(void *out, const void *in, size_t esize, int rank, const int64_t *shape, int64_t base,
+static void gather(const RtSite *site, void *out, const void *in, size_t esize, int rank, const int64_t *shape, int64_t base,
                    const int64_t *strides) {
   int64_t count = 1;
   for (int i = 0; i < rank; i++) count = rt_mul_sat(count, shape[i]);
@@ -51,20 +51,25 @@ static void gather(void *out, const void *in, size_t esize, int rank, const int6
   }
   int64_t idx[RT_MAX_RANK] = {0}, off = base, inner = shape[rank - 1], step = strides[rank - 1];
   char *o = out;
+  int64_t left = 0;
   for (int64_t done = 0; done < count; done += inner) {
+    for (int64_t j0 = 0; j0 < inner; j0 += RT_POLL_EVERY) { /* a long row in blocks */
+      int64_t j1 = inner - j0 < RT_POLL_EVERY ? inner : j0 + RT_POLL_EVERY;
+      rt_poll_work(site, &left, j1 - j0 + 8);
 #define GATHER_ROW(T)                                                                                              \
   do {                                                                                                             \
     const T *src = (const T *)in + off;                                                                            \
     T *dst = (T *)o;                                                                                               \
-    for (int64_t j = 0; j < inner; j++) dst[j] = src[j * step];                                                   \
+    for (int64_t j = j0; j < j1; j++) dst[j] = src[j * step];                                                     \
   } while (0)
-    switch (esize) {
-    case 1: GATHER_ROW(uint8_t); break;
-    case 2: GATHER_ROW(uint16_t); break;
-    case 4: GATHER_ROW(uint32_t); break;
-    default: GATHER_ROW(uint64_t); break;
-    }
+      switch (esize) {
+      case 1: GATHER_ROW(uint8_t); break;
+      case 2: GATHER_ROW(uint16_t); break;
+      case 4: GATHER_ROW(uint32_t); break;
+      default: GATHER_ROW(uint64_t); break;
+      }
 #undef GATHER_ROW
+    }
     o += (size_t)inner * esize;
     for (int k = rank - 2; k >= 0; k--) {
       off += strides[k];
@@ -150,7 +155,7 @@ static RtValue reinterpret(const RtOperand *a, IrDType to, const RtSite *site) {
   if (rt_dtype_size(a->dt) != rt_dtype_size(to)) rt_error(site->expr, "reinterpret: the element types differ in width");
   RtResult res;
   void *out = rt_result_init(&res, to, a->rank, a->shape);
-  memcpy(out, a->data, (size_t)a->count * rt_dtype_size(to));
+  rt_copy(site, out, a->data, (size_t)a->count * rt_dtype_size(to));
   return rt_result_value(&res);
 }
 
@@ -206,7 +211,7 @@ static RtValue transpose(const RtOperand *a, const IrOpAttrs *at, const RtSite *
   }
   RtResult res;
   void *out = rt_result_init(&res, a->dt, r, shape);
-  gather(out, a->data, rt_dtype_size(a->dt), r, shape, 0, strides);
+  gather(site, out, a->data, rt_dtype_size(a->dt), r, shape, 0, strides);
   return rt_result_value(&res);
 }
 
@@ -225,7 +230,7 @@ static RtValue broadcast_shape(const RtOperand *a, int r, const int64_t *to, IrO
   }
   RtResult res;
   void *out = rt_result_init(&res, a->dt, r, to);
-  gather(out, a->data, rt_dtype_size(a->dt), r, to, 0, strides);
+  gather(site, out, a->data, rt_dtype_size(a->dt), r, to, 0, strides);
   return rt_result_value(&res);
 }
 
@@ -263,7 +268,7 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const RtSi
   }
   RtResult res;
   void *out = rt_result_init(&res, a->dt, r, shape);
-  gather(out, a->data, rt_dtype_size(a->dt), r, shape, base, strides);
+  gather(site, out, a->data, rt_dtype_size(a->dt), r, shape, base, strides);
   return rt_result_value(&res);
 }
 
@@ -294,10 +299,12 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const RtSite *sit
   RtResult res;
   char *out = rt_result_init(&res, ops[0].dt, rr, shape);
   bool empty = product(rr, shape) == 0; /* copies nothing, however many outer slices */
+  int64_t left = 0;
   for (int64_t o = 0; o < outer && !empty; o++) {
     for (int i = 0; i < n; i++) {
       int64_t block = outer ? ops[i].count / outer : 0;
-      memcpy(out, (const char *)ops[i].data + (size_t)(o * block) * esize, (size_t)block * esize);
+      rt_poll_work(site, &left, block + 8);
+      rt_copy(site, out, (const char *)ops[i].data + (size_t)(o * block) * esize, (size_t)block * esize);
       out += (size_t)block * esize;
     }
   }
@@ -309,7 +316,7 @@ static RtValue split(const RtOperand *a, const IrOpAttrs *at, const RtSite *site
   int axis = rt_axis(site, IR_OP_SPLIT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t dim = a->shape[axis];
   int pieces = ios->listed ? ios->n + 1 : (int)ios->ints[0];
-  int64_t *lo = rt_alloc(sizeof(int64_t) * (size_t)(pieces + 1));
+  int64_t *lo = rt_alloc_atomic(sizeof(int64_t) * (size_t)(pieces + 1));
   for (int i = 0; i <= pieces; i++) {
     int64_t x;
     if (!ios->listed) {
@@ -330,9 +337,12 @@ static RtValue split(const RtOperand *a, const IrOpAttrs *at, const RtSite *site
     int64_t len = lo[p + 1] > lo[p] ? lo[p + 1] - lo[p] : 0;
     shape[axis] = len;
     RtTensor *t = rt_tensor_new(a->dt, a->rank, shape);
-    for (int64_t o = 0; o < outer && t->count; o++) /* an empty piece copies nothing, however many outer slices */
-      memcpy((char *)t->data + (size_t)(o * len * inner) * esize,
-             (const char *)a->data + (size_t)((o * dim + lo[p]) * inner) * esize, (size_t)(len * inner) * esize);
+    int64_t left = 0;
+    for (int64_t o = 0; o < outer && t->count; o++) { /* an empty piece copies nothing, however many outer slices */
+      rt_poll_work(site, &left, len * inner + 8);
+      rt_copy(site, (char *)t->data + (size_t)(o * len * inner) * esize,
+              (const char *)a->data + (size_t)((o * dim + lo[p]) * inner) * esize, (size_t)(len * inner) * esize);
+    }
     fields[p] = tensor_value(t);
   }
   return rt_tuple_value(pieces, fields);
@@ -359,8 +369,10 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
   char *out = rt_result_init(&res, a->dt, r, shape);
   if (idx->count > 0 && outer * inner > 0 && dim == 0) rt_error(site->expr, "take: indexing into an empty dimension");
   bool wrap = mode->given && !strcmp(mode->str, "wrap"), fast = mode->given && !strcmp(mode->str, "fast");
+  int64_t left = 0;
   for (int64_t o = 0; o < outer; o++) {
     for (int64_t j = 0; j < idx->count; j++) {
+      rt_poll_work(site, &left, inner + 8);
       RtValue iv = rt_elem_get(idx->data, idx->dt, j);
       bool big = idx->dt.code == IR_DT_UINT && iv.u.u > INT64_MAX; /* a uint64 index past int64 */
       int64_t k = big ? INT64_MAX : rt_scalar_i64(iv);
@@ -369,7 +381,7 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
         if (k < -dim || k >= dim) rt_error(site->expr, "take: index %lld is out of range for a dimension of %lld", (long long)k, (long long)dim);
         if (k < 0) k += dim;
       } else k = k < 0 ? 0 : k >= dim ? dim - 1 : k;
-      memcpy(out, (const char *)a->data + (size_t)((o * dim + k) * inner) * esize, (size_t)inner * esize);
+      rt_copy(site, out, (const char *)a->data + (size_t)((o * dim + k) * inner) * esize, (size_t)inner * esize);
       out += (size_t)inner * esize;
     }
   }
@@ -410,6 +422,7 @@ static RtValue where(const RtValue *args, const RtSite *site) {
   int64_t count = product(r, shape), idx[RT_MAX_RANK] = {0}, off[3] = {0, 0, 0};
   const uint8_t *c = o[0].data;
   for (int64_t n = 0; n < count; n++) {
+    rt_poll_every(site, n);
     const char *src = c[off[0]] ? (const char *)o[1].data + (size_t)off[1] * esize : (const char *)o[2].data + (size_t)off[2] * esize;
     memcpy(out + (size_t)n * esize, src, esize);
     for (int k = r - 1; k >= 0; k--) {
@@ -424,17 +437,24 @@ static RtValue where(const RtValue *args, const RtSite *site) {
 
 /* ---------------------------------------------------------------- cast, shape_of */
 
-static RtValue cast(const RtOperand *a, IrDType to) {
+static RtValue cast(const RtOperand *a, IrDType to, const RtSite *site) {
   RtResult res;
   void *out = rt_result_init(&res, to, a->rank, a->shape);
   if (ir_dtype_eq(a->dt, to)) {
-    memcpy(out, a->data, (size_t)a->count * rt_dtype_size(to));
+    rt_copy(site, out, a->data, (size_t)a->count * rt_dtype_size(to));
   } else if (a->dt.code == IR_DT_BOOL && to.code == IR_DT_FLOAT && to.bits == 32) {
     const uint8_t *p = a->data;
     float *q = out;
-    for (int64_t i = 0; i < a->count; i++) q[i] = p[i] ? 1.0f : 0.0f;
+    for (int64_t i0 = 0; i0 < a->count; i0 += RT_POLL_EVERY) { /* in blocks, polling before each */
+      rt_poll(site->expr);
+      int64_t i1 = a->count - i0 < RT_POLL_EVERY ? a->count : i0 + RT_POLL_EVERY;
+      for (int64_t i = i0; i < i1; i++) q[i] = p[i] ? 1.0f : 0.0f;
+    }
   } else {
-    for (int64_t i = 0; i < a->count; i++) rt_elem_set(out, to, i, rt_convert(rt_elem_get(a->data, a->dt, i), to));
+    for (int64_t i = 0; i < a->count; i++) {
+      rt_poll_every(site, i);
+      rt_elem_set(out, to, i, rt_convert(rt_elem_get(a->data, a->dt, i), to));
+    }
   }
   return rt_result_value(&res);
 }
@@ -474,6 +494,7 @@ static RtValue tile(const RtOperand *a, const IrOpAttrs *at, const RtSite *site)
   char *out = rt_result_init(&res, a->dt, t, shape);
   int64_t count = product(t, shape);
   for (int64_t j = 0; j < count; j++) {
+    rt_poll_every(site, j);
     int64_t off = 0;
     for (int k = 0; k < t; k++) off += (idx[k] % in_shape[k]) * in_strides[k];
     memcpy(out + (size_t)j * esize, (const char *)a->data + (size_t)off * esize, esize);
@@ -495,10 +516,14 @@ static RtValue repeat(const RtOperand *a, const IrOpAttrs *at, const RtSite *sit
   size_t block = (size_t)inner * esize;
   RtResult res;
   char *out = rt_result_init(&res, a->dt, a->rank, shape);
+  int64_t left = 0;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t i = 0; i < a->shape[axis]; i++) {
       const char *src = (const char *)a->data + (size_t)(o * a->shape[axis] + i) * block;
-      for (int64_t k = 0; k < reps; k++, out += block) memcpy(out, src, block);
+      for (int64_t k = 0; k < reps; k++, out += block) {
+        rt_poll_work(site, &left, inner + 8);
+        rt_copy(site, out, src, block);
+      }
     }
   return rt_result_value(&res);
 }
@@ -512,7 +537,7 @@ static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const RtSite *si
   strides[axis] = -strides[axis];
   RtResult res;
   void *out = rt_result_init(&res, a->dt, a->rank, a->shape);
-  gather(out, a->data, rt_dtype_size(a->dt), a->rank, a->shape, base, strides);
+  gather(site, out, a->data, rt_dtype_size(a->dt), a->rank, a->shape, base, strides);
   return rt_result_value(&res);
 }
 
@@ -532,6 +557,7 @@ static RtValue reverse_sequence(const RtOperand *a, const RtOperand *len, const 
   char *out = rt_result_init(&res, a->dt, r, a->shape);
   int64_t count = a->count, dim = a->shape[seq];
   for (int64_t j = 0; j < count; j++) {
+    rt_poll_every(site, j);
     int64_t l = rt_scalar_i64(rt_elem_get(len->data, len->dt, idx[batch])), s = idx[seq];
     int64_t from = l <= 1 || l <= s ? s : l > dim ? dim - 1 - s : l - 1 - s;
     int64_t off = j + (from - s) * strides[seq];
@@ -582,13 +608,11 @@ static RtValue collapse_sum(const RtOperand *a, int n, const int64_t *shape, IrO
   }
   int64_t count = product(n, shape);
   bool is_float = a->dt.code == IR_DT_FLOAT;
-  double *fs = is_float ? rt_alloc(sizeof(double) * (size_t)(count ? count : 1)) : NULL;
-  uint64_t *is = is_float ? NULL : rt_alloc(sizeof(uint64_t) * (size_t)(count ? count : 1));
-  for (int64_t i = 0; i < count; i++) {
-    if (fs) fs[i] = 0;
-    else is[i] = 0;
-  }
+  double *fs = is_float ? rt_alloc_atomic(sizeof(double) * (size_t)(count ? count : 1)) : NULL;
+  uint64_t *is = is_float ? NULL : rt_alloc_atomic(sizeof(uint64_t) * (size_t)(count ? count : 1));
+  rt_zero(site, fs ? (void *)fs : (void *)is, sizeof(double) * (size_t)(count ? count : 1));
   for (int64_t j = 0; j < a->count; j++) {
+    rt_poll_every(site, j);
     int64_t o = 0;
     for (int k = 0; k < r; k++) o += idx[k] * st[k];
     RtValue v = rt_elem_get(a->data, a->dt, j);
@@ -599,8 +623,10 @@ static RtValue collapse_sum(const RtOperand *a, int n, const int64_t *shape, IrO
   }
   RtResult res;
   void *out = rt_result_init(&res, a->dt, n, shape);
-  for (int64_t i = 0; i < count; i++)
+  for (int64_t i = 0; i < count; i++) {
+    rt_poll_every(site, i);
     rt_elem_set(out, a->dt, i, fs ? rt_scalar_from_f64(a->dt, fs[i]) : rt_scalar_from_u64(a->dt, is[i]));
+  }
   return rt_result_value(&res);
 }
 
@@ -662,6 +688,7 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const R
   char *out = rt_result_init(&res, a->dt, dst.n, shape);
   int64_t count = product(dst.n, shape);
   for (int64_t j = 0; j < count; j++) {
+    rt_poll_every(site, j);
     int64_t off = 0;
     for (int i = 0; i < dst.n; i++) {
       if (dst.factor[i]) continue; /* each primal axis once, with its part */
@@ -712,7 +739,7 @@ static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpA
   strides_of(r, a->shape, strides);
   RtResult res;
   void *out = rt_result_init(&res, a->dt, r, shape);
-  gather(out, a->data, rt_dtype_size(a->dt), r, shape, 0, strides);
+  gather(site, out, a->data, rt_dtype_size(a->dt), r, shape, 0, strides);
   return rt_result_value(&res);
 }
 
@@ -725,8 +752,9 @@ static RtValue trilu(const RtOperand *a, const RtOperand *k, const IrOpAttrs *at
   size_t esize = rt_dtype_size(a->dt);
   RtResult res;
   char *out = rt_result_init(&res, a->dt, a->rank, a->shape);
-  memcpy(out, a->data, (size_t)a->count * esize);
+  rt_copy(site, out, a->data, (size_t)a->count * esize);
   for (int64_t n = 0; n < a->count; n++) {
+    rt_poll_every(site, n);
     int64_t j = n % cols, i = (n / cols) % rows;
     /* i + k without overflow: compare j - i with k. */
     bool keep = upper ? (j - i >= kk) : (j - i <= kk);
@@ -820,11 +848,13 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const RtSite *site) {
   if (outn == 0) return rt_result_value(&res);
   if (total == INT64_MAX) rt_error(site->expr, "einsum: the computation is too large");
   bool fl = dt.code == IR_DT_FLOAT, un = dt.code == IR_DT_UINT || dt.code == IR_DT_BOOL;
-  int64_t idx[NL] = {0}, off[32] = {0};
+  int64_t idx[NL] = {0}, off[32] = {0}, left = 0;
   for (int64_t o = 0; o < outn; o++) {
     double fs = 0;
     uint64_t is = 0;
+    rt_poll_work(site, &left, rt_mul_sat(inner, n) / 2 + 1);
     for (int64_t s = 0; s < inner; s++) {
+      rt_poll_every(site, s + 1);
       double fp = 1;
       uint64_t ip = 1;
       for (int i = 0; i < n; i++) {
@@ -882,6 +912,7 @@ static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const RtSite *site) 
     RtResult res;
     char *out = rt_result_init(&res, ops[i].dt, n, shape);
     for (int64_t j = 0; j < count; j++) {
+      rt_poll_every(site, j);
       int64_t k = (j / st[axis]) % shape[axis];
       memcpy(out + (size_t)j * esize, (const char *)ops[i].data + (size_t)k * esize, esize);
     }
@@ -928,9 +959,10 @@ static RtValue strided_set(const RtValue *args, int nargs, const RtSite *site) {
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
   char *out = rt_result_init(&res, a.dt, r, a.shape);
-  memcpy(out, a.data, (size_t)a.count * esize);
+  rt_copy(site, out, a.data, (size_t)a.count * esize);
   int64_t idx[RT_MAX_RANK] = {0};
   for (int64_t j = 0; j < v.count; j++) {
+    rt_poll_every(site, j);
     int64_t off = 0;
     for (int i = 0; i < r; i++) off += (b[i] + idx[i] * st[i]) * astr[i];
     memcpy(out + (size_t)off * esize, (const char *)v.data + (size_t)j * esize, esize);
@@ -963,6 +995,7 @@ static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const RtS
   char *out = rt_result_init(&res, a->dt, n, shape);
   int64_t count = product(n, shape);
   for (int64_t j = 0; j < count; j++) {
+    rt_poll_every(site, j);
     int64_t off = 0;
     for (int i = 0; i < axis; i++) off += idx[i] * astr[i];
     for (int i = 0; i < nw; i++) off += (idx[axis + i] * sv->ints[i] + idx[axis + nw + i]) * astr[axis + i];
@@ -999,7 +1032,7 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const RtS
     rt_operand(&idx, args[1]);
     return take(&a, &idx, at, site);
   }
-  case IR_OP_CAST: return cast(&a, at->v[IR_A_DTYPE].dtype);
+  case IR_OP_CAST: return cast(&a, at->v[IR_A_DTYPE].dtype, site);
   case IR_OP_SHAPE_OF: return shape_of(&a, at);
   case IR_OP_TILE: return tile(&a, at, site);
   case IR_OP_REPEAT: return repeat(&a, at, site);
@@ -1019,7 +1052,7 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const RtS
   }
   case IR_OP_LAYOUT_TRANSFORM: return layout_transform(&a, at, site);
   case IR_OP_NN_FAST_SOFTMAX: return rt_kernel_reduce(IR_OP_NN_SOFTMAX, args, nargs, site);
-  case IR_OP_CAST_LIKE: return cast(&a, b.dt);
+  case IR_OP_CAST_LIKE: return cast(&a, b.dt, site);
   case IR_OP_SLICE_LIKE: return slice_like(&a, &b, at, site);
   case IR_OP_TRILU: return trilu(&a, &b, at, site);
   case IR_OP_CONTRIB_REVERSE_RESHAPE: return reverse_reshape(&a, at, site);

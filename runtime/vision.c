@@ -11,6 +11,10 @@
 
 static const IrDType I32 = {IR_DT_INT, 32, 1};
 
+/* The kernels here poll for Ctrl-C through a count of their innermost iterations: `int64_t tick =
+ * 0;` then TICK() in the loop. */
+#define TICK() rt_poll_every(site, ++tick)
+
 /* ---------------------------------------------------------------- helpers */
 
 /* A tensor argument's values as doubles. */
@@ -23,7 +27,10 @@ static Arr arr(RtValue val) {
   Arr a;
   rt_operand(&a.o, val);
   a.v = rt_alloc_array(a.o.count, sizeof(double));
-  for (int64_t i = 0; i < a.o.count; i++) a.v[i] = rt_scalar_f64(rt_elem_get(a.o.data, a.o.dt, i));
+  for (int64_t i = 0; i < a.o.count; i++) {
+    rt_poll_every(NULL, i);
+    a.v[i] = rt_scalar_f64(rt_elem_get(a.o.data, a.o.dt, i));
+  }
   return a;
 }
 
@@ -94,6 +101,7 @@ static RtValue yolo_reorg(IrOpId op, const RtValue *args, const RtSite *site) {
           int64_t w2 = i * s + off % s, h2 = j * s + off / s;
           int64_t idx = w2 + W * s * (h2 + H * s * (c2 + out_c * b));
           if (idx < 0 || idx >= x.count) rt_error(site->expr, "%s: index out of range", ir_ops[op].name);
+          rt_poll_every(site, cnt);
           rt_elem_set(out, x.dt, cnt++, rt_elem_get(x.data, x.dt, idx));
         }
   return rt_result_value(&r);
@@ -117,11 +125,14 @@ static RtValue multibox_prior(IrOpId op, const RtValue *args, const RtSite *site
   RtResult r;
   void *out = result(&r, x.dt, 3, shape);
   double sh = steps[0] > 0 ? steps[0] : 1.0 / (double)H, sw = steps[1] > 0 ? steps[1] : 1.0 / (double)W;
+  int64_t tick = 0;
   for (int64_t i = 0; i < H; i++) {
     double ch = (i + offsets[0]) * sh;
     for (int64_t j = 0; j < W; j++) {
       double cw = (j + offsets[1]) * sw;
+      TICK();
       for (int64_t k = 0; k < per; k++) {
+        TICK();
         double w, h;
         if (k < ns) {
           w = sizes[k] * H / W / 2.0;
@@ -164,12 +175,15 @@ static RtValue multibox_transform_loc(IrOpId op, const RtValue *args, const RtSi
   RtResult r0, r1;
   void *out = result(&r0, cls.o.dt, 3, s0);
   void *cnt = result(&r1, I32, 1, s1);
+  int64_t tick = 0;
   for (int64_t i = 0; i < B; i++) {
     int64_t n = 0;
     for (int64_t j = 0; j < A; j++) {
       double score = -1;
       int64_t id = 0;
+      TICK();
       for (int64_t k = keep ? 0 : 1; k < C; k++) {
+        TICK();
         double t = cls.v[(i * C + k) * A + j];
         if (t > score) id = k;
         score = fmax(t, score);
@@ -185,8 +199,10 @@ static RtValue multibox_transform_loc(IrOpId op, const RtValue *args, const RtSi
       for (int t = 0; t < 6; t++) setf(out, cls.o.dt, (i * A + n) * 6 + t, v[t]);
       n++;
     }
-    for (int64_t j = n; j < A; j++)
+    for (int64_t j = n; j < A; j++) {
+      TICK();
       for (int t = 0; t < 6; t++) setf(out, cls.o.dt, (i * A + j) * 6 + t, -1);
+    }
     seti(cnt, i, n);
   }
   RtValue f[2] = {rt_result_value(&r0), rt_result_value(&r1)};
@@ -226,18 +242,27 @@ static RtValue get_valid_counts(IrOpId op, const RtValue *args, const RtSite *si
   void *cnt = result(&r0, I32, 1, s1);
   void *out = result(&r1, d.o.dt, 3, d.o.shape);
   void *ind = result(&r2, I32, 2, s3);
+  int64_t tick = 0;
   for (int64_t i = 0; i < B; i++) {
     int64_t n = 0;
     for (int64_t j = 0; j < N; j++) {
       const double *row = &d.v[(i * N + j) * K];
+      TICK();
       if (row[si] > thr && (id_index < 0 || row[id_index] >= 0)) {
-        for (int64_t k = 0; k < K; k++) setf(out, d.o.dt, (i * N + n) * K + k, row[k]);
+        for (int64_t k = 0; k < K; k++) {
+          TICK();
+          setf(out, d.o.dt, (i * N + n) * K + k, row[k]);
+        }
         seti(ind, i * N + n, j);
         n++;
       }
     }
     for (int64_t j = n; j < N; j++) {
-      for (int64_t k = 0; k < K; k++) setf(out, d.o.dt, (i * N + j) * K + k, -1);
+      TICK();
+      for (int64_t k = 0; k < K; k++) {
+        TICK();
+        setf(out, d.o.dt, (i * N + j) * K + k, -1);
+      }
       seti(ind, i * N + j, -1);
     }
     seti(cnt, i, n);
@@ -253,15 +278,32 @@ typedef struct SortKey {
   int64_t j;
 } SortKey;
 
-/* Descending scores, ties by index; NaN above every number (argsort's order), so that the order is total:
- * qsort with an inconsistent comparison may misbehave. */
-static int by_score_desc(const void *pa, const void *pb) {
-  const SortKey *a = pa, *b = pb;
+/* Descending scores, ties by index; NaN above every number (argsort's order), so that the order is total
+ * (any sort gives the same result). */
+static bool before_key(const SortKey *a, const SortKey *b) {
   bool na = isnan(a->score), nb = isnan(b->score);
-  if (na != nb) return na ? -1 : 1;
-  if (a->score > b->score) return -1;
-  if (a->score < b->score) return 1;
-  return a->j < b->j ? -1 : a->j > b->j;
+  if (na != nb) return na;
+  if (a->score != b->score && !na) return a->score > b->score;
+  return a->j < b->j;
+}
+
+/* keys[0..n) in that order: a merge sort that polls every 4096 keys merged (qsort cannot be interrupted). */
+static void sort_keys(const RtSite *site, SortKey *keys, int64_t n) {
+  if (n < 2) return;
+  SortKey *tmp = rt_alloc_array(n, sizeof(SortKey));
+  for (int64_t w = 1; w < n; w *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * w) {
+      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, t = lo;
+      while (i < mid && j < hi) {
+        if ((t & 4095) == 0) rt_poll(site->expr); /* each step may miss the cache twice */
+        tmp[t++] = before_key(&keys[j], &keys[i]) ? keys[j++] : keys[i++];
+      }
+      rt_copy(site, tmp + t, keys + i, sizeof(SortKey) * (size_t)(mid - i));
+      t += mid - i;
+      rt_copy(site, tmp + t, keys + j, sizeof(SortKey) * (size_t)(hi - j));
+    }
+    rt_copy(site, keys, tmp, sizeof(SortKey) * (size_t)n);
+  }
 }
 
 /* topi.vision.non_max_suppression (hybrid_nms, then hybrid_rearrange_indices_out or
@@ -291,6 +333,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
   double *o = rt_alloc_array(rt_mul_sat(B * N, K), sizeof(double));
   int64_t *bi = rt_alloc_array(B * N, sizeof(int64_t));
   SortKey *keys = rt_alloc_array(N, sizeof(SortKey));
+  int64_t tick = 0, left = 0;
   for (int64_t i = 0; i < B; i++) {
     double vd = vc.v[i];
     if (!(vd >= 0 && vd <= (double)N))
@@ -302,20 +345,26 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
     const double *D = &d.v[i * N * K];
     int64_t *BI = &bi[i * N];
     if (iou_thr > 0) {
-      for (int64_t j = 0; j < v; j++) keys[j] = (SortKey){D[j * K + si], j};
-      qsort(keys, (size_t)v, sizeof(SortKey), by_score_desc);
+      for (int64_t j = 0; j < v; j++) {
+        TICK();
+        keys[j] = (SortKey){D[j * K + si], j};
+      }
+      sort_keys(site, keys, v);
       int64_t nkeep = top_k > 0 && top_k < v ? top_k : v;
       for (int64_t j = 0; j < nkeep; j++) {
-        memcpy(&O[j * K], &D[keys[j].j * K], sizeof(double) * (size_t)K);
+        rt_poll_work(site, &left, K);
+        rt_copy(site, &O[j * K], &D[keys[j].j * K], sizeof(double) * (size_t)K);
         BI[j] = keys[j].j;
       }
       for (int64_t j = nkeep; j < v; j++) {
+        rt_poll_work(site, &left, K);
         for (int64_t k = 0; k < K; k++) O[j * K + k] = -1;
         BI[j] = -1;
       }
       int64_t nvalid = 0;
       for (int64_t j = 0; j < v; j++) {
         double *a = &O[j * K];
+        rt_poll_work(site, &left, K);
         if ((double)nvalid == max_out) {
           for (int64_t k = 0; k < K; k++) a[k] = -1;
           BI[j] = -1;
@@ -324,6 +373,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
           double al = fmin(a[cs], a[cs + 2]), aT = fmin(a[cs + 1], a[cs + 3]);
           double ar = fmax(a[cs], a[cs + 2]), ab = fmax(a[cs + 1], a[cs + 3]);
           for (int64_t k = 0; k < j && valid; k++) {
+            TICK();
             double *b = &O[k * K];
             if (!(b[si] > 0 && (id_index < 0 || b[id_index] >= 0))) continue;
             if (!force && !(id_index < 0 || a[id_index] == b[id_index])) continue;
@@ -341,16 +391,22 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
         }
       }
     } else {
-      memcpy(O, D, sizeof(double) * (size_t)(v * K));
-      for (int64_t j = 0; j < v; j++) BI[j] = j;
+      rt_copy(site, O, D, sizeof(double) * (size_t)(v * K));
+      for (int64_t j = 0; j < v; j++) {
+        TICK();
+        BI[j] = j;
+      }
     }
     for (int64_t j = v; j < N; j++) {
+      rt_poll_work(site, &left, K);
       for (int64_t k = 0; k < K; k++) O[j * K + k] = -1;
       BI[j] = -1;
     }
     if (ret_ind)
-      for (int64_t j = 0; j < v; j++)
+      for (int64_t j = 0; j < v; j++) {
+        TICK();
         if (BI[j] >= 0) BI[j] = rt_f2i64(ix.v[i * N + BI[j]]);
+      }
   }
   if (ret_ind) {
     int64_t s0[2] = {B, N}, s1[2] = {B, 1};
@@ -360,6 +416,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
     for (int64_t i = 0; i < B; i++) {
       int64_t n = 0;
       for (int64_t j = 0; j < N; j++) {
+        TICK();
         int64_t x = bi[i * N + j];
         /* TVM's: an index beyond the anchors also adds a 0 (writes past the row are dropped) */
         if (x >= 0 && n < N) seti(out, i * N + n, x);
@@ -379,6 +436,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
     int64_t n = 0;
     for (int64_t j = 0; j < N; j++) {
       const double *row = &o[(i * N + j) * K];
+      rt_poll_work(site, &left, 2 * K);
       if (!to_bottom) {
         for (int64_t k = 0; k < K; k++) setf(out, d.o.dt, (i * N + j) * K + k, row[k]);
         continue;
@@ -426,10 +484,15 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
   double *selscore = rt_alloc_array(rt_mul_sat(BC, N), sizeof(double));
   int64_t *ndet = rt_alloc_array(BC, sizeof(int64_t));
   SortKey *keys = rt_alloc_array(N, sizeof(SortKey));
+  int64_t tick = 0;
   for (int64_t i = 0; i < BC; i++) {
     int64_t b = i / C;
-    for (int64_t j = 0; j < N; j++) keys[j] = (SortKey){(float)sc.v[i * N + j], j};
-    qsort(keys, (size_t)N, sizeof(SortKey), by_score_desc);
+    TICK();
+    for (int64_t j = 0; j < N; j++) {
+      TICK();
+      keys[j] = (SortKey){(float)sc.v[i * N + j], j};
+    }
+    sort_keys(site, keys, N);
     int64_t lo = 0, hi = N; /* binary_search: the first sorted score not above the threshold */
     while (lo < hi) {
       int64_t mid = (lo + hi) >> 1;
@@ -445,7 +508,7 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
         selscore[i * N + n] = keys[j].score;
         n++;
         for (int64_t k = j + 1; k < nkeep; k++)
-          if (keys[k].score > 0 && iou4(&bx.v[(b * N + keys[j].j) * 4], &bx.v[(b * N + keys[k].j) * 4]) >= iou_thr)
+          if (TICK(), keys[k].score > 0 && iou4(&bx.v[(b * N + keys[j].j) * 4], &bx.v[(b * N + keys[k].j) * 4]) >= iou_thr)
             keys[k].score = -1.0;
       }
     ndet[i] = n;
@@ -455,10 +518,11 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
     int64_t s0[2] = {rt_mul_sat(BC, N), 3}, s1[1] = {1};
     RtResult r0, r1;
     int64_t *out = result(&r0, I64, 2, s0), *cnt = result(&r1, I64, 1, s1);
-    memset(out, 0, sizeof(int64_t) * (size_t)(s0[0] * 3));
+    rt_zero(site, out, sizeof(int64_t) * (size_t)(s0[0] * 3));
     int64_t row = 0;
     for (int64_t i = 0; i < BC; i++)
       for (int64_t j = 0; j < ndet[i]; j++, row++) {
+        TICK();
         out[row * 3] = i / C;
         out[row * 3 + 1] = i % C;
         out[row * 3 + 2] = sel[i * N + j];
@@ -471,16 +535,19 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
   RtResult r0, r1, r2;
   int64_t *out = result(&r0, I64, 3, s0), *cnt = result(&r2, I64, 1, s2);
   float *scores = result(&r1, F32, 2, s1);
-  memset(out, 0, sizeof(int64_t) * (size_t)(B * CN * 2));
-  memset(scores, 0, sizeof(float) * (size_t)(B * CN));
+  rt_zero(site, out, sizeof(int64_t) * (size_t)(B * CN * 2));
+  rt_zero(site, scores, sizeof(float) * (size_t)(B * CN));
   for (int64_t b = 0; b < B; b++) {
     int64_t row = 0;
-    for (int64_t c = 0; c < C; c++)
+    for (int64_t c = 0; c < C; c++) {
+      TICK();
       for (int64_t j = 0; j < ndet[b * C + c]; j++, row++) {
+        TICK();
         out[(b * CN + row) * 2] = c;
         out[(b * CN + row) * 2 + 1] = sel[(b * C + c) * N + j];
         scores[b * CN + row] = (float)selscore[(b * C + c) * N + j];
       }
+    }
     cnt[b] = row;
   }
   RtValue f[3] = {rt_result_value(&r0), rt_result_value(&r1), rt_result_value(&r2)};
@@ -517,19 +584,26 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
   SortKey *keys = rt_alloc_array(N, sizeof(SortKey));
   SortKey *merged = rt_alloc_array(M + N, sizeof(SortKey)); /* score, box * CB + class */
   bool *active = rt_alloc_array(N, sizeof(bool));
+  int64_t tick = 0;
   for (int64_t b = 0; b < B; b++) {
     int64_t nsorted = 0;
     const double *BX = &bx.v[b * N * 4];
     for (int64_t c = 0; c < nc; c++) {
       int64_t nk = 0;
+      TICK();
       for (int64_t i = 0; i < N; i++) {
+        TICK();
         double s = sc.v[(b * N + i) * CB + c + off];
         if (s >= s_thr) keys[nk++] = (SortKey){s, i};
       }
-      qsort(keys, (size_t)nk, sizeof(SortKey), by_score_desc);
+      sort_keys(site, keys, nk);
       int64_t out = nsorted, sel = 0, lim = nk < per ? nk : per, nactive = nk;
-      for (int64_t i = 0; i < nk; i++) active[i] = true;
       for (int64_t i = 0; i < nk; i++) {
+        TICK();
+        active[i] = true;
+      }
+      for (int64_t i = 0; i < nk; i++) {
+        TICK();
         if (!(nactive != 0 && sel < lim && active[i])) continue;
         merged[out++] = (SortKey){keys[i].score, keys[i].j * CB + c + off};
         sel++;
@@ -537,6 +611,7 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
         nactive--;
         const double *p = &BX[keys[i].j * 4];
         for (int64_t j = i + 1; j < nk; j++) {
+          TICK();
           if (!active[j]) continue;
           const double *q = &BX[keys[j].j * 4];
           double ai = (p[2] - p[0]) * (p[3] - p[1]), aj = (q[2] - q[0]) * (q[3] - q[1]), iou = 0;
@@ -555,7 +630,9 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
       for (int64_t i = 1; i < out; i++) {
         SortKey k = merged[i];
         int64_t j = i;
+        TICK();
         while (j > 0 && merged[j - 1].score < k.score) {
+          TICK();
           merged[j] = merged[j - 1];
           j--;
         }
@@ -564,6 +641,7 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
       nsorted = out < M ? out : M;
     }
     for (int64_t m = 0; m < M; m++) {
+      TICK();
       double v[4] = {0, 0, 0, 0}, cls = 0, score = 0;
       if (m < nsorted) {
         int64_t anchor = merged[m].j / CB;
@@ -623,6 +701,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
   int64_t shape[4] = {R, nhwc ? PH : C, nhwc ? PW : PH, nhwc ? C : PW};
   RtResult r;
   void *out = result(&r, d.o.dt, 4, shape);
+  int64_t tick = 0;
   for (int64_t i = 0; i < R; i++) {
     const double *roi = &rois.v[i * 5];
     if (!(roi[0] >= 0 && roi[0] < (double)Bn))
@@ -632,6 +711,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
     for (int64_t c = 0; c < C; c++)
       for (int64_t ph = 0; ph < PH; ph++)
         for (int64_t pw = 0; pw < PW; pw++) {
+          TICK();
           double total;
           if (op == IR_OP_VISION_ROI_ALIGN) {
             double x0 = roi[1] * scale, y0 = roi[2] * scale, x1 = roi[3] * scale, y1 = roi[4] * scale;
@@ -644,6 +724,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
             total = maxm ? -INFINITY : 0;
             for (int64_t iy = 0; iy < gh; iy++)
               for (int64_t ix = 0; ix < gw; ix++) {
+                TICK();
                 double y = y0 + ph * bh + (iy + 0.5) * bh / gh, x = x0 + pw * bw + (ix + 0.5) * bw / gw;
                 double b = bilinear(&d, nhwc, n, c, y, x, H, W);
                 total = maxm ? fmax(total, b) : total + b / count;
@@ -663,7 +744,10 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
             bool empty = he <= hs || we <= ws;
             total = empty ? 0 : -INFINITY;
             for (int64_t y = hs; y < he; y++)
-              for (int64_t x = ws; x < we; x++) total = fmax(total, at4(&d, nhwc, n, c, y, x));
+              for (int64_t x = ws; x < we; x++) {
+                TICK();
+                total = fmax(total, at4(&d, nhwc, n, c, y, x));
+              }
           }
           int64_t o = nhwc ? ((i * PH + ph) * PW + pw) * C + c : ((i * C + c) * PH + ph) * PW + pw;
           setf(out, d.o.dt, o, total);
@@ -719,12 +803,14 @@ static RtValue proposal(IrOpId op, const RtValue *args, const RtSite *site) {
   int64_t oshape[2] = {rt_mul_sat(B, post), 5};
   RtResult r;
   void *out = result(&r, cls.o.dt, 2, oshape);
+  int64_t tick = 0;
   for (int64_t b = 0; b < B; b++) {
     double imh = info.v[b * 3], imw = info.v[b * 3 + 1], msz = info.v[b * 3 + 2] * (double)min_size;
     double rh = trunc(imh / stride), rw = trunc(imw / stride);
     for (int64_t h = 0; h < H; h++)
       for (int64_t w = 0; w < W; w++)
         for (int64_t k = 0; k < A; k++) {
+          TICK();
           double *o = &bbox[((h * W + w) * A + k) * 5];
           double x1 = anchors[k * 4] + w * stride, y1 = anchors[k * 4 + 1] + h * stride;
           double x2 = anchors[k * 4 + 2] + w * stride, y2 = anchors[k * 4 + 3] + h * stride;
@@ -748,16 +834,22 @@ static RtValue proposal(IrOpId op, const RtValue *args, const RtSite *site) {
             o[0] -= msz / 2, o[1] -= msz / 2, o[2] += msz / 2, o[3] += msz / 2, o[4] = -1;
           }
         }
-    for (int64_t i = 0; i < nb; i++) keys[i] = (SortKey){bbox[i * 5 + 4], i};
-    qsort(keys, (size_t)nb, sizeof(SortKey), by_score_desc);
+    for (int64_t i = 0; i < nb; i++) {
+      TICK();
+      keys[i] = (SortKey){bbox[i * 5 + 4], i};
+    }
+    sort_keys(site, keys, nb);
     for (int64_t i = 0; i < npre; i++) {
+      TICK();
       memcpy(&sorted[i * 5], &bbox[keys[i].j * 5], sizeof(double) * 5);
       removed[i] = false;
     }
     for (int64_t l = 0; l + 1 < npre; l++) {
       if (removed[l]) continue;
       const double *a = &sorted[l * 5];
+      TICK();
       for (int64_t i = l + 1; i < npre; i++) {
+        TICK();
         const double *c = &sorted[i * 5];
         double w = fmax(0, fmin(a[2], c[2]) - fmax(a[0], c[0]) + 1), h = fmax(0, fmin(a[3], c[3]) - fmax(a[1], c[1]) + 1);
         double in = w * h, u = (a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (c[2] - c[0] + 1) * (c[3] - c[1] + 1) - in;
@@ -765,10 +857,17 @@ static RtValue proposal(IrOpId op, const RtValue *args, const RtSite *site) {
       }
     }
     int64_t nkeep = 0, row = 0;
-    for (int64_t i = 0; i < npre; i++) nkeep += !removed[i];
-    for (int64_t i = 0; i < post * 5; i++) setf(out, cls.o.dt, b * post * 5 + i, 0);
+    for (int64_t i = 0; i < npre; i++) {
+      TICK();
+      nkeep += !removed[i];
+    }
+    for (int64_t i = 0; i < post * 5; i++) {
+      TICK();
+      setf(out, cls.o.dt, b * post * 5 + i, 0);
+    }
     while (nkeep > 0 && row < post)
       for (int64_t j = 0; j < npre && row < post; j++) {
+        TICK();
         if (removed[j]) continue;
         setf(out, cls.o.dt, (b * post + row) * 5, (double)b);
         for (int t = 0; t < 4; t++) setf(out, cls.o.dt, (b * post + row) * 5 + 1 + t, sorted[j * 5 + t]);
