@@ -12,7 +12,7 @@
 
 #include <editline/readline.h>
 
-#include "repl/commands.h"
+#include "repl/complete.h"
 #include "repl/input.h"
 #include "repl/repl.h"
 #include "repl/session.h"
@@ -91,60 +91,22 @@ static const char *history_path(void) {
 
 /* ---------------------------------------------------------------- completion */
 
-/* The candidates so far: those that start with the word, each once (a map of the names seen, so
- * that a data type of 100,000 constructors completes at once). */
-typedef struct {
-  IR_VEC(const char *) names;
-  IrSymMap seen;
-  const char *prefix;
-  size_t len;
-} Candidates;
-
 /* The REPL's completion state, in one object: libedit's readline-compatible callbacks
  * (rl_attempted_completion_function, rl_completion_matches' generator) take no context argument,
  * so they reach it as this one instance. */
 static struct {
-  Session *session; /* the session whose names complete */
-  Candidates found; /* for the word being completed (complete_word's state 0 fills it) */
-  int next;         /* the next of them to hand to libedit */
+  Session *session;       /* the session whose names complete */
+  ReplCandidate *found;   /* for the word being completed (complete_word's state 0 fills it) */
+  int n, next;            /* how many, and the next of them to hand to libedit */
 } completion;
 
-static void offer(Candidates *c, const char *name) {
-  if (strncmp(name, c->prefix, c->len) != 0) return;
-  Sym key = ir_sym(name);
-  if (ir_symmap_get(&c->seen, key)) return;
-  ir_symmap_put(&c->seen, key, (void *)name);
-  IR_VEC_PUSH(c->names, name);
-}
-
-/* Candidates for the word being completed: commands after `:`, globals after `@`, the session's
- * bindings after `%`, file names after :load, else constructors, data types and operators. */
+/* Candidates for the word being completed (complete.c). */
 static char *complete_word(const char *text, int state) {
-  Candidates *c = &completion.found;
-  const Session *s = completion.session;
   if (state == 0) {
-    *c = (Candidates){.prefix = text, .len = strlen(text)};
+    completion.n = repl_complete(completion.session, text, &completion.found);
     completion.next = 0;
-    if (text[0] == ':') {
-      for (int i = 0; repl_command_names(i); i++) offer(c, repl_command_names(i));
-    } else if (text[0] == '@') {
-      for (int i = 0; i < s->items.len; i++)
-        if (s->items.items[i]->kind == IR_ITEM_DEF) offer(c, ir_printf("@%s", s->items.items[i]->name->name));
-    } else if (text[0] == '%') {
-      const IrTDef *const *bindings;
-      int n = ty_bindings(s->module, &bindings);
-      for (int i = 0; i < n; i++) offer(c, ir_printf("%%%s", bindings[i]->name->name));
-    } else {
-      for (int i = 0; i < s->items.len; i++) {
-        const IrItem *it = s->items.items[i];
-        if (it->kind != IR_ITEM_DATA) continue;
-        offer(c, it->name->name);
-        for (int k = 0; k < it->data.nctors; k++) offer(c, it->data.ctors[k].name->name);
-      }
-      for (int i = 0; i < IR_OP_COUNT; i++) offer(c, ir_ops[i].name);
-    }
   }
-  return completion.next < c->names.len ? strdup(c->names.items[completion.next++]) : NULL; /* libedit frees it */
+  return completion.next < completion.n ? strdup(completion.found[completion.next++].name) : NULL; /* libedit frees it */
 }
 
 static char **complete(const char *text, int start, int end) {
