@@ -747,18 +747,23 @@ static int capture(int fd, const char *name) {
   return mem;
 }
 
+/* The server: static, as the reader thread may outlive serve_main (after :quit it is still waiting
+ * for a line when main returns). */
+static Server server;
+
 int serve_main(Session *s, bool prelude) {
-  Server sv = {.s = s, .prelude = prelude, .worker = pthread_self()};
-  pthread_mutex_init(&sv.lock, NULL);
-  pthread_mutex_init(&sv.write_lock, NULL);
-  pthread_cond_init(&sv.more, NULL);
+  Server *sv = &server;
+  *sv = (Server){.s = s, .prelude = prelude, .worker = pthread_self()};
+  pthread_mutex_init(&sv->lock, NULL);
+  pthread_mutex_init(&sv->write_lock, NULL);
+  pthread_cond_init(&sv->more, NULL);
   fflush(stdout);
   fflush(stderr);
-  sv.out = dup(STDOUT_FILENO);
+  sv->out = dup(STDOUT_FILENO);
   int real_err = dup(STDERR_FILENO);
-  sv.printed = capture(STDOUT_FILENO, "relay-stdout");
-  sv.errors = capture(STDERR_FILENO, "relay-stderr");
-  if (sv.out < 0 || real_err < 0 || sv.printed < 0 || sv.errors < 0) {
+  sv->printed = capture(STDOUT_FILENO, "relay-stdout");
+  sv->errors = capture(STDERR_FILENO, "relay-stderr");
+  if (sv->out < 0 || real_err < 0 || sv->printed < 0 || sv->errors < 0) {
     dprintf(real_err >= 0 ? real_err : STDERR_FILENO, "relay: cannot start --serve: %s\n", strerror(errno));
     return 1;
   }
@@ -766,36 +771,36 @@ int serve_main(Session *s, bool prelude) {
   s->input = 1;
   session_catch_interrupts(NULL);
   pthread_t reader;
-  if ((errno = pthread_create(&reader, NULL, read_lines, &sv)) != 0) {
+  if ((errno = pthread_create(&reader, NULL, read_lines, sv)) != 0) {
     dprintf(real_err, "relay: cannot start --serve's reader: %s\n", strerror(errno));
     return 1;
   }
   bool more = true;
-  while (more && !sv.broken) {
-    pthread_mutex_lock(&sv.lock);
-    while (!sv.head && !sv.eof) pthread_cond_wait(&sv.more, &sv.lock);
-    Line *l = sv.head;
+  while (more && !sv->broken) {
+    pthread_mutex_lock(&sv->lock);
+    while (!sv->head && !sv->eof) pthread_cond_wait(&sv->more, &sv->lock);
+    Line *l = sv->head;
     if (l) {
-      sv.head = l->next;
-      if (!sv.head) sv.tail = NULL;
+      sv->head = l->next;
+      if (!sv->head) sv->tail = NULL;
       rt_interrupt_clear(); /* one sent while nothing ran is not this request's */
-      sv.running = true;
+      sv->running = true;
     }
-    pthread_mutex_unlock(&sv.lock);
+    pthread_mutex_unlock(&sv->lock);
     if (!l) break;
     IrBuf response = {0};
-    more = answer(&sv, l->text, l->len, &response);
+    more = answer(sv, l->text, l->len, &response);
     free(l->text);
     free(l);
-    pthread_mutex_lock(&sv.lock);
-    sv.running = false; /* before the response: an interrupt sent after reading it finds nothing running */
-    pthread_mutex_unlock(&sv.lock);
-    send_line(&sv, &response);
+    pthread_mutex_lock(&sv->lock);
+    sv->running = false; /* before the response: an interrupt sent after reading it finds nothing running */
+    pthread_mutex_unlock(&sv->lock);
+    send_line(sv, &response);
   }
   /* The reader may still be waiting for a line: the process ends with it (main returns). */
   pthread_detach(reader);
   dup2(real_err, STDERR_FILENO); /* what main says at the end (an unwritable stdout) is seen */
-  dup2(sv.out, STDOUT_FILENO);
-  if (sv.broken) dprintf(real_err, "relay: --serve cannot write its responses: %s\n", strerror(EPIPE));
-  return sv.broken ? 1 : 0;
+  dup2(sv->out, STDOUT_FILENO);
+  if (sv->broken) dprintf(real_err, "relay: --serve cannot write its responses: %s\n", strerror(EPIPE));
+  return sv->broken ? 1 : 0;
 }
