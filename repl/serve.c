@@ -623,7 +623,7 @@ static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
     sv->s->sink = NULL;
     GC_gcollect();
     error_line(out, NULL, -32603,
-               ir_printf("relay ran out of memory taking the request (a request for %zu bytes); the session is unchanged",
+               ir_printf("relay ran out of memory taking the request (a request for %zu bytes); the session goes on",
                          trap.bytes));
     return true;
   }
