@@ -321,9 +321,17 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- :trace */
 
+/* Whether word is a local variable (`%x`), after saying that `command` takes globals (`what`). */
+static bool local_variable(const char *word, const char *command, const char *what) {
+  if (word[0] != '%') return false;
+  fprintf(stderr, "<repl>: `%s` is a local variable: %s %s global functions (@name)\n", word, command, what);
+  return true;
+}
+
 /* The global that a :trace argument names (`@f`, or `f` when no constructor or operator has that
  * name), or NULL after saying why it cannot be traced. */
 static const IrTDef *traceable(Session *s, const char *word) {
+  if (local_variable(word, ":trace", "traces")) return NULL;
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && ir_symmap_get(&s->ctors, sym)) {
@@ -378,6 +386,7 @@ static bool untrace_name(Session *s, Sym name) {
 }
 
 static bool untrace_one(Session *s, const char *word) {
+  if (local_variable(word, ":untrace", "stops tracing")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   if (!untrace_name(s, ir_sym(name))) {
     fprintf(stderr, "<repl>: `@%s` is not traced (:trace lists what is)\n", name);
@@ -427,6 +436,7 @@ static bool cmd_graph(Session *s, const char *arg, bool *quit) {
     fputs("<repl>: :graph takes @name and at most one file name\n", stderr);
     return false;
   }
+  if (local_variable(word, ":graph", "draws")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && (ir_symmap_get(&s->ctors, sym) || ir_op_lookup(name, strlen(name)) >= 0)) {
