@@ -502,30 +502,11 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The edit distance between two short strings, a swap of two neighbours counting as one edit
- * (`:tpye` is one from `:type`): for "did you mean". */
-static int distance(const char *a, const char *b) {
-  int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > 30 || lb > 30) return 99;
-  int d[32][32];
-  for (int i = 0; i <= la; i++) d[i][0] = i;
-  for (int j = 0; j <= lb; j++) d[0][j] = j;
-  for (int i = 1; i <= la; i++)
-    for (int j = 1; j <= lb; j++) {
-      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
-        d[i][j] = d[i - 2][j - 2] + 1;
-    }
-  return d[la][lb];
-}
-
 /* An unknown command: the one it is a typo of (one edit away), else the list of them all. */
 static void unknown_command(const char *word) {
   const char *close = NULL;
   for (int i = 0; i < NCOMMANDS && !close; i++)
-    if (distance(word, commands[i].name) <= 1) close = commands[i].name;
+    if (ir_sym_distance(word, commands[i].name) <= 1) close = commands[i].name;
   if (close) {
     fprintf(stderr, "<repl>: unknown command `%s`; did you mean %s? (:help lists them)\n", word, close);
     return;
