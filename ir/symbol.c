@@ -1,5 +1,6 @@
 /* The symbol table: open addressing over FNV-1a hashes; symbols live in uncollectable memory
- * because the table itself is the only root that must keep them. */
+ * because the table itself is the only root that must keep them. And the edit distance between
+ * two names, for the hints that say "did you mean". */
 #include "ir/symbol.h"
 
 #include <string.h>
