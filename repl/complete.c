@@ -1,6 +1,7 @@
 /* Completion (complete.h): the session's names that start with a prefix. */
 #include "repl/complete.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "repl/commands.h"
@@ -22,7 +23,12 @@ static void offer(Candidates *c, ReplCandidate cand) {
   IR_VEC_PUSH(c->found, cand);
 }
 
-/* The session's items newest first, so that each name offers its newest definition. */
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const ReplCandidate *)a)->name, ((const ReplCandidate *)b)->name);
+}
+
+/* The session's items are offered newest first, so that each name offers its newest definition;
+ * then the candidates are sorted by name. */
 int repl_complete(const Session *s, const char *prefix, ReplCandidate **out) {
   Candidates c = {.prefix = prefix, .len = strlen(prefix)};
   if (prefix[0] == ':') {
@@ -52,6 +58,7 @@ int repl_complete(const Session *s, const char *prefix, ReplCandidate **out) {
     for (int i = 0; i < IR_OP_COUNT; i++)
       offer(&c, (ReplCandidate){.name = ir_ops[i].name, .kind = REPL_CAND_OPERATOR, .index = i});
   }
+  if (c.found.len > 1) qsort(c.found.items, (size_t)c.found.len, sizeof *c.found.items, by_name);
   *out = c.found.items;
   return c.found.len;
 }

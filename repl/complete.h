@@ -24,8 +24,8 @@ typedef struct ReplCandidate {
 } ReplCandidate;
 
 /* The candidates for a word: commands after `:`, globals after `@`, the session's bindings after
- * `%`, else data types, constructors and operators; each name once (the newest of a name), in the
- * order they were made. Returns their number. */
+ * `%`, else data types, constructors and operators; each name once (the newest of a name), sorted
+ * by name. Returns their number. */
 int repl_complete(const Session *s, const char *prefix, ReplCandidate **out);
 /* What a candidate is, as --serve's `complete` shows it: the type of a global, binding,
  * constructor or operator, a data type's head (`data List<a>`), a command's help line. */

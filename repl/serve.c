@@ -332,7 +332,8 @@ static const char *method_eval(Server *sv, Reply *r, const IrJson *params, IrBuf
   s->failed = false;
   ReplInput in;
   repl_input_init(&in, false);
-  for (const char *p = text, *end = text + len; p <= end && !in.quit;) {
+  unsigned interrupts = rt_interrupt_count();
+  for (const char *p = text, *end = text + len; p <= end && !in.quit && rt_interrupt_count() == interrupts;) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *stop = nl ? nl : end;
     size_t n = (size_t)(stop - p);
@@ -341,22 +342,49 @@ static const char *method_eval(Server *sv, Reply *r, const IrJson *params, IrBuf
     if (!nl) break;
     p = nl + 1;
   }
-  if (!in.quit) repl_input_end(s, &in);
+  if (!in.quit && rt_interrupt_count() == interrupts) repl_input_end(s, &in); /* an interrupt stops the rest */
   ir_buf_printf(res, "\"ok\":%s", s->failed ? "false" : "true");
   if (in.quit) ir_buf_puts(res, ",\"quit\":true");
   return NULL;
 }
 
-/* Parses and checks text as a chunk (a file's contents) against the session, which stays as it
- * was; *prog is the parse (or NULL), the typed program is returned (NULL on an error). */
-static IrTProgram *check_text(Server *sv, const IrJson *params, const char *text, size_t len, const IrProgram **prog) {
-  const IrJson *name = params ? ir_json_get(params, "name") : NULL;
-  IrSource *src = ir_source_new(name && name->kind == IR_JSON_STRING ? name->s : "<text>", text, len);
+/* Parses and checks text against the session, which stays as it was: as a file's contents, or
+ * (params.mode "repl") as REPL inputs are read, the session's bindings in scope and `let %x = e`
+ * alone on a line a binding, its `:` command lines left out. *prog is the parse (or NULL); the typed
+ * program is returned, NULL on an error or when params are wrong (*why says how). */
+static IrTProgram *check_text(Server *sv, const IrJson *params, const char *text, size_t len, const IrProgram **prog,
+                              const char **why) {
+  const IrJson *name = params ? ir_json_get(params, "name") : NULL, *mode = params ? ir_json_get(params, "mode") : NULL;
+  *prog = NULL;
+  if (mode && (mode->kind != IR_JSON_STRING || (strcmp(mode->s, "file") && strcmp(mode->s, "repl")))) {
+    *why = "params.mode must be \"file\" or \"repl\"";
+    return NULL;
+  }
+  if (name && name->kind != IR_JSON_STRING) {
+    *why = ir_printf("params.name must be a string, not %s", ir_json_kind_name(name->kind));
+    return NULL;
+  }
+  bool repl = mode && !strcmp(mode->s, "repl");
+  if (repl) { /* commands and block brackets become blank lines: the places of the rest stay */
+    char *copy = ir_strndup(text, len);
+    for (size_t i = 0; i < len;) {
+      size_t end = i;
+      while (end < len && copy[end] != '\n') end++;
+      size_t lead = i + strspn(copy + i, " \t");
+      if (lead < end && copy[lead] == ':') memset(copy + lead, ' ', end - lead);
+      i = end + 1;
+    }
+    text = copy;
+  }
+  IrSource *src = ir_source_new(name ? name->s : repl ? "<repl>" : "<text>", text, len);
   IrDiags diags = {0};
+  sv->s->parse.session_lets = repl;
   IrParseResult p = ir_parse_program(src, &sv->s->parse, &diags);
+  sv->s->parse.session_lets = false;
   IrTProgram *tp = p.program ? ty_check_program(sv->s->module, p.program, &diags) : NULL;
   session_report(sv->s, &diags);
   *prog = p.program;
+  *why = NULL;
   return tp;
 }
 
@@ -365,11 +393,17 @@ static const char *method_check(Server *sv, Reply *r, const IrJson *params, IrBu
   size_t len;
   if (!text_param(params, "text", &text, &len, &why)) return why;
   const IrProgram *prog;
-  IrTProgram *tp = check_text(sv, params, text, len, &prog);
+  IrTProgram *tp = check_text(sv, params, text, len, &prog, &why);
+  if (why) return why;
   for (int i = 0; tp && i < tp->nitems; i++) {
     const IrTItem *it = &tp->items[i];
     if (it->src->kind == IR_ITEM_EXPR) {
       put_member(item_begin(r, "expression"), "type", ir_type_str(it->type));
+      item_end(r);
+    } else if (it->src->kind == IR_ITEM_LET) {
+      IrBuf *b = item_begin(r, "binding");
+      put_member(b, "name", ir_printf("%%%s", it->def->name->name));
+      put_member(b, "type", ir_type_str(it->type));
       item_end(r);
     } else {
       put_definition(r, it);
@@ -454,7 +488,8 @@ static const char *method_type_at(Server *sv, Reply *r, const IrJson *params, Ir
   if (!int_param(params, "line", 1, 1L << 30, false, &line, &why)) return why;
   if (!int_param(params, "column", 1, 1L << 30, false, &column, &why)) return why;
   const IrProgram *prog;
-  IrTProgram *tp = check_text(sv, params, text, len, &prog);
+  IrTProgram *tp = check_text(sv, params, text, len, &prog, &why);
+  if (why) return why;
   IrPtrMap *types = NULL;
   if (tp) {
     types = IR_NEW(IrPtrMap);

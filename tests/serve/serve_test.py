@@ -268,6 +268,28 @@ same("type_at: in an ill-typed text, the types found before the error",
                      "   |                                         ^~~~~~~~~\n"
                      "  first argument: int32\n  second argument: bool\n", file="<text>")]))
 
+cell = "let %r = 6f\n:t %r\n%r * %y"
+same("check in mode repl: a cell's bindings, the session's bindings in scope, commands left out",
+     s.ask({"id": 31, "method": "check", "params": {"text": cell, "mode": "repl"}}),
+     result(31, ok=True, items=[{"kind": "binding", "name": "%r", "type": "float32"},
+                                {"kind": "expression", "type": "Tensor[(2, 2), float32]"}]))
+same("type_at in mode repl: a binding the cell makes, where it is used",
+     s.ask({"id": 35, "method": "type_at", "params": {"text": cell, "line": 3, "column": 2, "mode": "repl"}}),
+     result(35, ok=True, type="float32", span={"line": 3, "column": 1, "end_line": 3, "end_column": 3}, expression="%r"))
+same("type_at in mode file: the cell is no file",
+     s.ask({"id": 32, "method": "type_at", "params": {"text": cell, "line": 3, "column": 7}}),
+     result(32, ok=False, type=None, items=[
+         diag("parse error", "expected `;` after the bound value, found `:`", 2, 1, 2, 2, [],
+              "<text>:2:1: parse error: expected `;` after the bound value, found `:`\n 2 | :t %r\n   | ^\n",
+              file="<text>")]))
+same("type_at in mode repl: the same place read as REPL inputs, a binding from the session",
+     s.ask({"id": 33, "method": "type_at", "params": {"text": cell, "line": 3, "column": 7, "mode": "repl"}}),
+     result(33, ok=True, type="Tensor[(2, 2), float32]", span={"line": 3, "column": 6, "end_line": 3, "end_column": 8},
+            expression="%y"))
+same("check: a mode that is neither file nor repl",
+     s.ask({"id": 34, "method": "check", "params": {"text": "1", "mode": "cell"}}),
+     error(34, -32602, 'params.mode must be "file" or "repl"'))
+
 # ---------------------------------------------------------------- complete, annot, doc, graph
 
 same("complete: globals with their types",
@@ -334,11 +356,10 @@ s.send({"id": 51, "method": "eval", "params": {"text": "def @loop(%n : int32) ->
 time.sleep(0.5)
 first = s.ask({"id": 52, "method": "interrupt"})
 same("interrupt: of a loop that never ends, answered at once", first, result(52, interrupted=True))
-same("interrupt: the stopped eval says so, and its later inputs ran",
+same("interrupt: the stopped eval says so, and the inputs after the interrupted one do not run",
      s.read(), result(51, ok=False, interrupted=True, items=[
          {"kind": "definition", "name": "@loop", "type": "fn(int32) -> int32"},
-         {"kind": "stderr", "text": "Interrupted.\n"},
-         value("int32", "8", scalar("int32", 8))]))
+         {"kind": "stderr", "text": "Interrupted.\n"}]))
 s.send({"id": 53, "method": "eval", "params": {"text": "@loop(0)"}})
 time.sleep(0.5)
 s.p.send_signal(signal.SIGINT)
