@@ -273,17 +273,19 @@ def dot_svg(dot_text):
 
 
 def value_bundles(text_plain, value, type_text):
-    """The outputs of a value item, each a mime bundle with text/plain: the value (with its HTML
-    table or tree), then for a 2-D float tensor its heatmap as an output of its own (a front end
-    shows one type of a bundle, so a table and a picture in one bundle would hide one)."""
+    """The outputs of a value item, each (a mime bundle with text/plain, metadata): the value (with
+    its HTML table or tree), then for a 2-D float tensor its heatmap as an output of its own (a
+    front end shows one type of a bundle, so a table and a picture in one bundle would hide one),
+    its metadata {"relay": {"view": "heatmap"}}."""
     bundle = {"text/plain": text_plain}
-    out = [bundle]
+    out = [(bundle, {})]
     table = tensor_html(value, type_text)
     if table:
         bundle["text/html"] = table
         heat = heatmap_svg(value, type_text)
         if heat:
-            out.append({"text/plain": "heatmap of %s" % type_text, "image/svg+xml": heat})
+            out.append(({"text/plain": "heatmap of %s" % type_text, "image/svg+xml": heat},
+                        {"relay": {"view": "heatmap"}}))
     elif is_adt(value):
         svg = dot_svg(adt_dot(value))
         if svg:

@@ -99,11 +99,11 @@ class RelayKernel(Kernel):
                                {"name": self._stream_name, "text": "".join(self._stream_text)})
         self._stream_name, self._stream_text = None, []
 
-    def _display(self, bundle):
+    def _display(self, bundle, metadata=None):
         self._flush()
         if not self._silent:
             self.send_response(self.iopub_socket, "display_data",
-                               {"data": bundle, "metadata": {}})
+                               {"data": bundle, "metadata": metadata or {}})
 
     def _show_item(self, item):
         kind = item.get("kind")
@@ -116,8 +116,9 @@ class RelayKernel(Kernel):
             head = "- : %s" % item.get("type") if kind == "value" else \
                 "%s : %s" % (item.get("name"), item.get("type"))
             plain = value_text_plain(head, item.get("text", ""))
-            for bundle in relay_display.value_bundles(plain, item.get("value"), item.get("type", "")):
-                self._display(bundle)
+            for bundle, metadata in relay_display.value_bundles(plain, item.get("value"),
+                                                                item.get("type", "")):
+                self._display(bundle, metadata)
         elif kind == "output":
             text = item.get("text", "")
             if text.lstrip().startswith("digraph "):
