@@ -14,6 +14,7 @@ Every function returns a string, or None when it has nothing to add to the text.
 import html
 import math
 import shutil
+import struct
 import subprocess
 
 MAX_SIDE = 20      # rows or columns shown in full; past it the first and last HALF
@@ -26,22 +27,44 @@ SUFFIX = {"int32": "", "float32": "f", "float64": "f64", "float16": "f16", "int6
           "uint64": "u64"}
 
 
-def element_text(x):
-    """An element as relay wrote it in JSON (numbers keep their spelling), bools as Relay's."""
+def _shortest(f, fmt):
+    """The shortest decimal that reads back as f in its dtype (struct format `<f`, `<e`; None for
+    float64), spelled as Python spells floats, without a trailing `.0`: `10`, `0.1`, `1e-05`."""
+    text = repr(f)
+    if fmt is not None:
+        want = struct.unpack(fmt, struct.pack(fmt, f))[0]
+        for p in range(1, 18):
+            short = "%.*g" % (p, f)
+            if struct.unpack(fmt, struct.pack(fmt, float(short)))[0] == want:
+                text = repr(float(short))
+                break
+    return text[:-2] if text.endswith(".0") else text
+
+
+def element_text(x, dtype=None):
+    """An element as the table shows it, whatever JSON spelling relay chose: bools as Relay's
+    True and False, integers with all their digits, floats as the shortest decimal that reads
+    back as the same value of their dtype (`2`, `2.5`, `0.1`, `nan`), without a suffix."""
     if x is True:
         return "True"
     if x is False:
         return "False"
+    if dtype in FLOATS or (dtype is None and isinstance(x, (str, float))):
+        try:
+            f = float(x)
+        except (TypeError, ValueError):
+            return str(x)
+        if not math.isfinite(f):
+            return "nan" if f != f else ("inf" if f > 0 else "-inf")
+        return _shortest(f, {"float32": "<f", "float16": "<e"}.get(dtype))
     return str(x)
 
 
 def scalar_text(x, dtype):
     """A scalar as the REPL spells it: `2f`, `2.5f`, `3`, `7i64`, `True`."""
-    text = element_text(x)
+    text = element_text(x, dtype)
     if dtype == "bool" or text in ("nan", "inf", "-inf"):
         return text
-    if dtype in FLOATS and text.endswith(".0"):
-        text = text[:-2]
     return text + SUFFIX.get(dtype, "")
 
 
@@ -66,6 +89,7 @@ def tensor_html(value, type_text):
         return None
     shape = [int(d) for d in value["shape"]]
     data = value.get("data", [])
+    dtype = value.get("dtype")
     rows, cols = (1, shape[0]) if len(shape) == 1 else shape
     if rows * cols == 0:
         return None
@@ -88,7 +112,7 @@ def tensor_html(value, type_text):
             if i is None or j is None:
                 cells.append("<td>…</td>")
             else:
-                cells.append("<td>%s</td>" % html.escape(element_text(data[i * cols + j])))
+                cells.append("<td>%s</td>" % html.escape(element_text(data[i * cols + j], dtype)))
         out.append("<tr>%s</tr>" % "".join(cells))
     out.append("</table>")
     return "\n".join(out) + "\n"
@@ -115,7 +139,7 @@ def _colour(t):
 
 
 def _fmt(x):
-    return "%.6g" % x
+    return "%.6g" % x if math.isfinite(x) else str(x)
 
 
 def heatmap_svg(value, type_text):
@@ -149,7 +173,7 @@ def heatmap_svg(value, type_text):
                 fill = "#999999"
             out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>[%d, %d] = %s'
                        '</title></rect>' % (1 + j * cell, 1 + i * cell, cell, cell, fill, i, j,
-                                            html.escape(element_text(data[i * cols + j]))))
+                                            html.escape(element_text(data[i * cols + j], value.get("dtype")))))
     out.append('<text x="1" y="%d" font-family="monospace" font-size="12">%s</text>'
                % (height + 18, html.escape(caption)))
     out.append('<text x="1" y="%d" font-family="monospace" font-size="12">%s</text>'

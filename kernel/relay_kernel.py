@@ -25,6 +25,26 @@ KIND_TYPE = {"global": "function", "binding": "instance", "constructor": "class"
 
 RELAY_CONFIGURED = None   # the spec's --relay=PATH
 
+DIAGNOSTIC_KINDS = ("parse error", "type error", "run-time error", "warning", "hole")
+
+
+def is_diagnostic(item):
+    return item.get("kind") in ("diagnostic",) + DIAGNOSTIC_KINDS or "rendered" in item
+
+
+def diagnostic_kind(item):
+    """`type error`, ...: an item's `kind` is `diagnostic`, so the diagnostic's own kind is read
+    from a member that says it (`diagnostic_kind`), or from its first line (`<repl>:1:1: type
+    error: ...`)."""
+    for key in ("diagnostic_kind", "kind"):
+        if item.get(key) in DIAGNOSTIC_KINDS:
+            return item[key]
+    first = (item.get("rendered") or "").split("\n")[0]
+    for kind in DIAGNOSTIC_KINDS:
+        if ": %s: " % kind in first:
+            return kind
+    return "error"
+
 
 def word_before(code, pos):
     start = pos
@@ -128,7 +148,7 @@ class RelayKernel(Kernel):
         elif kind == "stderr":
             if item.get("text"):
                 self._stream("stderr", with_newline(item["text"]))
-        elif kind == "diagnostic":
+        elif is_diagnostic(item):
             self._stream("stderr", with_newline(item.get("rendered") or item.get("message", "")))
         elif kind == "expression":
             self._stream("stdout", "- : %s\n" % item.get("type"))
@@ -201,10 +221,9 @@ class RelayKernel(Kernel):
         if stopped:
             return self._error("Interrupted", "the evaluation was interrupted")
         if not result.get("ok", True):
-            failure = next((i for i in items if i.get("kind") == "diagnostic"
-                            and i.get("severity") == "error"), None)
+            failure = next((i for i in items if is_diagnostic(i) and i.get("severity") == "error"), None)
             if failure:
-                return self._error(failure.get("kind", "error"), failure.get("message", ""))
+                return self._error(diagnostic_kind(failure), failure.get("message", ""))
             other = next((i for i in items if i.get("kind") == "stderr"), {})
             return self._error("error", other.get("text", "").strip())
         return self._ok()
