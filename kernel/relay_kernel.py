@@ -169,10 +169,11 @@ class RelayKernel(Kernel):
             self._stream("stderr", note)
 
     def _request(self, method, params):
-        """A request outside execution (completion, inspection): None when relay cannot answer."""
+        """A request outside execution (completion, inspection): None when relay cannot answer
+        (when it has died, the next cell says so and starts a new one)."""
+        if not self.serve.alive():
+            return None
         try:
-            if not self.serve.alive():
-                self.serve.restart()
             return self.serve.request(method, params)
         except (ServeDied, ServeError):
             return None

@@ -172,7 +172,8 @@ def main():
               "got:\n%s\nwant:\n%s" % (texts(outs), want))
 
         reply, outs = s.execute(":t 7 / 2\n:doc @square")
-        want = "stdout: 7 / 2 : int32\n@square : fn(int32) -> int32\n"
+        want = ("stdout: 7 / 2 : int32\n@square : fn(int32) -> int32\n"
+                "  (no documentation: write a comment on the lines directly above its `def`)\n")
         check(": commands in a cell", reply["status"] == "ok" and texts(outs) == want,
               "got:\n%s\nwant:\n%s" % (texts(outs), want))
 
