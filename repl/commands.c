@@ -38,7 +38,7 @@ static bool cmd_type(Session *s, const char *arg, bool *quit) {
     if (where) printf("  where %s\n", where);
   }
   fflush(stdout);
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   return x.fn != NULL;
 }
 
@@ -51,7 +51,7 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   IrDiags diags = {0};
   IrParseResult r = ir_parse_type(ir_source_new("<repl>", arg, strlen(arg)), &s->parse, &diags);
   const char *kind = r.type ? ty_describe_kind(s->module, r.type, &diags) : NULL;
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   if (!kind) return false;
   printf("%s : %s\n", arg, kind);
   return true;
@@ -60,7 +60,7 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
 /* The node of e that a checking error (the first type error in diags) is about, or NULL. */
 static const void *failing_node(const IrExpr *e, const IrDiags *diags) {
   for (const IrDiag *d = diags->first; d; d = d->next)
-    if (d->kind == IR_DIAG_TYPE) return ir_expr_node_at(e, d->span);
+    if (d->kind == IR_DIAG_TYPE) return ir_expr_node_at(e, d->span, NULL);
   return NULL;
 }
 
@@ -84,7 +84,7 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   else if (e && x.partial.count) ir_print_expr_partial(&b, e, &x.partial, failing_node(e, &diags));
   if (b.len) puts(b.data);
   fflush(stdout);
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   return x.fn != NULL;
 }
 
@@ -108,7 +108,7 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    ir_diags_print(stderr, &diags);
+    session_report(s, &diags);
     fputs("<repl>: out of memory while explaining\n", stderr);
     return false;
   }
@@ -122,7 +122,7 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
     text = r.rel ? ty_explain_relation(s->module, r.rel, &diags) : NULL;
   }
   ir_trap_pop(&trap);
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   if (text) fputs(text, stdout);
   return text != NULL;
 }
@@ -527,6 +527,11 @@ static void unknown_command(const char *word) {
 }
 
 const char *repl_command_names(int i) { return i < NCOMMANDS ? commands[i].name : NULL; }
+
+const char *repl_command_help(int i) {
+  const Command *c = &commands[i];
+  return ir_printf("%s%s%s", c->arg, *c->arg ? ": " : "", c->help);
+}
 
 bool repl_command(Session *s, const char *line, bool *quit) {
   size_t len = strcspn(line, " \t\n");

@@ -104,6 +104,9 @@ void rt_interrupt(void);
 void rt_interrupt_clear(void);
 /* Whether the last evaluation that failed stopped because of an interrupt. */
 bool rt_was_interrupted(void);
+/* How many interrupts have been asked for (rt_interrupt) since start-up: a request of relay
+ * --serve was interrupted when the count moved while it ran. */
+unsigned rt_interrupt_count(void);
 
 /* ---------------------------------------------------------------- printing */
 
