@@ -25,25 +25,12 @@ KIND_TYPE = {"global": "function", "binding": "instance", "constructor": "class"
 
 RELAY_CONFIGURED = None   # the spec's --relay=PATH
 
-DIAGNOSTIC_KINDS = ("parse error", "type error", "run-time error", "warning", "hole")
 
-
-def is_diagnostic(item):
-    return item.get("kind") in ("diagnostic",) + DIAGNOSTIC_KINDS or "rendered" in item
-
-
-def diagnostic_kind(item):
-    """`type error`, ...: an item's `kind` is `diagnostic`, so the diagnostic's own kind is read
-    from a member that says it (`diagnostic_kind`), or from its first line (`<repl>:1:1: type
-    error: ...`)."""
-    for key in ("diagnostic_kind", "kind"):
-        if item.get(key) in DIAGNOSTIC_KINDS:
-            return item[key]
-    first = (item.get("rendered") or "").split("\n")[0]
-    for kind in DIAGNOSTIC_KINDS:
-        if ": %s: " % kind in first:
-            return kind
-    return "error"
+def diagnostic(item):
+    """The diagnostic of a `diagnostic` item (docs/serve.md, "Diagnostics"), or None."""
+    if item.get("kind") == "diagnostic" and isinstance(item.get("diagnostic"), dict):
+        return item["diagnostic"]
+    return None
 
 
 def word_before(code, pos):
@@ -148,8 +135,9 @@ class RelayKernel(Kernel):
         elif kind == "stderr":
             if item.get("text"):
                 self._stream("stderr", with_newline(item["text"]))
-        elif is_diagnostic(item):
-            self._stream("stderr", with_newline(item.get("rendered") or item.get("message", "")))
+        elif kind == "diagnostic":
+            d = diagnostic(item) or {}
+            self._stream("stderr", with_newline(d.get("rendered") or d.get("message", "")))
         elif kind == "expression":
             self._stream("stdout", "- : %s\n" % item.get("type"))
         elif item.get("text"):
@@ -188,10 +176,7 @@ class RelayKernel(Kernel):
         if not code.strip():
             self._flush()
             return self._ok()
-        interrupted = [False]
-
         def on_sigint(signum, frame):
-            interrupted[0] = True
             self.serve.interrupt()
         try:
             old = signal.signal(signal.SIGINT, on_sigint)
@@ -214,7 +199,12 @@ class RelayKernel(Kernel):
         items = result.get("items", [])
         for item in items:
             self._show_item(item)
-        stopped = result.get("interrupted") or (interrupted[0] and not result.get("ok", True))
+        if result.get("quit"):
+            # `:quit` ended relay's session (relay exits after answering): a new one starts now.
+            self.serve.restart()
+            self._stream("stderr", ":quit ended relay's session; a new relay --serve is started: "
+                         "the session's definitions are gone.\n")
+        stopped = result.get("interrupted")
         if stopped and not any(i.get("kind") == "stderr" and "Interrupted" in i.get("text", "")
                                for i in items):
             self._stream("stderr", "Interrupted.\n")
@@ -222,9 +212,11 @@ class RelayKernel(Kernel):
         if stopped:
             return self._error("Interrupted", "the evaluation was interrupted")
         if not result.get("ok", True):
-            failure = next((i for i in items if is_diagnostic(i) and i.get("severity") == "error"), None)
+            # The first diagnostic that is not a warning (an error, or a hole: the input did not run).
+            failure = next((d for d in map(diagnostic, items)
+                            if d and d.get("severity") != "warning"), None)
             if failure:
-                return self._error(diagnostic_kind(failure), failure.get("message", ""))
+                return self._error(failure.get("kind", "error"), failure.get("message", ""))
             other = next((i for i in items if i.get("kind") == "stderr"), {})
             return self._error("error", other.get("text", "").strip())
         return self._ok()
@@ -250,7 +242,8 @@ class RelayKernel(Kernel):
         if not result:
             return reply
         types = []
-        for cand in result.get("candidates", []):
+        # In the order of their names (relay's order is not specified; a front end keeps it).
+        for cand in sorted(result.get("candidates", []), key=lambda c: c.get("name", "")):
             name = cand.get("name", "")
             reply["matches"].append(name)
             types.append({"start": start, "end": cursor_pos, "text": name,

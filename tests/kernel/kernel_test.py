@@ -54,6 +54,41 @@ def install(prefix, relay):
         raise RuntimeError("install.py failed:\n" + p.stdout)
 
 
+MATRIX_HTML = ('<table class="relay-tensor">\n<caption>Tensor[(2, 3), float32]</caption>\n'
+               '<tr><th></th><th>0</th><th>1</th><th>2</th></tr>\n'
+               '<tr><th>0</th><td>2</td><td>4</td><td>6</td></tr>\n'
+               '<tr><th>1</th><td>8</td><td>10</td><td>12</td></tr>\n</table>\n')
+
+MATRIX_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="242" height="92" viewBox="0 0 242 92">
+<title>Tensor[(2, 3), float32]</title>
+<rect x="1" y="1" width="24" height="24" fill="#440154"><title>[0, 0] = 2</title></rect>
+<rect x="25" y="1" width="24" height="24" fill="#404284"><title>[0, 1] = 4</title></rect>
+<rect x="49" y="1" width="24" height="24" fill="#2a778e"><title>[0, 2] = 6</title></rect>
+<rect x="1" y="25" width="24" height="24" fill="#26a783"><title>[1, 0] = 8</title></rect>
+<rect x="25" y="25" width="24" height="24" fill="#7bd04f"><title>[1, 1] = 10</title></rect>
+<rect x="49" y="25" width="24" height="24" fill="#fde725"><title>[1, 2] = 12</title></rect>
+<text x="1" y="66" font-family="monospace" font-size="12">Tensor[(2, 3), float32]</text>
+<text x="1" y="84" font-family="monospace" font-size="12">min 2, max 12</text>
+</svg>
+"""
+
+LAYER_DOT = r"""digraph "@layer" {
+  fontname="Helvetica";
+  node [shape=box, fontname="Helvetica"];
+  edge [fontname="Helvetica", fontsize=10];
+  n0 [label="%x", shape=ellipse];
+  n1 [label="%w", shape=ellipse];
+  n2 [label="nn.dense\n%h"];
+  n3 [label="nn.relu"];
+  result [shape=ellipse, style=bold];
+  n0 -> n2 [label="Tensor[(n, 784), float32]"];
+  n1 -> n2 [label="Tensor[(512, 784), float32]"];
+  n2 -> n3 [label="Tensor[(n, 512), float32]"];
+  n3 -> result [label="Tensor[(n, 512), float32]"];
+}
+"""
+
+
 class Session:
     def __init__(self, km, kc):
         self.km, self.kc = km, kc
@@ -186,6 +221,33 @@ def main():
               and reply["evalue"].startswith("`add` needs") and texts(outs) == want,
               "reply %r\ngot:\n%s\nwant:\n%s" % (reply, texts(outs), want))
 
+        reply, outs = s.execute("?h + %rate")
+        want = ("stderr: <repl>:1:1: hole: the hole `?h` must be Tensor[s1, int32]\n 1 | ?h + %rate\n   | ^~\n"
+                "  in scope: no local variables\n  bound at the prompt:\n    %rate : int32\n    %it : int32\n")
+        check("a hole: the checker's answer, the cell's status error (hole)",
+              reply["status"] == "error" and reply["ename"] == "hole"
+              and reply["evalue"] == "the hole `?h` must be Tensor[s1, int32]" and texts(outs) == want,
+              "reply %r\ngot:\n%s\nwant:\n%s" % (reply, texts(outs), want))
+
+        code = ("def @first(%s : Optional[int32]) -> int32 { match (%s) { case Some(%r) { %r } } }\n"
+                "let %f = fn (%s : Optional[int32]) -> int32 { match? (%s) { case Some(%r) { %r } } }; %f(None())\n"
+                "1")
+        reply, outs = s.execute(code)
+        want = ("stderr: <repl>:1:45: warning: this match does not cover every value: for example None() is not "
+                "matched\n 1 | def @first(%s : Optional[int32]) -> int32 { match (%s) { case Some(%r) { %r } } }\n"
+                "   |                                             ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+                "  hint: add a clause for it, or write `match?` if leaving it out is deliberate\n\n"
+                "stdout: @first : fn(Optional[int32]) -> int32\n\n"
+                "stderr: <repl>:1:47: run-time error: no clause of this match accepts None()\n"
+                " 1 | let %f = fn (%s : Optional[int32]) -> int32 { match? (%s) { case Some(%r) { %r } } }; %f(None())\n"
+                "   |                                               ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+                "  call chain (most recent call last):\n    <repl>:1:87 (input 12): call of %f\n\n"
+                "display: - : int32 = 1")
+        check("a warning does not fail a cell, a run-time error does (run-time error); the next input runs",
+              reply["status"] == "error" and reply["ename"] == "run-time error"
+              and reply["evalue"] == "no clause of this match accepts None()" and texts(outs) == want,
+              "reply %r\ngot:\n%s\nwant:\n%s" % (reply, texts(outs), want))
+
         reply = s.request("complete", "@squ", 4)
         types = reply["metadata"].get("_jupyter_types_experimental", [])
         check("completion of @squ, with the type", reply["matches"] == ["@square"]
@@ -193,13 +255,15 @@ def main():
               and types and types[0]["signature"] == "fn(int32) -> int32" and types[0]["type"] == "function",
               repr(reply))
         reply = s.request("complete", "let %y = @fol", 13)
-        check("completion after other text: @fol gives @foldl", "@foldl" in reply["matches"]
-              and reply["cursor_start"] == 9, repr(reply))
+        check("completion after other text: @fol gives the folds, in order", reply["matches"] ==
+              ["@foldl", "@foldr", "@foldr1"] and reply["cursor_start"] == 9 and reply["cursor_end"] == 13,
+              repr(reply))
 
         reply = s.request("inspect", "@foldl(fn (%a : int32, %b : int32) { %a + %b }, 0, @range(3))", 3)
         text = reply["data"].get("text/plain", "")
         check("inspection of a global shows :doc (type and comment)", reply["found"]
-              and text.startswith("@foldl : fn<a, b>(fn(b, a) -> b, b, List[a]) -> b\n  Left fold"), repr(reply))
+              and text == "@foldl : fn<a, b>(fn(b, a) -> b, b, List[a]) -> b\n  Left fold: for [h1, h2, ..., hn] "
+              "returns f(...f(f(z, h1), h2)..., hn). Tail-recursive.\n", repr(reply))
         reply = s.request("inspect", "let %x = 6f; %x * 7f", 14)
         check("inspection of a local shows its type (type_at)", reply["found"]
               and reply["data"].get("text/plain") == "%x : float32\n", repr(reply))
@@ -208,17 +272,19 @@ def main():
         ok = reply["status"] == "ok" and len(outs) == 2
         if ok:
             first, second = outs[0][1]["data"], outs[1][1]["data"]
-            ok = (first["text/plain"] == "- : Tensor[(2, 3), float32] =\n[[ 2f,  4f,  6f],\n [ 8f, 10f, 12f]]"
-                  and "<caption>Tensor[(2, 3), float32]</caption>" in first.get("text/html", "")
-                  and "<td>12" in first["text/html"]
-                  and second.get("image/svg+xml", "").startswith("<svg")
-                  and "Tensor[(2, 3), float32]" in second["image/svg+xml"])
+            ok = (first == {"text/plain": "- : Tensor[(2, 3), float32] =\n[[ 2f,  4f,  6f],\n [ 8f, 10f, 12f]]",
+                            "text/html": MATRIX_HTML}
+                  and second == {"text/plain": "heatmap of Tensor[(2, 3), float32]", "image/svg+xml": MATRIX_SVG}
+                  and outs[1][1]["metadata"] == {"relay": {"view": "heatmap"}})
         check("a float matrix: an HTML table and an SVG heatmap, captioned with its type", ok, repr(outs))
 
         reply, outs = s.execute("arange(100)")
         html = outs[0][1]["data"].get("text/html", "") if outs else ""
-        check("a long vector: the table summarised with …", reply["status"] == "ok" and "<td>…</td>" in html
-              and html.count("<td>") == 21 and "<td>99</td>" in html and len(outs) == 1, repr(outs))
+        want = ('<table class="relay-tensor">\n<caption>Tensor[(100), float32]</caption>\n<tr>%s<td>…</td>%s</tr>\n'
+                '</table>\n' % ("".join("<td>%d</td>" % i for i in range(10)),
+                                "".join("<td>%d</td>" % i for i in range(90, 100))))
+        check("a long vector: the table summarised with …", reply["status"] == "ok" and html == want
+              and len(outs) == 1, repr(outs))
 
         reply, outs = s.execute("Cons(1, Cons(2, Nil()))")
         data = outs[0][1]["data"] if outs else {}
@@ -248,7 +314,9 @@ def main():
                  "{ let %h = nn.dense(%x, %w); nn.relu(%h) }\n:graph @layer")
         reply, outs = s.execute(layer)
         graph = outs[-1][1]["data"] if outs and outs[-1][0] == "display_data" else {}
-        ok = reply["status"] == "ok" and graph.get("text/plain", "").startswith('digraph "@layer" {')
+        ok = reply["status"] == "ok" and graph.get("text/plain") == LAYER_DOT and texts(outs[:1]) == (
+            "stdout: @layer : fn<n : ShapeVar>(Tensor[(n, 784), float32], Tensor[(512, 784), float32]) -> "
+            "Tensor[(n, 512), float32]\n")
         if shutil.which("dot"):
             ok = ok and "nn.dense" in graph.get("image/svg+xml", "")
         check(":graph @layer as DOT text%s" % (" and SVG" if shutil.which("dot") else ""), ok, repr(outs))
@@ -263,7 +331,8 @@ def main():
             took = time.time() - started
             check("an interrupt stops @loop(0): status error, Interrupted.",
                   reply["status"] == "error" and reply["ename"] == "Interrupted"
-                  and "Interrupted." in texts(outs) and took < 10, "after %.1fs: %r %r" % (took, reply, outs))
+                  and texts(outs) == "stderr: Interrupted.\n" and took < 10,
+                  "after %.1fs: %r %r" % (took, reply, outs))
         except Exception as e:  # noqa: BLE001
             check("an interrupt stops @loop(0)", False, "no reply: %r" % e)
         reply, outs = s.execute("@square(3)")
@@ -277,12 +346,23 @@ def main():
         reply, outs = s.execute("1 + 1")
         t = texts(outs)
         check("relay killed: the kernel says so, starts a new one, and runs the cell",
-              len(children) == 1 and reply["status"] == "ok" and "was killed by signal 9" in t
-              and "a new relay --serve is started" in t and t.endswith("display: - : int32 = 2"),
+              len(children) == 1 and reply["status"] == "ok" and t == (
+                  "stderr: relay was killed by signal 9; a new relay --serve is started: the session's "
+                  "definitions are gone.\n\ndisplay: - : int32 = 2"),
               "children %r\n%s" % (children, t))
         reply, outs = s.execute("@square(3)")
         check("the new session has forgotten @square", reply["status"] == "error"
-              and "unknown global `@square`" in texts(outs), texts(outs))
+              and texts(outs) == "stderr: <repl>:1:1: type error: unknown global `@square`\n 1 | @square(3)\n"
+              "   | ^~~~~~~\n", texts(outs))
+
+        reply, outs = s.execute("def @g() { 1 }\n:quit")
+        check(":quit ends relay's session and a new one starts", reply["status"] == "ok" and texts(outs) ==
+              "stdout: @g : fn() -> int32\n\nstderr: :quit ended relay's session; a new relay --serve is "
+              "started: the session's definitions are gone.\n", texts(outs))
+        reply, outs = s.execute("@g()")
+        check("after :quit, the next cell runs in the new session", reply["status"] == "error"
+              and texts(outs) == "stderr: <repl>:1:1: type error: unknown global `@g`\n 1 | @g()\n   | ^~\n",
+              texts(outs))
         children = relay_children(kernel_pid)
         kc.stop_channels()
         km.shutdown_kernel(now=False)
