@@ -57,10 +57,6 @@ def main():
     import kernel_test
     import tour_notebook
     relay = os.path.abspath(sys.argv[1])
-    missing = kernel_test.serve_missing(relay)
-    if missing:
-        print("1..0 # SKIP no relay --serve: %s" % " ".join(missing.split()))
-        return 0
     path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "docs", "tour.ipynb")
     stored = nbformat.read(path, as_version=4)
     code_cells = [c for c in stored.cells if c.cell_type == "code"]
