@@ -270,6 +270,13 @@ class RelayKernel(Kernel):
             expr = result.get("expression") or word
             reply["data"]["text/plain"] = "%s : %s\n" % (expr, result["type"])
             reply["found"] = True
+        elif word.startswith("%") and len(word) > 1:
+            # type_at checks the cell as a file, without the session's `let` bindings (%it, a %x
+            # bound in an earlier cell) and not through a cell's REPL lines: `type` knows them.
+            result = self._request("type", {"text": word})
+            if result and result.get("ok") and result.get("type"):
+                reply["data"]["text/plain"] = "%s : %s\n" % (word, result["type"])
+                reply["found"] = True
         return reply
 
     # ------------------------------------------------------------ the end

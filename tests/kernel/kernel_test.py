@@ -251,6 +251,13 @@ def main():
         check("inspection of a local shows its type (type_at)", reply["found"]
               and reply["data"].get("text/plain") == "%x : float32\n", repr(reply))
 
+        reply = s.request("inspect", "%rate * 2", 1)
+        check("inspection of a binding of an earlier cell shows its type", reply["found"]
+              and reply["data"].get("text/plain") == "%rate : int32\n", repr(reply))
+        reply = s.request("inspect", "let %z = 2\n%rate + %z", 15)
+        check("inspection in a cell of REPL lines (a `let` binding line) still finds the binding", reply["found"]
+              and reply["data"].get("text/plain") == "%rate : int32\n", repr(reply))
+
         reply, outs = s.execute("[[1f, 2f, 3f], [4f, 5f, 6f]] * 2f")
         ok = reply["status"] == "ok" and len(outs) == 2
         if ok:
