@@ -188,6 +188,7 @@ static void span_end(IrSpan sp, uint32_t *line, uint32_t *col) {
   }
 }
 
+/* input: the REPL input the diagnostics are about (IrDiags.input), as the terminal's rendering takes it. */
 static void put_diag(Reply *r, const IrDiag *d, int input) {
   IrBuf *b = &r->items;
   item_begin(r, "diagnostic");
@@ -202,7 +203,7 @@ static void put_diag(Reply *r, const IrDiag *d, int input) {
     span_end(sp, &line, &col);
     put_member(b, "file", sp.src->name);
     ir_buf_printf(b, ",\"line\":%u,\"column\":%u,\"end_line\":%u,\"end_column\":%u", sp.line, sp.col, line, col);
-    if (sp.src->input && sp.src->input != input) ir_buf_printf(b, ",\"input\":%d", sp.src->input);
+    if (input && sp.src->input && sp.src->input != input) ir_buf_printf(b, ",\"input\":%d", sp.src->input);
   }
   ir_buf_puts(b, ",\"notes\":[");
   const char *hint = NULL;
@@ -220,7 +221,7 @@ static void put_diag(Reply *r, const IrDiag *d, int input) {
   if (hint) put_member(b, "hint", hint);
   IrBuf text;
   ir_buf_init(&text);
-  ir_diag_render(&text, d);
+  ir_diag_render(&text, d, input);
   put_member(b, "rendered", text.data);
   ir_buf_puts(b, "}}");
 }
@@ -228,7 +229,7 @@ static void put_diag(Reply *r, const IrDiag *d, int input) {
 static void on_diags(SessionSink *sink, const IrDiags *ds) {
   Reply *r = (Reply *)sink;
   drain(r);
-  for (const IrDiag *d = ds->first; d; d = d->next) put_diag(r, d, ds->input ? ds->input : r->sv->s->input);
+  for (const IrDiag *d = ds->first; d; d = d->next) put_diag(r, d, ds->input);
 }
 
 static void on_value(SessionSink *sink, const IrTItem *it, RtValue v, const char *timing) {

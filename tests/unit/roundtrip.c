@@ -98,7 +98,7 @@ static void check_file(const char *path) {
     } else {
       IrBuf b;
       ir_buf_init(&b);
-      ir_diag_render(&b, d1.first);
+      ir_diag_render(&b, d1.first, 0);
       tap_ok(false, "%s: does not parse", path);
       tap_diag("%s", b.data);
     }
