@@ -128,12 +128,20 @@ typedef struct Reply {
   SessionSink sink; /* first: the session's callbacks get it back as the Reply */
   Server *sv;
   IrBuf items;  /* the items written so far, comma-separated */
+  IrBuf item;   /* the item being written: it joins items whole (memory may run out halfway) */
   size_t max_elements;
 } Reply;
 
-static void item_begin(Reply *r, const char *kind) {
-  if (r->items.len) ir_buf_putc(&r->items, ',');
-  ir_buf_printf(&r->items, "{\"kind\":\"%s\"", kind);
+/* Starts an item; its members go into the buffer returned, and item_end closes it and adds it. */
+static IrBuf *item_begin(Reply *r, const char *kind) {
+  ir_buf_init(&r->item);
+  ir_buf_printf(&r->item, "%s{\"kind\":\"%s\"", r->items.len ? "," : "", kind);
+  return &r->item;
+}
+
+static void item_end(Reply *r) {
+  ir_buf_putc(&r->item, '}');
+  ir_buf_putn(&r->items, r->item.data, r->item.len); /* all of it or, memory running out, none */
 }
 
 /* What was printed into fd since the last look, at most MAX_CAPTURED bytes of it (the rest
@@ -162,14 +170,12 @@ static void drain(Reply *r) {
   fflush(stderr);
   const char *out = take_printed(r->sv->printed), *err = take_printed(r->sv->errors);
   if (out) {
-    item_begin(r, "output");
-    put_member(&r->items, "text", out);
-    ir_buf_putc(&r->items, '}');
+    put_member(item_begin(r, "output"), "text", out);
+    item_end(r);
   }
   if (err) {
-    item_begin(r, "stderr");
-    put_member(&r->items, "text", err);
-    ir_buf_putc(&r->items, '}');
+    put_member(item_begin(r, "stderr"), "text", err);
+    item_end(r);
   }
 }
 
@@ -190,8 +196,7 @@ static void span_end(IrSpan sp, uint32_t *line, uint32_t *col) {
 
 /* input: the REPL input the diagnostics are about (IrDiags.input), as the terminal's rendering takes it. */
 static void put_diag(Reply *r, const IrDiag *d, int input) {
-  IrBuf *b = &r->items;
-  item_begin(r, "diagnostic");
+  IrBuf *b = item_begin(r, "diagnostic");
   ir_buf_puts(b, ",\"diagnostic\":{\"kind\":");
   put_str(b, ir_diag_kind_name(d->kind));
   const char *severity = d->kind == IR_DIAG_WARNING ? "warning" : d->kind == IR_DIAG_HOLE ? "hole" : "error";
@@ -223,7 +228,8 @@ static void put_diag(Reply *r, const IrDiag *d, int input) {
   ir_buf_init(&text);
   ir_diag_render(&text, d, input);
   put_member(b, "rendered", text.data);
-  ir_buf_puts(b, "}}");
+  ir_buf_putc(b, '}');
+  item_end(r);
 }
 
 static void on_diags(SessionSink *sink, const IrDiags *ds) {
@@ -235,9 +241,8 @@ static void on_diags(SessionSink *sink, const IrDiags *ds) {
 static void on_value(SessionSink *sink, const IrTItem *it, RtValue v, const char *timing) {
   Reply *r = (Reply *)sink;
   drain(r);
-  IrBuf *b = &r->items;
   bool binding = it->src->kind == IR_ITEM_LET;
-  item_begin(r, binding ? "binding" : "value");
+  IrBuf *b = item_begin(r, binding ? "binding" : "value");
   if (binding) put_member(b, "name", ir_printf("%%%s", it->def->name->name));
   put_member(b, "type", ir_type_str(it->type));
   IrBuf text;
@@ -247,16 +252,15 @@ static void on_value(SessionSink *sink, const IrTItem *it, RtValue v, const char
   ir_buf_puts(b, ",\"value\":");
   rt_print_json(b, v, r->max_elements);
   if (timing) put_member(b, "timing", timing);
-  ir_buf_putc(b, '}');
+  item_end(r);
 }
 
 /* A definition or data declaration, as loaded (eval) or only checked (check): its types are the
  * checked item's. */
 static void put_definition(Reply *r, const IrTItem *it) {
-  IrBuf *b = &r->items;
   if (it->src->kind == IR_ITEM_DATA) {
     const IrData *d = &it->src->data;
-    item_begin(r, "data");
+    IrBuf *b = item_begin(r, "data");
     put_member(b, "name", d->name->name);
     ir_buf_puts(b, ",\"constructors\":[");
     for (int k = 0; k < d->nctors; k++) {
@@ -265,12 +269,13 @@ static void put_definition(Reply *r, const IrTItem *it) {
       put_member(b, "type", ir_type_str(it->ctors[k].scheme));
       ir_buf_putc(b, '}');
     }
-    ir_buf_puts(b, "]}");
+    ir_buf_putc(b, ']');
+    item_end(r);
   } else if (it->src->kind == IR_ITEM_DEF) {
-    item_begin(r, "definition");
+    IrBuf *b = item_begin(r, "definition");
     put_member(b, "name", ir_printf("@%s", it->def->name->name));
     put_member(b, "type", ir_type_str(it->def->scheme));
-    ir_buf_putc(b, '}');
+    item_end(r);
   }
 }
 
@@ -364,9 +369,8 @@ static const char *method_check(Server *sv, Reply *r, const IrJson *params, IrBu
   for (int i = 0; tp && i < tp->nitems; i++) {
     const IrTItem *it = &tp->items[i];
     if (it->src->kind == IR_ITEM_EXPR) {
-      item_begin(r, "expression");
-      put_member(&r->items, "type", ir_type_str(it->type));
-      ir_buf_putc(&r->items, '}');
+      put_member(item_begin(r, "expression"), "type", ir_type_str(it->type));
+      item_end(r);
     } else {
       put_definition(r, it);
     }
@@ -617,13 +621,14 @@ static const IrJson *read_request(const char *line, size_t len, const IrJson **m
 
 /* Answers one line: its response goes to *out; false when the session asked to quit. */
 static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
+  const IrJson *volatile known_id = NULL; /* once read: out of memory after that still answers it */
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     sv->s->sink = NULL;
     GC_gcollect();
-    error_line(out, NULL, -32603,
-               ir_printf("relay ran out of memory taking the request (a request for %zu bytes); the session is unchanged",
+    error_line(out, known_id, -32603,
+               ir_printf("relay ran out of memory taking the request (a request for %zu bytes); the session goes on",
                          trap.bytes));
     return true;
   }
@@ -634,6 +639,7 @@ static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
     return true;
   }
   const IrJson *id = ir_json_get(req, "id"), *params = ir_json_get(req, "params");
+  known_id = id;
   int m = 0;
   while (m < NMETHODS && strcmp(methods[m].name, method->s)) m++;
   if (m == NMETHODS) {
@@ -747,18 +753,23 @@ static int capture(int fd, const char *name) {
   return mem;
 }
 
+/* The server: static, as the reader thread may outlive serve_main (after :quit it is still waiting
+ * for a line when main returns). */
+static Server server;
+
 int serve_main(Session *s, bool prelude) {
-  Server sv = {.s = s, .prelude = prelude, .worker = pthread_self()};
-  pthread_mutex_init(&sv.lock, NULL);
-  pthread_mutex_init(&sv.write_lock, NULL);
-  pthread_cond_init(&sv.more, NULL);
+  Server *sv = &server;
+  *sv = (Server){.s = s, .prelude = prelude, .worker = pthread_self()};
+  pthread_mutex_init(&sv->lock, NULL);
+  pthread_mutex_init(&sv->write_lock, NULL);
+  pthread_cond_init(&sv->more, NULL);
   fflush(stdout);
   fflush(stderr);
-  sv.out = dup(STDOUT_FILENO);
+  sv->out = dup(STDOUT_FILENO);
   int real_err = dup(STDERR_FILENO);
-  sv.printed = capture(STDOUT_FILENO, "relay-stdout");
-  sv.errors = capture(STDERR_FILENO, "relay-stderr");
-  if (sv.out < 0 || real_err < 0 || sv.printed < 0 || sv.errors < 0) {
+  sv->printed = capture(STDOUT_FILENO, "relay-stdout");
+  sv->errors = capture(STDERR_FILENO, "relay-stderr");
+  if (sv->out < 0 || real_err < 0 || sv->printed < 0 || sv->errors < 0) {
     dprintf(real_err >= 0 ? real_err : STDERR_FILENO, "relay: cannot start --serve: %s\n", strerror(errno));
     return 1;
   }
@@ -766,36 +777,36 @@ int serve_main(Session *s, bool prelude) {
   s->input = 1;
   session_catch_interrupts(NULL);
   pthread_t reader;
-  if ((errno = pthread_create(&reader, NULL, read_lines, &sv)) != 0) {
+  if ((errno = pthread_create(&reader, NULL, read_lines, sv)) != 0) {
     dprintf(real_err, "relay: cannot start --serve's reader: %s\n", strerror(errno));
     return 1;
   }
   bool more = true;
-  while (more && !sv.broken) {
-    pthread_mutex_lock(&sv.lock);
-    while (!sv.head && !sv.eof) pthread_cond_wait(&sv.more, &sv.lock);
-    Line *l = sv.head;
+  while (more && !sv->broken) {
+    pthread_mutex_lock(&sv->lock);
+    while (!sv->head && !sv->eof) pthread_cond_wait(&sv->more, &sv->lock);
+    Line *l = sv->head;
     if (l) {
-      sv.head = l->next;
-      if (!sv.head) sv.tail = NULL;
+      sv->head = l->next;
+      if (!sv->head) sv->tail = NULL;
       rt_interrupt_clear(); /* one sent while nothing ran is not this request's */
-      sv.running = true;
+      sv->running = true;
     }
-    pthread_mutex_unlock(&sv.lock);
+    pthread_mutex_unlock(&sv->lock);
     if (!l) break;
     IrBuf response = {0};
-    more = answer(&sv, l->text, l->len, &response);
+    more = answer(sv, l->text, l->len, &response);
     free(l->text);
     free(l);
-    pthread_mutex_lock(&sv.lock);
-    sv.running = false; /* before the response: an interrupt sent after reading it finds nothing running */
-    pthread_mutex_unlock(&sv.lock);
-    send_line(&sv, &response);
+    pthread_mutex_lock(&sv->lock);
+    sv->running = false; /* before the response: an interrupt sent after reading it finds nothing running */
+    pthread_mutex_unlock(&sv->lock);
+    send_line(sv, &response);
   }
   /* The reader may still be waiting for a line: the process ends with it (main returns). */
   pthread_detach(reader);
   dup2(real_err, STDERR_FILENO); /* what main says at the end (an unwritable stdout) is seen */
-  dup2(sv.out, STDOUT_FILENO);
-  if (sv.broken) dprintf(real_err, "relay: --serve cannot write its responses: %s\n", strerror(EPIPE));
-  return sv.broken ? 1 : 0;
+  dup2(sv->out, STDOUT_FILENO);
+  if (sv->broken) dprintf(real_err, "relay: --serve cannot write its responses: %s\n", strerror(EPIPE));
+  return sv->broken ? 1 : 0;
 }

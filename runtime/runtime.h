@@ -139,6 +139,5 @@ void rt_print_json(IrBuf *out, RtValue v, size_t max_elements);
 bool rt_trace(RtProgram *p, const IrTDef *def, FILE *out);
 /* Stops tracing def; false if it was not traced. */
 bool rt_untrace(RtProgram *p, const IrTDef *def);
-bool rt_traced(const RtProgram *p, const IrTDef *def);
 
 #endif

@@ -358,6 +358,43 @@ status, rest, err = s.close()
 check(status == 0 and rest == b"" and err == b"", "after :quit relay exits 0 with nothing more on stdout or stderr",
       "status %d, stdout %r, stderr %r" % (status, rest, err))
 
+# ---------------------------------------------------------------- mangled requests
+
+# Requests cut short, bytes flipped, random bytes: each line gets one JSON response line, and the
+# session answers a good request after them all.
+import random
+rng = random.Random(20)
+good = [json.dumps(r).encode() for r in (
+    {"id": 1, "method": "eval", "params": {"text": "def @q(%a : int32) { %a + 1 }\n@q(1)\nlet %z = ones(shape=[2])"}},
+    {"id": 2, "method": "type_at", "params": {"text": "fn(%x : float32) { %x * %x }", "line": 1, "column": 20}},
+    {"id": 3, "method": "complete", "params": {"prefix": "@"}},
+    {"id": 4, "method": "check", "params": {"text": "data D { X(int32) }\ndef @u(%d : D) { match (%d) { X(%n) => %n } }"}},
+    {"id": 5, "method": "annot", "params": {"text": "fn(%x) { %x }"}})]
+s = Server("--no-prelude")
+lines = []
+for i in range(400):
+    line = bytearray(rng.choice(good))
+    how = rng.randrange(4)
+    if how == 0:
+        line = line[:rng.randrange(len(line))]
+    elif how == 1:
+        for _ in range(rng.randrange(1, 4)):
+            line[rng.randrange(len(line))] = rng.randrange(256)
+    elif how == 2:
+        line = bytes(rng.randrange(256) for _ in range(rng.randrange(40)))
+    lines.append(bytes(line).replace(b"\n", b" "))
+answered = 0
+for line in lines:
+    s.send(line)
+    if s.read(30) is not None:
+        answered += 1
+check(answered == len(lines), "400 mangled requests get a response line each", "%d answered" % answered)
+same("after the mangled requests a good one is answered",
+     s.ask({"id": 99, "method": "type", "params": {"text": "(1, 2f)"}}), result(99, ok=True, type="(int32, float32)"))
+status, rest, err = s.close()
+check(status == 0 and rest == b"" and err == b"", "relay exits 0 after them, with nothing else written",
+      "status %d, stdout %r, stderr %r" % (status, rest[:200], err[:200]))
+
 # ---------------------------------------------------------------- the Prelude, end of input
 
 s = Server()
