@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Install the Relay kernel spec for Jupyter.
+
+    /usr/bin/python3 kernel/install.py [--user | --prefix P] [--relay PATH] [--name NAME]
+
+The kernel's Python files and a kernel.json (from kernel/kernel.json) go into Jupyter's kernels
+folder: the user's (~/.local/share/jupyter/kernels/relay, the default) or PREFIX's
+(P/share/jupyter/kernels/relay). kernel.json runs the kernel with the Python running this script
+(so run it with /usr/bin/python3, which has Debian's ipykernel) and names the relay binary:
+--relay PATH, by default this checkout's build/relay when it is built, else `relay` on PATH.
+At run time $RELAY_BINARY, when set, overrides it.
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FILES = ["relay_kernel.py", "relay_serve.py", "relay_display.py"]
+
+
+def default_relay():
+    built = os.path.join(os.path.dirname(HERE), "build", "relay")
+    if os.access(built, os.X_OK):
+        return built
+    return shutil.which("relay")
+
+
+def write_spec(folder, python, kernel_dir, relay):
+    """kernel.json (the template filled in) and the kernel's files into folder."""
+    with open(os.path.join(HERE, "kernel.json"), encoding="utf-8") as f:
+        text = f.read()
+    for key, val in (("@PYTHON@", python), ("@KERNEL_DIR@", kernel_dir), ("@RELAY@", relay)):
+        text = text.replace(key, val.replace("\\", "\\\\").replace('"', '\\"'))
+    with open(os.path.join(folder, "kernel.json"), "w", encoding="utf-8") as f:
+        f.write(text)
+    for name in FILES:
+        shutil.copy(os.path.join(HERE, name), os.path.join(folder, name))
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Install the Relay Jupyter kernel spec.")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true", help="for this user (the default)")
+    where.add_argument("--prefix", help="under PREFIX/share/jupyter/kernels")
+    ap.add_argument("--relay", help="the relay binary (default: build/relay, else relay on PATH)")
+    ap.add_argument("--name", default="relay", help="the kernel's name (default: relay)")
+    args = ap.parse_args()
+    try:
+        from jupyter_client.kernelspec import KernelSpecManager
+    except ImportError:
+        sys.exit("install.py: jupyter_client is missing: run it with /usr/bin/python3, or "
+                 "apt-get install python3-ipykernel jupyter-client")
+    relay = args.relay or default_relay()
+    if not relay:
+        sys.exit("install.py: no relay binary: build it (meson setup build && meson compile -C build) "
+                 "or give --relay PATH")
+    relay = os.path.abspath(relay)
+    ksm = KernelSpecManager()
+    if args.prefix:
+        dest = os.path.join(os.path.abspath(args.prefix), "share", "jupyter", "kernels", args.name)
+    else:
+        dest = os.path.join(ksm.user_kernel_dir, args.name)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = os.path.join(tmp, args.name)
+        os.mkdir(folder)
+        write_spec(folder, sys.executable, dest, relay)
+        installed = ksm.install_kernel_spec(folder, args.name, user=not args.prefix,
+                                            prefix=os.path.abspath(args.prefix) if args.prefix else None)
+    print("installed the Relay kernel spec in %s (relay: %s)" % (installed, relay))
+
+
+if __name__ == "__main__":
+    main()
