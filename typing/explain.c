@@ -207,19 +207,7 @@ static const char *ints_text(const IrAttrValue *a) {
 }
 
 /* `Broadcast(Tensor[(2, 3), float32], Tensor[(3), float32], _a)` with its attributes as written. */
-static const char *relation_text(Explainer *E) {
-  TyRelation *rel = E->rel;
-  IrBuf b;
-  ir_buf_init(&b);
-  ir_buf_printf(&b, "%s(", rel->name);
-  for (int i = 0; i < rel->nargs; i++) ir_buf_printf(&b, "%s%s", i ? ", " : "", show(E, rel->args[i]));
-  for (int i = 0; i < rel->nattrs; i++) {
-    ir_buf_printf(&b, "%s%s=", rel->nargs || i ? ", " : "", rel->written[i].key->name);
-    ir_print_attr_value(&b, &rel->written[i].val);
-  }
-  ir_buf_putc(&b, ')');
-  return b.data;
-}
+static const char *relation_text(Explainer *E) { return ty_relation_text(&E->c.cx, E->rel, &E->names); }
 
 /* ---------------------------------------------------------------- Broadcast */
 

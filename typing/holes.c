@@ -126,14 +126,7 @@ static void describe(TyCheck *c, const TyHole *h) {
     TyRelation *rel = cx->rels.items[rels.items[i]];
     if (rel->solved || rel->given || rel->mark == said) continue;
     rel->mark = said;
-    IrBuf b;
-    ir_buf_init(&b);
-    ir_buf_printf(&b, "where %s(", rel->name);
-    for (int k = 0; k < rel->nargs; k++)
-      ir_buf_printf(&b, "%s%s", k ? ", " : "", ir_type_str(ty_for_message(cx, rel->args[k], &names)));
-    ir_buf_putc(&b, ')');
-    if (rel->op) ir_buf_printf(&b, "  (from `%s`)", rel->op);
-    ir_diag_note(d, "%s", b.data);
+    ir_diag_note(d, "where %s%s", ty_relation_text(cx, rel, &names), rel->op ? ir_printf("  (from `%s`)", rel->op) : "");
     nrels++;
   }
   IrType **scope = IR_NEW_ARRAY(IrType *, h->nscope > 0 ? h->nscope : 1);

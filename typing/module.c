@@ -199,13 +199,9 @@ static void no_open_relations(TyCheck *c) {
   for (int i = 0; i < c->cx.rels.len; i++) {
     TyRelation *rel = c->cx.rels.items[i];
     if (rel->solved || rel->owned) continue;
-    IrBuf b;
-    ir_buf_init(&b);
     IrSymMap names = {0}; /* one naming of holes across the arguments */
-    for (int k = 0; k < rel->nargs; k++)
-      ir_buf_printf(&b, "%s%s", k ? ", " : "", ir_type_str(ty_for_message(&c->cx, rel->args[k], &names)));
     ty_fail_notes(c, rel->span,
-                  TY_NOTES(ir_printf("open: %s(%s)", rel->name, b.data),
+                  TY_NOTES(ir_printf("open: %s", ty_relation_text(&c->cx, rel, &names)),
                            "hint: annotate the types involved so that the relation can be decided"),
                   "cannot infer enough about these types to check %s%s%s", rel->name,
                   rel->op ? " for " : "", rel->op ? ir_printf("`%s`", rel->op) : "");
