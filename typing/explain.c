@@ -286,10 +286,16 @@ static void explain_broadcast(Explainer *E) {
     return;
   }
   IrType *da = prune(E, t[0]->u.tensor.dtype), *db = prune(E, t[1]->u.tensor.dtype);
-  if (da->kind == IR_TYPE_DTYPE && db->kind == IR_TYPE_DTYPE && !ir_dtype_eq(da->u.dtype, db->u.dtype)) {
-    line(E, "the element types must be one type, but they are %s and %s  ✗", show(E, da), show(E, db));
+  const char *A = show(E, da), *B = show(E, db);
+  /* Made one type first, as the relation does: a literal's open base type cannot become every
+   * other (`1 + True`, an int32 tensor plus 1.5). */
+  bool differ = da->kind == IR_TYPE_DTYPE && db->kind == IR_TYPE_DTYPE ? !ir_dtype_eq(da->u.dtype, db->u.dtype)
+                : (da->kind == IR_TYPE_HOLE || db->kind == IR_TYPE_HOLE) && !ty_unify(&E->c.cx, da, db, NULL);
+  if (differ) {
+    line(E, "the element types must be one type, but they are %s and %s  ✗", A, B);
     return;
   }
+  da = prune(E, da);
   bool ints = E->id == TY_REL_BROADCAST_SHIFT || E->id == TY_REL_BROADCAST_BITWISE;
   if (ints && da->kind == IR_TYPE_DTYPE && da->u.dtype.code != IR_DT_INT && da->u.dtype.code != IR_DT_UINT &&
       !(E->id == TY_REL_BROADCAST_BITWISE && da->u.dtype.code == IR_DT_BOOL)) { /* checked before the shapes */
