@@ -216,7 +216,8 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   }
   int arity = ty_relation_arity((TyRelId)id);
   if (arity >= 0 && r.nargs != arity)
-    ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, arity, r.nargs);
+    ty_fail(c, r.span, "%s relates %d type%s, but %d %s given here", r.name->name, arity, arity == 1 ? "" : "s", r.nargs,
+            r.nargs == 1 ? "is" : "are");
   int lo, hi;
   bool required[IR_A_COUNT];
   bool of_ops = ty_relation_needs((TyRelId)id, &lo, &hi, required);

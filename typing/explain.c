@@ -490,8 +490,8 @@ static void explain_reshape(Explainer *E) {
   IrBuf factors;
   ir_buf_init(&factors);
   for (int i = 0; i < r; i++) ir_buf_printf(&factors, "%s%s", i ? " * " : "", show(E, s->u.shape.dims[i]));
-  line(E, "  input %s: %s%s elements", show(E, s), r > 1 && strcmp(factors.data, count) ? ir_printf("%s = ", factors.data) : "",
-       count);
+  line(E, "  input %s: %s%s element%s", show(E, s), r > 1 && strcmp(factors.data, count) ? ir_printf("%s = ", factors.data) : "",
+       count, strcmp(count, "1") ? "s" : "");
   bool plain = true;
   for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0;
   if (plain) {
@@ -504,7 +504,7 @@ static void explain_reshape(Explainer *E) {
       big |= __builtin_mul_overflow(n, ns->ints[j], &n);
     }
     line(E, "  newshape=%s: %s%s", ints_text(ns), ns->n > 1 ? ir_printf("%s = ", f.data) : "",
-         big ? "more elements than int64 counts" : ir_printf("%lld elements", (long long)n));
+         big ? "more elements than int64 counts" : ir_printf("%lld element%s", (long long)n, n == 1 ? "" : "s"));
     return;
   }
   line(E, "  newshape=%s, code by code (TVM's codes):", ints_text(ns));
@@ -700,8 +700,10 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
   } else {
     int arity = ty_relation_arity((TyRelId)id);
     if (arity > 0 && r.nargs != arity && r.nargs != arity - 1)
-      ty_fail(c, r.span, "%s relates %d types (the last, the result, may be left out), but %d %s given here", r.name->name,
-              arity, r.nargs, r.nargs == 1 ? "is" : "are");
+      ty_fail(c, r.span, "%s relates %s, but %d %s given here", r.name->name,
+              arity == 1 ? "1 type (the result, which may be left out)"
+                         : ir_printf("%d types (the last, the result, may be left out)", arity),
+              r.nargs, r.nargs == 1 ? "is" : "are");
     if (arity > 0 && r.nargs == arity - 1) { /* the result left out: whatever the relation makes it */
       IrType **args = IR_NEW_ARRAY(IrType *, arity);
       ir_copy(args, r.args, sizeof(IrType *) * (size_t)r.nargs);
