@@ -499,7 +499,7 @@ static IrType *parse_type_inner(Parser *P) {
     return ir_type_tuple(fs.len, fs.items, span_from(P, t->span));
   }
   if (at(P, IR_TOK_QUESTION)) {
-    error_at(P, t, "leave the annotation out to let the checker infer it",
+    error_at(P, t, "for a type the checker finds, write `_` (or leave the annotation out)",
              "`?` stands for an unknown dimension, not a type");
   }
   if (!at(P, IR_TOK_IDENT)) error_at(P, t, NULL, "expected a type, found %s", describe(t));
