@@ -7,6 +7,7 @@
 #include "ir/ast.h"
 #include "ir/diag.h"
 #include "ir/equal.h"
+#include "ir/json.h"
 #include "ir/mem.h"
 #include "ir/meta.h"
 #include "ir/op.h"

@@ -7,7 +7,7 @@
 
 /* ---------------------------------------------------------------- traps */
 
-static IrTrap *innermost;
+static _Thread_local IrTrap *innermost;
 
 void ir_trap_push(IrTrap *trap, void (*on_out_of_memory)(IrTrap *trap, size_t bytes)) {
   trap->prev = innermost;

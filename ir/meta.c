@@ -1,6 +1,6 @@
-/* TVM's metadata section (meta.h), in four layers: a JSON reader (iterative, so nesting costs no C
- * stack), base64, TVM's NDArray save format, and the node graph with its attribute schema. Every
- * fault in the text ends in one error (message and offset) through a longjmp to ir_meta_parse. */
+/* TVM's metadata section (meta.h), in four layers: JSON (json.h), base64, TVM's NDArray save format,
+ * and the node graph with its attribute schema. Every fault in the text ends in one error (message
+ * and offset) through a longjmp to ir_meta_parse. */
 #include "ir/meta.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/json.h"
 #include "ir/mem.h"
 #include "ir/symbol.h"
 
@@ -36,268 +37,9 @@ static _Noreturn __attribute__((format(printf, 3, 4))) void fail(Reader *R, size
   longjmp(R->fail, 1);
 }
 
-/* ---------------------------------------------------------------- JSON */
-
-typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } JKind;
-
-typedef struct JVal JVal;
-typedef struct JMember {
-  const char *key; /* decoded, NUL-terminated (a key may hold a NUL of its own: klen counts) */
-  size_t klen;
-  JVal *val;
-} JMember;
-
-struct JVal {
-  JKind kind;
-  bool b;       /* BOOL */
-  bool integer; /* NUM: no fraction, no exponent */
-  size_t off;   /* where the value starts in the text */
-  const char *s; /* STR: decoded bytes, NUL-terminated; NUM: the number's text (not terminated) */
-  size_t len;
-  int n;          /* ARR, OBJ */
-  JVal **items;   /* ARR */
-  JMember *members; /* OBJ */
-};
-
-static const char *const jkind_name[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
-
-static _Noreturn void json_fail(Reader *R, size_t off, const char *what) {
-  fail(R, off, "the metadata section is not valid JSON: %s", what);
-}
-
-/* The text ended where JSON goes on. */
-static _Noreturn void json_end(Reader *R, size_t off, const char *what) {
-  R->cut_short = true;
-  json_fail(R, off, what);
-}
-
-static void skip_ws(Reader *R, size_t *p) {
-  while (*p < R->len && (R->text[*p] == ' ' || R->text[*p] == '\t' || R->text[*p] == '\n' || R->text[*p] == '\r'))
-    (*p)++;
-}
-
-static int hex4(Reader *R, size_t at) {
-  if (R->len - at < 4) json_end(R, at, "the text ends inside a \\u escape");
-  int v = 0;
-  for (int i = 0; i < 4; i++) {
-    char c = R->text[at + (size_t)i];
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-    if (d < 0) json_fail(R, at - 2, "a \\u escape needs four hexadecimal digits");
-    v = v * 16 + d;
-  }
-  return v;
-}
-
-static void put_utf8(IrBuf *b, unsigned cp) {
-  if (cp < 0x80) {
-    ir_buf_putc(b, (char)cp);
-  } else if (cp < 0x800) {
-    ir_buf_putc(b, (char)(0xc0 | cp >> 6));
-    ir_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    ir_buf_putc(b, (char)(0xe0 | cp >> 12));
-    ir_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
-    ir_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
-  } else {
-    ir_buf_putc(b, (char)(0xf0 | cp >> 18));
-    ir_buf_putc(b, (char)(0x80 | (cp >> 12 & 0x3f)));
-    ir_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
-    ir_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
-  }
-}
-
-/* A string at *p (its opening quote); decodes escapes, leaves *p after the closing quote. */
-static void json_string(Reader *R, size_t *p, const char **out, size_t *outlen) {
-  size_t start = *p, i = start + 1;
-  size_t plain = i;
-  while (plain < R->len && R->text[plain] != '"' && R->text[plain] != '\\' && (unsigned char)R->text[plain] >= 0x20)
-    plain++;
-  if (plain < R->len && R->text[plain] == '"') { /* the common case: no escapes */
-    *out = ir_strndup(R->text + i, plain - i);
-    *outlen = plain - i;
-    *p = plain + 1;
-    return;
-  }
-  IrBuf b;
-  ir_buf_init(&b);
-  for (;;) {
-    if (i >= R->len) json_end(R, start, "the text ends inside a string");
-    unsigned char c = (unsigned char)R->text[i];
-    if (c == '"') break;
-    if (c < 0x20) json_fail(R, i, "a control character inside a string (write it as an escape)");
-    if (c != '\\') {
-      ir_buf_putc(&b, (char)c);
-      i++;
-      continue;
-    }
-    if (i + 1 >= R->len) json_end(R, start, "the text ends inside a string");
-    char e = R->text[i + 1];
-    const char *simple = strchr("\"\\/bfnrt", e);
-    if (e && simple) {
-      static const char decoded[] = "\"\\/\b\f\n\r\t";
-      ir_buf_putc(&b, decoded[simple - "\"\\/bfnrt"]);
-      i += 2;
-      continue;
-    }
-    if (e != 'u') json_fail(R, i, "an unknown escape in a string");
-    unsigned cp = (unsigned)hex4(R, i + 2);
-    size_t esc = i;
-    i += 6;
-    if (cp >= 0xdc00 && cp <= 0xdfff) json_fail(R, esc, "a \\u escape is a lone low surrogate");
-    if (cp >= 0xd800 && cp <= 0xdbff) {
-      if (R->len - i < 2 || R->text[i] != '\\' || R->text[i + 1] != 'u')
-        json_fail(R, esc, "a \\u escape is a high surrogate without its low one");
-      unsigned lo = (unsigned)hex4(R, i + 2);
-      if (lo < 0xdc00 || lo > 0xdfff) json_fail(R, esc, "a \\u escape is a high surrogate without its low one");
-      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-      i += 6;
-    }
-    put_utf8(&b, cp);
-  }
-  *out = b.data;
-  *outlen = b.len;
-  *p = i + 1;
-}
+/* ---------------------------------------------------------------- numbers in text */
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-static void json_number(Reader *R, size_t *p, JVal *v) {
-  size_t i = *p;
-  const char *t = R->text;
-  bool integer = true;
-  if (i < R->len && t[i] == '-') i++;
-  if (i >= R->len || !is_digit(t[i])) json_fail(R, *p, "a number needs a digit after its sign");
-  if (t[i] == '0') i++;
-  else
-    while (i < R->len && is_digit(t[i])) i++;
-  if (i < R->len && t[i] == '.') {
-    integer = false;
-    i++;
-    if (i >= R->len || !is_digit(t[i])) json_fail(R, i, "a number needs a digit after its decimal point");
-    while (i < R->len && is_digit(t[i])) i++;
-  }
-  if (i < R->len && (t[i] == 'e' || t[i] == 'E')) {
-    integer = false;
-    i++;
-    if (i < R->len && (t[i] == '+' || t[i] == '-')) i++;
-    if (i >= R->len || !is_digit(t[i])) json_fail(R, i, "a number needs a digit in its exponent");
-    while (i < R->len && is_digit(t[i])) i++;
-  }
-  v->kind = J_NUM;
-  v->integer = integer;
-  v->s = t + *p;
-  v->len = i - *p;
-  *p = i;
-}
-
-static bool word_at(Reader *R, size_t p, const char *w) {
-  size_t n = strlen(w);
-  return R->len - p >= n && memcmp(R->text + p, w, n) == 0;
-}
-
-/* An array or object being read: the iterative parser's stack holds one per open bracket. */
-typedef struct Open {
-  JVal *v;
-  IR_VEC(JVal *) items;
-  IR_VEC(JMember) members;
-} Open;
-
-/* A key and its colon, at *p (after whitespace). */
-static void json_key(Reader *R, size_t *p, JMember *m) {
-  skip_ws(R, p);
-  if (*p >= R->len) json_end(R, *p, "the text ends inside an object");
-  if (R->text[*p] != '"') json_fail(R, *p, "an object's key must be a string");
-  json_string(R, p, &m->key, &m->klen);
-  skip_ws(R, p);
-  if (*p >= R->len || R->text[*p] != ':') json_fail(R, *p, "expected ':' after an object's key");
-  (*p)++;
-}
-
-static JVal *json_parse(Reader *R) {
-  IR_VEC(Open) stack = {0};
-  size_t p = 0;
-  for (;;) {
-    /* A value starts here. */
-    skip_ws(R, &p);
-    if (p >= R->len) json_end(R, p, stack.len ? "the text ends where a value should be" : "the section is empty");
-    JVal *v = IR_NEW(JVal);
-    v->off = p;
-    char c = R->text[p];
-    if (c == '[' || c == '{') {
-      if (stack.len >= MAX_JSON_DEPTH) fail(R, p, "the metadata section nests deeper than %d levels", MAX_JSON_DEPTH);
-      v->kind = c == '[' ? J_ARR : J_OBJ;
-      p++;
-      skip_ws(R, &p);
-      if (p < R->len && R->text[p] == (c == '[' ? ']' : '}')) {
-        p++; /* empty: a finished value */
-      } else {
-        Open o = {v, {0}, {0}};
-        if (c == '{') {
-          JMember m = {0};
-          json_key(R, &p, &m);
-          IR_VEC_PUSH(o.members, m);
-        }
-        IR_VEC_PUSH(stack, o);
-        continue;
-      }
-    } else if (c == '"') {
-      v->kind = J_STR;
-      json_string(R, &p, &v->s, &v->len);
-    } else if (c == '-' || is_digit(c)) {
-      json_number(R, &p, v);
-    } else if (word_at(R, p, "true") || word_at(R, p, "false")) {
-      v->kind = J_BOOL;
-      v->b = c == 't';
-      p += v->b ? 4 : 5;
-    } else if (word_at(R, p, "null")) {
-      v->kind = J_NULL;
-      p += 4;
-    } else {
-      json_fail(R, p, "expected a value (an object, array, string, number, true, false or null)");
-    }
-    /* v is complete: hand it to the open container, closing containers as their brackets come. */
-    for (;;) {
-      if (!stack.len) {
-        skip_ws(R, &p);
-        if (p < R->len) fail(R, p, "the metadata section has text after its JSON value");
-        return v;
-      }
-      Open *o = &stack.items[stack.len - 1];
-      bool obj = o->v->kind == J_OBJ;
-      if (obj) o->members.items[o->members.len - 1].val = v;
-      else IR_VEC_PUSH(o->items, v);
-      if ((obj ? o->members.len : o->items.len) >= INT_MAX / 2) fail(R, p, "the metadata section has too many values");
-      skip_ws(R, &p);
-      if (p >= R->len) json_end(R, o->v->off, obj ? "the text ends inside an object" : "the text ends inside an array");
-      char d = R->text[p++];
-      if (d == ',') {
-        if (obj) {
-          JMember m = {0};
-          json_key(R, &p, &m);
-          IR_VEC_PUSH(o->members, m);
-        }
-        break; /* the next value */
-      }
-      if (d != (obj ? '}' : ']'))
-        json_fail(R, p - 1, obj ? "expected ',' or '}' after an object's member" : "expected ',' or ']' after an array's element");
-      v = o->v;
-      v->n = obj ? o->members.len : o->items.len;
-      v->items = o->items.items;
-      v->members = o->members.items;
-      stack.len--;
-    }
-  }
-}
-
-/* The member `key` of an object, or NULL. */
-static JVal *jget(const JVal *o, const char *key) {
-  size_t n = strlen(key);
-  for (int i = 0; i < o->n; i++)
-    if (o->members[i].klen == n && !memcmp(o->members[i].key, key, n)) return o->members[i].val;
-  return NULL;
-}
-
-/* ---------------------------------------------------------------- numbers in text */
 
 /* A decimal integer (optional '-'), all of s[0..n), within int64; false otherwise. */
 static bool parse_i64(const char *s, size_t n, int64_t *out) {
@@ -593,11 +335,11 @@ static const char *schema_of(const char *type_key) {
 /* ---------------------------------------------------------------- the node graph */
 
 typedef struct Node {
-  const JVal *j;
+  const IrJson *j;
   const char *type_key; /* "" for the null node */
-  const JVal *attrs;    /* an object of strings, or NULL */
-  const JVal *data;     /* an array of node indices, or NULL */
-  const JVal *keys;     /* an array of strings, or NULL */
+  const IrJson *attrs;    /* an object of strings, or NULL */
+  const IrJson *data;     /* an array of node indices, or NULL */
+  const IrJson *keys;     /* an array of strings, or NULL */
   const char *repr;     /* repr_str, or repr_b64 decoded; NULL when neither */
   size_t repr_len;
   Sym meta_kind;        /* where the root map lists it (the first place), for references to it */
@@ -619,40 +361,40 @@ static Node *node_at(Graph *G, int64_t i) { return &G->nodes[i]; }
 static void check_node(Graph *G, int i) {
   Reader *R = G->R;
   Node *nd = node_at(G, i);
-  const JVal *j = nd->j;
-  if (j->kind != J_OBJ) fail(R, j->off, "the metadata's nodes[%d] is %s, not an object", i, jkind_name[j->kind]);
-  const JVal *tk = jget(j, "type_key");
-  if (tk && tk->kind != J_STR) fail(R, tk->off, "the metadata's nodes[%d].type_key is not a string", i);
+  const IrJson *j = nd->j;
+  if (j->kind != IR_JSON_OBJECT) fail(R, j->off, "the metadata's nodes[%d] is %s, not an object", i, ir_json_kind_name(j->kind));
+  const IrJson *tk = ir_json_get(j, "type_key");
+  if (tk && tk->kind != IR_JSON_STRING) fail(R, tk->off, "the metadata's nodes[%d].type_key is not a string", i);
   nd->type_key = tk ? tk->s : "";
-  if ((nd->attrs = jget(j, "attrs"))) {
-    if (nd->attrs->kind != J_OBJ) fail(R, nd->attrs->off, "the metadata's nodes[%d].attrs is not an object", i);
+  if ((nd->attrs = ir_json_get(j, "attrs"))) {
+    if (nd->attrs->kind != IR_JSON_OBJECT) fail(R, nd->attrs->off, "the metadata's nodes[%d].attrs is not an object", i);
     for (int k = 0; k < nd->attrs->n; k++)
-      if (nd->attrs->members[k].val->kind != J_STR)
+      if (nd->attrs->members[k].val->kind != IR_JSON_STRING)
         fail(R, nd->attrs->members[k].val->off, "the metadata's nodes[%d].attrs.%s is %s, not a string", i,
-             nd->attrs->members[k].key, jkind_name[nd->attrs->members[k].val->kind]);
+             nd->attrs->members[k].key, ir_json_kind_name(nd->attrs->members[k].val->kind));
   }
-  if ((nd->data = jget(j, "data"))) {
-    if (nd->data->kind != J_ARR) fail(R, nd->data->off, "the metadata's nodes[%d].data is not an array", i);
+  if ((nd->data = ir_json_get(j, "data"))) {
+    if (nd->data->kind != IR_JSON_ARRAY) fail(R, nd->data->off, "the metadata's nodes[%d].data is not an array", i);
     for (int k = 0; k < nd->data->n; k++) {
-      const JVal *x = nd->data->items[k];
-      if (x->kind != J_NUM || !x->integer || index_of(x->s, x->len, G->n) < 0)
+      const IrJson *x = nd->data->items[k];
+      if (x->kind != IR_JSON_NUMBER || !x->integer || index_of(x->s, x->len, G->n) < 0)
         fail(R, x->off, "the metadata's nodes[%d].data[%d] is not a node's index (0 to %d)", i, k, G->n - 1);
     }
   }
-  if ((nd->keys = jget(j, "keys"))) {
-    if (nd->keys->kind != J_ARR) fail(R, nd->keys->off, "the metadata's nodes[%d].keys is not an array", i);
+  if ((nd->keys = ir_json_get(j, "keys"))) {
+    if (nd->keys->kind != IR_JSON_ARRAY) fail(R, nd->keys->off, "the metadata's nodes[%d].keys is not an array", i);
     for (int k = 0; k < nd->keys->n; k++)
-      if (nd->keys->items[k]->kind != J_STR)
+      if (nd->keys->items[k]->kind != IR_JSON_STRING)
         fail(R, nd->keys->items[k]->off, "the metadata's nodes[%d].keys[%d] is not a string", i, k);
   }
-  const JVal *rs = jget(j, "repr_str"), *rb = jget(j, "repr_b64");
+  const IrJson *rs = ir_json_get(j, "repr_str"), *rb = ir_json_get(j, "repr_b64");
   if (rs) {
-    if (rs->kind != J_STR) fail(R, rs->off, "the metadata's nodes[%d].repr_str is not a string", i);
+    if (rs->kind != IR_JSON_STRING) fail(R, rs->off, "the metadata's nodes[%d].repr_str is not a string", i);
     nd->repr = rs->s;
     nd->repr_len = rs->len;
   } else if (rb) {
     const char *why;
-    if (rb->kind != J_STR) fail(R, rb->off, "the metadata's nodes[%d].repr_b64 is not a string", i);
+    if (rb->kind != IR_JSON_STRING) fail(R, rb->off, "the metadata's nodes[%d].repr_b64 is not a string", i);
     uint8_t *bytes = b64_decode(rb->s, rb->len, &nd->repr_len, &why);
     if (!bytes) fail(R, rb->off, "the metadata's nodes[%d].repr_b64: %s", i, why);
     char *s = ir_alloc_atomic(nd->repr_len + 1);
@@ -668,13 +410,13 @@ static int64_t data_index(const Node *nd, int k) {
 }
 
 /* Field `name` of node i's attrs (a string value), or NULL. */
-static const JVal *field(Graph *G, int64_t i, const char *name) {
+static const IrJson *field(Graph *G, int64_t i, const char *name) {
   const Node *nd = node_at(G, i);
-  return nd->attrs ? jget(nd->attrs, name) : NULL;
+  return nd->attrs ? ir_json_get(nd->attrs, name) : NULL;
 }
 
-static const JVal *need_field(Graph *G, int64_t i, const char *name) {
-  const JVal *f = field(G, i, name);
+static const IrJson *need_field(Graph *G, int64_t i, const char *name) {
+  const IrJson *f = field(G, i, name);
   if (!f) fail(G->R, node_at(G, i)->j->off, "the metadata's nodes[%lld] (%s) has no field `%s`", (long long)i,
                node_at(G, i)->type_key, name);
   return f;
@@ -712,7 +454,7 @@ static bool text_double(const char *s, size_t n, double *out) {
 }
 
 /* A POD field written as text (kind I, F, B, S or D). */
-static IrAttrVal pod_value(Graph *G, int64_t node, const char *name, char kind, const JVal *f) {
+static IrAttrVal pod_value(Graph *G, int64_t node, const char *name, char kind, const IrJson *f) {
   int64_t i;
   double d;
   switch (kind) {
@@ -758,13 +500,13 @@ static bool node_value(Graph *G, int64_t i, int depth, IrAttrVal *out) {
   bool ok = true;
   const char *tk = nd->type_key;
   if (!strcmp(tk, "IntImm")) {
-    const JVal *dt = need_field(G, i, "dtype"), *val = need_field(G, i, "value");
+    const IrJson *dt = need_field(G, i, "dtype"), *val = need_field(G, i, "value");
     int64_t x;
     if (!parse_i64(val->s, val->len, &x))
       fail(R, val->off, "the metadata's nodes[%lld] (IntImm) has the value \"%s\", not an integer", (long long)i, val->s);
     v = val_lit(!strcmp(dt->s, "bool") ? lit_bool(x != 0) : lit_int(x));
   } else if (!strcmp(tk, "FloatImm")) {
-    const JVal *val = need_field(G, i, "value");
+    const IrJson *val = need_field(G, i, "value");
     IrLit l = {0};
     l.kind = IR_LIT_FLOAT;
     if (!text_double(val->s, val->len, &l.f))
@@ -800,7 +542,7 @@ static void attrs_entry(Graph *G, int64_t i, const char *schema, IrMetaEntry *e)
     name[n] = 0;
     char kind = colon[1];
     p = colon + 2;
-    const JVal *f = field(G, i, name);
+    const IrJson *f = field(G, i, name);
     if (!f) continue;
     IrAttr a = {.key = ir_sym(name)};
     if (kind == 'N') {
@@ -819,15 +561,15 @@ static void attrs_entry(Graph *G, int64_t i, const char *schema, IrMetaEntry *e)
   e->attrs = out.items;
 }
 
-static void read_tensors(Graph *G, const JVal *arrays) {
+static void read_tensors(Graph *G, const IrJson *arrays) {
   Reader *R = G->R;
   if (!arrays) return;
-  if (arrays->kind != J_ARR) fail(R, arrays->off, "the metadata's b64ndarrays is not an array");
+  if (arrays->kind != IR_JSON_ARRAY) fail(R, arrays->off, "the metadata's b64ndarrays is not an array");
   G->ntensors = arrays->n;
   G->tensors = IR_NEW_ARRAY(IrMetaTensor, arrays->n);
   for (int k = 0; k < arrays->n; k++) {
-    const JVal *s = arrays->items[k];
-    if (s->kind != J_STR) fail(R, s->off, "the metadata's b64ndarrays[%d] is not a string", k);
+    const IrJson *s = arrays->items[k];
+    if (s->kind != IR_JSON_STRING) fail(R, s->off, "the metadata's b64ndarrays[%d] is not a string", k);
     const char *why;
     size_t len;
     uint8_t *bytes = b64_decode(s->s, s->len, &len, &why);
@@ -842,7 +584,7 @@ static void read_entry(Graph *G, int64_t i, IrMetaEntry *e) {
   e->type_key = nd->type_key;
   const char *schema;
   if (!strcmp(nd->type_key, "relay.Constant")) {
-    const JVal *f = need_field(G, i, "data");
+    const IrJson *f = need_field(G, i, "data");
     int64_t t = index_of(f->s, f->len, G->ntensors);
     if (t < 0)
       fail(R, f->off, "the metadata's nodes[%lld] (relay.Constant) has data \"%s\", not an index of b64ndarrays (it has %d)",
@@ -910,14 +652,19 @@ static IrMeta *read_root(Graph *G, int64_t root) {
 /* ---------------------------------------------------------------- entry points */
 
 static IrMeta *read_section(Reader *R) {
-  JVal *top = json_parse(R);
-  if (top->kind != J_OBJ)
-    fail(R, top->off, "the metadata section is %s, not an object (TVM's SaveJSON writes one)", jkind_name[top->kind]);
-  const JVal *nodes = jget(top, "nodes"), *root = jget(top, "root");
+  IrJsonError err;
+  IrJson *top = ir_json_parse(R->text, R->len, MAX_JSON_DEPTH, &err);
+  if (!top) {
+    R->cut_short = err.cut_short;
+    fail(R, err.off, "the metadata section is not valid JSON: %s", err.message);
+  }
+  if (top->kind != IR_JSON_OBJECT)
+    fail(R, top->off, "the metadata section is %s, not an object (TVM's SaveJSON writes one)", ir_json_kind_name(top->kind));
+  const IrJson *nodes = ir_json_get(top, "nodes"), *root = ir_json_get(top, "root");
   if (!nodes) fail(R, top->off, "the metadata section has no \"nodes\"");
-  if (nodes->kind != J_ARR) fail(R, nodes->off, "the metadata's \"nodes\" is %s, not an array", jkind_name[nodes->kind]);
+  if (nodes->kind != IR_JSON_ARRAY) fail(R, nodes->off, "the metadata's \"nodes\" is %s, not an array", ir_json_kind_name(nodes->kind));
   if (!root) fail(R, top->off, "the metadata section has no \"root\"");
-  int64_t r = root->kind == J_NUM && root->integer ? index_of(root->s, root->len, nodes->n) : -1;
+  int64_t r = root->kind == IR_JSON_NUMBER && root->integer ? index_of(root->s, root->len, nodes->n) : -1;
   if (r < 0) fail(R, root->off, "the metadata's \"root\" is not a node's index (it has %d nodes)", nodes->n);
   Graph *G = IR_NEW(Graph);
   G->R = R;
@@ -927,10 +674,10 @@ static IrMeta *read_section(Reader *R) {
     G->nodes[i].j = nodes->items[i];
     check_node(G, i);
   }
-  read_tensors(G, jget(top, "b64ndarrays"));
+  read_tensors(G, ir_json_get(top, "b64ndarrays"));
   IrMeta *meta = read_root(G, r);
-  const JVal *attrs = jget(top, "attrs"), *version = attrs && attrs->kind == J_OBJ ? jget(attrs, "tvm_version") : NULL;
-  if (version && version->kind == J_STR) meta->tvm_version = version->s;
+  const IrJson *attrs = ir_json_get(top, "attrs"), *version = attrs && attrs->kind == IR_JSON_OBJECT ? ir_json_get(attrs, "tvm_version") : NULL;
+  if (version && version->kind == IR_JSON_STRING) meta->tvm_version = version->s;
   return meta;
 }
 

@@ -607,31 +607,11 @@ static void print_expr(Printer *p, const IrExpr *e, int ind, int ctx) {
 
 void ir_print_expr(IrBuf *b, const IrExpr *e, int indent) { print_expr(&(Printer){b, NULL, NULL}, e, indent, PREC_SEQ); }
 
-/* ---------------------------------------------------------------- the types of a typed program */
-
-static void note_types(IrPtrMap *m, IrTExpr *e);
-
-static void note_pattern(IrPtrMap *m, const IrTPattern *p) {
-  if (p->src) ir_ptrmap_put(m, p->src, p->type);
-  for (int i = 0; i < p->n; i++) note_pattern(m, p->args[i]);
-}
-
-static void note_child(IrTExpr *child, void *m) { note_types(m, child); }
-
-/* Each node's type, by the AST node it was checked from. */
-static void note_types(IrPtrMap *m, IrTExpr *e) {
-  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) { /* a loop: chains can be long */
-    ir_ptrmap_put(m, e->src, e->type);
-    note_types(m, e->u.let.value);
-  }
-  ir_ptrmap_put(m, e->src, e->type);
-  for (int i = 0; e->kind == IR_EXPR_MATCH && i < e->u.match.nclauses; i++) note_pattern(m, e->u.match.clauses[i].pat);
-  ir_texpr_each_child(e, note_child, m);
-}
+/* ---------------------------------------------------------------- typed programs */
 
 void ir_print_expr_typed(IrBuf *b, const IrTFn *fn, const IrType *type) {
   IrPtrMap types = {0};
-  note_types(&types, fn->body);
+  ir_texpr_types(&types, fn->body);
   Printer p = {b, &types, NULL};
   print_expr(&p, fn->src, 0, PREC_SEQ);
   const IrExpr *tail = fn->src; /* what the text ends with: a call or a hole there has said the type already */
@@ -690,7 +670,7 @@ void ir_print_item(IrBuf *b, const IrItem *item) { print_item(&(Printer){b, NULL
 
 void ir_print_def_typed(IrBuf *b, const IrTDef *def) {
   IrPtrMap types = {0};
-  note_types(&types, def->fn->body);
+  ir_texpr_types(&types, def->fn->body);
   ir_ptrmap_put(&types, def->item->fn, def->scheme);
   print_item(&(Printer){b, &types, NULL}, def->item);
 }

@@ -1,4 +1,4 @@
-/* The typed program's one shared walk (ir/typed.h holds the structure). */
+/* The typed program's shared walks (ir/typed.h holds the structure). */
 #include "ir/typed.h"
 
 void ir_texpr_each_child(IrTExpr *e, void (*f)(IrTExpr *child, void *env), void *env) {
@@ -33,4 +33,21 @@ void ir_texpr_each_child(IrTExpr *e, void (*f)(IrTExpr *child, void *env), void 
     return;
   default: return; /* names, literals, operators, constructors */
   }
+}
+
+static void note_pattern(IrPtrMap *m, const IrTPattern *p) {
+  if (p->src) ir_ptrmap_put(m, p->src, p->type);
+  for (int i = 0; i < p->n; i++) note_pattern(m, p->args[i]);
+}
+
+static void note_child(IrTExpr *child, void *m) { ir_texpr_types(m, child); }
+
+void ir_texpr_types(IrPtrMap *m, IrTExpr *e) {
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) { /* a loop: chains can be long */
+    ir_ptrmap_put(m, e->src, e->type);
+    ir_texpr_types(m, e->u.let.value);
+  }
+  ir_ptrmap_put(m, e->src, e->type);
+  for (int i = 0; e->kind == IR_EXPR_MATCH && i < e->u.match.nclauses; i++) note_pattern(m, e->u.match.clauses[i].pat);
+  ir_texpr_each_child(e, note_child, m);
 }

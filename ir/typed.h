@@ -10,6 +10,7 @@
 
 #include "ir/ast.h"
 #include "ir/op.h"
+#include "ir/symmap.h"
 
 typedef struct IrTExpr IrTExpr;
 typedef struct IrTFn IrTFn;
@@ -139,5 +140,8 @@ typedef struct IrTProgram {
 
 /* Calls f on each direct subexpression of e in evaluation order, as ir_expr_each_child does. */
 void ir_texpr_each_child(IrTExpr *e, void (*f)(IrTExpr *child, void *env), void *env);
+/* Puts into m each node of e's tree by the AST node it was checked from (expressions and
+ * patterns) -> its type: what :annot prints, and what `relay --serve`'s type_at looks up. */
+void ir_texpr_types(IrPtrMap *m, IrTExpr *e);
 
 #endif

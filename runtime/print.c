@@ -287,3 +287,88 @@ void rt_print_summary(IrBuf *out, RtValue v, size_t limit) {
   put(&p, v, 0);
   if (p.cut) ir_buf_puts(out, "...");
 }
+
+/* ---------------------------------------------------------------- JSON */
+
+typedef struct {
+  IrBuf *out;
+  size_t max_elements;
+  int nodes; /* constructors and tuples written so far */
+} JsonPrinter;
+
+/* Nesting deeper than this, or more constructors and tuples than that, is written `{"kind":"cut"}`. */
+enum { JSON_MAX_DEPTH = 100, JSON_MAX_NODES = 10000 };
+
+static void put_json_number(IrBuf *b, RtValue v) {
+  switch (v.dt.code) {
+  case IR_DT_BOOL: ir_buf_puts(b, v.u.u ? "true" : "false"); return;
+  case IR_DT_INT: ir_buf_printf(b, "%lld", (long long)v.u.i); return;
+  case IR_DT_UINT: ir_buf_printf(b, "%llu", (unsigned long long)v.u.u); return;
+  default: {
+    double x = rt_scalar_f64(v);
+    if (isnan(x) || isinf(x)) ir_buf_puts(b, isnan(x) ? "\"nan\"" : x < 0 ? "\"-inf\"" : "\"inf\"");
+    else put_float(b, x, v.dt.bits);
+    return;
+  }
+  }
+}
+
+static void put_json(JsonPrinter *p, RtValue v, int depth) {
+  IrBuf *b = p->out;
+  char dt[24];
+  if ((v.kind == RT_ADT || v.kind == RT_TUPLE || v.kind == RT_REF) &&
+      (depth >= JSON_MAX_DEPTH || p->nodes++ >= JSON_MAX_NODES)) {
+    ir_buf_puts(b, "{\"kind\":\"cut\"}");
+    return;
+  }
+  switch (v.kind) {
+  case RT_SCALAR:
+    ir_buf_printf(b, "{\"kind\":\"tensor\",\"dtype\":\"%s\",\"shape\":[],\"data\":[", ir_dtype_name(v.dt, dt));
+    put_json_number(b, v);
+    ir_buf_puts(b, "]}");
+    return;
+  case RT_TENSOR: {
+    const RtTensor *t = v.u.t;
+    ir_buf_printf(b, "{\"kind\":\"tensor\",\"dtype\":\"%s\",\"shape\":[", ir_dtype_name(t->dt, dt));
+    for (int i = 0; i < t->rank; i++) ir_buf_printf(b, i ? ",%lld" : "%lld", (long long)t->shape[i]);
+    ir_buf_puts(b, "],\"data\":[");
+    int64_t n = (uint64_t)t->count > p->max_elements ? (int64_t)p->max_elements : t->count;
+    for (int64_t i = 0; i < n; i++) {
+      if (i) ir_buf_putc(b, ',');
+      put_json_number(b, rt_tensor_get(t, i));
+    }
+    ir_buf_puts(b, n < t->count ? "],\"truncated\":true}" : "]}");
+    return;
+  }
+  case RT_TUPLE:
+  case RT_ADT: {
+    int n = v.kind == RT_TUPLE ? v.u.tup->n : v.u.adt->ctor->nargs;
+    if (v.kind == RT_TUPLE) {
+      ir_buf_puts(b, "{\"kind\":\"tuple\",\"fields\":[");
+    } else {
+      ir_buf_puts(b, "{\"kind\":\"constructor\",\"name\":");
+      const char *name = v.u.adt->ctor->src->name->name;
+      ir_json_put_string(b, name, strlen(name));
+      ir_buf_puts(b, ",\"fields\":[");
+    }
+    for (int i = 0; i < n; i++) {
+      if (i) ir_buf_putc(b, ',');
+      put_json(p, v.kind == RT_TUPLE ? v.u.tup->f[i] : rt_field_get(v.u.adt, v.u.adt->ctor->fields[i]), depth + 1);
+    }
+    ir_buf_puts(b, "]}");
+    return;
+  }
+  case RT_CLOSURE: ir_buf_puts(b, "{\"kind\":\"closure\"}"); return;
+  case RT_REF:
+    ir_buf_puts(b, "{\"kind\":\"ref\",\"value\":");
+    put_json(p, v.u.ref->v, depth + 1);
+    ir_buf_putc(b, '}');
+    return;
+  default: UNREACHABLE("a value of no kind"); ir_buf_puts(b, "{\"kind\":\"cut\"}"); return;
+  }
+}
+
+void rt_print_json(IrBuf *out, RtValue v, size_t max_elements) {
+  JsonPrinter p = {out, max_elements, 0};
+  put_json(&p, v, 0);
+}

@@ -121,6 +121,12 @@ void rt_print_display(IrBuf *out, RtValue v);
  * `limit` more bytes of out. */
 void rt_print_summary(IrBuf *out, RtValue v, size_t limit);
 
+/* v as JSON, for `relay --serve` (docs/serve.md says the format): a tensor (a scalar too) as
+ * {"kind":"tensor","dtype","shape","data"} with its first max_elements elements in row-major order
+ * (and "truncated":true when there are more), a tuple or constructor with its fields, a closure
+ * opaque; past 100 levels of nesting or 10,000 constructors and tuples, {"kind":"cut"}. */
+void rt_print_json(IrBuf *out, RtValue v, size_t max_elements);
+
 /* ---------------------------------------------------------------- tracing */
 
 /* Traces the global def of p (the REPL's :trace): each call of it writes a line to `out` with
