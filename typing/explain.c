@@ -667,9 +667,24 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
     ty_fail(c, r.span, "unknown type relation `%s`; :info add shows an operator's relation (Broadcast), and "
                        ":explain add(...) works too",
             r.name->name);
-  if (r.nargs < 0)
-    ty_fail(c, r.span, "give the relation's argument types: %s(%s)", r.name->name,
-            op >= 0 ? "Tensor[(2, 3), float32], ..." : "Tensor[(2, 3), float32], Tensor[(3), float32]");
+  if (r.nargs < 0) { /* an example of what to write: Broadcast's, else the relation's arity */
+    const char *example = "Tensor[(2, 3), float32], ...", *after = "";
+    int arity = op < 0 ? ty_relation_arity((TyRelId)id) : 0;
+    bool broadcast = id == TY_REL_BROADCAST || id == TY_REL_BROADCAST_COMP || id == TY_REL_BROADCAST_SHIFT ||
+                     id == TY_REL_BROADCAST_BITWISE;
+    if (op < 0 && broadcast) {
+      example = "Tensor[(2, 3), float32], Tensor[(3), float32]";
+    } else if (op < 0 && arity < 0) {
+      example = "TYPE, ..., RESULT";
+    } else if (op < 0) {
+      IrBuf b;
+      ir_buf_init(&b);
+      for (int i = 0; i + 1 < arity; i++) ir_buf_puts(&b, "TYPE, ");
+      ir_buf_puts(&b, "RESULT");
+      example = b.data, after = ", where the result may be left out";
+    }
+    ty_fail(c, r.span, "give the relation's argument types: %s(%s)%s", r.name->name, example, after);
+  }
   const IrOpAttrs *decoded = &ir_op_attrs_none;
   if (op >= 0) { /* an operator: its relation, its attributes, its name in the messages */
     const IrOpInfo *info = &ir_ops[op];
