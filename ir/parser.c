@@ -1087,6 +1087,10 @@ static IrExpr *parse_hole(Parser *P) {
                "`%s` cannot name a hole", n->sym->name);
     e->u.name = n->sym;
     e->span = span_from(P, q->span);
+  } else if (cur(P)->kind >= IR_TOK_KW_DEF && cur(P)->kind <= IR_TOK_KW_CASE && !cur(P)->space_before) {
+    /* a keyword: token.def lists them together */
+    error_at(P, cur(P), "a hole is named by `?` and a name that is no keyword, as in `?w1`",
+             "`%s` is a keyword, so it cannot name a hole", cur(P)->sym->name);
   } else if (at(P, IR_TOK_QUESTION) && !cur(P)->space_before) {
     error_at(P, cur(P), "a hole is one `?`, or `?name`", "`??` is not a hole");
   } else if (at(P, IR_TOK_NUMBER) && !cur(P)->space_before) {
