@@ -552,7 +552,7 @@ static void explain_reshape(Explainer *E) {
 
 /* Runs the relation (and what it wakes) to a fixpoint and says what came of it. Returns false when
  * it failed. */
-static bool verdict(Explainer *E, bool generic, const char *recorded, bool argument) {
+static bool verdict(Explainer *E, const char *recorded, bool argument) {
   TyCtx *cx = &E->c.cx;
   TyRelation *rel = E->rel;
   E->scratch = (IrDiags){0};
@@ -572,7 +572,6 @@ static bool verdict(Explainer *E, bool generic, const char *recorded, bool argum
     }
     return false;
   }
-  (void)generic;
   const char *res = rel->nargs ? show(E, rel->args[rel->nargs - 1]) : "()";
   int ninputs = rel->nargs > 1 ? rel->nargs - 1 : rel->nargs;
   TyIdList open = {0};
@@ -589,7 +588,6 @@ static bool verdict(Explainer *E, bool generic, const char *recorded, bool argum
 
 static void explain(Explainer *E, const char *recorded, bool argument) {
   line(E, "%s", relation_text(E));
-  bool generic = false;
   switch (E->id) {
   case TY_REL_BROADCAST:
   case TY_REL_BROADCAST_COMP:
@@ -600,13 +598,12 @@ static void explain(Explainer *E, const char *recorded, bool argument) {
   case TY_REL_BATCH_MATMUL: explain_batch_matmul(E); break;
   case TY_REL_RESHAPE: explain_reshape(E); break;
   default:
-    generic = true;
     line(E, "relay has no step-by-step explanation of %s; here is what it makes of these types (the last is the "
             "result):",
          E->rel->name);
     break;
   }
-  verdict(E, generic, recorded, argument);
+  verdict(E, recorded, argument);
 }
 
 static void start(Explainer *E, TyModule *m, IrDiags *diags, jmp_buf *fail) {
