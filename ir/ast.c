@@ -56,7 +56,7 @@ void ir_expr_each_child(const IrExpr *e, void (*f)(const IrExpr *child, void *en
 typedef struct {
   IrSpan span;
   const void *best;
-  uint32_t best_len;
+  IrSpan best_span;
 } NodeAt;
 
 static bool covers(IrSpan outer, IrSpan inner) {
@@ -64,7 +64,7 @@ static bool covers(IrSpan outer, IrSpan inner) {
 }
 
 static void consider(NodeAt *at, const void *node, IrSpan span) {
-  if (covers(span, at->span) && (!at->best || span.len <= at->best_len)) at->best = node, at->best_len = span.len;
+  if (covers(span, at->span) && (!at->best || span.len <= at->best_span.len)) at->best = node, at->best_span = span;
 }
 
 static void pattern_at(const IrPattern *p, NodeAt *at) {
@@ -84,9 +84,10 @@ static void node_at(const IrExpr *e, void *env) {
   ir_expr_each_child(e, node_at, at);
 }
 
-const void *ir_expr_node_at(const IrExpr *e, IrSpan span) {
-  NodeAt at = {span, NULL, 0};
+const void *ir_expr_node_at(const IrExpr *e, IrSpan span, IrSpan *found) {
+  NodeAt at = {span, NULL, {0}};
   node_at(e, &at);
+  if (found) *found = at.best_span;
   return at.best;
 }
 

@@ -268,8 +268,8 @@ IrPattern *ir_pattern_new(IrPatKind kind, IrSpan span);
 void ir_expr_each_child(const IrExpr *e, void (*f)(const IrExpr *child, void *env), void *env);
 
 /* The innermost expression or pattern within e whose span covers `span` (where a diagnostic
- * points), or NULL. */
-const void *ir_expr_node_at(const IrExpr *e, IrSpan span);
+ * points), or NULL; its span goes to *found unless found is NULL. */
+const void *ir_expr_node_at(const IrExpr *e, IrSpan span, IrSpan *found);
 
 /* The sequencing variable: `a; b` is `let %_ = a; b`. */
 Sym ir_sym_seq(void);

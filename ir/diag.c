@@ -203,7 +203,7 @@ static void render(IrBuf *out, const IrDiag *d, const Colours *c, int input) {
   for (int i = 0; i < d->notes.len; i++) ir_buf_printf(out, "  %s\n", d->notes.items[i]);
 }
 
-void ir_diag_render(IrBuf *out, const IrDiag *d) { render(out, d, &(Colours){"", "", "", ""}, 0); }
+void ir_diag_render(IrBuf *out, const IrDiag *d, int input) { render(out, d, &(Colours){"", "", "", ""}, input); }
 
 /* Colour only on a terminal that can show it, and not when NO_COLOR is set (no-color.org). */
 static bool wants_colour(FILE *f) {

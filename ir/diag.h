@@ -68,7 +68,8 @@ IrDiag *ir_diag_add(IrDiags *ds, IrDiagKind kind, IrSpan span, const char *fmt, 
 void ir_diag_note(IrDiag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 const char *ir_diag_kind_name(IrDiagKind kind);
-void ir_diag_render(IrBuf *out, const IrDiag *d);
+/* d as ir_diags_print writes it, without colour; input as IrDiags.input (0: none). */
+void ir_diag_render(IrBuf *out, const IrDiag *d, int input);
 /* Renders each to f, in colour when f is a terminal (not when NO_COLOR is set or TERM is dumb). */
 void ir_diags_print(FILE *f, const IrDiags *ds);
 

@@ -1,5 +1,6 @@
 /* The symbol table: open addressing over FNV-1a hashes; symbols live in uncollectable memory
- * because the table itself is the only root that must keep them. */
+ * because the table itself is the only root that must keep them. And the edit distance between
+ * two names, for the hints that say "did you mean". */
 #include "ir/symbol.h"
 
 #include <string.h>
@@ -51,3 +52,20 @@ Sym ir_sym_n(const char *name, size_t len) {
 }
 
 Sym ir_sym(const char *name) { return ir_sym_n(name, strlen(name)); }
+
+int ir_sym_distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 30 || lb > 30) return 99;
+  int d[32][32];
+  for (int i = 0; i <= la; i++) d[i][0] = i;
+  for (int j = 0; j <= lb; j++) d[0][j] = j;
+  for (int i = 1; i <= la; i++)
+    for (int j = 1; j <= lb; j++) {
+      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+        d[i][j] = d[i - 2][j - 2] + 1;
+    }
+  return d[la][lb];
+}

@@ -16,5 +16,8 @@ typedef const IrSymbol *Sym;
 
 Sym ir_sym(const char *name);
 Sym ir_sym_n(const char *name, size_t len);
+/* The edit distance between two names, a swap of two neighbours counting as one edit (`:tpye` is
+ * one from `:type`), for "did you mean"; names longer than 30 bytes are far from everything. */
+int ir_sym_distance(const char *a, const char *b);
 
 #endif

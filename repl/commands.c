@@ -38,7 +38,7 @@ static bool cmd_type(Session *s, const char *arg, bool *quit) {
     if (where) printf("  where %s\n", where);
   }
   fflush(stdout);
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   return x.fn != NULL;
 }
 
@@ -51,7 +51,7 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   IrDiags diags = {0};
   IrParseResult r = ir_parse_type(ir_source_new("<repl>", arg, strlen(arg)), &s->parse, &diags);
   const char *kind = r.type ? ty_describe_kind(s->module, r.type, &diags) : NULL;
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   if (!kind) return false;
   printf("%s : %s\n", arg, kind);
   return true;
@@ -60,7 +60,7 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
 /* The node of e that a checking error (the first type error in diags) is about, or NULL. */
 static const void *failing_node(const IrExpr *e, const IrDiags *diags) {
   for (const IrDiag *d = diags->first; d; d = d->next)
-    if (d->kind == IR_DIAG_TYPE) return ir_expr_node_at(e, d->span);
+    if (d->kind == IR_DIAG_TYPE) return ir_expr_node_at(e, d->span, NULL);
   return NULL;
 }
 
@@ -84,7 +84,7 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   else if (e && x.partial.count) ir_print_expr_partial(&b, e, &x.partial, failing_node(e, &diags));
   if (b.len) puts(b.data);
   fflush(stdout);
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   return x.fn != NULL;
 }
 
@@ -108,7 +108,7 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    ir_diags_print(stderr, &diags);
+    session_report(s, &diags);
     fputs("<repl>: out of memory while explaining\n", stderr);
     return false;
   }
@@ -122,7 +122,7 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
     text = r.rel ? ty_explain_relation(s->module, r.rel, &diags) : NULL;
   }
   ir_trap_pop(&trap);
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   if (text) fputs(text, stdout);
   return text != NULL;
 }
@@ -321,9 +321,17 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- :trace */
 
+/* Whether word is a local variable (`%x`), after saying that `command` takes globals (`what`). */
+static bool local_variable(const char *word, const char *command, const char *what) {
+  if (word[0] != '%') return false;
+  fprintf(stderr, "<repl>: `%s` is a local variable: %s %s global functions (@name)\n", word, command, what);
+  return true;
+}
+
 /* The global that a :trace argument names (`@f`, or `f` when no constructor or operator has that
  * name), or NULL after saying why it cannot be traced. */
 static const IrTDef *traceable(Session *s, const char *word) {
+  if (local_variable(word, ":trace", "traces")) return NULL;
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && ir_symmap_get(&s->ctors, sym)) {
@@ -378,6 +386,7 @@ static bool untrace_name(Session *s, Sym name) {
 }
 
 static bool untrace_one(Session *s, const char *word) {
+  if (local_variable(word, ":untrace", "stops tracing")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   if (!untrace_name(s, ir_sym(name))) {
     fprintf(stderr, "<repl>: `@%s` is not traced (:trace lists what is)\n", name);
@@ -427,6 +436,7 @@ static bool cmd_graph(Session *s, const char *arg, bool *quit) {
     fputs("<repl>: :graph takes @name and at most one file name\n", stderr);
     return false;
   }
+  if (local_variable(word, ":graph", "draws")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && (ir_symmap_get(&s->ctors, sym) || ir_op_lookup(name, strlen(name)) >= 0)) {
@@ -492,30 +502,11 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* The edit distance between two short strings, a swap of two neighbours counting as one edit
- * (`:tpye` is one from `:type`): for "did you mean". */
-static int distance(const char *a, const char *b) {
-  int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > 30 || lb > 30) return 99;
-  int d[32][32];
-  for (int i = 0; i <= la; i++) d[i][0] = i;
-  for (int j = 0; j <= lb; j++) d[0][j] = j;
-  for (int i = 1; i <= la; i++)
-    for (int j = 1; j <= lb; j++) {
-      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
-        d[i][j] = d[i - 2][j - 2] + 1;
-    }
-  return d[la][lb];
-}
-
 /* An unknown command: the one it is a typo of (one edit away), else the list of them all. */
 static void unknown_command(const char *word) {
   const char *close = NULL;
   for (int i = 0; i < NCOMMANDS && !close; i++)
-    if (distance(word, commands[i].name) <= 1) close = commands[i].name;
+    if (ir_sym_distance(word, commands[i].name) <= 1) close = commands[i].name;
   if (close) {
     fprintf(stderr, "<repl>: unknown command `%s`; did you mean %s? (:help lists them)\n", word, close);
     return;
@@ -527,6 +518,11 @@ static void unknown_command(const char *word) {
 }
 
 const char *repl_command_names(int i) { return i < NCOMMANDS ? commands[i].name : NULL; }
+
+const char *repl_command_help(int i) {
+  const Command *c = &commands[i];
+  return ir_printf("%s%s%s", c->arg, *c->arg ? ": " : "", c->help);
+}
 
 bool repl_command(Session *s, const char *line, bool *quit) {
   size_t len = strcspn(line, " \t\n");

@@ -9,5 +9,7 @@
 bool repl_command(Session *s, const char *line, bool *quit);
 /* The i-th command's name (`:type`), or NULL past the last: for completion. */
 const char *repl_command_names(int i);
+/* The i-th command's argument and help line (`EXPR: the type of an expression`). */
+const char *repl_command_help(int i);
 
 #endif

@@ -9,6 +9,7 @@
 #include "repl/graph.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -348,12 +349,28 @@ const char *repl_graph_dot(Session *s, Sym name) {
 
 /* ---------------------------------------------------------------- rendering */
 
+/* Whether file can be written, said in relay's words rather than dot's (a file made to find out is
+ * removed again: without `dot` nothing is left behind). */
+static bool writable(const char *file) {
+  int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  bool made = fd >= 0;
+  if (fd < 0 && errno == EEXIST) fd = open(file, O_WRONLY);
+  if (fd < 0) {
+    fprintf(stderr, "<repl>: cannot write %s: %s\n", file, strerror(errno));
+    return false;
+  }
+  close(fd);
+  if (made) unlink(file);
+  return true;
+}
+
 bool repl_graph_render(const char *dot, const char *file) {
   const char *ext = strrchr(file, '.');
   if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png") && strcmp(ext, ".pdf"))) {
     fprintf(stderr, "<repl>: :graph writes FILE.svg, FILE.png or FILE.pdf, not `%s`\n", file);
     return false;
   }
+  if (!writable(file)) return false;
   int fds[2];
   if (pipe(fds) != 0) {
     fprintf(stderr, "<repl>: cannot run dot: %s\n", strerror(errno));

@@ -12,7 +12,8 @@
 
 #include <editline/readline.h>
 
-#include "repl/commands.h"
+#include "repl/complete.h"
+#include "repl/input.h"
 #include "repl/repl.h"
 #include "repl/session.h"
 
@@ -90,60 +91,22 @@ static const char *history_path(void) {
 
 /* ---------------------------------------------------------------- completion */
 
-/* The candidates so far: those that start with the word, each once (a map of the names seen, so
- * that a data type of 100,000 constructors completes at once). */
-typedef struct {
-  IR_VEC(const char *) names;
-  IrSymMap seen;
-  const char *prefix;
-  size_t len;
-} Candidates;
-
 /* The REPL's completion state, in one object: libedit's readline-compatible callbacks
  * (rl_attempted_completion_function, rl_completion_matches' generator) take no context argument,
  * so they reach it as this one instance. */
 static struct {
-  Session *session; /* the session whose names complete */
-  Candidates found; /* for the word being completed (complete_word's state 0 fills it) */
-  int next;         /* the next of them to hand to libedit */
+  Session *session;       /* the session whose names complete */
+  ReplCandidate *found;   /* for the word being completed (complete_word's state 0 fills it) */
+  int n, next;            /* how many, and the next of them to hand to libedit */
 } completion;
 
-static void offer(Candidates *c, const char *name) {
-  if (strncmp(name, c->prefix, c->len) != 0) return;
-  Sym key = ir_sym(name);
-  if (ir_symmap_get(&c->seen, key)) return;
-  ir_symmap_put(&c->seen, key, (void *)name);
-  IR_VEC_PUSH(c->names, name);
-}
-
-/* Candidates for the word being completed: commands after `:`, globals after `@`, the session's
- * bindings after `%`, file names after :load, else constructors, data types and operators. */
+/* Candidates for the word being completed (complete.c). */
 static char *complete_word(const char *text, int state) {
-  Candidates *c = &completion.found;
-  const Session *s = completion.session;
   if (state == 0) {
-    *c = (Candidates){.prefix = text, .len = strlen(text)};
+    completion.n = repl_complete(completion.session, text, &completion.found);
     completion.next = 0;
-    if (text[0] == ':') {
-      for (int i = 0; repl_command_names(i); i++) offer(c, repl_command_names(i));
-    } else if (text[0] == '@') {
-      for (int i = 0; i < s->items.len; i++)
-        if (s->items.items[i]->kind == IR_ITEM_DEF) offer(c, ir_printf("@%s", s->items.items[i]->name->name));
-    } else if (text[0] == '%') {
-      const IrTDef *const *bindings;
-      int n = ty_bindings(s->module, &bindings);
-      for (int i = 0; i < n; i++) offer(c, ir_printf("%%%s", bindings[i]->name->name));
-    } else {
-      for (int i = 0; i < s->items.len; i++) {
-        const IrItem *it = s->items.items[i];
-        if (it->kind != IR_ITEM_DATA) continue;
-        offer(c, it->name->name);
-        for (int k = 0; k < it->data.nctors; k++) offer(c, it->data.ctors[k].name->name);
-      }
-      for (int i = 0; i < IR_OP_COUNT; i++) offer(c, ir_ops[i].name);
-    }
   }
-  return completion.next < c->names.len ? strdup(c->names.items[completion.next++]) : NULL; /* libedit frees it */
+  return completion.next < completion.n ? strdup(completion.found[completion.next++].name) : NULL; /* libedit frees it */
 }
 
 static char **complete(const char *text, int start, int end) {
@@ -169,108 +132,40 @@ static void setup_line_editing(Session *s) {
 
 /* ---------------------------------------------------------------- the loop */
 
-typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE, INPUT_COMMENT } InputResult;
-
-/* Runs an input: a command, or a chunk of definitions and expressions. With more_may_come, a
- * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): the loop reads more lines; one
- * of comments only is INPUT_COMMENT: they may document a definition on the next line (:doc). */
-static InputResult run_input(Session *s, const IrBuf *text, bool more_may_come, bool *quit) {
-  const char *t = text->data + strspn(text->data, " \t\n");
-  if (t[0] == ':') return repl_command(s, t, quit) ? INPUT_OK : INPUT_FAILED;
-  bool incomplete = false;
-  IrTProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, more_may_come, &incomplete);
-  if (!prog) return more_may_come && incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
-  if (more_may_come && prog->nitems == 0) return INPUT_COMMENT;
-  return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
-}
-
-/* The loop's state between lines: the input read so far, whether it is a :{ ... :} block, whether
- * it is only comments so far (which a blank line or a command drops, as Python's REPL), and (on a
- * terminal) the lines typed for it, as they were typed: the history entry it will make. */
+/* The loop's state between lines: the input being gathered (input.c) and whether it is on a
+ * terminal (with history). */
 typedef struct {
-  bool tty, block, quit, comments;
-  IrBuf input, entry;
+  bool tty;
+  ReplInput in;
 } Loop;
 
-/* The input's lines become one history entry (a multi-line definition, or a block with its :{ and
- * :}), as Julia's and utop's: Up recalls it whole. libedit's history file escapes the newlines in
- * it (strvis), so it comes back whole in the next session too. */
-static void forget_entry(Loop *L) {
-  L->entry.len = 0;
-  L->entry.data[0] = '\0';
-}
-
-static void remember(Loop *L) {
-  if (!L->entry.len) return;
-  add_history(L->entry.data); /* copies it */
-  forget_entry(L);
-}
-
-/* Takes one line of an input; once the input is complete, runs it. */
-static void take_line(Session *s, Loop *L, const char *line, size_t len) {
-  size_t lead = strspn(line, " \t");
-  const char *t = line + lead;
-  size_t tlen = len - lead;
-  if (L->comments && (tlen == 0 || *t == ':')) { /* the comments document nothing: drop them */
-    ir_buf_init(&L->input);
-    L->comments = false;
-    forget_entry(L);
-  }
-  if (L->tty) {
-    if (L->entry.len) ir_buf_putc(&L->entry, '\n');
-    ir_buf_putn(&L->entry, line, len);
-  }
-  if (!L->block && L->input.len == 0) {
-    if (tlen == 0) { /* an empty line between inputs */
-      forget_entry(L);
-      return;
-    }
-    if (tlen == 2 && !memcmp(t, ":{", 2)) {
-      L->block = true;
-      return;
-    }
-  }
-  bool ends_block = L->block && tlen == 2 && !memcmp(t, ":}", 2);
-  if (!ends_block) {
-    ir_buf_putn(&L->input, line, len);
-    ir_buf_putc(&L->input, '\n');
-  }
-  if (L->block && !ends_block) return;
-  L->block = false;
-  InputResult r = run_input(s, &L->input, !ends_block, &L->quit);
-  L->comments = r == INPUT_COMMENT;
-  if (r == INPUT_INCOMPLETE || r == INPUT_COMMENT) return; /* wait for the rest */
-  if (r == INPUT_FAILED) s->failed = true;
-  remember(L);
-  s->input++;
-  forget_interrupt();
-  fflush(stdout);
-  ir_buf_init(&L->input);
+/* An input's lines become one history entry (a multi-line definition, or a block with its :{ and
+ * :}): Up recalls it whole. libedit's history file escapes the newlines in it (strvis), so it
+ * comes back whole in the next session too. */
+static void remember(const char *entry) {
+  if (entry) add_history(entry); /* copies it */
 }
 
 /* Reads a line and takes it; false at the end of the input. A history entry of several lines comes
  * back from libedit as one line with newlines in it: its lines are taken in turn, as if typed. */
 static bool read_and_run(Session *s, Loop *L) {
   size_t len = 0;
-  char *line = read_line(L->tty, L->input.len || L->block ? "... " : "relay> ", &len);
-  if (ir_interrupted) { /* Ctrl-C at the prompt: drop the input */
+  char *line = read_line(L->tty, repl_input_pending(&L->in) ? "... " : "relay> ", &len);
+  if (ir_interrupted) { /* Ctrl-C at the prompt: drop the input (it is not remembered) */
     forget_interrupt();
-    ir_buf_init(&L->input);
-    forget_entry(L); /* an interrupted input is not remembered */
-    L->block = L->comments = false;
+    repl_input_drop(&L->in);
     if (L->tty) putchar('\n');
     return true;
   }
   if (!line) {
-    if (L->input.len && run_input(s, &L->input, false, &L->quit) == INPUT_FAILED) s->failed = true; /* says why */
-    remember(L);
+    remember(repl_input_end(s, &L->in));
     return false;
   }
   const char *p = line, *end = line + len;
   for (;;) {
     const char *nl = L->tty ? memchr(p, '\n', (size_t)(end - p)) : NULL;
-    take_line(s, L, p, (size_t)((nl ? nl : end) - p));
-    if (!nl || L->quit) break;
+    remember(repl_input_line(s, &L->in, p, (size_t)((nl ? nl : end) - p)));
+    if (!nl || L->in.quit) break;
     p = nl + 1;
   }
   return true;
@@ -282,15 +177,13 @@ static bool loop_step(Session *s, Loop *L) {
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    L->input = L->entry = (IrBuf){0};
-    L->block = L->comments = false;
+    L->in.text = L->in.entry = (IrBuf){0}; /* what ran out of memory, for the collector */
     s->failed = true;
     s->input++;
     GC_gcollect();
     fprintf(stderr, "error: out of memory (a request for %zu bytes); the input was dropped, the session goes on\n",
             trap.bytes);
-    ir_buf_init(&L->input);
-    ir_buf_init(&L->entry);
+    repl_input_drop(&L->in);
     return true;
   }
   bool more = read_and_run(s, L);
@@ -310,9 +203,8 @@ int session_interact(Session *s) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors stay in order in a transcript */
   }
   Loop loop = {.tty = tty};
-  ir_buf_init(&loop.input);
-  ir_buf_init(&loop.entry);
-  while (!loop.quit && loop_step(s, &loop)) {}
+  repl_input_init(&loop.in, tty);
+  while (!loop.in.quit && loop_step(s, &loop)) {}
   if (tty) {
     putchar('\n');
     const char *h = history_path();

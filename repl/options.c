@@ -17,6 +17,7 @@ static const char usage[] =
     "  relay --types FILE    print `@name : type` for every global FILE defines\n"
     "  relay --print FILE    print FILE in canonical form\n"
     "  relay --annot FILE    print FILE annotated with the type of every binding and call\n"
+    "  relay --serve         answer JSON requests, one a line on stdin (docs/serve.md)\n"
     "\n"
     "options:\n"
     "  --no-prelude          start from an empty module\n"
@@ -86,6 +87,8 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
       mode_file = argv[++i];
     } else if (!strcmp(a, "--stack")) {
       if (!parse_stack(argv[++i], o, error)) return false;
+    } else if (!strcmp(a, "--serve")) {
+      if (!set_mode(o, REPL_MODE_SERVE, a, error)) return false;
     } else if (!strcmp(a, "--no-prelude")) {
       o->no_prelude = true;
     } else if (!strcmp(a, "-i")) {
@@ -111,7 +114,11 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
     o->files[o->nfiles++] = mode_file;
   }
   if (o->interactive && o->mode != REPL_MODE_REPL) {
-    *error = "-i cannot be combined with -e, -t, --types, --print or --annot";
+    *error = "-i cannot be combined with -e, -t, --types, --print, --annot or --serve";
+    return false;
+  }
+  if (o->mode == REPL_MODE_SERVE && o->nfiles) {
+    *error = ir_printf("--serve takes no files (`%s`); an eval of `:load FILE` loads one", o->files[0]);
     return false;
   }
   if (o->mode == REPL_MODE_REPL && o->nfiles && !o->interactive) o->mode = REPL_MODE_RUN;

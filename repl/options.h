@@ -13,6 +13,7 @@ typedef enum {
   REPL_MODE_TYPES, /* --types FILE */
   REPL_MODE_PRINT, /* --print FILE */
   REPL_MODE_ANNOT, /* --annot FILE */
+  REPL_MODE_SERVE, /* --serve: JSON requests on stdin (docs/serve.md) */
   REPL_MODE_HELP,
   REPL_MODE_VERSION,
 } ReplMode;

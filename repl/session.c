@@ -18,6 +18,11 @@ void session_init(Session *s) {
   s->parse.ctx = s->module;
 }
 
+void session_report(Session *s, const IrDiags *ds) {
+  if (!s->sink) ir_diags_print(stderr, ds);
+  else if (ds->first) s->sink->diags(s->sink, ds);
+}
+
 /* Out of memory in a phase: the trap landed, so what the phase built is unreachable. */
 static void report_out_of_memory(const IrTrap *trap, const char *name, const char *doing, const char *so) {
   GC_gcollect(); /* what the failed work held, before printing needs memory */
@@ -70,7 +75,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    ir_diags_print(stderr, &diags);
+    session_report(s, &diags);
     report_out_of_memory(&trap, src->name, "loading it", "nothing was changed");
     return NULL;
   }
@@ -89,7 +94,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
                                       : ty_check_program(s->module, r.program, &diags);
   bool ok = tp != NULL;
   if (ok || !(quiet_if_incomplete && r.incomplete)) {
-    ir_diags_print(stderr, &diags);
+    session_report(s, &diags);
     keep_type_error(s, &diags);
     if (!ok) note_failed_def(s, r.program, &diags);
   }
@@ -160,7 +165,7 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    ir_diags_print(stderr, &diags);
+    session_report(s, &diags);
     report_out_of_memory(&trap, name, "checking it", "nothing was changed");
     return NULL;
   }
@@ -170,7 +175,7 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   IrType *t = NULL;
   IrTFn *fn = r.expr ? ty_check_expression(s->module, r.expr, &t, &diags) : NULL;
   ir_trap_pop(&trap);
-  ir_diags_print(stderr, &diags);
+  session_report(s, &diags);
   keep_type_error(s, &diags);
   if (expr) *expr = fn;
   return fn ? t : NULL;
@@ -183,7 +188,7 @@ bool session_explore_expression(Session *s, const char *name, const char *text, 
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    ir_diags_print(stderr, diags);
+    session_report(s, diags);
     *diags = (IrDiags){0};
     report_out_of_memory(&trap, name, "checking it", "nothing was changed");
     return false;
@@ -246,7 +251,7 @@ bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
   sigaction(SIGINT, &old, NULL);
   fflush(stdout);
   if (!ok && s->repl && rt_was_interrupted()) fputs("Interrupted.\n", stderr); /* as GHCi says it */
-  else ir_diags_print(stderr, &diags);
+  else session_report(s, &diags);
   return ok;
 }
 
@@ -284,6 +289,19 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
     report_out_of_memory(&trap, "relay", "printing a value", "the rest is not run");
     return false;
   }
+  IrBuf timing;
+  ir_buf_init(&timing);
+  if (s->timing) {
+    double t = seconds_taken;
+    ir_buf_printf(&timing, t < 1 ? "(%.2f ms, " : "(%.2f s, ", t < 1 ? t * 1e3 : t);
+    if (bytes < 1000000) ir_buf_printf(&timing, "%.1f kB allocated)", (double)bytes / 1e3);
+    else ir_buf_printf(&timing, "%.1f MB allocated)", (double)bytes / 1e6);
+  }
+  if (s->sink) {
+    s->sink->value(s->sink, it, v, s->timing ? timing.data : NULL);
+    ir_trap_pop(&trap);
+    return true;
+  }
   IrBuf out;
   ir_buf_init(&out);
   if (repl_style) {
@@ -292,12 +310,7 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   } else {
     rt_print_value(&out, v);
   }
-  if (s->timing) {
-    double t = seconds_taken;
-    ir_buf_printf(&out, t < 1 ? "\n(%.2f ms, " : "\n(%.2f s, ", t < 1 ? t * 1e3 : t);
-    if (bytes < 1000000) ir_buf_printf(&out, "%.1f kB allocated)", (double)bytes / 1e3);
-    else ir_buf_printf(&out, "%.1f MB allocated)", (double)bytes / 1e6);
-  }
+  if (s->timing) ir_buf_printf(&out, "\n%s", timing.data);
   ir_trap_pop(&trap);
   puts(out.data);
   fflush(stdout);
@@ -311,6 +324,11 @@ static bool show_definition(Session *s, const IrTItem *it) {
   if (setjmp(trap.jb) != 0) {
     report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
     return false;
+  }
+  if (s->sink) {
+    s->sink->definition(s->sink, it);
+    ir_trap_pop(&trap);
+    return true;
   }
   IrBuf out;
   ir_buf_init(&out);

@@ -9,6 +9,16 @@
 #include "runtime/runtime.h"
 #include "typing/typing.h"
 
+/* Where a session's answers go instead of the terminal: relay --serve collects them into its
+ * responses (serve.c). With no sink, results are printed on stdout as the REPL shows them and
+ * diagnostics on stderr. Other messages are printed either way (--serve captures them). */
+typedef struct SessionSink {
+  void (*diags)(struct SessionSink *sink, const IrDiags *ds); /* a phase's diagnostics, in order */
+  /* a top-level expression's value or a binding's (it->def), `timing` the :set timing line or NULL */
+  void (*value)(struct SessionSink *sink, const IrTItem *it, RtValue v, const char *timing);
+  void (*definition)(struct SessionSink *sink, const IrTItem *it); /* a definition or data declaration */
+} SessionSink;
+
 typedef struct Session {
   TyModule *module;
   RtProgram *program; /* what the module's definitions compiled to */
@@ -40,9 +50,12 @@ typedef struct Session {
   } failed_def;
   const IrDiag *last_type_error; /* the newest type error reported, for :explain (its detail: the
                                     failed relation), or NULL */
+  SessionSink *sink; /* NULL: the terminal */
 } Session;
 
 void session_init(Session *s);
+/* Reports diagnostics: to the sink, or printed on stderr. */
+void session_report(Session *s, const IrDiags *ds);
 /* Loads the Prelude embedded in the binary (prelude/prelude.h); false, after printing the
  * diagnostics, if it does not check (the tests make sure it does). */
 bool session_load_prelude(Session *s);

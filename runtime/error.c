@@ -119,6 +119,7 @@ void rt_error(const IrExpr *e, const char *fmt, ...) {
 /* ---------------------------------------------------------------- the stack and interrupts */
 
 void rt_interrupt(void) {
+  rt_state.interrupts++;
   ir_interrupted = 1;
   rt_state.stack_limit = UINTPTR_MAX; /* the next call's stack compare fails: rt_check_stack */
 }
@@ -129,6 +130,8 @@ void rt_interrupt_clear(void) {
 }
 
 bool rt_was_interrupted(void) { return rt_state.raised.interrupted; }
+
+unsigned rt_interrupt_count(void) { return (unsigned)rt_state.interrupts; }
 
 /* The deepest address evaluation may use, leaving room for kernels, printing and the collector. */
 enum { STACK_MARGIN = 32 << 20 };

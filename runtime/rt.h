@@ -277,6 +277,7 @@ typedef struct RtState {
    * stack's floor, or UINTPTR_MAX once Ctrl-C has tripped it (rt_interrupt), so that the same
    * compare notices an interrupt. Written by the SIGINT handler: an aligned word. */
   volatile uintptr_t stack_limit;
+  volatile sig_atomic_t interrupts; /* how many times rt_interrupt was called (relay --serve's "interrupted") */
   uintptr_t stack_floor; /* below this address, a call raises "stack overflow" */
   RtTrap *trap;
   RtValue tail_args[RT_MAX_TAIL_ARGS];

@@ -104,6 +104,9 @@ void rt_interrupt(void);
 void rt_interrupt_clear(void);
 /* Whether the last evaluation that failed stopped because of an interrupt. */
 bool rt_was_interrupted(void);
+/* How many interrupts have been asked for (rt_interrupt) since start-up: a request of relay
+ * --serve was interrupted when the count moved while it ran. */
+unsigned rt_interrupt_count(void);
 
 /* ---------------------------------------------------------------- printing */
 
@@ -136,6 +139,5 @@ void rt_print_json(IrBuf *out, RtValue v, size_t max_elements);
 bool rt_trace(RtProgram *p, const IrTDef *def, FILE *out);
 /* Stops tracing def; false if it was not traced. */
 bool rt_untrace(RtProgram *p, const IrTDef *def);
-bool rt_traced(const RtProgram *p, const IrTDef *def);
 
 #endif

@@ -56,11 +56,6 @@ void rt_trace_show_value(const CodeTraced *k, int depth, RtValue v) {
   show(k, &b);
 }
 
-bool rt_traced(const RtProgram *p, const IrTDef *def) {
-  const RtFn *fn = rt_global_fn(p, def);
-  return fn && fn->body && fn->body->run == rt_exec_traced;
-}
-
 bool rt_trace(RtProgram *p, const IrTDef *def, FILE *out) {
   RtFn *fn = rt_global_fn(p, def);
   if (!fn || !fn->body || fn->body->run == rt_exec_traced) return false; /* a session binding has no body */

@@ -178,6 +178,19 @@ static const IrItem *enclosing_def(const TyCheck *c, IrSpan span) {
   return NULL;
 }
 
+/* The global of the module or the chunk whose name is one edit from name's (a typo of it), the
+ * first in alphabetical order, or NULL; names under three letters are too short to guess from. */
+static const char *misspelt_global(const TyCheck *c, Sym name) {
+  const char *best = NULL;
+  const IrSymMap *maps[2] = {&c->m->globals, &c->chunk_defs};
+  for (int k = 0; k < 2 && name->len >= 3; k++)
+    for (size_t i = 0; i < maps[k]->cap; i++) {
+      Sym g = maps[k]->keys[i];
+      if (g && ir_sym_distance(name->name, g->name) == 1 && (!best || strcmp(g->name, best) < 0)) best = g->name;
+    }
+  return best;
+}
+
 /* A global named (or called) at e: its typed form refers to the definition it is checked against. */
 static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   Sym name = e->u.name;
@@ -200,7 +213,9 @@ static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **tar
     if (!scheme) {
       const char *hint = NULL;
       const IrItem *user = NULL;
+      const char *close = misspelt_global(c, name);
       if (ir_symmap_get(&c->locals, name)) hint = ir_printf("hint: a local variable is written `%%%s`", name->name);
+      else if (close) hint = ir_printf("hint: did you mean `@%s`?", close);
       else if (e->span.src && e->span.src->input && (user = enclosing_def(c, e->span)))
         hint = ir_printf("hint: an input can use the globals defined before it or in it: define `@%s` and `@%s` in one "
                          "input (or between lines :{ and :})", user->name->name, name->name);

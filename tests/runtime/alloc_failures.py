@@ -5,6 +5,7 @@ For every n over parsing, checking, compiling and evaluating a few REPL sessions
 "out of memory" cleanly (exit 0 or 1, no signal, no internal error) and, when the failure was in an
 input rather than at start-up, answer the next input. TAP; SKIP in release builds.
 Usage: alloc_failures.py RELAY"""
+import json
 import subprocess
 import sys
 
@@ -64,6 +65,43 @@ def real_exhaustion():
             ["status %d, stderr %r" % (p.returncode, p.stderr[-300:])])
 
 
+SERVE_REQUESTS = "".join(json.dumps(r) + "\n" for r in [
+    {"id": 1, "method": "eval", "params": {"text": "def @f(%x : int32) { %x + 1 }\n@f(2)\nlet %t = ones(shape=[3])\n:t @f"}},
+    {"id": 2, "method": "type_at", "params": {"text": "fn(%a : float32) { %a * %a }", "line": 1, "column": 20}},
+    {"id": 3, "method": "complete", "params": {"prefix": "@"}},
+    {"id": 4, "method": "check", "params": {"text": "def @g() { 1 + True }"}},
+    {"id": 5, "method": "eval", "params": {"text": "%t + %t"}},
+])
+
+
+def serve_session():
+    """relay --serve with each allocation failing in turn: past start-up, every request still gets
+    exactly one response line of JSON (an item half-written when memory ran out is dropped whole),
+    with its id, unless memory ran out while the request itself was read (then the id is null)."""
+    def serve(n):
+        return subprocess.run([relay, "--serve", "--no-prelude"], input=SERVE_REQUESTS, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env={"RELAY_FAIL_ALLOC": str(n)}, timeout=60)
+    startup = allocations(["--no-prelude"], "", probe=False)
+    n, problems, tried = startup, [], 0
+    while True:
+        p = serve(n)
+        lines = p.stdout.splitlines()
+        try:
+            answers = [json.loads(line) for line in lines]
+            ids = [a["id"] if a["id"] is not None or "-32603" not in line else i + 1
+                   for i, (a, line) in enumerate(zip(answers, lines))]
+        except ValueError as e:
+            ids = ["not JSON: %s" % e]
+        if p.returncode != 0 or "internal error" in p.stderr or ids != [1, 2, 3, 4, 5]:
+            problems.append("n=%d: status %d, ids %r, stderr %r" % (n, p.returncode, ids, p.stderr[-200:]))
+        tried += 1
+        if "out of memory" not in p.stdout:
+            break
+        n += 1
+    return (not problems, "--serve: %d allocations failed one at a time, each request answered with one JSON line" % tried,
+            problems[:5])
+
+
 def main():
     if "out of memory" not in run(["--no-prelude"], "", 1).stderr:
         ok, name, problems = real_exhaustion()
@@ -74,7 +112,7 @@ def main():
         return 0 if ok else 1
         print("1..0 # SKIP allocation-failure injection is compiled out of this build (NDEBUG)")
         return 0
-    results = [real_exhaustion()]
+    results = [real_exhaustion(), serve_session()]
     for name, args, text in SESSIONS:
         total = allocations(args, text)
         inputs_end = allocations(args, text, probe=False)  # after this, the probe's own allocations

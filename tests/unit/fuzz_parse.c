@@ -116,7 +116,7 @@ static bool try_input(const char *text, bool *parsed) {
   /* Rendering every diagnostic exercises the caret code on odd spans too. */
   IrBuf sink;
   ir_buf_init(&sink);
-  for (const IrDiag *x = d.first; x; x = x->next) ir_diag_render(&sink, x);
+  for (const IrDiag *x = d.first; x; x = x->next) ir_diag_render(&sink, x, 0);
   *parsed = r.program != NULL;
   IrBuf why;
   ir_buf_init(&why);

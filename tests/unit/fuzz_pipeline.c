@@ -769,7 +769,9 @@ static void install_crash_handlers(void) {
 
 /* ---------------------------------------------------------------- the watchdog */
 
-typedef enum { PH_IDLE, PH_CHECK, PH_EVAL } Phase;
+/* PH_PROBE is the probe's evaluation: never interrupted (a collection of a large heap on a loaded
+ * machine can take longer than eval_ms, which made a false finding), only bounded by stop_s. */
+typedef enum { PH_IDLE, PH_CHECK, PH_EVAL, PH_PROBE } Phase;
 
 static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
 static Phase phase;
@@ -819,6 +821,7 @@ static void *watchdog(void *unused) {
     const char *why = NULL;
     if (phase == PH_EVAL && t * 1000 >= (double)eval_ms + (double)stop_s * 1000)
       why = "the evaluation did not stop after its interrupt";
+    if (phase == PH_PROBE && t >= (double)stop_s) why = "the probe's evaluation did not end";
     if (phase == PH_CHECK && t >= (double)check_s && (!session_cpu_known || cpu_since(phase_cpu_start) >= (double)check_s))
       why = "parsing and checking exceeded their time bound (CPU time of the session's thread)";
     if (why) {
@@ -934,7 +937,7 @@ static bool probe_one(Session *s, const char *text, const char *want, IrBuf *why
   RtValue v;
   bool ok = false;
   if (t) {
-    set_phase(PH_EVAL);
+    set_phase(PH_PROBE);
     ok = session_eval(s, e, &v);
     set_phase(PH_IDLE);
   }

@@ -44,7 +44,7 @@ static void check_explored(const char *path, const IrProgram *prog, IrParseOptio
     ir_buf_init(&text);
     const void *mark = NULL;
     for (const IrDiag *e = d.first; e && !mark; e = e->next)
-      if (e->kind == IR_DIAG_TYPE) mark = ir_expr_node_at(it->expr, e->span);
+      if (e->kind == IR_DIAG_TYPE) mark = ir_expr_node_at(it->expr, e->span, NULL);
     if (x.fn) ir_print_expr_typed(&text, x.fn, x.type);
     else ir_print_expr_partial(&text, it->expr, &x.partial, mark);
     IrDiags d2 = {0};
@@ -98,7 +98,7 @@ static void check_file(const char *path) {
     } else {
       IrBuf b;
       ir_buf_init(&b);
-      ir_diag_render(&b, d1.first);
+      ir_diag_render(&b, d1.first, 0);
       tap_ok(false, "%s: does not parse", path);
       tap_diag("%s", b.data);
     }

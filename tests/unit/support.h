@@ -57,7 +57,7 @@ static bool round_trips(const IrProgram *prog, IrBuf *why) {
   IrParseResult r = ir_parse_program(ir_source_new("<printed>", p1.data, p1.len), NULL, &d);
   if (!r.program) {
     ir_buf_puts(why, "the printed form does not parse:\n");
-    ir_diag_render(why, d.first);
+    ir_diag_render(why, d.first, 0);
     ir_buf_printf(why, "printed:\n%s", p1.data);
     return false;
   }

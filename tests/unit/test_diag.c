@@ -16,7 +16,7 @@ static const char *render(const char *text, uint32_t off, uint32_t len, const ch
   if (note) ir_diag_note(d, "%s", note);
   IrBuf b;
   ir_buf_init(&b);
-  ir_diag_render(&b, d);
+  ir_diag_render(&b, d, 0);
   return b.data;
 }
 
@@ -39,7 +39,7 @@ int main(void) {
   ir_diag_add(&ds, IR_DIAG_WARNING, (IrSpan){0}, "careful");
   IrBuf b;
   ir_buf_init(&b);
-  ir_diag_render(&b, ds.first);
+  ir_diag_render(&b, ds.first, 0);
   tap_is_str(b.data, "<relay>: type error: no place\n", "a diagnostic without a source position");
   tap_ok(ds.errors == 1 && ds.warnings == 1, "errors and warnings are counted apart");
   tap_is_str(ir_diag_kind_name(IR_DIAG_RUNTIME), "run-time error", "the run-time error kind");
