@@ -499,7 +499,7 @@ static IrType *parse_type_inner(Parser *P) {
     return ir_type_tuple(fs.len, fs.items, span_from(P, t->span));
   }
   if (at(P, IR_TOK_QUESTION)) {
-    error_at(P, t, "leave the annotation out to let the checker infer it",
+    error_at(P, t, "for a type the checker finds, write `_` (or leave the annotation out)",
              "`?` stands for an unknown dimension, not a type");
   }
   if (!at(P, IR_TOK_IDENT)) error_at(P, t, NULL, "expected a type, found %s", describe(t));
@@ -1087,6 +1087,10 @@ static IrExpr *parse_hole(Parser *P) {
                "`%s` cannot name a hole", n->sym->name);
     e->u.name = n->sym;
     e->span = span_from(P, q->span);
+  } else if (cur(P)->kind >= IR_TOK_KW_DEF && cur(P)->kind <= IR_TOK_KW_CASE && !cur(P)->space_before) {
+    /* a keyword: token.def lists them together */
+    error_at(P, cur(P), "a hole is named by `?` and a name that is no keyword, as in `?w1`",
+             "`%s` is a keyword, so it cannot name a hole", cur(P)->sym->name);
   } else if (at(P, IR_TOK_QUESTION) && !cur(P)->space_before) {
     error_at(P, cur(P), "a hole is one `?`, or `?name`", "`??` is not a hole");
   } else if (at(P, IR_TOK_NUMBER) && !cur(P)->space_before) {

@@ -180,15 +180,18 @@ IrType *ty_annotation(TyCheck *c, IrType *written, IrKind kind) { return convert
 bool ty_is_wildcard(const IrType *t) { return t->kind == IR_TYPE_VAR && !strcmp(t->u.var.name->name, "_"); }
 
 static void find_wildcard(IrType **slot, void *found) {
-  if (ty_is_wildcard(*slot)) *(bool *)found = true;
-  else if (!*(bool *)found) ty_each_child(*slot, find_wildcard, found);
+  if (ty_is_wildcard(*slot)) *(IrType **)found = *slot;
+  else if (!*(IrType **)found) ty_each_child(*slot, find_wildcard, found);
 }
 
-bool ty_has_wildcard(IrType *t) {
-  bool found = false;
+/* The first `_` in t, or NULL. */
+static IrType *wildcard_in(IrType *t) {
+  IrType *found = NULL;
   find_wildcard(&t, &found);
   return found;
 }
+
+bool ty_has_wildcard(IrType *t) { return wildcard_in(t) != NULL; }
 
 IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   int id = ty_relation_find(r.name);
@@ -213,7 +216,8 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   }
   int arity = ty_relation_arity((TyRelId)id);
   if (arity >= 0 && r.nargs != arity)
-    ty_fail(c, r.span, "%s relates %d types, but %d are given here", r.name->name, arity, r.nargs);
+    ty_fail(c, r.span, "%s relates %d type%s, but %d %s given here", r.name->name, arity, arity == 1 ? "" : "s", r.nargs,
+            r.nargs == 1 ? "is" : "are");
   int lo, hi;
   bool required[IR_A_COUNT];
   bool of_ops = ty_relation_needs((TyRelId)id, &lo, &hi, required);
@@ -244,6 +248,12 @@ void ty_check_data(TyCheck *c, const IrData *d, IrTCtor *out) {
     f->u.func.ntparams = d->ntparams;
     f->u.func.tparams = d->tparams;
     f->u.func.nargs = k->nargs;
+    for (int j = 0; j < k->nargs; j++) { /* a hole here would outlive the checking that made it */
+      IrType *w = wildcard_in(k->args[j]);
+      if (w)
+        ty_fail_notes(c, w->span, TY_NOTES("hint: a field of any type is a type parameter, as in `data Foo<a> { Bar(a) }`"),
+                      "a constructor's field cannot be `_`: its type is written out");
+    }
     f->u.func.args = convert_all(c, k->nargs, k->args, IR_KIND_TYPE);
     f->u.func.ret = self;
     out[i] = (IrTCtor){k, f};

@@ -64,6 +64,8 @@ typedef struct TyHole {
   IrType *type;
   int nscope, nhidden;
   TyLocal **scope;
+  int ntparams; /* the type parameters in scope there (declared ones, rigid) */
+  IrTypeParam *tparams;
 } TyHole;
 
 typedef struct TyCheck {

@@ -207,19 +207,7 @@ static const char *ints_text(const IrAttrValue *a) {
 }
 
 /* `Broadcast(Tensor[(2, 3), float32], Tensor[(3), float32], _a)` with its attributes as written. */
-static const char *relation_text(Explainer *E) {
-  TyRelation *rel = E->rel;
-  IrBuf b;
-  ir_buf_init(&b);
-  ir_buf_printf(&b, "%s(", rel->name);
-  for (int i = 0; i < rel->nargs; i++) ir_buf_printf(&b, "%s%s", i ? ", " : "", show(E, rel->args[i]));
-  for (int i = 0; i < rel->nattrs; i++) {
-    ir_buf_printf(&b, "%s%s=", rel->nargs || i ? ", " : "", rel->written[i].key->name);
-    ir_print_attr_value(&b, &rel->written[i].val);
-  }
-  ir_buf_putc(&b, ')');
-  return b.data;
-}
+static const char *relation_text(Explainer *E) { return ty_relation_text(&E->c.cx, E->rel, &E->names); }
 
 /* ---------------------------------------------------------------- Broadcast */
 
@@ -298,10 +286,16 @@ static void explain_broadcast(Explainer *E) {
     return;
   }
   IrType *da = prune(E, t[0]->u.tensor.dtype), *db = prune(E, t[1]->u.tensor.dtype);
-  if (da->kind == IR_TYPE_DTYPE && db->kind == IR_TYPE_DTYPE && !ir_dtype_eq(da->u.dtype, db->u.dtype)) {
-    line(E, "the element types must be one type, but they are %s and %s  ✗", show(E, da), show(E, db));
+  const char *A = show(E, da), *B = show(E, db);
+  /* Made one type first, as the relation does: a literal's open base type cannot become every
+   * other (`1 + True`, an int32 tensor plus 1.5). */
+  bool differ = da->kind == IR_TYPE_DTYPE && db->kind == IR_TYPE_DTYPE ? !ir_dtype_eq(da->u.dtype, db->u.dtype)
+                : (da->kind == IR_TYPE_HOLE || db->kind == IR_TYPE_HOLE) && !ty_unify(&E->c.cx, da, db, NULL);
+  if (differ) {
+    line(E, "the element types must be one type, but they are %s and %s  ✗", A, B);
     return;
   }
+  da = prune(E, da);
   bool ints = E->id == TY_REL_BROADCAST_SHIFT || E->id == TY_REL_BROADCAST_BITWISE;
   if (ints && da->kind == IR_TYPE_DTYPE && da->u.dtype.code != IR_DT_INT && da->u.dtype.code != IR_DT_UINT &&
       !(E->id == TY_REL_BROADCAST_BITWISE && da->u.dtype.code == IR_DT_BOOL)) { /* checked before the shapes */
@@ -496,8 +490,8 @@ static void explain_reshape(Explainer *E) {
   IrBuf factors;
   ir_buf_init(&factors);
   for (int i = 0; i < r; i++) ir_buf_printf(&factors, "%s%s", i ? " * " : "", show(E, s->u.shape.dims[i]));
-  line(E, "  input %s: %s%s elements", show(E, s), r > 1 && strcmp(factors.data, count) ? ir_printf("%s = ", factors.data) : "",
-       count);
+  line(E, "  input %s: %s%s element%s", show(E, s), r > 1 && strcmp(factors.data, count) ? ir_printf("%s = ", factors.data) : "",
+       count, strcmp(count, "1") ? "s" : "");
   bool plain = true;
   for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0;
   if (plain) {
@@ -510,7 +504,7 @@ static void explain_reshape(Explainer *E) {
       big |= __builtin_mul_overflow(n, ns->ints[j], &n);
     }
     line(E, "  newshape=%s: %s%s", ints_text(ns), ns->n > 1 ? ir_printf("%s = ", f.data) : "",
-         big ? "more elements than int64 counts" : ir_printf("%lld elements", (long long)n));
+         big ? "more elements than int64 counts" : ir_printf("%lld element%s", (long long)n, n == 1 ? "" : "s"));
     return;
   }
   line(E, "  newshape=%s, code by code (TVM's codes):", ints_text(ns));
@@ -558,7 +552,7 @@ static void explain_reshape(Explainer *E) {
 
 /* Runs the relation (and what it wakes) to a fixpoint and says what came of it. Returns false when
  * it failed. */
-static bool verdict(Explainer *E, bool generic, const char *recorded, bool argument) {
+static bool verdict(Explainer *E, const char *recorded, bool argument) {
   TyCtx *cx = &E->c.cx;
   TyRelation *rel = E->rel;
   E->scratch = (IrDiags){0};
@@ -578,7 +572,6 @@ static bool verdict(Explainer *E, bool generic, const char *recorded, bool argum
     }
     return false;
   }
-  (void)generic;
   const char *res = rel->nargs ? show(E, rel->args[rel->nargs - 1]) : "()";
   int ninputs = rel->nargs > 1 ? rel->nargs - 1 : rel->nargs;
   TyIdList open = {0};
@@ -595,7 +588,6 @@ static bool verdict(Explainer *E, bool generic, const char *recorded, bool argum
 
 static void explain(Explainer *E, const char *recorded, bool argument) {
   line(E, "%s", relation_text(E));
-  bool generic = false;
   switch (E->id) {
   case TY_REL_BROADCAST:
   case TY_REL_BROADCAST_COMP:
@@ -606,13 +598,12 @@ static void explain(Explainer *E, const char *recorded, bool argument) {
   case TY_REL_BATCH_MATMUL: explain_batch_matmul(E); break;
   case TY_REL_RESHAPE: explain_reshape(E); break;
   default:
-    generic = true;
     line(E, "relay has no step-by-step explanation of %s; here is what it makes of these types (the last is the "
             "result):",
          E->rel->name);
     break;
   }
-  verdict(E, generic, recorded, argument);
+  verdict(E, recorded, argument);
 }
 
 static void start(Explainer *E, TyModule *m, IrDiags *diags, jmp_buf *fail) {
@@ -673,9 +664,24 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
     ty_fail(c, r.span, "unknown type relation `%s`; :info add shows an operator's relation (Broadcast), and "
                        ":explain add(...) works too",
             r.name->name);
-  if (r.nargs < 0)
-    ty_fail(c, r.span, "give the relation's argument types: %s(%s)", r.name->name,
-            op >= 0 ? "Tensor[(2, 3), float32], ..." : "Tensor[(2, 3), float32], Tensor[(3), float32]");
+  if (r.nargs < 0) { /* an example of what to write: Broadcast's, else the relation's arity */
+    const char *example = "Tensor[(2, 3), float32], ...", *after = "";
+    int arity = op < 0 ? ty_relation_arity((TyRelId)id) : 0;
+    bool broadcast = id == TY_REL_BROADCAST || id == TY_REL_BROADCAST_COMP || id == TY_REL_BROADCAST_SHIFT ||
+                     id == TY_REL_BROADCAST_BITWISE;
+    if (op < 0 && broadcast) {
+      example = "Tensor[(2, 3), float32], Tensor[(3), float32]";
+    } else if (op < 0 && arity < 0) {
+      example = "TYPE, ..., RESULT";
+    } else if (op < 0) {
+      IrBuf b;
+      ir_buf_init(&b);
+      for (int i = 0; i + 1 < arity; i++) ir_buf_puts(&b, "TYPE, ");
+      ir_buf_puts(&b, "RESULT");
+      example = b.data, after = ", where the result may be left out";
+    }
+    ty_fail(c, r.span, "give the relation's argument types: %s(%s)%s", r.name->name, example, after);
+  }
   const IrOpAttrs *decoded = &ir_op_attrs_none;
   if (op >= 0) { /* an operator: its relation, its attributes, its name in the messages */
     const IrOpInfo *info = &ir_ops[op];
@@ -706,8 +712,10 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
   } else {
     int arity = ty_relation_arity((TyRelId)id);
     if (arity > 0 && r.nargs != arity && r.nargs != arity - 1)
-      ty_fail(c, r.span, "%s relates %d types (the last, the result, may be left out), but %d %s given here", r.name->name,
-              arity, r.nargs, r.nargs == 1 ? "is" : "are");
+      ty_fail(c, r.span, "%s relates %s, but %d %s given here", r.name->name,
+              arity == 1 ? "1 type (the result, which may be left out)"
+                         : ir_printf("%d types (the last, the result, may be left out)", arity),
+              r.nargs, r.nargs == 1 ? "is" : "are");
     if (arity > 0 && r.nargs == arity - 1) { /* the result left out: whatever the relation makes it */
       IrType **args = IR_NEW_ARRAY(IrType *, arity);
       ir_copy(args, r.args, sizeof(IrType *) * (size_t)r.nargs);

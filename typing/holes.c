@@ -21,7 +21,7 @@ static int by_order(const void *a, const void *b) {
 }
 
 void ty_hole(TyCheck *c, IrTExpr *node) {
-  TyHole h = {node, node->type, 0, 0, NULL};
+  TyHole h = {.node = node, .type = node->type};
   if (c->holes_reported + c->holes.len < MAX_DESCRIBED) {
     IR_VEC(TyLocal *) scope = {0};
     for (size_t i = 0; i < c->locals.cap; i++) { /* the innermost binding of each name in scope */
@@ -33,6 +33,9 @@ void ty_hole(TyCheck *c, IrTExpr *node) {
     h.nhidden = scope.len - h.nscope;
     h.scope = IR_NEW_ARRAY(TyLocal *, h.nscope > 0 ? h.nscope : 1);
     for (int j = 0; j < h.nscope; j++) h.scope[j] = scope.items[h.nhidden + j];
+    h.ntparams = c->tparams.len;
+    h.tparams = IR_NEW_ARRAY(IrTypeParam, h.ntparams > 0 ? h.ntparams : 1);
+    ir_copy(h.tparams, c->tparams.items, sizeof(IrTypeParam) * (size_t)h.ntparams);
   }
   IR_VEC_PUSH(c->holes, h);
 }
@@ -126,14 +129,7 @@ static void describe(TyCheck *c, const TyHole *h) {
     TyRelation *rel = cx->rels.items[rels.items[i]];
     if (rel->solved || rel->given || rel->mark == said) continue;
     rel->mark = said;
-    IrBuf b;
-    ir_buf_init(&b);
-    ir_buf_printf(&b, "where %s(", rel->name);
-    for (int k = 0; k < rel->nargs; k++)
-      ir_buf_printf(&b, "%s%s", k ? ", " : "", ir_type_str(ty_for_message(cx, rel->args[k], &names)));
-    ir_buf_putc(&b, ')');
-    if (rel->op) ir_buf_printf(&b, "  (from `%s`)", rel->op);
-    ir_diag_note(d, "%s", b.data);
+    ir_diag_note(d, "where %s%s", ty_relation_text(cx, rel, &names), rel->op ? ir_printf("  (from `%s`)", rel->op) : "");
     nrels++;
   }
   IrType **scope = IR_NEW_ARRAY(IrType *, h->nscope > 0 ? h->nscope : 1);
@@ -142,7 +138,13 @@ static void describe(TyCheck *c, const TyHole *h) {
     scope[j] = ty_for_message(cx, h->scope[j]->type, &names);
     elsewhere |= mentions_any(scope[j], &unknowns);
   }
-  if (t->kind == IR_TYPE_VAR && !elsewhere) ir_diag_note(d, "nothing here decides its type: a value of any type fits");
+  bool param = false; /* a declared type parameter: the signature decides it */
+  for (int j = 0; t->kind == IR_TYPE_VAR && j < h->ntparams; j++) param |= h->tparams[j].name == t->u.var.name;
+  if (param)
+    ir_diag_note(d, "its type is the type parameter `%s`, which the caller chooses: only a value of type `%s` fits",
+                 t->u.var.name->name, t->u.var.name->name);
+  else if (t->kind == IR_TYPE_VAR && !elsewhere)
+    ir_diag_note(d, "nothing here decides its type: a value of any type fits");
   if (!h->nscope) {
     ir_diag_note(d, "in scope: no local variables");
   } else {

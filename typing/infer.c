@@ -454,7 +454,10 @@ TyHeader ty_fn_header(TyCheck *c, const IrFn *fn, IrSpan span, bool is_def) {
   f->u.func.ret = fn->ret ? ty_annotation(c, fn->ret, IR_KIND_TYPE) : ty_fresh(&c->cx, IR_KIND_TYPE, fn->body->span);
   h.nrels = fn->nrels;
   h.rels = IR_NEW_ARRAY(IrRel, fn->nrels);
-  for (int i = 0; i < fn->nrels; i++) h.rels[i] = ty_relation_annotation(c, fn->rels[i], f);
+  for (int i = 0; i < fn->nrels; i++) {
+    h.rels[i] = ty_relation_annotation(c, fn->rels[i], f);
+    for (int k = 0; k < fn->rels[i].nargs; k++) h.complete &= !ty_has_wildcard(fn->rels[i].args[k]);
+  }
   c->implicit = saved_implicit;
   c->flexible = saved_flexible;
   ty_pop_tparams(c, mark);

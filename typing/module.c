@@ -199,13 +199,9 @@ static void no_open_relations(TyCheck *c) {
   for (int i = 0; i < c->cx.rels.len; i++) {
     TyRelation *rel = c->cx.rels.items[i];
     if (rel->solved || rel->owned) continue;
-    IrBuf b;
-    ir_buf_init(&b);
     IrSymMap names = {0}; /* one naming of holes across the arguments */
-    for (int k = 0; k < rel->nargs; k++)
-      ir_buf_printf(&b, "%s%s", k ? ", " : "", ir_type_str(ty_for_message(&c->cx, rel->args[k], &names)));
     ty_fail_notes(c, rel->span,
-                  TY_NOTES(ir_printf("open: %s(%s)", rel->name, b.data),
+                  TY_NOTES(ir_printf("open: %s", ty_relation_text(&c->cx, rel, &names)),
                            "hint: annotate the types involved so that the relation can be decided"),
                   "cannot infer enough about these types to check %s%s%s", rel->name,
                   rel->op ? " for " : "", rel->op ? ir_printf("`%s`", rel->op) : "");
@@ -471,19 +467,23 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
 
 IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
 
+/* The types c->seen noted before a checking error, as its message would show them. */
+static void partial_types(TyCheck *c, IrPtrMap *out) {
+  IrSymMap names = {0}; /* one naming of the unknown parts, as in one message */
+  for (size_t i = 0; i < c->seen->cap; i++)
+    if (c->seen->keys[i] && c->seen->values[i])
+      ir_ptrmap_put(out, c->seen->keys[i], ty_for_message(&c->cx, c->seen->values[i], &names));
+}
+
 IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog) {
   IrDiags diags = {0};
-  IrPtrMap *seen = IR_NEW(IrPtrMap), *types = IR_NEW(IrPtrMap);
+  IrPtrMap *types = IR_NEW(IrPtrMap);
   TyCheck *c = IR_NEW(TyCheck); /* not a local: read after the longjmp */
-  *c = (TyCheck){.m = m, .diags = &diags, .seen = seen};
+  *c = (TyCheck){.m = m, .diags = &diags, .seen = IR_NEW(IrPtrMap)};
   jmp_buf fail;
   c->fail = &fail;
   if (!setjmp(fail)) check_items(c, prog, true);
-  IrSymMap names = {0}; /* one naming of the unknown parts, as in one message */
-  for (size_t i = 0; i < seen->cap; i++) {
-    IrType *t = seen->values[i];
-    if (seen->keys[i] && t) ir_ptrmap_put(types, seen->keys[i], ty_for_message(&c->cx, t, &names));
-  }
+  partial_types(c, types);
   return types;
 }
 
@@ -571,18 +571,15 @@ IrTFn *ty_check_expression(TyModule *m, const IrExpr *e, IrType **type, IrDiags 
 
 void ty_explore_expression(TyModule *m, const IrExpr *e, TyExplored *out, IrDiags *diags) {
   *out = (TyExplored){0};
-  IrPtrMap seen = {0};
-  TyCheck c = {.m = m, .diags = diags, .session = true, .seen = &seen};
+  TyCheck *c = IR_NEW(TyCheck); /* not a local: read after the longjmp */
+  *c = (TyCheck){.m = m, .diags = diags, .session = true, .seen = IR_NEW(IrPtrMap)};
   jmp_buf fail;
-  c.fail = &fail;
-  if (setjmp(fail)) { /* the types found before the error, as its message would show them */
-    IrSymMap names = {0};
-    for (size_t i = 0; i < seen.cap; i++)
-      if (seen.keys[i] && seen.values[i])
-        ir_ptrmap_put(&out->partial, seen.keys[i], ty_for_message(&c.cx, seen.values[i], &names));
+  c->fail = &fail;
+  if (setjmp(fail)) { /* the types found before the error */
+    partial_types(c, &out->partial);
     return;
   }
-  out->fn = check_expression(&c, e, &out->type, NULL);
-  out->nholes = c.holes_reported;
+  out->fn = check_expression(c, e, &out->type, NULL);
+  out->nholes = c->holes_reported;
   if (out->fn->body->kind == IR_EXPR_GLOBAL && out->fn->body->u.def) out->type = out->fn->body->u.def->scheme;
 }

@@ -34,6 +34,19 @@ TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, 
   return rel;
 }
 
+const char *ty_relation_text(TyCtx *cx, const TyRelation *rel, IrSymMap *names) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_buf_printf(&b, "%s(", rel->name);
+  for (int i = 0; i < rel->nargs; i++) ir_buf_printf(&b, "%s%s", i ? ", " : "", ir_type_str(ty_for_message(cx, rel->args[i], names)));
+  for (int i = 0; i < rel->nattrs; i++) {
+    ir_buf_printf(&b, "%s%s=", rel->nargs || i ? ", " : "", rel->written[i].key->name);
+    ir_print_attr_value(&b, &rel->written[i].val);
+  }
+  ir_buf_putc(&b, ')');
+  return b.data;
+}
+
 void ty_wake(TyCtx *cx, uint32_t id) {
   TyIdList *list = &cx->vars.items[id].rels;
   int keep = 0;

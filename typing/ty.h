@@ -181,6 +181,9 @@ TyRelResult ty_dim_eq_relation(TyCtx *cx, TyRelation *rel, const char **message)
 /* ---------------------------------------------------------------- the solver (solver.c) */
 
 TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, IrType **args, IrSpan span);
+/* `Reshape(t1, Tensor[(4), float32], newshape=[-1])` for a message: the arguments as ty_for_message
+ * shows them (with `names`, one naming for the whole message), then the attributes as written. */
+const char *ty_relation_text(TyCtx *cx, const TyRelation *rel, IrSymMap *names);
 /* Queues the relations that mention root hole `id`, unless solved or already queued. */
 void ty_wake(TyCtx *cx, uint32_t id);
 /* Queues relation number idx, unless solved, owned or already queued. */

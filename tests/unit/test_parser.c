@@ -159,8 +159,8 @@ static void run(void *unused) {
              "expression; in a pattern, `_` matches anything",
              "no holes in patterns");
   tap_is_str(error("let %x : ? = 1; %x"),
-             "1:10 `?` stands for an unknown dimension, not a type | hint: leave the annotation out to let the checker "
-             "infer it",
+             "1:10 `?` stands for an unknown dimension, not a type | hint: for a type the checker finds, write `_` "
+             "(or leave the annotation out)",
              "no holes in types");
 
   /* Deep nesting is an error, not a crash; long binding chains are fine. */
