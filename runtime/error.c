@@ -181,6 +181,7 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
     rt_state.limit_known = true;
   }
   RtTrap trap = {.prev = rt_state.trap, .calls = rt_state.calls};
+  rt_state.at = NULL; /* the last evaluation's operator is no place for this one's errors */
   rt_state.raised.out_of_memory = false;
   rt_state.raised.interrupted = false;
   rt_state.trap = &trap;
