@@ -661,6 +661,7 @@ static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     sv->s->sink = NULL;
+    sv->s->parse.session_lets = false; /* check_text's, if memory ran out while it parsed */
     GC_gcollect();
     error_line(out, known_id, -32603,
                ir_printf("relay ran out of memory taking the request (a request for %zu bytes); the session goes on",
@@ -760,7 +761,12 @@ static void *read_lines(void *arg) {
     if (len && text[len - 1] == '\r') len--;
     if (interrupt_now(sv, text, len)) continue;
     Line *l = malloc(sizeof *l);
-    if (!l) continue; /* no memory even for the queue: the line is dropped, the client's wait tells */
+    if (!l) { /* no memory even for the queue: the request is answered so, not left waiting */
+      static char no_room[] = "{\"id\":null,\"error\":{\"code\":-32603,\"message\":\"relay ran out of memory queueing "
+                              "the request; the session goes on\"}}";
+      send_line(sv, &(IrBuf){no_room, sizeof no_room - 1, sizeof no_room});
+      continue;
+    }
     *l = (Line){text, len, NULL};
     text = NULL;
     cap = 0;
