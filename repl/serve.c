@@ -123,6 +123,11 @@ static void error_line(IrBuf *b, const IrJson *id, int code, const char *message
 
 /* ---------------------------------------------------------------- a request's answer */
 
+/* Where a REPL input of an eval's text starts: its number and its first line in the text. */
+typedef struct InputStart {
+  int input, line;
+} InputStart;
+
 /* The answer being made: the result's members, its items, and the sink the session reports to. */
 typedef struct Reply {
   SessionSink sink; /* first: the session's callbacks get it back as the Reply */
@@ -130,6 +135,9 @@ typedef struct Reply {
   IrBuf items;  /* the items written so far, comma-separated */
   IrBuf item;   /* the item being written: it joins items whole (memory may run out halfway) */
   size_t max_elements;
+  /* eval: where each REPL input of the request's text starts, so that a diagnostic placed in one
+   * also gets its line in the text (a notebook cell's line) */
+  IR_VEC(InputStart) starts;
 } Reply;
 
 /* Starts an item; its members go into the buffer returned, and item_end closes it and adds it. */
@@ -209,6 +217,9 @@ static void put_diag(Reply *r, const IrDiag *d, int input) {
     put_member(b, "file", sp.src->name);
     ir_buf_printf(b, ",\"line\":%u,\"column\":%u,\"end_line\":%u,\"end_column\":%u", sp.line, sp.col, line, col);
     if (input && sp.src->input && sp.src->input != input) ir_buf_printf(b, ",\"input\":%d", sp.src->input);
+    for (int i = 0; sp.src->input && i < r->starts.len; i++)
+      if (r->starts.items[i].input == sp.src->input)
+        ir_buf_printf(b, ",\"text_line\":%u", (unsigned)r->starts.items[i].line + sp.line - 1);
   }
   ir_buf_puts(b, ",\"notes\":[");
   const char *hint = NULL;
@@ -333,11 +344,16 @@ static const char *method_eval(Server *sv, Reply *r, const IrJson *params, IrBuf
   ReplInput in;
   repl_input_init(&in, false);
   unsigned interrupts = rt_interrupt_count();
-  for (const char *p = text, *end = text + len; p <= end && !in.quit && rt_interrupt_count() == interrupts;) {
+  int line = 1;
+  for (const char *p = text, *end = text + len; p <= end && !in.quit && rt_interrupt_count() == interrupts; line++) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *stop = nl ? nl : end;
     size_t n = (size_t)(stop - p);
     if (n && p[n - 1] == '\r') n--;
+    size_t lead = strspn(p, " \t");
+    bool bracket = lead + 2 <= n && p[lead] == ':' && (p[lead + 1] == '{' || p[lead + 1] == '}') && lead + 2 == n;
+    if (in.text.len == 0 && !bracket && (in.block || lead < n)) /* the first line of an input's text */
+      IR_VEC_PUSH(r->starts, ((InputStart){s->input, line}));
     if (n || nl) repl_input_line(s, &in, p, n);
     if (!nl) break;
     p = nl + 1;

@@ -68,10 +68,13 @@ def value(type_, text, v):
 
 
 def diag(kind, message, line, column, end_line, end_column, notes, rendered, hint=None, severity="error",
-         file="<repl>", **more):
+         file="<repl>", text_line=None, **more):
     d = {"kind": kind, "severity": severity, "message": message, "file": file, "line": line, "column": column,
-         "end_line": end_line, "end_column": end_column, "notes": notes}
+         "end_line": end_line, "end_column": end_column}
     d.update(more)
+    if text_line:
+        d["text_line"] = text_line
+    d["notes"] = notes
     if hint:
         d["hint"] = hint
     d["rendered"] = rendered
@@ -135,7 +138,7 @@ same("eval: a type error is a diagnostic (the session goes on to the next input)
          diag("type error", "`add` cannot broadcast the shapes (2) and (3)", 1, 1, 1, 24,
               ["dimension 0 of the first argument is 2, dimension 0 of the second is 3",
                "shapes align from the right; a dimension broadcasts when the two are equal or one is 1"],
-              "<repl>:1:1: type error: `add` cannot broadcast the shapes (2) and (3)\n"
+              text_line=1, rendered="<repl>:1:1: type error: `add` cannot broadcast the shapes (2) and (3)\n"
               " 1 | [1f, 2f] + [1f, 2f, 3f]\n   | ^~~~~~~~~~~~~~~~~~~~~~~\n"
               "  dimension 0 of the first argument is 2, dimension 0 of the second is 3\n"
               "  shapes align from the right; a dimension broadcasts when the two are equal or one is 1\n"),
@@ -145,7 +148,7 @@ same("eval: a parse error with a hint",
      s.ask({"id": 7, "method": "eval", "params": {"text": "if (1 = 1) { 2 } else { 3 }"}}),
      result(7, ok=False, items=[
          diag("parse error", "`=` binds a variable (`%x = e;`); a comparison is written `==`", 1, 7, 1, 8, [],
-              "<repl>:1:7: parse error: `=` binds a variable (`%x = e;`); a comparison is written `==`\n"
+              text_line=1, rendered="<repl>:1:7: parse error: `=` binds a variable (`%x = e;`); a comparison is written `==`\n"
               " 1 | if (1 = 1) { 2 } else { 3 }\n   |       ^\n  hint: did you mean `==`?\n",
               hint="did you mean `==`?")]))
 
@@ -155,9 +158,15 @@ same("eval: a run-time error in an earlier input's definition names that input, 
          {"kind": "definition", "name": "@d", "type": "fn(int32) -> int32"},
          diag("run-time error", "integer division by zero", 1, 31, 1, 38,
               ["call chain (most recent call last):", "  <repl>:1:1 (input 17): call of @d"],
-              "<repl>:1:31 (input 16): run-time error: integer division by zero\n"
+              text_line=1, rendered="<repl>:1:31 (input 16): run-time error: integer division by zero\n"
               " 1 | def @d(%a : int32) -> int32 { 10 / %a }\n   |                               ^~~~~~~\n"
               "  call chain (most recent call last):\n    <repl>:1:1 (input 17): call of @d\n", input=16)]))
+
+r = s.ask({"id": 15, "method": "eval", "params": {
+    "text": "1\n\ndef @bad() {\n  1 + True\n}\n:{\n2\n3 + False\n:}\n  // a comment\n  4 + True"}})
+same("eval: a diagnostic's text_line is its line in the request's text (inputs of several lines, a block)",
+     [(i["kind"], i.get("diagnostic", {}).get("line"), i.get("diagnostic", {}).get("text_line")) for i in r["result"]["items"]],
+     [("value", None, None), ("diagnostic", 2, 4), ("diagnostic", 2, 8), ("diagnostic", 2, 11)])
 
 same("eval: a hole is described, and nothing runs",
      s.ask({"id": 9, "method": "eval", "params": {"text": "fn(%v : Tensor[(3), float32]) { %v + ?w }"}}),
@@ -166,7 +175,7 @@ same("eval: a hole is described, and nothing runs",
               ["where Broadcast(Tensor[(3), float32], Tensor[s2, float32], Tensor[s1, float32])  (from `add`)",
                "in scope:", "  %v : Tensor[(3), float32]", "bound at the prompt:", "  %y : Tensor[(2, 2), float32]",
                "  %it : int32"],
-              "<repl>:1:38: hole: the hole `?w` must be Tensor[s2, float32]\n"
+              text_line=1, rendered="<repl>:1:38: hole: the hole `?w` must be Tensor[s2, float32]\n"
               " 1 | fn(%v : Tensor[(3), float32]) { %v + ?w }\n   |                                      ^~\n"
               "  where Broadcast(Tensor[(3), float32], Tensor[s2, float32], Tensor[s1, float32])  (from `add`)\n"
               "  in scope:\n    %v : Tensor[(3), float32]\n  bound at the prompt:\n    %y : Tensor[(2, 2), float32]\n"
