@@ -127,8 +127,22 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   return text != NULL;
 }
 
+/* A session binding (`%x`, made at the prompt by `let %x = e`, or `%it`) for :info and :doc: its
+ * type and where it was made; false (said) when there is none of that name. */
+static bool describe_binding(Session *s, const char *arg) {
+  const IrTDef *def = ty_binding(s->module, ir_sym(arg + 1));
+  if (!def) {
+    fprintf(stderr, "<repl>: no binding is named `%s` (:show bindings lists them)\n", arg);
+    return false;
+  }
+  printf("%s : %s\n  %s at %s (:show bindings shows its value)\n", arg, ir_type_str(def->scheme),
+         def->item->kind == IR_ITEM_LET ? "bound" : "the value of the expression", ir_span_place(def->item->span));
+  return true;
+}
+
 static bool cmd_info(Session *s, const char *arg, bool *quit) {
   (void)quit;
+  if (arg[0] == '%') return describe_binding(s, arg);
   const char *name = arg[0] == '@' ? arg + 1 : arg;
   Sym sym = ir_sym(name);
   const IrItem *it;
@@ -205,6 +219,7 @@ static void put_doc(const char *doc, const char *what) {
 
 static bool cmd_doc(Session *s, const char *arg, bool *quit) {
   (void)quit;
+  if (arg[0] == '%') return describe_binding(s, arg);
   const char *name = arg[0] == '@' ? arg + 1 : arg;
   Sym sym = ir_sym(name);
   const IrItem *it;
@@ -285,10 +300,11 @@ static bool cmd_load(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IR_VEC(const char *) files = {0};
   const char *p = arg;
-  while (*p) {
-    size_t len = strcspn(p, " \t\n");
-    IR_VEC_PUSH(files, ir_strndup(p, len));
-    p += len;
+  while (*p) { /* names apart by spaces, or in double quotes (GHCi's :load "my file.hs") */
+    bool quoted = *p == '"' && strchr(p + 1, '"');
+    size_t len = quoted ? (size_t)(strchr(p + 1, '"') - p - 1) : strcspn(p, " \t\n");
+    IR_VEC_PUSH(files, ir_strndup(p + quoted, len));
+    p += len + 2 * quoted;
     p += strspn(p, " \t\n");
   }
   if (!files.len) {
