@@ -1059,11 +1059,13 @@ static IrExpr *parse_name(Parser *P) {
 static IrExpr *parse_paren(Parser *P) {
   IrToken *t = cur(P);
   IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
+  bool cond = t == P->cond_paren;
+  if (cond && at(P, IR_TOK_LPAREN)) P->cond_paren = cur(P); /* if ((%x = 1)): the inner ones hold it too */
   IR_VEC(IrExpr *) fs = {0};
   bool comma = false;
   while (!at(P, IR_TOK_RPAREN)) {
     IR_VEC_PUSH(fs, parse_seq(P));
-    if (t == P->cond_paren && at(P, IR_TOK_ASSIGN)) /* if (%x + 1 = 2) */
+    if (cond && at(P, IR_TOK_ASSIGN)) /* if (%x + 1 = 2) */
       assignment_in_condition(P, cur(P), fs.items[fs.len - 1]->span, (IrSpan){0});
     if (!(comma = accept(P, IR_TOK_COMMA))) break;
   }
