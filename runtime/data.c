@@ -316,25 +316,8 @@ static bool before_key(const Keys *k, int64_t a, int64_t b) {
   return k->ascend ? c < 0 : c > 0;
 }
 
-/* A stable merge sort of the positions ord[0..n) (tmp has room for n). It polls every 4096 positions
- * merged (each step may miss the cache twice): such positions start blocks or fall in the merging
- * loop, and the rests copied after it are copied in polled blocks. */
-static void merge_sort(const RtSite *site, const Keys *k, int64_t *ord, int64_t *tmp, int64_t n) {
-  for (int64_t w = 1; w < n; w *= 2) {
-    for (int64_t lo = 0; lo < n; lo += 2 * w) {
-      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, t = lo;
-      while (i < mid && j < hi) {
-        if ((t & 4095) == 0) rt_poll(site->expr); /* each step may miss the cache twice */
-        tmp[t++] = before_key(k, ord[j], ord[i]) ? ord[j++] : ord[i++];
-      }
-      rt_copy(site, tmp + t, ord + i, sizeof(int64_t) * (size_t)(mid - i));
-      t += mid - i;
-      rt_copy(site, tmp + t, ord + j, sizeof(int64_t) * (size_t)(hi - j));
-    }
-    rt_copy(site, ord, tmp, sizeof(int64_t) * (size_t)n);
-    if (w > n / 2) break;
-  }
-}
+/* The positions ord[0..n) sorted by their keys (kernel.h). */
+RT_MERGE_SORT(merge_sort, int64_t, Keys, before_key)
 
 static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a;
@@ -383,7 +366,7 @@ static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, cons
         else k.u[j] = v.u.u;
         ord[j] = j;
       }
-      merge_sort(site, &k, ord, tmp, n);
+      merge_sort(site, ord, tmp, n, &k);
       for (int64_t j = 0; j < take; j++) {
         rt_poll_every(site, j + 1);
         if (vout) copy_elem(vout, obase + j * inner, a.data, base + ord[j] * inner, esize);
@@ -662,7 +645,7 @@ static RtValue unique(const RtValue *args, const IrOpAttrs *at, const RtSite *si
     else keys.u[i] = v.u.u;
     ord[i] = i;
   }
-  merge_sort(site, &keys, ord, rt_alloc_atomic(sz), n);
+  merge_sort(site, ord, rt_alloc_atomic(sz), n, &keys);
   int64_t g = -1;
   for (int64_t k = 0; k < n; k++) {
     rt_poll_every(site, k);

@@ -160,4 +160,29 @@ static inline void rt_zero(const RtSite *site, void *dst, size_t bytes) {
   else rt_zero_blocks(site, dst, bytes);
 }
 
+/* The kernels' one sort: a stable merge sort that polls for Ctrl-C (qsort cannot be interrupted).
+ * RT_MERGE_SORT(NAME, T, CTX, BEFORE) defines
+ *     static void NAME(const RtSite *site, T *a, T *tmp, int64_t n, const CTX *ctx)
+ * which sorts a[0..n) (tmp has room for n) by BEFORE(ctx, x, y), true when element x goes strictly
+ * before element y. It is expanded where it is used, so that BEFORE is inlined. It polls every 4096
+ * elements merged (each step may miss the cache twice); what is left after a merge is copied in
+ * polled blocks. */
+#define RT_MERGE_SORT(NAME, T, CTX, BEFORE)                                                                 \
+  static void NAME(const RtSite *site, T *a, T *tmp, int64_t n, const CTX *ctx) {                          \
+    (void)ctx; /* BEFORE may not need it */                                                                \
+    for (int64_t w = 1; w < n; w *= 2) {                                                                     \
+      for (int64_t lo = 0; lo < n; lo += 2 * w) {                                                            \
+        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, t = lo; \
+        while (i < mid && j < hi) {                                                                          \
+          if ((t & 4095) == 0) rt_poll(site->expr);                                                          \
+          tmp[t++] = BEFORE(ctx, a[j], a[i]) ? a[j++] : a[i++];                                              \
+        }                                                                                                    \
+        rt_copy(site, tmp + t, a + i, sizeof(T) * (size_t)(mid - i));                                       \
+        t += mid - i;                                                                                        \
+        rt_copy(site, tmp + t, a + j, sizeof(T) * (size_t)(hi - j));                                         \
+      }                                                                                                      \
+      rt_copy(site, a, tmp, sizeof(T) * (size_t)n);                                                          \
+    }                                                                                                        \
+  }
+
 #endif

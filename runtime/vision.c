@@ -287,23 +287,13 @@ static bool before_key(const SortKey *a, const SortKey *b) {
   return a->j < b->j;
 }
 
-/* keys[0..n) in that order: a merge sort that polls every 4096 keys merged (qsort cannot be interrupted). */
+#define SCORE_BEFORE(ctx, x, y) before_key(&(x), &(y))
+RT_MERGE_SORT(merge_keys, SortKey, void, SCORE_BEFORE)
+
+/* keys[0..n) in that order (kernel.h's merge sort: qsort cannot be interrupted). */
 static void sort_keys(const RtSite *site, SortKey *keys, int64_t n) {
   if (n < 2) return;
-  SortKey *tmp = rt_alloc_array(n, sizeof(SortKey));
-  for (int64_t w = 1; w < n; w *= 2) {
-    for (int64_t lo = 0; lo < n; lo += 2 * w) {
-      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, t = lo;
-      while (i < mid && j < hi) {
-        if ((t & 4095) == 0) rt_poll(site->expr); /* each step may miss the cache twice */
-        tmp[t++] = before_key(&keys[j], &keys[i]) ? keys[j++] : keys[i++];
-      }
-      rt_copy(site, tmp + t, keys + i, sizeof(SortKey) * (size_t)(mid - i));
-      t += mid - i;
-      rt_copy(site, tmp + t, keys + j, sizeof(SortKey) * (size_t)(hi - j));
-    }
-    rt_copy(site, keys, tmp, sizeof(SortKey) * (size_t)n);
-  }
+  merge_keys(site, keys, rt_alloc_array(n, sizeof(SortKey)), n, NULL);
 }
 
 /* topi.vision.non_max_suppression (hybrid_nms, then hybrid_rearrange_indices_out or
