@@ -92,7 +92,7 @@ TyRelResult ty_rel_gather_nd(TyCtx *cx, TyRelation *rel, const char **message) {
     REL_FAIL("%s: index_rank=%lld, but the indices %s index %lld axes", ty_rel_who(rel), (long long)ir->ints[0],
              ty_rel_shape_text(cx, ishape), (long long)m);
   }
-  if (m < 0 || m + b > r)
+  if (m < 0 || m > r - b) /* not m + b > r: m may be as large as an int64 */
     REL_FAIL("%s: indices %s index %lld axes after %lld batch axes, but the data %s has rank %d", ty_rel_who(rel),
              ty_rel_shape_text(cx, ishape), (long long)m, (long long)b, ty_rel_shape_text(cx, shape), r);
   for (int i = 0; i < b; i++)
