@@ -265,14 +265,15 @@ class RelayKernel(Kernel):
         if not code.strip():
             return reply
         line, column = line_column(code, start if word else cursor_pos)
-        result = self._request("type_at", {"text": code, "line": line, "column": column})
+        # mode repl: the cell read as the REPL reads it (its `let %x = e` lines, the session's
+        # bindings, its `:` commands left out)
+        result = self._request("type_at", {"text": code, "line": line, "column": column, "mode": "repl"})
         if result and result.get("type"):
             expr = result.get("expression") or word
             reply["data"]["text/plain"] = "%s : %s\n" % (expr, result["type"])
             reply["found"] = True
         elif word.startswith("%") and len(word) > 1:
-            # type_at checks the cell as a file, without the session's `let` bindings (%it, a %x
-            # bound in an earlier cell) and not through a cell's REPL lines: `type` knows them.
+            # a cell that does not check (a type error elsewhere in it): `type` of the name alone
             result = self._request("type", {"text": word})
             if result and result.get("ok") and result.get("type"):
                 reply["data"]["text/plain"] = "%s : %s\n" % (word, result["type"])

@@ -257,6 +257,9 @@ def main():
         reply = s.request("inspect", "let %z = 2\n%rate + %z", 15)
         check("inspection in a cell of REPL lines (a `let` binding line) still finds the binding", reply["found"]
               and reply["data"].get("text/plain") == "%rate : int32\n", repr(reply))
+        reply = s.request("inspect", "let %z = 2f\n:t %z\n%z * 2f", 19)
+        check("inspection of a binding the cell's own `let` line makes, past a command line", reply["found"]
+              and reply["data"].get("text/plain") == "%z : float32\n", repr(reply))
 
         reply, outs = s.execute("[[1f, 2f, 3f], [4f, 5f, 6f]] * 2f")
         ok = reply["status"] == "ok" and len(outs) == 2
