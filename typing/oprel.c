@@ -152,3 +152,38 @@ bool ty_rel_overflowed(TyCtx *cx) {
   cx->dim_overflow = NULL;
   return was;
 }
+
+TyRelResult ty_rel_window(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
+                          bool ceil_mode, IrType **out) {
+  int64_t n;
+  switch (ty_rel_dim_const(cx, in, &n)) {
+  case TY_SOLVED: {
+    int64_t len = ir_window_length(n, k, dil, stride, lo, hi, ceil_mode);
+    if (len == IR_WINDOW_TOO_LARGE) { /* the solver fails the relation: "dimension too large" */
+      if (!cx->dim_overflow) cx->dim_overflow = in;
+      *out = ty_dim_any();
+      return TY_SOLVED;
+    }
+    if (len < 0) return TY_FAILED;
+    *out = ty_rel_dim(len);
+    return TY_SOLVED;
+  }
+  case TY_NOT_YET:
+    if (stride != 1) return TY_NOT_YET;
+    break;
+  default:
+    if (stride != 1) {
+      *out = ty_dim_any();
+      return TY_SOLVED;
+    }
+    break;
+  }
+  int64_t span, by; /* the size changes by lo + hi - dil * (k - 1), which a huge weight overflows */
+  if (__builtin_mul_overflow(dil, k - 1, &span) || __builtin_sub_overflow(lo + hi, span, &by)) {
+    if (!cx->dim_overflow) cx->dim_overflow = in;
+    *out = ty_dim_any();
+    return TY_SOLVED;
+  }
+  *out = ty_dim_add(cx, in, ty_rel_dim(by));
+  return TY_SOLVED;
+}

@@ -77,6 +77,12 @@ TyRelResult ty_rel_padding(TyRelation *rel, int64_t out[4], const char **message
  * a reshape's -1) waits on TY_NOT_YET rather than giving `?`: the hole is bound later by whatever
  * node produced it, and the relation runs again then. */
 TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out);
+/* The output size of a window of `k` (dilated by `dil`) sliding by `stride` over `in` padded by
+ * lo + hi: TY_SOLVED with *out; TY_NOT_YET while the size is a hole that a stride needs the value
+ * of; TY_FAILED when the window does not fit. With stride 1 the size is exact arithmetic on any
+ * dimension (`n - 2`); over a named shape variable, a stride gives `?`. */
+TyRelResult ty_rel_window(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
+                          bool ceil_mode, IrType **out);
 
 IrType *ty_rel_dim(int64_t n);
 IrType *ty_rel_shape(int rank, IrType **dims);

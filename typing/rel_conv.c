@@ -67,39 +67,6 @@ static TyRelResult pads_attr(TyRelation *rel, int d, int64_t lo[], int64_t hi[],
   return TY_SOLVED;
 }
 
-/* The output size of a window of `k` (dilated by `dil`) sliding by `stride` over `in` padded by
- * lo + hi: TY_SOLVED with *out; TY_NOT_YET while the size is a hole that a stride needs the value
- * of; TY_FAILED when the window does not fit. With stride 1 the size is exact arithmetic on any
- * dimension (`n - 2`); over a named shape variable, a stride gives `?`. */
-static TyRelResult window_out(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
-                              bool ceil_mode, IrType **out) {
-  int64_t n;
-  switch (ty_rel_dim_const(cx, in, &n)) {
-  case TY_SOLVED: {
-    int64_t len = ir_window_length(n, k, dil, stride, lo, hi, ceil_mode);
-    if (len == IR_WINDOW_TOO_LARGE) { /* the solver fails the relation: "dimension too large" */
-      if (!cx->dim_overflow) cx->dim_overflow = in;
-      *out = ty_dim_any();
-      return TY_SOLVED;
-    }
-    if (len < 0) return TY_FAILED;
-    *out = ty_rel_dim(len);
-    return TY_SOLVED;
-  }
-  case TY_NOT_YET:
-    if (stride != 1) return TY_NOT_YET;
-    break;
-  default:
-    if (stride != 1) {
-      *out = ty_dim_any();
-      return TY_SOLVED;
-    }
-    break;
-  }
-  *out = ty_dim_add(cx, in, ty_rel_dim(lo + hi - dil * (k - 1)));
-  return TY_SOLVED;
-}
-
 /* kernel_size, when given, is the weight's spatial dimensions (at kpos[2..] in its layout kl). */
 static TyRelResult kernel_size(TyCtx *cx, TyRelation *rel, int d, IrType *ws, const int *kpos, const char *kl,
                                const char **message) {
@@ -175,7 +142,7 @@ static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
       c[2 + i] = ty_dim_any();
       continue;
     }
-    TyRelResult r = window_out(cx, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
+    TyRelResult r = ty_rel_window(cx, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
@@ -274,7 +241,7 @@ static TyRelResult pool_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   c[1] = ty_rel_dim_at(xs, dpos[1]);
   for (int i = 0; i < d; i++) {
     TyRelResult r =
-        window_out(cx, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode, &c[2 + i]);
+        ty_rel_window(cx, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: pool_size=%lld does not fit the padded data %s", ty_rel_who(rel), (long long)pool[i],
@@ -922,7 +889,7 @@ static TyRelResult nchwc_rel(TyCtx *cx, TyRelation *rel, bool depthwise, const c
         continue;
       }
     }
-    TyRelResult r = window_out(cx, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
+    TyRelResult r = ty_rel_window(cx, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
@@ -1058,7 +1025,7 @@ TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **mess
   c[0] = x[0];
   c[1] = ty_rel_dim(ch->ints[0]);
   for (int i = 0; i < 2; i++) {
-    TyRelResult r = window_out(cx, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i]);
+    TyRelResult r = ty_rel_window(cx, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld does not fit the padded data %s", ty_rel_who(rel), (long long)kernel[i],
@@ -1170,7 +1137,7 @@ TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message)
   c[0] = x[0];
   c[3] = ty_rel_dim(ch->ints[0]);
   for (int i = 0; i < 2; i++) {
-    TyRelResult r = window_out(cx, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i]);
+    TyRelResult r = ty_rel_window(cx, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i]);
     if (r == TY_NOT_YET) return r;
     if (r == TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),

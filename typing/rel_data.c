@@ -806,20 +806,15 @@ TyRelResult ty_rel_dilation2d(TyCtx *cx, TyRelation *rel, const char **message) 
   d[0] = ds->u.shape.dims[0];
   d[ch] = ds->u.shape.dims[ch];
   for (int a = 0; a < 2; a++) {
-    int64_t n, k;
+    int64_t k;
     TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[wh + a], &k);
     if (kr == TY_NOT_YET) return kr;
     if (kr == TY_FAILED) REL_FAIL("%s needs a weight of known size", ty_rel_who(rel));
-    TyRelResult c = ty_rel_dim_const(cx, ds->u.shape.dims[hh + a], &n);
+    TyRelResult c = ty_rel_window(cx, ds->u.shape.dims[hh + a], k, dil[a], st[a], pad[a], pad[a + 2], false, &d[hh + a]);
     if (c == TY_NOT_YET) return c;
-    int64_t dk = 1 + (k - 1) * dil[a], extra = pad[a] + pad[a + 2] - dk;
-    if (c == TY_SOLVED) {
-      if (n + extra < 0)
-        REL_FAIL("%s: the dilated window %lld is larger than the padded data %s", ty_rel_who(rel), (long long)dk, ty_rel_shape_text(cx, ds));
-      d[hh + a] = ty_rel_dim((n + extra) / st[a] + 1);
-    } else {
-      d[hh + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[hh + a], ty_rel_dim(extra + 1)) : ty_dim_any();
-    }
+    if (c == TY_FAILED)
+      REL_FAIL("%s: the window of %lld dilated by %lld is larger than the padded data %s", ty_rel_who(rel), (long long)k,
+               (long long)dil[a], ty_rel_shape_text(cx, ds));
   }
   IrType *odt = ty_rel_out_dtype(rel, ddt);
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message));
