@@ -545,13 +545,19 @@ static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, co
     IrType *d = dims[i + 1];
     int64_t b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1];
     k = ty_rel_dim_const(cx, d, &n);
-    if (to_batch) {
+    int64_t size; /* the padded axis, or the cropped one: a huge axis overflows int64 ("dimension too large") */
+    bool huge = k == TY_SOLVED && (to_batch ? __builtin_add_overflow(n, lo + hi, &size)
+                                            : __builtin_mul_overflow(n, b, &size) || __builtin_sub_overflow(size, lo + hi, &size));
+    if (huge) {
+      if (!cx->dim_overflow) cx->dim_overflow = d;
+      dims[i + 1] = ty_dim_any();
+    } else if (to_batch) {
       if (k == TY_SOLVED) {
-        if ((n + lo + hi) % b != 0)
+        if (size % b != 0)
           REL_FAIL("%s: axis %d of %s padded by [%lld, %lld] is %lld, not divisible by its block %lld",
                    ty_rel_who(rel), i + 1, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
-                   (long long)(n + lo + hi), (long long)b);
-        dims[i + 1] = ty_rel_dim((n + lo + hi) / b);
+                   (long long)size, (long long)b);
+        dims[i + 1] = ty_rel_dim(size / b);
       } else if (b == 1)
         dims[i + 1] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
       else if (k == TY_NOT_YET)
@@ -560,11 +566,11 @@ static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, co
         dims[i + 1] = ty_dim_any();
     } else {
       if (k == TY_SOLVED) {
-        if (n * b - lo - hi < 0)
+        if (size < 0)
           REL_FAIL("%s: crops [%lld, %lld] remove more than axis %d of %s times its block %lld (%lld)",
                    ty_rel_who(rel), (long long)lo, (long long)hi, i + 1, ty_rel_shape_text(cx, xs), (long long)b,
                    (long long)(n * b));
-        dims[i + 1] = ty_rel_dim(n * b - lo - hi);
+        dims[i + 1] = ty_rel_dim(size);
       } else
         dims[i + 1] = ty_dim_sub(cx, ty_dim_mul(cx, d, ty_rel_dim(b)), ty_rel_dim(lo + hi));
     }
