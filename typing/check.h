@@ -98,6 +98,8 @@ typedef struct TyCheck {
   IrPtrMap *seen;                 /* for :annot of an ill-typed expression and :graph of a definition that failed
                                      (ty_partial_types): AST node -> the type found for it
                                      so far (holes and all), else NULL */
+  IR_VEC(const void *) seen_group; /* the nodes of seen noted in the group being checked: their holes belong
+                                      to its context, so they are named when the next group starts */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */
@@ -120,6 +122,8 @@ void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const c
 void ty_check_size(TyCheck *c, IrSpan span, IrType *t, bool exact, const char *what, ...)
     __attribute__((format(printf, 5, 6)));
 void ty_solve_or_fail(TyCheck *c);
+/* Notes a node's type in c->seen (when set): what :annot and :graph show after an error. */
+void ty_note_seen(TyCheck *c, const void *node, IrType *t);
 /* A type for messages: resolved, holes shown as `_`. */
 const char *ty_show(TyCheck *c, IrType *t);
 

@@ -360,7 +360,7 @@ static IrTPattern *check_pattern(TyCheck *c, const IrPattern *p, IrType *t, Loca
   tp->type = t;
   tp->n = p->n;
   tp->args = IR_NEW_ARRAY(IrTPattern *, p->n > 0 ? p->n : 1);
-  if (c->seen) ir_ptrmap_put(c->seen, p, t);
+  ty_note_seen(c, p, t);
   switch (p->kind) {
   case IR_PAT_WILD: return tp;
   case IR_PAT_VAR:
@@ -575,7 +575,7 @@ static TyLocal *infer_binding(TyCheck *c, const IrExpr *let, IrTExpr *t) {
   } else {
     c->cx.level++;
     TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);
-    if (c->seen) ir_ptrmap_put(c->seen, value, h.type); /* its parameters' types, should its body fail */
+    ty_note_seen(c, value, h.type); /* its parameters' types, should its body fail */
     if (ann) ty_expect(c, value->span, ann, h.type, "the function bound to `%%%s`", v->name->name);
     TyLocal *self = bind(c, v->name, h.type);
     IrTFn *fn = ty_fn_body(c, value, &h, self);
@@ -779,7 +779,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
   case IR_EXPR_LET: return infer_let(c, e, expected, what);
   case IR_EXPR_FN: {
     TyHeader h = ty_fn_header(c, &e->u.fn, e->span, false);
-    if (c->seen) ir_ptrmap_put(c->seen, e, h.type); /* its parameters' types, should its body fail */
+    ty_note_seen(c, e, h.type); /* its parameters' types, should its body fail */
     t = texpr(IR_EXPR_FN, e, h.type);
     t->u.fn = ty_fn_body(c, e, &h, NULL);
     if (e->u.fn.ntparams) t->type = instantiate_literal(c, e, &h);
@@ -819,7 +819,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
  * as it is found, for showing what was found before an error. */
 static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
   IrTExpr *t = infer_node(c, e, expected, what);
-  if (c->seen && t->type) ir_ptrmap_put(c->seen, e, t->type);
+  if (t->type) ty_note_seen(c, e, t->type);
   return t;
 }
 

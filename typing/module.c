@@ -233,7 +233,26 @@ static IrType *with_declared_relations(IrType *scheme, const TyHeader *h) {
   return f;
 }
 
+void ty_note_seen(TyCheck *c, const void *node, IrType *t) {
+  if (!c->seen) return;
+  ir_ptrmap_put(c->seen, node, t);
+  IR_VEC_PUSH(c->seen_group, node);
+}
+
+/* The types the last group noted in c->seen, as a message shows them, while its context still
+ * exists: their holes are its, and the next group's context would read them as its own (a crash
+ * in :graph of a definition that failed after other groups had been checked). */
+static void name_seen_types(TyCheck *c) {
+  IrSymMap names = {0};
+  for (int i = 0; i < c->seen_group.len; i++) {
+    const void *node = c->seen_group.items[i];
+    ir_ptrmap_put(c->seen, node, ty_for_message(&c->cx, ir_ptrmap_get(c->seen, node), &names));
+  }
+  c->seen_group.len = 0;
+}
+
 static void start_group(TyCheck *c) {
+  if (c->seen_group.len) name_seen_types(c);
   ty_ctx_init(&c->cx, c->diags);
   c->cx.level = 1;
   c->literals.len = 0;

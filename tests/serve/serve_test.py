@@ -277,6 +277,11 @@ same("type_at: in an ill-typed text, the types found before the error",
                      "   |                                         ^~~~~~~~~\n"
                      "  first argument: int32\n  second argument: bool\n", file="<text>")]))
 
+groups = "def @id(%x) { %x }\ndef @pair(%a) { (@id(%a), %a) }\ndef @bad(%s : Tensor[(2), float32]) -> Missing[int32] { %s }"
+r = s.ask({"id": 36, "method": "type_at", "params": {"text": groups, "line": 2, "column": 27}})
+same("type_at in a text whose error comes after other definitions were checked (this crashed relay once)",
+     {k: r["result"].get(k) for k in ("ok", "type", "expression")}, {"ok": False, "type": "t1", "expression": "%a"})
+
 cell = "let %r = 6f\n:t %r\n%r * %y"
 same("check in mode repl: a cell's bindings, the session's bindings in scope, commands left out",
      s.ask({"id": 31, "method": "check", "params": {"text": cell, "mode": "repl"}}),
