@@ -3,8 +3,10 @@
 bad requests answered with errors while the session goes on, and interrupts (a request, SIGINT) of
 a loop that never ends. Each response is compared whole with the one expected. TAP.
 Usage: serve_test.py RELAY"""
+import glob
 import json
 import os
+import random
 import select
 import signal
 import subprocess
@@ -397,7 +399,6 @@ check(status == 0 and rest == b"" and err == b"", "after :quit relay exits 0 wit
 
 # Requests cut short, bytes flipped, random bytes: each line gets one JSON response line, and the
 # session answers a good request after them all.
-import random
 rng = random.Random(20)
 good = [json.dumps(r).encode() for r in (
     {"id": 1, "method": "eval", "params": {"text": "def @q(%a : int32) { %a + 1 }\n@q(1)\nlet %z = ones(shape=[2])"}},
@@ -429,6 +430,42 @@ same("after the mangled requests a good one is answered",
 status, rest, err = s.close()
 check(status == 0 and rest == b"" and err == b"", "relay exits 0 after them, with nothing else written",
       "status %d, stdout %r, stderr %r" % (status, rest[:200], err[:200]))
+
+# ---------------------------------------------------------------- golden texts through every method
+
+# The golden tests' texts, some with a token slipped in, through eval, check, type_at (both modes),
+# type, annot and complete: each gets its response and relay lives on (a type_at of a text whose
+# error came after other definition groups crashed relay once). In the UBSan build a report ends
+# relay, which this sees.
+golden = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden")
+texts = sorted(glob.glob(os.path.join(golden, "*", "*.rly")))
+rng = random.Random(7)
+s = Server("--no-prelude")
+answered, asked = 0, 0
+for i in range(600):
+    text = open(rng.choice(texts), errors="replace").read()
+    if rng.random() < 0.5:
+        k = rng.randrange(len(text) + 1)
+        text = text[:k] + rng.choice(["(", ")", "{", "?", ":t ", "\n:{\n", "%x", "@f", ";", "let %q = 1\n"]) + text[k:]
+    method = rng.choice(["eval", "check", "type_at", "type", "annot", "complete"])
+    params = {"text": text}
+    if method == "type_at":
+        params.update(line=rng.randrange(1, 15), column=rng.randrange(1, 70), mode=rng.choice(["file", "repl"]))
+    elif method == "complete":
+        params = {"prefix": rng.choice(["@", "%", ":", "nn.", "C", ""])}
+    elif method in ("type", "annot"):
+        params = {"text": (text.strip().splitlines() or ["1"])[-1]}
+    asked += 1
+    r = s.ask({"id": i, "method": method, "params": params}, timeout=60)
+    if r is None or r.get("id") != i:
+        break
+    answered += 1
+    if i % 100 == 99:
+        s.ask({"id": -1, "method": "reset"})
+status, rest, err = s.close()
+check(answered == asked and status == 0 and err == b"",
+      "600 golden texts, some with a token slipped in, through every method: each answered, relay exits 0",
+      "%d of %d answered, status %d, stderr %r" % (answered, asked, status, err[-300:]))
 
 # ---------------------------------------------------------------- the Prelude, end of input
 
