@@ -309,3 +309,34 @@ void ir_json_put_string(IrBuf *b, const char *s, size_t len) {
   }
   ir_buf_putc(b, '"');
 }
+
+void ir_json_put(IrBuf *b, const IrJson *v) {
+  if (!v) {
+    ir_buf_puts(b, "null");
+    return;
+  }
+  switch (v->kind) {
+  case IR_JSON_NULL: ir_buf_puts(b, "null"); return;
+  case IR_JSON_BOOL: ir_buf_puts(b, v->b ? "true" : "false"); return;
+  case IR_JSON_NUMBER: ir_buf_putn(b, v->s, v->len); return;
+  case IR_JSON_STRING: ir_json_put_string(b, v->s, v->len); return;
+  case IR_JSON_ARRAY:
+    ir_buf_putc(b, '[');
+    for (int i = 0; i < v->n; i++) {
+      if (i) ir_buf_putc(b, ',');
+      ir_json_put(b, v->items[i]);
+    }
+    ir_buf_putc(b, ']');
+    return;
+  case IR_JSON_OBJECT:
+    ir_buf_putc(b, '{');
+    for (int i = 0; i < v->n; i++) {
+      if (i) ir_buf_putc(b, ',');
+      ir_json_put_string(b, v->members[i].key, v->members[i].klen);
+      ir_buf_putc(b, ':');
+      ir_json_put(b, v->members[i].val);
+    }
+    ir_buf_putc(b, '}');
+    return;
+  }
+}

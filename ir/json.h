@@ -1,4 +1,4 @@
-/* JSON (RFC 8259): a reader into a tree on the GC heap, and the writing of JSON strings. TVM's
+/* JSON (RFC 8259): a reader into a tree on the GC heap, and the writing of strings and trees. TVM's
  * `#[metadata]` section (meta.c) and `relay --serve`'s requests (repl/serve.c) are read with it. */
 #ifndef IR_JSON_H
 #define IR_JSON_H
@@ -51,5 +51,7 @@ const char *ir_json_kind_name(IrJsonKind kind);
  * escaped, and each byte that is not part of valid UTF-8 as U+FFFD, so that the output is always
  * valid JSON. */
 void ir_json_put_string(IrBuf *b, const char *s, size_t len);
+/* Writes a value read by ir_json_parse back as JSON (NULL as null); nesting is the reader's, bounded. */
+void ir_json_put(IrBuf *b, const IrJson *v);
 
 #endif

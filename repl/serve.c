@@ -71,38 +71,6 @@ static void send_line(Server *sv, const IrBuf *b) {
   pthread_mutex_unlock(&sv->write_lock);
 }
 
-/* A request's id, written back as it came (any JSON value), or null. */
-static void put_json(IrBuf *b, const IrJson *v) {
-  if (!v) {
-    ir_buf_puts(b, "null");
-    return;
-  }
-  switch (v->kind) {
-  case IR_JSON_NULL: ir_buf_puts(b, "null"); return;
-  case IR_JSON_BOOL: ir_buf_puts(b, v->b ? "true" : "false"); return;
-  case IR_JSON_NUMBER: ir_buf_putn(b, v->s, v->len); return;
-  case IR_JSON_STRING: ir_json_put_string(b, v->s, v->len); return;
-  case IR_JSON_ARRAY:
-    ir_buf_putc(b, '[');
-    for (int i = 0; i < v->n; i++) {
-      if (i) ir_buf_putc(b, ',');
-      put_json(b, v->items[i]);
-    }
-    ir_buf_putc(b, ']');
-    return;
-  case IR_JSON_OBJECT:
-    ir_buf_putc(b, '{');
-    for (int i = 0; i < v->n; i++) {
-      if (i) ir_buf_putc(b, ',');
-      ir_json_put_string(b, v->members[i].key, v->members[i].klen);
-      ir_buf_putc(b, ':');
-      put_json(b, v->members[i].val);
-    }
-    ir_buf_putc(b, '}');
-    return;
-  }
-}
-
 static void put_str(IrBuf *b, const char *s) { ir_json_put_string(b, s, strlen(s)); }
 
 /* `"key":"value",` pieces of an object being written. */
@@ -115,7 +83,7 @@ static void put_member(IrBuf *b, const char *key, const char *value) {
 static void error_line(IrBuf *b, const IrJson *id, int code, const char *message) {
   ir_buf_init(b);
   ir_buf_puts(b, "{\"id\":");
-  put_json(b, id);
+  ir_json_put(b, id);
   ir_buf_printf(b, ",\"error\":{\"code\":%d,\"message\":", code);
   put_str(b, message);
   ir_buf_puts(b, "}}");
@@ -138,6 +106,7 @@ typedef struct Reply {
   /* eval: where each REPL input of the request's text starts, so that a diagnostic placed in one
    * also gets its line in the text (a notebook cell's line) */
   IR_VEC(InputStart) starts;
+  bool quit; /* eval ran :quit: relay ends after the response */
 } Reply;
 
 /* Starts an item; its members go into the buffer returned, and item_end closes it and adds it. */
@@ -361,6 +330,7 @@ static const char *method_eval(Server *sv, Reply *r, const IrJson *params, IrBuf
   if (!in.quit && rt_interrupt_count() == interrupts) repl_input_end(s, &in); /* an interrupt stops the rest */
   ir_buf_printf(res, "\"ok\":%s", s->failed ? "false" : "true");
   if (in.quit) ir_buf_puts(res, ",\"quit\":true");
+  r->quit = in.quit;
   return NULL;
 }
 
@@ -645,60 +615,63 @@ static size_t column_of(const char *line, size_t off) {
   return col;
 }
 
-/* The request a line holds, or NULL with the error response (a -32700 or -32600) in *out. */
-static const IrJson *read_request(const char *line, size_t len, const IrJson **method, IrBuf *out) {
+/* A request's members (docs/serve.md): method a string, params an object or NULL, id any value. */
+typedef struct Request {
+  const IrJson *id, *method, *params;
+} Request;
+
+/* Reads the request a line holds into *req; false with the error response (a -32700 or -32600)
+ * in *out. req->id is set as soon as it is known, for the answer to an error after it. */
+static bool read_request(const char *line, size_t len, Request *req, IrBuf *out) {
   IrJsonError err;
-  const IrJson *req = ir_json_parse(line, len, MAX_REQUEST_DEPTH, &err);
-  if (!req) {
+  const IrJson *v = ir_json_parse(line, len, MAX_REQUEST_DEPTH, &err);
+  if (!v) {
     error_line(out, NULL, -32700, ir_printf("the line is not JSON: column %zu: %s", column_of(line, err.off), err.message));
-    return NULL;
+    return false;
   }
-  const IrJson *id = ir_json_get(req, "id"), *params = ir_json_get(req, "params");
-  *method = ir_json_get(req, "method");
-  if (req->kind != IR_JSON_OBJECT) {
-    error_line(out, NULL, -32600, ir_printf("a request is a JSON object, not %s", ir_json_kind_name(req->kind)));
-    return NULL;
+  if (v->kind != IR_JSON_OBJECT) {
+    error_line(out, NULL, -32600, ir_printf("a request is a JSON object, not %s", ir_json_kind_name(v->kind)));
+    return false;
   }
-  if (!*method || (*method)->kind != IR_JSON_STRING) {
-    error_line(out, id, -32600, "a request needs \"method\", a string");
-    return NULL;
+  *req = (Request){ir_json_get(v, "id"), ir_json_get(v, "method"), ir_json_get(v, "params")};
+  if (!req->method || req->method->kind != IR_JSON_STRING) {
+    error_line(out, req->id, -32600, "a request needs \"method\", a string");
+    return false;
   }
-  if (params && params->kind != IR_JSON_OBJECT) {
-    error_line(out, id, -32600, ir_printf("\"params\" must be an object, not %s", ir_json_kind_name(params->kind)));
-    return NULL;
+  if (req->params && req->params->kind != IR_JSON_OBJECT) {
+    error_line(out, req->id, -32600, ir_printf("\"params\" must be an object, not %s", ir_json_kind_name(req->params->kind)));
+    return false;
   }
-  return req;
+  return true;
 }
 
 /* Answers one line: its response goes to *out; false when the session asked to quit. */
 static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
-  const IrJson *volatile known_id = NULL; /* once read: out of memory after that still answers it */
+  Request *volatile req = NULL; /* volatile: set after the setjmp, its id read after the longjmp */
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     sv->s->sink = NULL;
     sv->s->parse.session_lets = false; /* check_text's, if memory ran out while it parsed */
     GC_gcollect();
-    error_line(out, known_id, -32603,
+    error_line(out, req ? req->id : NULL, -32603,
                ir_printf("relay ran out of memory taking the request (a request for %zu bytes); the session goes on",
                          trap.bytes));
     return true;
   }
-  const IrJson *method = NULL;
-  const IrJson *req = read_request(line, len, &method, out);
-  if (!req) {
+  req = IR_NEW(Request);
+  if (!read_request(line, len, req, out)) {
     ir_trap_pop(&trap);
     return true;
   }
-  const IrJson *id = ir_json_get(req, "id"), *params = ir_json_get(req, "params");
-  known_id = id;
+  const IrJson *id = req->id;
   int m = 0;
-  while (m < NMETHODS && strcmp(methods[m].name, method->s)) m++;
+  while (m < NMETHODS && strcmp(methods[m].name, req->method->s)) m++;
   if (m == NMETHODS) {
     IrBuf names;
     ir_buf_init(&names);
     for (int i = 0; i < NMETHODS; i++) ir_buf_printf(&names, "%s%s", i ? ", " : "", methods[i].name);
-    error_line(out, id, -32601, ir_printf("unknown method `%s`; the methods are %s", method->s, names.data));
+    error_line(out, id, -32601, ir_printf("unknown method `%s`; the methods are %s", req->method->s, names.data));
     ir_trap_pop(&trap);
     return true;
   }
@@ -708,9 +681,11 @@ static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
   ir_buf_init(&res);
   sv->s->sink = &r.sink;
   unsigned interrupts = rt_interrupt_count();
-  drain(&r); /* anything printed between requests is not this one's */
-  r.items.len = 0;
-  const char *bad = methods[m].run(sv, &r, params, &res);
+  fflush(stdout);
+  fflush(stderr);
+  take_printed(sv->printed); /* anything printed between requests is not this one's */
+  take_printed(sv->errors);
+  const char *bad = methods[m].run(sv, &r, req->params, &res);
   drain(&r);
   sv->s->sink = NULL;
   if (bad) {
@@ -718,17 +693,16 @@ static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
     ir_trap_pop(&trap);
     return true;
   }
-  bool quit = strstr(res.data, "\"quit\":true") != NULL;
   ir_buf_init(out);
   ir_buf_puts(out, "{\"id\":");
-  put_json(out, id);
+  ir_json_put(out, id);
   ir_buf_puts(out, ",\"result\":{");
   ir_buf_puts(out, res.data);
   if (r.items.len) ir_buf_printf(out, "%s\"items\":[%s]", res.len ? "," : "", r.items.data);
   if (rt_interrupt_count() != interrupts) ir_buf_printf(out, "%s\"interrupted\":true", res.len || r.items.len ? "," : "");
   ir_buf_puts(out, "}}");
   ir_trap_pop(&trap);
-  return !quit;
+  return !r.quit;
 }
 
 /* ---------------------------------------------------------------- the reader thread */
@@ -755,7 +729,7 @@ static bool interrupt_now(Server *sv, const char *line, size_t len) {
   IrBuf b;
   ir_buf_init(&b);
   ir_buf_puts(&b, "{\"id\":");
-  put_json(&b, ir_json_get(req, "id"));
+  ir_json_put(&b, ir_json_get(req, "id"));
   ir_buf_printf(&b, ",\"result\":{\"interrupted\":%s}}", running ? "true" : "false");
   ir_trap_pop(&trap);
   send_line(sv, &b);
