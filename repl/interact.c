@@ -17,11 +17,6 @@
 #include "repl/repl.h"
 #include "repl/session.h"
 
-/* Ctrl-C sets the one interrupt flag, ir_interrupted (session_catch_interrupts): at the prompt it
- * drops the line; while an input is checked or run, the phase that polls it stops. This forgets
- * one that has done its work, so it cannot reach the next input. */
-static void forget_interrupt(void) { rt_interrupt_clear(); }
-
 /* ---------------------------------------------------------------- reading */
 
 /* One line without its newline (*len bytes: a NUL byte in it is kept, for the lexer to report),
@@ -151,8 +146,8 @@ static void remember(const char *entry) {
 static bool read_and_run(Session *s, Loop *L) {
   size_t len = 0;
   char *line = read_line(L->tty, repl_input_pending(&L->in) ? "... " : "relay> ", &len);
-  if (ir_interrupted) { /* Ctrl-C at the prompt: drop the input (it is not remembered) */
-    forget_interrupt();
+  if (ir_interrupted) { /* Ctrl-C at the prompt (session_catch_interrupts' flag): drop the input, unremembered */
+    rt_interrupt_clear();
     repl_input_drop(&L->in);
     if (L->tty) putchar('\n');
     return true;
