@@ -65,7 +65,7 @@ TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message
   REL_TRY(ty_rel_product_dtypes(cx, rel, xt, yt, message));
   IrType *batch;
   TyRelResult b = ty_rel_broadcast_dim(cx, ty_rel_dim_at(xs, 0), ty_rel_dim_at(ys, 0), &batch);
-  if (b == TY_NOT_YET) return b;
+  if (b == TY_NOT_YET && !batch) return b;
   if (b == TY_FAILED)
     REL_FAIL("%s: the batch dimensions %s and %s differ (one may be 1)", ty_rel_who(rel), ty_rel_text(cx, ty_rel_dim_at(xs, 0)),
              ty_rel_text(cx, ty_rel_dim_at(ys, 0)));
@@ -78,7 +78,8 @@ TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message
   dims[0] = batch;
   dims[1] = ta ? ty_rel_dim_at(xs, 2) : ty_rel_dim_at(xs, 1);
   dims[2] = tb ? ty_rel_dim_at(ys, 1) : ty_rel_dim_at(ys, 2);
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(3, dims), ty_rel_out_dtype(rel, xt)), message);
+  TyRelResult r = ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(3, dims), ty_rel_out_dtype(rel, xt)), message);
+  return r == TY_SOLVED ? b : r; /* the batch axes still to be checked: run again */
 }
 
 /* ---------------------------------------------------------------- BiasAdd, Softmax */

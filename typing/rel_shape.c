@@ -508,6 +508,7 @@ TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
   int r = 0;
   for (int i = 0; i < 3; i++) r = s[i]->u.shape.rank > r ? s[i]->u.shape.rank : r;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  TyRelResult pending = TY_SOLVED;
   for (int k = 0; k < r; k++) { /* from the right */
     IrType *d = NULL;
     for (int i = 0; i < 3; i++) {
@@ -519,14 +520,16 @@ TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
         continue;
       }
       TyRelResult v = ty_rel_broadcast_dim(cx, d, di, &d);
-      if (v == TY_NOT_YET) return TY_NOT_YET;
+      if (v == TY_NOT_YET && !d) return TY_NOT_YET;
+      if (v == TY_NOT_YET) pending = v;
       if (v == TY_FAILED)
         REL_FAIL("%s cannot broadcast the shapes %s, %s and %s (dimension %d from the right)", ty_rel_who(rel),
                  ty_rel_shape_text(cx, s[0]), ty_rel_shape_text(cx, s[1]), ty_rel_shape_text(cx, s[2]), k);
     }
     dims[r - 1 - k] = d;
   }
-  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), dt[1]), message);
+  TyRelResult res = ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), dt[1]), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* ---------------------------------------------------------------- Cast, ShapeOf, BatchFlatten */
@@ -985,6 +988,7 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *lab[128] = {0};
   IrType *ell[RT_MAX_RANK_TY] = {0};
   int ne = 0;
+  TyRelResult pending = TY_SOLVED; /* an ellipsis axis known, but not yet checked */
   bool any_ell = false;
   for (int i = 0; i < n; i++) {
     const char *term = q.terms[i];
@@ -1007,7 +1011,8 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
           if (k == TY_FAILED)
             REL_FAIL("%s: the ellipsis dimensions of tensor %d %s do not broadcast with the others'", ty_rel_who(rel), i,
                      ty_rel_shape_text(cx, shapes[i]));
-          if (k == TY_NOT_YET) return k;
+          if (k == TY_NOT_YET && !b) return k;
+          if (k == TY_NOT_YET) pending = k;
           ell[slot] = b;
         }
         if (er > ne) ne = er;
@@ -1034,7 +1039,8 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
     else
       dims[m++] = lab[(unsigned char)*p];
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  TyRelResult res = ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* meshgrid((a, b, ...), indexing="ij"): scalars and vectors of one element type; a tuple of as many
