@@ -250,9 +250,9 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
 
 /* nn.conv2d_transpose (over 3 axes as the rest): per image and group, col = w_g^T x_g (a matrix product: (O/g *
  * KK) x spatial), then col2im adds each column into the output window it came from. */
+/* The output's size along an axis of n, as the relation gives it (an empty axis too: TVM's). */
 static int64_t transpose_len(int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo, int64_t hi, int64_t opad) {
-  int64_t len = n == 0 ? 0 : st * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad;
-  return len < 0 ? 0 : len;
+  return st * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad;
 }
 
 static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at,
@@ -275,6 +275,9 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   int64_t Cg = C / groups, O = Og * groups, cs[5] = {N, O}, P = 1, KK = 1, OP = 1;
   for (int i = 0; i < 3; i++) {
     OS[i] = transpose_len(S[i], win.k[i], win.st[i], win.dil[i], win.lo[i], win.hi[i], opad[i]);
+    if (OS[i] < 0) /* over a shape variable, which the relation could not check */
+      rt_error(site->expr, "%s: padding removes more than the output of %s by the kernel %s", name,
+               rt_shape_text(rank, x->shape), rt_shape_text(rank, w->shape));
     P = rt_mul_sat(P, S[i]);
     KK = rt_mul_sat(KK, win.k[i]);
     OP = rt_mul_sat(OP, OS[i]);

@@ -196,8 +196,8 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
     int64_t extra = dil[i] * (k - 1) + 1 - lo[i] - hi[i] + opad[i];
     IrType *in = ty_rel_dim_at(xs, dpos[2 + i]);
     if (ty_rel_dim_const(cx, in, &n) == TY_SOLVED) {
-      int64_t len = 0;
-      if (n > 0 && (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len)))
+      int64_t len; /* an empty axis too (TVM's Conv2DTransposeRel has no case for it): zeros, or an error */
+      if (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len))
         REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
       if (len < 0)
         REL_FAIL("%s: padding removes more than the output of %s by the kernel %s has", ty_rel_who(rel),
