@@ -1137,14 +1137,14 @@ static const char *binary_ops[] = {"add", "subtract", "multiply", "maximum", "mi
 static const char *reduce_ops[] = {"sum", "mean", "max", "min", "prod"};
 
 /* One `let %vN = ...;` of the body, from the values in scope; false when the chosen kind of operation
- * finds nothing to apply to (the caller tries another). */
+ * finds nothing to apply to (the caller tries another). 27 kinds; the last, a written type, twice as often. */
 static bool gen_step(GBody *g) {
   Str e = {0};
   GTy t;
   int x = gpick(g);
   if (x < 0) return false;
   GTy xt = g->env[x];
-  switch (below(20)) {
+  switch (below(28)) {
   case 0: /* element-wise */
     str_printf(&e, "%s(%%v%d)", unary_ops[below(sizeof unary_ops / sizeof *unary_ops)], x);
     t = xt;
@@ -1266,7 +1266,8 @@ static bool gen_step(GBody *g) {
       for (int k = 0; ok && k < xt.rank; k++) ok = k == a || gd_agrees(xt.d[k], y->d[k]);
       if (ok) cand[n++] = i;
     }
-    int y = cand[below((size_t)n)]; /* x itself always agrees */
+    if (!n) return free(e.s), false; /* not even x itself, when the model lost one of its sizes */
+    int y = cand[below((size_t)n)];
     str_printf(&e, "concatenate((%%v%d, %%v%d), axis=%d)", x, y, a);
     t = xt;
     t.d[a] = gd_add(xt.d[a], g->env[y].d[a]);
@@ -1325,7 +1326,8 @@ static bool gen_step(GBody *g) {
       const GTy *y = &g->env[i];
       if (y->rank == 3 && gd_broadcasts(xt.d[0], y->d[0]) && gd_agrees(xt.d[2], y->d[2])) cand[n++] = i;
     }
-    int y = cand[below((size_t)n)]; /* x itself */
+    if (!n) return free(e.s), false;
+    int y = cand[below((size_t)n)];
     str_printf(&e, "nn.batch_matmul(%%v%d, %%v%d, transpose_b=True)", x, y);
     t.rank = 3;
     t.d[0] = gd_broadcast(xt.d[0], g->env[y].d[0]);
@@ -1370,6 +1372,7 @@ static bool gen_step(GBody *g) {
       for (int k = 0; ok && k < xt.rank; k++) ok = gd_agrees(xt.d[k], y->d[k]);
       if (ok) cand[n++] = i;
     }
+    if (!n) return free(e.s), false;
     int y = cand[below((size_t)n)];
     str_printf(&e, "if (sum(%%v%d) > 0f) { %%v%d } else { %%v%d }", x, x, y);
     t = xt;
@@ -1467,6 +1470,108 @@ static bool gen_step(GBody *g) {
       if (r.unknown) s.unknown = true;
       t.d[k] = s;
     }
+    break;
+  }
+  case 19: /* the same shape, along an axis */
+    if (!xt.rank) return free(e.s), false;
+    str_printf(&e, "%s(%%v%d, axis=%d)", (const char *[]){"nn.softmax", "cumsum", "reverse", "nn.log_softmax"}[below(4)], x,
+               (int)below((size_t)xt.rank));
+    t = xt;
+    break;
+  case 20: { /* tile, repeat: an axis times a constant */
+    if (!xt.rank) return free(e.s), false;
+    t = xt;
+    if (chance(2)) {
+      str_printf(&e, "tile(%%v%d, reps=[", x);
+      for (int k = 0; k < xt.rank; k++) {
+        long r = 1 + (long)below(2);
+        str_printf(&e, "%s%ld", k ? ", " : "", r);
+        t.d[k] = gd_mul(gd_const(r), xt.d[k]);
+      }
+      str_puts(&e, "])");
+    } else {
+      int a = (int)below((size_t)xt.rank);
+      long r = 1 + (long)below(3);
+      str_printf(&e, "repeat(%%v%d, repeats=%ld, axis=%d)", x, r, a);
+      t.d[a] = gd_mul(gd_const(r), xt.d[a]);
+    }
+    break;
+  }
+  case 21: { /* stack with a value of the same shape */
+    if (xt.rank >= GRANK) return free(e.s), false;
+    int cand[GENV], n = 0;
+    for (int i = 0; i < g->nenv; i++) {
+      const GTy *y = &g->env[i];
+      bool ok = y->rank == xt.rank;
+      for (int k = 0; ok && k < xt.rank; k++) ok = gd_agrees(xt.d[k], y->d[k]);
+      if (ok) cand[n++] = i;
+    }
+    if (!n) return free(e.s), false;
+    int y = cand[below((size_t)n)], a = (int)below((size_t)xt.rank + 1);
+    str_printf(&e, "stack((%%v%d, %%v%d), axis=%d)", x, y, a);
+    t.rank = xt.rank + 1;
+    for (int k = 0, j = 0; k < t.rank; k++) {
+      if (k == a) {
+        t.d[k] = gd_const(2);
+        continue;
+      }
+      t.d[k] = g->env[y].d[j].kind == GD_ANY ? gd_any(xt.d[j]) : xt.d[j];
+      j++;
+    }
+    break;
+  }
+  case 22: { /* nn.pad with a constant */
+    if (!xt.rank) return free(e.s), false;
+    str_printf(&e, "nn.pad(%%v%d, 0f, pad_width=[", x);
+    t = xt;
+    for (int k = 0; k < xt.rank; k++) {
+      long lo = (long)below(2), hi = (long)below(3);
+      str_printf(&e, "%s[%ld, %ld]", k ? ", " : "", lo, hi);
+      t.d[k] = gd_add(xt.d[k], gd_const(lo + hi));
+    }
+    str_puts(&e, "])");
+    break;
+  }
+  case 23: { /* broadcast_to_like a value, collapse_sum_like to a constant's shape */
+    GTy c;
+    Str lit = {0};
+    put_broadcast_constant(&lit, &xt, &c);
+    if (chance(2)) {
+      str_printf(&e, "broadcast_to_like(%s, %%v%d)", str_done(&lit), x);
+      t = xt;
+    } else {
+      str_printf(&e, "collapse_sum_like(%%v%d, %s)", x, str_done(&lit));
+      t = c;
+    }
+    free(lit.s);
+    break;
+  }
+  case 24: { /* resizing (N, C, H, W) */
+    if (xt.rank != 4) return free(e.s), false;
+    t = xt;
+    if (chance(2)) {
+      str_printf(&e, "nn.upsampling(%%v%d, scale_h=2f, scale_w=2f)", x);
+      t.d[2] = gd_mul(gd_const(2), xt.d[2]);
+      t.d[3] = gd_mul(gd_const(2), xt.d[3]);
+    } else {
+      long h = 1 + (long)below(3), w = 1 + (long)below(3);
+      str_printf(&e, "image.resize2d(%%v%d, size=[%ld, %ld])", x, h, w);
+      t.d[2] = gd_const(h);
+      t.d[3] = gd_const(w);
+    }
+    break;
+  }
+  case 25: { /* normalization over a constant axis: layer_norm (the last), batch_norm (the second) */
+    if (!xt.rank) return free(e.s), false;
+    bool batch = xt.rank >= 2 && chance(2);
+    GDim c = xt.d[batch ? 1 : xt.rank - 1];
+    if (c.kind != GD_CONST) return free(e.s), false;
+    if (batch)
+      str_printf(&e, "nn.batch_norm(%%v%d, ones(shape=[%ld]), zeros(shape=[%ld]), zeros(shape=[%ld]), ones(shape=[%ld])).0",
+                 x, c.c0, c.c0, c.c0, c.c0);
+    else
+      str_printf(&e, "nn.layer_norm(%%v%d, ones(shape=[%ld]), zeros(shape=[%ld]))", x, c.c0, c.c0);
+    t = xt;
     break;
   }
   default: { /* a let with its type written (a `?` now and then) */
