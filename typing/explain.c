@@ -452,10 +452,9 @@ static void explain_matmul(Explainer *E) {
 }
 
 static void explain_batch_matmul(Explainer *E) {
-  const IrAttrValue *tbv = ty_rel_attr(E->rel, IR_A_TRANSPOSE_B);
-  bool ta = ty_rel_attr(E->rel, IR_A_TRANSPOSE_A)->b, tb = tbv->given ? tbv->b : true;
+  bool ta = ty_rel_attr(E->rel, IR_A_TRANSPOSE_A)->b, tb = ty_rel_attr(E->rel, IR_A_TRANSPOSE_B)->b;
   line(E, "nn.batch_matmul: x (batch, m, k)%s by y (batch, %s gives (batch, m, n);",
-       ta ? " transposed (transpose_a)" : "", tb ? "n, k) transposed (transpose_b, the default)" : "k, n)");
+       ta ? " transposed (transpose_a)" : "", tb ? "n, k) transposed (transpose_b)" : "k, n)");
   line(E, "the batch dimensions broadcast");
   IrType *x = shape_of(E, 0, "first argument"), *y = x ? shape_of(E, 1, "second argument") : NULL;
   if (!y) return;
