@@ -620,7 +620,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
     OH = size->ints[0], OW = size->ints[1];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   if (OH < 0 || OW < 0) rt_error(site->expr, "%s: the output size is negative", name);
@@ -689,7 +689,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
     for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   int64_t total = 1, in_plane = 1, out_plane = 1;
