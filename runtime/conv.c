@@ -1444,7 +1444,8 @@ static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, co
  * (kernel_size, the data's channels, channels), then nn.conv2d's kernel in NHWC. */
 static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   IrOpId op = IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM;
-  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NHWC"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  /* NCHW when omitted: Conv2DAttrs' C++ default (topi's GEMM convolution itself is NHWC) */
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
   RtOperand x0, b, x, wc, yc;
   rt_operands_out_dtype(op, args, site, &x0, &b);
   rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", site));

@@ -988,13 +988,13 @@ TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, 
 }
 
 /* What the convolutions on a transformed weight (Winograd, GEMM) share: the data layout (convertible
- * to canon) and out_layout, channels and kernel_size required (TVM's relations read them, not the
- * weight), the data as canon's dims x[], a rank-4 weight of a compatible dtype, and the window's
- * attributes. */
+ * to canon; NCHW when omitted, Conv2DAttrs' and Conv2DWinogradAttrs' C++ default) and out_layout,
+ * channels and kernel_size required (TVM's relations read them, not the weight), the data as canon's
+ * dims x[], a rank-4 weight of a compatible dtype, and the window's attributes. */
 static TyRelResult transformed_conv(TyCtx *cx, TyRelation *rel, const char *canon, Packed *dl, Packed *ol, IrType **xt,
                                     IrType *x[4], int64_t strides[2], int64_t dil[2], int64_t lo[2], int64_t hi[2],
                                     int64_t kernel[2], const char **message) {
-  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, canon, dl, message));
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, "NCHW", dl, message));
   REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, canon, dl->s, ol, message));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   if (!ch->given || ch->none || !ks->given || ks->none)
