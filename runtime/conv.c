@@ -793,7 +793,9 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
 static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
-  const IrAttrValue *bs = &at->v[IR_A_BLOCK_SHAPE], *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(at, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
   int r = x->rank, m = bs->n;
   if (m < 1 || pp->n != 2 * m || r < m + 1)
     rt_error(site->expr, "%s: block_shape does not fit data of rank %d", name, r);

@@ -491,8 +491,8 @@ static void explain_reshape(Explainer *E) {
   for (int i = 0; i < r; i++) ir_buf_printf(&factors, "%s%s", i ? " * " : "", show(E, s->u.shape.dims[i]));
   line(E, "  input %s: %s%s element%s", show(E, s), r > 1 && strcmp(factors.data, count) ? ir_printf("%s = ", factors.data) : "",
        count, strcmp(count, "1") ? "s" : "");
-  bool plain = true;
-  for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0;
+  bool plain = true, allowzero = ty_rel_attr(E->rel, IR_A_ALLOWZERO)->b; /* 0 is a size, not a code */
+  for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0 || (ns->ints[j] == 0 && allowzero);
   if (plain) {
     IrBuf f;
     ir_buf_init(&f);

@@ -503,8 +503,9 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
 static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, const char **message) {
   IrType *xs, *xt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
-  const IrAttrValue *bs = ty_rel_attr(rel, IR_A_BLOCK_SHAPE);
-  const IrAttrValue *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(rel->attrs, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
   const char *pname = to_batch ? "paddings" : "crops";
   int r = xs->u.shape.rank, m = bs->n;
   if (m < 1) REL_FAIL("%s: block_shape is empty", ty_rel_who(rel));
