@@ -93,13 +93,13 @@ static int64_t product(int n, const int64_t *d) {
 
 /* ---------------------------------------------------------------- reshape and relatives */
 
-/* The shape (n dimensions in out) that newshape's codes ns give `a`. */
-static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite *site, int64_t *out) {
+/* The shape (n dimensions in out) that newshape's codes ns give `a`; with allowzero a 0 is a dimension of 0. */
+static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, bool allowzero, const RtSite *site, int64_t *out) {
   int n = 0, src = 0, infer = -1;
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
     if (n + 2 > RT_MAX_RANK) rt_error(site->expr, "reshape: the new shape has too many dimensions");
-    if (v > 0) out[n++] = v, src++;
+    if (v > 0 || (v == 0 && allowzero)) out[n++] = v, src++;
     else if (v == 0) out[n++] = src < a->rank ? a->shape[src++] : 1;
     else if (v == -1) infer = n, out[n++] = 1, src++;
     else if (v == -2) while (src < a->rank && n < RT_MAX_RANK) out[n++] = a->shape[src++];
@@ -130,7 +130,7 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite
 
 static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int64_t out[RT_MAX_RANK];
-  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], site, out);
+  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], at->v[IR_A_ALLOWZERO].b, site, out);
   return with_shape(a, n, out);
 }
 
@@ -145,7 +145,7 @@ static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const Rt
   RtOperand ra = *a;
   for (int i = 0; i < a->rank; i++) rshape[i] = a->shape[a->rank - 1 - i];
   ra.shape = rshape;
-  int n = reshape_shape(&ra, &rev, site, out);
+  int n = reshape_shape(&ra, &rev, at->v[IR_A_ALLOWZERO].b, site, out);
   for (int i = 0; i < n; i++) back[i] = out[n - 1 - i];
   return with_shape(a, n, back);
 }

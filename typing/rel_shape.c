@@ -27,9 +27,11 @@ static IrType *product(TyCtx *cx, int n, IrType **dims) {
 
 /* ---------------------------------------------------------------- Reshape */
 
-/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. */
+/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. With allowzero, 0 is
+ * a dimension of 0, not the code that copies one (TVM's InferNewShape). */
 static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, const IrAttrValue *ns, const char *written,
                                  IrType **result, const char **message) {
+  bool allowzero = ty_rel_attr(rel, IR_A_ALLOWZERO)->b;
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
@@ -38,7 +40,7 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
   const char *who = ty_rel_who(rel);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
-    if (v > 0) {
+    if (v > 0 || (v == 0 && allowzero)) {
       IR_VEC_PUSH(out, ty_rel_dim(v));
       src++;
     } else if (v == 0) {
