@@ -353,17 +353,6 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
 
 /* ---------------------------------------------------------------- resizing, pixel shuffles */
 
-/* A string attribute among `allowed` (a NULL-ended list); its first entry by default. */
-static TyRelResult choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message) {
-  const IrAttrValue *a = ty_rel_attr(rel, id);
-  if (!a->given || a->none || !a->str) return TY_SOLVED;
-  for (int i = 0; allowed[i]; i++)
-    if (!strcmp(a->str, allowed[i])) return TY_SOLVED;
-  IrBuf b;
-  ir_buf_init(&b);
-  for (int i = 0; allowed[i]; i++) ir_buf_printf(&b, "%s\"%s\"", i ? allowed[i + 1] ? ", " : " and " : "", allowed[i]);
-  REL_FAIL("%s: %s=\"%s\" is not supported; it takes %s", ty_rel_who(rel), ir_attr_name(id), a->str, b.data);
-}
 
 /* round(n * scale) for the upsampled sizes: exact for a constant, n * scale for an integral scale,
  * otherwise `?` over a named variable (and a wait on a hole); a size past int64 fails naming the
@@ -398,7 +387,7 @@ static TyRelResult scaled(TyCtx *cx, TyRelation *rel, IrAttrId id, IrType *d, do
 
 TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"nearest_neighbor", "bilinear", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
   IrType *xs, *xt;
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
@@ -439,7 +428,7 @@ static TyRelResult divided(TyCtx *cx, TyRelation *rel, IrType *d, int64_t k, con
 
 TyRelResult ty_rel_depth_to_space(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const modes[] = {"DCR", "CRD", NULL};
-  REL_TRY(choice(rel, IR_A_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_MODE, modes, message));
   int64_t b;
   REL_TRY(block_size(rel, &b, message));
   IrType *xs, *xt;
@@ -602,9 +591,9 @@ static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char *
   static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
                                       "tf_half_pixel_for_nn", NULL};
   static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
-  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
   IrType *xs, *xt;
   int dpos[5];
   REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, dpos, message));
@@ -628,8 +617,8 @@ TyRelResult ty_rel_resize3d(TyCtx *cx, TyRelation *rel, const char **message) { 
 TyRelResult ty_rel_up_sampling3d(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"nearest_neighbor", "trilinear", NULL};
   static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
   IrType *xs, *xt;
   int dpos[5];
   REL_TRY(pool_data(cx, rel, 3, &xs, &xt, dpos, dpos, message));
@@ -678,7 +667,7 @@ TyRelResult ty_rel_dilate(TyCtx *cx, TyRelation *rel, const char **message) {
  * data's layout, of out_dtype (the data's by default); method bilinear or nearest_neighbor. */
 TyRelResult ty_rel_crop_and_resize(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"bilinear", "nearest_neighbor", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
   IrType *xs, *xt, *bs, *bt, *is, *it;
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
@@ -725,8 +714,8 @@ TyRelResult ty_rel_affine_grid(TyCtx *cx, TyRelation *rel, const char **message)
 TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"bilinear", "nearest", "bicubic", NULL};
   static const char *const pads[] = {"zeros", "border", "reflection", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_PADDING_MODE, pads, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_PADDING_MODE, pads, message));
   IrType *xs, *xt, *gs, *gt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
   int r = xs->u.shape.rank, d = r - 2, dpos[5];
