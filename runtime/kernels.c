@@ -418,7 +418,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     case IR_OP_COS: LOOP1(S, C, cos(x)); break;                                                 \
     case IR_OP_FLOOR: LOOP1(S, C, floor(x)); break;                                             \
     case IR_OP_CEIL: LOOP1(S, C, ceil(x)); break;                                               \
-    case IR_OP_ROUND: LOOP1(S, C, nearbyint(x)); break;                                         \
+    case IR_OP_ROUND: LOOP1(S, C, round(x)); break; /* TVM's tir.round is llvm.round: halves away from 0 */ \
     case IR_OP_TRUNC: LOOP1(S, C, trunc(x)); break;                                             \
     case IR_OP_ERF: case IR_OP_FAST_ERF: LOOP1(S, C, erf(x)); break;                            \
     case IR_OP_FAST_EXP: LOOP1(S, C, exp(x)); break;                                            \
