@@ -584,9 +584,10 @@ static double in_coord(int64_t x, int64_t in, int64_t out, const char *mode) {
   return ((double)x + 0.5) * scale - 0.5; /* half_pixel */
 }
 
-/* TVM's get_closest_index. */
+/* TVM's get_closest_index (python/tvm/topi/image/resize.py): "round" is te.round, which LLVM's code generator emits
+ * as llvm.round (halves away from zero, src/target/llvm/intrin_rule_llvm.cc). */
 static int64_t closest(double v, const char *rounding) {
-  if (!strcmp(rounding, "round")) return rt_f2index(nearbyint(v));
+  if (!strcmp(rounding, "round")) return rt_f2index(round(v));
   if (!strcmp(rounding, "round_prefer_floor")) return rt_f2index(ceil(v - 0.5));
   if (!strcmp(rounding, "round_prefer_ceil")) return rt_f2index(floor(v + 0.5));
   if (!strcmp(rounding, "ceil")) return rt_f2index(ceil(v - 1e-5));
@@ -594,6 +595,17 @@ static int64_t closest(double v, const char *rounding) {
 }
 
 static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+
+/* topi's _resize_2d takes nearest_neighbor with asymmetric coordinates along an axis whose output is a whole multiple
+ * k of its input n as the integer index x / k, whatever the rounding method (can_convert_multiply_to_intdiv in
+ * python/tvm/topi/image/resize.py): the k, or 0 where topi computes in floats (a ratio that is no whole number, or
+ * one above its bound 1 / (1e-5 n + 1e-5), the 1e-5 a float32 constant as TIR makes it). Only resize2d (and
+ * nn.upsampling, which topi computes as resize2d) has this path; resize1d and resize3d always round the float. */
+static int64_t int_div_factor(int64_t n, int64_t out) {
+  if (n <= 0 || out % n != 0) return 0;
+  double eps = (float)1e-5;
+  return (double)out / (double)n > 1 / (eps * (double)n + eps) ? 0 : out / n;
+}
 
 /* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
  * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
@@ -626,6 +638,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   if (OH < 0 || OW < 0) rt_error(site->expr, "%s: the output size is negative", name);
   bool nearest = !strcmp(method, "nearest_neighbor");
   if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  bool int_div = nearest && !strcmp(mode, "asymmetric");
+  int64_t ky = int_div ? int_div_factor(H, OH) : 0, kx = int_div ? int_div_factor(W, OW) : 0;
   int64_t cs[4] = {xs[0], xs[1], OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -642,7 +656,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
         rt_poll_every(site, o);
         double ix = in_coord(ox, W, OW, mode), v;
         if (nearest) {
-          int64_t y = clamp_index(closest(iy, rounding), H), xx = clamp_index(closest(ix, rounding), W);
+          int64_t y = ky ? oy / ky : clamp_index(closest(iy, rounding), H);
+          int64_t xx = kx ? ox / kx : clamp_index(closest(ix, rounding), W);
           RtValue got = rt_elem_get(xd, x->dt, base + y * W + xx);
           rt_elem_set(out, odt, o, rt_convert(got, odt));
           continue;
@@ -932,7 +947,7 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 
 /* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
  * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
- * nearest (round half to even), in double. */
+ * nearest (topi's get_closest_index with boxes: te.round, halves away from zero), in double. */
 static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   RtOperand x, b, bi;
@@ -978,8 +993,8 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
           else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(rt_f2index(nearbyint(iy)), H) * W +
-                                                     clamp_index(rt_f2index(nearbyint(ix)), W)));
+            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W +
+                                                     clamp_index(closest(ix, "round"), W)));
           else {
             int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
