@@ -608,7 +608,8 @@ static int64_t int_div_factor(int64_t n, int64_t out) {
 }
 
 /* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
- * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
+ * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge; an integer result
+ * truncates the interpolated value, as topi's _cast_output (astype). */
 static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int dpos[4];
@@ -647,7 +648,6 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t planes = rt_mul_sat(xs[0], xs[1]), o = 0;
   if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
   if (H == 0 || W == 0) rt_error(site->expr, "%s: resizing an empty image", name);
-  bool int_out = odt.code != IR_DT_FLOAT;
   for (int64_t p = 0; p < planes; p++) {
     int64_t base = p * H * W;
     for (int64_t oy = 0; oy < OH; oy++) {
@@ -669,7 +669,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
             q[j][i] = rt_scalar_f64(rt_elem_get(xd, x->dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
         double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
         v = top + (bottom - top) * fy;
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
     }
   }
@@ -677,7 +677,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 }
 
 /* image.resize1d, image.resize3d and nn.upsampling3d: resize2d's rules over d spatial axes (canonical NC + d),
- * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double. */
+ * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double, an integer result
+ * truncated. */
 static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   char canon[8];
@@ -722,7 +723,6 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   if (in_plane == 0) rt_error(site->expr, "%s: resizing an empty image", name);
   int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1; /* planes * in_plane elements are in memory */
   for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
-  bool int_out = odt.code != IR_DT_FLOAT;
   /* per axis: the input coordinate of every output index */
   double *coord[3];
   for (int i = 0; i < d; i++) {
@@ -754,7 +754,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
           }
           if (wgt != 0) v += wgt * rt_scalar_f64(rt_elem_get(xd, x->dt, off));
         }
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
       for (int i = d - 1; i >= 0; i--) {
         if (++idx[i] < cs[2 + i]) break;
@@ -947,7 +947,8 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 
 /* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
  * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
- * nearest (topi's get_closest_index with boxes: te.round, halves away from zero), in double. */
+ * nearest (topi's get_closest_index with boxes: te.round, halves away from zero), in double, an integer result
+ * truncated. */
 static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   RtOperand x, b, bi;
@@ -967,7 +968,6 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
   bool nearest = !strcmp(str_attr(at, IR_A_METHOD, "bilinear"), "nearest_neighbor");
   double ext = ir_attr_float(at, IR_A_EXTRAPOLATION_VALUE, 0);
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
-  bool int_out = odt.code != IR_DT_FLOAT;
   int64_t cs[4] = {B, C, OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -1004,7 +1004,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
             double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
             v = top + (bottom - top) * fy;
           }
-          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
         }
       }
     }
