@@ -54,9 +54,11 @@ static double floormod_f64(double x, double y) {
   return r;
 }
 
-/* NaN-propagating maximum and minimum, as numpy's. */
-#define FMAX(x, y) ((x) > (y) || (x) != (x) ? (x) : (y))
-#define FMIN(x, y) ((x) < (y) || (x) != (x) ? (x) : (y))
+/* TVM's tir Max and Min, as its LLVM code generator emits them (src/target/llvm/codegen_llvm.cc): select(a > b, a,
+ * b) and select(a < b, a, b) with ordered comparisons, so a NaN on either side gives the second operand. maximum,
+ * minimum, nn.relu (max(x, 0)) and clip (max(min(x, a_max), a_min)) are these selects in topi. */
+#define TVM_MAX(x, y) ((x) > (y) ? (x) : (y))
+#define TVM_MIN(x, y) ((x) < (y) ? (x) : (y))
 
 /* ---------------------------------------------------------------- binary loops */
 
@@ -122,8 +124,8 @@ static double floormod_f64(double x, double y) {
       LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : SIGNED ? (uint64_t)floormod_i64((int64_t)x, (int64_t)y) : (uint64_t)(x % y)); \
       break;                                                                                    \
     case IR_OP_POWER: LOOP2(S, S, S, ipow((int64_t)x, (int64_t)y, SIGNED)); break;              \
-    case IR_OP_MAXIMUM: LOOP2(S, S, S, x > y ? x : y); break;                                   \
-    case IR_OP_MINIMUM: LOOP2(S, S, S, x < y ? x : y); break;                                   \
+    case IR_OP_MAXIMUM: LOOP2(S, S, S, TVM_MAX(x, y)); break;                                   \
+    case IR_OP_MINIMUM: LOOP2(S, S, S, TVM_MIN(x, y)); break;                                   \
     case IR_OP_BITWISE_AND: LOOP2(S, S, S, x & y); break;                                       \
     case IR_OP_BITWISE_OR: LOOP2(S, S, S, x | y); break;                                        \
     case IR_OP_BITWISE_XOR: LOOP2(S, S, S, x ^ y); break;                                       \
@@ -152,8 +154,8 @@ static double floormod_f64(double x, double y) {
     case IR_OP_FLOOR_DIVIDE: LOOP2(S, C, S, floor((double)x / y)); break;                       \
     case IR_OP_FLOOR_MOD: LOOP2(S, C, S, floormod_f64(x, y)); break;                            \
     case IR_OP_POWER: LOOP2(S, C, S, pow(x, y)); break;                                         \
-    case IR_OP_MAXIMUM: LOOP2(S, C, S, FMAX(x, y)); break;                                      \
-    case IR_OP_MINIMUM: LOOP2(S, C, S, FMIN(x, y)); break;                                      \
+    case IR_OP_MAXIMUM: LOOP2(S, C, S, TVM_MAX(x, y)); break;                                   \
+    case IR_OP_MINIMUM: LOOP2(S, C, S, TVM_MIN(x, y)); break;                                   \
     COMPARISONS(S, C)                                                                           \
     default: break;                                                                             \
     }                                                                                           \
@@ -360,7 +362,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     switch (op) {                                                                               \
     case IR_OP_CLIP: {                                                                          \
       S lo = SIGNED ? (S)rt_f2i64(p) : (S)rt_f2u64(p), hi = SIGNED ? (S)rt_f2i64(q) : (S)rt_f2u64(q); \
-      LOOP1(S, S, x > hi ? (hi < lo ? lo : hi) : x < lo ? lo : x);                              \
+      LOOP1(S, S, TVM_MAX(TVM_MIN(x, hi), lo));                                                 \
       break;                                                                                    \
     }                                                                                           \
     case IR_OP_NN_LEAKY_RELU: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? sat(p * (double)x) : (int64_t)x); break; \
@@ -403,7 +405,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     C lo = (C)p, hi = (C)q;                                                                     \
     (void)lo, (void)hi;                                                                         \
     switch (op) {                                                                               \
-    case IR_OP_CLIP: LOOP1(S, C, x > hi ? (hi < lo ? lo : hi) : x < lo ? lo : x); break; /* TVM's max(min(x, hi), lo) */ \
+    case IR_OP_CLIP: LOOP1(S, C, TVM_MAX(TVM_MIN(x, hi), lo)); break; /* NaN gives hi */        \
     case IR_OP_NN_LEAKY_RELU: LOOP1(S, C, x < 0 ? lo * x : x); break;                           \
     case IR_OP_NEGATIVE: LOOP1(S, C, -x); break;                                                \
     case IR_OP_ABS: LOOP1(S, C, fabs(x)); break;                                                \
@@ -437,7 +439,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     case IR_OP_LOGICAL_NOT: LOOP1(S, C, x == 0); break;                                         \
     case IR_OP_ZEROS_LIKE: LOOP1(S, C, 0); break;                                               \
     case IR_OP_ONES_LIKE: LOOP1(S, C, 1); break;                                                \
-    case IR_OP_NN_RELU: LOOP1(S, C, x < 0 ? 0 : x); break;                                      \
+    case IR_OP_NN_RELU: LOOP1(S, C, TVM_MAX(x, (C)0)); break; /* NaN and -0 give 0 */            \
     default: LOOP1(S, C, x); break; /* copy */                                                  \
     }                                                                                           \
   }
