@@ -367,7 +367,9 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
   size_t esize = rt_dtype_size(a->dt);
   RtResult res;
   char *out = rt_result_init(&res, a->dt, r, shape);
-  if (idx->count > 0 && outer * inner > 0 && dim == 0) rt_error(site->expr, "take: indexing into an empty dimension");
+  /* An empty result reads nothing, whatever the mode (as TVM's compute); else an empty axis has nothing to read. */
+  if (idx->count == 0 || outer == 0 || inner == 0) return rt_result_value(&res);
+  if (dim == 0) rt_error(site->expr, "take: indexing into an empty dimension");
   bool wrap = mode->given && !strcmp(mode->str, "wrap"), fast = mode->given && !strcmp(mode->str, "fast");
   int64_t left = 0;
   for (int64_t o = 0; o < outer; o++) {
