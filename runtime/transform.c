@@ -93,21 +93,29 @@ static int64_t product(int n, const int64_t *d) {
 
 /* ---------------------------------------------------------------- reshape and relatives */
 
-/* The shape (n dimensions in out) that newshape's codes ns give `a`. */
+/* The shape (n dimensions in out) that newshape's codes ns give `a`. The -1 is TVM's (InferNewShape): the product
+ * of the input dimensions that no 0, -2, -3 or -4 takes over the positive sizes, so that it is defined over an
+ * empty tensor ((0, 3) with [0, -1] is (0, 3)), as the relation (typing/rel_shape.c) types it. */
 static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite *site, int64_t *out) {
   int n = 0, src = 0, infer = -1;
+  bool used_in[RT_MAX_RANK + 1] = {0}, used_out[RT_MAX_RANK + 1] = {0};
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
     if (n + 2 > RT_MAX_RANK) rt_error(site->expr, "reshape: the new shape has too many dimensions");
     if (v > 0) out[n++] = v, src++;
-    else if (v == 0) out[n++] = src < a->rank ? a->shape[src++] : 1;
-    else if (v == -1) infer = n, out[n++] = 1, src++;
-    else if (v == -2) while (src < a->rank && n < RT_MAX_RANK) out[n++] = a->shape[src++];
+    else if (v == 0) {
+      if (src < a->rank) used_in[src] = used_out[n] = true;
+      out[n++] = src < a->rank ? a->shape[src++] : 1;
+    } else if (v == -1) infer = n, out[n++] = 1, src++;
+    else if (v == -2)
+      while (src < a->rank && n < RT_MAX_RANK) used_in[src] = used_out[n] = true, out[n++] = a->shape[src++];
     else if (v == -3) {
+      used_in[src] = used_in[src + 1] = used_out[n] = true;
       out[n++] = rt_mul_sat(a->shape[src], a->shape[src + 1]);
       src += 2;
     } else if (v == -4) {
-      int64_t x = ns->ints[j + 1], y = ns->ints[j + 2], d = a->shape[src++];
+      int64_t x = ns->ints[j + 1], y = ns->ints[j + 2], d = a->shape[src];
+      used_in[src++] = used_out[n] = used_out[n + 1] = true;
       if (x == -1) x = y ? d / y : 0;
       if (y == -1) y = x ? d / x : 0;
       if (rt_mul_sat(x, y) != d) rt_error(site->expr, "reshape: dimension %lld does not split into %lld x %lld", (long long)d, (long long)x, (long long)y);
@@ -117,10 +125,14 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite
     }
   }
   if (infer >= 0) {
-    int64_t known = product(n, out);
-    if (known == 0 || a->count % known != 0)
+    int64_t total = 1, known = 1;
+    for (int i = 0; i < a->rank; i++)
+      if (!used_in[i]) total = rt_mul_sat(total, a->shape[i]);
+    for (int i = 0; i < n; i++)
+      if (i != infer && !used_out[i]) known = rt_mul_sat(known, out[i]);
+    if (known == 0 || total % known != 0)
       rt_error(site->expr, "reshape: %s cannot take the shape %s with -1", rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
-    out[infer] = a->count / known;
+    out[infer] = total / known;
   }
   if (product(n, out) != a->count)
     rt_error(site->expr, "reshape: the %lld elements of %s do not fit the shape %s", (long long)a->count,

@@ -33,8 +33,10 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
-  /* Dimensions copied by the code 0 cancel out of the -1's division, even when they are `?`. */
-  bool *copied_in = IR_NEW_ARRAY(bool, r + 1), *copied_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
+  /* As TVM's InferNewShape (src/relay/op/tensor/transform.cc), the input dimensions that 0, -2, -3 and -4 take and
+   * the output dimensions they give are left out of the -1's division, even when they are `?` or 0: the -1 is the
+   * product of the other input dimensions over the positive sizes. */
+  bool *used_in = IR_NEW_ARRAY(bool, r + 1), *used_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
   const char *who = ty_rel_who(rel);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
@@ -44,7 +46,7 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
     } else if (v == 0) {
       if (src >= r) REL_FAIL("%s: newshape=%s copies dimension %d (the code 0), but the input %s has rank %d", who,
                              written, src, ty_rel_shape_text(cx, shape), r);
-      copied_in[src] = copied_out[out.len] = true;
+      used_in[src] = used_out[out.len] = true;
       IR_VEC_PUSH(out, in[src++]);
     } else if (v == -1) {
       if (infer >= 0) REL_FAIL("%s: newshape=%s has more than one -1", who, written);
@@ -52,10 +54,14 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
       IR_VEC_PUSH(out, NULL);
       src++;
     } else if (v == -2) {
-      while (src < r) IR_VEC_PUSH(out, in[src++]);
+      while (src < r) {
+        used_in[src] = used_out[out.len] = true;
+        IR_VEC_PUSH(out, in[src++]);
+      }
     } else if (v == -3) {
       if (src + 1 >= r) REL_FAIL("%s: newshape=%s merges dimensions %d and %d (the code -3), but the input %s has rank %d",
                                  who, written, src, src + 1, ty_rel_shape_text(cx, shape), r);
+      used_in[src] = used_in[src + 1] = used_out[out.len] = true;
       IR_VEC_PUSH(out, ty_dim_mul(cx, in[src], in[src + 1]));
       src += 2;
     } else if (v == -4) {
@@ -71,6 +77,7 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
                                ty_rel_text(cx, in[src]), (long long)(a == -1 ? b : a));
       TyRelResult ok = ty_rel_same_dim(cx, rel, ty_dim_mul(cx, da, db), in[src], "the split dimension and its parts", message);
       if (ok != TY_SOLVED) return ok;
+      used_in[src] = used_out[out.len] = used_out[out.len + 1] = true;
       IR_VEC_PUSH(out, da);
       IR_VEC_PUSH(out, db);
       src++;
@@ -83,12 +90,11 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
   if (infer >= 0) {
     IrType *known = ty_rel_dim(1);
     for (int i = 0; i < out.len; i++)
-      if (i != infer && !copied_out[i]) known = ty_dim_mul(cx, known, out.items[i]);
+      if (i != infer && !used_out[i]) known = ty_dim_mul(cx, known, out.items[i]); /* positive sizes only */
     total = ty_rel_dim(1);
     for (int i = 0; i < r; i++)
-      if (!copied_in[i]) total = ty_dim_mul(cx, total, in[i]);
+      if (!used_in[i]) total = ty_dim_mul(cx, total, in[i]);
     int64_t k;
-    if (ty_dim_value(cx, known, &k) && k == 0) REL_FAIL("%s: newshape=%s has a 0-sized dimension next to -1", who, written);
     IrType *d = ty_dim_div(cx, total, known);
     int64_t t;
     if (!d && ty_dim_value(cx, total, &t) && ty_dim_value(cx, known, &k))
