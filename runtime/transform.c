@@ -402,6 +402,19 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
   return rt_result_value(&res);
 }
 
+/* Element i of where's condition as topi reads it, `condition != 0` (include/tvm/topi/transform.h): for floats an
+ * ordered comparison, so NaN is false. */
+static bool condition_at(const RtOperand *c, int64_t i) {
+  switch (c->dt.code) {
+  case IR_DT_BOOL: return ((const uint8_t *)c->data)[i] != 0;
+  case IR_DT_FLOAT: {
+    double v = rt_load_float(c, i);
+    return v < 0 || v > 0;
+  }
+  default: return rt_elem_get(c->data, c->dt, i).u.u != 0;
+  }
+}
+
 static RtValue where(const RtValue *args, const RtSite *site) {
   RtOperand o[3];
   for (int i = 0; i < 3; i++) rt_operand(&o[i], args[i]);
@@ -434,10 +447,9 @@ static RtValue where(const RtValue *args, const RtSite *site) {
   RtResult res;
   char *out = rt_result_init(&res, o[1].dt, r, shape);
   int64_t count = product(r, shape), idx[RT_MAX_RANK] = {0}, off[3] = {0, 0, 0};
-  const uint8_t *c = o[0].data;
   for (int64_t n = 0; n < count; n++) {
     rt_poll_every(site, n);
-    const char *src = c[off[0]] ? (const char *)o[1].data + (size_t)off[1] * esize : (const char *)o[2].data + (size_t)off[2] * esize;
+    const char *src = condition_at(&o[0], off[0]) ? (const char *)o[1].data + (size_t)off[1] * esize : (const char *)o[2].data + (size_t)off[2] * esize;
     memcpy(out + (size_t)n * esize, src, esize);
     for (int k = r - 1; k >= 0; k--) {
       for (int i = 0; i < 3; i++) off[i] += st[i][k];

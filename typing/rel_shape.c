@@ -505,11 +505,10 @@ TyRelResult ty_rel_broadcast_to(TyCtx *cx, TyRelation *rel, const char **message
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message);
 }
 
+/* where(condition, x, y): the condition of any element type (nonzero is true), as TVM's WhereRel. */
 TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *s[3], *dt[3];
   for (int i = 0; i < 3; i++) REL_TRY(ty_rel_tensor(cx, rel, i, &s[i], &dt[i], message));
-  if (!ty_unify(cx, dt[0], ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}), NULL))
-    REL_FAIL("%s chooses by a bool condition, but the condition is %s", ty_rel_who(rel), ty_rel_text(cx, dt[0]));
   REL_TRY(ty_rel_same_dtype(cx, rel, dt[1], dt[2], message));
   int r = 0;
   for (int i = 0; i < 3; i++) r = s[i]->u.shape.rank > r ? s[i]->u.shape.rank : r;
