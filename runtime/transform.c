@@ -269,10 +269,13 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const RtSi
   for (int k = 0; k < n; k++) {
     int axis = has_axes ? rt_axis(site, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
     int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
-    if (stride == 0) rt_error(site->expr, "strided_slice: a stride is 0");
+    if (stride == 0 && !size_mode) rt_error(site->expr, "strided_slice: a stride is 0");
     int64_t begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX, start;
     int64_t end = k < en->n ? en->ints[k] : stride < 0 ? 0 : INT64_MAX;
-    if (size_mode && k < en->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
+    if (size_mode) { /* the strides ignored, as TVM's ConvertToVec (include/tvm/topi/detail/strided_slice.h) */
+      if (k < en->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
+      stride = 1;
+    }
     int64_t len = ir_slice_length(a->shape[axis], begin, end, stride, &start);
     shape[axis] = len;
     if (len > 0) base += start * in_strides[axis];

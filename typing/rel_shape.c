@@ -463,12 +463,12 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
     int axis = k;
     if (has_axes) REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &axis, message));
     int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
-    if (stride == 0) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
+    if (stride == 0 && !size_mode) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
     int64_t dim, start, begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX;
     int64_t end = k < e->n ? e->ints[k] : stride < 0 ? 0 : INT64_MAX;
-    if (size_mode) {
-      if (stride != 1) REL_FAIL("%s: slice_mode=\"size\" takes strides of 1", ty_rel_who(rel));
+    if (size_mode) { /* TVM ignores the strides there (topi's ConvertToVec), once they have padded begin and end */
       if (k < e->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
+      stride = 1;
     }
     if (begin == 0 && end == INT64_MAX && stride == 1) continue; /* the whole axis, symbolic or not */
     TyRelResult size = ty_rel_dim_const(cx, dims[axis], &dim);
