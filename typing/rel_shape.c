@@ -474,8 +474,7 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
     TyRelResult size = ty_rel_dim_const(cx, dims[axis], &dim);
     if (size == TY_SOLVED) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
     else if (size == TY_NOT_YET) return size;
-    else if (size_mode && end != INT64_MAX && begin >= 0) dims[axis] = ty_rel_dim(end - begin);
-    else dims[axis] = ty_dim_any();
+    else dims[axis] = ty_dim_any(); /* TVM: a fresh dimension (StridedSliceOutputShape); a size may not fit the axis */
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
 }
