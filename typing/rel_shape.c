@@ -546,9 +546,7 @@ TyRelResult ty_rel_cast(TyCtx *cx, TyRelation *rel, const char **message) {
 TyRelResult ty_rel_shape_of(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
-  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
-  if (dt.code != IR_DT_INT && dt.code != IR_DT_UINT) REL_FAIL("%s gives integers, but dtype=%s", ty_rel_who(rel),
-                                                               ty_rel_text(cx, ir_type_dtype(dt, (IrSpan){0})));
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)); /* any, as TVM's ShapeOfRel */
   IrType **dims = IR_NEW_ARRAY(IrType *, 1);
   dims[0] = ty_rel_dim(shape->u.shape.rank);
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(1, dims), ir_type_dtype(dt, (IrSpan){0})), message);
@@ -895,12 +893,11 @@ TyRelResult ty_rel_layout_transform(TyCtx *cx, TyRelation *rel, const char **mes
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(dst.n, dims), dtype), message);
 }
 
-/* ndarray_size: the element count as a scalar of dtype (int32 by default; any number type, as TVM). */
+/* ndarray_size: the element count as a scalar of dtype (int32 by default; any, as TVM's NdarraySizeRel). */
 TyRelResult ty_rel_ndarray_size(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
   IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
-  if (dt.code == IR_DT_BOOL) REL_FAIL("%s counts in numbers, but dtype=bool", ty_rel_who(rel));
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0})), message);
 }
 
