@@ -263,6 +263,13 @@ static void in_blocks(BinaryLoop loop, IrOpId op, const char *a, int64_t sa, con
   }
 }
 
+/* The bit operators on a dtype they do not take: a run-time error (the checker, as TVM's relations, lets them be). */
+static _Noreturn void not_integers(IrOpId op, IrDType dt, const RtSite *site) {
+  char name[24];
+  rt_error(site->expr, "%s works on integer tensors%s, not %s (TVM's compiler refuses them too)", ir_ops[op].name,
+           op == IR_OP_LEFT_SHIFT || op == IR_OP_RIGHT_SHIFT ? "" : " and bool", ir_dtype_name(dt, name));
+}
+
 static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
   RtOperand a, b;
   rt_operand(&a, va);
@@ -272,11 +279,11 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
     rt_error(site->expr, "%s: the arguments' dtypes differ (%s and %s)", ir_ops[op].name, ir_dtype_name(a.dt, na),
              ir_dtype_name(b.dt, nb));
   }
+  /* TVM types these by Broadcast, any element type, but its compiler takes integers only (type_check_integer_args
+   * in src/tir/op/op.cc); a shift of bool, a one-bit integer to TVM, is undefined in its LLVM code. */
   if (op >= IR_OP_LEFT_SHIFT && op <= IR_OP_BITWISE_XOR && a.dt.code != IR_DT_INT && a.dt.code != IR_DT_UINT &&
-      !(a.dt.code == IR_DT_BOOL && op >= IR_OP_BITWISE_AND)) {
-    char na[24];
-    rt_error(site->expr, "%s: works on integer tensors, not %s", ir_ops[op].name, ir_dtype_name(a.dt, na));
-  }
+      !(a.dt.code == IR_DT_BOOL && op >= IR_OP_BITWISE_AND))
+    not_integers(op, a.dt, site);
   int rank = a.rank > b.rank ? a.rank : b.rank;
   if (rank > RT_MAX_RANK) rt_error(site->expr, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, RT_MAX_RANK);
   int64_t shape[RT_MAX_RANK], stride_a[RT_MAX_RANK], stride_b[RT_MAX_RANK];
@@ -500,6 +507,7 @@ static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, v);
   if (op == IR_OP_ISNAN || op == IR_OP_ISINF || op == IR_OP_ISFINITE) return classify(op, &a, site);
+  if (op == IR_OP_BITWISE_NOT && a.dt.code == IR_DT_FLOAT) not_integers(op, a.dt, site);
   const IrOpAttrs *attrs = site->attrs;
   double p = 0, q = 0;
   if (op == IR_OP_CLIP) {
