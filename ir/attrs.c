@@ -231,6 +231,13 @@ IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt) {
   return v->given && !v->none ? v->dtype : dflt;
 }
 
+IrAttrValue ir_attr_ints(const IrOpAttrs *a, IrAttrId id, int n, const int64_t *dflt) {
+  const IrAttrValue *v = &a->v[id];
+  if (v->given && !v->none) return *v;
+  IrAttrValue d = {.listed = true, .n = n, .ints = dflt, .span = v->span};
+  return d;
+}
+
 void ir_attr_pair(const IrOpAttrs *a, IrAttrId id, int64_t dflt, int64_t out[2]) {
   const IrAttrValue *v = &a->v[id];
   out[0] = out[1] = dflt;

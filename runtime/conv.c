@@ -644,7 +644,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
     OH = size->ints[0], OW = size->ints[1];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   if (OH < 0 || OW < 0) rt_error(site->expr, "%s: the output size is negative", name);
@@ -716,7 +716,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
     for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   int64_t total = 1, in_plane = 1, out_plane = 1;
@@ -819,7 +819,9 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
 static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
-  const IrAttrValue *bs = &at->v[IR_A_BLOCK_SHAPE], *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(at, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
   int r = x->rank, m = bs->n;
   if (m < 1 || pp->n != 2 * m || r < m + 1)
     rt_error(site->expr, "%s: block_shape does not fit data of rank %d", name, r);
@@ -1470,7 +1472,8 @@ static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, co
  * (kernel_size, the data's channels, channels), then nn.conv2d's kernel in NHWC. */
 static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   IrOpId op = IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM;
-  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NHWC"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  /* NCHW when omitted: Conv2DAttrs' C++ default (topi's GEMM convolution itself is NHWC) */
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
   RtOperand x0, b, x, wc, yc;
   rt_operands_out_dtype(op, args, site, &x0, &b);
   rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", site));

@@ -564,16 +564,73 @@ RtValue rt_exec_ref_write(const RtCode *c, RtFrame *f) {
 
 /* ---------------------------------------------------------------- `?` dimensions */
 
+/* Value v, arriving at `at`, checked against ck (the shape variables read from the parameters). */
+static void check_value(const IrTCheck *ck, RtValue v, RtFrame *f, const IrExpr *at) {
+  RtDimVal room[4];
+  RtDims d = {0, 4, room};
+  for (int i = 0; i < ck->nsources; i++) {
+    const IrTDimSource *s = &ck->sources[i];
+    RtValue p = s->param.captured ? f->env[s->param.index] : f->slots[s->param.index];
+    for (int j = 0; j < s->npath && p.kind == RT_TUPLE; j++) p = p.u.tup->f[s->path[j]];
+    int rank = p.kind == RT_TENSOR ? p.u.t->rank : 0;
+    if (s->axis < 0) rt_dims_bind_shape(&d, s->var, rank, rank ? p.u.t->shape : NULL, s->what);
+    else if (s->axis < rank) rt_dims_bind(&d, s->var, p.u.t->shape[s->axis], s->what);
+  }
+  const char *why;
+  if (!rt_conform(v, ck->want, &d, "the value", &why))
+    rt_error(at, "a size known only at run time does not fit its place: %s", why);
+}
+
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f) {
   const CodeShapeCheck *k = (const CodeShapeCheck *)c;
   RtValue v = run(k->inner, f);
-  int rank = v.kind == RT_TENSOR ? v.u.t->rank : 0;
-  const int64_t *shape = v.kind == RT_TENSOR ? v.u.t->shape : NULL;
-  bool ok = rank == k->rank;
-  for (int i = 0; ok && i < rank; i++) ok = k->dims[i] < 0 || k->dims[i] == shape[i];
-  if (ok) return v;
-  rt_error(c->expr, "a `?` dimension disagrees at run time: the value has shape %s, but %s is expected here",
-           rt_shape_text(rank, shape), ir_type_str(k->want));
+  check_value(k->check, v, f, c->expr);
+  return v;
+}
+
+static const char *const ordinals[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"};
+
+static const char *nth_argument(int i) {
+  return i < 8 ? ir_printf("the %s argument", ordinals[i]) : ir_printf("argument %d", i + 1);
+}
+
+/* The arguments of a checked entry against its parameters' types, sharing their shape variables;
+ * a failure is the error of the call at `site`. */
+static void check_arguments(const CodeEntryCheck *k, const RtValue *args, int n, const IrExpr *site) {
+  RtDimVal room[4];
+  RtDims d = {0, 4, room};
+  const char *why;
+  for (int i = 0; i < n; i++) {
+    int before = d.n;
+    const char *subject = nth_argument(i);
+    if (!rt_conform(args[i], k->params[i], &d, subject, &why))
+      rt_error(site, "the arguments of `%s` do not agree on the sizes its type shares: %s", k->fn->name, why);
+    for (int j = before; j < d.n; j++) d.v[j].from = ir_printf("from %s", subject);
+  }
+}
+
+/* A definition's checked entry (compile.c, checked_entry): a function of its own, called with the
+ * definition's arguments in its frame; once they pass, a tail call of the definition, so that the
+ * definition's own loops run without the check. */
+RtValue rt_exec_entry_check(const RtCode *c, RtFrame *f) {
+  const CodeEntryCheck *k = (const CodeEntryCheck *)c;
+  const IrExpr *site = rt_state.calls && rt_state.calls->site ? rt_state.calls->site : c->expr;
+  int n = k->fn->nparams;
+  check_arguments(k, f->slots, n, site);
+  if (n <= RT_MAX_TAIL_ARGS) return tail(k->fn, NULL, f->slots, n, site);
+  VARIABLE_FRAME(frame, k->fn->nslots);
+  frame->env = NULL;
+  copy_values(frame->slots, f->slots, n);
+  return enter(k->fn, frame, site);
+}
+
+/* A constructor's checked entry: its arguments checked, then the value built. */
+RtValue rt_exec_native_entry_check(const RtFn *fn, RtValue *args, const IrExpr *site) {
+  const CodeEntryCheck *k = fn->native_data;
+  check_arguments(k, args, k->ctor->nargs, site);
+  RtAdt *a = new_adt(k->ctor);
+  for (int i = 0; i < k->ctor->nargs; i++) rt_field_set(a, k->ctor->fields[i], args[i]);
+  return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
 /* ---------------------------------------------------------------- control */
@@ -586,7 +643,10 @@ RtValue rt_exec_if(const RtCode *c, RtFrame *f) {
 static bool match(const CodePat *p, RtValue v, RtFrame *f) {
   switch (p->kind) {
   case PAT_WILD: return true;
-  case PAT_VAR: f->slots[p->slot] = v; return true;
+  case PAT_VAR:
+    if (p->check) check_value(p->check, v, f, p->at);
+    f->slots[p->slot] = v;
+    return true;
   case PAT_CTOR:
     if (v.u.adt->ctor->tag != p->tag) return false;
     for (int i = 0; i < p->n; i++)

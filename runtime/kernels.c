@@ -520,7 +520,7 @@ static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
       q = trunc(q < lo ? lo : q > hi ? hi : q);
     }
   } else if (op == IR_OP_NN_LEAKY_RELU) {
-    p = attrs->v[IR_A_ALPHA].given ? attrs->v[IR_A_ALPHA].f : 0.01;
+    p = ir_attr_float(attrs, IR_A_ALPHA, 0.25); /* LeakyReluAttrs' C++ default (Python's relay.nn.leaky_relu: 0.01) */
   }
   RtResult r;
   void *out = rt_result_init(&r, a.dt, a.rank, a.shape);

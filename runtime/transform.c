@@ -93,16 +93,17 @@ static int64_t product(int n, const int64_t *d) {
 
 /* ---------------------------------------------------------------- reshape and relatives */
 
-/* The shape (n dimensions in out) that newshape's codes ns give `a`. The -1 is TVM's (InferNewShape): the product
- * of the input dimensions that no 0, -2, -3 or -4 takes over the positive sizes, so that it is defined over an
- * empty tensor ((0, 3) with [0, -1] is (0, 3)), as the relation (typing/rel_shape.c) types it. */
-static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite *site, int64_t *out) {
+/* The shape (n dimensions in out) that newshape's codes ns give `a`; with allowzero a 0 is a dimension of 0. The -1
+ * is TVM's (InferNewShape): the product of the input dimensions that no 0, -2, -3 or -4 takes over the other sizes,
+ * so that it is defined over an empty tensor ((0, 3) with [0, -1] is (0, 3)), as the relation (typing/rel_shape.c)
+ * types it. */
+static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, bool allowzero, const RtSite *site, int64_t *out) {
   int n = 0, src = 0, infer = -1;
   bool used_in[RT_MAX_RANK + 1] = {0}, used_out[RT_MAX_RANK + 1] = {0};
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
     if (n + 2 > RT_MAX_RANK) rt_error(site->expr, "reshape: the new shape has too many dimensions");
-    if (v > 0) out[n++] = v, src++;
+    if (v > 0 || (v == 0 && allowzero)) out[n++] = v, src++;
     else if (v == 0) {
       if (src < a->rank) used_in[src] = used_out[n] = true;
       out[n++] = src < a->rank ? a->shape[src++] : 1;
@@ -130,7 +131,7 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite
       if (!used_in[i]) total = rt_mul_sat(total, a->shape[i]);
     for (int i = 0; i < n; i++)
       if (i != infer && !used_out[i]) known = rt_mul_sat(known, out[i]);
-    if (known == 0 || total % known != 0)
+    if (known == 0 || total % known != 0) /* known is 0 only by allowzero's 0, which TVM divides by too */
       rt_error(site->expr, "reshape: %s cannot take the shape %s with -1", rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
     out[infer] = total / known;
   }
@@ -142,7 +143,7 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite
 
 static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int64_t out[RT_MAX_RANK];
-  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], site, out);
+  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], at->v[IR_A_ALLOWZERO].b, site, out);
   return with_shape(a, n, out);
 }
 
@@ -157,7 +158,7 @@ static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const Rt
   RtOperand ra = *a;
   for (int i = 0; i < a->rank; i++) rshape[i] = a->shape[a->rank - 1 - i];
   ra.shape = rshape;
-  int n = reshape_shape(&ra, &rev, site, out);
+  int n = reshape_shape(&ra, &rev, at->v[IR_A_ALLOWZERO].b, site, out);
   for (int i = 0; i < n; i++) back[i] = out[n - 1 - i];
   return with_shape(a, n, back);
 }

@@ -87,7 +87,9 @@ TyRelResult ty_rel_window(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t
 IrType *ty_rel_dim(int64_t n);
 IrType *ty_rel_shape(int rank, IrType **dims);
 IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype);
-/* The broadcast of two dimensions: TY_SOLVED with *out, TY_NOT_YET, or TY_FAILED (they differ). */
+/* The broadcast of two dimensions: TY_SOLVED with *out; TY_NOT_YET with *out the result if it is
+ * known already (a hole against a constant c != 1 gives c, but the relation must run again when
+ * the hole is known, to check it is 1 or c) or NULL; TY_FAILED (they differ). */
 TyRelResult ty_rel_broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out);
 
 /* Whether dimension arithmetic in this run of the relation overflowed int64 (a normal form,

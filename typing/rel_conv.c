@@ -503,8 +503,9 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
 static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, const char **message) {
   IrType *xs, *xt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
-  const IrAttrValue *bs = ty_rel_attr(rel, IR_A_BLOCK_SHAPE);
-  const IrAttrValue *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(rel->attrs, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
   const char *pname = to_batch ? "paddings" : "crops";
   int r = xs->u.shape.rank, m = bs->n;
   if (m < 1) REL_FAIL("%s: block_shape is empty", ty_rel_who(rel));
@@ -988,13 +989,13 @@ TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, 
 }
 
 /* What the convolutions on a transformed weight (Winograd, GEMM) share: the data layout (convertible
- * to canon) and out_layout, channels and kernel_size required (TVM's relations read them, not the
- * weight), the data as canon's dims x[], a rank-4 weight of a compatible dtype, and the window's
- * attributes. */
+ * to canon; NCHW when omitted, Conv2DAttrs' and Conv2DWinogradAttrs' C++ default) and out_layout,
+ * channels and kernel_size required (TVM's relations read them, not the weight), the data as canon's
+ * dims x[], a rank-4 weight of a compatible dtype, and the window's attributes. */
 static TyRelResult transformed_conv(TyCtx *cx, TyRelation *rel, const char *canon, Packed *dl, Packed *ol, IrType **xt,
                                     IrType *x[4], int64_t strides[2], int64_t dil[2], int64_t lo[2], int64_t hi[2],
                                     int64_t kernel[2], const char **message) {
-  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, canon, dl, message));
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, "NCHW", dl, message));
   REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, canon, dl->s, ol, message));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   if (!ch->given || ch->none || !ks->given || ks->none)

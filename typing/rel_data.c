@@ -425,6 +425,7 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
   int rb = 0;
   for (int i = 1; i < n; i++) rb = shapes[i]->u.shape.rank > rb ? shapes[i]->u.shape.rank : rb;
   IrType **dims = IR_NEW_ARRAY(IrType *, rb + r + 1);
+  TyRelResult pending = TY_SOLVED;
   for (int k = 0; k < rb; k++) {
     IrType *d = NULL;
     for (int i = 1; i < n; i++) {
@@ -433,7 +434,8 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
       IrType *di = shapes[i]->u.shape.dims[k - (rb - ri)];
       if (!d) { d = di; continue; }
       TyRelResult b = ty_rel_broadcast_dim(cx, d, di, &d);
-      if (b == TY_NOT_YET) return b;
+      if (b == TY_NOT_YET && !d) return b;
+      if (b == TY_NOT_YET) pending = b;
       if (b == TY_FAILED)
         REL_FAIL("%s: the index tensors do not broadcast together (field %d is %s)", ty_rel_who(rel), i,
                  ty_rel_shape_text(cx, shapes[i]));
@@ -442,7 +444,8 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
   }
   int m = rb;
   for (int i = n - 1; i < r; i++) dims[m++] = shapes[0]->u.shape.dims[i];
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  TyRelResult res = ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* ---------------------------------------------------------------- SparseToDense, SparseReshape, SparseFillEmptyRows */

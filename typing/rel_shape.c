@@ -27,20 +27,22 @@ static IrType *product(TyCtx *cx, int n, IrType **dims) {
 
 /* ---------------------------------------------------------------- Reshape */
 
-/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. */
+/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. With allowzero, 0 is
+ * a dimension of 0, not the code that copies one (TVM's InferNewShape). */
 static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, const IrAttrValue *ns, const char *written,
                                  IrType **result, const char **message) {
+  bool allowzero = ty_rel_attr(rel, IR_A_ALLOWZERO)->b;
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
   /* As TVM's InferNewShape (src/relay/op/tensor/transform.cc), the input dimensions that 0, -2, -3 and -4 take and
    * the output dimensions they give are left out of the -1's division, even when they are `?` or 0: the -1 is the
-   * product of the other input dimensions over the positive sizes. */
+   * product of the other input dimensions over the sizes written. */
   bool *used_in = IR_NEW_ARRAY(bool, r + 1), *used_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
   const char *who = ty_rel_who(rel);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
-    if (v > 0) {
+    if (v > 0 || (v == 0 && allowzero)) {
       IR_VEC_PUSH(out, ty_rel_dim(v));
       src++;
     } else if (v == 0) {
@@ -90,11 +92,13 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
   if (infer >= 0) {
     IrType *known = ty_rel_dim(1);
     for (int i = 0; i < out.len; i++)
-      if (i != infer && !used_out[i]) known = ty_dim_mul(cx, known, out.items[i]); /* positive sizes only */
+      if (i != infer && !used_out[i]) known = ty_dim_mul(cx, known, out.items[i]); /* the sizes written */
     total = ty_rel_dim(1);
     for (int i = 0; i < r; i++)
       if (!used_in[i]) total = ty_dim_mul(cx, total, in[i]);
     int64_t k;
+    if (ty_dim_value(cx, known, &k) && k == 0) /* allowzero's 0: TVM's InferNewShape divides by it */
+      REL_FAIL("%s: newshape=%s has a 0-sized dimension next to -1", who, written);
     IrType *d = ty_dim_div(cx, total, known);
     int64_t t;
     if (!d && ty_dim_value(cx, total, &t) && ty_dim_value(cx, known, &k))
@@ -512,6 +516,7 @@ TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
   int r = 0;
   for (int i = 0; i < 3; i++) r = s[i]->u.shape.rank > r ? s[i]->u.shape.rank : r;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  TyRelResult pending = TY_SOLVED;
   for (int k = 0; k < r; k++) { /* from the right */
     IrType *d = NULL;
     for (int i = 0; i < 3; i++) {
@@ -523,14 +528,16 @@ TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
         continue;
       }
       TyRelResult v = ty_rel_broadcast_dim(cx, d, di, &d);
-      if (v == TY_NOT_YET) return TY_NOT_YET;
+      if (v == TY_NOT_YET && !d) return TY_NOT_YET;
+      if (v == TY_NOT_YET) pending = v;
       if (v == TY_FAILED)
         REL_FAIL("%s cannot broadcast the shapes %s, %s and %s (dimension %d from the right)", ty_rel_who(rel),
                  ty_rel_shape_text(cx, s[0]), ty_rel_shape_text(cx, s[1]), ty_rel_shape_text(cx, s[2]), k);
     }
     dims[r - 1 - k] = d;
   }
-  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), dt[1]), message);
+  TyRelResult res = ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), dt[1]), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* ---------------------------------------------------------------- Cast, ShapeOf, BatchFlatten */
@@ -986,6 +993,7 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *lab[128] = {0};
   IrType *ell[RT_MAX_RANK_TY] = {0};
   int ne = 0;
+  TyRelResult pending = TY_SOLVED; /* an ellipsis axis known, but not yet checked */
   bool any_ell = false;
   for (int i = 0; i < n; i++) {
     const char *term = q.terms[i];
@@ -1008,7 +1016,8 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
           if (k == TY_FAILED)
             REL_FAIL("%s: the ellipsis dimensions of tensor %d %s do not broadcast with the others'", ty_rel_who(rel), i,
                      ty_rel_shape_text(cx, shapes[i]));
-          if (k == TY_NOT_YET) return k;
+          if (k == TY_NOT_YET && !b) return k;
+          if (k == TY_NOT_YET) pending = k;
           ell[slot] = b;
         }
         if (er > ne) ne = er;
@@ -1035,7 +1044,8 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
     else
       dims[m++] = lab[(unsigned char)*p];
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  TyRelResult res = ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* meshgrid((a, b, ...), indexing="ij"): scalars and vectors of one element type; a tuple of as many

@@ -152,7 +152,7 @@ x = ints((1, 2, 4))
 L.append((rly(resize(x, [7])), 'image.resize1d(%s, size=[7])' % rly(x)))
 L.append((rly(resize(x, [3], mode='align_corners')), 'image.resize1d(%s, size=[3], coordinate_transformation_mode="align_corners")' % rly(x)))
 L.append((rly(resize(x, [6], 'nearest_neighbor', 'asymmetric')),
-          'image.resize1d(%s, size=[6], method="nearest_neighbor", coordinate_transformation_mode="asymmetric")' % rly(x)))
+          'image.resize1d(%s, size=[6], method="nearest_neighbor", coordinate_transformation_mode="asymmetric", rounding_method="")' % rly(x)))
 xn = ints((1, 3, 2), dt=f64)   # NWC
 L.append((rly(resize(xn.transpose(0, 2, 1), [5], mode='pytorch_half_pixel').transpose(0, 2, 1)),
           'image.resize1d(%s, size=[5], layout="NWC", coordinate_transformation_mode="pytorch_half_pixel")' % rly(xn)))
