@@ -409,6 +409,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   int64_t planes = rt_mul_sat(xs[0], xs[1]), plane = rt_mul_sat(rt_mul_sat(S[0], S[1]), S[2]), o = 0;
   if (planes == 0 || OS[0] == 0 || OS[1] == 0 || OS[2] == 0) return out_done(&res); /* nothing to compute */
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
+  bool int_avg = !is_max && x->dt.code != IR_DT_FLOAT; /* summed in the dtype, as topi's pool_sum */
   RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
    * and how many fall inside the padded data; computed once, not per output element. */
@@ -441,6 +442,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       for (int64_t o1 = 0; o1 < OS[1]; o1++)
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
+          uint64_t isum = 0;
           int64_t oi[3] = {o0, o1, o2}, start[3], klo[3], khi[3], count = 1, padded = 1;
           for (int i = 0; i < 3; i++) {
             const AxisWin *w = &aw[i][oi[i]];
@@ -467,6 +469,11 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
                       rt_poll_every(site, k2 - klo[2] + 1);
                       acc += p[k2 * step];
                     }
+                } else if (int_avg) {
+                  for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    rt_poll_every(site, k2 - klo[2] + 1);
+                    isum += rt_elem_get(xd, x->dt, row + k2 * step).u.u;
+                  }
                 } else {
                   for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
                     rt_poll_every(site, k2 - klo[2] + 1);
@@ -483,6 +490,10 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           double result = is_max ? acc : acc / (double)divisor;
           if (count == 0 && is_max) {
             rt_elem_set(out, x->dt, o, lowest);
+            continue;
+          }
+          if (int_avg) { /* topi: an adaptive or global pool casts the count to the dtype, a window pool does not */
+            rt_elem_set(out, x->dt, o, rt_int_mean(x->dt, isum, divisor, global || adaptive, site));
             continue;
           }
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
@@ -584,9 +595,10 @@ static double in_coord(int64_t x, int64_t in, int64_t out, const char *mode) {
   return ((double)x + 0.5) * scale - 0.5; /* half_pixel */
 }
 
-/* TVM's get_closest_index. */
+/* TVM's get_closest_index (python/tvm/topi/image/resize.py): "round" is te.round, which LLVM's code generator emits
+ * as llvm.round (halves away from zero, src/target/llvm/intrin_rule_llvm.cc). */
 static int64_t closest(double v, const char *rounding) {
-  if (!strcmp(rounding, "round")) return rt_f2index(nearbyint(v));
+  if (!strcmp(rounding, "round")) return rt_f2index(round(v));
   if (!strcmp(rounding, "round_prefer_floor")) return rt_f2index(ceil(v - 0.5));
   if (!strcmp(rounding, "round_prefer_ceil")) return rt_f2index(floor(v + 0.5));
   if (!strcmp(rounding, "ceil")) return rt_f2index(ceil(v - 1e-5));
@@ -595,8 +607,20 @@ static int64_t closest(double v, const char *rounding) {
 
 static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
 
+/* topi's _resize_2d takes nearest_neighbor with asymmetric coordinates along an axis whose output is a whole multiple
+ * k of its input n as the integer index x / k, whatever the rounding method (can_convert_multiply_to_intdiv in
+ * python/tvm/topi/image/resize.py): the k, or 0 where topi computes in floats (a ratio that is no whole number, or
+ * one above its bound 1 / (1e-5 n + 1e-5), the 1e-5 a float32 constant as TIR makes it). Only resize2d (and
+ * nn.upsampling, which topi computes as resize2d) has this path; resize1d and resize3d always round the float. */
+static int64_t int_div_factor(int64_t n, int64_t out) {
+  if (n <= 0 || out % n != 0) return 0;
+  double eps = (float)1e-5;
+  return (double)out / (double)n > 1 / (eps * (double)n + eps) ? 0 : out / n;
+}
+
 /* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
- * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
+ * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge; an integer result
+ * truncates the interpolated value, as topi's _cast_output (astype). */
 static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int dpos[4];
@@ -626,6 +650,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   if (OH < 0 || OW < 0) rt_error(site->expr, "%s: the output size is negative", name);
   bool nearest = !strcmp(method, "nearest_neighbor");
   if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  bool int_div = nearest && !strcmp(mode, "asymmetric");
+  int64_t ky = int_div ? int_div_factor(H, OH) : 0, kx = int_div ? int_div_factor(W, OW) : 0;
   int64_t cs[4] = {xs[0], xs[1], OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -633,7 +659,6 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t planes = rt_mul_sat(xs[0], xs[1]), o = 0;
   if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
   if (H == 0 || W == 0) rt_error(site->expr, "%s: resizing an empty image", name);
-  bool int_out = odt.code != IR_DT_FLOAT;
   for (int64_t p = 0; p < planes; p++) {
     int64_t base = p * H * W;
     for (int64_t oy = 0; oy < OH; oy++) {
@@ -642,7 +667,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
         rt_poll_every(site, o);
         double ix = in_coord(ox, W, OW, mode), v;
         if (nearest) {
-          int64_t y = clamp_index(closest(iy, rounding), H), xx = clamp_index(closest(ix, rounding), W);
+          int64_t y = ky ? oy / ky : clamp_index(closest(iy, rounding), H);
+          int64_t xx = kx ? ox / kx : clamp_index(closest(ix, rounding), W);
           RtValue got = rt_elem_get(xd, x->dt, base + y * W + xx);
           rt_elem_set(out, odt, o, rt_convert(got, odt));
           continue;
@@ -654,7 +680,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
             q[j][i] = rt_scalar_f64(rt_elem_get(xd, x->dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
         double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
         v = top + (bottom - top) * fy;
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
     }
   }
@@ -662,7 +688,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 }
 
 /* image.resize1d, image.resize3d and nn.upsampling3d: resize2d's rules over d spatial axes (canonical NC + d),
- * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double. */
+ * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double, an integer result
+ * truncated. */
 static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   char canon[8];
@@ -707,7 +734,6 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   if (in_plane == 0) rt_error(site->expr, "%s: resizing an empty image", name);
   int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1; /* planes * in_plane elements are in memory */
   for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
-  bool int_out = odt.code != IR_DT_FLOAT;
   /* per axis: the input coordinate of every output index */
   double *coord[3];
   for (int i = 0; i < d; i++) {
@@ -739,7 +765,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
           }
           if (wgt != 0) v += wgt * rt_scalar_f64(rt_elem_get(xd, x->dt, off));
         }
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
       for (int i = d - 1; i >= 0; i--) {
         if (++idx[i] < cs[2 + i]) break;
@@ -934,7 +960,8 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 
 /* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
  * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
- * nearest (round half to even), in double. */
+ * nearest (topi's get_closest_index with boxes: te.round, halves away from zero), in double, an integer result
+ * truncated. */
 static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   RtOperand x, b, bi;
@@ -954,7 +981,6 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
   bool nearest = !strcmp(str_attr(at, IR_A_METHOD, "bilinear"), "nearest_neighbor");
   double ext = ir_attr_float(at, IR_A_EXTRAPOLATION_VALUE, 0);
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
-  bool int_out = odt.code != IR_DT_FLOAT;
   int64_t cs[4] = {B, C, OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -980,8 +1006,8 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
           else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(rt_f2index(nearbyint(iy)), H) * W +
-                                                     clamp_index(rt_f2index(nearbyint(ix)), W)));
+            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W +
+                                                     clamp_index(closest(ix, "round"), W)));
           else {
             int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
@@ -991,7 +1017,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
             double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
             v = top + (bottom - top) * fy;
           }
-          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
         }
       }
     }

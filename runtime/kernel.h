@@ -101,6 +101,11 @@ void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_
  * when it has one, as TVM computes; fails when their dtypes differ (nn.c). */
 void rt_operands_out_dtype(IrOpId op, const RtValue *args, const RtSite *site, RtOperand *x, RtOperand *w);
 
+/* The integer mean as TVM computes it: sum (the elements added mod 2^64) wrapped to dtype dt, divided truncating
+ * by count, itself wrapped to dt when count_wraps (mean, the adaptive and global pools); a count that is 0 there
+ * is a run-time error (reduce.c). */
+RtValue rt_int_mean(IrDType dt, uint64_t sum, int64_t count, bool count_wraps, const RtSite *site);
+
 /* a from layout src to layout dst (layout_transform's kernel: "NCHW8c" to "NCHW"); both valid for a's
  * rank (transform.c). */
 RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const RtSite *site);
