@@ -91,6 +91,10 @@ const void *ir_expr_node_at(const IrExpr *e, IrSpan span, IrSpan *found) {
   return at.best;
 }
 
+bool ir_lit_tvm_int(const IrLit *lit) {
+  return lit->kind == IR_LIT_INT && (!lit->suffixed || (lit->dtype.code == IR_DT_INT && lit->dtype.bits >= 16));
+}
+
 IrFit ir_lit_fit(const IrLit *lit, IrDType dt, char *why, size_t n) {
   if (lit->kind != IR_LIT_INT || dt.code == IR_DT_FLOAT || dt.code == IR_DT_BOOL) return IR_FIT_OK;
   char name[24];

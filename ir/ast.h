@@ -35,6 +35,12 @@ typedef enum {
 
 IrFit ir_lit_fit(const IrLit *lit, IrDType dt, char *why, size_t n);
 
+/* Whether an integer literal is written as TVM writes a shape's dimension or an integer attribute:
+ * without a suffix, or with one of the signed widths its tokenizer knows (`i`, `i16`, `i32`, `i64`;
+ * TVM prints an int64 one as `10i64`: IntImmToString in src/support/scalars.cc). Such a suffix
+ * only says how TVM held the number. */
+bool ir_lit_tvm_int(const IrLit *lit);
+
 typedef enum {
   IR_ATTR_LIT,  /* a number or a boolean */
   IR_ATTR_STR,  /* "text" (a bare identifier such as float32 is read as a string) */
