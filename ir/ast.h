@@ -26,7 +26,8 @@ typedef struct IrLit {
   char suffix[8]; /* the suffix as written ("f", "f32", "i64"), for faithful printing */
 } IrLit;
 
-/* Whether an integer literal fits a base type (floats hold any). */
+/* Whether a literal fits a base type: an integer its range, a number in a float dtype short of
+ * infinity (70000 is too large for float16), and no literal a dtype of vector lanes (int8x4). */
 typedef enum {
   IR_FIT_OK,
   IR_FIT_NEGATIVE_UNSIGNED, /* -1 as a uint8: callers say it in their context's words */

@@ -225,8 +225,9 @@ static _Noreturn void juxtaposed_call(Parser *P, const IrExpr *callee) {
 
 /* ---------------------------------------------------------------- literals */
 
-/* A suffixed literal must fit its type now; an unsuffixed one is checked when its type is known. */
-static void check_int_range(Parser *P, IrSpan span, const IrLit *lit) {
+/* A suffixed literal must fit its type now (ir_lit_fit: an integer its range, a float short of
+ * infinity); an unsuffixed one is checked when its type is known. */
+static void check_range(Parser *P, IrSpan span, const IrLit *lit) {
   if (lit->kind == IR_LIT_INT && lit->neg && lit->mag > (uint64_t)INT64_MAX + 1)
     error_span(P, span, NULL, "this integer is too small (the smallest is -9223372036854775808)");
   if (!lit->suffixed) return;
@@ -254,7 +255,7 @@ static bool parse_literal(Parser *P, IrLit *out, IrSpan *span) {
       else out->neg = out->mag != 0;
     }
     *span = span_from(P, start->span);
-    check_int_range(P, *span, out);
+    check_range(P, *span, out);
     return true;
   }
   if (is_ident(P, "True") || is_ident(P, "False")) {

@@ -40,6 +40,7 @@ int main(void) {
              "TVM's int64 dimensions print without their suffix");
   tap_is_str(type_of("Tensor[(4), int8x4]"), "Tensor[(4), int8x4]", "vector lanes of an integer dtype");
   tap_is_str(type_of("float16x4"), "float16x4", "a scalar of vector lanes");
+  tap_is_str(type_of("Tensor[(2), boolx4]"), "Tensor[(2), uint1x4]", "bool's lanes as TVM names them");
   tap_is_str(type_of("Tensor[((n + 1) * 2, n - (m - 1)), int8]"), "Tensor[((n + 1) * 2, n - (m - 1)), int8]",
              "dimension arithmetic keeps the parentheses it needs");
   tap_is_str(type_of("Tensor[(n * 2 + 1), bool]"), "Tensor[(n * 2 + 1), bool]", "and only those");
