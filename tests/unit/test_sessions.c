@@ -3,7 +3,8 @@
  * makes a fresh one every 2,000 inputs) keeps only the live one. The compiled definitions once
  * went into a table of the run time's global state, where they outlived their session: the fuzzer's
  * live heap grew by about 5 MB a session until the collector's 1 GB limit ended the run (seed 4711,
- * input 179,000). Also: a REPL session keeps only the newest of its bindings (`let %x`, `%it`). */
+ * input 179,000). Also: a REPL session keeps only the newest of its bindings (`let %x`, `%it`),
+ * and a redefinition frees what it replaced unless live code uses it. */
 #include <fcntl.h>
 #include <gc/gc.h>
 #include <string.h>
@@ -111,8 +112,10 @@ static void redefinitions(void) {
     size_t after_50 = after_redefinitions(&s, text, 50, &ok);
     size_t after_1500 = after_redefinitions(&s, text, 1450, &ok);
     tap_ok(ok, "1,500 REPL inputs redefine %s", cases[k].what);
-    /* 64 KB is about 0.1 of the 3 KB def's old cost, and under 50 bytes a tiny redefinition */
-    if (!tap_ok(after_1500 < after_50 + (64u << 10), "the old definitions are freed (live: %zu kB after 50, %zu kB after 1,500)",
+    /* 1 MB: under 700 bytes a redefinition, where the smallest leak kept 2.7 KB; a conservative
+     * collector may keep an old definition or two through a stale pointer (the 3 KB def's graph is
+     * about 200 KB: release builds measured up to 280 KB more or less from run to run) */
+    if (!tap_ok(after_1500 < after_50 + (1u << 20), "the old definitions are freed (live: %zu kB after 50, %zu kB after 1,500)",
                 after_50 >> 10, after_1500 >> 10))
       tap_diag("%zu bytes a redefinition", (after_1500 - after_50) / 1450);
   }
