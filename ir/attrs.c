@@ -76,7 +76,7 @@ static const char *describe(const IrAttrVal *v) {
 }
 
 static bool integer(const IrAttrVal *v, int64_t *out) {
-  if (v->kind != IR_ATTR_LIT || v->lit.kind != IR_LIT_INT || v->lit.suffixed) return false;
+  if (v->kind != IR_ATTR_LIT || !ir_lit_tvm_int(&v->lit)) return false; /* `begin=[0i64]` as TVM prints it */
   if (v->lit.mag > (v->lit.neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) return false;
   *out = v->lit.neg ? (int64_t)(0 - v->lit.mag) : (int64_t)v->lit.mag;
   return true;

@@ -597,9 +597,14 @@ void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v) {
   if (fn) fn->value = v;
 }
 
-void rt_forget_value(RtProgram *p, const IrTDef *def) {
-  ASSERT(def->value && def->id < p->globals.len);
+void rt_forget(RtProgram *p, const IrTDef *def) {
+  ASSERT(def->id < p->globals.len);
   if (def->id < p->globals.len) p->globals.items[def->id] = NULL;
+}
+
+void rt_forget_ctor(RtProgram *p, const IrTCtor *k) {
+  ir_ptrmap_remove(&p->ctors, k);
+  ir_ptrmap_remove(&p->ctor_values, k);
 }
 
 RtValue rt_value_of(const RtProgram *p, const IrTDef *def) {

@@ -611,9 +611,23 @@ static void check_ranks(IrOpId op, const RtValue *args, int nargs, const RtSite 
   }
 }
 
+/* A dtype of vector lanes (int8x4) types as in TVM, but relay's tensors hold one number an element:
+ * an operator asked for one (the only way to make such a value) is refused here, for every kernel. */
+static void check_lanes(IrOpId op, const RtSite *site) {
+  static const IrAttrId dtype_attrs[] = {IR_A_DTYPE, IR_A_OUT_DTYPE};
+  for (size_t i = 0; i < sizeof dtype_attrs / sizeof dtype_attrs[0]; i++) {
+    IrDType dt = ir_attr_dtype(site->attrs, dtype_attrs[i], IR_DTYPE(IR_DT_FLOAT, 32));
+    char name[24];
+    if (dt.lanes != 1)
+      rt_error(site->expr, "%s: %s=\"%s\" has %u vector lanes; relay's tensors have one lane", ir_ops[op].name,
+               ir_attr_name(dtype_attrs[i]), ir_dtype_name(dt, name), (unsigned)dt.lanes);
+  }
+}
+
 RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   ASSERT(site && site->attrs);
   check_ranks(op, args, nargs, site);
+  check_lanes(op, site);
 #ifndef NDEBUG
   return checked(op, families[op](op, args, nargs, site), site);
 #else

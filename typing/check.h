@@ -13,7 +13,7 @@ struct TyModule {
   IrSymMap globals; /* name -> newest IrTDef */
   IrSymMap adts;    /* name -> newest IrData */
   IrSymMap ctors;   /* name -> newest IrTCtor */
-  IrPtrMap schemes; /* IrCtor -> its IrTCtor, for every constructor ever declared */
+  IrSymMap adt_ctors; /* name -> the IrTCtors of the newest IrData (one array, as its ctors) */
   int ndefs;        /* IrTDef ids given so far (a chunk that fails leaves a gap) */
   IrSymMap values;  /* name (no sigil) -> newest session binding (an IrTDef with `value`) */
   IR_VEC(const IrTDef *) bindings; /* the newest session binding of each name, in order made */

@@ -133,7 +133,7 @@ static IrType *fill_type(TyCheck *c, const IrExpr *e) {
   const IrLit *v = &e->u.fill.value;
   IrDType dt = e->u.fill.dtype;
   char name[24];
-  if (dt.lanes != 1) ty_fail(c, e->span, "tensors of vector lanes (%s) are not supported", ir_dtype_name(dt, name));
+  if (dt.lanes != 1) ty_fail(c, e->span, "a literal is one number, and %s has %u lanes", ir_dtype_name(dt, name), (unsigned)dt.lanes);
   if ((v->kind == IR_LIT_BOOL) != (dt.code == IR_DT_BOOL) || (v->kind == IR_LIT_FLOAT && dt.code != IR_DT_FLOAT))
     ty_fail(c, e->span, "Constant's value does not fit its dtype %s", ir_dtype_name(dt, name));
   if (v->suffixed && v->kind != IR_LIT_BOOL && !ir_dtype_eq(v->dtype, dt)) {
@@ -764,7 +764,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
     break;
   case IR_EXPR_LIT:
     t = texpr(IR_EXPR_LIT, e, literal_type(c, e, &e->u.lit));
-    if (!e->u.lit.suffixed && e->u.lit.kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, t);
+    if (!e->u.lit.suffixed) IR_VEC_PUSH(c->literals, t);
     break;
   case IR_EXPR_TENSOR:
     t = texpr(IR_EXPR_TENSOR, e, tensor_literal_type(c, e));
@@ -772,7 +772,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
     break;
   case IR_EXPR_FILL:
     t = texpr(IR_EXPR_FILL, e, fill_type(c, e));
-    if (e->u.fill.value.kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, t);
+    IR_VEC_PUSH(c->literals, t);
     break;
   case IR_EXPR_TUPLE: {
     int n = e->u.tuple.n;
@@ -835,7 +835,7 @@ static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char 
 
 /* ---------------------------------------------------------------- annotation */
 
-/* Every unsuffixed integer literal must fit the type it got. */
+/* Every unsuffixed literal must fit the type it got (ir_lit_fit: 300 is no int8, 70000 no float16). */
 void ty_check_literals(TyCheck *c) {
   char why[160];
   for (int i = 0; i < c->literals.len; i++) {

@@ -103,10 +103,21 @@ IrType *ty_global_type(const TyModule *m, Sym name) {
   return d ? d->scheme : NULL;
 }
 
+/* A declaration's IrTCtors are one array, as its IrCtors are: the newest declaration of its name
+ * finds it, and so does any of its constructors that is still the newest of its name. The module
+ * keeps no other (a declaration that no name reaches is garbage once no code uses it). */
 IrType *ty_ctor_scheme(const TyModule *m, const IrCtor *k) {
-  const IrTCtor *t = ir_ptrmap_get(&m->schemes, k);
-  return t ? t->scheme : NULL;
+  const IrData *d = k->adt;
+  int index = (int)(k - d->ctors);
+  if (ty_module_adt(m, d->name) == d) return ((const IrTCtor *)ir_symmap_get(&m->adt_ctors, d->name))[index].scheme;
+  for (int j = 0; j < d->nctors; j++) {
+    const IrTCtor *t = ir_symmap_get(&m->ctors, d->ctors[j].name);
+    if (t && t->src == &d->ctors[j]) return t[index - j].scheme;
+  }
+  return NULL;
 }
+
+const IrTCtor *ty_module_ctor(const TyModule *m, Sym name) { return ir_symmap_get(&m->ctors, name); }
 
 int ty_ctor_arity(void *module, Sym name) {
   const IrTCtor *k = ir_symmap_get(&((TyModule *)module)->ctors, name);
@@ -465,7 +476,7 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
   /* Room first (this may run out of memory, leaving the module as it was), then no allocation. */
   ir_symmap_reserve(&m->adts, nadts);
   ir_symmap_reserve(&m->ctors, nctors);
-  ir_ptrmap_reserve(&m->schemes, nctors);
+  ir_symmap_reserve(&m->adt_ctors, nadts);
   ir_symmap_reserve(&m->globals, ndefs);
   ir_symmap_reserve(&m->values, nvalues);
   IR_VEC_RESERVE(m->bindings, (int)nvalues);
@@ -474,10 +485,8 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
     const IrItem *it = ti->src;
     if (it->kind == IR_ITEM_DATA) {
       ir_symmap_put(&m->adts, it->name, (void *)&it->data);
-      for (int k = 0; k < it->data.nctors; k++) {
-        ir_symmap_put(&m->ctors, it->data.ctors[k].name, &ti->ctors[k]);
-        ir_ptrmap_put(&m->schemes, &it->data.ctors[k], &ti->ctors[k]);
-      }
+      ir_symmap_put(&m->adt_ctors, it->name, ti->ctors);
+      for (int k = 0; k < it->data.nctors; k++) ir_symmap_put(&m->ctors, it->data.ctors[k].name, &ti->ctors[k]);
     } else if (it->kind == IR_ITEM_DEF) {
       ir_symmap_put(&m->globals, it->name, ti->def);
     }
