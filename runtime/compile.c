@@ -599,12 +599,15 @@ void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v) {
 
 void rt_forget(RtProgram *p, const IrTDef *def) {
   ASSERT(def->id < p->globals.len);
-  if (def->id < p->globals.len) p->globals.items[def->id] = NULL;
+  if (def->id >= p->globals.len) return;
+  if (p->globals.items[def->id]) ir_ptrmap_remove(&p->checked, p->globals.items[def->id]);
+  p->globals.items[def->id] = NULL;
 }
 
 void rt_forget_ctor(RtProgram *p, const IrTCtor *k) {
   ir_ptrmap_remove(&p->ctors, k);
   ir_ptrmap_remove(&p->ctor_values, k);
+  ir_ptrmap_remove(&p->checked, k);
 }
 
 RtValue rt_value_of(const RtProgram *p, const IrTDef *def) {
