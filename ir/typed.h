@@ -60,6 +60,7 @@ typedef struct IrTDimSource {
  * against `want`, finding the shape variables `want` mentions from the parameters (sources). */
 typedef struct IrTCheck {
   IrType *want;
+  const char *subject; /* what a message calls the value ("the result of `topk`"), or NULL: "the value" */
   int nsources;
   const IrTDimSource *sources;
 } IrTCheck;
@@ -135,6 +136,9 @@ struct IrTExpr {
       int nargs;
       IrTExpr **args;
       const IrOpAttrs *attrs; /* an operator's call: decoded (defaults filled in) */
+      /* An operator's call whose relation was left open (a `where` clause of the function it is
+       * in): the check of the kernel's result against the call's type, which was assumed. */
+      const IrTCheck *result_check;
     } call;
     struct {
       IrTExpr *cond, *then, *els;

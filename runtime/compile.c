@@ -391,10 +391,15 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
     }
     CodeCall *k = node(sizeof *k, rt_exec_op, e->src);
     k->op = f->u.op;
-    k->site = (RtSite){.expr = e->src, .attrs = e->u.call.attrs ? e->u.call.attrs : &ir_op_attrs_none, .type = e->type};
+    /* A result whose type was assumed (its relation left open) is checked after the kernel, with
+     * the shape variables' values: not by the debug builds' check of a kernel against its type. */
+    const IrTCheck *assumed = e->u.call.result_check;
+    k->site = (RtSite){.expr = e->src,
+                       .attrs = e->u.call.attrs ? e->u.call.attrs : &ir_op_attrs_none,
+                       .type = assumed ? NULL : e->type};
     k->n = n;
     k->args = operands;
-    return &k->h;
+    return checked(&k->h, assumed, e->src);
   }
   if (f->kind == IR_EXPR_CTOR && f->dynamic) { /* its checked entry, a function */
     CodeCall *k = node(sizeof *k, rt_exec_call_closure, e->src);

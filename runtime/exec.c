@@ -570,6 +570,7 @@ static void check_value(const IrTCheck *ck, RtValue v, RtFrame *f, const IrExpr 
   RtDims d = {0, 4, room};
   for (int i = 0; i < ck->nsources; i++) {
     const IrTDimSource *s = &ck->sources[i];
+    if (s->param.index < 0) continue; /* not told by a parameter: learnt from the value */
     RtValue p = s->param.captured ? f->env[s->param.index] : f->slots[s->param.index];
     for (int j = 0; j < s->npath && p.kind == RT_TUPLE; j++) p = p.u.tup->f[s->path[j]];
     int rank = p.kind == RT_TENSOR ? p.u.t->rank : 0;
@@ -577,7 +578,7 @@ static void check_value(const IrTCheck *ck, RtValue v, RtFrame *f, const IrExpr 
     else if (s->axis < rank) rt_dims_bind(&d, s->var, p.u.t->shape[s->axis], s->what);
   }
   const char *why;
-  if (!rt_conform(v, ck->want, &d, "the value", &why))
+  if (!rt_conform(v, ck->want, &d, ck->subject ? ck->subject : "the value", &why))
     rt_error(at, "a size known only at run time does not fit its place: %s", why);
 }
 

@@ -303,6 +303,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
                                                  t->u.call.attrs));
     callee->u.op = (IrOpId)f->u.op;
     oprel = c->cx.rels.len ? c->cx.rels.items[c->cx.rels.len - 1] : NULL; /* the one ty_instantiate added (:explain) */
+    if (oprel) ir_ptrmap_put(&c->op_rels, t, oprel);
   } else if (f->kind == IR_EXPR_GLOBAL) {
     callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
@@ -910,6 +911,25 @@ static void add_var(SymList *vars, Sym name) {
   IR_VEC_PUSH(*vars, name);
 }
 
+static void type_vars(const IrType *t, SymList *vars);
+
+static void has_dims_child(IrType **slot, void *found);
+
+/* Whether t has a dimension to check (a tensor of rank 1 or more, or of a Shape variable). */
+static bool has_dims(const IrType *t) {
+  if (t->kind == IR_TYPE_TENSOR) return t->u.tensor.shape->kind != IR_TYPE_SHAPE || t->u.tensor.shape->u.shape.rank > 0;
+  if (t->kind == IR_TYPE_FUNC) return false;
+  bool found = false;
+  ty_each_child((IrType *)t, has_dims_child, &found);
+  return found;
+}
+
+static void has_dims_child(IrType **slot, void *found) {
+  if (!*(bool *)found && has_dims(*slot)) *(bool *)found = true;
+}
+
+static void type_vars_child(IrType **slot, void *vars) { type_vars(*slot, vars); }
+
 /* The shape variables of dimension d (arithmetic included). */
 static void dim_vars(const IrType *d, SymList *vars) {
   if (d->kind == IR_TYPE_VAR) add_var(vars, d->u.var.name);
@@ -1015,12 +1035,27 @@ static const char *param_name(const IrTFn *fn, int i) {
   return fn->src->kind == IR_EXPR_FN && i < fn->src->u.fn.nparams ? fn->src->u.fn.params[i].name->name : "?";
 }
 
-/* The check of a value of type `have` at a place of type `expect`, or NULL when none is needed. */
+/* Every shape variable of t's dimensions. */
+static void type_vars(const IrType *t, SymList *vars) {
+  if (t->kind == IR_TYPE_VAR && (t->u.var.kind == IR_KIND_SHAPEVAR || t->u.var.kind == IR_KIND_SHAPE)) {
+    add_var(vars, t->u.var.name);
+    return;
+  }
+  if (t->kind == IR_TYPE_FUNC) return;
+  ty_each_child((IrType *)t, type_vars_child, vars);
+}
+
+/* The check of a value of type `have` at a place of type `expect`, or NULL when none is needed.
+ * With have NULL, the check of every dimension `expect` fixes (an operator's result whose
+ * relation was left open: its type was assumed, not found), where the variables the parameters
+ * tell are read from them and the others are not checked. */
 static const IrTCheck *decide(TyCheck *c, FnStack *fns, const IrType *have, IrType *expect, IrSpan at) {
   if (!expect) return NULL;
   IrType *want = ty_resolve(&c->cx, expect);
   SymList vars = {0};
-  if (!needs(have, want, &vars)) return NULL;
+  if (!have && !has_dims(want)) return NULL;
+  if (!have) type_vars(want, &vars);
+  else if (!needs(have, want, &vars)) return NULL;
   IrTCheck *k = IR_NEW(IrTCheck);
   k->want = want;
   IrTDimSource *src = IR_NEW_ARRAY(IrTDimSource, vars.len > 0 ? vars.len : 1);
@@ -1038,6 +1073,10 @@ static const IrTCheck *decide(TyCheck *c, FnStack *fns, const IrType *have, IrTy
                                          : ir_printf("dimension %d of %%%s", axis, param_name(fn, i))};
         found = true;
       }
+    }
+    if (!found && !have) { /* not checked: the walk learns it from the value */
+      src[v] = (IrTDimSource){vars.items[v], {false, -1}, 0, NULL, 0, NULL};
+      continue;
     }
     if (!found)
       ty_fail_notes(c, at,
@@ -1155,6 +1194,14 @@ static void decide_checks(IrTExpr *e, void *env) {
   }
   e->check = decide(d->c, d->fns, e->type, e->expect, e->src->span);
   e->expect = NULL;
+  if (e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP) {
+    TyRelation *rel = ir_ptrmap_get(&d->c->op_rels, e);
+    if (rel && !rel->solved) {
+      IrTCheck *k = (IrTCheck *)decide(d->c, d->fns, NULL, e->type, e->src->span);
+      if (k) k->subject = ir_printf("the result of `%s`", ir_ops[e->u.call.callee->u.op].name);
+      e->u.call.result_check = k;
+    }
+  }
   if (e->kind == IR_EXPR_GLOBAL && e->u.def && !e->u.def->value) e->dynamic = dynamic_instance(e->u.def->scheme, e->type);
   if (e->kind == IR_EXPR_CTOR) e->dynamic = dynamic_instance(e->u.ctor->scheme, e->type);
   if (e->kind == IR_EXPR_MATCH)
