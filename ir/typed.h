@@ -60,6 +60,8 @@ typedef struct IrTDimSource {
  * against `want`, finding the shape variables `want` mentions from the parameters (sources). */
 typedef struct IrTCheck {
   IrType *want;
+  const IrType *have;  /* a function's own type, when want is a function type: the run time wraps the
+                        * function so that its arguments and result are checked at each call */
   const char *subject; /* what a message calls the value ("the result of `topk`"), or NULL: "the value" */
   int nsources;
   const IrTDimSource *sources;

@@ -968,8 +968,10 @@ static bool shape_needs(const IrType *have, const IrType *want, SymList *vars) {
 
 /* Whether a value of type `have` arriving where `want` is expected must be checked at run time: a
  * `?` of have meets a dimension that want fixes, in a tensor, a tuple, a data type's argument or a
- * reference (not in a function's type: functions are not checked). The shape variables of want at
- * such places are added to *vars: the check needs their values. */
+ * reference; or a function whose result has a `?` where want's fixes it (or whose parameter fixes
+ * what want's leaves `?`): the function is wrapped so that each call is checked (only at the top:
+ * a function inside a tuple or a data type is not checked). The shape variables at such places are
+ * added to *vars: the check needs their values. */
 static bool needs(const IrType *have, const IrType *want, SymList *vars) {
   if (!have || !want || have->kind != want->kind) return false;
   bool any = false;
@@ -988,6 +990,10 @@ static bool needs(const IrType *have, const IrType *want, SymList *vars) {
     }
     return any;
   case IR_TYPE_REF: return needs(have->u.ref, want->u.ref, vars);
+  case IR_TYPE_FUNC: /* the place's arguments flow into the function's parameters, its result out */
+    if (have->u.func.nargs != want->u.func.nargs || have->u.func.ntparams || want->u.func.ntparams) return false;
+    for (int i = 0; i < want->u.func.nargs; i++) any |= needs(want->u.func.args[i], have->u.func.args[i], vars);
+    return needs(have->u.func.ret, want->u.func.ret, vars) | any;
   default: return false;
   }
 }
@@ -1058,6 +1064,7 @@ static const IrTCheck *decide(TyCheck *c, FnStack *fns, const IrType *have, IrTy
   else if (!needs(have, want, &vars)) return NULL;
   IrTCheck *k = IR_NEW(IrTCheck);
   k->want = want;
+  if (have && want->kind == IR_TYPE_FUNC) k->have = have;
   IrTDimSource *src = IR_NEW_ARRAY(IrTDimSource, vars.len > 0 ? vars.len : 1);
   for (int v = 0; v < vars.len; v++) {
     bool found = false;
@@ -1093,7 +1100,7 @@ static const IrTCheck *decide(TyCheck *c, FnStack *fns, const IrType *have, IrTy
 }
 
 /* How many places of the parameter types `t` gives the shape variable `var` (a data type's or a
- * reference's argument counts as many). */
+ * reference's argument counts as many, a function's parameters and result one each). */
 static int occurrences(const IrType *t, Sym var, int weight) {
   if (t->kind == IR_TYPE_VAR) return t->u.var.name == var ? weight : 0;
   int n = 0;
@@ -1110,7 +1117,10 @@ static int occurrences(const IrType *t, Sym var, int weight) {
     for (int i = 0; i < t->u.call.nargs; i++) n += occurrences(t->u.call.args[i], var, 2);
     return n;
   case IR_TYPE_REF: return occurrences(t->u.ref, var, 2);
-  default: return 0; /* a function's: its own calls check it */
+  case IR_TYPE_FUNC: /* a function argument is wrapped by the checked entry, its calls checked */
+    for (int i = 0; i < t->u.func.nargs; i++) n += occurrences(t->u.func.args[i], var, weight);
+    return n + occurrences(t->u.func.ret, var, weight);
+  default: return 0;
   }
 }
 
