@@ -412,6 +412,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   int64_t planes = rt_mul_sat(xs[0], xs[1]), plane = rt_mul_sat(rt_mul_sat(S[0], S[1]), S[2]), o = 0;
   if (planes == 0 || OS[0] == 0 || OS[1] == 0 || OS[2] == 0) return out_done(&res); /* nothing to compute */
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
+  bool int_avg = !is_max && x->dt.code != IR_DT_FLOAT; /* summed in the dtype, as topi's pool_sum */
   RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
    * and how many fall inside the padded data; computed once, not per output element. */
@@ -444,6 +445,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       for (int64_t o1 = 0; o1 < OS[1]; o1++)
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
+          uint64_t isum = 0;
           int64_t oi[3] = {o0, o1, o2}, start[3], klo[3], khi[3], count = 1, padded = 1;
           for (int i = 0; i < 3; i++) {
             const AxisWin *w = &aw[i][oi[i]];
@@ -470,6 +472,11 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
                       rt_poll_every(site, k2 - klo[2] + 1);
                       acc += p[k2 * step];
                     }
+                } else if (int_avg) {
+                  for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    rt_poll_every(site, k2 - klo[2] + 1);
+                    isum += rt_elem_get(xd, x->dt, row + k2 * step).u.u;
+                  }
                 } else {
                   for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
                     rt_poll_every(site, k2 - klo[2] + 1);
@@ -486,6 +493,10 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           double result = is_max ? acc : acc / (double)divisor;
           if (count == 0 && is_max) {
             rt_elem_set(out, x->dt, o, lowest);
+            continue;
+          }
+          if (int_avg) { /* topi: an adaptive or global pool casts the count to the dtype, a window pool does not */
+            rt_elem_set(out, x->dt, o, rt_int_mean(x->dt, isum, divisor, global || adaptive, site));
             continue;
           }
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
@@ -587,9 +598,10 @@ static double in_coord(int64_t x, int64_t in, int64_t out, const char *mode) {
   return ((double)x + 0.5) * scale - 0.5; /* half_pixel */
 }
 
-/* TVM's get_closest_index. */
+/* TVM's get_closest_index (python/tvm/topi/image/resize.py): "round" is te.round, which LLVM's code generator emits
+ * as llvm.round (halves away from zero, src/target/llvm/intrin_rule_llvm.cc). */
 static int64_t closest(double v, const char *rounding) {
-  if (!strcmp(rounding, "round")) return rt_f2index(nearbyint(v));
+  if (!strcmp(rounding, "round")) return rt_f2index(round(v));
   if (!strcmp(rounding, "round_prefer_floor")) return rt_f2index(ceil(v - 0.5));
   if (!strcmp(rounding, "round_prefer_ceil")) return rt_f2index(floor(v + 0.5));
   if (!strcmp(rounding, "ceil")) return rt_f2index(ceil(v - 1e-5));
@@ -598,8 +610,20 @@ static int64_t closest(double v, const char *rounding) {
 
 static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
 
+/* topi's _resize_2d takes nearest_neighbor with asymmetric coordinates along an axis whose output is a whole multiple
+ * k of its input n as the integer index x / k, whatever the rounding method (can_convert_multiply_to_intdiv in
+ * python/tvm/topi/image/resize.py): the k, or 0 where topi computes in floats (a ratio that is no whole number, or
+ * one above its bound 1 / (1e-5 n + 1e-5), the 1e-5 a float32 constant as TIR makes it). Only resize2d (and
+ * nn.upsampling, which topi computes as resize2d) has this path; resize1d and resize3d always round the float. */
+static int64_t int_div_factor(int64_t n, int64_t out) {
+  if (n <= 0 || out % n != 0) return 0;
+  double eps = (float)1e-5;
+  return (double)out / (double)n > 1 / (eps * (double)n + eps) ? 0 : out / n;
+}
+
 /* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
- * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
+ * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge; an integer result
+ * truncates the interpolated value, as topi's _cast_output (astype). */
 static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int dpos[4];
@@ -623,12 +647,14 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
     OH = size->ints[0], OW = size->ints[1];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   if (OH < 0 || OW < 0) rt_error(site->expr, "%s: the output size is negative", name);
   bool nearest = !strcmp(method, "nearest_neighbor");
   if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  bool int_div = nearest && !strcmp(mode, "asymmetric");
+  int64_t ky = int_div ? int_div_factor(H, OH) : 0, kx = int_div ? int_div_factor(W, OW) : 0;
   int64_t cs[4] = {xs[0], xs[1], OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -636,7 +662,6 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t planes = rt_mul_sat(xs[0], xs[1]), o = 0;
   if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
   if (H == 0 || W == 0) rt_error(site->expr, "%s: resizing an empty image", name);
-  bool int_out = odt.code != IR_DT_FLOAT;
   for (int64_t p = 0; p < planes; p++) {
     int64_t base = p * H * W;
     for (int64_t oy = 0; oy < OH; oy++) {
@@ -645,7 +670,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
         rt_poll_every(site, o);
         double ix = in_coord(ox, W, OW, mode), v;
         if (nearest) {
-          int64_t y = clamp_index(closest(iy, rounding), H), xx = clamp_index(closest(ix, rounding), W);
+          int64_t y = ky ? oy / ky : clamp_index(closest(iy, rounding), H);
+          int64_t xx = kx ? ox / kx : clamp_index(closest(ix, rounding), W);
           RtValue got = rt_elem_get(xd, x->dt, base + y * W + xx);
           rt_elem_set(out, odt, o, rt_convert(got, odt));
           continue;
@@ -657,7 +683,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
             q[j][i] = rt_scalar_f64(rt_elem_get(xd, x->dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
         double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
         v = top + (bottom - top) * fy;
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
     }
   }
@@ -665,7 +691,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 }
 
 /* image.resize1d, image.resize3d and nn.upsampling3d: resize2d's rules over d spatial axes (canonical NC + d),
- * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double. */
+ * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double, an integer result
+ * truncated. */
 static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   char canon[8];
@@ -692,7 +719,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
     for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   int64_t total = 1, in_plane = 1, out_plane = 1;
@@ -710,7 +737,6 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   if (in_plane == 0) rt_error(site->expr, "%s: resizing an empty image", name);
   int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1; /* planes * in_plane elements are in memory */
   for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
-  bool int_out = odt.code != IR_DT_FLOAT;
   /* per axis: the input coordinate of every output index */
   double *coord[3];
   for (int i = 0; i < d; i++) {
@@ -742,7 +768,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
           }
           if (wgt != 0) v += wgt * rt_scalar_f64(rt_elem_get(xd, x->dt, off));
         }
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
       for (int i = d - 1; i >= 0; i--) {
         if (++idx[i] < cs[2 + i]) break;
@@ -796,7 +822,9 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
 static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
-  const IrAttrValue *bs = &at->v[IR_A_BLOCK_SHAPE], *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(at, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
   int r = x->rank, m = bs->n;
   if (m < 1 || pp->n != 2 * m || r < m + 1)
     rt_error(site->expr, "%s: block_shape does not fit data of rank %d", name, r);
@@ -935,7 +963,8 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 
 /* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
  * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
- * nearest (round half to even), in double. */
+ * nearest (topi's get_closest_index with boxes: te.round, halves away from zero), in double, an integer result
+ * truncated. */
 static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   RtOperand x, b, bi;
@@ -955,7 +984,6 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
   bool nearest = !strcmp(str_attr(at, IR_A_METHOD, "bilinear"), "nearest_neighbor");
   double ext = ir_attr_float(at, IR_A_EXTRAPOLATION_VALUE, 0);
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
-  bool int_out = odt.code != IR_DT_FLOAT;
   int64_t cs[4] = {B, C, OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -981,8 +1009,8 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
           else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(rt_f2index(nearbyint(iy)), H) * W +
-                                                     clamp_index(rt_f2index(nearbyint(ix)), W)));
+            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W +
+                                                     clamp_index(closest(ix, "round"), W)));
           else {
             int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
@@ -992,7 +1020,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
             double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
             v = top + (bottom - top) * fy;
           }
-          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
         }
       }
     }
@@ -1447,7 +1475,8 @@ static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, co
  * (kernel_size, the data's channels, channels), then nn.conv2d's kernel in NHWC. */
 static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   IrOpId op = IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM;
-  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NHWC"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  /* NCHW when omitted: Conv2DAttrs' C++ default (topi's GEMM convolution itself is NHWC) */
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
   RtOperand x0, b, x, wc, yc;
   rt_operands_out_dtype(op, args, site, &x0, &b);
   rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", site));

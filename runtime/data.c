@@ -511,14 +511,15 @@ static RtValue unravel_index(const RtValue *args, const RtSite *site) {
 /* ---------------------------------------------------------------- matrix_set_diag */
 
 /* TVM's kernel: element (i, j) with k = j - i in [k1, k2] takes diagonal[..., (k2 - k), (k >= 0 ? i : j) +
- * offset], the offset right-aligning a short superdiagonal (super_diag_right_align) or subdiagonal (unless
- * sub_diag_left_align). */
+ * offset], the offset right-aligning a short superdiagonal (super_diag_right_align, True when omitted) or
+ * subdiagonal (sub_diag_right_align, False when omitted: MatrixSetDiagAttrs in include/tvm/relay/attrs/transform.h,
+ * Python's align="RIGHT_LEFT"). */
 static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, d;
   rt_operand(&a, args[0]);
   rt_operand(&d, args[1]);
   int64_t k1 = ir_attr_int(at, IR_A_K1, 0), k2 = ir_attr_int(at, IR_A_K2, 0);
-  bool right = ir_attr_bool(at, IR_A_SUPER_DIAG_RIGHT_ALIGN, true), left = ir_attr_bool(at, IR_A_SUB_DIAG_LEFT_ALIGN, false);
+  bool right = ir_attr_bool(at, IR_A_SUPER_DIAG_RIGHT_ALIGN, true), sub_right = ir_attr_bool(at, IR_A_SUB_DIAG_RIGHT_ALIGN, false);
   int r = a.rank;
   bool one = k1 == k2;
   if (r < 2 || d.rank != (one ? r - 1 : r))
@@ -540,7 +541,7 @@ static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const R
     int64_t j = x % n, i = (x / n) % m, b = x / n / m, k = j - i;
     if (k < k1 || k > k2) continue;
     int64_t len = k >= 0 ? (n - k < m ? n - k : m) : (n < m + k ? n : m + k);
-    int64_t off = k >= 0 ? (right ? maxlen - len : 0) : (left ? 0 : maxlen - len);
+    int64_t off = k >= 0 ? (right ? maxlen - len : 0) : (sub_right ? maxlen - len : 0);
     int64_t band = one ? 0 : k2 - k, pos = (k >= 0 ? i : j) + off;
     copy_elem(out, x, d.data, (b * nd + band) * maxlen + pos, esize);
   }

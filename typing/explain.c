@@ -461,10 +461,9 @@ static void explain_matmul(Explainer *E) {
 }
 
 static void explain_batch_matmul(Explainer *E) {
-  const IrAttrValue *tbv = ty_rel_attr(E->rel, IR_A_TRANSPOSE_B);
-  bool ta = ty_rel_attr(E->rel, IR_A_TRANSPOSE_A)->b, tb = tbv->given ? tbv->b : true;
+  bool ta = ty_rel_attr(E->rel, IR_A_TRANSPOSE_A)->b, tb = ty_rel_attr(E->rel, IR_A_TRANSPOSE_B)->b;
   line(E, "nn.batch_matmul: x (batch, m, k)%s by y (batch, %s gives (batch, m, n);",
-       ta ? " transposed (transpose_a)" : "", tb ? "n, k) transposed (transpose_b, the default)" : "k, n)");
+       ta ? " transposed (transpose_a)" : "", tb ? "n, k) transposed (transpose_b)" : "k, n)");
   line(E, "the batch dimensions broadcast");
   IrType *x = shape_of(E, 0, "first argument"), *y = x ? shape_of(E, 1, "second argument") : NULL;
   if (!y) return;
@@ -501,8 +500,8 @@ static void explain_reshape(Explainer *E) {
   for (int i = 0; i < r; i++) ir_buf_printf(&factors, "%s%s", i ? " * " : "", show(E, s->u.shape.dims[i]));
   line(E, "  input %s: %s%s element%s", show(E, s), r > 1 && strcmp(factors.data, count) ? ir_printf("%s = ", factors.data) : "",
        count, strcmp(count, "1") ? "s" : "");
-  bool plain = true;
-  for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0;
+  bool plain = true, allowzero = ty_rel_attr(E->rel, IR_A_ALLOWZERO)->b; /* 0 is a size, not a code */
+  for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0 || (ns->ints[j] == 0 && allowzero);
   if (plain) {
     IrBuf f;
     ir_buf_init(&f);

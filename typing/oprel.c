@@ -2,6 +2,8 @@
  * stating results, and messages that name the operator and the values. */
 #include "typing/oprel.h"
 
+#include <string.h>
+
 const char *ty_rel_who(const TyRelation *rel) {
   if (rel->op) return ir_printf("`%s`", rel->op);
   if (rel->global) return ir_printf("%s (a relation of `@%s`)", rel->name, rel->global);
@@ -95,6 +97,17 @@ TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, in
              ir_attr_name(id), (long long)axis, rank, (long long)lo, (long long)hi);
   *out = (int)(axis < 0 ? axis + rank + extra : axis);
   return TY_SOLVED;
+}
+
+TyRelResult ty_rel_choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  if (!a->given || a->none || !a->str) return TY_SOLVED;
+  for (int i = 0; allowed[i]; i++)
+    if (!strcmp(a->str, allowed[i])) return TY_SOLVED;
+  IrBuf b;
+  ir_buf_init(&b);
+  for (int i = 0; allowed[i]; i++) ir_buf_printf(&b, "%s\"%s\"", i ? allowed[i + 1] ? ", " : " and " : "", allowed[i]);
+  REL_FAIL("%s: %s=\"%s\" is not supported; it takes %s", ty_rel_who(rel), ir_attr_name(id), a->str, b.data);
 }
 
 TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[2], const char **message) {

@@ -65,6 +65,9 @@ const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id);
  * rank - 1; `extra` widens that for operators that insert axes); fails naming the attribute. */
 TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, int extra, int *out,
                         const char **message);
+/* A string attribute among `allowed` (a NULL-ended list): any of them, or not given (its first entry by
+ * default); fails naming them otherwise. */
+TyRelResult ty_rel_choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message);
 /* The attribute `id` as a list of exactly 1 or 2 values (TVM's (h, w) pairs), defaulting to
  * `dflt`: out[0], out[1]. */
 TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[2], const char **message);

@@ -353,17 +353,6 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
 
 /* ---------------------------------------------------------------- resizing, pixel shuffles */
 
-/* A string attribute among `allowed` (a NULL-ended list); its first entry by default. */
-static TyRelResult choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message) {
-  const IrAttrValue *a = ty_rel_attr(rel, id);
-  if (!a->given || a->none || !a->str) return TY_SOLVED;
-  for (int i = 0; allowed[i]; i++)
-    if (!strcmp(a->str, allowed[i])) return TY_SOLVED;
-  IrBuf b;
-  ir_buf_init(&b);
-  for (int i = 0; allowed[i]; i++) ir_buf_printf(&b, "%s\"%s\"", i ? allowed[i + 1] ? ", " : " and " : "", allowed[i]);
-  REL_FAIL("%s: %s=\"%s\" is not supported; it takes %s", ty_rel_who(rel), ir_attr_name(id), a->str, b.data);
-}
 
 /* round(n * scale) for the upsampled sizes: exact for a constant, n * scale for an integral scale,
  * otherwise `?` over a named variable (and a wait on a hole); a size past int64 fails naming the
@@ -398,7 +387,7 @@ static TyRelResult scaled(TyCtx *cx, TyRelation *rel, IrAttrId id, IrType *d, do
 
 TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"nearest_neighbor", "bilinear", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
   IrType *xs, *xt;
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
@@ -439,7 +428,7 @@ static TyRelResult divided(TyCtx *cx, TyRelation *rel, IrType *d, int64_t k, con
 
 TyRelResult ty_rel_depth_to_space(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const modes[] = {"DCR", "CRD", NULL};
-  REL_TRY(choice(rel, IR_A_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_MODE, modes, message));
   int64_t b;
   REL_TRY(block_size(rel, &b, message));
   IrType *xs, *xt;
@@ -503,8 +492,9 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
 static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, const char **message) {
   IrType *xs, *xt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
-  const IrAttrValue *bs = ty_rel_attr(rel, IR_A_BLOCK_SHAPE);
-  const IrAttrValue *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(rel->attrs, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
   const char *pname = to_batch ? "paddings" : "crops";
   int r = xs->u.shape.rank, m = bs->n;
   if (m < 1) REL_FAIL("%s: block_shape is empty", ty_rel_who(rel));
@@ -601,9 +591,9 @@ static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char *
   static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
                                       "tf_half_pixel_for_nn", NULL};
   static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
-  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
   IrType *xs, *xt;
   int dpos[5];
   REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, dpos, message));
@@ -627,8 +617,8 @@ TyRelResult ty_rel_resize3d(TyCtx *cx, TyRelation *rel, const char **message) { 
 TyRelResult ty_rel_up_sampling3d(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"nearest_neighbor", "trilinear", NULL};
   static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
   IrType *xs, *xt;
   int dpos[5];
   REL_TRY(pool_data(cx, rel, 3, &xs, &xt, dpos, dpos, message));
@@ -677,7 +667,7 @@ TyRelResult ty_rel_dilate(TyCtx *cx, TyRelation *rel, const char **message) {
  * data's layout, of out_dtype (the data's by default); method bilinear or nearest_neighbor. */
 TyRelResult ty_rel_crop_and_resize(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"bilinear", "nearest_neighbor", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
   IrType *xs, *xt, *bs, *bt, *is, *it;
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
@@ -724,8 +714,8 @@ TyRelResult ty_rel_affine_grid(TyCtx *cx, TyRelation *rel, const char **message)
 TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"bilinear", "nearest", "bicubic", NULL};
   static const char *const pads[] = {"zeros", "border", "reflection", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_PADDING_MODE, pads, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_PADDING_MODE, pads, message));
   IrType *xs, *xt, *gs, *gt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
   int r = xs->u.shape.rank, d = r - 2, dpos[5];
@@ -988,13 +978,13 @@ TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, 
 }
 
 /* What the convolutions on a transformed weight (Winograd, GEMM) share: the data layout (convertible
- * to canon) and out_layout, channels and kernel_size required (TVM's relations read them, not the
- * weight), the data as canon's dims x[], a rank-4 weight of a compatible dtype, and the window's
- * attributes. */
+ * to canon; NCHW when omitted, Conv2DAttrs' and Conv2DWinogradAttrs' C++ default) and out_layout,
+ * channels and kernel_size required (TVM's relations read them, not the weight), the data as canon's
+ * dims x[], a rank-4 weight of a compatible dtype, and the window's attributes. */
 static TyRelResult transformed_conv(TyCtx *cx, TyRelation *rel, const char *canon, Packed *dl, Packed *ol, IrType **xt,
                                     IrType *x[4], int64_t strides[2], int64_t dil[2], int64_t lo[2], int64_t hi[2],
                                     int64_t kernel[2], const char **message) {
-  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, canon, dl, message));
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, "NCHW", dl, message));
   REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, canon, dl->s, ol, message));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   if (!ch->given || ch->none || !ks->given || ks->none)

@@ -57,8 +57,9 @@ TyRelResult ty_rel_matmul(TyCtx *cx, TyRelation *rel, const char **message) {
 }
 
 TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message) {
-  const IrAttrValue *tbv = ty_rel_attr(rel, IR_A_TRANSPOSE_B);
-  bool ta = ty_rel_attr(rel, IR_A_TRANSPOSE_A)->b, tb = tbv->given ? tbv->b : true;
+  /* Both False when omitted: BatchMatmulAttrs' C++ defaults (include/tvm/relay/attrs/nn.h), which TVM's parser
+   * fills in (Python's relay.nn.batch_matmul defaults transpose_b to True, and prints it). */
+  bool ta = ty_rel_attr(rel, IR_A_TRANSPOSE_A)->b, tb = ty_rel_attr(rel, IR_A_TRANSPOSE_B)->b;
   IrType *xs, *xt, *ys, *yt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &xs, &xt, "a first argument (batch, rows, inner)", message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ys, &yt, "a second argument (batch, ., .)", message));
@@ -73,7 +74,7 @@ TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message
   if (!ty_unify(cx, k, ky, NULL))
     REL_FAIL("%s: the inner dimensions differ: %s in %s and %s in %s%s", ty_rel_who(rel), ty_rel_text(cx, k),
              ty_rel_shape_text(cx, xs), ty_rel_text(cx, ky), ty_rel_shape_text(cx, ys),
-             tb ? " (the second is transposed: transpose_b=True by default)" : "");
+             tb ? " (the second is transposed: transpose_b=True)" : "");
   IrType **dims = IR_NEW_ARRAY(IrType *, 3);
   dims[0] = batch;
   dims[1] = ta ? ty_rel_dim_at(xs, 2) : ty_rel_dim_at(xs, 1);

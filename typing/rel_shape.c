@@ -27,24 +27,28 @@ static IrType *product(TyCtx *cx, int n, IrType **dims) {
 
 /* ---------------------------------------------------------------- Reshape */
 
-/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. */
+/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. With allowzero, 0 is
+ * a dimension of 0, not the code that copies one (TVM's InferNewShape). */
 static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, const IrAttrValue *ns, const char *written,
                                  IrType **result, const char **message) {
+  bool allowzero = ty_rel_attr(rel, IR_A_ALLOWZERO)->b;
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
-  /* Dimensions copied by the code 0 cancel out of the -1's division, even when they are `?`. */
-  bool *copied_in = IR_NEW_ARRAY(bool, r + 1), *copied_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
+  /* As TVM's InferNewShape (src/relay/op/tensor/transform.cc), the input dimensions that 0, -2, -3 and -4 take and
+   * the output dimensions they give are left out of the -1's division, even when they are `?` or 0: the -1 is the
+   * product of the other input dimensions over the sizes written. */
+  bool *used_in = IR_NEW_ARRAY(bool, r + 1), *used_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
   const char *who = ty_rel_who(rel);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
-    if (v > 0) {
+    if (v > 0 || (v == 0 && allowzero)) {
       IR_VEC_PUSH(out, ty_rel_dim(v));
       src++;
     } else if (v == 0) {
       if (src >= r) REL_FAIL("%s: newshape=%s copies dimension %d (the code 0), but the input %s has rank %d", who,
                              written, src, ty_rel_shape_text(cx, shape), r);
-      copied_in[src] = copied_out[out.len] = true;
+      used_in[src] = used_out[out.len] = true;
       IR_VEC_PUSH(out, in[src++]);
     } else if (v == -1) {
       if (infer >= 0) REL_FAIL("%s: newshape=%s has more than one -1", who, written);
@@ -52,10 +56,14 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
       IR_VEC_PUSH(out, NULL);
       src++;
     } else if (v == -2) {
-      while (src < r) IR_VEC_PUSH(out, in[src++]);
+      while (src < r) {
+        used_in[src] = used_out[out.len] = true;
+        IR_VEC_PUSH(out, in[src++]);
+      }
     } else if (v == -3) {
       if (src + 1 >= r) REL_FAIL("%s: newshape=%s merges dimensions %d and %d (the code -3), but the input %s has rank %d",
                                  who, written, src, src + 1, ty_rel_shape_text(cx, shape), r);
+      used_in[src] = used_in[src + 1] = used_out[out.len] = true;
       IR_VEC_PUSH(out, ty_dim_mul(cx, in[src], in[src + 1]));
       src += 2;
     } else if (v == -4) {
@@ -71,6 +79,7 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
                                ty_rel_text(cx, in[src]), (long long)(a == -1 ? b : a));
       TyRelResult ok = ty_rel_same_dim(cx, rel, ty_dim_mul(cx, da, db), in[src], "the split dimension and its parts", message);
       if (ok != TY_SOLVED) return ok;
+      used_in[src] = used_out[out.len] = used_out[out.len + 1] = true;
       IR_VEC_PUSH(out, da);
       IR_VEC_PUSH(out, db);
       src++;
@@ -83,12 +92,13 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
   if (infer >= 0) {
     IrType *known = ty_rel_dim(1);
     for (int i = 0; i < out.len; i++)
-      if (i != infer && !copied_out[i]) known = ty_dim_mul(cx, known, out.items[i]);
+      if (i != infer && !used_out[i]) known = ty_dim_mul(cx, known, out.items[i]); /* the sizes written */
     total = ty_rel_dim(1);
     for (int i = 0; i < r; i++)
-      if (!copied_in[i]) total = ty_dim_mul(cx, total, in[i]);
+      if (!used_in[i]) total = ty_dim_mul(cx, total, in[i]);
     int64_t k;
-    if (ty_dim_value(cx, known, &k) && k == 0) REL_FAIL("%s: newshape=%s has a 0-sized dimension next to -1", who, written);
+    if (ty_dim_value(cx, known, &k) && k == 0) /* allowzero's 0: TVM's InferNewShape divides by it */
+      REL_FAIL("%s: newshape=%s has a 0-sized dimension next to -1", who, written);
     IrType *d = ty_dim_div(cx, total, known);
     int64_t t;
     if (!d && ty_dim_value(cx, total, &t) && ty_dim_value(cx, known, &k))
@@ -457,18 +467,18 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
     int axis = k;
     if (has_axes) REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &axis, message));
     int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
-    if (stride == 0) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
+    if (stride == 0 && !size_mode) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
     int64_t dim, start, begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX;
     int64_t end = k < e->n ? e->ints[k] : stride < 0 ? 0 : INT64_MAX;
-    if (size_mode) {
-      if (stride != 1) REL_FAIL("%s: slice_mode=\"size\" takes strides of 1", ty_rel_who(rel));
+    if (size_mode) { /* TVM ignores the strides there (topi's ConvertToVec), once they have padded begin and end */
       if (k < e->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
+      stride = 1;
     }
     if (begin == 0 && end == INT64_MAX && stride == 1) continue; /* the whole axis, symbolic or not */
     TyRelResult size = ty_rel_dim_const(cx, dims[axis], &dim);
     if (size == TY_SOLVED) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
     else if (size == TY_NOT_YET) return size;
-    else dims[axis] = ty_dim_any(); /* a size (slice_mode="size") too is cut at the axis's end: TVM's Any */
+    else dims[axis] = ty_dim_any(); /* TVM: a fresh dimension (StridedSliceOutputShape); a size may not fit the axis */
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
 }
@@ -498,11 +508,10 @@ TyRelResult ty_rel_broadcast_to(TyCtx *cx, TyRelation *rel, const char **message
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message);
 }
 
+/* where(condition, x, y): the condition of any element type (nonzero is true), as TVM's WhereRel. */
 TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *s[3], *dt[3];
   for (int i = 0; i < 3; i++) REL_TRY(ty_rel_tensor(cx, rel, i, &s[i], &dt[i], message));
-  if (!ty_unify(cx, dt[0], ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}), NULL))
-    REL_FAIL("%s chooses by a bool condition, but the condition is %s", ty_rel_who(rel), ty_rel_text(cx, dt[0]));
   REL_TRY(ty_rel_same_dtype(cx, rel, dt[1], dt[2], message));
   int r = 0;
   for (int i = 0; i < 3; i++) r = s[i]->u.shape.rank > r ? s[i]->u.shape.rank : r;
@@ -544,9 +553,7 @@ TyRelResult ty_rel_cast(TyCtx *cx, TyRelation *rel, const char **message) {
 TyRelResult ty_rel_shape_of(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
-  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
-  if (dt.code != IR_DT_INT && dt.code != IR_DT_UINT) REL_FAIL("%s gives integers, but dtype=%s", ty_rel_who(rel),
-                                                               ty_rel_text(cx, ir_type_dtype(dt, (IrSpan){0})));
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)); /* any, as TVM's ShapeOfRel */
   IrType **dims = IR_NEW_ARRAY(IrType *, 1);
   dims[0] = ty_rel_dim(shape->u.shape.rank);
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(1, dims), ir_type_dtype(dt, (IrSpan){0})), message);
@@ -893,12 +900,11 @@ TyRelResult ty_rel_layout_transform(TyCtx *cx, TyRelation *rel, const char **mes
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(dst.n, dims), dtype), message);
 }
 
-/* ndarray_size: the element count as a scalar of dtype (int32 by default; any number type, as TVM). */
+/* ndarray_size: the element count as a scalar of dtype (int32 by default; any, as TVM's NdarraySizeRel). */
 TyRelResult ty_rel_ndarray_size(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
   IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
-  if (dt.code == IR_DT_BOOL) REL_FAIL("%s counts in numbers, but dtype=bool", ty_rel_who(rel));
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0})), message);
 }
 
