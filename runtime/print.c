@@ -407,11 +407,13 @@ static const IrType *look_up(const IrType *t, const TypeEnv **env) {
   return t;
 }
 
-/* The size a dimension stands for, or -1 when it is not known (`?`, a first sight of a variable,
- * arithmetic on unknowns). A named variable or hole seen for the first time is bound to `size`. */
+/* The size a dimension stands for, or UNKNOWN (`?`, a first sight of a variable, arithmetic on
+ * unknowns or that overflows). A named variable or hole seen for the first time is bound to `size`.
+ * Arithmetic may come out below 0 (`n - 1` with n = 0, a window over a variable): no value has it. */
+#define UNKNOWN_SIZE INT64_MIN
 static int64_t dim_size(Checker *c, const IrType *d, const TypeEnv *env, int64_t size, bool bind) {
   d = look_up(d, &env);
-  if (!d) return -1;
+  if (!d) return UNKNOWN_SIZE;
   switch (d->kind) {
   case IR_TYPE_DIM: return d->u.dim;
   case IR_TYPE_VAR:
@@ -423,17 +425,17 @@ static int64_t dim_size(Checker *c, const IrType *d, const TypeEnv *env, int64_t
       IR_VEC_PUSH(c->keys, key);
       IR_VEC_PUSH(c->sizes, size);
     }
-    return -1;
+    return UNKNOWN_SIZE;
   }
   case IR_TYPE_DIMOP: {
     int64_t a = dim_size(c, d->u.dimop.a, env, 0, false), b = dim_size(c, d->u.dimop.b, env, 0, false), r;
-    if (a < 0 || b < 0) return -1;
+    if (a == UNKNOWN_SIZE || b == UNKNOWN_SIZE) return UNKNOWN_SIZE;
     bool over = d->u.dimop.op == '+' ? __builtin_add_overflow(a, b, &r)
                 : d->u.dimop.op == '-' ? __builtin_sub_overflow(a, b, &r)
                                        : __builtin_mul_overflow(a, b, &r);
-    return over || r < 0 ? -1 : r;
+    return over || r == UNKNOWN_SIZE ? UNKNOWN_SIZE : r;
   }
-  default: return -1;
+  default: return UNKNOWN_SIZE;
   }
 }
 
@@ -470,7 +472,7 @@ static bool check_value(Checker *c, RtValue v, const IrType *t, const TypeEnv *e
       bool ok = rank == sh->u.shape.rank;
       for (int i = 0; ok && i < rank; i++) {
         int64_t want = dim_size(c, sh->u.shape.dims[i], senv, shape[i], true);
-        ok = want < 0 || want == shape[i];
+        ok = want == UNKNOWN_SIZE || want == shape[i];
       }
       if (ok) return true;
       IrBuf want; /* the type's shape as it was read: its parameters replaced, its variables' sizes */
@@ -481,7 +483,7 @@ static bool check_value(Checker *c, RtValue v, const IrType *t, const TypeEnv *e
         const IrType *d = look_up(sh->u.shape.dims[i], &e);
         int64_t n = dim_size(c, d, e, 0, false);
         ir_buf_puts(&want, i ? ", " : "");
-        if (n >= 0) ir_buf_printf(&want, "%lld", (long long)n);
+        if (n != UNKNOWN_SIZE) ir_buf_printf(&want, "%lld", (long long)n);
         else ir_buf_puts(&want, ir_type_str(d));
       }
       ir_buf_putc(&want, ')');

@@ -41,6 +41,24 @@ static void check(const char *value, const char *typed, bool result, bool fits, 
          typed, b.len ? ": " : "", b.data);
 }
 
+/* A dimension below 0 (`0 - 1`: a window's `n - 1` at n = 0) fits no value; `(0 - 1) + 1` is 0. */
+static void below_zero(void) {
+  IrSpan sp = {0};
+  IrType *minus = ir_type_new(IR_TYPE_DIMOP, sp), *plus = ir_type_new(IR_TYPE_DIMOP, sp);
+  minus->u.dimop.op = '-', minus->u.dimop.a = ir_type_dim(0, sp), minus->u.dimop.b = ir_type_dim(1, sp);
+  plus->u.dimop.op = '+', plus->u.dimop.a = minus, plus->u.dimop.b = ir_type_dim(1, sp);
+  IrType *f32 = ir_type_dtype(IR_DTYPE(IR_DT_FLOAT, 32), sp);
+  RtValue v;
+  bool ok = value_of("zeros(shape=[0])", &v, NULL);
+  IrBuf b;
+  ir_buf_init(&b);
+  bool fits = rt_value_check(v, ir_type_tensor(ir_type_shape(1, &minus, sp), f32, sp), &b);
+  tap_ok(ok && !fits && strstr(b.data, "where the type says (-1)"), "zeros(shape=[0]) lacks Tensor[(0 - 1), float32]: %s", b.data);
+  ok = value_of("zeros(shape=[0])", &v, NULL);
+  tap_ok(ok && rt_value_check(v, ir_type_tensor(ir_type_shape(1, &plus, sp), f32, sp), NULL),
+         "zeros(shape=[0]) has Tensor[(0 - 1 + 1), float32]");
+}
+
 static void run(void *arg) {
   int *status = arg;
   session_init(&s);
@@ -63,6 +81,7 @@ static void run(void *arg) {
   check("([1f, 2f], [3f])", "same", true, false, "field 1: a value of shape (1) where the type says (2)");
   check("ones(shape=[4, 3])", "mat", true, true, "");
   check("ones(shape=[0, 3])", "mat", true, true, "");
+  below_zero();
   check("Nil", "Cons(1, Nil)", false, true, "");
   check("fn (%x : int32) { %x }", "fn (%x : float32) { %x }", false, true, "");
   *status = tap_done();
