@@ -136,6 +136,7 @@ struct IrTExpr {
     struct {
       IrTExpr *callee;
       int nargs;
+      bool assumed; /* an operator's call whose relation was left open (then result_check) */
       IrTExpr **args;
       const IrOpAttrs *attrs; /* an operator's call: decoded (defaults filled in) */
       /* An operator's call whose relation was left open (a `where` clause of the function it is

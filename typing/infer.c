@@ -303,7 +303,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
                                                  t->u.call.attrs));
     callee->u.op = (IrOpId)f->u.op;
     oprel = c->cx.rels.len ? c->cx.rels.items[c->cx.rels.len - 1] : NULL; /* the one ty_instantiate added (:explain) */
-    if (oprel) ir_ptrmap_put(&c->op_rels, t, oprel);
+    if (oprel) oprel->node = t;
   } else if (f->kind == IR_EXPR_GLOBAL) {
     callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
@@ -1204,9 +1204,8 @@ static void decide_checks(IrTExpr *e, void *env) {
   }
   e->check = decide(d->c, d->fns, e->type, e->expect, e->src->span);
   e->expect = NULL;
-  if (e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP) {
-    TyRelation *rel = ir_ptrmap_get(&d->c->op_rels, e);
-    if (rel && !rel->solved) {
+  if (e->kind == IR_EXPR_CALL && e->u.call.assumed) {
+    {
       IrTCheck *k = (IrTCheck *)decide(d->c, d->fns, NULL, e->type, e->src->span);
       if (k) k->subject = ir_printf("the result of `%s`", ir_ops[e->u.call.callee->u.op].name);
       e->u.call.result_check = k;
@@ -1229,6 +1228,11 @@ static void decide_fn(TyCheck *c, FnStack *fns, IrTFn *fn) {
 
 void ty_annotate(TyCheck *c, IrTFn *fn) {
   annotate_fn(c, fn);
+  for (int i = 0; !c->assumed_marked && i < c->cx.rels.len; i++) { /* once per group */
+    TyRelation *rel = c->cx.rels.items[i];
+    if (!rel->solved && rel->node) rel->node->u.call.assumed = true;
+  }
+  c->assumed_marked = true;
   FnStack fns = {0};
   decide_fn(c, &fns, fn);
 }

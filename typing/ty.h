@@ -66,6 +66,7 @@ struct TyRelation {
   int nattrs;             /* and as written, for a `where` clause */
   IrAttr *written;
   const IrExpr *call;     /* the operator call that made it, or NULL */
+  IrTExpr *node;          /* and its typed node, or NULL */
   bool queued, solved, owned; /* owned: moved into a generalized type's where clause */
   bool given;                 /* declared in a `where` clause: assumed in the body it heads */
   uint32_t runs;
