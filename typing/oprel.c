@@ -141,6 +141,19 @@ TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out) {
   return TY_FAILED;
 }
 
+TyDimState ty_rel_dim_state(TyCtx *cx, IrType *d, int64_t *out) {
+  TyPoly p;
+  if (!ty_dim_normalize(cx, d, &p)) return TY_DIM_ANY;
+  if (p.n == 0 || (p.n == 1 && p.terms[0].n == 0)) {
+    *out = p.n ? p.terms[0].coef : 0;
+    return TY_DIM_CONST;
+  }
+  for (int i = 0; i < p.n; i++)
+    for (int k = 0; k < p.terms[i].n; k++)
+      if (!p.terms[i].atoms[k].name) return TY_DIM_HOLE;
+  return TY_DIM_SYMBOLIC;
+}
+
 IrType *ty_rel_dim(int64_t n) { return ir_type_dim(n, (IrSpan){0}); }
 IrType *ty_rel_shape(int rank, IrType **dims) { return ir_type_shape(rank, dims, (IrSpan){0}); }
 IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype) { return ir_type_tensor(shape, dtype, (IrSpan){0}); }

@@ -69,16 +69,19 @@ static TyRelResult arg_rank(TyCtx *cx, TyRelation *rel, int i, int *rank, const 
 }
 
 /* Whether argument i (a tensor of known shape) holds one value: rank 0, or (as TVM's Dequantize)
- * every dimension the constant 1. */
-static bool one_value(TyCtx *cx, TyRelation *rel, int i) {
+ * every dimension the constant 1: 1 if so, 0 if not, -1 while a dimension not known yet may be 1. */
+static int one_value(TyCtx *cx, TyRelation *rel, int i) {
   IrType *s;
   const char *m;
-  if (ty_rel_tensor(cx, rel, i, &s, NULL, &m) != TY_SOLVED) return false;
+  if (ty_rel_tensor(cx, rel, i, &s, NULL, &m) != TY_SOLVED) return 0;
+  int one = 1;
   for (int k = 0; k < s->u.shape.rank; k++) {
     int64_t n;
-    if (ty_rel_dim_const(cx, s->u.shape.dims[k], &n) != TY_SOLVED || n != 1) return false;
+    TyDimState d = ty_rel_dim_state(cx, s->u.shape.dims[k], &n);
+    if (d == TY_DIM_HOLE) one = one ? -1 : 0;
+    else if (d != TY_DIM_CONST || n != 1) one = 0;
   }
-  return true;
+  return one;
 }
 
 /* TVM's AssignType: argument i, named `what`, is of dtype dt, and a scalar or the vector (dim). */
@@ -163,7 +166,9 @@ TyRelResult ty_rel_dequantize(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(dtype_of(cx, rel, xt, "int8 uint8 int16 uint16 int32", "data", rel->args[0], message));
   REL_TRY(arg_rank(cx, rel, 1, &rs, message));
   REL_TRY(arg_rank(cx, rel, 2, &rz, message));
-  bool scalars = one_value(cx, rel, 1) && one_value(cx, rel, 2);
+  int s1 = one_value(cx, rel, 1), s2 = one_value(cx, rel, 2);
+  if ((s1 < 0 && s2 != 0) || (s2 < 0 && s1 != 0)) return TY_NOT_YET; /* per tensor or per channel: not known yet */
+  bool scalars = s1 > 0 && s2 > 0;
   REL_TRY(channel_axis(rel, IR_A_AXIS, xs, !scalars, &dim, message));
   if (scalars) dim = ty_rel_dim(1);
   REL_TRY(channel_arg(cx, rel, 1, F32, dim, "input_scale", message));

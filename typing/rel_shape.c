@@ -215,11 +215,24 @@ TyRelResult ty_rel_squeeze(TyCtx *cx, TyRelation *rel, const char **message) {
   int r = shape->u.shape.rank;
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
   bool *drop = IR_NEW_ARRAY(bool, r + 1);
-  if (!a->given || a->none) { /* every dimension that is 1 */
+  if (!a->given || a->none) { /* every dimension that is 1: each must be known (TVM's SqueezeRel) */
+    int unknown = -1;
     for (int i = 0; i < r; i++) {
-      IrType *d = ty_prune(cx, shape->u.shape.dims[i]);
-      if (d->kind == IR_TYPE_HOLE) return TY_NOT_YET;
-      drop[i] = d->kind == IR_TYPE_DIM && d->u.dim == 1;
+      int64_t v;
+      TyDimState k = ty_rel_dim_state(cx, shape->u.shape.dims[i], &v);
+      if (k == TY_DIM_HOLE) return TY_NOT_YET;
+      if (k != TY_DIM_CONST && unknown < 0) unknown = i;
+      drop[i] = k == TY_DIM_CONST && v == 1;
+    }
+    if (unknown >= 0) {
+      IrBuf axes;
+      ir_buf_init(&axes);
+      for (int i = 0; i < r; i++)
+        if (drop[i]) ir_buf_printf(&axes, "%s%d", axes.len ? ", " : "", i);
+      REL_FAIL("%s without axis drops the dimensions that are 1, so it needs each one known, but dimension %d of %s "
+               "is %s (TVM: axis needs to be defined for dynamic input)\nhint: name the axes to squeeze: axis=[%s]",
+               ty_rel_who(rel), unknown, ty_rel_shape_text(cx, shape), ty_rel_text(cx, shape->u.shape.dims[unknown]),
+               axes.len ? axes.data : "...");
     }
   } else {
     for (int i = 0; i < a->n; i++) {
@@ -497,15 +510,21 @@ TyRelResult ty_rel_broadcast_to(TyCtx *cx, TyRelation *rel, const char **message
     if (to->ints[i] < 0) REL_FAIL("%s: shape=%s has a negative dimension", ty_rel_who(rel), ints_text(to));
     dims[i] = ty_rel_dim(to->ints[i]);
   }
+  bool open = false; /* a dimension not known yet may be 1 or the target's: checked when it is known */
   for (int i = 0; i < r; i++) {
     IrType *d = shape->u.shape.dims[r - 1 - i], *t = dims[to->n - 1 - i];
     int64_t v;
-    if (ty_dim_value(cx, d, &v) && v == 1) continue;
+    TyDimState k = ty_rel_dim_state(cx, d, &v);
+    if (k == TY_DIM_CONST && v == 1) continue;
+    if (k == TY_DIM_HOLE && !(ty_dim_value(cx, t, &v) && v == 1)) {
+      open = true;
+      continue;
+    }
     if (!ty_unify(cx, d, t, NULL))
       REL_FAIL("%s cannot broadcast %s to shape=%s: dimension %d is %s, not 1 or %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, shape), ints_text(to), r - 1 - i, ty_rel_text(cx, d), ty_rel_text(cx, t));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message), open);
 }
 
 /* where(condition, x, y): the condition of any element type (nonzero is true), as TVM's WhereRel. */
@@ -726,9 +745,10 @@ static TyRelResult broadcasts_to(TyCtx *cx, TyRelation *rel, IrType *from, IrTyp
   for (int i = 0; i < rf; i++) {
     IrType *d = from->u.shape.dims[rf - 1 - i], *t = to->u.shape.dims[rt - 1 - i];
     int64_t v;
-    TyRelResult k = ty_rel_dim_const(cx, d, &v);
-    if (k == TY_SOLVED && v == 1) continue;
-    if (k == TY_NOT_YET && ty_prune(cx, d)->kind == IR_TYPE_HOLE && ty_prune(cx, d) != ty_prune(cx, t)) {
+    TyDimState k = ty_rel_dim_state(cx, d, &v);
+    if (k == TY_DIM_CONST && v == 1) continue;
+    int64_t w; /* a hole that may be 1 is checked when it is known; towards 1, it is 1 */
+    if (k == TY_DIM_HOLE && ty_prune(cx, d) != ty_prune(cx, t) && !(ty_dim_value(cx, t, &w) && w == 1)) {
       open = true;
       continue;
     }
