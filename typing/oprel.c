@@ -179,37 +179,43 @@ bool ty_rel_overflowed(TyCtx *cx) {
   return was;
 }
 
-TyRelResult ty_rel_window(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
-                          bool ceil_mode, IrType **out) {
+TyRelResult ty_rel_window(TyCtx *cx, const TyRelation *rel, IrType *in, int64_t k, int64_t dil, int64_t stride,
+                          int64_t lo, int64_t hi, bool ceil_mode, IrType **out, bool *open) {
   int64_t n;
-  switch (ty_rel_dim_const(cx, in, &n)) {
-  case TY_SOLVED: {
+  TyDimState state = ty_rel_dim_state(cx, in, &n);
+  if (state == TY_DIM_ANY) {
+    *out = ty_dim_any();
+    return TY_SOLVED;
+  }
+  if (state == TY_DIM_CONST) {
     int64_t len = ir_window_length(n, k, dil, stride, lo, hi, ceil_mode);
     if (len == IR_WINDOW_TOO_LARGE) { /* the solver fails the relation: "dimension too large" */
       if (!cx->dim_overflow) cx->dim_overflow = in;
       *out = ty_dim_any();
       return TY_SOLVED;
     }
-    if (len < 0) return TY_FAILED;
-    *out = ty_rel_dim(len);
+    if (len < 0 && n != 0) return TY_FAILED;
+    *out = ty_rel_dim(len < 0 ? 0 : len);
     return TY_SOLVED;
   }
-  case TY_NOT_YET:
-    if (stride != 1) return TY_NOT_YET;
-    break;
-  default:
-    if (stride != 1) {
-      *out = ty_dim_any();
-      return TY_SOLVED;
-    }
-    break;
-  }
-  int64_t span, by; /* the size changes by lo + hi - dil * (k - 1), which a huge weight overflows */
-  if (__builtin_mul_overflow(dil, k - 1, &span) || __builtin_sub_overflow(lo + hi, span, &by)) {
+  /* Every size from `need` on fits; below it only 0 does (empty in, empty out), which is n - need + 1
+   * when need is 1. In 128 bits: a weight's size is not bounded. */
+  IrWide need = (IrWide)dil * (k - 1) + 1 - lo - hi;
+  if (need > INT64_MAX) { /* a window past any size (a huge weight, dilated): the solver fails the relation */
     if (!cx->dim_overflow) cx->dim_overflow = in;
     *out = ty_dim_any();
     return TY_SOLVED;
   }
-  *out = ty_dim_add(cx, in, ty_rel_dim(by));
+  if (state == TY_DIM_SYMBOLIC) {
+    *out = stride == 1 ? ty_dim_add(cx, in, ty_rel_dim((int64_t)(1 - need))) : ty_dim_any();
+    if (need > 1) *open = true;
+    return TY_SOLVED;
+  }
+  if (stride == 1 && need == 1) { /* a hole that passes through */
+    *out = in;
+    return TY_SOLVED;
+  }
+  *out = ty_fresh(cx, IR_KIND_SHAPEVAR, rel->span);
+  *open = true;
   return TY_SOLVED;
 }

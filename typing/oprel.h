@@ -97,12 +97,17 @@ static inline bool ty_rel_dim_open(TyDimState state) { return state == TY_DIM_SY
 /* A relation's verdict r, kept open when a check it makes is (`open`): TY_NOT_YET for TY_SOLVED. */
 static inline TyRelResult ty_rel_open(TyRelResult r, bool open) { return r == TY_SOLVED && open ? TY_NOT_YET : r; }
 
-/* The output size of a window of `k` (dilated by `dil`) sliding by `stride` over `in` padded by
- * lo + hi: TY_SOLVED with *out; TY_NOT_YET while the size is a hole that a stride needs the value
- * of; TY_FAILED when the window does not fit. With stride 1 the size is exact arithmetic on any
- * dimension (`n - 2`); over a named shape variable, a stride gives `?`. */
-TyRelResult ty_rel_window(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
-                          bool ceil_mode, IrType **out);
+/* The output size of a window of `k` (dilated by `dil`) sliding by `stride` over `in` padded by lo + hi, as
+ * ir_window_length: TY_SOLVED with *out, or TY_FAILED when the window does not fit (no position) an axis
+ * that is not empty (an empty one gives an empty output, which the kernel makes). Over named shape
+ * variables *out is exact arithmetic in normal form for stride 1 (`n - 2`), `?` otherwise, and *open is set
+ * unless the window fits every size (padded enough): the relation must stay open (ty_rel_open), so that
+ * each use checks it with its sizes. Over a hole *out is a fresh dimension and *open is set: the relation,
+ * run again once the hole is known, binds it (arithmetic on the hole would stay `3 - 2` where other
+ * relations meet it); a size that only passes through (stride 1, fits every size) is `in` itself. `?` in,
+ * `?` out: the kernel checks. */
+TyRelResult ty_rel_window(TyCtx *cx, const TyRelation *rel, IrType *in, int64_t k, int64_t dil, int64_t stride,
+                          int64_t lo, int64_t hi, bool ceil_mode, IrType **out, bool *open);
 
 IrType *ty_rel_dim(int64_t n);
 IrType *ty_rel_shape(int rank, IrType **dims);

@@ -86,6 +86,18 @@ static IrType *placed(int rank, IrType **canon, const int pos[]) {
   return ty_rel_shape(rank, dims);
 }
 
+/* groups (or another count) divides dimension d, `what` in the message: checked on a constant; over named
+ * sizes or a hole it sets *open (checked at each use, or once known); `?` is the kernel's to check. */
+static TyRelResult divides(TyCtx *cx, TyRelation *rel, IrType *d, int64_t groups, const char *what, bool *open,
+                           const char **message) {
+  int64_t n;
+  TyDimState k = ty_rel_dim_state(cx, d, &n);
+  if (k == TY_DIM_CONST && n % groups != 0)
+    REL_FAIL("%s: groups=%lld does not divide the %lld %s", ty_rel_who(rel), (long long)groups, (long long)n, what);
+  *open |= ty_rel_dim_open(k);
+  return TY_SOLVED;
+}
+
 /* ---------------------------------------------------------------- convolutions */
 
 /* What a convolution and a transposed one share: the layouts (data N C spatial, the weight's first
@@ -124,9 +136,8 @@ static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   if (!ty_unify(cx, xc, cin, NULL))
     REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension times groups=%lld)",
              ty_rel_who(rel), ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, cin), (long long)groups);
-  int64_t o;
-  if (groups > 1 && ty_rel_dim_const(cx, wo, &o) == TY_SOLVED && o % groups != 0)
-    REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
+  bool open = false;
+  if (groups > 1) REL_TRY(divides(cx, rel, wo, groups, "output channels", &open, message));
   if (ch->given && !ch->none && !ty_unify(cx, wo, ty_rel_dim(ch->ints[0]), NULL))
     REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
              (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wo));
@@ -136,19 +147,20 @@ static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   c[1] = wo;
   for (int i = 0; i < d; i++) {
     int64_t k;
-    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
-    if (known == TY_NOT_YET) return known; /* the kernel's size, when something gives it */
-    if (known == TY_FAILED) {
+    TyDimState known = ty_rel_dim_state(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET; /* the kernel's size, when something gives it */
+    if (known != TY_DIM_CONST) { /* whether it fits is checked at each use (named sizes) or by the kernel (`?`) */
       c[2 + i] = ty_dim_any();
+      open |= ty_rel_dim_open(known);
       continue;
     }
-    TyRelResult r = ty_rel_window(cx, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+    if (ty_rel_window(cx, rel, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i],
+                      &open) == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, c, opos), ty_rel_out_dtype(rel, xt)), message);
+  return ty_rel_open(
+      ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, c, opos), ty_rel_out_dtype(rel, xt)), message), open);
 }
 
 TyRelResult ty_rel_conv1d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 1, message); }
@@ -173,9 +185,8 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
   if (!ty_unify(cx, xc, wi, NULL))
     REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension)", ty_rel_who(rel),
              ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wi));
-  int64_t c;
-  if (groups > 1 && ty_rel_dim_const(cx, xc, &c) == TY_SOLVED && c % groups != 0)
-    REL_FAIL("%s: groups=%lld does not divide the %lld input channels", ty_rel_who(rel), (long long)groups, (long long)c);
+  bool open = false;
+  if (groups > 1) REL_TRY(divides(cx, rel, xc, groups, "input channels", &open, message));
   IrType *cout = ty_dim_mul(cx, wo, ty_rel_dim(groups));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   if (ch->given && !ch->none && !ty_unify(cx, cout, ty_rel_dim(ch->ints[0]), NULL))
@@ -186,16 +197,23 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
   cd[0] = ty_rel_dim_at(xs, dpos[0]);
   cd[1] = cout;
   for (int i = 0; i < d; i++) {
-    int64_t k, n;
-    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
-    if (known == TY_NOT_YET) return known;
-    if (known == TY_FAILED) {
+    int64_t k, n, extra;
+    TyDimState known = ty_rel_dim_state(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (known != TY_DIM_CONST) { /* a named kernel size: each use checks the padding; `?`: the kernel does */
       cd[2 + i] = ty_dim_any();
+      open |= ty_rel_dim_open(known);
       continue;
     }
-    int64_t extra = dil[i] * (k - 1) + 1 - lo[i] - hi[i] + opad[i];
+    if (__builtin_mul_overflow(dil[i], k - 1, &extra) || __builtin_add_overflow(extra, 1 - lo[i] - hi[i] + opad[i], &extra))
+      REL_FAIL("%s: dimension too large: the kernel %s dilated by %lld passes int64", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ws), (long long)dil[i]);
+    /* each size is stride * (n - 1) + extra (an empty axis gives an empty output), which padding may make
+     * negative: over named sizes the relation stays open unless extra >= 0; over a hole the size is the
+     * relation's own dimension, set once the hole is known (see ty_rel_window) */
     IrType *in = ty_rel_dim_at(xs, dpos[2 + i]);
-    if (ty_rel_dim_const(cx, in, &n) == TY_SOLVED) {
+    switch (ty_rel_dim_state(cx, in, &n)) {
+    case TY_DIM_CONST: {
       int64_t len = 0;
       if (n > 0 && (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len)))
         REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
@@ -203,10 +221,23 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
         REL_FAIL("%s: padding removes more than the output of %s by the kernel %s has", ty_rel_who(rel),
                  ty_rel_shape_text(cx, xs), ty_rel_shape_text(cx, ws));
       cd[2 + i] = ty_rel_dim(len);
-    } else
+      break;
+    }
+    case TY_DIM_HOLE:
+      if (strides[i] == 1 && extra == 1) {
+        cd[2 + i] = in;
+        break;
+      }
+      cd[2 + i] = ty_fresh(cx, IR_KIND_SHAPEVAR, rel->span);
+      open = true;
+      break;
+    default:
       cd[2 + i] = ty_dim_add(cx, ty_dim_mul(cx, in, ty_rel_dim(strides[i])), ty_rel_dim(extra - strides[i]));
+      open |= extra < 0 && ty_rel_dim_state(cx, in, &n) == TY_DIM_SYMBOLIC;
+    }
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, cd, opos), ty_rel_out_dtype(rel, xt)), message);
+  return ty_rel_open(
+      ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, cd, opos), ty_rel_out_dtype(rel, xt)), message), open);
 }
 
 TyRelResult ty_rel_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -235,19 +266,16 @@ static TyRelResult pool_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
   REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
   REL_TRY(pads_attr(rel, d, lo, hi, message));
-  bool ceil_mode = ty_rel_attr(rel, IR_A_CEIL_MODE)->b;
+  bool ceil_mode = ty_rel_attr(rel, IR_A_CEIL_MODE)->b, open = false;
   IrType *c[5];
   c[0] = ty_rel_dim_at(xs, dpos[0]);
   c[1] = ty_rel_dim_at(xs, dpos[1]);
-  for (int i = 0; i < d; i++) {
-    TyRelResult r =
-        ty_rel_window(cx, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+  for (int i = 0; i < d; i++)
+    if (ty_rel_window(cx, rel, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode,
+                      &c[2 + i], &open) == TY_FAILED)
       REL_FAIL("%s: pool_size=%lld does not fit the padded data %s", ty_rel_who(rel), (long long)pool[i],
                ty_rel_shape_text(cx, xs));
-  }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, opos), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, opos), xt), message), open);
 }
 
 TyRelResult ty_rel_pool1d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 1, message); }
@@ -805,7 +833,7 @@ static TyRelResult packed_forward(TyCtx *cx, TyRelation *rel, const Packed *l, c
 /* The shape in packed layout l of canonical dimensions `c` (canon's order): a split axis's outer part
  * is its size divided by the factor, which must divide it. */
 static TyRelResult packed_backward(TyCtx *cx, TyRelation *rel, const Packed *l, const char *canon, IrType **c,
-                                   IrType **out_shape, const char **message) {
+                                   IrType **out_shape, bool *open, const char **message) {
   IrType **dims = IR_NEW_ARRAY(IrType *, l->n);
   for (int i = 0; i < l->n; i++) {
     if (l->factor[i]) {
@@ -820,12 +848,13 @@ static TyRelResult packed_backward(TyCtx *cx, TyRelation *rel, const Packed *l, 
     }
     int64_t f = l->factor[q], v;
     if ((dims[i] = ty_dim_div(cx, whole, ty_rel_dim(f)))) continue;
-    TyRelResult known = ty_rel_dim_const(cx, whole, &v);
-    if (known == TY_NOT_YET) return known;
-    if (known == TY_SOLVED)
+    TyDimState known = ty_rel_dim_state(cx, whole, &v);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (known == TY_DIM_CONST)
       REL_FAIL("%s: the output's axis %c has %lld elements, which do not split into parts of %lld (\"%s\")",
                ty_rel_who(rel), l->axis[i], (long long)v, (long long)f, l->s);
-    dims[i] = ty_dim_any();
+    dims[i] = ty_dim_any(); /* named sizes: whether f divides them is checked at each use */
+    *open |= known == TY_DIM_SYMBOLIC;
   }
   *out_shape = ty_rel_shape(l->n, dims);
   return TY_SOLVED;
@@ -865,9 +894,8 @@ static TyRelResult nchwc_rel(TyCtx *cx, TyRelation *rel, bool depthwise, const c
   if (has_ch && !ty_unify(cx, w[0], ty_rel_dim(ch->ints[0]), NULL))
     REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
              (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl.s, ty_rel_text(cx, w[0]));
-  int64_t o;
-  if (groups > 1 && ty_rel_dim_const(cx, w[0], &o) == TY_SOLVED && o % groups != 0)
-    REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
+  bool open = false;
+  if (groups > 1) REL_TRY(divides(cx, rel, w[0], groups, "output channels", &open, message));
   c[0] = x[0];
   c[1] = w[0];
   for (int i = 0; i < 2; i++) {
@@ -878,22 +906,21 @@ static TyRelResult nchwc_rel(TyCtx *cx, TyRelation *rel, bool depthwise, const c
         REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)k,
                  ty_rel_shape_text(cx, ws), kl.s);
     } else {
-      TyRelResult known = ty_rel_dim_const(cx, w[2 + i], &k);
-      if (known == TY_NOT_YET) return known;
-      if (known == TY_FAILED) {
+      TyDimState known = ty_rel_dim_state(cx, w[2 + i], &k);
+      if (known == TY_DIM_HOLE) return TY_NOT_YET;
+      if (known != TY_DIM_CONST) {
         c[2 + i] = ty_dim_any();
+        open |= ty_rel_dim_open(known);
         continue;
       }
     }
-    TyRelResult r = ty_rel_window(cx, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+    if (ty_rel_window(cx, rel, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i], &open) == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
   }
   IrType *os;
-  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message), open);
 }
 
 TyRelResult ty_rel_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -1020,18 +1047,16 @@ TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **mess
              (long long)kernel[0], (long long)kernel[1]);
   c[0] = x[0];
   c[1] = ty_rel_dim(ch->ints[0]);
-  for (int i = 0; i < 2; i++) {
-    TyRelResult r = ty_rel_window(cx, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+  bool open = false;
+  for (int i = 0; i < 2; i++)
+    if (ty_rel_window(cx, rel, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i], &open) == TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld does not fit the padded data %s", ty_rel_who(rel), (long long)kernel[i],
                ty_rel_shape_text(cx, rel->args[0]));
-  }
   IrType *os;
-  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, &open, message));
   IrType *ot = ty_rel_out_dtype(rel, xt);
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ot), message));
-  return ty_rel_float(cx, rel, ot, "its output", rel->args[2], message);
+  return ty_rel_open(ty_rel_float(cx, rel, ot, "its output", rel->args[2], message), open);
 }
 
 /* auto_scheduler_layout_transform (TVM's AutoSchedulerLayoutTransformRel): dst_layout such as
@@ -1132,14 +1157,13 @@ TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(transformed_conv(cx, rel, "NHWC", &dl, &ol, &xt, x, strides, dil, lo, hi, kernel, message));
   c[0] = x[0];
   c[3] = ty_rel_dim(ch->ints[0]);
-  for (int i = 0; i < 2; i++) {
-    TyRelResult r = ty_rel_window(cx, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+  bool open = false;
+  for (int i = 0; i < 2; i++)
+    if (ty_rel_window(cx, rel, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i], &open) ==
+        TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                (long long)kernel[i], (long long)dil[i], ty_rel_shape_text(cx, rel->args[0]));
-  }
   IrType *os;
-  REL_TRY(packed_backward(cx, rel, &ol, "NHWC", c, &os, message));
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+  REL_TRY(packed_backward(cx, rel, &ol, "NHWC", c, &os, &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message), open);
 }

@@ -759,24 +759,17 @@ TyRelResult ty_rel_correlation(TyCtx *cx, TyRelation *rel, const char **message)
   IrType **d = IR_NEW_ARRAY(IrType *, 4);
   d[0] = s1->u.shape.dims[0];
   d[1] = ty_rel_dim(ds * ds);
+  bool open = false;
   for (int a = 0; a < 2; a++) {
-    IrType *x = s1->u.shape.dims[2 + a];
-    int64_t n, extra = pad[a] + pad[a + 2] - 2 * border;
-    TyRelResult c = ty_rel_dim_const(cx, x, &n);
-    if (c == TY_NOT_YET) return c;
-    if (c == TY_SOLVED) {
-      IrWide m = (IrWide)n + extra; /* in 128 bits: n may be near int64's end, the stride too */
-      if (m < 1)
-        REL_FAIL("%s: the padded data %s is smaller than the border 2 * %lld", ty_rel_who(rel), ty_rel_shape_text(cx, s1), (long long)border);
-      IrWide len = (m + st1 - 1) / st1;
-      if (len > INT64_MAX) REL_FAIL("%s: dimension too large: the output of %s overflows int64", ty_rel_who(rel), ty_rel_shape_text(cx, s1));
-      d[2 + a] = ty_rel_dim((int64_t)len);
-    } else {
-      d[2 + a] = st1 == 1 ? ty_dim_add(cx, x, ty_rel_dim(extra)) : ty_dim_any();
-    }
+    /* ceil((n + pads - 2 border) / stride1) positions where that is 1 or more: a window of 2 border + 1 */
+    if (ty_rel_window(cx, rel, s1->u.shape.dims[2 + a], 2 * border + 1, 1, st1, pad[a], pad[a + 2], false, &d[2 + a],
+                      &open) == TY_FAILED)
+      REL_FAIL("%s: the padded data %s is smaller than the border 2 * %lld", ty_rel_who(rel), ty_rel_shape_text(cx, s1), (long long)border);
+    if (ty_rel_overflowed(cx))
+      REL_FAIL("%s: dimension too large: the output of %s overflows int64", ty_rel_who(rel), ty_rel_shape_text(cx, s1));
   }
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), dt1), message));
-  return ty_rel_float(cx, rel, dt1, "its data", ty_rel_tensor_type(s1, dt1), message);
+  return ty_rel_open(ty_rel_float(cx, rel, dt1, "its data", ty_rel_tensor_type(s1, dt1), message), open);
 }
 
 /* ---------------------------------------------------------------- Dilation2D */
@@ -808,20 +801,19 @@ TyRelResult ty_rel_dilation2d(TyCtx *cx, TyRelation *rel, const char **message) 
   IrType **d = IR_NEW_ARRAY(IrType *, 4);
   d[0] = ds->u.shape.dims[0];
   d[ch] = ds->u.shape.dims[ch];
+  bool open = false;
   for (int a = 0; a < 2; a++) {
     int64_t k;
     TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[wh + a], &k);
     if (kr == TY_NOT_YET) return kr;
     if (kr == TY_FAILED) REL_FAIL("%s needs a weight of known size", ty_rel_who(rel));
-    TyRelResult c = ty_rel_window(cx, ds->u.shape.dims[hh + a], k, dil[a], st[a], pad[a], pad[a + 2], false, &d[hh + a]);
-    if (c == TY_NOT_YET) return c;
-    if (c == TY_FAILED)
+    if (ty_rel_window(cx, rel, ds->u.shape.dims[hh + a], k, dil[a], st[a], pad[a], pad[a + 2], false, &d[hh + a], &open) ==
+        TY_FAILED)
       REL_FAIL("%s: the window of %lld dilated by %lld is larger than the padded data %s", ty_rel_who(rel), (long long)k,
                (long long)dil[a], ty_rel_shape_text(cx, ds));
   }
   IrType *odt = ty_rel_out_dtype(rel, ddt);
-  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message));
-  return TY_SOLVED;
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message), open);
 }
 
 /* ---------------------------------------------------------------- FIFOBuffer */
@@ -867,11 +859,16 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
   if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1 || g < 1 || dg < 1)
     REL_FAIL("%s needs strides, dilation, groups and deformable_groups of 1 or more", ty_rel_who(rel));
   int64_t c, o, k[2];
-  TyRelResult rc = ty_rel_dim_const(cx, ds->u.shape.dims[1], &c);
-  if (rc == TY_NOT_YET) return rc;
-  if (rc == TY_SOLVED) {
+  bool open = false; /* a check on named sizes, made at each use */
+  TyDimState rc = ty_rel_dim_state(cx, ds->u.shape.dims[1], &c);
+  if (rc == TY_DIM_HOLE) return TY_NOT_YET;
+  if (rc == TY_DIM_CONST) {
     if (c % g || c % dg) REL_FAIL("%s: the data's %lld channels are not divisible by groups=%lld and deformable_groups=%lld", ty_rel_who(rel), (long long)c, (long long)g, (long long)dg);
     REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[1], ty_rel_dim(c / g), "the weight's input channels and the data's channels / groups", message));
+  } else if (rc == TY_DIM_SYMBOLIC) {
+    IrType *ci = ty_dim_div(cx, ds->u.shape.dims[1], ty_rel_dim(g)); /* c = weight's I * groups, when it divides */
+    if (ci && dg == 1) REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[1], ci, "the weight's input channels and the data's channels / groups", message));
+    else open = true;
   }
   for (int a = 0; a < 2; a++) {
     TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[2 + a], &k[a]);
@@ -883,8 +880,10 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
     REL_FAIL("%s: kernel_size does not match the weight %s", ty_rel_who(rel), ty_rel_shape_text(cx, ws));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
   if (ch->given && !ch->none) REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(ch->ints[0]), "the weight's output channels and channels", message));
-  if (ty_rel_dim_const(cx, ws->u.shape.dims[0], &o) == TY_SOLVED && o % g)
+  TyDimState ro = ty_rel_dim_state(cx, ws->u.shape.dims[0], &o);
+  if (ro == TY_DIM_CONST && o % g)
     REL_FAIL("%s: the weight's %lld output channels are not divisible by groups=%lld", ty_rel_who(rel), (long long)o, (long long)g);
+  open |= g > 1 && ty_rel_dim_open(ro);
   IrType **d = IR_NEW_ARRAY(IrType *, 4), **od = IR_NEW_ARRAY(IrType *, 4);
   d[0] = od[0] = ds->u.shape.dims[0];
   d[1] = ws->u.shape.dims[0];
@@ -895,29 +894,22 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
              ty_rel_who(rel), (long long)k[0], (long long)k[1], (long long)dg);
   od[1] = ty_rel_dim(offset_channels);
   for (int a = 0; a < 2; a++) {
-    int64_t n, extra, span;
-    if (__builtin_mul_overflow(k[a] - 1, dil[a], &span) || __builtin_add_overflow(span, 1, &span) ||
-        __builtin_sub_overflow(pad[a] + pad[a + 2], span, &extra))
+    int64_t span;
+    if (__builtin_mul_overflow(k[a] - 1, dil[a], &span) || __builtin_add_overflow(span, 1, &span))
       REL_FAIL("%s: dimension too large: the weight's kernel size %lld dilated by %lld passes int64", ty_rel_who(rel),
                (long long)k[a], (long long)dil[a]);
-    TyRelResult r = ty_rel_dim_const(cx, ds->u.shape.dims[2 + a], &n);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_SOLVED) {
-      int64_t len = ir_window_length(n, k[a], dil[a], st[a], pad[a], pad[a + 2], false);
-      if (len == IR_WINDOW_TOO_LARGE)
-        REL_FAIL("%s: dimension too large: the output positions over %lld pass int64", ty_rel_who(rel), (long long)n);
-      if (len < 0) REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
-      d[2 + a] = ty_rel_dim(len);
-    } else {
-      d[2 + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[2 + a], ty_rel_dim(extra + 1)) : ty_dim_any();
-    }
+    if (ty_rel_window(cx, rel, ds->u.shape.dims[2 + a], k[a], dil[a], st[a], pad[a], pad[a + 2], false, &d[2 + a], &open) ==
+        TY_FAILED)
+      REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+    if (ty_rel_overflowed(cx))
+      REL_FAIL("%s: dimension too large: the output positions over %s pass int64", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
     od[2 + a] = d[2 + a];
   }
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &os, &odt0, "an NCHW offset", message));
   for (int i = 0; i < 4; i++) REL_TRY(ty_rel_same_dim(cx, rel, os->u.shape.dims[i], od[i], "a dimension of the offset and (N, 2 kh kw deformable_groups, OH, OW)", message));
   REL_TRY(ty_rel_same_dtype(cx, rel, odt0, ddt, message));
   REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(4, d), ty_rel_out_dtype(rel, ddt)), message));
-  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+  return ty_rel_open(ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message), open);
 }
 
 /* ---------------------------------------------------------------- Conv2DBackwardWeight */
