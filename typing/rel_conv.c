@@ -352,6 +352,7 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
   const IrAttrValue *pw;
   REL_TRY(pad_width(cx, rel, xs, &pw, message));
   int r = xs->u.shape.rank;
+  bool open = false; /* a size not known yet that the checks below may refuse: checked at each use, or once known */
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) {
     int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
@@ -360,7 +361,10 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
         hi > (int64_t)ATTR_MAX * 1024)
       REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
     int64_t sum;
-    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED) {
+    TyDimState known = ty_rel_dim_state(cx, d, &n);
+    if (ty_rel_dim_open(known))
+      open |= lo + hi < 0 || (mode == 1 && lo + hi > 0) || (mode == 2 && (lo > 0 || hi > 0));
+    if (known == TY_DIM_CONST) {
       if (__builtin_add_overflow(n, lo + hi, &sum))
         REL_FAIL("%s: padding axis %d of %s by [%lld, %lld] is too large", ty_rel_who(rel), i, ty_rel_shape_text(cx, xs),
                  (long long)lo, (long long)hi);
@@ -376,7 +380,7 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
     }
     dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
   }
-  return ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 /* ---------------------------------------------------------------- resizing, pixel shuffles */
@@ -438,19 +442,24 @@ static TyRelResult block_size(TyRelation *rel, int64_t *b, const char **message)
 }
 
 /* d / k: exact for a constant (failing when k does not divide it), symbolic when the division is
- * exact in normal form, otherwise `?`; a wait on a hole. */
+ * exact in normal form, otherwise `?` (and over named sizes *open: whether k divides them is checked at
+ * each use); a wait on a hole. */
 static TyRelResult divided(TyCtx *cx, TyRelation *rel, IrType *d, int64_t k, const char *what, IrType *shape,
-                           IrType **out, const char **message) {
+                           IrType **out, bool *open, const char **message) {
   int64_t n;
-  switch (ty_rel_dim_const(cx, d, &n)) {
-  case TY_SOLVED:
+  switch (ty_rel_dim_state(cx, d, &n)) {
+  case TY_DIM_CONST:
     if (n % k != 0)
       REL_FAIL("%s: the %s, %lld, is not a multiple of %lld in %s", ty_rel_who(rel), what,
                (long long)n, (long long)k, ty_rel_shape_text(cx, shape));
     *out = ty_rel_dim(n / k);
     return TY_SOLVED;
-  case TY_NOT_YET: return TY_NOT_YET;
-  default: *out = ty_dim_div(cx, d, ty_rel_dim(k)); if (!*out) *out = ty_dim_any(); return TY_SOLVED;
+  case TY_DIM_HOLE: return TY_NOT_YET;
+  case TY_DIM_SYMBOLIC:
+    *out = ty_dim_div(cx, d, ty_rel_dim(k));
+    if (!*out) *out = ty_dim_any(), *open = true;
+    return TY_SOLVED;
+  default: *out = ty_dim_any(); return TY_SOLVED;
   }
 }
 
@@ -463,9 +472,10 @@ TyRelResult ty_rel_depth_to_space(TyCtx *cx, TyRelation *rel, const char **messa
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
   IrType *c[4] = {ty_rel_dim_at(xs, dpos[0])};
-  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[1]), b * b, "channel count", xs, &c[1], message));
+  bool open = false;
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[1]), b * b, "channel count", xs, &c[1], &open, message));
   for (int i = 2; i < 4; i++) c[i] = ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[i]), ty_rel_dim(b));
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message), open);
 }
 
 TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -475,9 +485,10 @@ TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **messa
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
   IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(b * b))};
-  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[2]), b, "height", xs, &c[2], message));
-  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], message));
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+  bool open = false;
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[2]), b, "height", xs, &c[2], &open, message));
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message), open);
 }
 
 /* ---------------------------------------------------------------- h3-x2: more padding, blocks, transposes */
@@ -495,6 +506,7 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
   const IrAttrValue *pw;
   REL_TRY(pad_width(cx, rel, xs, &pw, message));
   int r = xs->u.shape.rank;
+  bool open = false;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) {
     int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
@@ -503,14 +515,15 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
     if (lo > ATTR_MAX || hi > ATTR_MAX)
       REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
     IrType *d = ty_rel_dim_at(xs, i);
-    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED && (lo > 0 || hi > 0) &&
-        (reflect ? (lo >= n || hi >= n) : (lo > n || hi > n)))
+    TyDimState known = ty_rel_dim_state(cx, d, &n);
+    open |= ty_rel_dim_open(known) && (lo > 0 || hi > 0); /* checked at each use, or once known */
+    if (known == TY_DIM_CONST && (lo > 0 || hi > 0) && (reflect ? (lo >= n || hi >= n) : (lo > n || hi > n)))
       REL_FAIL("%s: mode=\"%s\" pads axis %d of %s by [%lld, %lld], but mirrors at most %lld (the size%s)",
                ty_rel_who(rel), mode, i, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
                (long long)(reflect ? n - 1 : n), reflect ? " - 1" : "");
     dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 /* nn.space_to_batch_nd and nn.batch_to_space_nd (TF's): block_shape (M values, each at least 1) over the M axes
@@ -547,30 +560,34 @@ static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, co
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) dims[i] = ty_rel_dim_at(xs, i);
   int64_t n;
-  TyRelResult k = ty_rel_dim_const(cx, dims[0], &n);
+  bool open = false; /* a divisibility or a crop over named sizes, checked at each use (or once a hole is known) */
+  TyDimState k = ty_rel_dim_state(cx, dims[0], &n);
   if (to_batch)
     dims[0] = ty_dim_mul(cx, dims[0], ty_rel_dim(prod));
-  else if (k == TY_SOLVED) {
+  else if (k == TY_DIM_CONST) {
     if (n % prod != 0)
       REL_FAIL("%s: the batch of %s (%lld) is not divisible by block_shape's product %lld", ty_rel_who(rel),
                ty_rel_shape_text(cx, xs), (long long)n, (long long)prod);
     dims[0] = ty_rel_dim(n / prod);
-  } else if (k == TY_NOT_YET && prod != 1)
+  } else if (k == TY_DIM_HOLE && prod != 1)
     return TY_NOT_YET;
-  else if (prod != 1)
-    dims[0] = ty_dim_any();
+  else if (prod != 1) {
+    IrType *q = k == TY_DIM_SYMBOLIC ? ty_dim_div(cx, dims[0], ty_rel_dim(prod)) : NULL;
+    open |= k == TY_DIM_SYMBOLIC && !q;
+    dims[0] = q ? q : ty_dim_any();
+  }
   for (int i = 0; i < m; i++) {
     IrType *d = dims[i + 1];
     int64_t b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1];
-    k = ty_rel_dim_const(cx, d, &n);
+    k = ty_rel_dim_state(cx, d, &n);
     int64_t size; /* the padded axis, or the cropped one: a huge axis overflows int64 ("dimension too large") */
-    bool huge = k == TY_SOLVED && (to_batch ? __builtin_add_overflow(n, lo + hi, &size)
-                                            : __builtin_mul_overflow(n, b, &size) || __builtin_sub_overflow(size, lo + hi, &size));
+    bool huge = k == TY_DIM_CONST && (to_batch ? __builtin_add_overflow(n, lo + hi, &size)
+                                               : __builtin_mul_overflow(n, b, &size) || __builtin_sub_overflow(size, lo + hi, &size));
     if (huge) {
       if (!cx->dim_overflow) cx->dim_overflow = d;
       dims[i + 1] = ty_dim_any();
     } else if (to_batch) {
-      if (k == TY_SOLVED) {
+      if (k == TY_DIM_CONST) {
         if (size % b != 0)
           REL_FAIL("%s: axis %d of %s padded by [%lld, %lld] is %lld, not divisible by its block %lld",
                    ty_rel_who(rel), i + 1, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
@@ -578,22 +595,27 @@ static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, co
         dims[i + 1] = ty_rel_dim(size / b);
       } else if (b == 1)
         dims[i + 1] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
-      else if (k == TY_NOT_YET)
+      else if (k == TY_DIM_HOLE)
         return TY_NOT_YET;
-      else
-        dims[i + 1] = ty_dim_any();
+      else {
+        IrType *q = k == TY_DIM_SYMBOLIC ? ty_dim_div(cx, ty_dim_add(cx, d, ty_rel_dim(lo + hi)), ty_rel_dim(b)) : NULL;
+        open |= k == TY_DIM_SYMBOLIC && !q;
+        dims[i + 1] = q ? q : ty_dim_any();
+      }
     } else {
-      if (k == TY_SOLVED) {
+      if (k == TY_DIM_CONST) {
         if (size < 0)
           REL_FAIL("%s: crops [%lld, %lld] remove more than axis %d of %s times its block %lld (%lld)",
                    ty_rel_who(rel), (long long)lo, (long long)hi, i + 1, ty_rel_shape_text(cx, xs), (long long)b,
                    (long long)(n * b));
         dims[i + 1] = ty_rel_dim(size);
-      } else
+      } else {
         dims[i + 1] = ty_dim_sub(cx, ty_dim_mul(cx, d, ty_rel_dim(b)), ty_rel_dim(lo + hi));
+        open |= ty_rel_dim_open(k) && lo + hi > 0; /* n * b >= crops */
+      }
     }
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 TyRelResult ty_rel_space_to_batch_nd(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -976,14 +998,15 @@ static TyRelResult tile_size(TyRelation *rel, int64_t *m, const char **message) 
 }
 
 /* A square kernel side of 3 to 7, as topi's matrices take it (what the relation knows of it). */
-static TyRelResult winograd_kernel(TyCtx *cx, TyRelation *rel, IrType *kh, IrType *kw, IrType *shape,
+static TyRelResult winograd_kernel(TyCtx *cx, TyRelation *rel, IrType *kh, IrType *kw, IrType *shape, bool *open,
                                    const char **message) {
   int64_t a, b;
-  TyRelResult ra = ty_rel_dim_const(cx, kh, &a), rb = ty_rel_dim_const(cx, kw, &b);
-  if ((ra == TY_SOLVED && (a < 3 || a > 7)) || (rb == TY_SOLVED && (b < 3 || b > 7)) ||
-      (ra == TY_SOLVED && rb == TY_SOLVED && a != b))
+  TyDimState ra = ty_rel_dim_state(cx, kh, &a), rb = ty_rel_dim_state(cx, kw, &b);
+  if ((ra == TY_DIM_CONST && (a < 3 || a > 7)) || (rb == TY_DIM_CONST && (b < 3 || b > 7)) ||
+      (ra == TY_DIM_CONST && rb == TY_DIM_CONST && a != b))
     REL_FAIL("%s: the kernel %s is not supported: Winograd takes square kernels of 3 to 7", ty_rel_who(rel),
              ty_rel_shape_text(cx, shape));
+  *open |= ty_rel_dim_open(ra) || ty_rel_dim_open(rb); /* checked at each use, or once known */
   return TY_SOLVED;
 }
 
@@ -994,14 +1017,15 @@ TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, 
   REL_TRY(tile_size(rel, &m, message));
   IrType *ws, *wt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ws, &wt, "an OIHW weight", message));
-  REL_TRY(winograd_kernel(cx, rel, ty_rel_dim_at(ws, 2), ty_rel_dim_at(ws, 3), ws, message));
+  bool open = false;
+  REL_TRY(winograd_kernel(cx, rel, ty_rel_dim_at(ws, 2), ty_rel_dim_at(ws, 3), ws, &open, message));
   IrType **dims = IR_NEW_ARRAY(IrType *, 4);
   dims[0] = ty_dim_add(cx, ty_rel_dim_at(ws, 2), ty_rel_dim(m - 1));
   dims[1] = ty_dim_add(cx, ty_rel_dim_at(ws, 3), ty_rel_dim(m - 1));
   dims[2] = ty_rel_dim_at(ws, 0);
   dims[3] = ty_rel_dim_at(ws, 1);
   REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), wt), message));
-  return ty_rel_float(cx, rel, wt, "its weight", rel->args[0], message);
+  return ty_rel_open(ty_rel_float(cx, rel, wt, "its weight", rel->args[0], message), open);
 }
 
 /* What the convolutions on a transformed weight (Winograd, GEMM) share: the data layout (convertible

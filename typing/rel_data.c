@@ -52,18 +52,21 @@ TyRelResult ty_rel_gather(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices", message));
   REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  bool open = false;
   for (int i = 0; i < r; i++) {
     IrType *d = ishape->u.shape.dims[i];
-    if (i == axis) {
+    if (i == axis) { /* TVM's GatherRel: ICHECK_GE(n, 1) on a constant; at each use (or once known) otherwise */
       int64_t n;
-      if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED && n < 1)
+      TyDimState known = ty_rel_dim_state(cx, d, &n);
+      if (known == TY_DIM_CONST && n < 1)
         REL_FAIL("%s: the indices %s are empty along axis %d", ty_rel_who(rel), ty_rel_shape_text(cx, ishape), axis);
+      open = ty_rel_dim_open(known);
     } else if (!ty_unify(cx, d, shape->u.shape.dims[i], NULL)) {
       REL_FAIL("%s: the indices %s must have the data's shape %s but along axis %d; dimension %d differs",
                ty_rel_who(rel), ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, shape), axis, i);
     }
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ishape, dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ishape, dtype), message), open);
 }
 
 /* gather_nd(data, indices): indices (M, Y_0, ..., Y_{K-1}) index the first M axes of data after
@@ -220,23 +223,26 @@ TyRelResult ty_rel_topk(TyCtx *cx, TyRelation *rel, const char **message) {
   int64_t k = ir_attr_int(rel->attrs, IR_A_K, 1), n;
   IrType **dims = IR_NEW_ARRAY(IrType *, r);
   for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i];
+  bool open = false; /* k <= n for a size not known yet: checked at each use, or once known */
   if (k >= 1) {
-    if (ty_rel_dim_const(cx, dims[axis], &n) == TY_SOLVED && k > n)
+    TyDimState known = ty_rel_dim_state(cx, dims[axis], &n);
+    if (known == TY_DIM_CONST && k > n)
       REL_FAIL("%s: k=%lld is more than the %lld elements along axis %d of %s", ty_rel_who(rel), (long long)k,
                (long long)n, axis, ty_rel_shape_text(cx, shape));
+    open = ty_rel_dim_open(known);
     dims[axis] = ty_rel_dim(k);
   }
   IrType *out_shape = ty_rel_shape(r, dims);
   IrType *values = ty_rel_tensor_type(out_shape, dtype), *indices = ty_rel_tensor_type(out_shape, idx);
   const IrAttrValue *rt = ty_rel_attr(rel, IR_A_RET_TYPE);
   const char *ret = rt->given ? rt->str : "both";
-  if (!strcmp(ret, "values")) return ty_rel_result(cx, rel, 1, values, message);
-  if (!strcmp(ret, "indices")) return ty_rel_result(cx, rel, 1, indices, message);
+  if (!strcmp(ret, "values")) return ty_rel_open(ty_rel_result(cx, rel, 1, values, message), open);
+  if (!strcmp(ret, "indices")) return ty_rel_open(ty_rel_result(cx, rel, 1, indices, message), open);
   if (strcmp(ret, "both"))
     REL_FAIL("%s: ret_type=\"%s\" is not one of \"both\", \"values\" and \"indices\"", ty_rel_who(rel), ret);
   IrType **fields = IR_NEW_ARRAY(IrType *, 2);
   fields[0] = values, fields[1] = indices;
-  return ty_rel_result(cx, rel, 1, ir_type_tuple(2, fields, (IrSpan){0}), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ir_type_tuple(2, fields, (IrSpan){0}), message), open);
 }
 
 /* ---------------------------------------------------------------- Scanop, NdarraySize */
@@ -335,9 +341,9 @@ TyRelResult ty_rel_matrix_set_diag(TyCtx *cx, TyRelation *rel, const char **mess
                             "the diagonal's number of diagonals and k2 - k1 + 1", message));
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message));
   int64_t m, n;
-  TyRelResult km = ty_rel_dim_const(cx, shape->u.shape.dims[r - 2], &m), kn = ty_rel_dim_const(cx, shape->u.shape.dims[r - 1], &n);
-  if (km == TY_NOT_YET || kn == TY_NOT_YET) return TY_NOT_YET;
-  if (km == TY_FAILED || kn == TY_FAILED) return TY_SOLVED; /* symbolic: checked at run time */
+  TyDimState km = ty_rel_dim_state(cx, shape->u.shape.dims[r - 2], &m), kn = ty_rel_dim_state(cx, shape->u.shape.dims[r - 1], &n);
+  if (km == TY_DIM_ANY || kn == TY_DIM_ANY) return TY_SOLVED; /* the kernel checks the diagonals and their length */
+  if (km != TY_DIM_CONST || kn != TY_DIM_CONST) return TY_NOT_YET; /* at each use, with its sizes; or once known */
   if (m <= -k1 || n <= k2)
     REL_FAIL("%s: diagonals k1=%lld to k2=%lld are not all in a %lld x %lld matrix", ty_rel_who(rel), (long long)k1,
              (long long)k2, (long long)m, (long long)n);
@@ -709,12 +715,12 @@ TyRelResult ty_rel_stft(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(win), "the window's length and win_length", message));
   IrType *L = ds->u.shape.dims[r - 1], *frames;
   int64_t l;
-  TyRelResult k = ty_rel_dim_const(cx, L, &l);
-  if (k == TY_NOT_YET) return k;
-  if (k == TY_SOLVED) {
+  TyDimState k = ty_rel_dim_state(cx, L, &l);
+  if (k == TY_DIM_HOLE) return TY_NOT_YET;
+  if (k == TY_DIM_CONST) {
     if (l < n_fft) REL_FAIL("%s: the data's length %lld is shorter than n_fft=%lld", ty_rel_who(rel), (long long)l, (long long)n_fft);
     frames = ty_rel_dim((l - n_fft) / hop + 1);
-  } else {
+  } else { /* over named sizes, l >= n_fft is checked at each use */
     frames = hop == 1 ? ty_dim_add(cx, ty_dim_sub(cx, L, ty_rel_dim(n_fft)), ty_rel_dim(1)) : ty_dim_any();
   }
   IrType **d = IR_NEW_ARRAY(IrType *, 4);
@@ -725,7 +731,7 @@ TyRelResult ty_rel_stft(TyCtx *cx, TyRelation *rel, const char **message) {
   d[m++] = ty_rel_dim(2);
   IrType *t = ty_rel_tensor_type(ty_rel_shape(m, d), ddt);
   REL_TRY(ty_rel_result(cx, rel, 2, t, message));
-  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+  return ty_rel_open(ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message), k == TY_DIM_SYMBOLIC);
 }
 
 /* ---------------------------------------------------------------- Correlation */
@@ -830,11 +836,12 @@ TyRelResult ty_rel_fifo_buffer(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
   for (int i = 0; i < r; i++)
     if (i != axis) REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[i], bs->u.shape.dims[i], "a dimension of the data and of the buffer", message));
-  int64_t a, b;
-  if (ty_rel_dim_const(cx, ds->u.shape.dims[axis], &a) == TY_SOLVED && ty_rel_dim_const(cx, bs->u.shape.dims[axis], &b) == TY_SOLVED && a >= b)
+  int64_t gap; /* the buffer's length less the data's, in normal form (n + 1 against n is 1) */
+  TyDimState known = ty_rel_dim_state(cx, ty_dim_sub(cx, bs->u.shape.dims[axis], ds->u.shape.dims[axis]), &gap);
+  if (known == TY_DIM_CONST && gap <= 0)
     REL_FAIL("%s: the data %s must be shorter than the buffer %s along axis %d", ty_rel_who(rel), ty_rel_shape_text(cx, ds),
              ty_rel_shape_text(cx, bs), axis);
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(bs, bdt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(bs, bdt), message), ty_rel_dim_open(known));
 }
 
 /* ---------------------------------------------------------------- DeformableConv2D */

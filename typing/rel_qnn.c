@@ -130,6 +130,17 @@ static TyRelResult sub_relation(TyCtx *cx, TyRelation *rel, TyRelFn fn, int a, i
   return fn(cx, &sub, message);
 }
 
+/* sub_relation for a relation that may stay open once it has given its result (a window over named sizes:
+ * ty_rel_open): then TY_SOLVED with *open set, so that the quantized relation checks its other arguments
+ * and stays open too. */
+static TyRelResult sub_relation_open(TyCtx *cx, TyRelation *rel, TyRelFn fn, int a, int b, int r, const IrOpAttrs *attrs,
+                                     bool *open, const char **message) {
+  TyRelResult k = sub_relation(cx, rel, fn, a, b, r, attrs, message);
+  if (k != TY_NOT_YET || ty_prune(cx, rel->args[r])->kind == IR_TYPE_HOLE) return k;
+  *open = true;
+  return TY_SOLVED;
+}
+
 /* The call's attributes with out_dtype set to dt. */
 static const IrOpAttrs *with_out_dtype(const TyRelation *rel, IrDType dt) {
   IrOpAttrs *at = IR_NEW(IrOpAttrs);
@@ -227,7 +238,8 @@ TyRelResult ty_rel_qnn_conv2d(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(scalar_arg(cx, rel, 2, I32, "input_zero_point", message));
   REL_TRY(scalar_arg(cx, rel, 4, F32, "input_scale", message));
   /* Run the float relation first: it checks the layouts and the ranks. */
-  REL_TRY(sub_relation(cx, rel, ty_rel_conv2d, 0, 1, 6, with_out_dtype(rel, od), message));
+  bool open = false;
+  REL_TRY(sub_relation_open(cx, rel, ty_rel_conv2d, 0, 1, 6, with_out_dtype(rel, od), &open, message));
   int o = layout_pos(rel, IR_A_KERNEL_LAYOUT, "OIHW", 'O'), in = layout_pos(rel, IR_A_KERNEL_LAYOUT, "OIHW", 'I');
   IrType *dim = ty_rel_dim_at(ws, o);
   int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1), c, wi, ch = 0;
@@ -243,7 +255,7 @@ TyRelResult ty_rel_qnn_conv2d(TyCtx *cx, TyRelation *rel, const char **message) 
   }
   /* TVM leaves the kernel's zero point untyped; its lowering takes a scalar or one per output channel */
   REL_TRY(channel_arg(cx, rel, 3, I32, ty_rel_dim_at(ws, o), "kernel_zero_point", message));
-  return channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message);
+  return ty_rel_open(channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message), open);
 }
 
 /* qnn.dense(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale). */
@@ -438,12 +450,13 @@ TyRelResult ty_rel_qnn_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char *
   REL_TRY(out_dtype_of(rel, I32, "int16 int32 int64", &od, message));
   REL_TRY(scalar_arg(cx, rel, 2, I32, "input_zero_point", message));
   REL_TRY(scalar_arg(cx, rel, 4, F32, "input_scale", message));
-  REL_TRY(sub_relation(cx, rel, ty_rel_conv2d_transpose, 0, 1, 6, with_out_dtype(rel, od), message));
+  bool open = false;
+  REL_TRY(sub_relation_open(cx, rel, ty_rel_conv2d_transpose, 0, 1, 6, with_out_dtype(rel, od), &open, message));
   int o = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'O'), in = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'I');
   int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
   IrType *dim = groups == 1 ? ty_rel_dim_at(ws, o) : ty_dim_mul(cx, ty_rel_dim_at(ws, in), ty_rel_dim_at(ws, o));
   REL_TRY(channel_arg(cx, rel, 3, I32, ty_rel_dim_at(ws, 1), "kernel_zero_point", message));
-  return channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message);
+  return ty_rel_open(channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message), open);
 }
 
 /* qnn.simulated_quantize(data, out_dtype code, output_scale, output_zero_point) and
