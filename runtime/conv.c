@@ -124,7 +124,8 @@ int64_t rt_window_positions(const RtSite *site, IrOpId op, int64_t in, int64_t k
   int64_t n = ir_window_length(in, k, dil, stride, lo, hi, ceil_mode);
   if (n == IR_WINDOW_TOO_LARGE)
     rt_error(site->expr, "%s: the number of window positions over %lld passes int64", ir_ops[op].name, (long long)in);
-  if (n < 0 && in > 0)
+  /* an empty axis padded short of the window by one element ("same" padding) gives an empty output */
+  if (n < 0 && !(in == 0 && (IrWide)dil * (k - 1) + 1 - lo - hi == 1))
     rt_error(site->expr, "%s: a window of %lld (dilation %lld) does not fit an axis of %lld padded by %lld and %lld",
              ir_ops[op].name, (long long)k, (long long)dil, (long long)in, (long long)lo, (long long)hi);
   return n < 0 ? 0 : n;
@@ -254,11 +255,12 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
 
 /* nn.conv2d_transpose (over 3 axes as the rest): per image and group, col = w_g^T x_g (a matrix product: (O/g *
  * KK) x spatial), then col2im adds each column into the output window it came from. */
-/* stride * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad, 0 for an empty axis; negative (padding that
- * removes more than there is) is a run-time error, as the relation's type error with constants. */
+/* stride * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad, TVM's Conv2DTransposeRel for every n (an empty axis
+ * too: the output is then zeros, nothing being added into it); negative (padding that removes more than
+ * there is) is a run-time error, as the relation's type error with constants. */
 static int64_t transpose_len(const RtSite *site, IrOpId op, int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo,
                              int64_t hi, int64_t opad) {
-  IrWide len = n == 0 ? 0 : (IrWide)st * (n - 1) + (IrWide)dil * (k - 1) + 1 - lo - hi + opad;
+  IrWide len = (IrWide)st * (n - 1) + (IrWide)dil * (k - 1) + 1 - lo - hi + opad;
   if (len < 0)
     rt_error(site->expr, "%s: padding [%lld, %lld] removes more than the output of an axis of %lld has",
              ir_ops[op].name, (long long)lo, (long long)hi, (long long)n);
@@ -296,6 +298,10 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   Out res;
   char *out = out_init(&res, dt, rank, cs, opos);
   if (N == 0 || O == 0 || OP == 0) return out_done(&res);
+  if (P == 0) { /* an empty input axis: nothing to add into the output */
+    rt_zero(site, out, (size_t)rt_mul_sat(rt_mul_sat(N, O), OP) * esize);
+    return out_done(&res);
+  }
   size_t colsize;
   if (__builtin_mul_overflow((size_t)(Og * KK), (size_t)P, &colsize) || __builtin_mul_overflow(colsize, esize, &colsize))
     rt_error(site->expr, "%s: the columns (%lld x %lld) are too large", name, (long long)(Og * KK), (long long)P);

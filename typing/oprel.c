@@ -187,6 +187,10 @@ TyRelResult ty_rel_window(TyCtx *cx, const TyRelation *rel, IrType *in, int64_t 
     *out = ty_dim_any();
     return TY_SOLVED;
   }
+  /* Every size from `need` on fits, and 0 when need is 1 (an empty axis padded short of the window by
+   * one element, "same" padding: an empty output, n - need + 1 as for the others). In 128 bits: a
+   * weight's size is not bounded. */
+  IrWide need = (IrWide)dil * (k - 1) + 1 - lo - hi;
   if (state == TY_DIM_CONST) {
     int64_t len = ir_window_length(n, k, dil, stride, lo, hi, ceil_mode);
     if (len == IR_WINDOW_TOO_LARGE) { /* the solver fails the relation: "dimension too large" */
@@ -194,13 +198,10 @@ TyRelResult ty_rel_window(TyCtx *cx, const TyRelation *rel, IrType *in, int64_t 
       *out = ty_dim_any();
       return TY_SOLVED;
     }
-    if (len < 0 && n != 0) return TY_FAILED;
+    if (len < 0 && !(n == 0 && need == 1)) return TY_FAILED;
     *out = ty_rel_dim(len < 0 ? 0 : len);
     return TY_SOLVED;
   }
-  /* Every size from `need` on fits; below it only 0 does (empty in, empty out), which is n - need + 1
-   * when need is 1. In 128 bits: a weight's size is not bounded. */
-  IrWide need = (IrWide)dil * (k - 1) + 1 - lo - hi;
   if (need > INT64_MAX) { /* a window past any size (a huge weight, dilated): the solver fails the relation */
     if (!cx->dim_overflow) cx->dim_overflow = in;
     *out = ty_dim_any();

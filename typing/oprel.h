@@ -98,8 +98,9 @@ static inline bool ty_rel_dim_open(TyDimState state) { return state == TY_DIM_SY
 static inline TyRelResult ty_rel_open(TyRelResult r, bool open) { return r == TY_SOLVED && open ? TY_NOT_YET : r; }
 
 /* The output size of a window of `k` (dilated by `dil`) sliding by `stride` over `in` padded by lo + hi, as
- * ir_window_length: TY_SOLVED with *out, or TY_FAILED when the window does not fit (no position) an axis
- * that is not empty (an empty one gives an empty output, which the kernel makes). Over named shape
+ * ir_window_length: TY_SOLVED with *out, or TY_FAILED when the window does not fit (no position), but for
+ * an empty axis padded short of the window by one element ("same" padding), whose output is empty, as
+ * the kernels make it (rt_window_positions). Over named shape
  * variables *out is exact arithmetic in normal form for stride 1 (`n - 2`), `?` otherwise, and *open is set
  * unless the window fits every size (padded enough): the relation must stay open (ty_rel_open), so that
  * each use checks it with its sizes. Over a hole *out is a fresh dimension and *open is set: the relation,

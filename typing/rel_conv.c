@@ -208,14 +208,14 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
     if (__builtin_mul_overflow(dil[i], k - 1, &extra) || __builtin_add_overflow(extra, 1 - lo[i] - hi[i] + opad[i], &extra))
       REL_FAIL("%s: dimension too large: the kernel %s dilated by %lld passes int64", ty_rel_who(rel),
                ty_rel_shape_text(cx, ws), (long long)dil[i]);
-    /* each size is stride * (n - 1) + extra (an empty axis gives an empty output), which padding may make
-     * negative: over named sizes the relation stays open unless extra >= 0; over a hole the size is the
-     * relation's own dimension, set once the hole is known (see ty_rel_window) */
+    /* each size is stride * (n - 1) + extra, an empty axis's too (TVM's Conv2DTransposeRel), which padding
+     * may make negative: over named sizes the relation stays open unless extra >= stride; over a hole the
+     * size is the relation's own dimension, set once the hole is known (see ty_rel_window) */
     IrType *in = ty_rel_dim_at(xs, dpos[2 + i]);
     switch (ty_rel_dim_state(cx, in, &n)) {
     case TY_DIM_CONST: {
       int64_t len = 0;
-      if (n > 0 && (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len)))
+      if (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len))
         REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
       if (len < 0)
         REL_FAIL("%s: padding removes more than the output of %s by the kernel %s has", ty_rel_who(rel),
@@ -233,7 +233,7 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
       break;
     default:
       cd[2 + i] = ty_dim_add(cx, ty_dim_mul(cx, in, ty_rel_dim(strides[i])), ty_rel_dim(extra - strides[i]));
-      open |= extra < 0 && ty_rel_dim_state(cx, in, &n) == TY_DIM_SYMBOLIC;
+      open |= extra < strides[i] && ty_rel_dim_state(cx, in, &n) == TY_DIM_SYMBOLIC;
     }
   }
   return ty_rel_open(
