@@ -544,7 +544,7 @@ TyRelResult ty_rel_sparse_fill_empty_rows(TyCtx *cx, TyRelation *rel, const char
 /* A CSR or BSR matrix as arguments i, i+1, i+2: data (nnz) or (blocks, bs_r, bs_c), integer indices
  * and indptr vectors. *rows: its number of rows (indptr's length - 1, times bs_r for BSR). */
 static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt, IrType **rows, IrType **bs_c,
-                                 const char **message) {
+                                 bool *open, const char **message) {
   IrType *ds, *is, *idt, *ps, *pdt;
   REL_TRY(ty_rel_tensor(cx, rel, i, &ds, dt, message));
   int r = ds->u.shape.rank;
@@ -556,6 +556,10 @@ static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt,
   REL_TRY(integer_dtype(cx, rel, pdt, "indptrs", message));
   REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[0], ds->u.shape.dims[0],
                           "the number of sparse indices and of sparse data (blocks)", message));
+  int64_t len; /* indptr has rows + 1 entries (TVM's relation takes 1 from its length unchecked; the kernel needs one) */
+  TyDimState known = ty_rel_dim_state(cx, ps->u.shape.dims[0], &len);
+  if (known == TY_DIM_CONST && len < 1) REL_FAIL("%s: indptr is empty, but it has an entry more than the rows", ty_rel_who(rel));
+  *open |= ty_rel_dim_open(known);
   IrType *n = ty_dim_sub(cx, ps->u.shape.dims[0], ty_rel_dim(1));
   *rows = r == 3 ? ty_dim_mul(cx, n, ds->u.shape.dims[1]) : n;
   *bs_c = r == 3 ? ds->u.shape.dims[2] : ty_rel_dim(1);
@@ -567,13 +571,14 @@ static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt,
  * transposed, (M, N). The dense matrix's dtype. */
 TyRelResult ty_rel_sparse_dense(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *ds, *ddt, *sdt, *rows, *bsc;
+  bool open = false;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &ds, &ddt, "a dense matrix", message));
-  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, &open, message));
   REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
   IrType **d = IR_NEW_ARRAY(IrType *, 2);
   if (ir_attr_bool(rel->attrs, IR_A_SPARSE_LHS, false)) d[0] = rows, d[1] = ds->u.shape.dims[0];
   else d[0] = ds->u.shape.dims[0], d[1] = rows;
-  return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ty_rel_shape(2, d), ddt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ty_rel_shape(2, d), ddt), message), open);
 }
 
 /* nn.sparse_transpose(data, indices, indptr): a square CSR matrix; the transpose in the same shapes. */
@@ -601,7 +606,8 @@ TyRelResult ty_rel_sparse_add(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(ty_rel_tensor(cx, rel, 1, &vs, &sdt, message));
   if (vs->u.shape.rank != 1)
     REL_FAIL("%s takes CSR sparse data (a vector), but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
-  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  bool open = false; /* rows = M, so the indptr's length is M + 1 whatever M is: nothing is left open */
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, &open, message));
   REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
   REL_TRY(ty_rel_same_dim(cx, rel, rows, ds->u.shape.dims[0], "the sparse matrix's rows (indptr's length - 1) and the dense matrix's", message));
   return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ds, ddt), message);
