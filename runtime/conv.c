@@ -940,6 +940,9 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t shape[RT_MAX_RANK], total = 1;
   for (int i = 0; i < r; i++) {
     if (s[i] < 1) rt_error(site->expr, "%s: strides must be positive", name);
+    if (x->shape[i] == 0 && s[i] > 1) /* (0 - 1) * stride + 1 elements: the relation's type error */
+      rt_error(site->expr, "%s: axis %d of %s is empty, which strides=%lld cannot dilate", name, i,
+               rt_shape_text(r, x->shape), (long long)s[i]);
     if (x->shape[i] == 0)
       shape[i] = 0;
     else if (__builtin_mul_overflow(x->shape[i] - 1, s[i], &shape[i]) || shape[i] == INT64_MAX)

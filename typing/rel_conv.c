@@ -697,20 +697,28 @@ TyRelResult ty_rel_dilate(TyCtx *cx, TyRelation *rel, const char **message) {
     REL_FAIL("%s: strides has %d value%s, but the data %s has %d axes", ty_rel_who(rel), n, n == 1 ? "" : "s",
              ty_rel_shape_text(cx, xs), r);
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  bool open = false;
   for (int i = 0; i < r; i++) {
     if (s[i] < 1 || s[i] > ATTR_MAX)
       REL_FAIL("%s: strides value %lld must be from 1 to %lld", ty_rel_who(rel), (long long)s[i], (long long)ATTR_MAX);
     IrType *d = ty_rel_dim_at(xs, i);
     int64_t v;
+    TyDimState known = ty_rel_dim_state(cx, d, &v);
     if (s[i] == 1)
       dims[i] = d;
-    else if (ty_rel_dim_const(cx, d, &v) == TY_SOLVED) {
+    else if (known == TY_DIM_CONST) {
+      /* (n - 1) * stride + 1 for every n, as TVM's DilateRel: negative for an empty axis, which topi cannot make */
+      if (v == 0)
+        REL_FAIL("%s: axis %d of %s is empty, which strides=%lld cannot dilate ((0 - 1) * %lld + 1 elements)",
+                 ty_rel_who(rel), i, ty_rel_shape_text(cx, xs), (long long)s[i], (long long)s[i]);
       if (v > ((int64_t)1 << 62) / s[i]) REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
-      dims[i] = ty_rel_dim(v == 0 ? 0 : (v - 1) * s[i] + 1);
-    } else
+      dims[i] = ty_rel_dim((v - 1) * s[i] + 1);
+    } else {
       dims[i] = ty_dim_add(cx, ty_dim_mul(cx, d, ty_rel_dim(s[i])), ty_rel_dim(1 - s[i]));
+      open |= ty_rel_dim_open(known); /* n >= 1, checked at each use or once known */
+    }
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 /* image.crop_and_resize(data (N, C, H, W) in any layout, boxes (B, 4), box_indices (B)): (B, C, crop_size) in the
