@@ -107,6 +107,9 @@ struct IrTExpr {
    * parameters' types shares (`@f(%any, %four)` of fn<n>(Tensor[(n)], Tensor[(n)])): the places
    * must agree at run time, which the callee's checked entry tests (runtime/conform.c). */
   bool dynamic;
+  /* GLOBAL, LOCAL: a polymorphic value whose `where` clause this instance satisfies only as far as
+   * its `?` dimensions allow: a call of it checks its result against the call's type. */
+  bool inexact;
   const IrExpr *src;
   IrType *type;
   /* The type this value's place expects (an argument's parameter, an annotated let, a function's
@@ -136,6 +139,7 @@ struct IrTExpr {
     struct {
       IrTExpr *callee;
       int nargs;
+      bool assumed; /* an operator's call whose relation was left open (then result_check) */
       IrTExpr **args;
       const IrOpAttrs *attrs; /* an operator's call: decoded (defaults filled in) */
       /* An operator's call whose relation was left open (a `where` clause of the function it is

@@ -529,7 +529,10 @@ static RtCode *compile_node(FnCtx *ctx, const IrTExpr *e, bool tail) {
   case IR_EXPR_PROJ: return pair(rt_exec_proj, src, compile(ctx, e->u.proj.tuple, false), NULL, e->u.proj.index);
   case IR_EXPR_LET: return compile_let(ctx, e, tail);
   case IR_EXPR_FN: return compile_fn(ctx, e, "fn");
-  case IR_EXPR_CALL: return compile_call(ctx, e, tail);
+  case IR_EXPR_CALL:
+    if (e->u.call.result_check && e->u.call.callee->kind != IR_EXPR_OP) /* an operator's checks its kernel's */
+      return checked(compile_call(ctx, e, false), e->u.call.result_check, src);
+    return compile_call(ctx, e, tail);
   case IR_EXPR_OP: {
     IrOpId op = e->u.op;
     int nargs = e->type && e->type->kind == IR_TYPE_FUNC ? e->type->u.func.nargs : ir_ops[op].min_args;

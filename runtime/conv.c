@@ -119,10 +119,15 @@ static RtValue out_done(Out *o) {
   return rt_result_value(&o->res);
 }
 
-/* ir_window_length, with 0 positions for a window that does not fit. */
-static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
+int64_t rt_window_positions(const RtSite *site, IrOpId op, int64_t in, int64_t k, int64_t dil, int64_t stride,
+                            int64_t lo, int64_t hi, bool ceil_mode) {
   int64_t n = ir_window_length(in, k, dil, stride, lo, hi, ceil_mode);
-  if (n == IR_WINDOW_TOO_LARGE) rt_error(NULL, "the number of window positions over %lld passes int64", (long long)in);
+  if (n == IR_WINDOW_TOO_LARGE)
+    rt_error(site->expr, "%s: the number of window positions over %lld passes int64", ir_ops[op].name, (long long)in);
+  /* an empty axis padded short of the window by one element ("same" padding) gives an empty output */
+  if (n < 0 && !(in == 0 && (IrWide)dil * (k - 1) + 1 - lo - hi == 1))
+    rt_error(site->expr, "%s: a window of %lld (dilation %lld) does not fit an axis of %lld padded by %lld and %lld",
+             ir_ops[op].name, (long long)k, (long long)dil, (long long)in, (long long)lo, (long long)hi);
   return n < 0 ? 0 : n;
 }
 
@@ -188,7 +193,7 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
              rt_shape_text(rank, w->shape), (long long)groups);
   int64_t cs[5] = {N, O}, P = 1, KK = Cg;
   for (int i = 0; i < 3; i++) {
-    OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], false);
+    OS[i] = rt_window_positions(site, op, S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], false);
     P = rt_mul_sat(P, OS[i]);
     KK = rt_mul_sat(KK, win.k[i]);
   }
@@ -250,9 +255,17 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
 
 /* nn.conv2d_transpose (over 3 axes as the rest): per image and group, col = w_g^T x_g (a matrix product: (O/g *
  * KK) x spatial), then col2im adds each column into the output window it came from. */
-/* The output's size along an axis of n, as the relation gives it (an empty axis too: TVM's). */
-static int64_t transpose_len(int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo, int64_t hi, int64_t opad) {
-  return st * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad;
+/* stride * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad, TVM's Conv2DTransposeRel for every n (an empty axis
+ * too: the output is then zeros, nothing being added into it); negative (padding that removes more than
+ * there is) is a run-time error, as the relation's type error with constants. */
+static int64_t transpose_len(const RtSite *site, IrOpId op, int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo,
+                             int64_t hi, int64_t opad) {
+  IrWide len = (IrWide)st * (n - 1) + (IrWide)dil * (k - 1) + 1 - lo - hi + opad;
+  if (len < 0)
+    rt_error(site->expr, "%s: padding [%lld, %lld] removes more than the output of an axis of %lld has",
+             ir_ops[op].name, (long long)lo, (long long)hi, (long long)n);
+  if (len > INT64_MAX) rt_error(site->expr, "%s: the output of an axis of %lld passes int64", ir_ops[op].name, (long long)n);
+  return (int64_t)len;
 }
 
 static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at,
@@ -274,10 +287,7 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
              rt_shape_text(rank, w->shape), (long long)groups);
   int64_t Cg = C / groups, O = Og * groups, cs[5] = {N, O}, P = 1, KK = 1, OP = 1;
   for (int i = 0; i < 3; i++) {
-    OS[i] = transpose_len(S[i], win.k[i], win.st[i], win.dil[i], win.lo[i], win.hi[i], opad[i]);
-    if (OS[i] < 0) /* over a shape variable, which the relation could not check */
-      rt_error(site->expr, "%s: padding removes more than the output of %s by the kernel %s", name,
-               rt_shape_text(rank, x->shape), rt_shape_text(rank, w->shape));
+    OS[i] = transpose_len(site, op, S[i], win.k[i], win.st[i], win.dil[i], win.lo[i], win.hi[i], opad[i]);
     P = rt_mul_sat(P, S[i]);
     KK = rt_mul_sat(KK, win.k[i]);
     OP = rt_mul_sat(OP, OS[i]);
@@ -288,6 +298,10 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   Out res;
   char *out = out_init(&res, dt, rank, cs, opos);
   if (N == 0 || O == 0 || OP == 0) return out_done(&res);
+  if (P == 0) { /* an empty input axis: nothing to add into the output */
+    rt_zero(site, out, (size_t)rt_mul_sat(rt_mul_sat(N, O), OP) * esize);
+    return out_done(&res);
+  }
   size_t colsize;
   if (__builtin_mul_overflow((size_t)(Og * KK), (size_t)P, &colsize) || __builtin_mul_overflow(colsize, esize, &colsize))
     rt_error(site->expr, "%s: the columns (%lld x %lld) are too large", name, (long long)(Og * KK), (long long)P);
@@ -394,7 +408,11 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
     for (int i = 0; i < 3; i++) win.st[i] = win.dil[i] = 1, win.lo[i] = win.hi[i] = 0;
   bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
   int64_t cs[5] = {xs[0], xs[1]};
-  for (int i = 0; i < 3; i++) OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
+  if (!adaptive)
+    for (int i = 0; i < 3; i++)
+      OS[i] = rt_window_positions(site, op, S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
+  else
+    OS[0] = OS[1] = OS[2] = 1;
   if (adaptive) { /* output_size: none keeps the size, one value is every axis's */
     int64_t t[3];
     for (int i = 0; i < d; i++) t[i] = S[z + i];
@@ -922,6 +940,9 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t shape[RT_MAX_RANK], total = 1;
   for (int i = 0; i < r; i++) {
     if (s[i] < 1) rt_error(site->expr, "%s: strides must be positive", name);
+    if (x->shape[i] == 0 && s[i] > 1) /* (0 - 1) * stride + 1 elements: the relation's type error */
+      rt_error(site->expr, "%s: axis %d of %s is empty, which strides=%lld cannot dilate", name, i,
+               rt_shape_text(r, x->shape), (long long)s[i]);
     if (x->shape[i] == 0)
       shape[i] = 0;
     else if (__builtin_mul_overflow(x->shape[i] - 1, s[i], &shape[i]) || shape[i] == INT64_MAX)
@@ -1314,9 +1335,9 @@ static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const RtS
     rt_error(site->expr, "%s: the weight %s is not the transform of a %lldx%lld kernel from %lld to %lld channels (%d, %d, %lld, %lld)",
              name, rt_shape_text(u.rank, u.shape), (long long)r, (long long)r, (long long)C, (long long)O, n, n,
              (long long)O, (long long)C);
-  int64_t OH = H + lo[0] + hi[0] - r + 1, OW = W + lo[1] + hi[1] - r + 1;
-  if (OH < 0) OH = 0;
-  if (OW < 0) OW = 0;
+  IrOpId op = IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM;
+  int64_t OH = rt_window_positions(site, op, H, r, 1, 1, lo[0], hi[0], false),
+          OW = rt_window_positions(site, op, W, r, 1, 1, lo[1], hi[1], false);
   double A[14 * 8], B[14 * 14], G[14 * 7];
   winograd_matrices((int)m, r, x.dt, A, B, G);
   int64_t shape[4] = {N, O, OH, OW};

@@ -106,6 +106,13 @@ void rt_operands_out_dtype(IrOpId op, const RtValue *args, const RtSite *site, R
  * is a run-time error (reduce.c). */
 RtValue rt_int_mean(IrDType dt, uint64_t sum, int64_t count, bool count_wraps, const RtSite *site);
 
+/* The positions of a window of k (dilated by dil) sliding by stride over an axis of `in` elements padded by lo
+ * and hi (ir_window_length), as the relations type them (ty_rel_window): a window that does not fit is a
+ * run-time error naming operator op (reachable through `?`, where the relation left it to the kernel), but
+ * over an empty axis padded short of the window by one element ("same" padding) there are none (conv.c). */
+int64_t rt_window_positions(const RtSite *site, IrOpId op, int64_t in, int64_t k, int64_t dil, int64_t stride,
+                            int64_t lo, int64_t hi, bool ceil_mode);
+
 /* a from layout src to layout dst (layout_transform's kernel: "NCHW8c" to "NCHW"); both valid for a's
  * rank (transform.c). */
 RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const RtSite *site);

@@ -100,8 +100,8 @@ typedef struct TyCheck {
                                      so far (holes and all), else NULL */
   IR_VEC(const void *) seen_group; /* the nodes of seen noted in the group being checked: their holes belong
                                       to its context, so they are named when the next group starts */
-  IrPtrMap op_rels;               /* an operator call's typed node -> its relation, in the group being
-                                     checked: one left open (a `where` clause) makes its result checked */
+  bool assumed_marked;            /* the group's operator calls whose relation was left open are marked
+                                     (IrTExpr.u.call.assumed), for their results to be checked */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */

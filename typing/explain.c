@@ -219,6 +219,9 @@ static const char *broadcast_rule(Explainer *E, IrType *a0, IrType *b0, IrType *
   TyRelResult v = *verdict = ty_rel_broadcast_dim(cx, a0, b0, out);
   IrType *a = prune(E, a0), *b = prune(E, b0);
   const char *A = show(E, a), *B = show(E, b), *O = *out ? show(E, *out) : "_";
+  TyPoly pn; /* the cases read arithmetic in normal form, as the checker does (shown as written) */
+  if (a->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, a, &pn)) a = ty_poly_to_dim(cx, &pn);
+  if (b->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, b, &pn)) b = ty_poly_to_dim(cx, &pn);
   TyRelResult mine; /* the case's own verdict, which must be the checker's */
   const char *rule;
   bool aa = a->kind == IR_TYPE_ANY, ba = b->kind == IR_TYPE_ANY;

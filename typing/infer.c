@@ -192,6 +192,12 @@ static const char *misspelt_global(const TyCheck *c, Sym name) {
 }
 
 /* A global named (or called) at e: its typed form refers to the definition it is checked against. */
+/* The relations made since `mark` (a polymorphic value's `where` clause, instantiated): made by t. */
+static void made_by(TyCheck *c, int mark, IrTExpr *t) {
+  for (int i = mark; i < c->cx.rels.len; i++)
+    if (!c->cx.rels.items[i]->node) c->cx.rels.items[i]->node = t;
+}
+
 static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   Sym name = e->u.name;
   TyDef *d = ir_symmap_get(&c->chunk_defs, name);
@@ -226,7 +232,9 @@ static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **tar
   if (ntargs && ntargs != n)
     ty_fail(c, e->span, "`@%s` takes %d type argument%s, but %d %s given", name->name, n, n == 1 ? "" : "s", ntargs,
             ntargs == 1 ? "is" : "are");
+  int mark = c->cx.rels.len;
   t->type = ty_instantiate(c, scheme, ntargs, targs, e->span, e, NULL);
+  made_by(c, mark, t);
   return t;
 }
 
@@ -303,7 +311,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
                                                  t->u.call.attrs));
     callee->u.op = (IrOpId)f->u.op;
     oprel = c->cx.rels.len ? c->cx.rels.items[c->cx.rels.len - 1] : NULL; /* the one ty_instantiate added (:explain) */
-    if (oprel) ir_ptrmap_put(&c->op_rels, t, oprel);
+    if (oprel) oprel->node = t;
   } else if (f->kind == IR_EXPR_GLOBAL) {
     callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
@@ -618,7 +626,9 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
     const IrTDef *def = ir_symmap_get(&c->chunk_values, e->u.name);
     if (!def) def = ir_symmap_get(&c->m->values, e->u.name);
     if (def) {
+      int mark = c->cx.rels.len;
       IrTExpr *t = texpr(IR_EXPR_GLOBAL, e, ty_instantiate(c, def->scheme, 0, NULL, e->span, NULL, NULL));
+      made_by(c, mark, t);
       t->u.def = def;
       if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
       t->expect = expected;
@@ -638,7 +648,9 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
                        (int)(dot - e->u.name->name), e->u.name->name, (int)(dot - e->u.name->name), e->u.name->name);
     ty_fail_notes(c, e->span, TY_NOTES(hint, c->graph_use), "unknown variable `%%%s`", e->u.name->name);
   }
+  int mark = c->cx.rels.len;
   IrTExpr *t = texpr(IR_EXPR_LOCAL, e, ty_instantiate(c, l->type, 0, NULL, e->span, NULL, NULL));
+  made_by(c, mark, t);
   t->u.var = where(c->scope, l);
   if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
   t->expect = expected;
@@ -1146,6 +1158,20 @@ static const IrType *instance_of(const IrType *s, const IrType *i, Sym var) {
   }
 }
 
+static void mentions_any_child(IrType **slot, void *found);
+
+/* Whether t has a `?` anywhere. */
+static bool mentions_any_deep(const IrType *t) {
+  if (t->kind == IR_TYPE_ANY) return true;
+  bool found = false;
+  ty_each_child((IrType *)t, mentions_any_child, &found);
+  return found;
+}
+
+static void mentions_any_child(IrType **slot, void *found) {
+  if (!*(bool *)found && mentions_any_deep(*slot)) *(bool *)found = true;
+}
+
 static bool mentions_any(const IrType *t) {
   if (t->kind == IR_TYPE_ANY) return true;
   if (t->kind == IR_TYPE_SHAPE)
@@ -1204,9 +1230,13 @@ static void decide_checks(IrTExpr *e, void *env) {
   }
   e->check = decide(d->c, d->fns, e->type, e->expect, e->src->span);
   e->expect = NULL;
-  if (e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_OP) {
-    TyRelation *rel = ir_ptrmap_get(&d->c->op_rels, e);
-    if (rel && !rel->solved) {
+  if (e->kind == IR_EXPR_CALL && e->u.call.callee->inexact) { /* the callee's where clause held as far as `?` allows */
+    IrTCheck *k = (IrTCheck *)decide(d->c, d->fns, NULL, e->type, e->src->span);
+    if (k) k->subject = "the result of this call";
+    e->u.call.result_check = k;
+  }
+  if (e->kind == IR_EXPR_CALL && e->u.call.assumed) {
+    {
       IrTCheck *k = (IrTCheck *)decide(d->c, d->fns, NULL, e->type, e->src->span);
       if (k) k->subject = ir_printf("the result of `%s`", ir_ops[e->u.call.callee->u.op].name);
       e->u.call.result_check = k;
@@ -1229,6 +1259,15 @@ static void decide_fn(TyCheck *c, FnStack *fns, IrTFn *fn) {
 
 void ty_annotate(TyCheck *c, IrTFn *fn) {
   annotate_fn(c, fn);
+  for (int i = 0; !c->assumed_marked && i < c->cx.rels.len; i++) { /* once per group */
+    TyRelation *rel = c->cx.rels.items[i];
+    IrTExpr *n = rel->node;
+    if (!n) continue;
+    if (n->kind == IR_EXPR_CALL && (!rel->solved || rel->assumed)) n->u.call.assumed = true;
+    if (n->kind != IR_EXPR_CALL && !n->inexact)
+      for (int k = 0; k < rel->nargs && !n->inexact; k++) n->inexact = mentions_any_deep(ty_resolve(&c->cx, rel->args[k]));
+  }
+  c->assumed_marked = true;
   FnStack fns = {0};
   decide_fn(c, &fns, fn);
 }

@@ -311,7 +311,7 @@ static void name_seen_types(TyCheck *c) {
 
 static void start_group(TyCheck *c) {
   if (c->seen_group.len) name_seen_types(c);
-  c->op_rels = (IrPtrMap){0};
+  c->assumed_marked = false;
   ty_ctx_init(&c->cx, c->diags);
   c->cx.level = 1;
   c->literals.len = 0;

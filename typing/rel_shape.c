@@ -30,7 +30,7 @@ static IrType *product(TyCtx *cx, int n, IrType **dims) {
 /* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. With allowzero, 0 is
  * a dimension of 0, not the code that copies one (TVM's InferNewShape). */
 static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, const IrAttrValue *ns, const char *written,
-                                 IrType **result, const char **message) {
+                                 IrType **result, bool *open, const char **message) {
   bool allowzero = ty_rel_attr(rel, IR_A_ALLOWZERO)->b;
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
@@ -106,6 +106,9 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
                (long long)t, ty_rel_shape_text(cx, shape), (long long)t, (long long)k);
     if (!d && (ty_rel_dim_const(cx, total, &t) == TY_NOT_YET || ty_rel_dim_const(cx, known, &k) == TY_NOT_YET))
       return TY_NOT_YET; /* a hole that may become a constant */
+    /* over named sizes that the division leaves (n by 2: n / 2 is not a dimension), `?`, and whether it divides
+     * is checked at each use; over `?` by the kernel */
+    *open |= !d && ty_rel_dim_state(cx, total, &t) == TY_DIM_SYMBOLIC && ty_rel_dim_state(cx, known, &k) != TY_DIM_ANY;
     out.items[infer] = d ? d : ty_dim_any();
   } else {
     IrType *count = product(cx, out.len, out.items);
@@ -120,10 +123,11 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
 
 TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *dtype, *out;
+  bool open = false;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
-  REL_TRY(reshape_shape(cx, rel, shape, ns, ints_text(ns), &out, message));
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(out, dtype), message);
+  REL_TRY(reshape_shape(cx, rel, shape, ns, ints_text(ns), &out, &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(out, dtype), message), open);
 }
 
 /* contrib_reverse_reshape: reshape's codes read from the right (TVM's InferNewShape with reverse):
@@ -142,13 +146,14 @@ TyRelResult ty_rel_reverse_reshape(TyCtx *cx, TyRelation *rel, const char **mess
   int r = shape->u.shape.rank;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[r - 1 - i];
-  TyRelResult k = reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, message);
+  bool open = false;
+  TyRelResult k = reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, &open, message);
   if (k == TY_FAILED) *message = ir_printf("%s (reading the shape and the codes from the right)", *message);
   if (k != TY_SOLVED) return k;
   int n = out->u.shape.rank;
   IrType **od = IR_NEW_ARRAY(IrType *, n + 1);
   for (int i = 0; i < n; i++) od[i] = out->u.shape.dims[n - 1 - i];
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, od), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, od), dtype), message), open);
 }
 
 /* reinterpret(data, dtype): the bits of each element as another type of the same width. */
@@ -215,11 +220,24 @@ TyRelResult ty_rel_squeeze(TyCtx *cx, TyRelation *rel, const char **message) {
   int r = shape->u.shape.rank;
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
   bool *drop = IR_NEW_ARRAY(bool, r + 1);
-  if (!a->given || a->none) { /* every dimension that is 1 */
+  if (!a->given || a->none) { /* every dimension that is 1: each must be known (TVM's SqueezeRel) */
+    int unknown = -1;
     for (int i = 0; i < r; i++) {
-      IrType *d = ty_prune(cx, shape->u.shape.dims[i]);
-      if (d->kind == IR_TYPE_HOLE) return TY_NOT_YET;
-      drop[i] = d->kind == IR_TYPE_DIM && d->u.dim == 1;
+      int64_t v;
+      TyDimState k = ty_rel_dim_state(cx, shape->u.shape.dims[i], &v);
+      if (k == TY_DIM_HOLE) return TY_NOT_YET;
+      if (k != TY_DIM_CONST && unknown < 0) unknown = i;
+      drop[i] = k == TY_DIM_CONST && v == 1;
+    }
+    if (unknown >= 0) {
+      IrBuf axes;
+      ir_buf_init(&axes);
+      for (int i = 0; i < r; i++)
+        if (drop[i]) ir_buf_printf(&axes, "%s%d", axes.len ? ", " : "", i);
+      REL_FAIL("%s without axis drops the dimensions that are 1, so it needs each one known, but dimension %d of %s "
+               "is %s (TVM: axis needs to be defined for dynamic input)\nhint: name the axes to squeeze: axis=[%s]",
+               ty_rel_who(rel), unknown, ty_rel_shape_text(cx, shape), ty_rel_text(cx, shape->u.shape.dims[unknown]),
+               axes.len ? axes.data : "...");
     }
   } else {
     for (int i = 0; i < a->n; i++) {
@@ -357,16 +375,19 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *whole = shape->u.shape.dims[axis];
   int pieces;
   IrType **sizes;
+  bool open = false;
   if (ios->none) REL_FAIL("%s needs indices_or_sections", ty_rel_who(rel));
   if (!ios->listed) { /* equal sections */
     int64_t k = ios->ints[0], v;
     if (k <= 0) REL_FAIL("%s: indices_or_sections=%lld sections; it must be at least 1", ty_rel_who(rel), (long long)k);
     if (k > 1000000) REL_FAIL("%s: indices_or_sections=%lld sections is too many", ty_rel_who(rel), (long long)k);
     IrType *part = ty_dim_div(cx, whole, ty_rel_dim(k));
-    if (!part && ty_rel_dim_const(cx, whole, &v) == TY_NOT_YET) return TY_NOT_YET;
-    if (!part && ty_dim_value(cx, whole, &v))
+    TyDimState known = ty_rel_dim_state(cx, whole, &v);
+    if (!part && known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (!part && known == TY_DIM_CONST)
       REL_FAIL("%s: indices_or_sections=%lld does not divide dimension %d of %s (%lld) evenly", ty_rel_who(rel),
                (long long)k, axis, ty_rel_shape_text(cx, shape), (long long)v);
+    open = !part && known == TY_DIM_SYMBOLIC; /* `?` pieces; whether k divides is checked at each use */
     pieces = (int)k;
     sizes = IR_NEW_ARRAY(IrType *, pieces);
     for (int i = 0; i < pieces; i++) sizes[i] = part ? part : ty_dim_any();
@@ -402,7 +423,7 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
     for (int d = 0; d < r; d++) dims[d] = d == axis ? sizes[i] : shape->u.shape.dims[d];
     fields[i] = ty_rel_tensor_type(ty_rel_shape(r, dims), dtype);
   }
-  return ty_rel_result(cx, rel, 1, ir_type_tuple(pieces, fields, (IrSpan){0}), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ir_type_tuple(pieces, fields, (IrSpan){0}), message), open);
 }
 
 /* ---------------------------------------------------------------- Take */
@@ -497,15 +518,21 @@ TyRelResult ty_rel_broadcast_to(TyCtx *cx, TyRelation *rel, const char **message
     if (to->ints[i] < 0) REL_FAIL("%s: shape=%s has a negative dimension", ty_rel_who(rel), ints_text(to));
     dims[i] = ty_rel_dim(to->ints[i]);
   }
+  bool open = false; /* a dimension not known yet may be 1 or the target's: checked when it is known */
   for (int i = 0; i < r; i++) {
     IrType *d = shape->u.shape.dims[r - 1 - i], *t = dims[to->n - 1 - i];
     int64_t v;
-    if (ty_dim_value(cx, d, &v) && v == 1) continue;
+    TyDimState k = ty_rel_dim_state(cx, d, &v);
+    if (k == TY_DIM_CONST && v == 1) continue;
+    if (k == TY_DIM_HOLE && !(ty_dim_value(cx, t, &v) && v == 1)) {
+      open = true;
+      continue;
+    }
     if (!ty_unify(cx, d, t, NULL))
       REL_FAIL("%s cannot broadcast %s to shape=%s: dimension %d is %s, not 1 or %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, shape), ints_text(to), r - 1 - i, ty_rel_text(cx, d), ty_rel_text(cx, t));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message), open);
 }
 
 /* where(condition, x, y): the condition of any element type (nonzero is true), as TVM's WhereRel. */
@@ -706,13 +733,19 @@ TyRelResult ty_rel_reshape_like(TyCtx *cx, TyRelation *rel, const char **message
   for (int64_t i = rb; i < re; i++) dims[k++] = like->u.shape.dims[i];
   for (int64_t i = le; i < r; i++) dims[k++] = shape->u.shape.dims[i];
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message));
-  int64_t a, b;
-  TyRelResult ka = ty_rel_dim_const(cx, product(cx, r, shape->u.shape.dims), &a),
-              kb = ty_rel_dim_const(cx, product(cx, n, dims), &b);
-  if (ka == TY_SOLVED && kb == TY_SOLVED && a != b)
-    REL_FAIL("%s cannot give %s the shape %s: %lld elements against %lld", ty_rel_who(rel),
-             ty_rel_shape_text(cx, shape), ty_rel_shape_text(cx, ty_rel_shape(n, dims)), (long long)a, (long long)b);
-  return ka == TY_NOT_YET || kb == TY_NOT_YET ? TY_NOT_YET : TY_SOLVED;
+  /* the counts agree: a difference of 0 in normal form ((n, 3) against (n * 3)); other named sizes are checked
+   * at each use, `?` by the kernel (TVM's ReshapeLikeRel asserts it when it can decide) */
+  IrType *a = product(cx, r, shape->u.shape.dims), *b = product(cx, n, dims);
+  int64_t diff, va, vb;
+  TyDimState known = ty_rel_dim_state(cx, ty_dim_sub(cx, a, b), &diff);
+  if (known == TY_DIM_CONST && diff != 0) {
+    if (ty_dim_value(cx, a, &va) && ty_dim_value(cx, b, &vb))
+      REL_FAIL("%s cannot give %s the shape %s: %lld elements against %lld", ty_rel_who(rel),
+               ty_rel_shape_text(cx, shape), ty_rel_shape_text(cx, ty_rel_shape(n, dims)), (long long)va, (long long)vb);
+    REL_FAIL("%s cannot give %s the shape %s: %s elements against %s", ty_rel_who(rel), ty_rel_shape_text(cx, shape),
+             ty_rel_shape_text(cx, ty_rel_shape(n, dims)), ty_rel_text(cx, a), ty_rel_text(cx, b));
+  }
+  return ty_rel_dim_open(known) ? TY_NOT_YET : TY_SOLVED;
 }
 
 /* `from` broadcasts to `to` (aligned from the right, each dimension 1 or equal): TY_NOT_YET while a
@@ -726,9 +759,10 @@ static TyRelResult broadcasts_to(TyCtx *cx, TyRelation *rel, IrType *from, IrTyp
   for (int i = 0; i < rf; i++) {
     IrType *d = from->u.shape.dims[rf - 1 - i], *t = to->u.shape.dims[rt - 1 - i];
     int64_t v;
-    TyRelResult k = ty_rel_dim_const(cx, d, &v);
-    if (k == TY_SOLVED && v == 1) continue;
-    if (k == TY_NOT_YET && ty_prune(cx, d)->kind == IR_TYPE_HOLE && ty_prune(cx, d) != ty_prune(cx, t)) {
+    TyDimState k = ty_rel_dim_state(cx, d, &v);
+    if (k == TY_DIM_CONST && v == 1) continue;
+    int64_t w; /* a hole that may be 1 is checked when it is known; towards 1, it is 1 */
+    if (k == TY_DIM_HOLE && ty_prune(cx, d) != ty_prune(cx, t) && !(ty_dim_value(cx, t, &w) && w == 1)) {
       open = true;
       continue;
     }
@@ -871,6 +905,7 @@ TyRelResult ty_rel_layout_transform(TyCtx *cx, TyRelation *rel, const char **mes
                src.axis[i], src_s, (long long)src.factor[i], ty_rel_shape_text(cx, shape),
                ty_rel_text(cx, shape->u.shape.dims[i]));
   IrType **dims = IR_NEW_ARRAY(IrType *, dst.n + 1);
+  bool open = false;
   for (int i = 0; i < dst.n; i++) {
     if (dst.factor[i]) {
       dims[i] = ty_rel_dim(dst.factor[i]);
@@ -890,14 +925,15 @@ TyRelResult ty_rel_layout_transform(TyCtx *cx, TyRelation *rel, const char **mes
       dims[i] = part;
       continue;
     }
-    TyRelResult known = ty_rel_dim_const(cx, whole, &v);
-    if (known == TY_NOT_YET) return known;
-    if (known == TY_SOLVED)
+    TyDimState known = ty_rel_dim_state(cx, whole, &v);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (known == TY_DIM_CONST)
       REL_FAIL("%s: axis %c has %lld elements, which do not split into parts of %lld (dst_layout=\"%s\")",
                ty_rel_who(rel), c, (long long)v, (long long)f, dst_s);
     dims[i] = ty_dim_any();
+    open |= known == TY_DIM_SYMBOLIC; /* whether f divides it is checked at each use */
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(dst.n, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(dst.n, dims), dtype), message), open);
 }
 
 /* ndarray_size: the element count as a scalar of dtype (int32 by default; any, as TVM's NdarraySizeRel). */
@@ -947,16 +983,22 @@ TyRelResult ty_rel_slice_like(TyCtx *cx, TyRelation *rel, const char **message) 
       on[a] = true;
     }
   }
+  bool open = false;
   for (int i = 0; i < r; i++) {
     if (!on[i]) continue;
-    int64_t a, b;
-    if (ty_rel_dim_const(cx, shape->u.shape.dims[i], &a) == TY_SOLVED &&
-        ty_rel_dim_const(cx, like->u.shape.dims[i], &b) == TY_SOLVED && b > a)
-      REL_FAIL("%s: dimension %d of %s is %lld, beyond the data's %lld in %s", ty_rel_who(rel), i,
-               ty_rel_shape_text(cx, like), (long long)b, (long long)a, ty_rel_shape_text(cx, shape));
+    int64_t a, b, gap; /* the data's dimension less like's, in normal form: checked at each use when named */
+    TyDimState known = ty_rel_dim_state(cx, ty_dim_sub(cx, shape->u.shape.dims[i], like->u.shape.dims[i]), &gap);
+    if (known == TY_DIM_CONST && gap < 0) {
+      if (ty_dim_value(cx, shape->u.shape.dims[i], &a) && ty_dim_value(cx, like->u.shape.dims[i], &b))
+        REL_FAIL("%s: dimension %d of %s is %lld, beyond the data's %lld in %s", ty_rel_who(rel), i,
+                 ty_rel_shape_text(cx, like), (long long)b, (long long)a, ty_rel_shape_text(cx, shape));
+      REL_FAIL("%s: dimension %d of %s is %s, beyond the data's %s in %s", ty_rel_who(rel), i, ty_rel_shape_text(cx, like),
+               ty_rel_text(cx, like->u.shape.dims[i]), ty_rel_text(cx, shape->u.shape.dims[i]), ty_rel_shape_text(cx, shape));
+    }
+    open |= ty_rel_dim_open(known);
     dims[i] = like->u.shape.dims[i];
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message), open);
 }
 
 /* trilu(data, k, upper=True): data's type; k is an integer scalar; the data has rank 2 or more. */
@@ -1111,15 +1153,17 @@ TyRelResult ty_rel_sliding_window(TyCtx *cx, TyRelation *rel, const char **messa
   if (st->none || st->n != ws->n)
     REL_FAIL("%s: strides=%s must have as many values as window_shape=%s", ty_rel_who(rel), ints_text(st), ints_text(ws));
   int n = (int)axis + 2 * ws->n;
+  bool open = false;
   IrType **dims = IR_NEW_ARRAY(IrType *, n + 1);
   for (int i = 0; i < axis; i++) dims[i] = shape->u.shape.dims[i];
   for (int i = 0; i < ws->n; i++) {
     int64_t w = ws->ints[i], s = st->ints[i], d;
     if (w < 1 || s < 1) REL_FAIL("%s: window sizes and strides must be 1 or more", ty_rel_who(rel));
     IrType *di = shape->u.shape.dims[axis + i];
-    TyRelResult k = ty_rel_dim_const(cx, di, &d);
-    if (k == TY_NOT_YET) return k;
-    if (k == TY_SOLVED) {
+    TyDimState k = ty_rel_dim_state(cx, di, &d);
+    if (k == TY_DIM_HOLE) return TY_NOT_YET;
+    open |= k == TY_DIM_SYMBOLIC; /* d >= w, checked at each use */
+    if (k == TY_DIM_CONST) {
       if (d < w)
         REL_FAIL("%s: a window of %lld does not fit dimension %lld of the data %s", ty_rel_who(rel), (long long)w,
                  (long long)(axis + i), ty_rel_shape_text(cx, shape));
@@ -1129,5 +1173,5 @@ TyRelResult ty_rel_sliding_window(TyCtx *cx, TyRelation *rel, const char **messa
     }
     dims[axis + ws->n + i] = ty_rel_dim(w);
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message), open);
 }

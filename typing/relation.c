@@ -86,9 +86,17 @@ static bool is_const(IrType *d, int64_t c) { return d->kind == IR_TYPE_DIM && d-
  * ConcreteBroadcast, src/relay/op/type_relations.cc); against a shape variable or arithmetic it
  * is `?`, since the variable may be 1 and the result then the `?`'s size (TVM gives the variable
  * there, which is false when it is 1); against a hole it waits for the hole. */
+/* d, pruned; arithmetic in normal form (`1 * 1` made of holes now known is the constant 1). */
+static IrType *dim_now(TyCtx *cx, IrType *d) {
+  d = ty_prune(cx, d);
+  TyPoly p;
+  if (d->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, d, &p)) d = ty_poly_to_dim(cx, &p);
+  return d;
+}
+
 static DimVerdict broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
-  a = ty_prune(cx, a);
-  b = ty_prune(cx, b);
+  a = dim_now(cx, a);
+  b = dim_now(cx, b);
   *out = a;
   if (a == b) return DIM_KNOWN;
   bool aa = a->kind == IR_TYPE_ANY, ba = b->kind == IR_TYPE_ANY;
