@@ -177,9 +177,10 @@ static void conv_operands(IrOpId op, int d, const char *kfirst, const RtOperand 
  * columns are made for a block of positions at a time, of about CONV_BLOCK bytes (a 3x3x3 window over
  * 128^3 data unfolded whole took 226 MB per input channel; a U-Net's layer asked for 14.5 GB). A block
  * has at least CONV_BLOCK_MIN positions, so that a huge window still gives matrix products of some
- * width (its block is then a few times the weight's size). Blocks of 8 MB cost nothing in time: those
- * of ResNet-18 at 224x224 are one or two per convolution (bench/resnet). */
-enum { CONV_BLOCK = 1 << 23, CONV_BLOCK_MIN = 32, CONV_BLOCK_ALIGN = 64 };
+ * width (its block is then 32 to 64 positions' worth). 16 MB holds every convolution of
+ * ResNet-18 at 224x224 in one block (the largest, the first layer's, unfolds to 7.4 MB), so its run is
+ * unchanged (bench/resnet). */
+enum { CONV_BLOCK = 1 << 24, CONV_BLOCK_MIN = 32, CONV_BLOCK_ALIGN = 64 };
 
 /* The positions of a block when each takes `per` bytes of scratch (per <= INT64_MAX / CONV_BLOCK_ALIGN):
  * all P when they fit, else about P split evenly, rounded up to a multiple of CONV_BLOCK_ALIGN. A block
