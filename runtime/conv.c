@@ -189,6 +189,7 @@ enum { CONV_BLOCK = 1 << 24, CONV_BLOCK_MIN = 32, CONV_BLOCK_ALIGN = 64 };
  * thread's results are bitwise those of the unblocked product. (Two threads split a product's columns
  * where its width says, whether blocked or not, and already moved the last bit of a few results.) */
 static int64_t block_positions(int64_t P, int64_t per) {
+  if (per == 0) return P; /* nothing to unfold: no channels, or an empty window */
   int64_t most = CONV_BLOCK / per;
   if (most < CONV_BLOCK_MIN) most = CONV_BLOCK_MIN;
   if (most >= P) return P;
