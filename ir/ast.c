@@ -1,7 +1,11 @@
 /* Constructors for AST nodes. */
 #include "ir/ast.h"
 
+#include <math.h>
 #include <stdio.h>
+
+#include "ir/op.h"
+#include "ir/print.h"
 
 IrExpr *ir_expr_new(IrExprKind kind, IrSpan span) {
   IrExpr *e = IR_NEW(IrExpr);
@@ -91,10 +95,32 @@ const void *ir_expr_node_at(const IrExpr *e, IrSpan span, IrSpan *found) {
   return at.best;
 }
 
+bool ir_lit_tvm_int(const IrLit *lit) {
+  return lit->kind == IR_LIT_INT && (!lit->suffixed || (lit->dtype.code == IR_DT_INT && lit->dtype.bits >= 16));
+}
+
 IrFit ir_lit_fit(const IrLit *lit, IrDType dt, char *why, size_t n) {
-  if (lit->kind != IR_LIT_INT || dt.code == IR_DT_FLOAT || dt.code == IR_DT_BOOL) return IR_FIT_OK;
   char name[24];
   ir_dtype_name(dt, name);
+  if (dt.lanes != 1) { /* a type may have vector lanes (int8x4), a literal not */
+    snprintf(why, n, "a literal is one number, and %s has %u lanes", name, (unsigned)dt.lanes);
+    return IR_FIT_OUT_OF_RANGE;
+  }
+  if (dt.code == IR_DT_FLOAT && lit->kind != IR_LIT_BOOL) {
+    /* Too large when it rounds to infinity in its dtype (TVM's parser refuses anything above the
+     * largest finite value, ValueToFloatImm in src/support/scalars.cc; relay prints the largest
+     * float32 as 3.4028235e38f, a little above it, which must read back). */
+    double v = lit->kind == IR_LIT_FLOAT ? lit->f : lit->neg ? -(double)lit->mag : (double)lit->mag;
+    if (isinf(v) || !isinf(ir_float_round(dt.bits, v))) return IR_FIT_OK;
+    IrBuf b;
+    ir_buf_init(&b);
+    if (lit->kind == IR_LIT_FLOAT) ir_print_double(&b, v);
+    else ir_buf_printf(&b, "%s%llu", lit->neg ? "-" : "", (unsigned long long)lit->mag);
+    snprintf(why, n, "%s does not fit %s (the largest is %s)", b.data, name,
+             dt.bits == 16 ? "65504" : "3.4028235e38");
+    return IR_FIT_OUT_OF_RANGE;
+  }
+  if (lit->kind != IR_LIT_INT || dt.code == IR_DT_BOOL) return IR_FIT_OK;
   uint64_t max, min_mag; /* the range is -min_mag .. max */
   if (dt.code == IR_DT_UINT) {
     if (lit->neg && lit->mag) return IR_FIT_NEGATIVE_UNSIGNED;

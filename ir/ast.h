@@ -26,7 +26,8 @@ typedef struct IrLit {
   char suffix[8]; /* the suffix as written ("f", "f32", "i64"), for faithful printing */
 } IrLit;
 
-/* Whether an integer literal fits a base type (floats hold any). */
+/* Whether a literal fits a base type: an integer its range, a number in a float dtype short of
+ * infinity (70000 is too large for float16), and no literal a dtype of vector lanes (int8x4). */
 typedef enum {
   IR_FIT_OK,
   IR_FIT_NEGATIVE_UNSIGNED, /* -1 as a uint8: callers say it in their context's words */
@@ -34,6 +35,12 @@ typedef enum {
 } IrFit;
 
 IrFit ir_lit_fit(const IrLit *lit, IrDType dt, char *why, size_t n);
+
+/* Whether an integer literal is written as TVM writes a shape's dimension or an integer attribute:
+ * without a suffix, or with one of the signed widths its tokenizer knows (`i`, `i16`, `i32`, `i64`;
+ * TVM prints an int64 one as `10i64`: IntImmToString in src/support/scalars.cc). Such a suffix
+ * only says how TVM held the number. */
+bool ir_lit_tvm_int(const IrLit *lit);
 
 typedef enum {
   IR_ATTR_LIT,  /* a number or a boolean */

@@ -76,7 +76,7 @@ static const char *describe(const IrAttrVal *v) {
 }
 
 static bool integer(const IrAttrVal *v, int64_t *out) {
-  if (v->kind != IR_ATTR_LIT || v->lit.kind != IR_LIT_INT || v->lit.suffixed) return false;
+  if (v->kind != IR_ATTR_LIT || !ir_lit_tvm_int(&v->lit)) return false; /* `begin=[0i64]` as TVM prints it */
   if (v->lit.mag > (v->lit.neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) return false;
   *out = v->lit.neg ? (int64_t)(0 - v->lit.mag) : (int64_t)v->lit.mag;
   return true;
@@ -229,6 +229,13 @@ double ir_attr_float(const IrOpAttrs *a, IrAttrId id, double dflt) {
 IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt) {
   const IrAttrValue *v = &a->v[id];
   return v->given && !v->none ? v->dtype : dflt;
+}
+
+IrAttrValue ir_attr_ints(const IrOpAttrs *a, IrAttrId id, int n, const int64_t *dflt) {
+  const IrAttrValue *v = &a->v[id];
+  if (v->given && !v->none) return *v;
+  IrAttrValue d = {.listed = true, .n = n, .ints = dflt, .span = v->span};
+  return d;
 }
 
 void ir_attr_pair(const IrOpAttrs *a, IrAttrId id, int64_t dflt, int64_t out[2]) {

@@ -163,12 +163,9 @@ static void lex_number(Lexer *L, IrToken *t, bool index_only) {
     lit->kind = IR_LIT_FLOAT;
     errno = 0;
     lit->f = strtod(text, NULL);
-    /* Too large when it rounds to infinity in its type (3.4028235e38f is FLT_MAX; values past
-     * 65519 round to infinity in float16). Underflow to a subnormal or zero is fine. */
-    int bits = lit->suffixed ? lit->dtype.bits : 64;
-    bool overflow = (errno == ERANGE && isinf(lit->f)) || (bits == 32 && isinf((float)lit->f)) ||
-                    (bits == 16 && fabs(lit->f) >= 65520.0);
-    if (overflow) error_at(L, t->span, "this number is too large for its type");
+    /* Too large for any float; whether it fits its dtype is the parser's question for a suffixed
+     * one and the checker's for the others (ir_lit_fit). Underflow to a subnormal or zero is fine. */
+    if (errno == ERANGE && isinf(lit->f)) error_at(L, t->span, "this number is too large for any float type");
   } else {
     lit->kind = IR_LIT_INT;
     uint64_t v = 0;

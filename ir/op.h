@@ -76,6 +76,9 @@ bool ir_attr_bool(const IrOpAttrs *a, IrAttrId id, bool dflt);
 double ir_attr_float(const IrOpAttrs *a, IrAttrId id, double dflt);
 /* A dtype attribute, or dflt when it is not given (or "", or None). */
 IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt);
+/* An INTS attribute as written, or the n values of dflt when it is not given (or None): the default
+ * of an array attribute, such as block_shape's [1, 1]. */
+IrAttrValue ir_attr_ints(const IrOpAttrs *a, IrAttrId id, int n, const int64_t *dflt);
 /* TVM's (height, width) pairs: 1 or 2 values, dflt for both when not given. */
 void ir_attr_pair(const IrOpAttrs *a, IrAttrId id, int64_t dflt, int64_t out[2]);
 /* padding as (top, left, bottom, right) from 1, 2 or 4 values; zeros when not given. */

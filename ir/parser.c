@@ -225,8 +225,9 @@ static _Noreturn void juxtaposed_call(Parser *P, const IrExpr *callee) {
 
 /* ---------------------------------------------------------------- literals */
 
-/* A suffixed literal must fit its type now; an unsuffixed one is checked when its type is known. */
-static void check_int_range(Parser *P, IrSpan span, const IrLit *lit) {
+/* A suffixed literal must fit its type now (ir_lit_fit: an integer its range, a float short of
+ * infinity); an unsuffixed one is checked when its type is known. */
+static void check_range(Parser *P, IrSpan span, const IrLit *lit) {
   if (lit->kind == IR_LIT_INT && lit->neg && lit->mag > (uint64_t)INT64_MAX + 1)
     error_span(P, span, NULL, "this integer is too small (the smallest is -9223372036854775808)");
   if (!lit->suffixed) return;
@@ -254,7 +255,7 @@ static bool parse_literal(Parser *P, IrLit *out, IrSpan *span) {
       else out->neg = out->mag != 0;
     }
     *span = span_from(P, start->span);
-    check_int_range(P, *span, out);
+    check_range(P, *span, out);
     return true;
   }
   if (is_ident(P, "True") || is_ident(P, "False")) {
@@ -308,12 +309,21 @@ static void parse_tparams(Parser *P, int *n, IrTypeParam **out) {
 
 static IrType *parse_dim(Parser *P);
 
-/* A dimension is written as a whole number without a suffix, at most INT64_MAX. */
+/* A dimension is a whole number, at most INT64_MAX, written without a suffix or with one that TVM
+ * writes (ir_lit_tvm_int: ParseShape in src/relay/parser/parser.cc takes any integer token, and TVM
+ * prints a dimension of dtype int64 as `10i64`); the value must fit its suffix. */
 static void check_dimension(Parser *P, IrToken *t) {
-  if (t->lit.kind != IR_LIT_INT || t->lit.suffixed || t->lit.neg)
-    error_at(P, t, NULL, "a dimension is a whole number, written without a suffix");
-  else if (t->lit.mag > (uint64_t)INT64_MAX)
+  const IrLit *lit = &t->lit;
+  if (lit->kind != IR_LIT_INT || lit->neg) {
+    error_at(P, t, NULL, "a dimension is a whole number");
+  } else if (lit->suffixed) {
+    char why[160];
+    if (!ir_lit_tvm_int(lit))
+      error_at(P, t, NULL, "a dimension is written without a suffix or with i64 (or i32, i16), as TVM prints one");
+    if (ir_lit_fit(lit, lit->dtype, why, sizeof why) != IR_FIT_OK) error_at(P, t, NULL, "%s", why);
+  } else if (lit->mag > (uint64_t)INT64_MAX) {
     error_at(P, t, NULL, "this dimension is too large (the largest is 9223372036854775807)");
+  }
 }
 
 static IrType *parse_dim_atom(Parser *P) {

@@ -47,3 +47,25 @@ void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value) {
   }
   m->values[i] = value;
 }
+
+/* Linear probing's deletion without tombstones: the keys after the hole up to the next empty slot
+ * that would not be found past it move back into it. */
+void ir_ptrmap_remove(IrPtrMap *m, const void *key) {
+  if (!m->cap) return;
+  size_t mask = m->cap - 1, i = slot_of(key, m->cap);
+  while (m->keys[i] != key) {
+    if (!m->keys[i]) return;
+    i = (i + 1) & mask;
+  }
+  for (size_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+    size_t home = slot_of(m->keys[j], m->cap);
+    if (((j - home) & mask) >= ((j - i) & mask)) { /* its home is at or before the hole: it may move there */
+      m->keys[i] = m->keys[j];
+      m->values[i] = m->values[j];
+      i = j;
+    }
+  }
+  m->keys[i] = NULL;
+  m->values[i] = NULL;
+  m->count--;
+}

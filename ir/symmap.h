@@ -17,6 +17,10 @@ void *ir_ptrmap_get(const IrPtrMap *m, const void *key);
 /* Sets key's value (NULL removes nothing: store a value to overwrite). */
 void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value);
 
+/* Removes key and its value, if there; allocates nothing. (The map holds its keys: a key that is
+ * removed can become garbage.) */
+void ir_ptrmap_remove(IrPtrMap *m, const void *key);
+
 /* Makes room for `extra` more keys, so that putting them allocates nothing (cannot fail). */
 void ir_ptrmap_reserve(IrPtrMap *m, size_t extra);
 

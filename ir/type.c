@@ -48,9 +48,11 @@ bool ir_dtype_parse(const char *s, size_t n, IrDType *out) {
   return false;
 }
 
+/* As TVM's DLDataType2String (include/tvm/runtime/data_type.h) names them: bool with lanes is
+ * `uint1x4`, since TVM reads no `boolx4`. */
 const char *ir_dtype_name(IrDType dt, char *buf) {
   static const char *const names[] = {"bool", "int", "uint", "float"};
-  int n = dt.code == IR_DT_BOOL ? snprintf(buf, 24, "bool")
+  int n = dt.code == IR_DT_BOOL ? snprintf(buf, 24, dt.lanes == 1 ? "bool" : "uint1")
                                 : snprintf(buf, 24, "%s%u", names[dt.code & 3], (unsigned)dt.bits);
   if (dt.lanes != 1) snprintf(buf + n, (size_t)(24 - n), "x%u", (unsigned)dt.lanes);
   return buf;

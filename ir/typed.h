@@ -43,6 +43,30 @@ typedef struct IrTCtor {
   IrType *scheme;
 } IrTCtor;
 
+/* Where a check (IrTCheck) finds the run-time value of a shape variable its type mentions: a
+ * dimension (or, for a variable of kind Shape, the whole shape) of a parameter of the function the
+ * check is in or of one around it, after projecting tuple fields. */
+typedef struct IrTDimSource {
+  Sym var;
+  IrTVar param;    /* the parameter, as the checking function sees it (a slot, or a capture) */
+  int npath;
+  const int *path; /* tuple fields, outermost first */
+  int axis;        /* the dimension; -1 for the whole shape (a Shape variable) */
+  const char *what; /* for messages: "dimension 0 of %x" */
+} IrTDimSource;
+
+/* A value whose static type has a `?` dimension (anywhere: in a tensor, a tuple, a data type's
+ * argument, a reference) arriving at a place whose type says more: the run time checks it
+ * against `want`, finding the shape variables `want` mentions from the parameters (sources). */
+typedef struct IrTCheck {
+  IrType *want;
+  const IrType *have;  /* a function's own type, when want is a function type: the run time wraps the
+                        * function so that its arguments and result are checked at each call */
+  const char *subject; /* what a message calls the value ("the result of `topk`"), or NULL: "the value" */
+  int nsources;
+  const IrTDimSource *sources;
+} IrTCheck;
+
 /* A function: a definition's, a literal's, or (for a top-level expression) one of no parameters
  * around it. */
 struct IrTFn {
@@ -54,8 +78,6 @@ struct IrTFn {
   int self;            /* the entry that is the function itself (a recursive let), or -1 */
   IrType *type;        /* fn(...) -> ..., resolved; NULL for a top-level expression's */
   bool written_result; /* its result type is written */
-  IrType *result_check; /* that type, when the body's value must be checked against it (see
-                         * IrTExpr.check), else NULL */
   IrTExpr *body;
 };
 
@@ -64,8 +86,12 @@ struct IrTPattern {
   IrPatKind kind;
   const IrPattern *src; /* NULL in the examples exhaustiveness checks build */
   IrType *type;
-  const IrTCtor *ctor; /* CTOR */
-  int slot;            /* VAR */
+  /* VAR with a written type (`Cons(%h : T, _)`): that type while checking; then the check of the
+   * value matched against it, as IrTExpr's */
+  IrType *expect;
+  const IrTCheck *check;
+  const IrTCtor *ctor;   /* CTOR */
+  int slot;              /* VAR */
   int n;               /* CTOR, TUPLE */
   IrTPattern **args;
 };
@@ -77,12 +103,21 @@ typedef struct IrTClause {
 
 struct IrTExpr {
   IrExprKind kind; /* src's, except at a use of a graph binding out of its scope: the value's */
+  /* GLOBAL, CTOR: instantiated with a `?` for a shape variable that more than one place of its
+   * parameters' types shares (`@f(%any, %four)` of fn<n>(Tensor[(n)], Tensor[(n)])): the places
+   * must agree at run time, which the callee's checked entry tests (runtime/conform.c). */
+  bool dynamic;
+  /* GLOBAL, LOCAL: a polymorphic value whose `where` clause this instance satisfies only as far as
+   * its `?` dimensions allow: a call of it checks its result against the call's type. */
+  bool inexact;
   const IrExpr *src;
   IrType *type;
-  /* A `?` dimension of this value's type stood in for a constant one of the type its place
-   * expects (an argument, an annotated let): that type, which the value is checked against when
-   * it arrives; else NULL. */
-  IrType *check;
+  /* The type this value's place expects (an argument's parameter, an annotated let, a function's
+   * written result, the other branch of an `if`, ...), while checking; once types are resolved,
+   * the check the run time makes when a `?` of this value's type meets a dimension the place's
+   * type fixes (IrTCheck), else NULL. */
+  IrType *expect;
+  const IrTCheck *check;
   union {
     IrTVar var;          /* LOCAL */
     const IrTDef *def;   /* GLOBAL */
@@ -104,8 +139,12 @@ struct IrTExpr {
     struct {
       IrTExpr *callee;
       int nargs;
+      bool assumed; /* an operator's call whose relation was left open (then result_check) */
       IrTExpr **args;
       const IrOpAttrs *attrs; /* an operator's call: decoded (defaults filled in) */
+      /* An operator's call whose relation was left open (a `where` clause of the function it is
+       * in): the check of the kernel's result against the call's type, which was assumed. */
+      const IrTCheck *result_check;
     } call;
     struct {
       IrTExpr *cond, *then, *els;

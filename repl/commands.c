@@ -392,6 +392,7 @@ static bool untrace_name(Session *s, Sym name) {
     const IrTDef *d = s->traced.items[i];
     if (d->name == name) {
       rt_untrace(s->program, d);
+      if (ty_global_def(s->module, name) != d) rt_forget(s->program, d); /* replaced: kept while traced */
       found = true;
     } else {
       s->traced.items[kept++] = d;

@@ -60,6 +60,46 @@ static void note_failed_def(Session *s, const IrProgram *prog, const IrDiags *di
   }
 }
 
+/* ---------------------------------------------------------------- what a chunk replaces */
+
+/* DESIGN §3: a definition that a later one of its name replaces stays only as long as code checked
+ * against it does. The session's tables must not keep it: what a chunk's names replaced is
+ * forgotten once the chunk has joined. Every step allocates nothing. */
+typedef struct Replaced {
+  const IrTDef **defs;   /* the module's definitions of the chunk's `def` names */
+  const IrTCtor **ctors; /* its constructors of the chunk's constructor names */
+  const IrItem **items;  /* the session's items of the chunk's names */
+  int ndefs, nctors, nitems;
+} Replaced;
+
+static bool is_traced(const Session *s, const IrTDef *def) {
+  for (int i = 0; i < s->traced.len; i++)
+    if (s->traced.items[i] == def) return true;
+  return false;
+}
+
+/* Whether a name still reaches an item: the newest of its name, or (a data type) the declaration
+ * of a constructor that is the newest of its name. */
+static bool item_named(const Session *s, const IrItem *it) {
+  if (ir_symmap_get(it->kind == IR_ITEM_DEF ? &s->defs : &s->datas, it->name) == it) return true;
+  for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
+    if (ir_symmap_get(&s->ctors, it->data.ctors[k].name) == it) return true;
+  return false;
+}
+
+static void forget_replaced(Session *s, const Replaced *r) {
+  for (int i = 0; i < r->ndefs; i++) /* a traced one stays in the table until :untrace finds it there */
+    if (!is_traced(s, r->defs[i])) rt_forget(s->program, r->defs[i]);
+  for (int i = 0; i < r->nctors; i++) rt_forget_ctor(s->program, r->ctors[i]);
+  for (int i = 0; i < r->nitems; i++) {
+    if (item_named(s, r->items[i])) continue;
+    int kept = 0;
+    for (int j = 0; j < s->items.len; j++)
+      if (s->items.items[j] != r->items[i]) s->items.items[kept++] = s->items.items[j];
+    s->items.len = kept;
+  }
+}
+
 /* Keeps the newest type error of ds for :explain. */
 static void keep_type_error(Session *s, const IrDiags *ds) {
   for (const IrDiag *d = ds->first; d; d = d->next)
@@ -113,16 +153,33 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
   ir_symmap_reserve(&s->datas, nnew);
   ir_symmap_reserve(&s->ctors, nnew);
   IR_VEC_RESERVE(s->items, (int)nnew);
+  Replaced old = {IR_NEW_ARRAY(const IrTDef *, nnew + 1), IR_NEW_ARRAY(const IrTCtor *, nnew + 1),
+                  IR_NEW_ARRAY(const IrItem *, nnew + 1), 0, 0, 0};
+  for (int i = 0; i < r.program->nitems; i++) {
+    const IrItem *it = &r.program->items[i];
+    const IrTDef *def = it->kind == IR_ITEM_DEF ? ty_global_def(s->module, it->name) : NULL;
+    if (def) old.defs[old.ndefs++] = def;
+    for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++) {
+      const IrTCtor *ctor = ty_module_ctor(s->module, it->data.ctors[k].name);
+      if (ctor) old.ctors[old.nctors++] = ctor;
+    }
+  }
   ty_commit(s->module, tp);
   ir_trap_pop(&trap); /* nothing below allocates */
   for (int i = 0; i < r.program->nitems; i++) {
     const IrItem *it = &r.program->items[i];
     if (it->kind != IR_ITEM_DEF && it->kind != IR_ITEM_DATA) continue;
     IR_VEC_PUSH(s->items, it);
-    ir_symmap_put(it->kind == IR_ITEM_DEF ? &s->defs : &s->datas, it->name, (void *)it);
-    for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++)
+    IrSymMap *names = it->kind == IR_ITEM_DEF ? &s->defs : &s->datas;
+    const IrItem *was = ir_symmap_get(names, it->name);
+    if (was) old.items[old.nitems++] = was;
+    ir_symmap_put(names, it->name, (void *)it);
+    for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++) {
+      if ((was = ir_symmap_get(&s->ctors, it->data.ctors[k].name))) old.items[old.nitems++] = was;
       ir_symmap_put(&s->ctors, it->data.ctors[k].name, (void *)it);
+    }
   }
+  forget_replaced(s, &old);
   for (int i = 0; s->failed_def.def && i < tp->nitems; i++) /* the failed definition is replaced */
     if (tp->items[i].def && !tp->items[i].def->value && tp->items[i].def->name == s->failed_def.def->name)
       s->failed_def.def = NULL;
@@ -364,7 +421,7 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
         const IrTDef *old = ty_binding(s->module, it->def->name);
         rt_set_value(s->program, it->def, v);
         ty_bind_value(s->module, it->def);
-        if (old) rt_forget_value(s->program, old); /* a big %it is not kept for ever */
+        if (old) rt_forget(s->program, old); /* a big %it is not kept for ever */
       }
       if (!print_result(s, it, v, repl_style, seconds(t0, t1), rt_heap_allocated() - bytes)) return false;
     } else if (repl_style && !show_definition(s, it)) {

@@ -80,6 +80,8 @@ typedef struct CodePat CodePat;
 struct CodePat {
   PatKind kind;
   int slot;       /* VAR */
+  const IrTCheck *check; /* VAR: the value matched, checked against its written type (or NULL) */
+  const IrExpr *at;      /* VAR with a check: where its error is placed */
   int tag;        /* CTOR */
   RtField *fields; /* CTOR: where its arguments are */
   bool flat;      /* CTOR: every argument a variable or `_` (matched without recursion) */
@@ -127,10 +129,41 @@ typedef struct {
 typedef struct {
   RtCode h;
   RtCode *inner;
-  const IrType *want; /* the type the value must have: a tensor type with constant dimensions */
-  int rank;
-  int64_t *dims; /* -1 where any size is accepted */
+  const IrTCheck *check; /* the type the value must have, and where its shape variables are read */
 } CodeShapeCheck; /* a value whose static type has `?` dimensions, meeting a type that fixes them */
+
+typedef struct {
+  RtCode h;
+  const RtFn *fn;           /* the definition (or constructor) whose parameters are checked */
+  const IrType *const *params; /* their types in its scheme, over its shape variables */
+  const RtCtor *ctor;       /* a constructor's entry: the value to build once they pass */
+} CodeEntryCheck; /* the checked entry of a definition (a function of its own that checks its
+                   * arguments, then tail-calls the definition) or of a constructor */
+
+/* ---------------------------------------------------------------- values against types (conform.c) */
+
+/* What a shape variable stands for at run time: a dimension (rank -1) or, for a Shape variable, a
+ * shape; `from` says where it was read (for messages), or NULL. */
+typedef struct {
+  Sym name;
+  int rank;
+  int64_t dim;
+  const int64_t *shape;
+  const char *from;
+} RtDimVal;
+
+typedef struct {
+  int n, cap;
+  RtDimVal *v;
+} RtDims;
+
+void rt_dims_bind(RtDims *d, Sym name, int64_t dim, const char *from);
+void rt_dims_bind_shape(RtDims *d, Sym name, int rank, const int64_t *shape, const char *from);
+/* Whether v has type `want`, where only dimensions can differ (the checker saw to the rest):
+ * false with a message (*why) at the first part that does not, naming it from `subject` ("the
+ * value", "the second argument"). Shape variables of `want` not in d are bound to what the first
+ * place that has one shows. */
+bool rt_conform(RtValue v, const IrType *want, RtDims *d, const char *subject, const char **why);
 
 typedef struct {
   RtCode h;
@@ -175,6 +208,8 @@ RtValue rt_exec_ctor(const RtCode *c, RtFrame *f);
 RtValue rt_exec_ctor_hole(const RtCode *c, RtFrame *f); /* in tail position, its last field a tail call of itself */
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);
+RtValue rt_exec_entry_check(const RtCode *c, RtFrame *f);
+RtValue rt_exec_native_entry_check(const RtFn *fn, RtValue *args, const IrExpr *site);
 /* A CodeTraced: shows the call, runs the real body and finishes its tail calls itself (so that it
  * sees the value), then shows the value. */
 RtValue rt_exec_traced(const RtCode *c, RtFrame *f);

@@ -70,6 +70,7 @@ static const RtCtor *ctor_layout(RtProgram *p, const IrTCtor *k) {
   if (l) return l;
   l = IR_NEW(RtCtor);
   l->src = k->src;
+  l->scheme = k->scheme;
   l->tag = k->src->tag;
   l->nargs = k->src->nargs;
   l->fields = IR_NEW_ARRAY(RtField, k->src->nargs > 0 ? k->src->nargs : 1);
@@ -99,31 +100,50 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail);
 
 /* ---------------------------------------------------------------- `?` dimensions */
 
-/* The value of c, checked against `want` when it arrives (the checker marked it: IrTExpr.check). */
-static RtCode *checked(RtCode *c, const IrType *want, const IrExpr *at) {
-  if (!want) return c;
-  const IrType *ws = want->u.tensor.shape;
-  int rank = ws->u.shape.rank;
+/* The value of c, checked against the type its place expects when it arrives (the checker marked
+ * it: IrTExpr.check). */
+static RtCode *checked(RtCode *c, const IrTCheck *check, const IrExpr *at) {
+  if (!check) return c;
   CodeShapeCheck *k = node(sizeof *k, rt_exec_shape_check, at);
   k->inner = c;
-  k->want = want;
-  k->rank = rank;
-  k->dims = IR_NEW_ARRAY(int64_t, rank > 0 ? rank : 1);
-  for (int i = 0; i < rank; i++) {
-    const IrType *wd = ws->u.shape.dims[i];
-    k->dims[i] = wd->kind == IR_TYPE_DIM ? wd->u.dim : -1;
-  }
+  k->check = check;
   return &k->h;
 }
 
 /* A value in a place that may check it (an argument, a let's value): never in tail position. */
-static RtCode *compile_value(FnCtx *ctx, const IrTExpr *e) { return checked(compile(ctx, e, false), e->check, e->src); }
+static RtCode *compile_value(FnCtx *ctx, const IrTExpr *e) { return compile(ctx, e, false); }
 
-/* A function's body; checked against the written result type when needed (then its calls are
- * not tail calls, as the check comes after them). */
-static RtCode *compile_body(FnCtx *ctx, const IrTFn *f) {
-  if (!f->result_check) return compile(ctx, f->body, true);
-  return checked(compile(ctx, f->body, false), f->result_check, f->body->src);
+/* The checked entry of definition def (IrTExpr.dynamic: a call gave one of its shared shape
+ * variables a `?`), made once: a function that checks the arguments against the scheme's
+ * parameter types, then tail-calls the definition (rt_exec_entry_check). */
+static const RtFn *checked_global(RtProgram *p, const IrTDef *def) {
+  const RtFn *fn = global_fn(p, def);
+  if (!fn || !def->scheme || def->scheme->kind != IR_TYPE_FUNC) return fn;
+  RtFn *entry = ir_ptrmap_get(&p->checked, fn);
+  if (entry) return entry;
+  entry = new_fn(fn->name, fn->nparams);
+  CodeEntryCheck *k = node(sizeof *k, rt_exec_entry_check, def->fn->src);
+  k->fn = fn;
+  k->params = (const IrType *const *)def->scheme->u.func.args;
+  entry->body = &k->h;
+  entry->nslots = fn->nparams;
+  entry->value = closure_value(entry);
+  ir_ptrmap_put(&p->checked, fn, entry);
+  return entry;
+}
+
+/* The checked entry of a constructor, made once: a native function that checks the arguments,
+ * then builds the value (rt_exec_native_entry_check). */
+static RtValue checked_ctor(RtProgram *p, const IrTCtor *c) {
+  RtFn *entry = ir_ptrmap_get(&p->checked, c);
+  if (entry) return entry->value;
+  CodeEntryCheck *k = node(sizeof *k, NULL, NULL);
+  k->params = (const IrType *const *)c->scheme->u.func.args;
+  k->ctor = ctor_layout(p, c);
+  entry = native_fn(c->src->name->name, c->src->nargs, rt_exec_native_entry_check, k);
+  k->fn = entry;
+  ir_ptrmap_put(&p->checked, c, entry);
+  return entry->value;
 }
 
 /* ---------------------------------------------------------------- expressions */
@@ -140,7 +160,7 @@ static RtCode **compile_list(FnCtx *ctx, int n, IrTExpr *const *es) { return com
 static RtFn *compile_function(FnCtx *ctx, const IrTFn *f, const char *name) {
   FnCtx inner = {.prog = ctx->prog, .owner = ctx->owner};
   RtFn *fn = new_fn(name, f->nparams);
-  fn->body = compile_body(&inner, f);
+  fn->body = compile(&inner, f->body, true);
   fn->nslots = f->nslots;
   return fn;
 }
@@ -180,25 +200,29 @@ static RtCode *compile_let(FnCtx *ctx, const IrTExpr *e, bool tail) {
   return &k->h;
 }
 
-static CodePat *compile_pattern(FnCtx *ctx, const IrTPattern *p) {
+/* at: the match, where a pattern variable's check places its error. */
+static CodePat *compile_pattern(FnCtx *ctx, const IrTPattern *p, const IrExpr *at) {
   CodePat *cp = IR_NEW(CodePat);
   switch (p->kind) {
   case IR_PAT_WILD: cp->kind = PAT_WILD; break;
   case IR_PAT_VAR:
     cp->kind = PAT_VAR;
     cp->slot = p->slot;
+    cp->check = p->check;
+    cp->at = at;
     break;
   case IR_PAT_CTOR:
   case IR_PAT_TUPLE:
     cp->kind = p->kind == IR_PAT_CTOR ? PAT_CTOR : PAT_TUPLE;
     cp->n = p->n;
     cp->args = IR_NEW_ARRAY(CodePat *, p->n > 0 ? p->n : 1);
-    for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(ctx, p->args[i]);
+    for (int i = 0; i < p->n; i++) cp->args[i] = compile_pattern(ctx, p->args[i], at);
     if (cp->kind == PAT_CTOR) {
       cp->tag = p->ctor->src->tag;
       cp->fields = ctor_layout(ctx->prog, p->ctor)->fields;
       cp->flat = true;
-      for (int i = 0; i < p->n; i++) cp->flat &= cp->args[i]->kind == PAT_VAR || cp->args[i]->kind == PAT_WILD;
+      for (int i = 0; i < p->n; i++)
+        cp->flat &= (cp->args[i]->kind == PAT_VAR && !cp->args[i]->check) || cp->args[i]->kind == PAT_WILD;
     }
     break;
   }
@@ -211,7 +235,8 @@ static CodePat *compile_pattern(FnCtx *ctx, const IrTPattern *p) {
 static RtCode *match_by_tag(CodeMatch *k, const IrData *adt) {
   int stop = 0;
   while (stop < k->nclauses && k->pats[stop]->kind == PAT_CTOR && k->pats[stop]->flat) stop++;
-  if (stop < k->nclauses && k->pats[stop]->kind != PAT_WILD && k->pats[stop]->kind != PAT_VAR) return NULL;
+  if (stop < k->nclauses && k->pats[stop]->kind != PAT_WILD && (k->pats[stop]->kind != PAT_VAR || k->pats[stop]->check))
+    return NULL;
   CodeMatchTag *m = ir_alloc(sizeof *m);
   m->m = *k;
   m->m.h.run = rt_exec_match_tag;
@@ -247,7 +272,7 @@ static RtCode *compile_match(FnCtx *ctx, const IrTExpr *e, bool tail) {
   const IrData *adt = NULL;
   for (int i = 0; i < n; i++) {
     const IrTClause *cl = &e->u.match.clauses[i];
-    k->pats[i] = compile_pattern(ctx, cl->pat);
+    k->pats[i] = compile_pattern(ctx, cl->pat, e->src);
     k->bodies[i] = compile(ctx, cl->body, tail);
     if (cl->pat->kind == IR_PAT_CTOR) adt = cl->pat->ctor->src->adt;
   }
@@ -323,7 +348,8 @@ static bool scalar_operator_call(const IrTExpr *e, IrDType *dt) {
 /* Whether e is a call of the global whose body is being compiled. */
 static bool is_self_call(const FnCtx *ctx, const IrTExpr *e) {
   return ctx->fn && e->kind == IR_EXPR_CALL && e->u.call.callee->kind == IR_EXPR_GLOBAL &&
-         !e->u.call.callee->u.def->value && global_fn(ctx->prog, e->u.call.callee->u.def) == ctx->fn;
+         !e->u.call.callee->u.def->value && !e->u.call.callee->dynamic &&
+         global_fn(ctx->prog, e->u.call.callee->u.def) == ctx->fn;
 }
 
 typedef struct {
@@ -365,9 +391,21 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
     }
     CodeCall *k = node(sizeof *k, rt_exec_op, e->src);
     k->op = f->u.op;
-    k->site = (RtSite){.expr = e->src, .attrs = e->u.call.attrs ? e->u.call.attrs : &ir_op_attrs_none, .type = e->type};
+    /* A result whose type was assumed (its relation left open) is checked after the kernel, with
+     * the shape variables' values: not by the debug builds' check of a kernel against its type. */
+    const IrTCheck *assumed = e->u.call.result_check;
+    k->site = (RtSite){.expr = e->src,
+                       .attrs = e->u.call.attrs ? e->u.call.attrs : &ir_op_attrs_none,
+                       .type = assumed ? NULL : e->type};
     k->n = n;
     k->args = operands;
+    return checked(&k->h, assumed, e->src);
+  }
+  if (f->kind == IR_EXPR_CTOR && f->dynamic) { /* its checked entry, a function */
+    CodeCall *k = node(sizeof *k, rt_exec_call_closure, e->src);
+    k->callee = compile(ctx, f, false);
+    k->n = n;
+    k->args = compile_list(ctx, n, e->u.call.args);
     return &k->h;
   }
   if (f->kind == IR_EXPR_CTOR) {
@@ -382,6 +420,7 @@ static RtCode *compile_call(FnCtx *ctx, const IrTExpr *e, bool tail) {
     return &k->h;
   }
   const RtFn *direct = f->kind == IR_EXPR_GLOBAL && !f->u.def->value ? global_fn(ctx->prog, f->u.def) : NULL;
+  if (direct && f->dynamic) direct = checked_global(ctx->prog, f->u.def);
   bool can_tail = tail && n <= RT_MAX_TAIL_ARGS;
   bool self = tail && is_self_call(ctx, e);
   RtRun run = self     ? rt_exec_tail_self
@@ -441,7 +480,15 @@ static RtCode *pair(RtRun run, const IrExpr *e, RtCode *a, RtCode *b, int index)
 
 static RtCode *lazy(RtRun run, const IrExpr *e) { return &((CodeLazy *)node(sizeof(CodeLazy), run, e))->h; }
 
+static RtCode *compile_node(FnCtx *ctx, const IrTExpr *e, bool tail);
+
+/* e's code; checked when the checker said so (then not in tail position: the check comes after). */
 static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
+  if (!e->check) return compile_node(ctx, e, tail);
+  return checked(compile_node(ctx, e, false), e->check, e->src);
+}
+
+static RtCode *compile_node(FnCtx *ctx, const IrTExpr *e, bool tail) {
   const IrExpr *src = e->src;
   switch (e->kind) {
   case IR_EXPR_LOCAL: {
@@ -456,6 +503,7 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
       k->binding = fn;
       return &k->h;
     }
+    if (fn && e->dynamic) fn = checked_global(ctx->prog, e->u.def);
     return constant(fn ? fn->value : rt_unit(), src);
   }
   case IR_EXPR_LIT: {
@@ -481,13 +529,17 @@ static RtCode *compile(FnCtx *ctx, const IrTExpr *e, bool tail) {
   case IR_EXPR_PROJ: return pair(rt_exec_proj, src, compile(ctx, e->u.proj.tuple, false), NULL, e->u.proj.index);
   case IR_EXPR_LET: return compile_let(ctx, e, tail);
   case IR_EXPR_FN: return compile_fn(ctx, e, "fn");
-  case IR_EXPR_CALL: return compile_call(ctx, e, tail);
+  case IR_EXPR_CALL:
+    if (e->u.call.result_check && e->u.call.callee->kind != IR_EXPR_OP) /* an operator's checks its kernel's */
+      return checked(compile_call(ctx, e, false), e->u.call.result_check, src);
+    return compile_call(ctx, e, tail);
   case IR_EXPR_OP: {
     IrOpId op = e->u.op;
     int nargs = e->type && e->type->kind == IR_TYPE_FUNC ? e->type->u.func.nargs : ir_ops[op].min_args;
     return constant(native_fn(ir_ops[op].name, nargs, rt_exec_native_op, (void *)(intptr_t)op)->value, src);
   }
-  case IR_EXPR_CTOR: return constant(ctor_value(ctx->prog, e->u.ctor), src);
+  case IR_EXPR_CTOR:
+    return constant(e->dynamic ? checked_ctor(ctx->prog, e->u.ctor) : ctor_value(ctx->prog, e->u.ctor), src);
   case IR_EXPR_IF:
     return compile_cond(ctx, e->u.ifx.cond, compile(ctx, e->u.ifx.then, tail), compile(ctx, e->u.ifx.els, tail), src);
   case IR_EXPR_MATCH: return compile_match(ctx, e, tail);
@@ -530,7 +582,7 @@ void rt_compile_program(RtProgram *p, const IrTProgram *prog) {
     if (!def || def->value) continue;
     RtFn *fn = p->globals.items[def->id];
     FnCtx ctx = {.prog = p, .owner = fn->name, .fn = fn};
-    fn->body = compile_body(&ctx, def->fn);
+    fn->body = compile(&ctx, def->fn->body, true);
     fn->nslots = def->fn->nslots;
   }
 }
@@ -553,9 +605,17 @@ void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v) {
   if (fn) fn->value = v;
 }
 
-void rt_forget_value(RtProgram *p, const IrTDef *def) {
-  ASSERT(def->value && def->id < p->globals.len);
-  if (def->id < p->globals.len) p->globals.items[def->id] = NULL;
+void rt_forget(RtProgram *p, const IrTDef *def) {
+  ASSERT(def->id < p->globals.len);
+  if (def->id >= p->globals.len) return;
+  if (p->globals.items[def->id]) ir_ptrmap_remove(&p->checked, p->globals.items[def->id]);
+  p->globals.items[def->id] = NULL;
+}
+
+void rt_forget_ctor(RtProgram *p, const IrTCtor *k) {
+  ir_ptrmap_remove(&p->ctors, k);
+  ir_ptrmap_remove(&p->ctor_values, k);
+  ir_ptrmap_remove(&p->checked, k);
 }
 
 RtValue rt_value_of(const RtProgram *p, const IrTDef *def) {

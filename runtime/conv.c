@@ -119,10 +119,15 @@ static RtValue out_done(Out *o) {
   return rt_result_value(&o->res);
 }
 
-/* ir_window_length, with 0 positions for a window that does not fit. */
-static int64_t window_out(int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode) {
+int64_t rt_window_positions(const RtSite *site, IrOpId op, int64_t in, int64_t k, int64_t dil, int64_t stride,
+                            int64_t lo, int64_t hi, bool ceil_mode) {
   int64_t n = ir_window_length(in, k, dil, stride, lo, hi, ceil_mode);
-  if (n == IR_WINDOW_TOO_LARGE) rt_error(NULL, "the number of window positions over %lld passes int64", (long long)in);
+  if (n == IR_WINDOW_TOO_LARGE)
+    rt_error(site->expr, "%s: the number of window positions over %lld passes int64", ir_ops[op].name, (long long)in);
+  /* an empty axis padded short of the window by one element ("same" padding) gives an empty output */
+  if (n < 0 && !(in == 0 && (IrWide)dil * (k - 1) + 1 - lo - hi == 1))
+    rt_error(site->expr, "%s: a window of %lld (dilation %lld) does not fit an axis of %lld padded by %lld and %lld",
+             ir_ops[op].name, (long long)k, (long long)dil, (long long)in, (long long)lo, (long long)hi);
   return n < 0 ? 0 : n;
 }
 
@@ -269,7 +274,7 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
              rt_shape_text(rank, w->shape), (long long)groups);
   int64_t cs[5] = {N, O}, P = 1, KK = Cg;
   for (int i = 0; i < 3; i++) {
-    OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], false);
+    OS[i] = rt_window_positions(site, op, S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], false);
     P = rt_mul_sat(P, OS[i]);
     KK = rt_mul_sat(KK, win.k[i]);
   }
@@ -325,9 +330,17 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
  * positions to the first: the input position whose term an output element receives from tap k falls as
  * k rises (o = i * st - lo + k * dil, on every axis), so each output element still receives its terms in
  * the order of the taps, as when the columns were made whole, and float sums are unchanged. */
-static int64_t transpose_len(int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo, int64_t hi, int64_t opad) {
-  int64_t len = n == 0 ? 0 : st * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad;
-  return len < 0 ? 0 : len;
+/* stride * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad, TVM's Conv2DTransposeRel for every n (an empty axis
+ * too: the output is then zeros, nothing being added into it); negative (padding that removes more than
+ * there is) is a run-time error, as the relation's type error with constants. */
+static int64_t transpose_len(const RtSite *site, IrOpId op, int64_t n, int64_t k, int64_t st, int64_t dil, int64_t lo,
+                             int64_t hi, int64_t opad) {
+  IrWide len = (IrWide)st * (n - 1) + (IrWide)dil * (k - 1) + 1 - lo - hi + opad;
+  if (len < 0)
+    rt_error(site->expr, "%s: padding [%lld, %lld] removes more than the output of an axis of %lld has",
+             ir_ops[op].name, (long long)lo, (long long)hi, (long long)n);
+  if (len > INT64_MAX) rt_error(site->expr, "%s: the output of an axis of %lld passes int64", ir_ops[op].name, (long long)n);
+  return (int64_t)len;
 }
 
 static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at,
@@ -349,7 +362,7 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
              rt_shape_text(rank, w->shape), (long long)groups);
   int64_t Cg = C / groups, O = Og * groups, cs[5] = {N, O}, P = 1, KK = 1, OP = 1;
   for (int i = 0; i < 3; i++) {
-    OS[i] = transpose_len(S[i], win.k[i], win.st[i], win.dil[i], win.lo[i], win.hi[i], opad[i]);
+    OS[i] = transpose_len(site, op, S[i], win.k[i], win.st[i], win.dil[i], win.lo[i], win.hi[i], opad[i]);
     P = rt_mul_sat(P, S[i]);
     KK = rt_mul_sat(KK, win.k[i]);
     OP = rt_mul_sat(OP, OS[i]);
@@ -360,6 +373,10 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
   Out res;
   char *out = out_init(&res, dt, rank, cs, opos);
   if (N == 0 || O == 0 || OP == 0) return out_done(&res);
+  if (P == 0) { /* an empty input axis: nothing to add into the output */
+    rt_zero(site, out, (size_t)rt_mul_sat(rt_mul_sat(N, O), OP) * esize);
+    return out_done(&res);
+  }
   /* per input position of a block: a column of the columns (Og * KK), and one of the data when it is
    * made in blocks (the block's data copied together, a matrix of its own) */
   int64_t rows;
@@ -485,7 +502,11 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
     for (int i = 0; i < 3; i++) win.st[i] = win.dil[i] = 1, win.lo[i] = win.hi[i] = 0;
   bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
   int64_t cs[5] = {xs[0], xs[1]};
-  for (int i = 0; i < 3; i++) OS[i] = window_out(S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
+  if (!adaptive)
+    for (int i = 0; i < 3; i++)
+      OS[i] = rt_window_positions(site, op, S[i], win.k[i], win.dil[i], win.st[i], win.lo[i], win.hi[i], ceil_mode);
+  else
+    OS[0] = OS[1] = OS[2] = 1;
   if (adaptive) { /* output_size: none keeps the size, one value is every axis's */
     int64_t t[3];
     for (int i = 0; i < d; i++) t[i] = S[z + i];
@@ -503,6 +524,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   int64_t planes = rt_mul_sat(xs[0], xs[1]), plane = rt_mul_sat(rt_mul_sat(S[0], S[1]), S[2]), o = 0;
   if (planes == 0 || OS[0] == 0 || OS[1] == 0 || OS[2] == 0) return out_done(&res); /* nothing to compute */
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
+  bool int_avg = !is_max && x->dt.code != IR_DT_FLOAT; /* summed in the dtype, as topi's pool_sum */
   RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
    * and how many fall inside the padded data; computed once, not per output element. */
@@ -535,6 +557,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       for (int64_t o1 = 0; o1 < OS[1]; o1++)
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
+          uint64_t isum = 0;
           int64_t oi[3] = {o0, o1, o2}, start[3], klo[3], khi[3], count = 1, padded = 1;
           for (int i = 0; i < 3; i++) {
             const AxisWin *w = &aw[i][oi[i]];
@@ -561,6 +584,11 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
                       rt_poll_every(site, k2 - klo[2] + 1);
                       acc += p[k2 * step];
                     }
+                } else if (int_avg) {
+                  for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    rt_poll_every(site, k2 - klo[2] + 1);
+                    isum += rt_elem_get(xd, x->dt, row + k2 * step).u.u;
+                  }
                 } else {
                   for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
                     rt_poll_every(site, k2 - klo[2] + 1);
@@ -577,6 +605,10 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           double result = is_max ? acc : acc / (double)divisor;
           if (count == 0 && is_max) {
             rt_elem_set(out, x->dt, o, lowest);
+            continue;
+          }
+          if (int_avg) { /* topi: an adaptive or global pool casts the count to the dtype, a window pool does not */
+            rt_elem_set(out, x->dt, o, rt_int_mean(x->dt, isum, divisor, global || adaptive, site));
             continue;
           }
           rt_elem_set(out, x->dt, o, rt_scalar_from_f64(x->dt, result));
@@ -678,9 +710,10 @@ static double in_coord(int64_t x, int64_t in, int64_t out, const char *mode) {
   return ((double)x + 0.5) * scale - 0.5; /* half_pixel */
 }
 
-/* TVM's get_closest_index. */
+/* TVM's get_closest_index (python/tvm/topi/image/resize.py): "round" is te.round, which LLVM's code generator emits
+ * as llvm.round (halves away from zero, src/target/llvm/intrin_rule_llvm.cc). */
 static int64_t closest(double v, const char *rounding) {
-  if (!strcmp(rounding, "round")) return rt_f2index(nearbyint(v));
+  if (!strcmp(rounding, "round")) return rt_f2index(round(v));
   if (!strcmp(rounding, "round_prefer_floor")) return rt_f2index(ceil(v - 0.5));
   if (!strcmp(rounding, "round_prefer_ceil")) return rt_f2index(floor(v + 0.5));
   if (!strcmp(rounding, "ceil")) return rt_f2index(ceil(v - 1e-5));
@@ -689,8 +722,20 @@ static int64_t closest(double v, const char *rounding) {
 
 static int64_t clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
 
+/* topi's _resize_2d takes nearest_neighbor with asymmetric coordinates along an axis whose output is a whole multiple
+ * k of its input n as the integer index x / k, whatever the rounding method (can_convert_multiply_to_intdiv in
+ * python/tvm/topi/image/resize.py): the k, or 0 where topi computes in floats (a ratio that is no whole number, or
+ * one above its bound 1 / (1e-5 n + 1e-5), the 1e-5 a float32 constant as TIR makes it). Only resize2d (and
+ * nn.upsampling, which topi computes as resize2d) has this path; resize1d and resize3d always round the float. */
+static int64_t int_div_factor(int64_t n, int64_t out) {
+  if (n <= 0 || out % n != 0) return 0;
+  double eps = (float)1e-5;
+  return (double)out / (double)n > 1 / (eps * (double)n + eps) ? 0 : out / n;
+}
+
 /* image.resize2d and nn.upsampling (TVM's upsampling is resize2d with asymmetric or align_corners
- * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge. */
+ * coordinates): nearest_neighbor or linear, on NCHW in double, neighbours clamped to the edge; an integer result
+ * truncates the interpolated value, as topi's _cast_output (astype). */
 static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int dpos[4];
@@ -714,12 +759,14 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
     OH = size->ints[0], OW = size->ints[1];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   if (OH < 0 || OW < 0) rt_error(site->expr, "%s: the output size is negative", name);
   bool nearest = !strcmp(method, "nearest_neighbor");
   if (!*rounding) rounding = !strcmp(mode, "align_corners") ? "round" : "floor";
+  bool int_div = nearest && !strcmp(mode, "asymmetric");
+  int64_t ky = int_div ? int_div_factor(H, OH) : 0, kx = int_div ? int_div_factor(W, OW) : 0;
   int64_t cs[4] = {xs[0], xs[1], OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -727,7 +774,6 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t planes = rt_mul_sat(xs[0], xs[1]), o = 0;
   if (planes == 0 || OH == 0 || OW == 0) return out_done(&res);
   if (H == 0 || W == 0) rt_error(site->expr, "%s: resizing an empty image", name);
-  bool int_out = odt.code != IR_DT_FLOAT;
   for (int64_t p = 0; p < planes; p++) {
     int64_t base = p * H * W;
     for (int64_t oy = 0; oy < OH; oy++) {
@@ -736,7 +782,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
         rt_poll_every(site, o);
         double ix = in_coord(ox, W, OW, mode), v;
         if (nearest) {
-          int64_t y = clamp_index(closest(iy, rounding), H), xx = clamp_index(closest(ix, rounding), W);
+          int64_t y = ky ? oy / ky : clamp_index(closest(iy, rounding), H);
+          int64_t xx = kx ? ox / kx : clamp_index(closest(ix, rounding), W);
           RtValue got = rt_elem_get(xd, x->dt, base + y * W + xx);
           rt_elem_set(out, odt, o, rt_convert(got, odt));
           continue;
@@ -748,7 +795,7 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
             q[j][i] = rt_scalar_f64(rt_elem_get(xd, x->dt, base + clamp_index(y0 + j, H) * W + clamp_index(x0 + i, W)));
         double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
         v = top + (bottom - top) * fy;
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
     }
   }
@@ -756,7 +803,8 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 }
 
 /* image.resize1d, image.resize3d and nn.upsampling3d: resize2d's rules over d spatial axes (canonical NC + d),
- * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double. */
+ * nearest_neighbor or (multi)linear from the 2^d neighbours, clamped to the edge, in double, an integer result
+ * truncated. */
 static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   char canon[8];
@@ -783,7 +831,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
     for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
     method = str_attr(at, IR_A_METHOD, "linear");
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
-    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "");
+    rounding = str_attr(at, IR_A_ROUNDING_METHOD, "round"); /* Resize*DAttrs' C++ default; "" is topi's own choice */
     odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x->dt);
   }
   int64_t total = 1, in_plane = 1, out_plane = 1;
@@ -801,7 +849,6 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   if (in_plane == 0) rt_error(site->expr, "%s: resizing an empty image", name);
   int64_t planes = xs[0] * xs[1], o = 0, istride[3], s = 1; /* planes * in_plane elements are in memory */
   for (int i = d - 1; i >= 0; i--) istride[i] = s, s *= xs[2 + i];
-  bool int_out = odt.code != IR_DT_FLOAT;
   /* per axis: the input coordinate of every output index */
   double *coord[3];
   for (int i = 0; i < d; i++) {
@@ -833,7 +880,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
           }
           if (wgt != 0) v += wgt * rt_scalar_f64(rt_elem_get(xd, x->dt, off));
         }
-        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+        rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
       }
       for (int i = d - 1; i >= 0; i--) {
         if (++idx[i] < cs[2 + i]) break;
@@ -887,7 +934,9 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
 static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
-  const IrAttrValue *bs = &at->v[IR_A_BLOCK_SHAPE], *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(at, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
   int r = x->rank, m = bs->n;
   if (m < 1 || pp->n != 2 * m || r < m + 1)
     rt_error(site->expr, "%s: block_shape does not fit data of rank %d", name, r);
@@ -985,6 +1034,9 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   int64_t shape[RT_MAX_RANK], total = 1;
   for (int i = 0; i < r; i++) {
     if (s[i] < 1) rt_error(site->expr, "%s: strides must be positive", name);
+    if (x->shape[i] == 0 && s[i] > 1) /* (0 - 1) * stride + 1 elements: the relation's type error */
+      rt_error(site->expr, "%s: axis %d of %s is empty, which strides=%lld cannot dilate", name, i,
+               rt_shape_text(r, x->shape), (long long)s[i]);
     if (x->shape[i] == 0)
       shape[i] = 0;
     else if (__builtin_mul_overflow(x->shape[i] - 1, s[i], &shape[i]) || shape[i] == INT64_MAX)
@@ -1026,7 +1078,8 @@ static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
 
 /* image.crop_and_resize: TVM's tf_crop_and_resize coordinates, y1 * (H - 1) + y * (y2 - y1) * (H - 1) / (ch - 1)
  * (the box's middle when ch is 1); outside the image extrapolation_value; bilinear (neighbours clamped) or the
- * nearest (round half to even), in double. */
+ * nearest (topi's get_closest_index with boxes: te.round, halves away from zero), in double, an integer result
+ * truncated. */
 static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   RtOperand x, b, bi;
@@ -1046,7 +1099,6 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
   bool nearest = !strcmp(str_attr(at, IR_A_METHOD, "bilinear"), "nearest_neighbor");
   double ext = ir_attr_float(at, IR_A_EXTRAPOLATION_VALUE, 0);
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, x.dt);
-  bool int_out = odt.code != IR_DT_FLOAT;
   int64_t cs[4] = {B, C, OH, OW};
   Out res;
   void *out = out_init(&res, odt, 4, cs, dpos);
@@ -1072,8 +1124,8 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
           else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(rt_f2index(nearbyint(iy)), H) * W +
-                                                     clamp_index(rt_f2index(nearbyint(ix)), W)));
+            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W +
+                                                     clamp_index(closest(ix, "round"), W)));
           else {
             int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
@@ -1083,7 +1135,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
             double top = q[0][0] + (q[0][1] - q[0][0]) * fx, bottom = q[1][0] + (q[1][1] - q[1][0]) * fx;
             v = top + (bottom - top) * fy;
           }
-          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, int_out ? nearbyint(v) : v));
+          rt_elem_set(out, odt, o, rt_scalar_from_f64(odt, v));
         }
       }
     }
@@ -1377,9 +1429,9 @@ static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const RtS
     rt_error(site->expr, "%s: the weight %s is not the transform of a %lldx%lld kernel from %lld to %lld channels (%d, %d, %lld, %lld)",
              name, rt_shape_text(u.rank, u.shape), (long long)r, (long long)r, (long long)C, (long long)O, n, n,
              (long long)O, (long long)C);
-  int64_t OH = H + lo[0] + hi[0] - r + 1, OW = W + lo[1] + hi[1] - r + 1;
-  if (OH < 0) OH = 0;
-  if (OW < 0) OW = 0;
+  IrOpId op = IR_OP_NN_CONTRIB_CONV2D_WINOGRAD_WITHOUT_WEIGHT_TRANSFORM;
+  int64_t OH = rt_window_positions(site, op, H, r, 1, 1, lo[0], hi[0], false),
+          OW = rt_window_positions(site, op, W, r, 1, 1, lo[1], hi[1], false);
   double A[14 * 8], B[14 * 14], G[14 * 7];
   winograd_matrices((int)m, r, x.dt, A, B, G);
   int64_t shape[4] = {N, O, OH, OW};
@@ -1538,7 +1590,8 @@ static RtValue gemm_weight_transform(const RtOperand *w, const IrOpAttrs *at, co
  * (kernel_size, the data's channels, channels), then nn.conv2d's kernel in NHWC. */
 static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   IrOpId op = IR_OP_NN_CONTRIB_CONV2D_GEMM_WITHOUT_WEIGHT_TRANSFORM;
-  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NHWC"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
+  /* NCHW when omitted: Conv2DAttrs' C++ default (topi's GEMM convolution itself is NHWC) */
+  const char *dl = layout_or(at, IR_A_DATA_LAYOUT, "NCHW"), *ol = layout_or(at, IR_A_OUT_LAYOUT, dl);
   RtOperand x0, b, x, wc, yc;
   rt_operands_out_dtype(op, args, site, &x0, &b);
   rt_operand(&x, rt_layout_transform(&x0, dl, "NHWC", site));

@@ -511,14 +511,15 @@ static RtValue unravel_index(const RtValue *args, const RtSite *site) {
 /* ---------------------------------------------------------------- matrix_set_diag */
 
 /* TVM's kernel: element (i, j) with k = j - i in [k1, k2] takes diagonal[..., (k2 - k), (k >= 0 ? i : j) +
- * offset], the offset right-aligning a short superdiagonal (super_diag_right_align) or subdiagonal (unless
- * sub_diag_left_align). */
+ * offset], the offset right-aligning a short superdiagonal (super_diag_right_align, True when omitted) or
+ * subdiagonal (sub_diag_right_align, False when omitted: MatrixSetDiagAttrs in include/tvm/relay/attrs/transform.h,
+ * Python's align="RIGHT_LEFT"). */
 static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const RtSite *site) {
   RtOperand a, d;
   rt_operand(&a, args[0]);
   rt_operand(&d, args[1]);
   int64_t k1 = ir_attr_int(at, IR_A_K1, 0), k2 = ir_attr_int(at, IR_A_K2, 0);
-  bool right = ir_attr_bool(at, IR_A_SUPER_DIAG_RIGHT_ALIGN, true), left = ir_attr_bool(at, IR_A_SUB_DIAG_LEFT_ALIGN, false);
+  bool right = ir_attr_bool(at, IR_A_SUPER_DIAG_RIGHT_ALIGN, true), sub_right = ir_attr_bool(at, IR_A_SUB_DIAG_RIGHT_ALIGN, false);
   int r = a.rank;
   bool one = k1 == k2;
   if (r < 2 || d.rank != (one ? r - 1 : r))
@@ -540,7 +541,7 @@ static RtValue matrix_set_diag(const RtValue *args, const IrOpAttrs *at, const R
     int64_t j = x % n, i = (x / n) % m, b = x / n / m, k = j - i;
     if (k < k1 || k > k2) continue;
     int64_t len = k >= 0 ? (n - k < m ? n - k : m) : (n < m + k ? n : m + k);
-    int64_t off = k >= 0 ? (right ? maxlen - len : 0) : (left ? 0 : maxlen - len);
+    int64_t off = k >= 0 ? (right ? maxlen - len : 0) : (sub_right ? maxlen - len : 0);
     int64_t band = one ? 0 : k2 - k, pos = (k >= 0 ? i : j) + off;
     copy_elem(out, x, d.data, (b * nd + band) * maxlen + pos, esize);
   }
@@ -1435,10 +1436,9 @@ static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const RtSit
   int64_t N = a.shape[0], C = a.shape[1], H = a.shape[2], W = a.shape[3];
   int64_t border = md + (k - 1) / 2, rad = md / s2, D = 2 * rad + 1;
   /* in 128 bits: the size and stride1 may be near int64's end (the relation bounded the rest) */
-  int64_t OH = (int64_t)(((IrWide)H + pad[0] + pad[2] - 2 * border + s1 - 1) / s1),
-          OW = (int64_t)(((IrWide)W + pad[1] + pad[3] - 2 * border + s1 - 1) / s1);
-  if (OH < 0) OH = 0;
-  if (OW < 0) OW = 0;
+  /* ceil((H + pads - 2 border) / stride1) where that is 1 or more: a window of 2 border + 1 (the relation's) */
+  int64_t OH = rt_window_positions(site, IR_OP_NN_CORRELATION, H, 2 * border + 1, 1, s1, pad[0], pad[2], false),
+          OW = rt_window_positions(site, IR_OP_NN_CORRELATION, W, 2 * border + 1, 1, s1, pad[1], pad[3], false);
   int64_t shape[4] = {N, D * D, OH, OW};
   RtResult r;
   void *out = rt_result_init(&r, dt, 4, shape);
@@ -1484,9 +1484,8 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const RtSite
   int64_t N = d.shape[0], C = d.shape[nhwc ? 3 : 1], H = d.shape[nhwc ? 1 : 2], W = d.shape[nhwc ? 2 : 3];
   int64_t KH = w.shape[hwi ? 0 : 1], KW = w.shape[hwi ? 1 : 2];
   if (w.shape[hwi ? 2 : 0] != C) rt_error(site->expr, "image.dilation2d: the weight's channels differ from the data's");
-  int64_t OH = (H + pad[0] + pad[2] - (1 + (KH - 1) * dil[0])) / st[0] + 1, OW = (W + pad[1] + pad[3] - (1 + (KW - 1) * dil[1])) / st[1] + 1;
-  if (OH < 0) OH = 0;
-  if (OW < 0) OW = 0;
+  int64_t OH = rt_window_positions(site, IR_OP_IMAGE_DILATION2D, H, KH, dil[0], st[0], pad[0], pad[2], false),
+          OW = rt_window_positions(site, IR_OP_IMAGE_DILATION2D, W, KW, dil[1], st[1], pad[1], pad[3], false);
   int64_t shape[4] = {N, nhwc ? OH : C, nhwc ? OW : OH, nhwc ? C : OW};
   RtResult r;
   void *out = rt_result_init(&r, odt, 4, shape);
@@ -1564,13 +1563,10 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
   int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], O = w.shape[0], KH = w.shape[2], KW = w.shape[3];
   if (G < 1 || DG < 1 || C % G || C % DG || O % G || w.shape[1] != C / G) rt_error(site->expr, "nn.deformable_conv2d: the channels do not fit the groups");
   /* The weight's sizes and DG are data, not bounded attributes: sizes in checked arithmetic. */
-  int64_t OH = ir_window_length(H, KH, dil[0], st[0], pad[0], pad[2], false);
-  int64_t OW = ir_window_length(W, KW, dil[1], st[1], pad[1], pad[3], false);
-  if (OH == IR_WINDOW_TOO_LARGE || OW == IR_WINDOW_TOO_LARGE || (KH > 0 && dil[0] > INT64_MAX / KH) ||
-      (KW > 0 && dil[1] > INT64_MAX / KW))
+  if ((KH > 0 && dil[0] > INT64_MAX / KH) || (KW > 0 && dil[1] > INT64_MAX / KW))
     rt_error(site->expr, "nn.deformable_conv2d: the window's sizes pass int64");
-  if (OH < 0) OH = 0;
-  if (OW < 0) OW = 0;
+  int64_t OH = rt_window_positions(site, IR_OP_NN_DEFORMABLE_CONV2D, H, KH, dil[0], st[0], pad[0], pad[2], false);
+  int64_t OW = rt_window_positions(site, IR_OP_NN_DEFORMABLE_CONV2D, W, KW, dil[1], st[1], pad[1], pad[3], false);
   if (off.shape[0] != N || off.shape[1] != rt_mul_sat(rt_mul_sat(rt_mul_sat(KH, KW), DG), 2) || off.shape[2] != OH ||
       off.shape[3] != OW)
     rt_error(site->expr, "nn.deformable_conv2d: the offset's shape does not fit");

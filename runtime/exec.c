@@ -564,16 +564,148 @@ RtValue rt_exec_ref_write(const RtCode *c, RtFrame *f) {
 
 /* ---------------------------------------------------------------- `?` dimensions */
 
+/* A function value wrapped where it arrived at a function type that says more than its own
+ * (IrTCheck.have): each call checks the arguments against the function's own parameter types and
+ * the result against the place's result type, with the shape variables as they were there. */
+typedef struct {
+  RtValue inner;
+  const IrType *have, *want;
+  RtDims dims; /* the shape variables' values where it was wrapped */
+  const IrExpr *at;
+} Proxy;
+
+static RtDims copy_dims(const RtDims *d) {
+  RtDims c = {d->n, d->n > 0 ? d->n : 1, rt_alloc(sizeof(RtDimVal) * (size_t)(d->n > 0 ? d->n : 1))};
+  if (d->n) memcpy(c.v, d->v, sizeof(RtDimVal) * (size_t)d->n);
+  return c;
+}
+
+static RtValue apply(RtValue clo, RtValue *args, int n, const IrExpr *site) {
+  const RtFn *fn = clo.u.clo->fn;
+  if (fn->native) return call_native(fn, args, site);
+  VARIABLE_FRAME(frame, fn->nslots);
+  frame->env = clo.u.clo->env;
+  copy_values(frame->slots, args, n);
+  for (int i = n; i < fn->nslots; i++) frame->slots[i].u.i = 0;
+  return enter(fn, frame, site);
+}
+
+static const char *nth_argument(int i) {
+  static const char *const nth[] = {"the first argument", "the second argument", "the third argument",
+                                    "the fourth argument", "the fifth argument", "the sixth argument",
+                                    "the seventh argument", "the eighth argument"};
+  return i < 8 ? nth[i] : ir_printf("argument %d", i + 1);
+}
+
+/* The shape variables' values a proxy keeps, for one check (a check may learn more). */
+#define PROXY_DIMS(name, p)                                                                     \
+  RtDimVal name##_room[8];                                                                      \
+  RtDims name = (p)->dims.n <= 8 ? (RtDims){(p)->dims.n, 8, name##_room} : copy_dims(&(p)->dims); \
+  if ((p)->dims.n <= 8 && (p)->dims.n) memcpy(name##_room, (p)->dims.v, sizeof(RtDimVal) * (size_t)(p)->dims.n)
+
+/* A proxy's check of v against t failed: the message, made again with the function named. */
+static _Noreturn void proxy_error(const Proxy *p, RtValue v, const IrType *t, const char *what, const IrExpr *site) {
+  PROXY_DIMS(d, p);
+  const char *why = "";
+  rt_conform(v, t, &d, ir_printf("%s of the function given at line %d", what, p->at ? p->at->span.line : 0), &why);
+  rt_error(site, "a size known only at run time does not fit its place: %s", why);
+}
+
+static RtValue run_proxy(const RtFn *fn, RtValue *args, const IrExpr *site) {
+  const Proxy *p = fn->native_data;
+  const char *why;
+  for (int i = 0; i < fn->nparams; i++) {
+    PROXY_DIMS(d, p);
+    if (!rt_conform(args[i], p->have->u.func.args[i], &d, "", &why))
+      proxy_error(p, args[i], p->have->u.func.args[i], nth_argument(i), site);
+  }
+  RtValue r = apply(p->inner, args, fn->nparams, site);
+  PROXY_DIMS(d, p);
+  if (!rt_conform(r, p->want->u.func.ret, &d, "", &why)) proxy_error(p, r, p->want->u.func.ret, "the result", site);
+  return r;
+}
+
+/* v, a function, wrapped so that each call is checked (Proxy). */
+static RtValue wrap(RtValue v, const IrType *have, const IrType *want, const RtDims *d, const IrExpr *at) {
+  Proxy *p = rt_alloc(sizeof(Proxy));
+  *p = (Proxy){v, have, want, copy_dims(d), at};
+  RtFn *fn = rt_alloc(sizeof(RtFn));
+  *fn = (RtFn){.name = v.u.clo->fn->name, .nparams = want->u.func.nargs, .native = run_proxy, .native_data = p};
+  RtClosure *clo = rt_alloc(sizeof(RtClosure));
+  clo->fn = fn;
+  return (RtValue){.kind = RT_CLOSURE, .u.clo = clo};
+}
+
+/* Value v, arriving at `at`, checked against ck (the shape variables read from the parameters);
+ * a function is wrapped instead (Proxy). */
+static RtValue check_value(const IrTCheck *ck, RtValue v, RtFrame *f, const IrExpr *at) {
+  RtDimVal room[4];
+  RtDims d = {0, 4, room};
+  for (int i = 0; i < ck->nsources; i++) {
+    const IrTDimSource *s = &ck->sources[i];
+    if (s->param.index < 0) continue; /* not told by a parameter: learnt from the value */
+    RtValue p = s->param.captured ? f->env[s->param.index] : f->slots[s->param.index];
+    for (int j = 0; j < s->npath && p.kind == RT_TUPLE; j++) p = p.u.tup->f[s->path[j]];
+    int rank = p.kind == RT_TENSOR ? p.u.t->rank : 0;
+    if (s->axis < 0) rt_dims_bind_shape(&d, s->var, rank, rank ? p.u.t->shape : NULL, s->what);
+    else if (s->axis < rank) rt_dims_bind(&d, s->var, p.u.t->shape[s->axis], s->what);
+  }
+  if (ck->have && v.kind == RT_CLOSURE) return wrap(v, ck->have, ck->want, &d, at);
+  const char *why;
+  if (!rt_conform(v, ck->want, &d, ck->subject ? ck->subject : "the value", &why))
+    rt_error(at, "a size known only at run time does not fit its place: %s", why);
+  return v;
+}
+
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f) {
   const CodeShapeCheck *k = (const CodeShapeCheck *)c;
   RtValue v = run(k->inner, f);
-  int rank = v.kind == RT_TENSOR ? v.u.t->rank : 0;
-  const int64_t *shape = v.kind == RT_TENSOR ? v.u.t->shape : NULL;
-  bool ok = rank == k->rank;
-  for (int i = 0; ok && i < rank; i++) ok = k->dims[i] < 0 || k->dims[i] == shape[i];
-  if (ok) return v;
-  rt_error(c->expr, "a `?` dimension disagrees at run time: the value has shape %s, but %s is expected here",
-           rt_shape_text(rank, shape), ir_type_str(k->want));
+  return check_value(k->check, v, f, c->expr);
+}
+
+/* The arguments of a checked entry against its parameters' types, sharing their shape variables;
+ * a failure is the error of the call at `site`. A function argument is wrapped, so that each of
+ * its calls is checked with the sizes the others gave. */
+static void check_arguments(const CodeEntryCheck *k, RtValue *args, int n, const IrExpr *site) {
+  RtDimVal room[4];
+  RtDims d = {0, 4, room};
+  const char *why;
+  bool functions = false;
+  for (int i = 0; i < n; i++) {
+    int before = d.n;
+    const char *subject = nth_argument(i);
+    if (!rt_conform(args[i], k->params[i], &d, subject, &why))
+      rt_error(site, "the arguments of `%s` do not agree on the sizes its type shares: %s", k->fn->name, why);
+    for (int j = before; j < d.n; j++) d.v[j].from = ir_printf("from %s", subject);
+    functions |= k->params[i]->kind == IR_TYPE_FUNC;
+  }
+  for (int i = 0; functions && i < n; i++)
+    if (k->params[i]->kind == IR_TYPE_FUNC && args[i].kind == RT_CLOSURE && !k->params[i]->u.func.ntparams)
+      args[i] = wrap(args[i], k->params[i], k->params[i], &d, site);
+}
+
+/* A definition's checked entry (compile.c, checked_entry): a function of its own, called with the
+ * definition's arguments in its frame; once they pass, a tail call of the definition, so that the
+ * definition's own loops run without the check. */
+RtValue rt_exec_entry_check(const RtCode *c, RtFrame *f) {
+  const CodeEntryCheck *k = (const CodeEntryCheck *)c;
+  const IrExpr *site = rt_state.calls && rt_state.calls->site ? rt_state.calls->site : c->expr;
+  int n = k->fn->nparams;
+  check_arguments(k, f->slots, n, site);
+  if (n <= RT_MAX_TAIL_ARGS) return tail(k->fn, NULL, f->slots, n, site);
+  VARIABLE_FRAME(frame, k->fn->nslots);
+  frame->env = NULL;
+  copy_values(frame->slots, f->slots, n);
+  return enter(k->fn, frame, site);
+}
+
+/* A constructor's checked entry: its arguments checked, then the value built. */
+RtValue rt_exec_native_entry_check(const RtFn *fn, RtValue *args, const IrExpr *site) {
+  const CodeEntryCheck *k = fn->native_data;
+  check_arguments(k, args, k->ctor->nargs, site);
+  RtAdt *a = new_adt(k->ctor);
+  for (int i = 0; i < k->ctor->nargs; i++) rt_field_set(a, k->ctor->fields[i], args[i]);
+  return (RtValue){.kind = RT_ADT, .u.adt = a};
 }
 
 /* ---------------------------------------------------------------- control */
@@ -586,7 +718,10 @@ RtValue rt_exec_if(const RtCode *c, RtFrame *f) {
 static bool match(const CodePat *p, RtValue v, RtFrame *f) {
   switch (p->kind) {
   case PAT_WILD: return true;
-  case PAT_VAR: f->slots[p->slot] = v; return true;
+  case PAT_VAR:
+    if (p->check) v = check_value(p->check, v, f, p->at);
+    f->slots[p->slot] = v;
+    return true;
   case PAT_CTOR:
     if (v.u.adt->ctor->tag != p->tag) return false;
     for (int i = 0; i < p->n; i++)

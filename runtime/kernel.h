@@ -1,7 +1,7 @@
 /* What the kernels share (private to runtime/): values seen as flat operands, results that are
  * scalars at rank 0, element access by dtype, attributes, and each operator family's entry.
  * kernels.c holds the element-wise kernels and the dispatch; create.c, transform.c, reduce.c, nn.c,
- * conv.c, data.c and norm.c the families. */
+ * conv.c, data.c and norm.c the families; dyn.c the dynamic operators, over the others' kernels. */
 #ifndef RUNTIME_KERNEL_H
 #define RUNTIME_KERNEL_H
 
@@ -91,6 +91,7 @@ RtValue rt_kernel_data(IrOpId op, const RtValue *args, int nargs, const RtSite *
 RtValue rt_kernel_norm(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
 RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
 RtValue rt_kernel_vision(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
+RtValue rt_kernel_dyn(IrOpId op, const RtValue *args, int nargs, const RtSite *site);
 
 /* C (m x n) = op(A) op(B), where op(A) is m x k (A stored k x m when ta) and op(B) k x n (B stored
  * n x k when tb); every matrix contiguous and row-major, of dtype dt (nn.c). */
@@ -99,6 +100,18 @@ void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_
 /* The two operands of a product (the call's first two arguments), converted to its out_dtype
  * when it has one, as TVM computes; fails when their dtypes differ (nn.c). */
 void rt_operands_out_dtype(IrOpId op, const RtValue *args, const RtSite *site, RtOperand *x, RtOperand *w);
+
+/* The integer mean as TVM computes it: sum (the elements added mod 2^64) wrapped to dtype dt, divided truncating
+ * by count, itself wrapped to dt when count_wraps (mean, the adaptive and global pools); a count that is 0 there
+ * is a run-time error (reduce.c). */
+RtValue rt_int_mean(IrDType dt, uint64_t sum, int64_t count, bool count_wraps, const RtSite *site);
+
+/* The positions of a window of k (dilated by dil) sliding by stride over an axis of `in` elements padded by lo
+ * and hi (ir_window_length), as the relations type them (ty_rel_window): a window that does not fit is a
+ * run-time error naming operator op (reachable through `?`, where the relation left it to the kernel), but
+ * over an empty axis padded short of the window by one element ("same" padding) there are none (conv.c). */
+int64_t rt_window_positions(const RtSite *site, IrOpId op, int64_t in, int64_t k, int64_t dil, int64_t stride,
+                            int64_t lo, int64_t hi, bool ceil_mode);
 
 /* a from layout src to layout dst (layout_transform's kernel: "NCHW8c" to "NCHW"); both valid for a's
  * rank (transform.c). */

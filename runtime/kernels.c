@@ -54,9 +54,11 @@ static double floormod_f64(double x, double y) {
   return r;
 }
 
-/* NaN-propagating maximum and minimum, as numpy's. */
-#define FMAX(x, y) ((x) > (y) || (x) != (x) ? (x) : (y))
-#define FMIN(x, y) ((x) < (y) || (x) != (x) ? (x) : (y))
+/* TVM's tir Max and Min, as its LLVM code generator emits them (src/target/llvm/codegen_llvm.cc): select(a > b, a,
+ * b) and select(a < b, a, b) with ordered comparisons, so a NaN on either side gives the second operand. maximum,
+ * minimum, nn.relu (max(x, 0)) and clip (max(min(x, a_max), a_min)) are these selects in topi. */
+#define TVM_MAX(x, y) ((x) > (y) ? (x) : (y))
+#define TVM_MIN(x, y) ((x) < (y) ? (x) : (y))
 
 /* ---------------------------------------------------------------- binary loops */
 
@@ -122,8 +124,8 @@ static double floormod_f64(double x, double y) {
       LOOP2(S, S, S, y == 0 ? (*div0 = true, 0) : SIGNED ? (uint64_t)floormod_i64((int64_t)x, (int64_t)y) : (uint64_t)(x % y)); \
       break;                                                                                    \
     case IR_OP_POWER: LOOP2(S, S, S, ipow((int64_t)x, (int64_t)y, SIGNED)); break;              \
-    case IR_OP_MAXIMUM: LOOP2(S, S, S, x > y ? x : y); break;                                   \
-    case IR_OP_MINIMUM: LOOP2(S, S, S, x < y ? x : y); break;                                   \
+    case IR_OP_MAXIMUM: LOOP2(S, S, S, TVM_MAX(x, y)); break;                                   \
+    case IR_OP_MINIMUM: LOOP2(S, S, S, TVM_MIN(x, y)); break;                                   \
     case IR_OP_BITWISE_AND: LOOP2(S, S, S, x & y); break;                                       \
     case IR_OP_BITWISE_OR: LOOP2(S, S, S, x | y); break;                                        \
     case IR_OP_BITWISE_XOR: LOOP2(S, S, S, x ^ y); break;                                       \
@@ -152,8 +154,8 @@ static double floormod_f64(double x, double y) {
     case IR_OP_FLOOR_DIVIDE: LOOP2(S, C, S, floor((double)x / y)); break;                       \
     case IR_OP_FLOOR_MOD: LOOP2(S, C, S, floormod_f64(x, y)); break;                            \
     case IR_OP_POWER: LOOP2(S, C, S, pow(x, y)); break;                                         \
-    case IR_OP_MAXIMUM: LOOP2(S, C, S, FMAX(x, y)); break;                                      \
-    case IR_OP_MINIMUM: LOOP2(S, C, S, FMIN(x, y)); break;                                      \
+    case IR_OP_MAXIMUM: LOOP2(S, C, S, TVM_MAX(x, y)); break;                                   \
+    case IR_OP_MINIMUM: LOOP2(S, C, S, TVM_MIN(x, y)); break;                                   \
     COMPARISONS(S, C)                                                                           \
     default: break;                                                                             \
     }                                                                                           \
@@ -261,6 +263,13 @@ static void in_blocks(BinaryLoop loop, IrOpId op, const char *a, int64_t sa, con
   }
 }
 
+/* The bit operators on a dtype they do not take: a run-time error (the checker, as TVM's relations, lets them be). */
+static _Noreturn void not_integers(IrOpId op, IrDType dt, const RtSite *site) {
+  char name[24];
+  rt_error(site->expr, "%s works on integer tensors%s, not %s (TVM's compiler refuses them too)", ir_ops[op].name,
+           op == IR_OP_LEFT_SHIFT || op == IR_OP_RIGHT_SHIFT ? "" : " and bool", ir_dtype_name(dt, name));
+}
+
 static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
   RtOperand a, b;
   rt_operand(&a, va);
@@ -270,11 +279,11 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
     rt_error(site->expr, "%s: the arguments' dtypes differ (%s and %s)", ir_ops[op].name, ir_dtype_name(a.dt, na),
              ir_dtype_name(b.dt, nb));
   }
+  /* TVM types these by Broadcast, any element type, but its compiler takes integers only (type_check_integer_args
+   * in src/tir/op/op.cc); a shift of bool, a one-bit integer to TVM, is undefined in its LLVM code. */
   if (op >= IR_OP_LEFT_SHIFT && op <= IR_OP_BITWISE_XOR && a.dt.code != IR_DT_INT && a.dt.code != IR_DT_UINT &&
-      !(a.dt.code == IR_DT_BOOL && op >= IR_OP_BITWISE_AND)) {
-    char na[24];
-    rt_error(site->expr, "%s: works on integer tensors, not %s", ir_ops[op].name, ir_dtype_name(a.dt, na));
-  }
+      !(a.dt.code == IR_DT_BOOL && op >= IR_OP_BITWISE_AND))
+    not_integers(op, a.dt, site);
   int rank = a.rank > b.rank ? a.rank : b.rank;
   if (rank > RT_MAX_RANK) rt_error(site->expr, "%s: tensors of rank %d are beyond the %d this kernel handles", ir_ops[op].name, rank, RT_MAX_RANK);
   int64_t shape[RT_MAX_RANK], stride_a[RT_MAX_RANK], stride_b[RT_MAX_RANK];
@@ -360,7 +369,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     switch (op) {                                                                               \
     case IR_OP_CLIP: {                                                                          \
       S lo = SIGNED ? (S)rt_f2i64(p) : (S)rt_f2u64(p), hi = SIGNED ? (S)rt_f2i64(q) : (S)rt_f2u64(q); \
-      LOOP1(S, S, x > hi ? (hi < lo ? lo : hi) : x < lo ? lo : x);                              \
+      LOOP1(S, S, TVM_MAX(TVM_MIN(x, hi), lo));                                                 \
       break;                                                                                    \
     }                                                                                           \
     case IR_OP_NN_LEAKY_RELU: LOOP1(S, S, SIGNED && is_negative((int64_t)x) ? sat(p * (double)x) : (int64_t)x); break; \
@@ -403,7 +412,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     C lo = (C)p, hi = (C)q;                                                                     \
     (void)lo, (void)hi;                                                                         \
     switch (op) {                                                                               \
-    case IR_OP_CLIP: LOOP1(S, C, x > hi ? (hi < lo ? lo : hi) : x < lo ? lo : x); break; /* TVM's max(min(x, hi), lo) */ \
+    case IR_OP_CLIP: LOOP1(S, C, TVM_MAX(TVM_MIN(x, hi), lo)); break; /* NaN gives hi */        \
     case IR_OP_NN_LEAKY_RELU: LOOP1(S, C, x < 0 ? lo * x : x); break;                           \
     case IR_OP_NEGATIVE: LOOP1(S, C, -x); break;                                                \
     case IR_OP_ABS: LOOP1(S, C, fabs(x)); break;                                                \
@@ -418,7 +427,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     case IR_OP_COS: LOOP1(S, C, cos(x)); break;                                                 \
     case IR_OP_FLOOR: LOOP1(S, C, floor(x)); break;                                             \
     case IR_OP_CEIL: LOOP1(S, C, ceil(x)); break;                                               \
-    case IR_OP_ROUND: LOOP1(S, C, nearbyint(x)); break;                                         \
+    case IR_OP_ROUND: LOOP1(S, C, round(x)); break; /* TVM's tir.round is llvm.round: halves away from 0 */ \
     case IR_OP_TRUNC: LOOP1(S, C, trunc(x)); break;                                             \
     case IR_OP_ERF: case IR_OP_FAST_ERF: LOOP1(S, C, erf(x)); break;                            \
     case IR_OP_FAST_EXP: LOOP1(S, C, exp(x)); break;                                            \
@@ -437,7 +446,7 @@ static int64_t sat(double x) { return rt_scalar_i64(rt_scalar_from_f64(IR_DTYPE(
     case IR_OP_LOGICAL_NOT: LOOP1(S, C, x == 0); break;                                         \
     case IR_OP_ZEROS_LIKE: LOOP1(S, C, 0); break;                                               \
     case IR_OP_ONES_LIKE: LOOP1(S, C, 1); break;                                                \
-    case IR_OP_NN_RELU: LOOP1(S, C, x < 0 ? 0 : x); break;                                      \
+    case IR_OP_NN_RELU: LOOP1(S, C, TVM_MAX(x, (C)0)); break; /* NaN and -0 give 0 */            \
     default: LOOP1(S, C, x); break; /* copy */                                                  \
     }                                                                                           \
   }
@@ -498,6 +507,7 @@ static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
   RtOperand a;
   rt_operand(&a, v);
   if (op == IR_OP_ISNAN || op == IR_OP_ISINF || op == IR_OP_ISFINITE) return classify(op, &a, site);
+  if (op == IR_OP_BITWISE_NOT && a.dt.code == IR_DT_FLOAT) not_integers(op, a.dt, site);
   const IrOpAttrs *attrs = site->attrs;
   double p = 0, q = 0;
   if (op == IR_OP_CLIP) {
@@ -510,7 +520,7 @@ static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
       q = trunc(q < lo ? lo : q > hi ? hi : q);
     }
   } else if (op == IR_OP_NN_LEAKY_RELU) {
-    p = attrs->v[IR_A_ALPHA].given ? attrs->v[IR_A_ALPHA].f : 0.01;
+    p = ir_attr_float(attrs, IR_A_ALPHA, 0.25); /* LeakyReluAttrs' C++ default (Python's relay.nn.leaky_relu: 0.01) */
   }
   RtResult r;
   void *out = rt_result_init(&r, a.dt, a.rank, a.shape);
@@ -601,9 +611,23 @@ static void check_ranks(IrOpId op, const RtValue *args, int nargs, const RtSite 
   }
 }
 
+/* A dtype of vector lanes (int8x4) types as in TVM, but relay's tensors hold one number an element:
+ * an operator asked for one (the only way to make such a value) is refused here, for every kernel. */
+static void check_lanes(IrOpId op, const RtSite *site) {
+  static const IrAttrId dtype_attrs[] = {IR_A_DTYPE, IR_A_OUT_DTYPE};
+  for (size_t i = 0; i < sizeof dtype_attrs / sizeof dtype_attrs[0]; i++) {
+    IrDType dt = ir_attr_dtype(site->attrs, dtype_attrs[i], IR_DTYPE(IR_DT_FLOAT, 32));
+    char name[24];
+    if (dt.lanes != 1)
+      rt_error(site->expr, "%s: %s=\"%s\" has %u vector lanes; relay's tensors have one lane", ir_ops[op].name,
+               ir_attr_name(dtype_attrs[i]), ir_dtype_name(dt, name), (unsigned)dt.lanes);
+  }
+}
+
 RtValue rt_kernel_call(IrOpId op, const RtValue *args, int nargs, const RtSite *site) {
   ASSERT(site && site->attrs);
   check_ranks(op, args, nargs, site);
+  check_lanes(op, site);
 #ifndef NDEBUG
   return checked(op, families[op](op, args, nargs, site), site);
 #else

@@ -205,7 +205,7 @@ static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at
 }
 
 static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAttrs *at, const RtSite *site) {
-  bool ta = at->v[IR_A_TRANSPOSE_A].b, tb = at->v[IR_A_TRANSPOSE_B].given ? at->v[IR_A_TRANSPOSE_B].b : true;
+  bool ta = at->v[IR_A_TRANSPOSE_A].b, tb = at->v[IR_A_TRANSPOSE_B].b; /* False when omitted (BatchMatmulAttrs) */
   if (x->rank != 3 || y->rank != 3) rt_error(site->expr, "nn.batch_matmul takes tensors of rank 3");
   int64_t bx = x->shape[0], by = y->shape[0];
   if (bx != by && bx != 1 && by != 1) rt_error(site->expr, "nn.batch_matmul: the batch dimensions %lld and %lld differ", (long long)bx, (long long)by);

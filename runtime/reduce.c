@@ -1,8 +1,8 @@
 /* The reductions (sum, mean, max, min, prod, all, any over any set of axes, with keepdims and
  * exclude), argmax and argmin (over any axes: the index is row-major among the reduced elements),
  * variance, and softmax / log_softmax along an axis. Floats accumulate in
- * double, so a million float32 values sum to float32 rounding; integers wrap as in C (sum, prod)
- * and mean divides truncating. */
+ * double, so a million float32 values sum to float32 rounding; integers wrap as in C (sum, prod),
+ * and mean divides the wrapped sum truncating, as TVM's. */
 #include "runtime/kernel.h"
 
 #include <math.h>
@@ -100,6 +100,24 @@ static RtValue reduce_float(IrOpId op, const RtOperand *a, const Plan *p, const 
   return rt_result_value(&res);
 }
 
+/* TVM's MeanCompute (src/relay/op/tensor/reduce.cc) sums in the dtype and divides by the count cast to the dtype;
+ * topi's adaptive and global pools (include/tvm/topi/nn/pooling.h) do the same, its window pools divide by the
+ * count as an int32 (which the sum is widened to, so the count does not wrap). */
+RtValue rt_int_mean(IrDType dt, uint64_t sum, int64_t count, bool count_wraps, const RtSite *site) {
+  RtValue s = rt_scalar_from_u64(dt, sum); /* the sum wrapped to the dtype */
+  RtValue c = count_wraps ? rt_scalar_from_i64(dt, count) : rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), count);
+  if (c.u.u == 0) {
+    char name[24];
+    if (count == 0) rt_error(site->expr, "the mean of no integer elements: integer division by zero");
+    rt_error(site->expr, "the mean of %lld elements divides by the count as TVM does, cast to the dtype: the count "
+             "%lld is 0 as %s, an integer division by zero", (long long)count, (long long)count,
+             ir_dtype_name(dt, name));
+  }
+  if (dt.code == IR_DT_INT)
+    return rt_scalar_from_i64(dt, c.u.i == -1 ? (int64_t)(0 - s.u.u) : s.u.i / c.u.i); /* INT_MIN / -1 wraps */
+  return rt_scalar_from_u64(dt, s.u.u / c.u.u);
+}
+
 static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const RtSite *site) {
   bool is_signed = a->dt.code == IR_DT_INT;
   uint64_t *acc = rt_alloc_array(p->out_count, sizeof(uint64_t));
@@ -112,8 +130,6 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Rt
   }
   if ((op == IR_OP_MAX || op == IR_OP_MIN) && p->per_out == 0 && p->out_count > 0)
     rt_error(site->expr, "%s of an empty tensor: there is no first element", ir_ops[op].name);
-  if (op == IR_OP_MEAN && p->per_out == 0 && p->out_count > 0)
-    rt_error(site->expr, "mean of an empty integer tensor: integer division by zero");
   FOR_EACH(p, a, site, {
     uint64_t x = rt_elem_get(a->data, a->dt, i).u.u;
     switch (op) {
@@ -136,8 +152,11 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Rt
   void *out = rt_result_init(&res, a->dt, p->out_rank, p->out_shape);
   for (int64_t j = 0; j < p->out_count; j++) {
     rt_poll_every(site, j);
+    if (op == IR_OP_MEAN) {
+      rt_elem_set(out, a->dt, j, rt_int_mean(a->dt, acc[j], p->per_out, true, site));
+      continue;
+    }
     uint64_t v = acc[j];
-    if (op == IR_OP_MEAN) v = is_signed ? (uint64_t)((int64_t)v / p->per_out) : v / (uint64_t)p->per_out;
     if (a->dt.code == IR_DT_BOOL) v = v != 0;
     rt_elem_set(out, a->dt, j, rt_scalar_from_u64(a->dt, v));
   }

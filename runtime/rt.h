@@ -98,7 +98,8 @@ size_t rt_ctor_layout(const IrTCtor *k, RtField *out);
 
 /* A constructor as the run time sees it, made once (compile.c): its fields' layout. */
 struct RtCtor {
-  const IrCtor *src; /* its name and declaration */
+  const IrCtor *src;     /* its name and declaration */
+  const IrType *scheme;  /* fn<params>(fields) -> D[params], as the checker made it (conform.c) */
   int tag;           /* src's tag and number of fields, copied here: a match and a constructor */
   int nargs;         /* read them with one load from the value they have */
   RtField *fields;
@@ -303,6 +304,7 @@ struct RtProgram {
   IR_VEC(RtFn *) globals; /* by IrTDef id */
   IrPtrMap ctors;         /* IrTCtor -> RtCtor */
   IrPtrMap ctor_values;   /* IrTCtor -> RtValue *: a nullary one's value, or its function */
+  IrPtrMap checked;       /* RtFn of a definition, or IrTCtor -> its checked entry (an RtFn) */
 };
 
 extern RtState rt_state;

@@ -90,9 +90,11 @@ bool rt_eval(RtProgram *p, const IrTFn *e, RtValue *out, IrDiags *diags);
  * compiled against p reads it when it runs. */
 void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v);
 RtValue rt_value_of(const RtProgram *p, const IrTDef *def);
-/* Drops p's hold on a binding that a newer one of its name has replaced: its value stays only as
- * long as code compiled against it (a definition that uses it) does. */
-void rt_forget_value(RtProgram *p, const IrTDef *def);
+/* Drops p's hold on a definition or a binding that a newer one of its name has replaced, or on a
+ * constructor's layout and value: what was compiled for it stays only as long as code compiled
+ * against it (a definition that uses it) does. Allocates nothing. */
+void rt_forget(RtProgram *p, const IrTDef *def);
+void rt_forget_ctor(RtProgram *p, const IrTCtor *k);
 
 /* Calls a global function of p that takes no arguments (`@main`), as rt_eval. */
 bool rt_call_global(RtProgram *p, const IrTDef *def, RtValue *out, IrDiags *diags);

@@ -93,21 +93,30 @@ static int64_t product(int n, const int64_t *d) {
 
 /* ---------------------------------------------------------------- reshape and relatives */
 
-/* The shape (n dimensions in out) that newshape's codes ns give `a`. */
-static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite *site, int64_t *out) {
+/* The shape (n dimensions in out) that newshape's codes ns give `a`; with allowzero a 0 is a dimension of 0. The -1
+ * is TVM's (InferNewShape): the product of the input dimensions that no 0, -2, -3 or -4 takes over the other sizes,
+ * so that it is defined over an empty tensor ((0, 3) with [0, -1] is (0, 3)), as the relation (typing/rel_shape.c)
+ * types it. */
+static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, bool allowzero, const RtSite *site, int64_t *out) {
   int n = 0, src = 0, infer = -1;
+  bool used_in[RT_MAX_RANK + 1] = {0}, used_out[RT_MAX_RANK + 1] = {0};
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
     if (n + 2 > RT_MAX_RANK) rt_error(site->expr, "reshape: the new shape has too many dimensions");
-    if (v > 0) out[n++] = v, src++;
-    else if (v == 0) out[n++] = src < a->rank ? a->shape[src++] : 1;
-    else if (v == -1) infer = n, out[n++] = 1, src++;
-    else if (v == -2) while (src < a->rank && n < RT_MAX_RANK) out[n++] = a->shape[src++];
+    if (v > 0 || (v == 0 && allowzero)) out[n++] = v, src++;
+    else if (v == 0) {
+      if (src < a->rank) used_in[src] = used_out[n] = true;
+      out[n++] = src < a->rank ? a->shape[src++] : 1;
+    } else if (v == -1) infer = n, out[n++] = 1, src++;
+    else if (v == -2)
+      while (src < a->rank && n < RT_MAX_RANK) used_in[src] = used_out[n] = true, out[n++] = a->shape[src++];
     else if (v == -3) {
+      used_in[src] = used_in[src + 1] = used_out[n] = true;
       out[n++] = rt_mul_sat(a->shape[src], a->shape[src + 1]);
       src += 2;
     } else if (v == -4) {
-      int64_t x = ns->ints[j + 1], y = ns->ints[j + 2], d = a->shape[src++];
+      int64_t x = ns->ints[j + 1], y = ns->ints[j + 2], d = a->shape[src];
+      used_in[src++] = used_out[n] = used_out[n + 1] = true;
       if (x == -1) x = y ? d / y : 0;
       if (y == -1) y = x ? d / x : 0;
       if (rt_mul_sat(x, y) != d) rt_error(site->expr, "reshape: dimension %lld does not split into %lld x %lld", (long long)d, (long long)x, (long long)y);
@@ -117,10 +126,14 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite
     }
   }
   if (infer >= 0) {
-    int64_t known = product(n, out);
-    if (known == 0 || a->count % known != 0)
+    int64_t total = 1, known = 1;
+    for (int i = 0; i < a->rank; i++)
+      if (!used_in[i]) total = rt_mul_sat(total, a->shape[i]);
+    for (int i = 0; i < n; i++)
+      if (i != infer && !used_out[i]) known = rt_mul_sat(known, out[i]);
+    if (known == 0 || total % known != 0) /* known is 0 only by allowzero's 0, which TVM divides by too */
       rt_error(site->expr, "reshape: %s cannot take the shape %s with -1", rt_shape_text(a->rank, a->shape), rt_shape_text(n, out));
-    out[infer] = a->count / known;
+    out[infer] = total / known;
   }
   if (product(n, out) != a->count)
     rt_error(site->expr, "reshape: the %lld elements of %s do not fit the shape %s", (long long)a->count,
@@ -130,7 +143,7 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, const RtSite
 
 static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int64_t out[RT_MAX_RANK];
-  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], site, out);
+  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], at->v[IR_A_ALLOWZERO].b, site, out);
   return with_shape(a, n, out);
 }
 
@@ -145,7 +158,7 @@ static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const Rt
   RtOperand ra = *a;
   for (int i = 0; i < a->rank; i++) rshape[i] = a->shape[a->rank - 1 - i];
   ra.shape = rshape;
-  int n = reshape_shape(&ra, &rev, site, out);
+  int n = reshape_shape(&ra, &rev, at->v[IR_A_ALLOWZERO].b, site, out);
   for (int i = 0; i < n; i++) back[i] = out[n - 1 - i];
   return with_shape(a, n, back);
 }
@@ -257,10 +270,13 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const RtSi
   for (int k = 0; k < n; k++) {
     int axis = has_axes ? rt_axis(site, IR_OP_STRIDED_SLICE, ax->ints[k], r) : k;
     int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
-    if (stride == 0) rt_error(site->expr, "strided_slice: a stride is 0");
+    if (stride == 0 && !size_mode) rt_error(site->expr, "strided_slice: a stride is 0");
     int64_t begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX, start;
     int64_t end = k < en->n ? en->ints[k] : stride < 0 ? 0 : INT64_MAX;
-    if (size_mode && k < en->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
+    if (size_mode) { /* the strides ignored, as TVM's ConvertToVec (include/tvm/topi/detail/strided_slice.h) */
+      if (k < en->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
+      stride = 1;
+    }
     int64_t len = ir_slice_length(a->shape[axis], begin, end, stride, &start);
     shape[axis] = len;
     if (len > 0) base += start * in_strides[axis];
@@ -367,7 +383,9 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
   size_t esize = rt_dtype_size(a->dt);
   RtResult res;
   char *out = rt_result_init(&res, a->dt, r, shape);
-  if (idx->count > 0 && outer * inner > 0 && dim == 0) rt_error(site->expr, "take: indexing into an empty dimension");
+  /* An empty result reads nothing, whatever the mode (as TVM's compute); else an empty axis has nothing to read. */
+  if (idx->count == 0 || outer == 0 || inner == 0) return rt_result_value(&res);
+  if (dim == 0) rt_error(site->expr, "take: indexing into an empty dimension");
   bool wrap = mode->given && !strcmp(mode->str, "wrap"), fast = mode->given && !strcmp(mode->str, "fast");
   int64_t left = 0;
   for (int64_t o = 0; o < outer; o++) {
@@ -386,6 +404,19 @@ static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *a
     }
   }
   return rt_result_value(&res);
+}
+
+/* Element i of where's condition as topi reads it, `condition != 0` (include/tvm/topi/transform.h): for floats an
+ * ordered comparison, so NaN is false. */
+static bool condition_at(const RtOperand *c, int64_t i) {
+  switch (c->dt.code) {
+  case IR_DT_BOOL: return ((const uint8_t *)c->data)[i] != 0;
+  case IR_DT_FLOAT: {
+    double v = rt_load_float(c, i);
+    return v < 0 || v > 0;
+  }
+  default: return rt_elem_get(c->data, c->dt, i).u.u != 0;
+  }
 }
 
 static RtValue where(const RtValue *args, const RtSite *site) {
@@ -420,10 +451,9 @@ static RtValue where(const RtValue *args, const RtSite *site) {
   RtResult res;
   char *out = rt_result_init(&res, o[1].dt, r, shape);
   int64_t count = product(r, shape), idx[RT_MAX_RANK] = {0}, off[3] = {0, 0, 0};
-  const uint8_t *c = o[0].data;
   for (int64_t n = 0; n < count; n++) {
     rt_poll_every(site, n);
-    const char *src = c[off[0]] ? (const char *)o[1].data + (size_t)off[1] * esize : (const char *)o[2].data + (size_t)off[2] * esize;
+    const char *src = condition_at(&o[0], off[0]) ? (const char *)o[1].data + (size_t)off[1] * esize : (const char *)o[2].data + (size_t)off[2] * esize;
     memcpy(out + (size_t)n * esize, src, esize);
     for (int k = r - 1; k >= 0; k--) {
       for (int i = 0; i < 3; i++) off[i] += st[i][k];

@@ -145,8 +145,6 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
   case IR_TYPE_TENSOR:
     out->u.tensor.shape = convert(c, t->u.tensor.shape, IR_KIND_SHAPE);
     out->u.tensor.dtype = convert(c, t->u.tensor.dtype, IR_KIND_BASETYPE);
-    if (out->u.tensor.dtype->kind == IR_TYPE_DTYPE && out->u.tensor.dtype->u.dtype.lanes != 1)
-      ty_fail(c, t->span, "tensors of vector lanes (%s) are not supported", ir_type_str(out->u.tensor.dtype));
     return out;
   case IR_TYPE_SHAPE: out->u.shape.dims = convert_all(c, t->u.shape.rank, t->u.shape.dims, IR_KIND_SHAPEVAR); return out;
   case IR_TYPE_DIMOP: {

@@ -13,7 +13,7 @@ struct TyModule {
   IrSymMap globals; /* name -> newest IrTDef */
   IrSymMap adts;    /* name -> newest IrData */
   IrSymMap ctors;   /* name -> newest IrTCtor */
-  IrPtrMap schemes; /* IrCtor -> its IrTCtor, for every constructor ever declared */
+  IrSymMap adt_ctors; /* name -> the IrTCtors of the newest IrData (one array, as its ctors) */
   int ndefs;        /* IrTDef ids given so far (a chunk that fails leaves a gap) */
   IrSymMap values;  /* name (no sigil) -> newest session binding (an IrTDef with `value`) */
   IR_VEC(const IrTDef *) bindings; /* the newest session binding of each name, in order made */
@@ -100,6 +100,8 @@ typedef struct TyCheck {
                                      so far (holes and all), else NULL */
   IR_VEC(const void *) seen_group; /* the nodes of seen noted in the group being checked: their holes belong
                                       to its context, so they are named when the next group starts */
+  bool assumed_marked;            /* the group's operator calls whose relation was left open are marked
+                                     (IrTExpr.u.call.assumed), for their results to be checked */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */

@@ -218,22 +218,34 @@ static const char *broadcast_rule(Explainer *E, IrType *a0, IrType *b0, IrType *
   TyCtx *cx = &E->c.cx;
   TyRelResult v = *verdict = ty_rel_broadcast_dim(cx, a0, b0, out);
   IrType *a = prune(E, a0), *b = prune(E, b0);
-  const char *A = show(E, a), *B = show(E, b), *O = v == TY_NOT_YET ? "_" : show(E, *out);
+  const char *A = show(E, a), *B = show(E, b), *O = *out ? show(E, *out) : "_";
   TyRelResult mine; /* the case's own verdict, which must be the checker's */
   const char *rule;
   bool aa = a->kind == IR_TYPE_ANY, ba = b->kind == IR_TYPE_ANY;
+  TyIdList holes = {0};
+  ty_holes_of(cx, a, &holes);
+  ty_holes_of(cx, b, &holes);
   if (a == b || (a->kind == IR_TYPE_DIM && b->kind == IR_TYPE_DIM && a->u.dim == b->u.dim)) {
     mine = TY_SOLVED, rule = ir_printf("%s and %s are equal: %s", A, B, O);
   } else if (aa && ba) {
     mine = TY_SOLVED, rule = ir_printf("both are ? (sizes known only at run time): %s", O);
   } else if (aa || ba) {
     IrType *other = aa ? b : a;
-    const char *which = aa ? "first" : "second", *that = aa ? "second" : "first";
-    mine = TY_SOLVED;
-    rule = is_const(other, 1) ? ir_printf("the %s is ? (known only at run time) and the %s is 1: %s", which, that, O)
-                              : ir_printf("the %s is ? (known only at run time), the %s %s: %s (at run time the ? "
-                                          "must be 1 or %s)",
-                                          which, that, show(E, other), O, show(E, other));
+    const char *which = aa ? "first" : "second", *that = aa ? "second" : "first", *S = show(E, other);
+    if (is_const(other, 1))
+      mine = TY_SOLVED, rule = ir_printf("the %s is ? (known only at run time) and the %s is 1: %s", which, that, O);
+    else if (other->kind == IR_TYPE_DIM)
+      mine = TY_SOLVED, rule = ir_printf("the %s is ? (known only at run time) and the %s is %s: %s (at run time the ? "
+                                         "must be 1 or %s)",
+                                         which, that, S, O, S);
+    else if (holes.len)
+      mine = TY_NOT_YET, rule = ir_printf("the %s is ? (known only at run time) and the %s is %s: not decided until %s "
+                                          "%s known",
+                                          which, that, S, holes_of2(E, a, b), holes.len > 1 ? "are" : "is");
+    else
+      mine = TY_SOLVED, rule = ir_printf("the %s is ? (known only at run time) and the %s is %s, which may be 1: %s (the "
+                                         "size is known only at run time)",
+                                         which, that, S, O);
   } else if (is_const(b, 1)) {
     mine = TY_SOLVED, rule = ir_printf("the second is 1, which stretches to the first's %s: %s", A, O);
   } else if (is_const(a, 1)) {
@@ -242,14 +254,11 @@ static const char *broadcast_rule(Explainer *E, IrType *a0, IrType *b0, IrType *
     mine = TY_FAILED, rule = ir_printf("%s and %s differ, and neither is 1", A, B);
   } else if ((a->kind == IR_TYPE_HOLE && b->kind == IR_TYPE_DIM) || (b->kind == IR_TYPE_HOLE && a->kind == IR_TYPE_DIM)) {
     const char *H = a->kind == IR_TYPE_HOLE ? A : B, *C = a->kind == IR_TYPE_HOLE ? B : A;
-    mine = TY_SOLVED;
-    rule = ir_printf("%s is not known yet and %s is not 1: %s (%s must be 1 or %s; the run time checks it)", H, C, O, H, C);
+    mine = TY_NOT_YET;
+    rule = ir_printf("%s is not known yet and %s is not 1: %s (%s must be 1 or %s: checked when %s is known)", H, C, C, H, C, H);
   } else {
     TyPoly pa, pb;
     bool normal = ty_dim_normalize(cx, a, &pa) && ty_dim_normalize(cx, b, &pb);
-    TyIdList holes = {0};
-    ty_holes_of(cx, a, &holes);
-    ty_holes_of(cx, b, &holes);
     if (normal && ty_poly_equal(&pa, &pb)) {
       mine = TY_SOLVED, rule = ir_printf("%s and %s are equal: %s", A, B, O);
     } else if (normal && holes.len == 0) {
@@ -346,7 +355,7 @@ static void explain_broadcast(Explainer *E) {
     TyRelResult v;
     rules[j] = broadcast_rule(E, da, db, &o, &v);
     failed[j] = v == TY_FAILED;
-    cell[2][j] = v == TY_FAILED ? "✗" : v == TY_NOT_YET ? "_" : show(E, o);
+    cell[2][j] = v == TY_FAILED ? "✗" : o ? show(E, o) : "_";
   }
   for (int k = 0; k < 3; k++) {
     IrBuf *b = &E->out;
@@ -452,10 +461,9 @@ static void explain_matmul(Explainer *E) {
 }
 
 static void explain_batch_matmul(Explainer *E) {
-  const IrAttrValue *tbv = ty_rel_attr(E->rel, IR_A_TRANSPOSE_B);
-  bool ta = ty_rel_attr(E->rel, IR_A_TRANSPOSE_A)->b, tb = tbv->given ? tbv->b : true;
+  bool ta = ty_rel_attr(E->rel, IR_A_TRANSPOSE_A)->b, tb = ty_rel_attr(E->rel, IR_A_TRANSPOSE_B)->b;
   line(E, "nn.batch_matmul: x (batch, m, k)%s by y (batch, %s gives (batch, m, n);",
-       ta ? " transposed (transpose_a)" : "", tb ? "n, k) transposed (transpose_b, the default)" : "k, n)");
+       ta ? " transposed (transpose_a)" : "", tb ? "n, k) transposed (transpose_b)" : "k, n)");
   line(E, "the batch dimensions broadcast");
   IrType *x = shape_of(E, 0, "first argument"), *y = x ? shape_of(E, 1, "second argument") : NULL;
   if (!y) return;
@@ -467,7 +475,7 @@ static void explain_batch_matmul(Explainer *E) {
   TyRelResult v;
   const char *rule = broadcast_rule(E, dim(x, 0), dim(y, 0), &o, &v);
   line(E, "batch: %s%s", rule, v == TY_FAILED ? "  ✗" : "");
-  if (v != TY_SOLVED) return;
+  if (v == TY_FAILED || !o) return;
   agree(E, ta ? dim(x, 1) : dim(x, 2), tb ? dim(y, 2) : dim(y, 1), "k (the inner dimension)");
 }
 
@@ -492,8 +500,8 @@ static void explain_reshape(Explainer *E) {
   for (int i = 0; i < r; i++) ir_buf_printf(&factors, "%s%s", i ? " * " : "", show(E, s->u.shape.dims[i]));
   line(E, "  input %s: %s%s element%s", show(E, s), r > 1 && strcmp(factors.data, count) ? ir_printf("%s = ", factors.data) : "",
        count, strcmp(count, "1") ? "s" : "");
-  bool plain = true;
-  for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0;
+  bool plain = true, allowzero = ty_rel_attr(E->rel, IR_A_ALLOWZERO)->b; /* 0 is a size, not a code */
+  for (int j = 0; j < ns->n; j++) plain &= ns->ints[j] > 0 || (ns->ints[j] == 0 && allowzero);
   if (plain) {
     IrBuf f;
     ir_buf_init(&f);

@@ -133,7 +133,7 @@ static IrType *fill_type(TyCheck *c, const IrExpr *e) {
   const IrLit *v = &e->u.fill.value;
   IrDType dt = e->u.fill.dtype;
   char name[24];
-  if (dt.lanes != 1) ty_fail(c, e->span, "tensors of vector lanes (%s) are not supported", ir_dtype_name(dt, name));
+  if (dt.lanes != 1) ty_fail(c, e->span, "a literal is one number, and %s has %u lanes", ir_dtype_name(dt, name), (unsigned)dt.lanes);
   if ((v->kind == IR_LIT_BOOL) != (dt.code == IR_DT_BOOL) || (v->kind == IR_LIT_FLOAT && dt.code != IR_DT_FLOAT))
     ty_fail(c, e->span, "Constant's value does not fit its dtype %s", ir_dtype_name(dt, name));
   if (v->suffixed && v->kind != IR_LIT_BOOL && !ir_dtype_eq(v->dtype, dt)) {
@@ -192,6 +192,12 @@ static const char *misspelt_global(const TyCheck *c, Sym name) {
 }
 
 /* A global named (or called) at e: its typed form refers to the definition it is checked against. */
+/* The relations made since `mark` (a polymorphic value's `where` clause, instantiated): made by t. */
+static void made_by(TyCheck *c, int mark, IrTExpr *t) {
+  for (int i = mark; i < c->cx.rels.len; i++)
+    if (!c->cx.rels.items[i]->node) c->cx.rels.items[i]->node = t;
+}
+
 static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   Sym name = e->u.name;
   TyDef *d = ir_symmap_get(&c->chunk_defs, name);
@@ -226,7 +232,9 @@ static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **tar
   if (ntargs && ntargs != n)
     ty_fail(c, e->span, "`@%s` takes %d type argument%s, but %d %s given", name->name, n, n == 1 ? "" : "s", ntargs,
             ntargs == 1 ? "is" : "are");
+  int mark = c->cx.rels.len;
   t->type = ty_instantiate(c, scheme, ntargs, targs, e->span, e, NULL);
+  made_by(c, mark, t);
   return t;
 }
 
@@ -303,6 +311,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
                                                  t->u.call.attrs));
     callee->u.op = (IrOpId)f->u.op;
     oprel = c->cx.rels.len ? c->cx.rels.items[c->cx.rels.len - 1] : NULL; /* the one ty_instantiate added (:explain) */
+    if (oprel) oprel->node = t;
   } else if (f->kind == IR_EXPR_GLOBAL) {
     callee = global_ref(c, f, nt, e->u.call.targs);
   } else if (f->kind == IR_EXPR_CTOR) {
@@ -334,7 +343,7 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   t->u.call.args = IR_NEW_ARRAY(IrTExpr *, n > 0 ? n : 1);
   for (int i = 0; i < n; i++) {
     IrTExpr *a = t->u.call.args[i] = ty_infer(c, e->u.call.args[i]);
-    if (f->kind != IR_EXPR_OP) a->check = fp->u.func.args[i]; /* checked at run time if a `?` stands in (annotate) */
+    if (f->kind != IR_EXPR_OP) a->expect = fp->u.func.args[i]; /* checked at run time if a `?` stands in (decide_check) */
     const char *sigil, *name;
     c->arg_rel = oprel, c->arg_index = i, c->arg_type = a->type; /* a failure here keeps them for :explain */
     if (callee_parts(f, &sigil, &name))
@@ -370,6 +379,7 @@ static IrTPattern *check_pattern(TyCheck *c, const IrPattern *p, IrType *t, Loca
     if (p->ann) { /* `Cons(%h : int32, _)` */
       IrType *ann = ty_annotation(c, p->ann, IR_KIND_TYPE);
       ty_expect(c, p->span, ann, t, "the value `%%%s` matches", p->name->name);
+      tp->expect = ann;
       t = ann;
     }
     IR_VEC_PUSH(*bound, bind(c, p->name, t));
@@ -420,8 +430,12 @@ static IrTExpr *infer_match(TyCheck *c, const IrExpr *e, IrType *expected, const
       tc->body = infer(c, cl->body, expected, what);
     } else {
       tc->body = ty_infer(c, cl->body);
-      if (t->type) ty_expect(c, cl->body->span, t->type, tc->body->type, "this clause's result");
-      else t->type = tc->body->type;
+      if (t->type) {
+        ty_expect(c, cl->body->span, t->type, tc->body->type, "this clause's result");
+        tc->body->expect = t->type;
+      } else {
+        t->type = tc->body->type;
+      }
     }
     for (int k = bound.len - 1; k >= 0; k--) unbind(c, bound.items[k]);
   }
@@ -567,7 +581,7 @@ static TyLocal *infer_binding(TyCheck *c, const IrExpr *let, IrTExpr *t) {
     IrType *vt = t->u.let.value->type;
     if (ann) {
       ty_expect(c, value->span, ann, vt, "the value bound to `%%%s`", v->name->name);
-      t->u.let.value->check = ann; /* to be checked at run time if a `?` stood in for a dimension of ann */
+      t->u.let.value->expect = ann; /* to be checked at run time if a `?` stood in for a dimension of ann */
       vt = ann;
     }
     ty_check_size(c, let->span, vt, false, "`%%%s`", v->name->name);
@@ -612,9 +626,12 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
     const IrTDef *def = ir_symmap_get(&c->chunk_values, e->u.name);
     if (!def) def = ir_symmap_get(&c->m->values, e->u.name);
     if (def) {
+      int mark = c->cx.rels.len;
       IrTExpr *t = texpr(IR_EXPR_GLOBAL, e, ty_instantiate(c, def->scheme, 0, NULL, e->span, NULL, NULL));
+      made_by(c, mark, t);
       t->u.def = def;
       if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
+      t->expect = expected;
       return t;
     }
   }
@@ -631,9 +648,12 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
                        (int)(dot - e->u.name->name), e->u.name->name, (int)(dot - e->u.name->name), e->u.name->name);
     ty_fail_notes(c, e->span, TY_NOTES(hint, c->graph_use), "unknown variable `%%%s`", e->u.name->name);
   }
+  int mark = c->cx.rels.len;
   IrTExpr *t = texpr(IR_EXPR_LOCAL, e, ty_instantiate(c, l->type, 0, NULL, e->span, NULL, NULL));
+  made_by(c, mark, t);
   t->u.var = where(c->scope, l);
   if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
+  t->expect = expected;
   return t;
 }
 
@@ -706,6 +726,7 @@ static IrTExpr *infer_if(TyCheck *c, const IrExpr *e, IrType *expected, const ch
   t->u.ifx.then = ty_infer(c, e->u.ifx.then);
   t->u.ifx.els = ty_infer(c, e->u.ifx.els);
   ty_expect(c, e->u.ifx.els->span, t->u.ifx.then->type, t->u.ifx.els->type, "the `else` branch");
+  t->u.ifx.els->expect = t->u.ifx.then->type;
   t->type = t->u.ifx.then->type;
   return t;
 }
@@ -729,6 +750,7 @@ static IrTExpr *infer_ref(TyCheck *c, const IrExpr *e) {
   } else {
     t->u.ref.b = ty_infer(c, e->u.ref.b);
     ty_expect(c, e->u.ref.b->span, inner, t->u.ref.b->type, "the value written");
+    t->u.ref.b->expect = inner;
     t->type = ir_type_tuple(0, NULL, (IrSpan){0});
   }
   return t;
@@ -755,7 +777,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
     break;
   case IR_EXPR_LIT:
     t = texpr(IR_EXPR_LIT, e, literal_type(c, e, &e->u.lit));
-    if (!e->u.lit.suffixed && e->u.lit.kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, t);
+    if (!e->u.lit.suffixed) IR_VEC_PUSH(c->literals, t);
     break;
   case IR_EXPR_TENSOR:
     t = texpr(IR_EXPR_TENSOR, e, tensor_literal_type(c, e));
@@ -763,7 +785,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
     break;
   case IR_EXPR_FILL:
     t = texpr(IR_EXPR_FILL, e, fill_type(c, e));
-    if (e->u.fill.value.kind == IR_LIT_INT) IR_VEC_PUSH(c->literals, t);
+    IR_VEC_PUSH(c->literals, t);
     break;
   case IR_EXPR_TUPLE: {
     int n = e->u.tuple.n;
@@ -812,6 +834,7 @@ static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const 
     ty_fail(c, e->span, "internal error: an expression of no kind");
   }
   if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
+  t->expect = expected;
   return t;
 }
 
@@ -825,7 +848,7 @@ static IrTExpr *infer(TyCheck *c, const IrExpr *e, IrType *expected, const char 
 
 /* ---------------------------------------------------------------- annotation */
 
-/* Every unsuffixed integer literal must fit the type it got. */
+/* Every unsuffixed literal must fit the type it got (ir_lit_fit: 300 is no int8, 70000 no float16). */
 void ty_check_literals(TyCheck *c) {
   char why[160];
   for (int i = 0; i < c->literals.len; i++) {
@@ -853,23 +876,8 @@ static void annotate_pattern(TyCheck *c, IrTPattern *p) {
   for (int i = 0; i < p->n; i++) annotate_pattern(c, p->args[i]);
 }
 
-static const IrType *shape_of(const IrType *t) {
-  if (!t || t->kind != IR_TYPE_TENSOR || !t->u.tensor.shape || t->u.tensor.shape->kind != IR_TYPE_SHAPE) return NULL;
-  return t->u.tensor.shape;
-}
-
-/* Whether a value of type `have` must be checked at run time where `want` is expected: the
- * checker let a `?` of `have` stand for a constant dimension of `want` (it cannot know). Only
- * tensor types are checked, not tensors inside tuples or constructors. */
-static bool needs_check(const IrType *have, const IrType *want) {
-  const IrType *hs = shape_of(have), *ws = shape_of(want);
-  if (!hs || !ws || hs->u.shape.rank != ws->u.shape.rank) return false;
-  for (int i = 0; i < ws->u.shape.rank; i++)
-    if (hs->u.shape.dims[i]->kind == IR_TYPE_ANY && ws->u.shape.dims[i]->kind == IR_TYPE_DIM) return true;
-  return false;
-}
-
 static void annotate(TyCheck *c, IrTExpr *e);
+static void annotate_fn(TyCheck *c, IrTFn *fn);
 
 static void annotate_child(IrTExpr *child, void *c) { annotate(c, child); }
 
@@ -889,7 +897,7 @@ static IrType *resolved_type(TyCheck *c, const IrTExpr *e) {
 static void annotate(TyCheck *c, IrTExpr *e) {
   IrTExpr *chain = e;
   for (; e->kind == IR_EXPR_LET; e = e->u.let.body) annotate(c, e->u.let.value); /* a loop: chains can be long */
-  if (e->kind == IR_EXPR_FN) ty_annotate(c, e->u.fn);
+  if (e->kind == IR_EXPR_FN) annotate_fn(c, e->u.fn);
   else ir_texpr_each_child(e, annotate_child, c);
   if (e->type) e->type = resolved_type(c, e);
   for (IrTExpr *x = chain; x != e; x = x->u.let.body) x->type = ty_resolve(&c->cx, x->type); /* the body's type */
@@ -899,32 +907,367 @@ static void annotate(TyCheck *c, IrTExpr *e) {
   }
 }
 
-/* A value with a check candidate (an argument, an annotated let's value): kept only when needed. */
-static void decide_check(TyCheck *c, IrTExpr *e) {
-  if (e->check) e->check = ty_resolve(&c->cx, e->check);
-  if (e->check && !needs_check(e->type, e->check)) e->check = NULL;
+static void annotate_fn(TyCheck *c, IrTFn *fn) {
+  annotate(c, fn->body);
+  if (fn->type) fn->type = ty_resolve(&c->cx, fn->type);
 }
 
-static void decide_checks(IrTExpr *e, void *c);
+/* ---------------------------------------------------------------- run-time checks of `?` */
 
-static void decide_checks_child(IrTExpr *child, void *c) { decide_checks(child, c); }
+typedef IR_VEC(Sym) SymList;
+typedef IR_VEC(int) IntList;
 
-/* After annotate (types resolved): the `?` checks the run time makes. A walk of its own: resolving a
- * candidate's type during annotate would memoize parts of later nodes' types first, and a dimension
- * that overflows would then go unreported where annotate looks for it (resolved_type). */
-static void decide_checks(IrTExpr *e, void *c) {
-  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
-    decide_check(c, e->u.let.value);
-    decide_checks(e->u.let.value, c);
+static void add_var(SymList *vars, Sym name) {
+  for (int i = 0; i < vars->len; i++)
+    if (vars->items[i] == name) return;
+  IR_VEC_PUSH(*vars, name);
+}
+
+static void type_vars(const IrType *t, SymList *vars);
+
+static void has_dims_child(IrType **slot, void *found);
+
+/* Whether t has a dimension to check (a tensor of rank 1 or more, or of a Shape variable). */
+static bool has_dims(const IrType *t) {
+  if (t->kind == IR_TYPE_TENSOR) return t->u.tensor.shape->kind != IR_TYPE_SHAPE || t->u.tensor.shape->u.shape.rank > 0;
+  if (t->kind == IR_TYPE_FUNC) return false;
+  bool found = false;
+  ty_each_child((IrType *)t, has_dims_child, &found);
+  return found;
+}
+
+static void has_dims_child(IrType **slot, void *found) {
+  if (!*(bool *)found && has_dims(*slot)) *(bool *)found = true;
+}
+
+static void type_vars_child(IrType **slot, void *vars) { type_vars(*slot, vars); }
+
+/* The shape variables of dimension d (arithmetic included). */
+static void dim_vars(const IrType *d, SymList *vars) {
+  if (d->kind == IR_TYPE_VAR) add_var(vars, d->u.var.name);
+  if (d->kind == IR_TYPE_DIMOP) {
+    dim_vars(d->u.dimop.a, vars);
+    dim_vars(d->u.dimop.b, vars);
   }
-  if (e->kind == IR_EXPR_CALL)
-    for (int i = 0; i < e->u.call.nargs; i++) decide_check(c, e->u.call.args[i]);
-  if (e->kind != IR_EXPR_FN) ir_texpr_each_child(e, decide_checks_child, c);
+}
+
+static bool needs(const IrType *have, const IrType *want, SymList *vars);
+
+/* Dimension have against want: a `?` that want fixes (a constant, a variable, arithmetic). */
+static bool dim_needs(const IrType *have, const IrType *want, SymList *vars) {
+  if (have->kind != IR_TYPE_ANY || want->kind == IR_TYPE_ANY || want->kind == IR_TYPE_HOLE) return false;
+  dim_vars(want, vars);
+  return true;
+}
+
+static bool has_any(const IrType *shape) {
+  if (shape->kind != IR_TYPE_SHAPE) return false;
+  for (int i = 0; i < shape->u.shape.rank; i++)
+    if (shape->u.shape.dims[i]->kind == IR_TYPE_ANY) return true;
+  return false;
+}
+
+static bool shape_needs(const IrType *have, const IrType *want, SymList *vars) {
+  if (have->kind == IR_TYPE_SHAPE && want->kind == IR_TYPE_VAR && has_any(have)) { /* a Shape variable */
+    add_var(vars, want->u.var.name);
+    return true;
+  }
+  if (have->kind != IR_TYPE_SHAPE || want->kind != IR_TYPE_SHAPE || have->u.shape.rank != want->u.shape.rank) return false;
+  bool any = false;
+  for (int i = 0; i < have->u.shape.rank; i++) any |= dim_needs(have->u.shape.dims[i], want->u.shape.dims[i], vars);
+  return any;
+}
+
+/* Whether a value of type `have` arriving where `want` is expected must be checked at run time: a
+ * `?` of have meets a dimension that want fixes, in a tensor, a tuple, a data type's argument or a
+ * reference; or a function whose result has a `?` where want's fixes it (or whose parameter fixes
+ * what want's leaves `?`): the function is wrapped so that each call is checked (only at the top:
+ * a function inside a tuple or a data type is not checked). The shape variables at such places are
+ * added to *vars: the check needs their values. */
+static bool needs(const IrType *have, const IrType *want, SymList *vars) {
+  if (!have || !want || have->kind != want->kind) return false;
+  bool any = false;
+  switch (want->kind) {
+  case IR_TYPE_TENSOR: return shape_needs(have->u.tensor.shape, want->u.tensor.shape, vars);
+  case IR_TYPE_TUPLE:
+    if (have->u.tuple.n != want->u.tuple.n) return false;
+    for (int i = 0; i < want->u.tuple.n; i++) any |= needs(have->u.tuple.fields[i], want->u.tuple.fields[i], vars);
+    return any;
+  case IR_TYPE_CALL:
+    if (have->u.call.nargs != want->u.call.nargs) return false;
+    for (int i = 0; i < want->u.call.nargs; i++) {
+      const IrType *h = have->u.call.args[i], *w = want->u.call.args[i];
+      any |= h->kind == IR_TYPE_ANY ? dim_needs(h, w, vars) : h->kind == IR_TYPE_SHAPE ? shape_needs(h, w, vars)
+                                                                                         : needs(h, w, vars);
+    }
+    return any;
+  case IR_TYPE_REF: return needs(have->u.ref, want->u.ref, vars);
+  case IR_TYPE_FUNC: /* the place's arguments flow into the function's parameters, its result out */
+    if (have->u.func.nargs != want->u.func.nargs || have->u.func.ntparams || want->u.func.ntparams) return false;
+    for (int i = 0; i < want->u.func.nargs; i++) any |= needs(want->u.func.args[i], have->u.func.args[i], vars);
+    return needs(have->u.func.ret, want->u.func.ret, vars) | any;
+  default: return false;
+  }
+}
+
+/* The functions around the node being decided, innermost last. */
+typedef IR_VEC(IrTFn *) FnStack;
+
+/* Where shape variable `var` shows as a dimension of one of fn's parameters (a tensor, or a tensor
+ * in tuples): *param, the tuple path and the axis (-1: the whole shape, for a Shape variable). */
+static bool find_in(const IrType *t, Sym var, IntList *path, int *axis) {
+  if (t->kind == IR_TYPE_TENSOR) {
+    const IrType *sh = t->u.tensor.shape;
+    if (sh->kind == IR_TYPE_VAR && sh->u.var.name == var) return *axis = -1, true;
+    if (sh->kind != IR_TYPE_SHAPE) return false;
+    for (int i = 0; i < sh->u.shape.rank; i++)
+      if (sh->u.shape.dims[i]->kind == IR_TYPE_VAR && sh->u.shape.dims[i]->u.var.name == var) return *axis = i, true;
+    return false;
+  }
+  if (t->kind != IR_TYPE_TUPLE) return false;
+  for (int i = 0; i < t->u.tuple.n; i++) {
+    IR_VEC_PUSH(*path, i);
+    if (find_in(t->u.tuple.fields[i], var, path, axis)) return true;
+    path->len--;
+  }
+  return false;
+}
+
+/* fn at depth `depth` of the stack reads what the function at depth `from` holds in slot `slot`:
+ * through captures, added to the functions between them as needed (as the walk that placed the
+ * variables would have, had it known). */
+static IrTVar reach(FnStack *fns, int from, int slot, int depth) {
+  if (depth == from) return (IrTVar){false, slot};
+  IrTVar outer = reach(fns, from, slot, depth - 1);
+  IrTFn *fn = fns->items[depth];
+  for (int i = 0; i < fn->ncaptures; i++)
+    if (fn->captures[i].captured == outer.captured && fn->captures[i].index == outer.index) return (IrTVar){true, i};
+  IrTVar *caps = IR_NEW_ARRAY(IrTVar, fn->ncaptures + 1);
+  if (fn->ncaptures) memcpy(caps, fn->captures, sizeof(IrTVar) * (size_t)fn->ncaptures);
+  caps[fn->ncaptures] = outer;
+  fn->captures = caps;
+  return (IrTVar){true, fn->ncaptures++};
+}
+
+static const char *param_name(const IrTFn *fn, int i) {
+  return fn->src->kind == IR_EXPR_FN && i < fn->src->u.fn.nparams ? fn->src->u.fn.params[i].name->name : "?";
+}
+
+/* Every shape variable of t's dimensions. */
+static void type_vars(const IrType *t, SymList *vars) {
+  if (t->kind == IR_TYPE_VAR && (t->u.var.kind == IR_KIND_SHAPEVAR || t->u.var.kind == IR_KIND_SHAPE)) {
+    add_var(vars, t->u.var.name);
+    return;
+  }
+  if (t->kind == IR_TYPE_FUNC) return;
+  ty_each_child((IrType *)t, type_vars_child, vars);
+}
+
+/* The check of a value of type `have` at a place of type `expect`, or NULL when none is needed.
+ * With have NULL, the check of every dimension `expect` fixes (an operator's result whose
+ * relation was left open: its type was assumed, not found), where the variables the parameters
+ * tell are read from them and the others are not checked. */
+static const IrTCheck *decide(TyCheck *c, FnStack *fns, const IrType *have, IrType *expect, IrSpan at) {
+  if (!expect) return NULL;
+  IrType *want = ty_resolve(&c->cx, expect);
+  SymList vars = {0};
+  if (!have && !has_dims(want)) return NULL;
+  if (!have) type_vars(want, &vars);
+  else if (!needs(have, want, &vars)) return NULL;
+  IrTCheck *k = IR_NEW(IrTCheck);
+  k->want = want;
+  if (have && want->kind == IR_TYPE_FUNC) k->have = have;
+  IrTDimSource *src = IR_NEW_ARRAY(IrTDimSource, vars.len > 0 ? vars.len : 1);
+  for (int v = 0; v < vars.len; v++) {
+    bool found = false;
+    for (int d = fns->len - 1; d >= 0 && !found; d--) { /* the innermost function that has it */
+      IrTFn *fn = fns->items[d];
+      if (!fn->type || fn->type->kind != IR_TYPE_FUNC) continue;
+      for (int i = 0; i < fn->nparams && !found; i++) {
+        IntList path = {0};
+        int axis = 0;
+        if (!find_in(fn->type->u.func.args[i], vars.items[v], &path, &axis)) continue;
+        src[v] = (IrTDimSource){vars.items[v], reach(fns, d, i, fns->len - 1), path.len, path.items, axis,
+                                axis < 0 ? ir_printf("the shape of %%%s", param_name(fn, i))
+                                         : ir_printf("dimension %d of %%%s", axis, param_name(fn, i))};
+        found = true;
+      }
+    }
+    if (!found && !have) { /* not checked: the walk learns it from the value */
+      src[v] = (IrTDimSource){vars.items[v], {false, -1}, 0, NULL, 0, NULL};
+      continue;
+    }
+    if (!found)
+      ty_fail_notes(c, at,
+                    TY_NOTES(ir_printf("found:    %s", ty_show(c, (IrType *)have)), ir_printf("expected: %s", ty_show(c, want)),
+                             ir_printf("hint: relay checks a `?` against `%s` when the value arrives, reading `%s` from a "
+                                       "parameter whose type has it as a dimension; here no parameter does (give one "
+                                       "that type, or write `?` in the expected type)",
+                                       vars.items[v]->name, vars.items[v]->name)),
+                    "a size known only at run time (`?`) meets `%s` here, which nothing at run time tells", vars.items[v]->name);
+  }
+  k->nsources = vars.len;
+  k->sources = src;
+  return k;
+}
+
+/* How many places of the parameter types `t` gives the shape variable `var` (a data type's or a
+ * reference's argument counts as many, a function's parameters and result one each). */
+static int occurrences(const IrType *t, Sym var, int weight) {
+  if (t->kind == IR_TYPE_VAR) return t->u.var.name == var ? weight : 0;
+  int n = 0;
+  switch (t->kind) {
+  case IR_TYPE_TENSOR: return occurrences(t->u.tensor.shape, var, weight);
+  case IR_TYPE_SHAPE:
+    for (int i = 0; i < t->u.shape.rank; i++) n += occurrences(t->u.shape.dims[i], var, weight);
+    return n;
+  case IR_TYPE_DIMOP: return occurrences(t->u.dimop.a, var, weight) + occurrences(t->u.dimop.b, var, weight);
+  case IR_TYPE_TUPLE:
+    for (int i = 0; i < t->u.tuple.n; i++) n += occurrences(t->u.tuple.fields[i], var, weight);
+    return n;
+  case IR_TYPE_CALL:
+    for (int i = 0; i < t->u.call.nargs; i++) n += occurrences(t->u.call.args[i], var, 2);
+    return n;
+  case IR_TYPE_REF: return occurrences(t->u.ref, var, 2);
+  case IR_TYPE_FUNC: /* a function argument is wrapped by the checked entry, its calls checked */
+    for (int i = 0; i < t->u.func.nargs; i++) n += occurrences(t->u.func.args[i], var, weight);
+    return n + occurrences(t->u.func.ret, var, weight);
+  default: return 0;
+  }
+}
+
+/* What scheme type s has at the place of variable `var`, in its instance i (resolved), or NULL. */
+static const IrType *instance_of(const IrType *s, const IrType *i, Sym var) {
+  if (!s || !i) return NULL;
+  if (s->kind == IR_TYPE_VAR) return s->u.var.name == var ? i : NULL;
+  if (s->kind != i->kind) return NULL;
+  const IrType *r = NULL;
+  switch (s->kind) {
+  case IR_TYPE_TENSOR: return instance_of(s->u.tensor.shape, i->u.tensor.shape, var);
+  case IR_TYPE_SHAPE:
+    for (int k = 0; k < s->u.shape.rank && !r && k < i->u.shape.rank; k++) r = instance_of(s->u.shape.dims[k], i->u.shape.dims[k], var);
+    return r;
+  case IR_TYPE_TUPLE:
+    for (int k = 0; k < s->u.tuple.n && !r && k < i->u.tuple.n; k++) r = instance_of(s->u.tuple.fields[k], i->u.tuple.fields[k], var);
+    return r;
+  case IR_TYPE_CALL:
+    for (int k = 0; k < s->u.call.nargs && !r && k < i->u.call.nargs; k++) r = instance_of(s->u.call.args[k], i->u.call.args[k], var);
+    return r;
+  case IR_TYPE_REF: return instance_of(s->u.ref, i->u.ref, var);
+  default: return NULL;
+  }
+}
+
+static void mentions_any_child(IrType **slot, void *found);
+
+/* Whether t has a `?` anywhere. */
+static bool mentions_any_deep(const IrType *t) {
+  if (t->kind == IR_TYPE_ANY) return true;
+  bool found = false;
+  ty_each_child((IrType *)t, mentions_any_child, &found);
+  return found;
+}
+
+static void mentions_any_child(IrType **slot, void *found) {
+  if (!*(bool *)found && mentions_any_deep(*slot)) *(bool *)found = true;
+}
+
+static bool mentions_any(const IrType *t) {
+  if (t->kind == IR_TYPE_ANY) return true;
+  if (t->kind == IR_TYPE_SHAPE)
+    for (int i = 0; i < t->u.shape.rank; i++)
+      if (mentions_any(t->u.shape.dims[i])) return true;
+  if (t->kind == IR_TYPE_DIMOP) return mentions_any(t->u.dimop.a) || mentions_any(t->u.dimop.b);
+  return false;
+}
+
+/* Whether the instance `inst` (resolved) of `scheme` gives a `?` to a shape variable that more
+ * than one place of the parameters' types shares: then the callee's checked entry must see that
+ * its arguments agree (IrTExpr.dynamic). */
+static bool dynamic_instance(const IrType *scheme, const IrType *inst) {
+  if (!scheme || !inst || scheme->kind != IR_TYPE_FUNC || inst->kind != IR_TYPE_FUNC || !scheme->u.func.ntparams ||
+      scheme->u.func.nargs != inst->u.func.nargs)
+    return false;
+  for (int p = 0; p < scheme->u.func.ntparams; p++) {
+    const IrTypeParam *tp = &scheme->u.func.tparams[p];
+    if (tp->kind != IR_KIND_SHAPEVAR && tp->kind != IR_KIND_SHAPE) continue;
+    int n = 0;
+    for (int a = 0; a < scheme->u.func.nargs; a++) n += occurrences(scheme->u.func.args[a], tp->name, 1);
+    if (n < 2) continue;
+    for (int a = 0; a < scheme->u.func.nargs; a++) {
+      const IrType *v = instance_of(scheme->u.func.args[a], inst->u.func.args[a], tp->name);
+      if (v && mentions_any(v)) return true;
+    }
+  }
+  return false;
+}
+
+static void decide_fn(TyCheck *c, FnStack *fns, IrTFn *fn);
+
+typedef struct {
+  TyCheck *c;
+  FnStack *fns;
+} DecideEnv;
+
+static void decide_pattern(TyCheck *c, FnStack *fns, IrTPattern *p) {
+  if (p->expect) p->check = decide(c, fns, p->type, p->expect, p->src->span);
+  p->expect = NULL;
+  for (int i = 0; i < p->n; i++) decide_pattern(c, fns, p->args[i]);
+}
+
+static void decide_checks(IrTExpr *e, void *env);
+
+/* After annotate (types resolved): the `?` checks the run time makes, and the calls that need a
+ * checked entry. A walk of its own: resolving a candidate's type during annotate would memoize
+ * parts of later nodes' types first, and a dimension that overflows would then go unreported where
+ * annotate looks for it (resolved_type). */
+static void decide_checks(IrTExpr *e, void *env) {
+  DecideEnv *d = env;
+  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
+    decide_checks(e->u.let.value, d);
+    e->check = decide(d->c, d->fns, e->type, e->expect, e->src->span);
+    e->expect = NULL;
+  }
+  e->check = decide(d->c, d->fns, e->type, e->expect, e->src->span);
+  e->expect = NULL;
+  if (e->kind == IR_EXPR_CALL && e->u.call.callee->inexact) { /* the callee's where clause held as far as `?` allows */
+    IrTCheck *k = (IrTCheck *)decide(d->c, d->fns, NULL, e->type, e->src->span);
+    if (k) k->subject = "the result of this call";
+    e->u.call.result_check = k;
+  }
+  if (e->kind == IR_EXPR_CALL && e->u.call.assumed) {
+    {
+      IrTCheck *k = (IrTCheck *)decide(d->c, d->fns, NULL, e->type, e->src->span);
+      if (k) k->subject = ir_printf("the result of `%s`", ir_ops[e->u.call.callee->u.op].name);
+      e->u.call.result_check = k;
+    }
+  }
+  if (e->kind == IR_EXPR_GLOBAL && e->u.def && !e->u.def->value) e->dynamic = dynamic_instance(e->u.def->scheme, e->type);
+  if (e->kind == IR_EXPR_CTOR) e->dynamic = dynamic_instance(e->u.ctor->scheme, e->type);
+  if (e->kind == IR_EXPR_MATCH)
+    for (int i = 0; i < e->u.match.nclauses; i++) decide_pattern(d->c, d->fns, e->u.match.clauses[i].pat);
+  if (e->kind == IR_EXPR_FN) decide_fn(d->c, d->fns, e->u.fn);
+  else ir_texpr_each_child(e, decide_checks, d);
+}
+
+static void decide_fn(TyCheck *c, FnStack *fns, IrTFn *fn) {
+  IR_VEC_PUSH(*fns, fn);
+  DecideEnv d = {c, fns};
+  decide_checks(fn->body, &d);
+  fns->len--;
 }
 
 void ty_annotate(TyCheck *c, IrTFn *fn) {
-  annotate(c, fn->body);
-  if (fn->type) fn->type = ty_resolve(&c->cx, fn->type);
-  if (fn->written_result && needs_check(fn->body->type, fn->type->u.func.ret)) fn->result_check = fn->type->u.func.ret;
-  decide_checks(fn->body, c);
+  annotate_fn(c, fn);
+  for (int i = 0; !c->assumed_marked && i < c->cx.rels.len; i++) { /* once per group */
+    TyRelation *rel = c->cx.rels.items[i];
+    IrTExpr *n = rel->node;
+    if (!n) continue;
+    if (n->kind == IR_EXPR_CALL && (!rel->solved || rel->assumed)) n->u.call.assumed = true;
+    if (n->kind != IR_EXPR_CALL && !n->inexact)
+      for (int k = 0; k < rel->nargs && !n->inexact; k++) n->inexact = mentions_any_deep(ty_resolve(&c->cx, rel->args[k]));
+  }
+  c->assumed_marked = true;
+  FnStack fns = {0};
+  decide_fn(c, &fns, fn);
 }

@@ -103,10 +103,21 @@ IrType *ty_global_type(const TyModule *m, Sym name) {
   return d ? d->scheme : NULL;
 }
 
+/* A declaration's IrTCtors are one array, as its IrCtors are: the newest declaration of its name
+ * finds it, and so does any of its constructors that is still the newest of its name. The module
+ * keeps no other (a declaration that no name reaches is garbage once no code uses it). */
 IrType *ty_ctor_scheme(const TyModule *m, const IrCtor *k) {
-  const IrTCtor *t = ir_ptrmap_get(&m->schemes, k);
-  return t ? t->scheme : NULL;
+  const IrData *d = k->adt;
+  int index = (int)(k - d->ctors);
+  if (ty_module_adt(m, d->name) == d) return ((const IrTCtor *)ir_symmap_get(&m->adt_ctors, d->name))[index].scheme;
+  for (int j = 0; j < d->nctors; j++) {
+    const IrTCtor *t = ir_symmap_get(&m->ctors, d->ctors[j].name);
+    if (t && t->src == &d->ctors[j]) return t[index - j].scheme;
+  }
+  return NULL;
 }
+
+const IrTCtor *ty_module_ctor(const TyModule *m, Sym name) { return ir_symmap_get(&m->ctors, name); }
 
 int ty_ctor_arity(void *module, Sym name) {
   const IrTCtor *k = ir_symmap_get(&((TyModule *)module)->ctors, name);
@@ -233,6 +244,53 @@ static IrType *with_declared_relations(IrType *scheme, const TyHeader *h) {
   return f;
 }
 
+static bool mentions_var(const IrType *t);
+
+static void mentions_var_child(IrType **slot, void *found) {
+  if (!*(bool *)found && mentions_var(*slot)) *(bool *)found = true;
+}
+
+static bool mentions_var(const IrType *t) {
+  if (t->kind == IR_TYPE_VAR) return true;
+  bool found = false;
+  ty_each_child((IrType *)t, mentions_var_child, &found);
+  return found;
+}
+
+/* A scheme with the relations its body left open about its own shape variables (relations
+ * rels.items[from .. to - 1], those the body made): `topk(%x, k=3)` of a Tensor[(n), float32]
+ * holds only if n >= 3, which no n of the body can decide. Each use checks it with the use's n, as
+ * a `where` clause (TVM decides nothing there, and the kernel failed at run time). A relation open
+ * about holes is generalization's; one about nothing open is a bug of its own (no_open_relations). */
+static IrType *with_residual_relations(TyCheck *c, IrType *scheme, int from, int to) {
+  if (scheme->kind != IR_TYPE_FUNC) return scheme;
+  IR_VEC(IrRel) rels = {0};
+  for (int r = from; r < to; r++) {
+    TyRelation *rel = c->cx.rels.items[r];
+    if (rel->solved || rel->owned) continue;
+    TyIdList holes = {0};
+    bool vars = false;
+    IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span, rel->nattrs, rel->written,
+                rel->attrs};
+    for (int i = 0; i < rel->nargs; i++) {
+      ty_holes_of(&c->cx, rel->args[i], &holes);
+      ir.args[i] = ty_resolve(&c->cx, rel->args[i]);
+      vars |= mentions_var(ir.args[i]);
+    }
+    if (holes.len || !vars) continue;
+    rel->owned = true;
+    IR_VEC_PUSH(rels, ir);
+  }
+  if (!rels.len) return scheme;
+  IrType *f = ty_copy_node(scheme);
+  IrRel *all = IR_NEW_ARRAY(IrRel, f->u.func.nrels + rels.len);
+  ir_copy(all, f->u.func.rels, sizeof(IrRel) * (size_t)f->u.func.nrels);
+  ir_copy(all + f->u.func.nrels, rels.items, sizeof(IrRel) * (size_t)rels.len);
+  f->u.func.rels = all;
+  f->u.func.nrels += rels.len;
+  return f;
+}
+
 void ty_note_seen(TyCheck *c, const void *node, IrType *t) {
   if (!c->seen) return;
   ir_ptrmap_put(c->seen, node, t);
@@ -253,6 +311,7 @@ static void name_seen_types(TyCheck *c) {
 
 static void start_group(TyCheck *c) {
   if (c->seen_group.len) name_seen_types(c);
+  c->assumed_marked = false;
   ty_ctx_init(&c->cx, c->diags);
   c->cx.level = 1;
   c->literals.len = 0;
@@ -269,7 +328,12 @@ static void check_group(TyCheck *c, DefList *group) {
     d->declared = headers[i].complete;
     d->type = d->declared ? ty_header_scheme(&headers[i]) : headers[i].type;
   }
-  for (int i = 0; i < group->len; i++) group->items[i]->def->fn = ty_fn_body(c, group->items[i]->item->fn, &headers[i], NULL);
+  int *rels_from = IR_NEW_ARRAY(int, group->len + 1); /* the relations each body made */
+  for (int i = 0; i < group->len; i++) {
+    rels_from[i] = c->cx.rels.len;
+    group->items[i]->def->fn = ty_fn_body(c, group->items[i]->item->fn, &headers[i], NULL);
+  }
+  rels_from[group->len] = c->cx.rels.len;
   ty_solve_or_fail(c);
   ty_default_literals(c);
   c->cx.level = 0;
@@ -288,6 +352,7 @@ static void check_group(TyCheck *c, DefList *group) {
     const IrItem *item = group->items[i]->item;
     ty_check_size(c, item->span, schemes[i], true, "`@%s`", item->name->name);
     if (headers[i].complete && headers[i].nrels) schemes[i] = with_declared_relations(schemes[i], &headers[i]);
+    schemes[i] = with_residual_relations(c, schemes[i], rels_from[i], rels_from[i + 1]);
     group->items[i]->type = group->items[i]->def->scheme = schemes[i];
     group->items[i]->done = true;
   }
@@ -465,7 +530,7 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
   /* Room first (this may run out of memory, leaving the module as it was), then no allocation. */
   ir_symmap_reserve(&m->adts, nadts);
   ir_symmap_reserve(&m->ctors, nctors);
-  ir_ptrmap_reserve(&m->schemes, nctors);
+  ir_symmap_reserve(&m->adt_ctors, nadts);
   ir_symmap_reserve(&m->globals, ndefs);
   ir_symmap_reserve(&m->values, nvalues);
   IR_VEC_RESERVE(m->bindings, (int)nvalues);
@@ -474,10 +539,8 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
     const IrItem *it = ti->src;
     if (it->kind == IR_ITEM_DATA) {
       ir_symmap_put(&m->adts, it->name, (void *)&it->data);
-      for (int k = 0; k < it->data.nctors; k++) {
-        ir_symmap_put(&m->ctors, it->data.ctors[k].name, &ti->ctors[k]);
-        ir_ptrmap_put(&m->schemes, &it->data.ctors[k], &ti->ctors[k]);
-      }
+      ir_symmap_put(&m->adt_ctors, it->name, ti->ctors);
+      for (int k = 0; k < it->data.nctors; k++) ir_symmap_put(&m->ctors, it->data.ctors[k].name, &ti->ctors[k]);
     } else if (it->kind == IR_ITEM_DEF) {
       ir_symmap_put(&m->globals, it->name, ti->def);
     }

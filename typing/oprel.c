@@ -2,6 +2,8 @@
  * stating results, and messages that name the operator and the values. */
 #include "typing/oprel.h"
 
+#include <string.h>
+
 const char *ty_rel_who(const TyRelation *rel) {
   if (rel->op) return ir_printf("`%s`", rel->op);
   if (rel->global) return ir_printf("%s (a relation of `@%s`)", rel->name, rel->global);
@@ -97,6 +99,17 @@ TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, in
   return TY_SOLVED;
 }
 
+TyRelResult ty_rel_choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message) {
+  const IrAttrValue *a = ty_rel_attr(rel, id);
+  if (!a->given || a->none || !a->str) return TY_SOLVED;
+  for (int i = 0; allowed[i]; i++)
+    if (!strcmp(a->str, allowed[i])) return TY_SOLVED;
+  IrBuf b;
+  ir_buf_init(&b);
+  for (int i = 0; allowed[i]; i++) ir_buf_printf(&b, "%s\"%s\"", i ? allowed[i + 1] ? ", " : " and " : "", allowed[i]);
+  REL_FAIL("%s: %s=\"%s\" is not supported; it takes %s", ty_rel_who(rel), ir_attr_name(id), a->str, b.data);
+}
+
 TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[2], const char **message) {
   const IrAttrValue *a = ty_rel_attr(rel, id);
   if (a->given && !a->none && a->n != 1 && a->n != 2)
@@ -128,6 +141,19 @@ TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out) {
   return TY_FAILED;
 }
 
+TyDimState ty_rel_dim_state(TyCtx *cx, IrType *d, int64_t *out) {
+  TyPoly p;
+  if (!ty_dim_normalize(cx, d, &p)) return TY_DIM_ANY;
+  if (p.n == 0 || (p.n == 1 && p.terms[0].n == 0)) {
+    *out = p.n ? p.terms[0].coef : 0;
+    return TY_DIM_CONST;
+  }
+  for (int i = 0; i < p.n; i++)
+    for (int k = 0; k < p.terms[i].n; k++)
+      if (!p.terms[i].atoms[k].name) return TY_DIM_HOLE;
+  return TY_DIM_SYMBOLIC;
+}
+
 IrType *ty_rel_dim(int64_t n) { return ir_type_dim(n, (IrSpan){0}); }
 IrType *ty_rel_shape(int rank, IrType **dims) { return ir_type_shape(rank, dims, (IrSpan){0}); }
 IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype) { return ir_type_tensor(shape, dtype, (IrSpan){0}); }
@@ -153,37 +179,44 @@ bool ty_rel_overflowed(TyCtx *cx) {
   return was;
 }
 
-TyRelResult ty_rel_window(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
-                          bool ceil_mode, IrType **out) {
+TyRelResult ty_rel_window(TyCtx *cx, const TyRelation *rel, IrType *in, int64_t k, int64_t dil, int64_t stride,
+                          int64_t lo, int64_t hi, bool ceil_mode, IrType **out, bool *open) {
   int64_t n;
-  switch (ty_rel_dim_const(cx, in, &n)) {
-  case TY_SOLVED: {
+  TyDimState state = ty_rel_dim_state(cx, in, &n);
+  if (state == TY_DIM_ANY) {
+    *out = ty_dim_any();
+    return TY_SOLVED;
+  }
+  /* Every size from `need` on fits, and 0 when need is 1 (an empty axis padded short of the window by
+   * one element, "same" padding: an empty output, n - need + 1 as for the others). In 128 bits: a
+   * weight's size is not bounded. */
+  IrWide need = (IrWide)dil * (k - 1) + 1 - lo - hi;
+  if (state == TY_DIM_CONST) {
     int64_t len = ir_window_length(n, k, dil, stride, lo, hi, ceil_mode);
     if (len == IR_WINDOW_TOO_LARGE) { /* the solver fails the relation: "dimension too large" */
       if (!cx->dim_overflow) cx->dim_overflow = in;
       *out = ty_dim_any();
       return TY_SOLVED;
     }
-    if (len < 0) return TY_FAILED;
-    *out = ty_rel_dim(len);
+    if (len < 0 && !(n == 0 && need == 1)) return TY_FAILED;
+    *out = ty_rel_dim(len < 0 ? 0 : len);
     return TY_SOLVED;
   }
-  case TY_NOT_YET:
-    if (stride != 1) return TY_NOT_YET;
-    break;
-  default:
-    if (stride != 1) {
-      *out = ty_dim_any();
-      return TY_SOLVED;
-    }
-    break;
-  }
-  int64_t span, by; /* the size changes by lo + hi - dil * (k - 1), which a huge weight overflows */
-  if (__builtin_mul_overflow(dil, k - 1, &span) || __builtin_sub_overflow(lo + hi, span, &by)) {
+  if (need > INT64_MAX) { /* a window past any size (a huge weight, dilated): the solver fails the relation */
     if (!cx->dim_overflow) cx->dim_overflow = in;
     *out = ty_dim_any();
     return TY_SOLVED;
   }
-  *out = ty_dim_add(cx, in, ty_rel_dim(by));
+  if (state == TY_DIM_SYMBOLIC) {
+    *out = stride == 1 ? ty_dim_add(cx, in, ty_rel_dim((int64_t)(1 - need))) : ty_dim_any();
+    if (need > 1) *open = true;
+    return TY_SOLVED;
+  }
+  if (stride == 1 && need == 1) { /* a hole that passes through */
+    *out = in;
+    return TY_SOLVED;
+  }
+  *out = ty_fresh(cx, IR_KIND_SHAPEVAR, rel->span);
+  *open = true;
   return TY_SOLVED;
 }

@@ -65,6 +65,9 @@ const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id);
  * rank - 1; `extra` widens that for operators that insert axes); fails naming the attribute. */
 TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, int extra, int *out,
                         const char **message);
+/* A string attribute among `allowed` (a NULL-ended list): any of them, or not given (its first entry by
+ * default); fails naming them otherwise. */
+TyRelResult ty_rel_choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message);
 /* The attribute `id` as a list of exactly 1 or 2 values (TVM's (h, w) pairs), defaulting to
  * `dflt`: out[0], out[1]. */
 TyRelResult ty_rel_pair(TyRelation *rel, IrAttrId id, int64_t dflt, int64_t out[2], const char **message);
@@ -77,17 +80,42 @@ TyRelResult ty_rel_padding(TyRelation *rel, int64_t out[4], const char **message
  * a reshape's -1) waits on TY_NOT_YET rather than giving `?`: the hole is bound later by whatever
  * node produced it, and the relation runs again then. */
 TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out);
-/* The output size of a window of `k` (dilated by `dil`) sliding by `stride` over `in` padded by
- * lo + hi: TY_SOLVED with *out; TY_NOT_YET while the size is a hole that a stride needs the value
- * of; TY_FAILED when the window does not fit. With stride 1 the size is exact arithmetic on any
- * dimension (`n - 2`); over a named shape variable, a stride gives `?`. */
-TyRelResult ty_rel_window(TyCtx *cx, IrType *in, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi,
-                          bool ceil_mode, IrType **out);
+/* What a relation can know of dimension d for a check that holds of some sizes and not others (topk's
+ * k <= n, a window that fits, a divisor): */
+typedef enum {
+  TY_DIM_CONST,    /* a constant, *out: check it now */
+  TY_DIM_ANY,      /* `?`, or arithmetic on one: the kernel checks it at run time, so the relation accepts it */
+  TY_DIM_SYMBOLIC, /* named shape variables, or arithmetic on them: the relation accepts it for now but stays
+                    * open (TY_NOT_YET once it has stated its result: ty_rel_open), so that the check
+                    * becomes a `where` clause of the definition, checked at each use with its sizes */
+  TY_DIM_HOLE,     /* holds a hole, which may still become anything: open too, run again when it is known */
+} TyDimState;
+/* d normalized (a dimension left as `3 - 2` once its hole is known is the constant 1). */
+TyDimState ty_rel_dim_state(TyCtx *cx, IrType *d, int64_t *out);
+/* Whether state leaves a check open (TY_DIM_SYMBOLIC or TY_DIM_HOLE). */
+static inline bool ty_rel_dim_open(TyDimState state) { return state == TY_DIM_SYMBOLIC || state == TY_DIM_HOLE; }
+/* A relation's verdict r, kept open when a check it makes is (`open`): TY_NOT_YET for TY_SOLVED. */
+static inline TyRelResult ty_rel_open(TyRelResult r, bool open) { return r == TY_SOLVED && open ? TY_NOT_YET : r; }
+
+/* The output size of a window of `k` (dilated by `dil`) sliding by `stride` over `in` padded by lo + hi, as
+ * ir_window_length: TY_SOLVED with *out, or TY_FAILED when the window does not fit (no position), but for
+ * an empty axis padded short of the window by one element ("same" padding), whose output is empty, as
+ * the kernels make it (rt_window_positions). Over named shape
+ * variables *out is exact arithmetic in normal form for stride 1 (`n - 2`), `?` otherwise, and *open is set
+ * unless the window fits every size (padded enough): the relation must stay open (ty_rel_open), so that
+ * each use checks it with its sizes. Over a hole *out is a fresh dimension and *open is set: the relation,
+ * run again once the hole is known, binds it (arithmetic on the hole would stay `3 - 2` where other
+ * relations meet it); a size that only passes through (stride 1, fits every size) is `in` itself. `?` in,
+ * `?` out: the kernel checks. */
+TyRelResult ty_rel_window(TyCtx *cx, const TyRelation *rel, IrType *in, int64_t k, int64_t dil, int64_t stride,
+                          int64_t lo, int64_t hi, bool ceil_mode, IrType **out, bool *open);
 
 IrType *ty_rel_dim(int64_t n);
 IrType *ty_rel_shape(int rank, IrType **dims);
 IrType *ty_rel_tensor_type(IrType *shape, IrType *dtype);
-/* The broadcast of two dimensions: TY_SOLVED with *out, TY_NOT_YET, or TY_FAILED (they differ). */
+/* The broadcast of two dimensions: TY_SOLVED with *out; TY_NOT_YET with *out the result if it is
+ * known already (a hole against a constant c != 1 gives c, but the relation must run again when
+ * the hole is known, to check it is 1 or c) or NULL; TY_FAILED (they differ). */
 TyRelResult ty_rel_broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out);
 
 /* Whether dimension arithmetic in this run of the relation overflowed int64 (a normal form,

@@ -86,6 +86,18 @@ static IrType *placed(int rank, IrType **canon, const int pos[]) {
   return ty_rel_shape(rank, dims);
 }
 
+/* groups (or another count) divides dimension d, `what` in the message: checked on a constant; over named
+ * sizes or a hole it sets *open (checked at each use, or once known); `?` is the kernel's to check. */
+static TyRelResult divides(TyCtx *cx, TyRelation *rel, IrType *d, int64_t groups, const char *what, bool *open,
+                           const char **message) {
+  int64_t n;
+  TyDimState k = ty_rel_dim_state(cx, d, &n);
+  if (k == TY_DIM_CONST && n % groups != 0)
+    REL_FAIL("%s: groups=%lld does not divide the %lld %s", ty_rel_who(rel), (long long)groups, (long long)n, what);
+  *open |= ty_rel_dim_open(k);
+  return TY_SOLVED;
+}
+
 /* ---------------------------------------------------------------- convolutions */
 
 /* What a convolution and a transposed one share: the layouts (data N C spatial, the weight's first
@@ -124,9 +136,8 @@ static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   if (!ty_unify(cx, xc, cin, NULL))
     REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension times groups=%lld)",
              ty_rel_who(rel), ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, cin), (long long)groups);
-  int64_t o;
-  if (groups > 1 && ty_rel_dim_const(cx, wo, &o) == TY_SOLVED && o % groups != 0)
-    REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
+  bool open = false;
+  if (groups > 1) REL_TRY(divides(cx, rel, wo, groups, "output channels", &open, message));
   if (ch->given && !ch->none && !ty_unify(cx, wo, ty_rel_dim(ch->ints[0]), NULL))
     REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
              (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wo));
@@ -136,19 +147,20 @@ static TyRelResult conv_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   c[1] = wo;
   for (int i = 0; i < d; i++) {
     int64_t k;
-    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
-    if (known == TY_NOT_YET) return known; /* the kernel's size, when something gives it */
-    if (known == TY_FAILED) {
+    TyDimState known = ty_rel_dim_state(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET; /* the kernel's size, when something gives it */
+    if (known != TY_DIM_CONST) { /* whether it fits is checked at each use (named sizes) or by the kernel (`?`) */
       c[2 + i] = ty_dim_any();
+      open |= ty_rel_dim_open(known);
       continue;
     }
-    TyRelResult r = ty_rel_window(cx, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+    if (ty_rel_window(cx, rel, ty_rel_dim_at(xs, dpos[2 + i]), k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i],
+                      &open) == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, c, opos), ty_rel_out_dtype(rel, xt)), message);
+  return ty_rel_open(
+      ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, c, opos), ty_rel_out_dtype(rel, xt)), message), open);
 }
 
 TyRelResult ty_rel_conv1d(TyCtx *cx, TyRelation *rel, const char **message) { return conv_rel(cx, rel, 1, message); }
@@ -173,9 +185,8 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
   if (!ty_unify(cx, xc, wi, NULL))
     REL_FAIL("%s: the data has %s channels, but the weight %s (%s) takes %s (its I dimension)", ty_rel_who(rel),
              ty_rel_text(cx, xc), ty_rel_shape_text(cx, ws), kl, ty_rel_text(cx, wi));
-  int64_t c;
-  if (groups > 1 && ty_rel_dim_const(cx, xc, &c) == TY_SOLVED && c % groups != 0)
-    REL_FAIL("%s: groups=%lld does not divide the %lld input channels", ty_rel_who(rel), (long long)groups, (long long)c);
+  bool open = false;
+  if (groups > 1) REL_TRY(divides(cx, rel, xc, groups, "input channels", &open, message));
   IrType *cout = ty_dim_mul(cx, wo, ty_rel_dim(groups));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   if (ch->given && !ch->none && !ty_unify(cx, cout, ty_rel_dim(ch->ints[0]), NULL))
@@ -186,27 +197,47 @@ static TyRelResult conv_transpose_rel(TyCtx *cx, TyRelation *rel, int d, const c
   cd[0] = ty_rel_dim_at(xs, dpos[0]);
   cd[1] = cout;
   for (int i = 0; i < d; i++) {
-    int64_t k, n;
-    TyRelResult known = ty_rel_dim_const(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
-    if (known == TY_NOT_YET) return known;
-    if (known == TY_FAILED) {
+    int64_t k, n, extra;
+    TyDimState known = ty_rel_dim_state(cx, ty_rel_dim_at(ws, kpos[2 + i]), &k);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (known != TY_DIM_CONST) { /* a named kernel size: each use checks the padding; `?`: the kernel does */
       cd[2 + i] = ty_dim_any();
+      open |= ty_rel_dim_open(known);
       continue;
     }
-    int64_t extra = dil[i] * (k - 1) + 1 - lo[i] - hi[i] + opad[i];
+    if (__builtin_mul_overflow(dil[i], k - 1, &extra) || __builtin_add_overflow(extra, 1 - lo[i] - hi[i] + opad[i], &extra))
+      REL_FAIL("%s: dimension too large: the kernel %s dilated by %lld passes int64", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ws), (long long)dil[i]);
+    /* each size is stride * (n - 1) + extra, an empty axis's too (TVM's Conv2DTransposeRel), which padding
+     * may make negative: over named sizes the relation stays open unless extra >= stride; over a hole the
+     * size is the relation's own dimension, set once the hole is known (see ty_rel_window) */
     IrType *in = ty_rel_dim_at(xs, dpos[2 + i]);
-    if (ty_rel_dim_const(cx, in, &n) == TY_SOLVED) {
+    switch (ty_rel_dim_state(cx, in, &n)) {
+    case TY_DIM_CONST: {
       int64_t len = 0;
-      if (n > 0 && (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len)))
+      if (__builtin_mul_overflow(strides[i], n - 1, &len) || __builtin_add_overflow(len, extra, &len))
         REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
       if (len < 0)
         REL_FAIL("%s: padding removes more than the output of %s by the kernel %s has", ty_rel_who(rel),
                  ty_rel_shape_text(cx, xs), ty_rel_shape_text(cx, ws));
       cd[2 + i] = ty_rel_dim(len);
-    } else
+      break;
+    }
+    case TY_DIM_HOLE:
+      if (strides[i] == 1 && extra == 1) {
+        cd[2 + i] = in;
+        break;
+      }
+      cd[2 + i] = ty_fresh(cx, IR_KIND_SHAPEVAR, rel->span);
+      open = true;
+      break;
+    default:
       cd[2 + i] = ty_dim_add(cx, ty_dim_mul(cx, in, ty_rel_dim(strides[i])), ty_rel_dim(extra - strides[i]));
+      open |= extra < strides[i] && ty_rel_dim_state(cx, in, &n) == TY_DIM_SYMBOLIC;
+    }
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, cd, opos), ty_rel_out_dtype(rel, xt)), message);
+  return ty_rel_open(
+      ty_rel_result(cx, rel, 2, ty_rel_tensor_type(placed(rank, cd, opos), ty_rel_out_dtype(rel, xt)), message), open);
 }
 
 TyRelResult ty_rel_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -235,19 +266,16 @@ static TyRelResult pool_rel(TyCtx *cx, TyRelation *rel, int d, const char **mess
   REL_TRY(tuple_attr(rel, IR_A_STRIDES, d, 1, 1, strides, message));
   REL_TRY(tuple_attr(rel, IR_A_DILATION, d, 1, 1, dil, message));
   REL_TRY(pads_attr(rel, d, lo, hi, message));
-  bool ceil_mode = ty_rel_attr(rel, IR_A_CEIL_MODE)->b;
+  bool ceil_mode = ty_rel_attr(rel, IR_A_CEIL_MODE)->b, open = false;
   IrType *c[5];
   c[0] = ty_rel_dim_at(xs, dpos[0]);
   c[1] = ty_rel_dim_at(xs, dpos[1]);
-  for (int i = 0; i < d; i++) {
-    TyRelResult r =
-        ty_rel_window(cx, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+  for (int i = 0; i < d; i++)
+    if (ty_rel_window(cx, rel, ty_rel_dim_at(xs, dpos[2 + i]), pool[i], dil[i], strides[i], lo[i], hi[i], ceil_mode,
+                      &c[2 + i], &open) == TY_FAILED)
       REL_FAIL("%s: pool_size=%lld does not fit the padded data %s", ty_rel_who(rel), (long long)pool[i],
                ty_rel_shape_text(cx, xs));
-  }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, opos), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(d + 2, c, opos), xt), message), open);
 }
 
 TyRelResult ty_rel_pool1d(TyCtx *cx, TyRelation *rel, const char **message) { return pool_rel(cx, rel, 1, message); }
@@ -324,6 +352,7 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
   const IrAttrValue *pw;
   REL_TRY(pad_width(cx, rel, xs, &pw, message));
   int r = xs->u.shape.rank;
+  bool open = false; /* a size not known yet that the checks below may refuse: checked at each use, or once known */
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) {
     int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
@@ -332,7 +361,10 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
         hi > (int64_t)ATTR_MAX * 1024)
       REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
     int64_t sum;
-    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED) {
+    TyDimState known = ty_rel_dim_state(cx, d, &n);
+    if (ty_rel_dim_open(known))
+      open |= lo + hi < 0 || (mode == 1 && lo + hi > 0) || (mode == 2 && (lo > 0 || hi > 0));
+    if (known == TY_DIM_CONST) {
       if (__builtin_add_overflow(n, lo + hi, &sum))
         REL_FAIL("%s: padding axis %d of %s by [%lld, %lld] is too large", ty_rel_who(rel), i, ty_rel_shape_text(cx, xs),
                  (long long)lo, (long long)hi);
@@ -348,22 +380,11 @@ TyRelResult ty_rel_pad(TyCtx *cx, TyRelation *rel, const char **message) {
     }
     dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
   }
-  return ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, rel->nargs - 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 /* ---------------------------------------------------------------- resizing, pixel shuffles */
 
-/* A string attribute among `allowed` (a NULL-ended list); its first entry by default. */
-static TyRelResult choice(TyRelation *rel, IrAttrId id, const char *const *allowed, const char **message) {
-  const IrAttrValue *a = ty_rel_attr(rel, id);
-  if (!a->given || a->none || !a->str) return TY_SOLVED;
-  for (int i = 0; allowed[i]; i++)
-    if (!strcmp(a->str, allowed[i])) return TY_SOLVED;
-  IrBuf b;
-  ir_buf_init(&b);
-  for (int i = 0; allowed[i]; i++) ir_buf_printf(&b, "%s\"%s\"", i ? allowed[i + 1] ? ", " : " and " : "", allowed[i]);
-  REL_FAIL("%s: %s=\"%s\" is not supported; it takes %s", ty_rel_who(rel), ir_attr_name(id), a->str, b.data);
-}
 
 /* round(n * scale) for the upsampled sizes: exact for a constant, n * scale for an integral scale,
  * otherwise `?` over a named variable (and a wait on a hole); a size past int64 fails naming the
@@ -398,7 +419,7 @@ static TyRelResult scaled(TyCtx *cx, TyRelation *rel, IrAttrId id, IrType *d, do
 
 TyRelResult ty_rel_up_sampling(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"nearest_neighbor", "bilinear", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
   IrType *xs, *xt;
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
@@ -421,34 +442,40 @@ static TyRelResult block_size(TyRelation *rel, int64_t *b, const char **message)
 }
 
 /* d / k: exact for a constant (failing when k does not divide it), symbolic when the division is
- * exact in normal form, otherwise `?`; a wait on a hole. */
+ * exact in normal form, otherwise `?` (and over named sizes *open: whether k divides them is checked at
+ * each use); a wait on a hole. */
 static TyRelResult divided(TyCtx *cx, TyRelation *rel, IrType *d, int64_t k, const char *what, IrType *shape,
-                           IrType **out, const char **message) {
+                           IrType **out, bool *open, const char **message) {
   int64_t n;
-  switch (ty_rel_dim_const(cx, d, &n)) {
-  case TY_SOLVED:
+  switch (ty_rel_dim_state(cx, d, &n)) {
+  case TY_DIM_CONST:
     if (n % k != 0)
       REL_FAIL("%s: the %s, %lld, is not a multiple of %lld in %s", ty_rel_who(rel), what,
                (long long)n, (long long)k, ty_rel_shape_text(cx, shape));
     *out = ty_rel_dim(n / k);
     return TY_SOLVED;
-  case TY_NOT_YET: return TY_NOT_YET;
-  default: *out = ty_dim_div(cx, d, ty_rel_dim(k)); if (!*out) *out = ty_dim_any(); return TY_SOLVED;
+  case TY_DIM_HOLE: return TY_NOT_YET;
+  case TY_DIM_SYMBOLIC:
+    *out = ty_dim_div(cx, d, ty_rel_dim(k));
+    if (!*out) *out = ty_dim_any(), *open = true;
+    return TY_SOLVED;
+  default: *out = ty_dim_any(); return TY_SOLVED;
   }
 }
 
 TyRelResult ty_rel_depth_to_space(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const modes[] = {"DCR", "CRD", NULL};
-  REL_TRY(choice(rel, IR_A_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_MODE, modes, message));
   int64_t b;
   REL_TRY(block_size(rel, &b, message));
   IrType *xs, *xt;
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
   IrType *c[4] = {ty_rel_dim_at(xs, dpos[0])};
-  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[1]), b * b, "channel count", xs, &c[1], message));
+  bool open = false;
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[1]), b * b, "channel count", xs, &c[1], &open, message));
   for (int i = 2; i < 4; i++) c[i] = ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[i]), ty_rel_dim(b));
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message), open);
 }
 
 TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -458,9 +485,10 @@ TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **messa
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
   IrType *c[4] = {ty_rel_dim_at(xs, dpos[0]), ty_dim_mul(cx, ty_rel_dim_at(xs, dpos[1]), ty_rel_dim(b * b))};
-  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[2]), b, "height", xs, &c[2], message));
-  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], message));
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message);
+  bool open = false;
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[2]), b, "height", xs, &c[2], &open, message));
+  REL_TRY(divided(cx, rel, ty_rel_dim_at(xs, dpos[3]), b, "width", xs, &c[3], &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message), open);
 }
 
 /* ---------------------------------------------------------------- h3-x2: more padding, blocks, transposes */
@@ -478,6 +506,7 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
   const IrAttrValue *pw;
   REL_TRY(pad_width(cx, rel, xs, &pw, message));
   int r = xs->u.shape.rank;
+  bool open = false;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) {
     int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1], n;
@@ -486,14 +515,15 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
     if (lo > ATTR_MAX || hi > ATTR_MAX)
       REL_FAIL("%s: pad_width [%lld, %lld] is too large", ty_rel_who(rel), (long long)lo, (long long)hi);
     IrType *d = ty_rel_dim_at(xs, i);
-    if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED && (lo > 0 || hi > 0) &&
-        (reflect ? (lo >= n || hi >= n) : (lo > n || hi > n)))
+    TyDimState known = ty_rel_dim_state(cx, d, &n);
+    open |= ty_rel_dim_open(known) && (lo > 0 || hi > 0); /* checked at each use, or once known */
+    if (known == TY_DIM_CONST && (lo > 0 || hi > 0) && (reflect ? (lo >= n || hi >= n) : (lo > n || hi > n)))
       REL_FAIL("%s: mode=\"%s\" pads axis %d of %s by [%lld, %lld], but mirrors at most %lld (the size%s)",
                ty_rel_who(rel), mode, i, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
                (long long)(reflect ? n - 1 : n), reflect ? " - 1" : "");
     dims[i] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 /* nn.space_to_batch_nd and nn.batch_to_space_nd (TF's): block_shape (M values, each at least 1) over the M axes
@@ -503,8 +533,9 @@ TyRelResult ty_rel_mirror_pad(TyCtx *cx, TyRelation *rel, const char **message) 
 static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, const char **message) {
   IrType *xs, *xt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
-  const IrAttrValue *bs = ty_rel_attr(rel, IR_A_BLOCK_SHAPE);
-  const IrAttrValue *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
+  static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
+  IrAttrValue block = ir_attr_ints(rel->attrs, IR_A_BLOCK_SHAPE, 2, ones);
+  const IrAttrValue *bs = &block, *pp = ty_rel_attr(rel, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
   const char *pname = to_batch ? "paddings" : "crops";
   int r = xs->u.shape.rank, m = bs->n;
   if (m < 1) REL_FAIL("%s: block_shape is empty", ty_rel_who(rel));
@@ -529,30 +560,34 @@ static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, co
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) dims[i] = ty_rel_dim_at(xs, i);
   int64_t n;
-  TyRelResult k = ty_rel_dim_const(cx, dims[0], &n);
+  bool open = false; /* a divisibility or a crop over named sizes, checked at each use (or once a hole is known) */
+  TyDimState k = ty_rel_dim_state(cx, dims[0], &n);
   if (to_batch)
     dims[0] = ty_dim_mul(cx, dims[0], ty_rel_dim(prod));
-  else if (k == TY_SOLVED) {
+  else if (k == TY_DIM_CONST) {
     if (n % prod != 0)
       REL_FAIL("%s: the batch of %s (%lld) is not divisible by block_shape's product %lld", ty_rel_who(rel),
                ty_rel_shape_text(cx, xs), (long long)n, (long long)prod);
     dims[0] = ty_rel_dim(n / prod);
-  } else if (k == TY_NOT_YET && prod != 1)
+  } else if (k == TY_DIM_HOLE && prod != 1)
     return TY_NOT_YET;
-  else if (prod != 1)
-    dims[0] = ty_dim_any();
+  else if (prod != 1) {
+    IrType *q = k == TY_DIM_SYMBOLIC ? ty_dim_div(cx, dims[0], ty_rel_dim(prod)) : NULL;
+    open |= k == TY_DIM_SYMBOLIC && !q;
+    dims[0] = q ? q : ty_dim_any();
+  }
   for (int i = 0; i < m; i++) {
     IrType *d = dims[i + 1];
     int64_t b = bs->ints[i], lo = pp->ints[2 * i], hi = pp->ints[2 * i + 1];
-    k = ty_rel_dim_const(cx, d, &n);
+    k = ty_rel_dim_state(cx, d, &n);
     int64_t size; /* the padded axis, or the cropped one: a huge axis overflows int64 ("dimension too large") */
-    bool huge = k == TY_SOLVED && (to_batch ? __builtin_add_overflow(n, lo + hi, &size)
-                                            : __builtin_mul_overflow(n, b, &size) || __builtin_sub_overflow(size, lo + hi, &size));
+    bool huge = k == TY_DIM_CONST && (to_batch ? __builtin_add_overflow(n, lo + hi, &size)
+                                               : __builtin_mul_overflow(n, b, &size) || __builtin_sub_overflow(size, lo + hi, &size));
     if (huge) {
       if (!cx->dim_overflow) cx->dim_overflow = d;
       dims[i + 1] = ty_dim_any();
     } else if (to_batch) {
-      if (k == TY_SOLVED) {
+      if (k == TY_DIM_CONST) {
         if (size % b != 0)
           REL_FAIL("%s: axis %d of %s padded by [%lld, %lld] is %lld, not divisible by its block %lld",
                    ty_rel_who(rel), i + 1, ty_rel_shape_text(cx, xs), (long long)lo, (long long)hi,
@@ -560,22 +595,27 @@ static TyRelResult batch_space_rel(TyCtx *cx, TyRelation *rel, bool to_batch, co
         dims[i + 1] = ty_rel_dim(size / b);
       } else if (b == 1)
         dims[i + 1] = lo + hi == 0 ? d : ty_dim_add(cx, d, ty_rel_dim(lo + hi));
-      else if (k == TY_NOT_YET)
+      else if (k == TY_DIM_HOLE)
         return TY_NOT_YET;
-      else
-        dims[i + 1] = ty_dim_any();
+      else {
+        IrType *q = k == TY_DIM_SYMBOLIC ? ty_dim_div(cx, ty_dim_add(cx, d, ty_rel_dim(lo + hi)), ty_rel_dim(b)) : NULL;
+        open |= k == TY_DIM_SYMBOLIC && !q;
+        dims[i + 1] = q ? q : ty_dim_any();
+      }
     } else {
-      if (k == TY_SOLVED) {
+      if (k == TY_DIM_CONST) {
         if (size < 0)
           REL_FAIL("%s: crops [%lld, %lld] remove more than axis %d of %s times its block %lld (%lld)",
                    ty_rel_who(rel), (long long)lo, (long long)hi, i + 1, ty_rel_shape_text(cx, xs), (long long)b,
                    (long long)(n * b));
         dims[i + 1] = ty_rel_dim(size);
-      } else
+      } else {
         dims[i + 1] = ty_dim_sub(cx, ty_dim_mul(cx, d, ty_rel_dim(b)), ty_rel_dim(lo + hi));
+        open |= ty_rel_dim_open(k) && lo + hi > 0; /* n * b >= crops */
+      }
     }
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 TyRelResult ty_rel_space_to_batch_nd(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -601,9 +641,9 @@ static TyRelResult resize_nd_rel(TyCtx *cx, TyRelation *rel, int d, const char *
   static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
                                       "tf_half_pixel_for_nn", NULL};
   static const char *const roundings[] = {"", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
-  REL_TRY(choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_ROUNDING_METHOD, roundings, message));
   IrType *xs, *xt;
   int dpos[5];
   REL_TRY(pool_data(cx, rel, d, &xs, &xt, dpos, dpos, message));
@@ -627,8 +667,8 @@ TyRelResult ty_rel_resize3d(TyCtx *cx, TyRelation *rel, const char **message) { 
 TyRelResult ty_rel_up_sampling3d(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"nearest_neighbor", "trilinear", NULL};
   static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_COORDINATE_TRANSFORMATION_MODE, modes, message));
   IrType *xs, *xt;
   int dpos[5];
   REL_TRY(pool_data(cx, rel, 3, &xs, &xt, dpos, dpos, message));
@@ -657,27 +697,35 @@ TyRelResult ty_rel_dilate(TyCtx *cx, TyRelation *rel, const char **message) {
     REL_FAIL("%s: strides has %d value%s, but the data %s has %d axes", ty_rel_who(rel), n, n == 1 ? "" : "s",
              ty_rel_shape_text(cx, xs), r);
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  bool open = false;
   for (int i = 0; i < r; i++) {
     if (s[i] < 1 || s[i] > ATTR_MAX)
       REL_FAIL("%s: strides value %lld must be from 1 to %lld", ty_rel_who(rel), (long long)s[i], (long long)ATTR_MAX);
     IrType *d = ty_rel_dim_at(xs, i);
     int64_t v;
+    TyDimState known = ty_rel_dim_state(cx, d, &v);
     if (s[i] == 1)
       dims[i] = d;
-    else if (ty_rel_dim_const(cx, d, &v) == TY_SOLVED) {
+    else if (known == TY_DIM_CONST) {
+      /* (n - 1) * stride + 1 for every n, as TVM's DilateRel: negative for an empty axis, which topi cannot make */
+      if (v == 0)
+        REL_FAIL("%s: axis %d of %s is empty, which strides=%lld cannot dilate ((0 - 1) * %lld + 1 elements)",
+                 ty_rel_who(rel), i, ty_rel_shape_text(cx, xs), (long long)s[i], (long long)s[i]);
       if (v > ((int64_t)1 << 62) / s[i]) REL_FAIL("%s: the output of %s is too large", ty_rel_who(rel), ty_rel_shape_text(cx, xs));
-      dims[i] = ty_rel_dim(v == 0 ? 0 : (v - 1) * s[i] + 1);
-    } else
+      dims[i] = ty_rel_dim((v - 1) * s[i] + 1);
+    } else {
       dims[i] = ty_dim_add(cx, ty_dim_mul(cx, d, ty_rel_dim(s[i])), ty_rel_dim(1 - s[i]));
+      open |= ty_rel_dim_open(known); /* n >= 1, checked at each use or once known */
+    }
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), xt), message), open);
 }
 
 /* image.crop_and_resize(data (N, C, H, W) in any layout, boxes (B, 4), box_indices (B)): (B, C, crop_size) in the
  * data's layout, of out_dtype (the data's by default); method bilinear or nearest_neighbor. */
 TyRelResult ty_rel_crop_and_resize(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"bilinear", "nearest_neighbor", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
   IrType *xs, *xt, *bs, *bt, *is, *it;
   int dpos[4];
   REL_TRY(pool_data(cx, rel, 2, &xs, &xt, dpos, dpos, message));
@@ -724,8 +772,8 @@ TyRelResult ty_rel_affine_grid(TyCtx *cx, TyRelation *rel, const char **message)
 TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message) {
   static const char *const methods[] = {"bilinear", "nearest", "bicubic", NULL};
   static const char *const pads[] = {"zeros", "border", "reflection", NULL};
-  REL_TRY(choice(rel, IR_A_METHOD, methods, message));
-  REL_TRY(choice(rel, IR_A_PADDING_MODE, pads, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_METHOD, methods, message));
+  REL_TRY(ty_rel_choice(rel, IR_A_PADDING_MODE, pads, message));
   IrType *xs, *xt, *gs, *gt;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &xs, &xt, message));
   int r = xs->u.shape.rank, d = r - 2, dpos[5];
@@ -815,7 +863,7 @@ static TyRelResult packed_forward(TyCtx *cx, TyRelation *rel, const Packed *l, c
 /* The shape in packed layout l of canonical dimensions `c` (canon's order): a split axis's outer part
  * is its size divided by the factor, which must divide it. */
 static TyRelResult packed_backward(TyCtx *cx, TyRelation *rel, const Packed *l, const char *canon, IrType **c,
-                                   IrType **out_shape, const char **message) {
+                                   IrType **out_shape, bool *open, const char **message) {
   IrType **dims = IR_NEW_ARRAY(IrType *, l->n);
   for (int i = 0; i < l->n; i++) {
     if (l->factor[i]) {
@@ -830,12 +878,13 @@ static TyRelResult packed_backward(TyCtx *cx, TyRelation *rel, const Packed *l, 
     }
     int64_t f = l->factor[q], v;
     if ((dims[i] = ty_dim_div(cx, whole, ty_rel_dim(f)))) continue;
-    TyRelResult known = ty_rel_dim_const(cx, whole, &v);
-    if (known == TY_NOT_YET) return known;
-    if (known == TY_SOLVED)
+    TyDimState known = ty_rel_dim_state(cx, whole, &v);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (known == TY_DIM_CONST)
       REL_FAIL("%s: the output's axis %c has %lld elements, which do not split into parts of %lld (\"%s\")",
                ty_rel_who(rel), l->axis[i], (long long)v, (long long)f, l->s);
-    dims[i] = ty_dim_any();
+    dims[i] = ty_dim_any(); /* named sizes: whether f divides them is checked at each use */
+    *open |= known == TY_DIM_SYMBOLIC;
   }
   *out_shape = ty_rel_shape(l->n, dims);
   return TY_SOLVED;
@@ -875,9 +924,8 @@ static TyRelResult nchwc_rel(TyCtx *cx, TyRelation *rel, bool depthwise, const c
   if (has_ch && !ty_unify(cx, w[0], ty_rel_dim(ch->ints[0]), NULL))
     REL_FAIL("%s: channels=%lld, but the weight %s (%s) has %s output channels", ty_rel_who(rel),
              (long long)ch->ints[0], ty_rel_shape_text(cx, ws), kl.s, ty_rel_text(cx, w[0]));
-  int64_t o;
-  if (groups > 1 && ty_rel_dim_const(cx, w[0], &o) == TY_SOLVED && o % groups != 0)
-    REL_FAIL("%s: groups=%lld does not divide the %lld output channels", ty_rel_who(rel), (long long)groups, (long long)o);
+  bool open = false;
+  if (groups > 1) REL_TRY(divides(cx, rel, w[0], groups, "output channels", &open, message));
   c[0] = x[0];
   c[1] = w[0];
   for (int i = 0; i < 2; i++) {
@@ -888,22 +936,21 @@ static TyRelResult nchwc_rel(TyCtx *cx, TyRelation *rel, bool depthwise, const c
         REL_FAIL("%s: kernel_size=%lld, but the weight is %s (%s)", ty_rel_who(rel), (long long)k,
                  ty_rel_shape_text(cx, ws), kl.s);
     } else {
-      TyRelResult known = ty_rel_dim_const(cx, w[2 + i], &k);
-      if (known == TY_NOT_YET) return known;
-      if (known == TY_FAILED) {
+      TyDimState known = ty_rel_dim_state(cx, w[2 + i], &k);
+      if (known == TY_DIM_HOLE) return TY_NOT_YET;
+      if (known != TY_DIM_CONST) {
         c[2 + i] = ty_dim_any();
+        open |= ty_rel_dim_open(known);
         continue;
       }
     }
-    TyRelResult r = ty_rel_window(cx, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+    if (ty_rel_window(cx, rel, x[2 + i], k, dil[i], strides[i], lo[i], hi[i], false, &c[2 + i], &open) == TY_FAILED)
       REL_FAIL("%s: the kernel %s (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, ws), (long long)dil[i], ty_rel_shape_text(cx, xs));
   }
   IrType *os;
-  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message), open);
 }
 
 TyRelResult ty_rel_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -959,14 +1006,15 @@ static TyRelResult tile_size(TyRelation *rel, int64_t *m, const char **message) 
 }
 
 /* A square kernel side of 3 to 7, as topi's matrices take it (what the relation knows of it). */
-static TyRelResult winograd_kernel(TyCtx *cx, TyRelation *rel, IrType *kh, IrType *kw, IrType *shape,
+static TyRelResult winograd_kernel(TyCtx *cx, TyRelation *rel, IrType *kh, IrType *kw, IrType *shape, bool *open,
                                    const char **message) {
   int64_t a, b;
-  TyRelResult ra = ty_rel_dim_const(cx, kh, &a), rb = ty_rel_dim_const(cx, kw, &b);
-  if ((ra == TY_SOLVED && (a < 3 || a > 7)) || (rb == TY_SOLVED && (b < 3 || b > 7)) ||
-      (ra == TY_SOLVED && rb == TY_SOLVED && a != b))
+  TyDimState ra = ty_rel_dim_state(cx, kh, &a), rb = ty_rel_dim_state(cx, kw, &b);
+  if ((ra == TY_DIM_CONST && (a < 3 || a > 7)) || (rb == TY_DIM_CONST && (b < 3 || b > 7)) ||
+      (ra == TY_DIM_CONST && rb == TY_DIM_CONST && a != b))
     REL_FAIL("%s: the kernel %s is not supported: Winograd takes square kernels of 3 to 7", ty_rel_who(rel),
              ty_rel_shape_text(cx, shape));
+  *open |= ty_rel_dim_open(ra) || ty_rel_dim_open(rb); /* checked at each use, or once known */
   return TY_SOLVED;
 }
 
@@ -977,24 +1025,25 @@ TyRelResult ty_rel_conv2d_winograd_weight_transform(TyCtx *cx, TyRelation *rel, 
   REL_TRY(tile_size(rel, &m, message));
   IrType *ws, *wt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 4, &ws, &wt, "an OIHW weight", message));
-  REL_TRY(winograd_kernel(cx, rel, ty_rel_dim_at(ws, 2), ty_rel_dim_at(ws, 3), ws, message));
+  bool open = false;
+  REL_TRY(winograd_kernel(cx, rel, ty_rel_dim_at(ws, 2), ty_rel_dim_at(ws, 3), ws, &open, message));
   IrType **dims = IR_NEW_ARRAY(IrType *, 4);
   dims[0] = ty_dim_add(cx, ty_rel_dim_at(ws, 2), ty_rel_dim(m - 1));
   dims[1] = ty_dim_add(cx, ty_rel_dim_at(ws, 3), ty_rel_dim(m - 1));
   dims[2] = ty_rel_dim_at(ws, 0);
   dims[3] = ty_rel_dim_at(ws, 1);
   REL_TRY(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), wt), message));
-  return ty_rel_float(cx, rel, wt, "its weight", rel->args[0], message);
+  return ty_rel_open(ty_rel_float(cx, rel, wt, "its weight", rel->args[0], message), open);
 }
 
 /* What the convolutions on a transformed weight (Winograd, GEMM) share: the data layout (convertible
- * to canon) and out_layout, channels and kernel_size required (TVM's relations read them, not the
- * weight), the data as canon's dims x[], a rank-4 weight of a compatible dtype, and the window's
- * attributes. */
+ * to canon; NCHW when omitted, Conv2DAttrs' and Conv2DWinogradAttrs' C++ default) and out_layout,
+ * channels and kernel_size required (TVM's relations read them, not the weight), the data as canon's
+ * dims x[], a rank-4 weight of a compatible dtype, and the window's attributes. */
 static TyRelResult transformed_conv(TyCtx *cx, TyRelation *rel, const char *canon, Packed *dl, Packed *ol, IrType **xt,
                                     IrType *x[4], int64_t strides[2], int64_t dil[2], int64_t lo[2], int64_t hi[2],
                                     int64_t kernel[2], const char **message) {
-  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, canon, dl, message));
+  REL_TRY(packed_layout(rel, IR_A_DATA_LAYOUT, canon, "NCHW", dl, message));
   REL_TRY(packed_layout(rel, IR_A_OUT_LAYOUT, canon, dl->s, ol, message));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS), *ks = ty_rel_attr(rel, IR_A_KERNEL_SIZE);
   if (!ch->given || ch->none || !ks->given || ks->none)
@@ -1030,18 +1079,16 @@ TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **mess
              (long long)kernel[0], (long long)kernel[1]);
   c[0] = x[0];
   c[1] = ty_rel_dim(ch->ints[0]);
-  for (int i = 0; i < 2; i++) {
-    TyRelResult r = ty_rel_window(cx, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+  bool open = false;
+  for (int i = 0; i < 2; i++)
+    if (ty_rel_window(cx, rel, x[2 + i], kernel[i], 1, 1, lo[i], hi[i], false, &c[2 + i], &open) == TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld does not fit the padded data %s", ty_rel_who(rel), (long long)kernel[i],
                ty_rel_shape_text(cx, rel->args[0]));
-  }
   IrType *os;
-  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, message));
+  REL_TRY(packed_backward(cx, rel, &ol, "NCHW", c, &os, &open, message));
   IrType *ot = ty_rel_out_dtype(rel, xt);
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ot), message));
-  return ty_rel_float(cx, rel, ot, "its output", rel->args[2], message);
+  return ty_rel_open(ty_rel_float(cx, rel, ot, "its output", rel->args[2], message), open);
 }
 
 /* auto_scheduler_layout_transform (TVM's AutoSchedulerLayoutTransformRel): dst_layout such as
@@ -1142,14 +1189,13 @@ TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(transformed_conv(cx, rel, "NHWC", &dl, &ol, &xt, x, strides, dil, lo, hi, kernel, message));
   c[0] = x[0];
   c[3] = ty_rel_dim(ch->ints[0]);
-  for (int i = 0; i < 2; i++) {
-    TyRelResult r = ty_rel_window(cx, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i]);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_FAILED)
+  bool open = false;
+  for (int i = 0; i < 2; i++)
+    if (ty_rel_window(cx, rel, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i], &open) ==
+        TY_FAILED)
       REL_FAIL("%s: the kernel_size %lld (dilation %lld) does not fit the padded data %s", ty_rel_who(rel),
                (long long)kernel[i], (long long)dil[i], ty_rel_shape_text(cx, rel->args[0]));
-  }
   IrType *os;
-  REL_TRY(packed_backward(cx, rel, &ol, "NHWC", c, &os, message));
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message);
+  REL_TRY(packed_backward(cx, rel, &ol, "NHWC", c, &os, &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(os, ty_rel_out_dtype(rel, xt)), message), open);
 }

@@ -52,18 +52,21 @@ TyRelResult ty_rel_gather(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, r, &ishape, &idtype, "indices", message));
   REL_TRY(integer_dtype(cx, rel, idtype, "indices", message));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  bool open = false;
   for (int i = 0; i < r; i++) {
     IrType *d = ishape->u.shape.dims[i];
-    if (i == axis) {
+    if (i == axis) { /* TVM's GatherRel: ICHECK_GE(n, 1) on a constant; at each use (or once known) otherwise */
       int64_t n;
-      if (ty_rel_dim_const(cx, d, &n) == TY_SOLVED && n < 1)
+      TyDimState known = ty_rel_dim_state(cx, d, &n);
+      if (known == TY_DIM_CONST && n < 1)
         REL_FAIL("%s: the indices %s are empty along axis %d", ty_rel_who(rel), ty_rel_shape_text(cx, ishape), axis);
+      open = ty_rel_dim_open(known);
     } else if (!ty_unify(cx, d, shape->u.shape.dims[i], NULL)) {
       REL_FAIL("%s: the indices %s must have the data's shape %s but along axis %d; dimension %d differs",
                ty_rel_who(rel), ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, shape), axis, i);
     }
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ishape, dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ishape, dtype), message), open);
 }
 
 /* gather_nd(data, indices): indices (M, Y_0, ..., Y_{K-1}) index the first M axes of data after
@@ -220,23 +223,26 @@ TyRelResult ty_rel_topk(TyCtx *cx, TyRelation *rel, const char **message) {
   int64_t k = ir_attr_int(rel->attrs, IR_A_K, 1), n;
   IrType **dims = IR_NEW_ARRAY(IrType *, r);
   for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[i];
+  bool open = false; /* k <= n for a size not known yet: checked at each use, or once known */
   if (k >= 1) {
-    if (ty_rel_dim_const(cx, dims[axis], &n) == TY_SOLVED && k > n)
+    TyDimState known = ty_rel_dim_state(cx, dims[axis], &n);
+    if (known == TY_DIM_CONST && k > n)
       REL_FAIL("%s: k=%lld is more than the %lld elements along axis %d of %s", ty_rel_who(rel), (long long)k,
                (long long)n, axis, ty_rel_shape_text(cx, shape));
+    open = ty_rel_dim_open(known);
     dims[axis] = ty_rel_dim(k);
   }
   IrType *out_shape = ty_rel_shape(r, dims);
   IrType *values = ty_rel_tensor_type(out_shape, dtype), *indices = ty_rel_tensor_type(out_shape, idx);
   const IrAttrValue *rt = ty_rel_attr(rel, IR_A_RET_TYPE);
   const char *ret = rt->given ? rt->str : "both";
-  if (!strcmp(ret, "values")) return ty_rel_result(cx, rel, 1, values, message);
-  if (!strcmp(ret, "indices")) return ty_rel_result(cx, rel, 1, indices, message);
+  if (!strcmp(ret, "values")) return ty_rel_open(ty_rel_result(cx, rel, 1, values, message), open);
+  if (!strcmp(ret, "indices")) return ty_rel_open(ty_rel_result(cx, rel, 1, indices, message), open);
   if (strcmp(ret, "both"))
     REL_FAIL("%s: ret_type=\"%s\" is not one of \"both\", \"values\" and \"indices\"", ty_rel_who(rel), ret);
   IrType **fields = IR_NEW_ARRAY(IrType *, 2);
   fields[0] = values, fields[1] = indices;
-  return ty_rel_result(cx, rel, 1, ir_type_tuple(2, fields, (IrSpan){0}), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ir_type_tuple(2, fields, (IrSpan){0}), message), open);
 }
 
 /* ---------------------------------------------------------------- Scanop, NdarraySize */
@@ -335,9 +341,9 @@ TyRelResult ty_rel_matrix_set_diag(TyCtx *cx, TyRelation *rel, const char **mess
                             "the diagonal's number of diagonals and k2 - k1 + 1", message));
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(shape, dtype), message));
   int64_t m, n;
-  TyRelResult km = ty_rel_dim_const(cx, shape->u.shape.dims[r - 2], &m), kn = ty_rel_dim_const(cx, shape->u.shape.dims[r - 1], &n);
-  if (km == TY_NOT_YET || kn == TY_NOT_YET) return TY_NOT_YET;
-  if (km == TY_FAILED || kn == TY_FAILED) return TY_SOLVED; /* symbolic: checked at run time */
+  TyDimState km = ty_rel_dim_state(cx, shape->u.shape.dims[r - 2], &m), kn = ty_rel_dim_state(cx, shape->u.shape.dims[r - 1], &n);
+  if (km == TY_DIM_ANY || kn == TY_DIM_ANY) return TY_SOLVED; /* the kernel checks the diagonals and their length */
+  if (km != TY_DIM_CONST || kn != TY_DIM_CONST) return TY_NOT_YET; /* at each use, with its sizes; or once known */
   if (m <= -k1 || n <= k2)
     REL_FAIL("%s: diagonals k1=%lld to k2=%lld are not all in a %lld x %lld matrix", ty_rel_who(rel), (long long)k1,
              (long long)k2, (long long)m, (long long)n);
@@ -425,6 +431,7 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
   int rb = 0;
   for (int i = 1; i < n; i++) rb = shapes[i]->u.shape.rank > rb ? shapes[i]->u.shape.rank : rb;
   IrType **dims = IR_NEW_ARRAY(IrType *, rb + r + 1);
+  TyRelResult pending = TY_SOLVED;
   for (int k = 0; k < rb; k++) {
     IrType *d = NULL;
     for (int i = 1; i < n; i++) {
@@ -433,7 +440,8 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
       IrType *di = shapes[i]->u.shape.dims[k - (rb - ri)];
       if (!d) { d = di; continue; }
       TyRelResult b = ty_rel_broadcast_dim(cx, d, di, &d);
-      if (b == TY_NOT_YET) return b;
+      if (b == TY_NOT_YET && !d) return b;
+      if (b == TY_NOT_YET) pending = b;
       if (b == TY_FAILED)
         REL_FAIL("%s: the index tensors do not broadcast together (field %d is %s)", ty_rel_who(rel), i,
                  ty_rel_shape_text(cx, shapes[i]));
@@ -442,7 +450,8 @@ TyRelResult ty_rel_adv_index(TyCtx *cx, TyRelation *rel, const char **message) {
   }
   int m = rb;
   for (int i = n - 1; i < r; i++) dims[m++] = shapes[0]->u.shape.dims[i];
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  TyRelResult res = ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* ---------------------------------------------------------------- SparseToDense, SparseReshape, SparseFillEmptyRows */
@@ -535,7 +544,7 @@ TyRelResult ty_rel_sparse_fill_empty_rows(TyCtx *cx, TyRelation *rel, const char
 /* A CSR or BSR matrix as arguments i, i+1, i+2: data (nnz) or (blocks, bs_r, bs_c), integer indices
  * and indptr vectors. *rows: its number of rows (indptr's length - 1, times bs_r for BSR). */
 static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt, IrType **rows, IrType **bs_c,
-                                 const char **message) {
+                                 bool *open, const char **message) {
   IrType *ds, *is, *idt, *ps, *pdt;
   REL_TRY(ty_rel_tensor(cx, rel, i, &ds, dt, message));
   int r = ds->u.shape.rank;
@@ -547,6 +556,10 @@ static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt,
   REL_TRY(integer_dtype(cx, rel, pdt, "indptrs", message));
   REL_TRY(ty_rel_same_dim(cx, rel, is->u.shape.dims[0], ds->u.shape.dims[0],
                           "the number of sparse indices and of sparse data (blocks)", message));
+  int64_t len; /* indptr has rows + 1 entries (TVM's relation takes 1 from its length unchecked; the kernel needs one) */
+  TyDimState known = ty_rel_dim_state(cx, ps->u.shape.dims[0], &len);
+  if (known == TY_DIM_CONST && len < 1) REL_FAIL("%s: indptr is empty, but it has an entry more than the rows", ty_rel_who(rel));
+  *open |= ty_rel_dim_open(known);
   IrType *n = ty_dim_sub(cx, ps->u.shape.dims[0], ty_rel_dim(1));
   *rows = r == 3 ? ty_dim_mul(cx, n, ds->u.shape.dims[1]) : n;
   *bs_c = r == 3 ? ds->u.shape.dims[2] : ty_rel_dim(1);
@@ -558,13 +571,14 @@ static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt,
  * transposed, (M, N). The dense matrix's dtype. */
 TyRelResult ty_rel_sparse_dense(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *ds, *ddt, *sdt, *rows, *bsc;
+  bool open = false;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &ds, &ddt, "a dense matrix", message));
-  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, &open, message));
   REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
   IrType **d = IR_NEW_ARRAY(IrType *, 2);
   if (ir_attr_bool(rel->attrs, IR_A_SPARSE_LHS, false)) d[0] = rows, d[1] = ds->u.shape.dims[0];
   else d[0] = ds->u.shape.dims[0], d[1] = rows;
-  return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ty_rel_shape(2, d), ddt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ty_rel_shape(2, d), ddt), message), open);
 }
 
 /* nn.sparse_transpose(data, indices, indptr): a square CSR matrix; the transpose in the same shapes. */
@@ -592,7 +606,8 @@ TyRelResult ty_rel_sparse_add(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(ty_rel_tensor(cx, rel, 1, &vs, &sdt, message));
   if (vs->u.shape.rank != 1)
     REL_FAIL("%s takes CSR sparse data (a vector), but it is %s", ty_rel_who(rel), ty_rel_shape_text(cx, vs));
-  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, message));
+  bool open = false; /* rows = M, so the indptr's length is M + 1 whatever M is: nothing is left open */
+  REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, &open, message));
   REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
   REL_TRY(ty_rel_same_dim(cx, rel, rows, ds->u.shape.dims[0], "the sparse matrix's rows (indptr's length - 1) and the dense matrix's", message));
   return ty_rel_result(cx, rel, 4, ty_rel_tensor_type(ds, ddt), message);
@@ -706,12 +721,12 @@ TyRelResult ty_rel_stft(TyCtx *cx, TyRelation *rel, const char **message) {
   REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(win), "the window's length and win_length", message));
   IrType *L = ds->u.shape.dims[r - 1], *frames;
   int64_t l;
-  TyRelResult k = ty_rel_dim_const(cx, L, &l);
-  if (k == TY_NOT_YET) return k;
-  if (k == TY_SOLVED) {
+  TyDimState k = ty_rel_dim_state(cx, L, &l);
+  if (k == TY_DIM_HOLE) return TY_NOT_YET;
+  if (k == TY_DIM_CONST) {
     if (l < n_fft) REL_FAIL("%s: the data's length %lld is shorter than n_fft=%lld", ty_rel_who(rel), (long long)l, (long long)n_fft);
     frames = ty_rel_dim((l - n_fft) / hop + 1);
-  } else {
+  } else { /* over named sizes, l >= n_fft is checked at each use */
     frames = hop == 1 ? ty_dim_add(cx, ty_dim_sub(cx, L, ty_rel_dim(n_fft)), ty_rel_dim(1)) : ty_dim_any();
   }
   IrType **d = IR_NEW_ARRAY(IrType *, 4);
@@ -722,7 +737,7 @@ TyRelResult ty_rel_stft(TyCtx *cx, TyRelation *rel, const char **message) {
   d[m++] = ty_rel_dim(2);
   IrType *t = ty_rel_tensor_type(ty_rel_shape(m, d), ddt);
   REL_TRY(ty_rel_result(cx, rel, 2, t, message));
-  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+  return ty_rel_open(ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message), k == TY_DIM_SYMBOLIC);
 }
 
 /* ---------------------------------------------------------------- Correlation */
@@ -756,24 +771,17 @@ TyRelResult ty_rel_correlation(TyCtx *cx, TyRelation *rel, const char **message)
   IrType **d = IR_NEW_ARRAY(IrType *, 4);
   d[0] = s1->u.shape.dims[0];
   d[1] = ty_rel_dim(ds * ds);
+  bool open = false;
   for (int a = 0; a < 2; a++) {
-    IrType *x = s1->u.shape.dims[2 + a];
-    int64_t n, extra = pad[a] + pad[a + 2] - 2 * border;
-    TyRelResult c = ty_rel_dim_const(cx, x, &n);
-    if (c == TY_NOT_YET) return c;
-    if (c == TY_SOLVED) {
-      IrWide m = (IrWide)n + extra; /* in 128 bits: n may be near int64's end, the stride too */
-      if (m < 1)
-        REL_FAIL("%s: the padded data %s is smaller than the border 2 * %lld", ty_rel_who(rel), ty_rel_shape_text(cx, s1), (long long)border);
-      IrWide len = (m + st1 - 1) / st1;
-      if (len > INT64_MAX) REL_FAIL("%s: dimension too large: the output of %s overflows int64", ty_rel_who(rel), ty_rel_shape_text(cx, s1));
-      d[2 + a] = ty_rel_dim((int64_t)len);
-    } else {
-      d[2 + a] = st1 == 1 ? ty_dim_add(cx, x, ty_rel_dim(extra)) : ty_dim_any();
-    }
+    /* ceil((n + pads - 2 border) / stride1) positions where that is 1 or more: a window of 2 border + 1 */
+    if (ty_rel_window(cx, rel, s1->u.shape.dims[2 + a], 2 * border + 1, 1, st1, pad[a], pad[a + 2], false, &d[2 + a],
+                      &open) == TY_FAILED)
+      REL_FAIL("%s: the padded data %s is smaller than the border 2 * %lld", ty_rel_who(rel), ty_rel_shape_text(cx, s1), (long long)border);
+    if (ty_rel_overflowed(cx))
+      REL_FAIL("%s: dimension too large: the output of %s overflows int64", ty_rel_who(rel), ty_rel_shape_text(cx, s1));
   }
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), dt1), message));
-  return ty_rel_float(cx, rel, dt1, "its data", ty_rel_tensor_type(s1, dt1), message);
+  return ty_rel_open(ty_rel_float(cx, rel, dt1, "its data", ty_rel_tensor_type(s1, dt1), message), open);
 }
 
 /* ---------------------------------------------------------------- Dilation2D */
@@ -805,20 +813,19 @@ TyRelResult ty_rel_dilation2d(TyCtx *cx, TyRelation *rel, const char **message) 
   IrType **d = IR_NEW_ARRAY(IrType *, 4);
   d[0] = ds->u.shape.dims[0];
   d[ch] = ds->u.shape.dims[ch];
+  bool open = false;
   for (int a = 0; a < 2; a++) {
     int64_t k;
     TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[wh + a], &k);
     if (kr == TY_NOT_YET) return kr;
     if (kr == TY_FAILED) REL_FAIL("%s needs a weight of known size", ty_rel_who(rel));
-    TyRelResult c = ty_rel_window(cx, ds->u.shape.dims[hh + a], k, dil[a], st[a], pad[a], pad[a + 2], false, &d[hh + a]);
-    if (c == TY_NOT_YET) return c;
-    if (c == TY_FAILED)
+    if (ty_rel_window(cx, rel, ds->u.shape.dims[hh + a], k, dil[a], st[a], pad[a], pad[a + 2], false, &d[hh + a], &open) ==
+        TY_FAILED)
       REL_FAIL("%s: the window of %lld dilated by %lld is larger than the padded data %s", ty_rel_who(rel), (long long)k,
                (long long)dil[a], ty_rel_shape_text(cx, ds));
   }
   IrType *odt = ty_rel_out_dtype(rel, ddt);
-  REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message));
-  return TY_SOLVED;
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(4, d), odt), message), open);
 }
 
 /* ---------------------------------------------------------------- FIFOBuffer */
@@ -835,11 +842,12 @@ TyRelResult ty_rel_fifo_buffer(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
   for (int i = 0; i < r; i++)
     if (i != axis) REL_TRY(ty_rel_same_dim(cx, rel, ds->u.shape.dims[i], bs->u.shape.dims[i], "a dimension of the data and of the buffer", message));
-  int64_t a, b;
-  if (ty_rel_dim_const(cx, ds->u.shape.dims[axis], &a) == TY_SOLVED && ty_rel_dim_const(cx, bs->u.shape.dims[axis], &b) == TY_SOLVED && a >= b)
+  int64_t gap; /* the buffer's length less the data's, in normal form (n + 1 against n is 1) */
+  TyDimState known = ty_rel_dim_state(cx, ty_dim_sub(cx, bs->u.shape.dims[axis], ds->u.shape.dims[axis]), &gap);
+  if (known == TY_DIM_CONST && gap <= 0)
     REL_FAIL("%s: the data %s must be shorter than the buffer %s along axis %d", ty_rel_who(rel), ty_rel_shape_text(cx, ds),
              ty_rel_shape_text(cx, bs), axis);
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(bs, bdt), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(bs, bdt), message), ty_rel_dim_open(known));
 }
 
 /* ---------------------------------------------------------------- DeformableConv2D */
@@ -864,11 +872,16 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
   if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1 || g < 1 || dg < 1)
     REL_FAIL("%s needs strides, dilation, groups and deformable_groups of 1 or more", ty_rel_who(rel));
   int64_t c, o, k[2];
-  TyRelResult rc = ty_rel_dim_const(cx, ds->u.shape.dims[1], &c);
-  if (rc == TY_NOT_YET) return rc;
-  if (rc == TY_SOLVED) {
+  bool open = false; /* a check on named sizes, made at each use */
+  TyDimState rc = ty_rel_dim_state(cx, ds->u.shape.dims[1], &c);
+  if (rc == TY_DIM_HOLE) return TY_NOT_YET;
+  if (rc == TY_DIM_CONST) {
     if (c % g || c % dg) REL_FAIL("%s: the data's %lld channels are not divisible by groups=%lld and deformable_groups=%lld", ty_rel_who(rel), (long long)c, (long long)g, (long long)dg);
     REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[1], ty_rel_dim(c / g), "the weight's input channels and the data's channels / groups", message));
+  } else if (rc == TY_DIM_SYMBOLIC) {
+    IrType *ci = ty_dim_div(cx, ds->u.shape.dims[1], ty_rel_dim(g)); /* c = weight's I * groups, when it divides */
+    if (ci && dg == 1) REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[1], ci, "the weight's input channels and the data's channels / groups", message));
+    else open = true;
   }
   for (int a = 0; a < 2; a++) {
     TyRelResult kr = ty_rel_dim_const(cx, ws->u.shape.dims[2 + a], &k[a]);
@@ -880,8 +893,10 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
     REL_FAIL("%s: kernel_size does not match the weight %s", ty_rel_who(rel), ty_rel_shape_text(cx, ws));
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
   if (ch->given && !ch->none) REL_TRY(ty_rel_same_dim(cx, rel, ws->u.shape.dims[0], ty_rel_dim(ch->ints[0]), "the weight's output channels and channels", message));
-  if (ty_rel_dim_const(cx, ws->u.shape.dims[0], &o) == TY_SOLVED && o % g)
+  TyDimState ro = ty_rel_dim_state(cx, ws->u.shape.dims[0], &o);
+  if (ro == TY_DIM_CONST && o % g)
     REL_FAIL("%s: the weight's %lld output channels are not divisible by groups=%lld", ty_rel_who(rel), (long long)o, (long long)g);
+  open |= g > 1 && ty_rel_dim_open(ro);
   IrType **d = IR_NEW_ARRAY(IrType *, 4), **od = IR_NEW_ARRAY(IrType *, 4);
   d[0] = od[0] = ds->u.shape.dims[0];
   d[1] = ws->u.shape.dims[0];
@@ -892,29 +907,22 @@ TyRelResult ty_rel_deformable_conv2d(TyCtx *cx, TyRelation *rel, const char **me
              ty_rel_who(rel), (long long)k[0], (long long)k[1], (long long)dg);
   od[1] = ty_rel_dim(offset_channels);
   for (int a = 0; a < 2; a++) {
-    int64_t n, extra, span;
-    if (__builtin_mul_overflow(k[a] - 1, dil[a], &span) || __builtin_add_overflow(span, 1, &span) ||
-        __builtin_sub_overflow(pad[a] + pad[a + 2], span, &extra))
+    int64_t span;
+    if (__builtin_mul_overflow(k[a] - 1, dil[a], &span) || __builtin_add_overflow(span, 1, &span))
       REL_FAIL("%s: dimension too large: the weight's kernel size %lld dilated by %lld passes int64", ty_rel_who(rel),
                (long long)k[a], (long long)dil[a]);
-    TyRelResult r = ty_rel_dim_const(cx, ds->u.shape.dims[2 + a], &n);
-    if (r == TY_NOT_YET) return r;
-    if (r == TY_SOLVED) {
-      int64_t len = ir_window_length(n, k[a], dil[a], st[a], pad[a], pad[a + 2], false);
-      if (len == IR_WINDOW_TOO_LARGE)
-        REL_FAIL("%s: dimension too large: the output positions over %lld pass int64", ty_rel_who(rel), (long long)n);
-      if (len < 0) REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
-      d[2 + a] = ty_rel_dim(len);
-    } else {
-      d[2 + a] = st[a] == 1 ? ty_dim_add(cx, ds->u.shape.dims[2 + a], ty_rel_dim(extra + 1)) : ty_dim_any();
-    }
+    if (ty_rel_window(cx, rel, ds->u.shape.dims[2 + a], k[a], dil[a], st[a], pad[a], pad[a + 2], false, &d[2 + a], &open) ==
+        TY_FAILED)
+      REL_FAIL("%s: the dilated kernel is larger than the padded data %s", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
+    if (ty_rel_overflowed(cx))
+      REL_FAIL("%s: dimension too large: the output positions over %s pass int64", ty_rel_who(rel), ty_rel_shape_text(cx, ds));
     od[2 + a] = d[2 + a];
   }
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &os, &odt0, "an NCHW offset", message));
   for (int i = 0; i < 4; i++) REL_TRY(ty_rel_same_dim(cx, rel, os->u.shape.dims[i], od[i], "a dimension of the offset and (N, 2 kh kw deformable_groups, OH, OW)", message));
   REL_TRY(ty_rel_same_dtype(cx, rel, odt0, ddt, message));
   REL_TRY(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(4, d), ty_rel_out_dtype(rel, ddt)), message));
-  return ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message);
+  return ty_rel_open(ty_rel_float(cx, rel, ddt, "its data", ty_rel_tensor_type(ds, ddt), message), open);
 }
 
 /* ---------------------------------------------------------------- Conv2DBackwardWeight */

@@ -57,15 +57,16 @@ TyRelResult ty_rel_matmul(TyCtx *cx, TyRelation *rel, const char **message) {
 }
 
 TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message) {
-  const IrAttrValue *tbv = ty_rel_attr(rel, IR_A_TRANSPOSE_B);
-  bool ta = ty_rel_attr(rel, IR_A_TRANSPOSE_A)->b, tb = tbv->given ? tbv->b : true;
+  /* Both False when omitted: BatchMatmulAttrs' C++ defaults (include/tvm/relay/attrs/nn.h), which TVM's parser
+   * fills in (Python's relay.nn.batch_matmul defaults transpose_b to True, and prints it). */
+  bool ta = ty_rel_attr(rel, IR_A_TRANSPOSE_A)->b, tb = ty_rel_attr(rel, IR_A_TRANSPOSE_B)->b;
   IrType *xs, *xt, *ys, *yt;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 3, &xs, &xt, "a first argument (batch, rows, inner)", message));
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 3, &ys, &yt, "a second argument (batch, ., .)", message));
   REL_TRY(ty_rel_product_dtypes(cx, rel, xt, yt, message));
   IrType *batch;
   TyRelResult b = ty_rel_broadcast_dim(cx, ty_rel_dim_at(xs, 0), ty_rel_dim_at(ys, 0), &batch);
-  if (b == TY_NOT_YET) return b;
+  if (b == TY_NOT_YET && !batch) return b;
   if (b == TY_FAILED)
     REL_FAIL("%s: the batch dimensions %s and %s differ (one may be 1)", ty_rel_who(rel), ty_rel_text(cx, ty_rel_dim_at(xs, 0)),
              ty_rel_text(cx, ty_rel_dim_at(ys, 0)));
@@ -73,12 +74,13 @@ TyRelResult ty_rel_batch_matmul(TyCtx *cx, TyRelation *rel, const char **message
   if (!ty_unify(cx, k, ky, NULL))
     REL_FAIL("%s: the inner dimensions differ: %s in %s and %s in %s%s", ty_rel_who(rel), ty_rel_text(cx, k),
              ty_rel_shape_text(cx, xs), ty_rel_text(cx, ky), ty_rel_shape_text(cx, ys),
-             tb ? " (the second is transposed: transpose_b=True by default)" : "");
+             tb ? " (the second is transposed: transpose_b=True)" : "");
   IrType **dims = IR_NEW_ARRAY(IrType *, 3);
   dims[0] = batch;
   dims[1] = ta ? ty_rel_dim_at(xs, 2) : ty_rel_dim_at(xs, 1);
   dims[2] = tb ? ty_rel_dim_at(ys, 1) : ty_rel_dim_at(ys, 2);
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(3, dims), ty_rel_out_dtype(rel, xt)), message);
+  TyRelResult r = ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(3, dims), ty_rel_out_dtype(rel, xt)), message);
+  return r == TY_SOLVED ? b : r; /* the batch axes still to be checked: run again */
 }
 
 /* ---------------------------------------------------------------- BiasAdd, Softmax */

@@ -74,18 +74,20 @@ static TyRelResult norm3(TyCtx *cx, TyRelation *rel, int min_rank, int64_t dflt_
   REL_TRY(channel_axis(rel, xs, dflt_axis, &axis, message));
   REL_TRY(epsilon_ok(rel, IR_A_EPSILON, message));
   IrType *c = ty_rel_dim_at(xs, axis);
+  bool open = false;
   if (groups) {
     if (groups < 1) REL_FAIL("%s: num_groups=%lld must be 1 or more", ty_rel_who(rel), (long long)groups);
     int64_t n;
-    TyRelResult r = ty_rel_dim_const(cx, c, &n);
-    if (r == TY_SOLVED && n % groups)
+    TyDimState known = ty_rel_dim_state(cx, c, &n);
+    if (known == TY_DIM_CONST && n % groups)
       REL_FAIL("%s: num_groups=%lld does not divide the %lld channels (dimension %d of %s)", ty_rel_who(rel),
                (long long)groups, (long long)n, axis, ty_rel_shape_text(cx, xs));
+    open = groups > 1 && ty_rel_dim_open(known); /* checked at each use, or once known */
   }
   static const char *const names[] = {"gamma", "beta"};
   REL_TRY(channel_vectors(cx, rel, 1, 2, c, xs, xt, axis, names, message));
   REL_TRY(ty_rel_result(cx, rel, 3, rel->args[0], message));
-  return floats(cx, rel, xt, message);
+  return ty_rel_open(floats(cx, rel, xt, message), open);
 }
 
 TyRelResult ty_rel_layer_norm(TyCtx *cx, TyRelation *rel, const char **message) {

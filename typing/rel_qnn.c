@@ -69,16 +69,19 @@ static TyRelResult arg_rank(TyCtx *cx, TyRelation *rel, int i, int *rank, const 
 }
 
 /* Whether argument i (a tensor of known shape) holds one value: rank 0, or (as TVM's Dequantize)
- * every dimension the constant 1. */
-static bool one_value(TyCtx *cx, TyRelation *rel, int i) {
+ * every dimension the constant 1: 1 if so, 0 if not, -1 while a dimension not known yet may be 1. */
+static int one_value(TyCtx *cx, TyRelation *rel, int i) {
   IrType *s;
   const char *m;
-  if (ty_rel_tensor(cx, rel, i, &s, NULL, &m) != TY_SOLVED) return false;
+  if (ty_rel_tensor(cx, rel, i, &s, NULL, &m) != TY_SOLVED) return 0;
+  int one = 1;
   for (int k = 0; k < s->u.shape.rank; k++) {
     int64_t n;
-    if (ty_rel_dim_const(cx, s->u.shape.dims[k], &n) != TY_SOLVED || n != 1) return false;
+    TyDimState d = ty_rel_dim_state(cx, s->u.shape.dims[k], &n);
+    if (d == TY_DIM_HOLE) one = one ? -1 : 0;
+    else if (d != TY_DIM_CONST || n != 1) one = 0;
   }
-  return true;
+  return one;
 }
 
 /* TVM's AssignType: argument i, named `what`, is of dtype dt, and a scalar or the vector (dim). */
@@ -127,6 +130,17 @@ static TyRelResult sub_relation(TyCtx *cx, TyRelation *rel, TyRelFn fn, int a, i
   return fn(cx, &sub, message);
 }
 
+/* sub_relation for a relation that may stay open once it has given its result (a window over named sizes:
+ * ty_rel_open): then TY_SOLVED with *open set, so that the quantized relation checks its other arguments
+ * and stays open too. */
+static TyRelResult sub_relation_open(TyCtx *cx, TyRelation *rel, TyRelFn fn, int a, int b, int r, const IrOpAttrs *attrs,
+                                     bool *open, const char **message) {
+  TyRelResult k = sub_relation(cx, rel, fn, a, b, r, attrs, message);
+  if (k != TY_NOT_YET || ty_prune(cx, rel->args[r])->kind == IR_TYPE_HOLE) return k;
+  *open = true;
+  return TY_SOLVED;
+}
+
 /* The call's attributes with out_dtype set to dt. */
 static const IrOpAttrs *with_out_dtype(const TyRelation *rel, IrDType dt) {
   IrOpAttrs *at = IR_NEW(IrOpAttrs);
@@ -163,7 +177,9 @@ TyRelResult ty_rel_dequantize(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(dtype_of(cx, rel, xt, "int8 uint8 int16 uint16 int32", "data", rel->args[0], message));
   REL_TRY(arg_rank(cx, rel, 1, &rs, message));
   REL_TRY(arg_rank(cx, rel, 2, &rz, message));
-  bool scalars = one_value(cx, rel, 1) && one_value(cx, rel, 2);
+  int s1 = one_value(cx, rel, 1), s2 = one_value(cx, rel, 2);
+  if ((s1 < 0 && s2 != 0) || (s2 < 0 && s1 != 0)) return TY_NOT_YET; /* per tensor or per channel: not known yet */
+  bool scalars = s1 > 0 && s2 > 0;
   REL_TRY(channel_axis(rel, IR_A_AXIS, xs, !scalars, &dim, message));
   if (scalars) dim = ty_rel_dim(1);
   REL_TRY(channel_arg(cx, rel, 1, F32, dim, "input_scale", message));
@@ -222,7 +238,8 @@ TyRelResult ty_rel_qnn_conv2d(TyCtx *cx, TyRelation *rel, const char **message) 
   REL_TRY(scalar_arg(cx, rel, 2, I32, "input_zero_point", message));
   REL_TRY(scalar_arg(cx, rel, 4, F32, "input_scale", message));
   /* Run the float relation first: it checks the layouts and the ranks. */
-  REL_TRY(sub_relation(cx, rel, ty_rel_conv2d, 0, 1, 6, with_out_dtype(rel, od), message));
+  bool open = false;
+  REL_TRY(sub_relation_open(cx, rel, ty_rel_conv2d, 0, 1, 6, with_out_dtype(rel, od), &open, message));
   int o = layout_pos(rel, IR_A_KERNEL_LAYOUT, "OIHW", 'O'), in = layout_pos(rel, IR_A_KERNEL_LAYOUT, "OIHW", 'I');
   IrType *dim = ty_rel_dim_at(ws, o);
   int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1), c, wi, ch = 0;
@@ -238,7 +255,7 @@ TyRelResult ty_rel_qnn_conv2d(TyCtx *cx, TyRelation *rel, const char **message) 
   }
   /* TVM leaves the kernel's zero point untyped; its lowering takes a scalar or one per output channel */
   REL_TRY(channel_arg(cx, rel, 3, I32, ty_rel_dim_at(ws, o), "kernel_zero_point", message));
-  return channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message);
+  return ty_rel_open(channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message), open);
 }
 
 /* qnn.dense(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale). */
@@ -433,12 +450,13 @@ TyRelResult ty_rel_qnn_conv2d_transpose(TyCtx *cx, TyRelation *rel, const char *
   REL_TRY(out_dtype_of(rel, I32, "int16 int32 int64", &od, message));
   REL_TRY(scalar_arg(cx, rel, 2, I32, "input_zero_point", message));
   REL_TRY(scalar_arg(cx, rel, 4, F32, "input_scale", message));
-  REL_TRY(sub_relation(cx, rel, ty_rel_conv2d_transpose, 0, 1, 6, with_out_dtype(rel, od), message));
+  bool open = false;
+  REL_TRY(sub_relation_open(cx, rel, ty_rel_conv2d_transpose, 0, 1, 6, with_out_dtype(rel, od), &open, message));
   int o = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'O'), in = layout_pos(rel, IR_A_KERNEL_LAYOUT, "IOHW", 'I');
   int64_t groups = ir_attr_int(rel->attrs, IR_A_GROUPS, 1);
   IrType *dim = groups == 1 ? ty_rel_dim_at(ws, o) : ty_dim_mul(cx, ty_rel_dim_at(ws, in), ty_rel_dim_at(ws, o));
   REL_TRY(channel_arg(cx, rel, 3, I32, ty_rel_dim_at(ws, 1), "kernel_zero_point", message));
-  return channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message);
+  return ty_rel_open(channel_arg(cx, rel, 5, F32, dim, "kernel_scale", message), open);
 }
 
 /* qnn.simulated_quantize(data, out_dtype code, output_scale, output_zero_point) and

@@ -27,24 +27,28 @@ static IrType *product(TyCtx *cx, int n, IrType **dims) {
 
 /* ---------------------------------------------------------------- Reshape */
 
-/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. */
+/* The new shape of `shape` under the codes of ns (`written` shows them): *result, a shape. With allowzero, 0 is
+ * a dimension of 0, not the code that copies one (TVM's InferNewShape). */
 static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, const IrAttrValue *ns, const char *written,
-                                 IrType **result, const char **message) {
+                                 IrType **result, bool *open, const char **message) {
+  bool allowzero = ty_rel_attr(rel, IR_A_ALLOWZERO)->b;
   int r = shape->u.shape.rank, src = 0, infer = -1;
   IrType **in = shape->u.shape.dims;
   IR_VEC(IrType *) out = {0};
-  /* Dimensions copied by the code 0 cancel out of the -1's division, even when they are `?`. */
-  bool *copied_in = IR_NEW_ARRAY(bool, r + 1), *copied_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
+  /* As TVM's InferNewShape (src/relay/op/tensor/transform.cc), the input dimensions that 0, -2, -3 and -4 take and
+   * the output dimensions they give are left out of the -1's division, even when they are `?` or 0: the -1 is the
+   * product of the other input dimensions over the sizes written. */
+  bool *used_in = IR_NEW_ARRAY(bool, r + 1), *used_out = IR_NEW_ARRAY(bool, 2 * (size_t)ns->n + r + 1);
   const char *who = ty_rel_who(rel);
   for (int j = 0; j < ns->n; j++) {
     int64_t v = ns->ints[j];
-    if (v > 0) {
+    if (v > 0 || (v == 0 && allowzero)) {
       IR_VEC_PUSH(out, ty_rel_dim(v));
       src++;
     } else if (v == 0) {
       if (src >= r) REL_FAIL("%s: newshape=%s copies dimension %d (the code 0), but the input %s has rank %d", who,
                              written, src, ty_rel_shape_text(cx, shape), r);
-      copied_in[src] = copied_out[out.len] = true;
+      used_in[src] = used_out[out.len] = true;
       IR_VEC_PUSH(out, in[src++]);
     } else if (v == -1) {
       if (infer >= 0) REL_FAIL("%s: newshape=%s has more than one -1", who, written);
@@ -52,10 +56,14 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
       IR_VEC_PUSH(out, NULL);
       src++;
     } else if (v == -2) {
-      while (src < r) IR_VEC_PUSH(out, in[src++]);
+      while (src < r) {
+        used_in[src] = used_out[out.len] = true;
+        IR_VEC_PUSH(out, in[src++]);
+      }
     } else if (v == -3) {
       if (src + 1 >= r) REL_FAIL("%s: newshape=%s merges dimensions %d and %d (the code -3), but the input %s has rank %d",
                                  who, written, src, src + 1, ty_rel_shape_text(cx, shape), r);
+      used_in[src] = used_in[src + 1] = used_out[out.len] = true;
       IR_VEC_PUSH(out, ty_dim_mul(cx, in[src], in[src + 1]));
       src += 2;
     } else if (v == -4) {
@@ -71,6 +79,7 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
                                ty_rel_text(cx, in[src]), (long long)(a == -1 ? b : a));
       TyRelResult ok = ty_rel_same_dim(cx, rel, ty_dim_mul(cx, da, db), in[src], "the split dimension and its parts", message);
       if (ok != TY_SOLVED) return ok;
+      used_in[src] = used_out[out.len] = used_out[out.len + 1] = true;
       IR_VEC_PUSH(out, da);
       IR_VEC_PUSH(out, db);
       src++;
@@ -83,12 +92,13 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
   if (infer >= 0) {
     IrType *known = ty_rel_dim(1);
     for (int i = 0; i < out.len; i++)
-      if (i != infer && !copied_out[i]) known = ty_dim_mul(cx, known, out.items[i]);
+      if (i != infer && !used_out[i]) known = ty_dim_mul(cx, known, out.items[i]); /* the sizes written */
     total = ty_rel_dim(1);
     for (int i = 0; i < r; i++)
-      if (!copied_in[i]) total = ty_dim_mul(cx, total, in[i]);
+      if (!used_in[i]) total = ty_dim_mul(cx, total, in[i]);
     int64_t k;
-    if (ty_dim_value(cx, known, &k) && k == 0) REL_FAIL("%s: newshape=%s has a 0-sized dimension next to -1", who, written);
+    if (ty_dim_value(cx, known, &k) && k == 0) /* allowzero's 0: TVM's InferNewShape divides by it */
+      REL_FAIL("%s: newshape=%s has a 0-sized dimension next to -1", who, written);
     IrType *d = ty_dim_div(cx, total, known);
     int64_t t;
     if (!d && ty_dim_value(cx, total, &t) && ty_dim_value(cx, known, &k))
@@ -96,6 +106,9 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
                (long long)t, ty_rel_shape_text(cx, shape), (long long)t, (long long)k);
     if (!d && (ty_rel_dim_const(cx, total, &t) == TY_NOT_YET || ty_rel_dim_const(cx, known, &k) == TY_NOT_YET))
       return TY_NOT_YET; /* a hole that may become a constant */
+    /* over named sizes that the division leaves (n by 2: n / 2 is not a dimension), `?`, and whether it divides
+     * is checked at each use; over `?` by the kernel */
+    *open |= !d && ty_rel_dim_state(cx, total, &t) == TY_DIM_SYMBOLIC && ty_rel_dim_state(cx, known, &k) != TY_DIM_ANY;
     out.items[infer] = d ? d : ty_dim_any();
   } else {
     IrType *count = product(cx, out.len, out.items);
@@ -110,10 +123,11 @@ static TyRelResult reshape_shape(TyCtx *cx, TyRelation *rel, IrType *shape, cons
 
 TyRelResult ty_rel_reshape(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *dtype, *out;
+  bool open = false;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   const IrAttrValue *ns = ty_rel_attr(rel, IR_A_NEWSHAPE);
-  REL_TRY(reshape_shape(cx, rel, shape, ns, ints_text(ns), &out, message));
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(out, dtype), message);
+  REL_TRY(reshape_shape(cx, rel, shape, ns, ints_text(ns), &out, &open, message));
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(out, dtype), message), open);
 }
 
 /* contrib_reverse_reshape: reshape's codes read from the right (TVM's InferNewShape with reverse):
@@ -132,13 +146,14 @@ TyRelResult ty_rel_reverse_reshape(TyCtx *cx, TyRelation *rel, const char **mess
   int r = shape->u.shape.rank;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
   for (int i = 0; i < r; i++) dims[i] = shape->u.shape.dims[r - 1 - i];
-  TyRelResult k = reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, message);
+  bool open = false;
+  TyRelResult k = reshape_shape(cx, rel, ty_rel_shape(r, dims), &rev, ints_text(ns), &out, &open, message);
   if (k == TY_FAILED) *message = ir_printf("%s (reading the shape and the codes from the right)", *message);
   if (k != TY_SOLVED) return k;
   int n = out->u.shape.rank;
   IrType **od = IR_NEW_ARRAY(IrType *, n + 1);
   for (int i = 0; i < n; i++) od[i] = out->u.shape.dims[n - 1 - i];
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, od), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, od), dtype), message), open);
 }
 
 /* reinterpret(data, dtype): the bits of each element as another type of the same width. */
@@ -205,11 +220,24 @@ TyRelResult ty_rel_squeeze(TyCtx *cx, TyRelation *rel, const char **message) {
   int r = shape->u.shape.rank;
   const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
   bool *drop = IR_NEW_ARRAY(bool, r + 1);
-  if (!a->given || a->none) { /* every dimension that is 1 */
+  if (!a->given || a->none) { /* every dimension that is 1: each must be known (TVM's SqueezeRel) */
+    int unknown = -1;
     for (int i = 0; i < r; i++) {
-      IrType *d = ty_prune(cx, shape->u.shape.dims[i]);
-      if (d->kind == IR_TYPE_HOLE) return TY_NOT_YET;
-      drop[i] = d->kind == IR_TYPE_DIM && d->u.dim == 1;
+      int64_t v;
+      TyDimState k = ty_rel_dim_state(cx, shape->u.shape.dims[i], &v);
+      if (k == TY_DIM_HOLE) return TY_NOT_YET;
+      if (k != TY_DIM_CONST && unknown < 0) unknown = i;
+      drop[i] = k == TY_DIM_CONST && v == 1;
+    }
+    if (unknown >= 0) {
+      IrBuf axes;
+      ir_buf_init(&axes);
+      for (int i = 0; i < r; i++)
+        if (drop[i]) ir_buf_printf(&axes, "%s%d", axes.len ? ", " : "", i);
+      REL_FAIL("%s without axis drops the dimensions that are 1, so it needs each one known, but dimension %d of %s "
+               "is %s (TVM: axis needs to be defined for dynamic input)\nhint: name the axes to squeeze: axis=[%s]",
+               ty_rel_who(rel), unknown, ty_rel_shape_text(cx, shape), ty_rel_text(cx, shape->u.shape.dims[unknown]),
+               axes.len ? axes.data : "...");
     }
   } else {
     for (int i = 0; i < a->n; i++) {
@@ -347,16 +375,19 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *whole = shape->u.shape.dims[axis];
   int pieces;
   IrType **sizes;
+  bool open = false;
   if (ios->none) REL_FAIL("%s needs indices_or_sections", ty_rel_who(rel));
   if (!ios->listed) { /* equal sections */
     int64_t k = ios->ints[0], v;
     if (k <= 0) REL_FAIL("%s: indices_or_sections=%lld sections; it must be at least 1", ty_rel_who(rel), (long long)k);
     if (k > 1000000) REL_FAIL("%s: indices_or_sections=%lld sections is too many", ty_rel_who(rel), (long long)k);
     IrType *part = ty_dim_div(cx, whole, ty_rel_dim(k));
-    if (!part && ty_rel_dim_const(cx, whole, &v) == TY_NOT_YET) return TY_NOT_YET;
-    if (!part && ty_dim_value(cx, whole, &v))
+    TyDimState known = ty_rel_dim_state(cx, whole, &v);
+    if (!part && known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (!part && known == TY_DIM_CONST)
       REL_FAIL("%s: indices_or_sections=%lld does not divide dimension %d of %s (%lld) evenly", ty_rel_who(rel),
                (long long)k, axis, ty_rel_shape_text(cx, shape), (long long)v);
+    open = !part && known == TY_DIM_SYMBOLIC; /* `?` pieces; whether k divides is checked at each use */
     pieces = (int)k;
     sizes = IR_NEW_ARRAY(IrType *, pieces);
     for (int i = 0; i < pieces; i++) sizes[i] = part ? part : ty_dim_any();
@@ -392,7 +423,7 @@ TyRelResult ty_rel_split(TyCtx *cx, TyRelation *rel, const char **message) {
     for (int d = 0; d < r; d++) dims[d] = d == axis ? sizes[i] : shape->u.shape.dims[d];
     fields[i] = ty_rel_tensor_type(ty_rel_shape(r, dims), dtype);
   }
-  return ty_rel_result(cx, rel, 1, ir_type_tuple(pieces, fields, (IrSpan){0}), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ir_type_tuple(pieces, fields, (IrSpan){0}), message), open);
 }
 
 /* ---------------------------------------------------------------- Take */
@@ -457,19 +488,18 @@ TyRelResult ty_rel_strided_slice(TyCtx *cx, TyRelation *rel, const char **messag
     int axis = k;
     if (has_axes) REL_TRY(ty_rel_axis(rel, IR_A_AXES, ax->ints[k], r, 0, &axis, message));
     int64_t stride = !has_strides ? 1 : s->n == 1 && has_axes ? s->ints[0] : k < s->n ? s->ints[k] : 1;
-    if (stride == 0) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
+    if (stride == 0 && !size_mode) REL_FAIL("%s: strides=%s has a 0 stride", ty_rel_who(rel), ints_text(s));
     int64_t dim, start, begin = k < b->n ? b->ints[k] : stride > 0 ? 0 : INT64_MAX;
     int64_t end = k < e->n ? e->ints[k] : stride < 0 ? 0 : INT64_MAX;
-    if (size_mode) {
-      if (stride != 1) REL_FAIL("%s: slice_mode=\"size\" takes strides of 1", ty_rel_who(rel));
+    if (size_mode) { /* TVM ignores the strides there (topi's ConvertToVec), once they have padded begin and end */
       if (k < e->n) end = end < 0 || begin > INT64_MAX - end ? INT64_MAX : begin + end;
+      stride = 1;
     }
     if (begin == 0 && end == INT64_MAX && stride == 1) continue; /* the whole axis, symbolic or not */
     TyRelResult size = ty_rel_dim_const(cx, dims[axis], &dim);
     if (size == TY_SOLVED) dims[axis] = ty_rel_dim(ir_slice_length(dim, begin, end, stride, &start));
     else if (size == TY_NOT_YET) return size;
-    else if (size_mode && end != INT64_MAX && begin >= 0) dims[axis] = ty_rel_dim(end - begin);
-    else dims[axis] = ty_dim_any();
+    else dims[axis] = ty_dim_any(); /* TVM: a fresh dimension (StridedSliceOutputShape); a size may not fit the axis */
   }
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
 }
@@ -488,26 +518,32 @@ TyRelResult ty_rel_broadcast_to(TyCtx *cx, TyRelation *rel, const char **message
     if (to->ints[i] < 0) REL_FAIL("%s: shape=%s has a negative dimension", ty_rel_who(rel), ints_text(to));
     dims[i] = ty_rel_dim(to->ints[i]);
   }
+  bool open = false; /* a dimension not known yet may be 1 or the target's: checked when it is known */
   for (int i = 0; i < r; i++) {
     IrType *d = shape->u.shape.dims[r - 1 - i], *t = dims[to->n - 1 - i];
     int64_t v;
-    if (ty_dim_value(cx, d, &v) && v == 1) continue;
+    TyDimState k = ty_rel_dim_state(cx, d, &v);
+    if (k == TY_DIM_CONST && v == 1) continue;
+    if (k == TY_DIM_HOLE && !(ty_dim_value(cx, t, &v) && v == 1)) {
+      open = true;
+      continue;
+    }
     if (!ty_unify(cx, d, t, NULL))
       REL_FAIL("%s cannot broadcast %s to shape=%s: dimension %d is %s, not 1 or %s", ty_rel_who(rel),
                ty_rel_shape_text(cx, shape), ints_text(to), r - 1 - i, ty_rel_text(cx, d), ty_rel_text(cx, t));
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(to->n, dims), dtype), message), open);
 }
 
+/* where(condition, x, y): the condition of any element type (nonzero is true), as TVM's WhereRel. */
 TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *s[3], *dt[3];
   for (int i = 0; i < 3; i++) REL_TRY(ty_rel_tensor(cx, rel, i, &s[i], &dt[i], message));
-  if (!ty_unify(cx, dt[0], ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}), NULL))
-    REL_FAIL("%s chooses by a bool condition, but the condition is %s", ty_rel_who(rel), ty_rel_text(cx, dt[0]));
   REL_TRY(ty_rel_same_dtype(cx, rel, dt[1], dt[2], message));
   int r = 0;
   for (int i = 0; i < 3; i++) r = s[i]->u.shape.rank > r ? s[i]->u.shape.rank : r;
   IrType **dims = IR_NEW_ARRAY(IrType *, r + 1);
+  TyRelResult pending = TY_SOLVED;
   for (int k = 0; k < r; k++) { /* from the right */
     IrType *d = NULL;
     for (int i = 0; i < 3; i++) {
@@ -519,14 +555,16 @@ TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
         continue;
       }
       TyRelResult v = ty_rel_broadcast_dim(cx, d, di, &d);
-      if (v == TY_NOT_YET) return TY_NOT_YET;
+      if (v == TY_NOT_YET && !d) return TY_NOT_YET;
+      if (v == TY_NOT_YET) pending = v;
       if (v == TY_FAILED)
         REL_FAIL("%s cannot broadcast the shapes %s, %s and %s (dimension %d from the right)", ty_rel_who(rel),
                  ty_rel_shape_text(cx, s[0]), ty_rel_shape_text(cx, s[1]), ty_rel_shape_text(cx, s[2]), k);
     }
     dims[r - 1 - k] = d;
   }
-  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), dt[1]), message);
+  TyRelResult res = ty_rel_result(cx, rel, 3, ty_rel_tensor_type(ty_rel_shape(r, dims), dt[1]), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* ---------------------------------------------------------------- Cast, ShapeOf, BatchFlatten */
@@ -542,9 +580,7 @@ TyRelResult ty_rel_cast(TyCtx *cx, TyRelation *rel, const char **message) {
 TyRelResult ty_rel_shape_of(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
-  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
-  if (dt.code != IR_DT_INT && dt.code != IR_DT_UINT) REL_FAIL("%s gives integers, but dtype=%s", ty_rel_who(rel),
-                                                               ty_rel_text(cx, ir_type_dtype(dt, (IrSpan){0})));
+  IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)); /* any, as TVM's ShapeOfRel */
   IrType **dims = IR_NEW_ARRAY(IrType *, 1);
   dims[0] = ty_rel_dim(shape->u.shape.rank);
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(1, dims), ir_type_dtype(dt, (IrSpan){0})), message);
@@ -697,13 +733,19 @@ TyRelResult ty_rel_reshape_like(TyCtx *cx, TyRelation *rel, const char **message
   for (int64_t i = rb; i < re; i++) dims[k++] = like->u.shape.dims[i];
   for (int64_t i = le; i < r; i++) dims[k++] = shape->u.shape.dims[i];
   REL_TRY(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message));
-  int64_t a, b;
-  TyRelResult ka = ty_rel_dim_const(cx, product(cx, r, shape->u.shape.dims), &a),
-              kb = ty_rel_dim_const(cx, product(cx, n, dims), &b);
-  if (ka == TY_SOLVED && kb == TY_SOLVED && a != b)
-    REL_FAIL("%s cannot give %s the shape %s: %lld elements against %lld", ty_rel_who(rel),
-             ty_rel_shape_text(cx, shape), ty_rel_shape_text(cx, ty_rel_shape(n, dims)), (long long)a, (long long)b);
-  return ka == TY_NOT_YET || kb == TY_NOT_YET ? TY_NOT_YET : TY_SOLVED;
+  /* the counts agree: a difference of 0 in normal form ((n, 3) against (n * 3)); other named sizes are checked
+   * at each use, `?` by the kernel (TVM's ReshapeLikeRel asserts it when it can decide) */
+  IrType *a = product(cx, r, shape->u.shape.dims), *b = product(cx, n, dims);
+  int64_t diff, va, vb;
+  TyDimState known = ty_rel_dim_state(cx, ty_dim_sub(cx, a, b), &diff);
+  if (known == TY_DIM_CONST && diff != 0) {
+    if (ty_dim_value(cx, a, &va) && ty_dim_value(cx, b, &vb))
+      REL_FAIL("%s cannot give %s the shape %s: %lld elements against %lld", ty_rel_who(rel),
+               ty_rel_shape_text(cx, shape), ty_rel_shape_text(cx, ty_rel_shape(n, dims)), (long long)va, (long long)vb);
+    REL_FAIL("%s cannot give %s the shape %s: %s elements against %s", ty_rel_who(rel), ty_rel_shape_text(cx, shape),
+             ty_rel_shape_text(cx, ty_rel_shape(n, dims)), ty_rel_text(cx, a), ty_rel_text(cx, b));
+  }
+  return ty_rel_dim_open(known) ? TY_NOT_YET : TY_SOLVED;
 }
 
 /* `from` broadcasts to `to` (aligned from the right, each dimension 1 or equal): TY_NOT_YET while a
@@ -717,9 +759,10 @@ static TyRelResult broadcasts_to(TyCtx *cx, TyRelation *rel, IrType *from, IrTyp
   for (int i = 0; i < rf; i++) {
     IrType *d = from->u.shape.dims[rf - 1 - i], *t = to->u.shape.dims[rt - 1 - i];
     int64_t v;
-    TyRelResult k = ty_rel_dim_const(cx, d, &v);
-    if (k == TY_SOLVED && v == 1) continue;
-    if (k == TY_NOT_YET && ty_prune(cx, d)->kind == IR_TYPE_HOLE && ty_prune(cx, d) != ty_prune(cx, t)) {
+    TyDimState k = ty_rel_dim_state(cx, d, &v);
+    if (k == TY_DIM_CONST && v == 1) continue;
+    int64_t w; /* a hole that may be 1 is checked when it is known; towards 1, it is 1 */
+    if (k == TY_DIM_HOLE && ty_prune(cx, d) != ty_prune(cx, t) && !(ty_dim_value(cx, t, &w) && w == 1)) {
       open = true;
       continue;
     }
@@ -862,6 +905,7 @@ TyRelResult ty_rel_layout_transform(TyCtx *cx, TyRelation *rel, const char **mes
                src.axis[i], src_s, (long long)src.factor[i], ty_rel_shape_text(cx, shape),
                ty_rel_text(cx, shape->u.shape.dims[i]));
   IrType **dims = IR_NEW_ARRAY(IrType *, dst.n + 1);
+  bool open = false;
   for (int i = 0; i < dst.n; i++) {
     if (dst.factor[i]) {
       dims[i] = ty_rel_dim(dst.factor[i]);
@@ -881,22 +925,22 @@ TyRelResult ty_rel_layout_transform(TyCtx *cx, TyRelation *rel, const char **mes
       dims[i] = part;
       continue;
     }
-    TyRelResult known = ty_rel_dim_const(cx, whole, &v);
-    if (known == TY_NOT_YET) return known;
-    if (known == TY_SOLVED)
+    TyDimState known = ty_rel_dim_state(cx, whole, &v);
+    if (known == TY_DIM_HOLE) return TY_NOT_YET;
+    if (known == TY_DIM_CONST)
       REL_FAIL("%s: axis %c has %lld elements, which do not split into parts of %lld (dst_layout=\"%s\")",
                ty_rel_who(rel), c, (long long)v, (long long)f, dst_s);
     dims[i] = ty_dim_any();
+    open |= known == TY_DIM_SYMBOLIC; /* whether f divides it is checked at each use */
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(dst.n, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(dst.n, dims), dtype), message), open);
 }
 
-/* ndarray_size: the element count as a scalar of dtype (int32 by default; any number type, as TVM). */
+/* ndarray_size: the element count as a scalar of dtype (int32 by default; any, as TVM's NdarraySizeRel). */
 TyRelResult ty_rel_ndarray_size(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, NULL, message));
   IrDType dt = ir_attr_dtype(rel->attrs, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32));
-  if (dt.code == IR_DT_BOOL) REL_FAIL("%s counts in numbers, but dtype=bool", ty_rel_who(rel));
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0})), message);
 }
 
@@ -939,16 +983,22 @@ TyRelResult ty_rel_slice_like(TyCtx *cx, TyRelation *rel, const char **message) 
       on[a] = true;
     }
   }
+  bool open = false;
   for (int i = 0; i < r; i++) {
     if (!on[i]) continue;
-    int64_t a, b;
-    if (ty_rel_dim_const(cx, shape->u.shape.dims[i], &a) == TY_SOLVED &&
-        ty_rel_dim_const(cx, like->u.shape.dims[i], &b) == TY_SOLVED && b > a)
-      REL_FAIL("%s: dimension %d of %s is %lld, beyond the data's %lld in %s", ty_rel_who(rel), i,
-               ty_rel_shape_text(cx, like), (long long)b, (long long)a, ty_rel_shape_text(cx, shape));
+    int64_t a, b, gap; /* the data's dimension less like's, in normal form: checked at each use when named */
+    TyDimState known = ty_rel_dim_state(cx, ty_dim_sub(cx, shape->u.shape.dims[i], like->u.shape.dims[i]), &gap);
+    if (known == TY_DIM_CONST && gap < 0) {
+      if (ty_dim_value(cx, shape->u.shape.dims[i], &a) && ty_dim_value(cx, like->u.shape.dims[i], &b))
+        REL_FAIL("%s: dimension %d of %s is %lld, beyond the data's %lld in %s", ty_rel_who(rel), i,
+                 ty_rel_shape_text(cx, like), (long long)b, (long long)a, ty_rel_shape_text(cx, shape));
+      REL_FAIL("%s: dimension %d of %s is %s, beyond the data's %s in %s", ty_rel_who(rel), i, ty_rel_shape_text(cx, like),
+               ty_rel_text(cx, like->u.shape.dims[i]), ty_rel_text(cx, shape->u.shape.dims[i]), ty_rel_shape_text(cx, shape));
+    }
+    open |= ty_rel_dim_open(known);
     dims[i] = like->u.shape.dims[i];
   }
-  return ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 2, ty_rel_tensor_type(ty_rel_shape(r, dims), dtype), message), open);
 }
 
 /* trilu(data, k, upper=True): data's type; k is an integer scalar; the data has rank 2 or more. */
@@ -985,6 +1035,7 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *lab[128] = {0};
   IrType *ell[RT_MAX_RANK_TY] = {0};
   int ne = 0;
+  TyRelResult pending = TY_SOLVED; /* an ellipsis axis known, but not yet checked */
   bool any_ell = false;
   for (int i = 0; i < n; i++) {
     const char *term = q.terms[i];
@@ -1007,7 +1058,8 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
           if (k == TY_FAILED)
             REL_FAIL("%s: the ellipsis dimensions of tensor %d %s do not broadcast with the others'", ty_rel_who(rel), i,
                      ty_rel_shape_text(cx, shapes[i]));
-          if (k == TY_NOT_YET) return k;
+          if (k == TY_NOT_YET && !b) return k;
+          if (k == TY_NOT_YET) pending = k;
           ell[slot] = b;
         }
         if (er > ne) ne = er;
@@ -1034,7 +1086,8 @@ TyRelResult ty_rel_einsum(TyCtx *cx, TyRelation *rel, const char **message) {
     else
       dims[m++] = lab[(unsigned char)*p];
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  TyRelResult res = ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(m, dims), dtype), message);
+  return res == TY_SOLVED ? pending : res;
 }
 
 /* meshgrid((a, b, ...), indexing="ij"): scalars and vectors of one element type; a tuple of as many
@@ -1100,15 +1153,17 @@ TyRelResult ty_rel_sliding_window(TyCtx *cx, TyRelation *rel, const char **messa
   if (st->none || st->n != ws->n)
     REL_FAIL("%s: strides=%s must have as many values as window_shape=%s", ty_rel_who(rel), ints_text(st), ints_text(ws));
   int n = (int)axis + 2 * ws->n;
+  bool open = false;
   IrType **dims = IR_NEW_ARRAY(IrType *, n + 1);
   for (int i = 0; i < axis; i++) dims[i] = shape->u.shape.dims[i];
   for (int i = 0; i < ws->n; i++) {
     int64_t w = ws->ints[i], s = st->ints[i], d;
     if (w < 1 || s < 1) REL_FAIL("%s: window sizes and strides must be 1 or more", ty_rel_who(rel));
     IrType *di = shape->u.shape.dims[axis + i];
-    TyRelResult k = ty_rel_dim_const(cx, di, &d);
-    if (k == TY_NOT_YET) return k;
-    if (k == TY_SOLVED) {
+    TyDimState k = ty_rel_dim_state(cx, di, &d);
+    if (k == TY_DIM_HOLE) return TY_NOT_YET;
+    open |= k == TY_DIM_SYMBOLIC; /* d >= w, checked at each use */
+    if (k == TY_DIM_CONST) {
       if (d < w)
         REL_FAIL("%s: a window of %lld does not fit dimension %lld of the data %s", ty_rel_who(rel), (long long)w,
                  (long long)(axis + i), ty_rel_shape_text(cx, shape));
@@ -1118,5 +1173,5 @@ TyRelResult ty_rel_sliding_window(TyCtx *cx, TyRelation *rel, const char **messa
     }
     dims[axis + ws->n + i] = ty_rel_dim(w);
   }
-  return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(n, dims), dtype), message), open);
 }

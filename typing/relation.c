@@ -73,32 +73,49 @@ TyRelResult ty_rel_elementwise_int(TyCtx *cx, TyRelation *rel, const char **mess
 
 /* ---------------------------------------------------------------- Broadcast */
 
-typedef enum { DIM_KNOWN, DIM_OPEN, DIM_CLASH } DimVerdict;
+/* DIM_KNOWN: the result is *out; DIM_PENDING: the result is *out, but the arguments are not yet
+ * known to broadcast (a hole against a constant c != 1 gives c, and must still turn out 1 or c);
+ * DIM_OPEN: not decided; DIM_CLASH: they cannot broadcast. */
+typedef enum { DIM_KNOWN, DIM_PENDING, DIM_OPEN, DIM_CLASH } DimVerdict;
 
-/* The broadcast of two dimensions (numpy's rule: equal, or one of them is 1). */
+static bool is_const(IrType *d, int64_t c) { return d->kind == IR_TYPE_DIM && d->u.dim == c; }
+
+/* The broadcast of two dimensions (numpy's rule: equal, or one of them is 1). A `?` is a size
+ * known only at run time, where the kernel checks that it broadcasts: against 1 it is the
+ * result, against a constant c != 1 it can only be 1 or c, so the result is c (as TVM v0.14's
+ * ConcreteBroadcast, src/relay/op/type_relations.cc); against a shape variable or arithmetic it
+ * is `?`, since the variable may be 1 and the result then the `?`'s size (TVM gives the variable
+ * there, which is false when it is 1); against a hole it waits for the hole. */
 static DimVerdict broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
   a = ty_prune(cx, a);
   b = ty_prune(cx, b);
   *out = a;
   if (a == b) return DIM_KNOWN;
-  bool a1 = a->kind == IR_TYPE_DIM && a->u.dim == 1, b1 = b->kind == IR_TYPE_DIM && b->u.dim == 1;
-  if (a->kind == IR_TYPE_ANY || b->kind == IR_TYPE_ANY) { /* `?` takes the other, unless that is 1 */
-    IrType *other = a->kind == IR_TYPE_ANY ? b : a;
-    *out = (other->kind == IR_TYPE_DIM && other->u.dim == 1) ? (a->kind == IR_TYPE_ANY ? a : b) : other;
-    return DIM_KNOWN;
-  }
-  if (b1) return DIM_KNOWN;
-  if (a1) {
+  bool aa = a->kind == IR_TYPE_ANY, ba = b->kind == IR_TYPE_ANY;
+  if (is_const(b, 1)) return DIM_KNOWN;
+  if (is_const(a, 1)) {
     *out = b;
     return DIM_KNOWN;
+  }
+  if (aa || ba) {
+    IrType *any = aa ? a : b, *other = aa ? b : a;
+    if (other->kind == IR_TYPE_DIM) {
+      *out = other;
+      return DIM_KNOWN;
+    }
+    TyIdList holes = {0};
+    ty_holes_of(cx, other, &holes);
+    *out = any;
+    return holes.len ? DIM_OPEN : DIM_KNOWN;
   }
   if (a->kind == IR_TYPE_DIM && b->kind == IR_TYPE_DIM) return a->u.dim == b->u.dim ? DIM_KNOWN : DIM_CLASH;
-  /* A hole against a constant c != 1 is 1 or c: either way the result is c. */
+  /* A hole against a constant c != 1 is 1 or c: either way the result is c, but which one it is
+   * is decided (and checked) only when the hole is known. */
   if (a->kind == IR_TYPE_HOLE && b->kind == IR_TYPE_DIM) {
     *out = b;
-    return DIM_KNOWN;
+    return DIM_PENDING;
   }
-  if (b->kind == IR_TYPE_HOLE && a->kind == IR_TYPE_DIM) return DIM_KNOWN;
+  if (b->kind == IR_TYPE_HOLE && a->kind == IR_TYPE_DIM) return DIM_PENDING;
   TyPoly pa, pb;
   if (ty_dim_normalize(cx, a, &pa) && ty_dim_normalize(cx, b, &pb)) {
     if (ty_poly_equal(&pa, &pb)) return DIM_KNOWN;
@@ -110,9 +127,12 @@ static DimVerdict broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
   return DIM_OPEN;
 }
 
+/* TY_SOLVED with *out; TY_NOT_YET with *out the result when it is known already (the relation
+ * must still run again) or NULL; TY_FAILED. */
 TyRelResult ty_rel_broadcast_dim(TyCtx *cx, IrType *a, IrType *b, IrType **out) {
   DimVerdict v = broadcast_dim(cx, a, b, out);
-  return v == DIM_KNOWN ? TY_SOLVED : v == DIM_OPEN ? TY_NOT_YET : TY_FAILED;
+  if (v == DIM_OPEN) *out = NULL;
+  return v == DIM_KNOWN ? TY_SOLVED : v == DIM_CLASH ? TY_FAILED : TY_NOT_YET;
 }
 
 static bool is_rank0(IrType *shape) { return shape->kind == IR_TYPE_SHAPE && shape->u.shape.rank == 0; }
@@ -199,6 +219,7 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, DtypeRule ru
           named ? " (they may differ)" : "");
       return TY_FAILED;
     }
+    if (v == DIM_PENDING) open = true;
     if (v == DIM_OPEN) {
       open = true;
       /* Keep the result's own dimension where it has one; a fresh hole only the first time. */

@@ -199,6 +199,11 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
    *    relation that also mentions a hole from outside keeps its holes shared with the outside.
    *    Membership is a mark on the hole (and on the relation), so this is linear. */
   uint32_t in_generic = ++cx->epoch;
+  /* Shared with the outside, found so: never generalized, whatever a later round finds. Each
+   * round that restarts marks at least one more hole so, so the rounds end (a hole marked only
+   * out of the set for one round was taken back in by the next, and two relations could pass it
+   * back and forth forever). */
+  uint32_t shared = ++cx->epoch;
   TyIdList generic = {0}, hs = {0};
   for (int i = 0; i < n; i++) {
     TyIdList holes = {0};
@@ -222,7 +227,8 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
         if (rel->solved || rel->owned || rel->mark == is_owned) continue;
         relation_holes(cx, rel, &hs);
         bool inside = true;
-        for (int k = 0; k < hs.len; k++) inside &= may_generalize(cx, hs.items[k]);
+        for (int k = 0; k < hs.len; k++)
+          inside &= may_generalize(cx, hs.items[k]) && cx->vars.items[hs.items[k]].mark != shared;
         if (inside) {
           rel->mark = is_owned;
           IR_VEC_PUSH(owned, rel);
@@ -234,8 +240,11 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
           }
           continue;
         }
-        for (int k = 0; k < hs.len; k++) /* keep these shared with the enclosing scope */
-          if (cx->vars.items[hs.items[k]].mark == in_generic) cx->vars.items[hs.items[k]].mark = 0, restart = true;
+        for (int k = 0; k < hs.len; k++) { /* keep these shared with the enclosing scope */
+          TyVar *v = &cx->vars.items[hs.items[k]];
+          if (v->mark == in_generic) restart = true;
+          v->mark = shared;
+        }
       }
     }
     if (!restart) break;

@@ -132,7 +132,7 @@ bool ty_solve(TyCtx *cx) {
     const char *message = NULL;
     memset(&cx->message_names, 0, sizeof cx->message_names);
     if (!rel->given && cx->givens.len && about_parameters(cx, rel, true) && assumed(cx, rel)) {
-      rel->solved = true;
+      rel->solved = rel->assumed = true;
       continue;
     }
     cx->dim_overflow = NULL;

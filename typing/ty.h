@@ -66,8 +66,11 @@ struct TyRelation {
   int nattrs;             /* and as written, for a `where` clause */
   IrAttr *written;
   const IrExpr *call;     /* the operator call that made it, or NULL */
+  IrTExpr *node;          /* its operator call's typed node; or, for a polymorphic value's `where`
+                           * clause, the node that instantiated it (a global, a local, ...); or NULL */
   bool queued, solved, owned; /* owned: moved into a generalized type's where clause */
   bool given;                 /* declared in a `where` clause: assumed in the body it heads */
+  bool assumed;               /* solved by such an assumption, not decided */
   uint32_t runs;
   uint32_t mark; /* scratch, as TyVar.mark */
 };

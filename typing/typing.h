@@ -78,8 +78,12 @@ const IrData *ty_module_adt(const TyModule *m, Sym name);
 /* The newest global `name` and its type scheme, or NULL. */
 const IrTDef *ty_global_def(const TyModule *m, Sym name);
 IrType *ty_global_type(const TyModule *m, Sym name);
-/* The type scheme of a constructor that joined the module, or NULL. */
+/* The type scheme of a constructor that joined the module and that a name still reaches: its
+ * declaration's (the newest data type of its name) or one of its declaration's constructors (the
+ * newest of their names); else NULL. */
 IrType *ty_ctor_scheme(const TyModule *m, const IrCtor *k);
+/* The newest constructor `name`, or NULL. */
+const IrTCtor *ty_module_ctor(const TyModule *m, Sym name);
 /* The number of arguments of the newest constructor `name`, or -1 (the parser's callback). */
 int ty_ctor_arity(void *module, Sym name);
 

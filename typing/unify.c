@@ -181,7 +181,10 @@ static IrType *resolve_node(TyCtx *cx, IrType *t) {
   }
   IrType *r = ty_map_children(t, resolve_child, cx);
   TyPoly p; /* `32 - 1` once the hole in `_a - 1` is 32: arithmetic shows in normal form, 31 */
-  if (r != t && r->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, r, &p)) r = ty_poly_to_dim(cx, &p);
+  if (r != t && r->kind == IR_TYPE_DIMOP && (r->u.dimop.a->kind == IR_TYPE_ANY || r->u.dimop.b->kind == IR_TYPE_ANY))
+    r = r->u.dimop.a->kind == IR_TYPE_ANY ? r->u.dimop.a : r->u.dimop.b; /* arithmetic on `?` is `?` */
+  else if (r != t && r->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, r, &p))
+    r = ty_poly_to_dim(cx, &p);
   if (cx->frozen) ir_ptrmap_put(&cx->resolved_nodes, t, r);
   return r;
 }

@@ -131,7 +131,7 @@ def gen_more_shapes():
         m, n = shape(2); k1 = R.randint(-m + 1, n - 1); k2 = R.randint(k1, n - 1) if R.random() < .5 else k1
         L = min(m + min(k2, 0), n - max(k1, 0)); b = shape(R.randint(0, 1))
         d = b + ([] if k1 == k2 else [k2 - k1 + 1]) + [L]
-        return "matrix_set_diag(%s, %s, k1=%d, k2=%d, super_diag_right_align=%s, sub_diag_left_align=%s)" % (t(b + [m, n]), t(d), k1, k2, R.choice(["True", "False"]), R.choice(["True", "False"]))
+        return "matrix_set_diag(%s, %s, k1=%d, k2=%d, super_diag_right_align=%s, sub_diag_right_align=%s)" % (t(b + [m, n]), t(d), k1, k2, R.choice(["True", "False"]), R.choice(["True", "False"]))
     if k == 9:
         sh = shape(R.randint(1, 3)); tot = 1
         for d in sh: tot *= d

@@ -169,6 +169,10 @@ for method, pm in (('bilinear', 'zeros'), ('nearest', 'zeros'), ('bilinear', 'bo
 L.append((rly(np.zeros((1, 1, 1, 6), f32)), 'image.grid_sample(%s, %s, method="bicubic")' % (rly(data), lit(grid))))
 
 
+def round_away(v):  # te.round is llvm.round: halves away from zero
+    f = math.floor(abs(v)); return int(math.copysign(f + (abs(v) - f >= 0.5), v))
+
+
 def crop_resize(img, boxes, bidx, size, method):
     N, C, H, W = img.shape; OH, OW = size
     out = np.zeros((len(boxes), C, OH, OW))
@@ -181,7 +185,7 @@ def crop_resize(img, boxes, bidx, size, method):
                     if not (0 <= iy <= H - 1 and 0 <= ix <= W - 1): continue  # NaN too: extrapolation_value 0
                     im = img[bidx[n]].astype(f64)
                     if method == 'nearest_neighbor':
-                        out[n, :, oy, ox] = im[:, int(np.rint(iy)), int(np.rint(ix))]; continue
+                        out[n, :, oy, ox] = im[:, round_away(iy), round_away(ix)]; continue
                     t, l = math.floor(iy), math.floor(ix); b_, r_ = math.ceil(iy), math.ceil(ix)
                     fy, fx = iy - t, ix - l
                     top = im[:, t, l] + (im[:, t, r_] - im[:, t, l]) * fx

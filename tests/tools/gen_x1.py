@@ -357,12 +357,14 @@ L = [(rly(msd(x, d0)), 'matrix_set_diag(%s, %s)' % (rly(x), rly(d0))),
      (rly(msd(x, d1, 1)), 'matrix_set_diag(%s, %s, k1=1, k2=1)' % (rly(x), rly(d1))),
      (rly(msd(x, d1[:2], -1)), 'matrix_set_diag(%s, %s, k1=-1, k2=-1)' % (rly(x), rly(d1[:2]))),
      (rly(msd(xb, db)), 'matrix_set_diag(%s, %s)' % (rly(xb), rly(db))),
-     (rly(msd(x, band, (-1, 1), 'RIGHT_RIGHT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1)' % (rly(x), rly(band))),
-     (rly(msd(x, band, (-1, 1), 'LEFT_LEFT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1, super_diag_right_align=False, sub_diag_left_align=True)' % (rly(x), rly(band))),
-     (rly(msd(x, band, (-1, 1), 'RIGHT_LEFT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1, sub_diag_left_align=True)' % (rly(x), rly(band)))]
+     (rly(msd(x, band, (-1, 1), 'RIGHT_LEFT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1)' % (rly(x), rly(band))),
+     (rly(msd(x, band, (-1, 1), 'LEFT_LEFT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1, super_diag_right_align=False)' % (rly(x), rly(band))),
+     (rly(msd(x, band, (-1, 1), 'RIGHT_RIGHT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1, sub_diag_right_align=True)' % (rly(x), rly(band))),
+     (rly(msd(x, band, (-1, 1), 'RIGHT_LEFT')), 'matrix_set_diag(%s, %s, k1=-1, k2=1, sub_diag_right_align=False)' % (rly(x), rly(band)))]
 write('matrix_set_diag_values.rly', '''// matrix_set_diag(data, diagonal, k1=0, k2=0) writes diagonals k1..k2 of the last two axes: the main one, k=1,
-// k=-1, a batch of int32 matrices, a band -1..1 in TVM's default alignment (super right, sub right), both left, and
-// right/left (TensorFlow's default). Expected values: TVM's topi.testing.matrix_set_diag (align from the attributes).
+// k=-1, a batch of int32 matrices, a band -1..1 in TVM's default alignment (super right, sub left: MatrixSetDiagAttrs'
+// C++ defaults, Python's align="RIGHT_LEFT", TensorFlow's), both left, both right, and right/left written out.
+// Expected values: TVM's topi.testing.matrix_set_diag (align from the attributes).
 // args: --no-prelude
 ''', L)
 raw('matrix_set_diag_types.rly', '''// matrix_set_diag keeps the data's type; the diagonal's batch dimensions unify with the data's (symbolic ones too).

@@ -122,8 +122,10 @@ def inx(x, n, o, mode):
     if mode == 'pytorch_half_pixel': return (x + 0.5) * s - 0.5 if o > 1 else 0.0
     if mode == 'tf_half_pixel_for_nn': return (x + 0.5) * s
     return (x + 0.5) * s - 0.5
+def round_away(v):  # te.round is llvm.round: halves away from zero (np.round takes them to even)
+    f = math.floor(abs(v)); return int(math.copysign(f + (abs(v) - f >= 0.5), v))
 def closest(v, r):
-    if r == 'round': return int(np.round(v))
+    if r == 'round': return round_away(v)
     if r == 'round_prefer_floor': return math.ceil(v - 0.5)
     if r == 'round_prefer_ceil': return math.floor(v + 0.5)
     if r == 'ceil': return math.ceil(v - 1e-5)
@@ -150,7 +152,7 @@ x = ints((1, 2, 4))
 L.append((rly(resize(x, [7])), 'image.resize1d(%s, size=[7])' % rly(x)))
 L.append((rly(resize(x, [3], mode='align_corners')), 'image.resize1d(%s, size=[3], coordinate_transformation_mode="align_corners")' % rly(x)))
 L.append((rly(resize(x, [6], 'nearest_neighbor', 'asymmetric')),
-          'image.resize1d(%s, size=[6], method="nearest_neighbor", coordinate_transformation_mode="asymmetric")' % rly(x)))
+          'image.resize1d(%s, size=[6], method="nearest_neighbor", coordinate_transformation_mode="asymmetric", rounding_method="")' % rly(x)))
 xn = ints((1, 3, 2), dt=f64)   # NWC
 L.append((rly(resize(xn.transpose(0, 2, 1), [5], mode='pytorch_half_pixel').transpose(0, 2, 1)),
           'image.resize1d(%s, size=[5], layout="NWC", coordinate_transformation_mode="pytorch_half_pixel")' % rly(xn)))
@@ -228,7 +230,7 @@ def crop_resize(img, boxes, bidx, size, method='bilinear', ext=0.0):
                 if iy < 0 or iy > H - 1 or ix < 0 or ix > W - 1: out[n, :, oy, ox] = ext; continue
                 im = img[bidx[n]].astype(np.float64)
                 if method == 'nearest_neighbor':
-                    out[n, :, oy, ox] = im[:, int(np.round(iy)), int(np.round(ix))]; continue
+                    out[n, :, oy, ox] = im[:, round_away(iy), round_away(ix)]; continue
                 t, l = math.floor(iy), math.floor(ix); b_, r_ = math.ceil(iy), math.ceil(ix)
                 fy, fx = iy - t, ix - l
                 top = im[:, t, l] + (im[:, t, r_] - im[:, t, l]) * fx
@@ -246,8 +248,9 @@ imgn = ints((1, 5, 5, 2), dt=f64); b1 = np.array([[0.5, 0.25, 1, 0.75]], f32); i
 L.append((rly(crop_resize(imgn.transpose(0, 3, 1, 2), b1, i1, (1, 3)).transpose(0, 2, 3, 1)),
           'image.crop_and_resize(%s, %s, %s, crop_size=[1, 3], layout="NHWC")' % (rly(imgn), rly(b1), rly(i1))))
 write('crop_and_resize_values.rly', '''// image.crop_and_resize (topi.testing.crop_and_resize_python in numpy): bilinear over three boxes (one reaching
-// outside the image: extrapolation_value 0), nearest_neighbor with extrapolation_value -1, NHWC float64 with a crop
-// height of 1 (the box's middle, as TVM's get_inx). Expected values: tests/tools/gen_x2.py.
+// outside the image: extrapolation_value 0), nearest_neighbor (halves away from zero, te.round) with
+// extrapolation_value -1, NHWC float64 with a crop height of 1 (the box's middle, as TVM's get_inx). Expected values:
+// tests/tools/gen_x2.py.
 // args: --no-prelude
 ''', L)
 

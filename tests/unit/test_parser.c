@@ -124,6 +124,18 @@ static void run(void *unused) {
              "an unclosed bracket names where it opened");
   tap_is_str(error("300u8"), "1:1 300 does not fit uint8 (0 to 255)", "a suffixed literal out of range");
   tap_is_str(error("-129i8"), "1:1 -129 does not fit int8 (-128 to 127)", "a negative literal out of range");
+  tap_is_str(error("70000f16"), "1:1 70000 does not fit float16 (the largest is 65504)", "a float16 literal too large");
+  tap_is_str(error("-65520f16"), "1:1 -65520 does not fit float16 (the largest is 65504)",
+             "the first float16 that rounds to infinity");
+  tap_is_str(error("65519.99f16"), "(parsed)", "one that rounds to 65504 is a float16");
+  tap_is_str(error("1e39f"), "1:1 1e+39 does not fit float32 (the largest is 3.4028235e38)", "a float32 too large");
+  tap_is_str(error("3.4028235e38f"), "(parsed)", "the largest float32 as relay prints it");
+  tap_is_str(error("1e39f64"), "(parsed)", "a float64 holds it");
+  tap_is_str(error("inff16"), "(parsed)", "infinity is no overflow");
+  tap_is_str(error("fn(%x : Tensor[(2i64, 3i), float32]) { %x }"), "(parsed)", "dimensions as TVM prints them");
+  tap_is_str(error("fn(%x : Tensor[(2i8), float32]) { %x }"),
+             "1:17 a dimension is written without a suffix or with i64 (or i32, i16), as TVM prints one",
+             "a suffix TVM does not write in a shape");
   tap_is_str(error("-128i8"), "(parsed)", "the smallest int8");
   tap_is_str(error("[[1, 2], [3]]"), "1:12 this row has 1 element but the first row at this depth has 2", "ragged tensor literal");
   tap_is_str(error("%a %2"), "1:4 expected an operator or `;` before `%2` | hint: for the remainder, put a space after `%`: `% 2`",

@@ -36,6 +36,11 @@ int main(void) {
   tap_is_str(type_of("Tensor[(), int32]"), "int32", "a scalar tensor prints as its dtype");
   tap_is_str(type_of("Tensor[(10, 10), float32]"), "Tensor[(10, 10), float32]", "a tensor type");
   tap_is_str(type_of("Tensor[(n, Any, ?), float32x4]"), "Tensor[(n, ?, ?), float32x4]", "Any prints as ?; lanes");
+  tap_is_str(type_of("Tensor[(10i64, 1i64), float32]"), "Tensor[(10, 1), float32]",
+             "TVM's int64 dimensions print without their suffix");
+  tap_is_str(type_of("Tensor[(4), int8x4]"), "Tensor[(4), int8x4]", "vector lanes of an integer dtype");
+  tap_is_str(type_of("float16x4"), "float16x4", "a scalar of vector lanes");
+  tap_is_str(type_of("Tensor[(2), boolx4]"), "Tensor[(2), uint1x4]", "bool's lanes as TVM names them");
   tap_is_str(type_of("Tensor[((n + 1) * 2, n - (m - 1)), int8]"), "Tensor[((n + 1) * 2, n - (m - 1)), int8]",
              "dimension arithmetic keeps the parentheses it needs");
   tap_is_str(type_of("Tensor[(n * 2 + 1), bool]"), "Tensor[(n * 2 + 1), bool]", "and only those");
