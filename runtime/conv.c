@@ -1125,7 +1125,9 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
           v = 0;
         } else if (nearest) {
           int64_t k[3] = {0, 0, 0};
-          for (int i = 0; i < d; i++) k[i] = rt_f2index(round(c[i]));
+          /* topi's _nearest_sample: te.nearbyint, halves to even (topi.testing's reference rounds them away
+           * from zero) */
+          for (int i = 0; i < d; i++) k[i] = rt_f2index(nearbyint(c[i]));
           v = GS_PIX(k[0], k[1], k[2]);
         } else if (!cubic) {
           int64_t f[3] = {0, 0, 0};

@@ -159,7 +159,7 @@ def grid_sample(data, grid, method, padding_mode, align_corners=True):
                     y, x = src(b, h, w)
                     if not (abs(y) < IDX and abs(x) < IDX): continue  # the rule: NaN or outside every image: 0
                     if method == 'nearest':
-                        ny = int(y + 0.5) if y > 0 else int(y - 0.5); nx = int(x + 0.5) if x > 0 else int(x - 0.5)  # half away
+                        ny = int(np.rint(y)); nx = int(np.rint(x))  # topi: te.nearbyint, halves to even
                         out[b, c, h, w] = px(b, c, ny, nx); continue
                     y0 = math.floor(y); x0 = math.floor(x)
                     out[b, c, h, w] = (px(b, c, y0, x0) * (1 - (y - y0)) * (1 - (x - x0)) + px(b, c, y0, x0 + 1) * (1 - (y - y0)) * (x - x0)
