@@ -632,8 +632,10 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   const char *method, *mode, *rounding;
   IrDType odt = x->dt;
   if (op == IR_OP_NN_UPSAMPLING) {
-    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W];
-    if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
+    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W], *size = &at->v[IR_A_SIZE];
+    if (size->given && size->n == 2) /* dyn.nn.upsampling's, from its shape function */
+      OH = size->ints[0], OW = size->ints[1];
+    else if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
       rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
     mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
@@ -704,8 +706,10 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   cs[0] = xs[0], cs[1] = xs[1];
   if (op == IR_OP_NN_UPSAMPLING3D) {
     static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+    const IrAttrValue *size = &at->v[IR_A_SIZE];
     for (int i = 0; i < 3; i++)
-      if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
+      if (size->given && size->n == 3) cs[2 + i] = size->ints[i]; /* dyn.nn.upsampling3d's, from its shape function */
+      else if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
         rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "trilinear") ? "linear" : "nearest_neighbor";
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
