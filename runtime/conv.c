@@ -3,7 +3,7 @@
  * out of them. Every operator is seen over 3 spatial axes, the missing ones of size 1. A
  * convolution is im2col (rows copied whole, typed strided loops) then a matrix product (rt_gemm)
  * per image and group; a 1x1 window at stride 1 without padding needs no im2col: the data is the
- * matrix. Pools work in double. */
+ * matrix. Float pools work in double, integer pools in their dtype (exact at 64 bits). */
 #include "runtime/kernel.h"
 
 #include <float.h>
@@ -410,6 +410,8 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   if (planes == 0 || OS[0] == 0 || OS[1] == 0 || OS[2] == 0) return out_done(&res); /* nothing to compute */
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
   bool int_avg = !is_max && x->dt.code != IR_DT_FLOAT; /* summed in the dtype, as topi's pool_sum */
+  bool int_max = is_max && x->dt.code != IR_DT_FLOAT;  /* compared in the dtype, exact at 64 bits */
+  bool is_signed = x->dt.code == IR_DT_INT;
   RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
    * and how many fall inside the padded data; computed once, not per output element. */
@@ -442,7 +444,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       for (int64_t o1 = 0; o1 < OS[1]; o1++)
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
-          uint64_t isum = 0;
+          uint64_t isum = int_max ? lowest.u.u : 0; /* the sum, or the maximum as the dtype's bits */
           int64_t oi[3] = {o0, o1, o2}, start[3], klo[3], khi[3], count = 1, padded = 1;
           for (int i = 0; i < 3; i++) {
             const AxisWin *w = &aw[i][oi[i]];
@@ -474,6 +476,12 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
                     rt_poll_every(site, k2 - klo[2] + 1);
                     isum += rt_elem_get(xd, x->dt, row + k2 * step).u.u;
                   }
+                } else if (int_max) {
+                  for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    rt_poll_every(site, k2 - klo[2] + 1);
+                    uint64_t v = rt_elem_get(xd, x->dt, row + k2 * step).u.u;
+                    if (is_signed ? (int64_t)v > (int64_t)isum : v > isum) isum = v;
+                  }
                 } else {
                   for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
                     rt_poll_every(site, k2 - klo[2] + 1);
@@ -490,6 +498,10 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           double result = is_max ? acc : acc / (double)divisor;
           if (count == 0 && is_max) {
             rt_elem_set(out, x->dt, o, lowest);
+            continue;
+          }
+          if (int_max) {
+            rt_elem_set(out, x->dt, o, rt_scalar_from_u64(x->dt, isum));
             continue;
           }
           if (int_avg) { /* topi: an adaptive or global pool casts the count to the dtype, a window pool does not */
