@@ -1021,10 +1021,11 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           double v;
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
-          else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W +
-                                                     clamp_index(closest(ix, "round"), W)));
-          else {
+          else if (nearest) { /* the pixel as it is (TVM's select with the float32 extrapolation value casts it) */
+            RtValue got = rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W + clamp_index(closest(ix, "round"), W));
+            rt_elem_set(out, odt, o, rt_convert(got, odt));
+            continue;
+          } else {
             int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
             for (int j = 0; j < 2; j++)
