@@ -546,6 +546,7 @@ static RtValue repeat(const RtOperand *a, const IrOpAttrs *at, const RtSite *sit
   size_t block = (size_t)inner * esize;
   RtResult res;
   char *out = rt_result_init(&res, a->dt, a->rank, shape);
+  if (a->count == 0) return rt_result_value(&res); /* the outer loops may be long over empty blocks */
   int64_t left = 0;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t i = 0; i < a->shape[axis]; i++) {
