@@ -564,7 +564,7 @@ static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const RtSite *si
   int axis = rt_axis(site, IR_OP_REVERSE, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t strides[RT_MAX_RANK];
   strides_of(a->rank, a->shape, strides);
-  int64_t base = a->shape[axis] > 0 ? (a->shape[axis] - 1) * strides[axis] : 0;
+  int64_t base = a->count > 0 ? (a->shape[axis] - 1) * strides[axis] : 0; /* empty: strides may saturate */
   strides[axis] = -strides[axis];
   RtResult res;
   void *out = rt_result_init(&res, a->dt, a->rank, a->shape);
