@@ -3,7 +3,8 @@
  * out of them. Every operator is seen over 3 spatial axes, the missing ones of size 1. A
  * convolution is im2col (rows copied whole, typed strided loops) then a matrix product (rt_gemm)
  * per image, group and block of output positions (its scratch memory is bounded: CONV_BLOCK); a 1x1
- * window at stride 1 without padding needs no im2col: the data is the matrix. Pools work in double. */
+ * window at stride 1 without padding needs no im2col: the data is the matrix. Float pools work in
+ * double, integer pools in their dtype (exact at 64 bits). */
 #include "runtime/kernel.h"
 
 #include <float.h>
@@ -525,6 +526,8 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   if (planes == 0 || OS[0] == 0 || OS[1] == 0 || OS[2] == 0) return out_done(&res); /* nothing to compute */
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
   bool int_avg = !is_max && x->dt.code != IR_DT_FLOAT; /* summed in the dtype, as topi's pool_sum */
+  bool int_max = is_max && x->dt.code != IR_DT_FLOAT;  /* compared in the dtype, exact at 64 bits */
+  bool is_signed = x->dt.code == IR_DT_INT;
   RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
    * and how many fall inside the padded data; computed once, not per output element. */
@@ -557,7 +560,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       for (int64_t o1 = 0; o1 < OS[1]; o1++)
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
-          uint64_t isum = 0;
+          uint64_t isum = int_max ? lowest.u.u : 0; /* the sum, or the maximum as the dtype's bits */
           int64_t oi[3] = {o0, o1, o2}, start[3], klo[3], khi[3], count = 1, padded = 1;
           for (int i = 0; i < 3; i++) {
             const AxisWin *w = &aw[i][oi[i]];
@@ -589,6 +592,12 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
                     rt_poll_every(site, k2 - klo[2] + 1);
                     isum += rt_elem_get(xd, x->dt, row + k2 * step).u.u;
                   }
+                } else if (int_max) {
+                  for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    rt_poll_every(site, k2 - klo[2] + 1);
+                    uint64_t v = rt_elem_get(xd, x->dt, row + k2 * step).u.u;
+                    if (is_signed ? (int64_t)v > (int64_t)isum : v > isum) isum = v;
+                  }
                 } else {
                   for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
                     rt_poll_every(site, k2 - klo[2] + 1);
@@ -605,6 +614,10 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           double result = is_max ? acc : acc / (double)divisor;
           if (count == 0 && is_max) {
             rt_elem_set(out, x->dt, o, lowest);
+            continue;
+          }
+          if (int_max) {
+            rt_elem_set(out, x->dt, o, rt_scalar_from_u64(x->dt, isum));
             continue;
           }
           if (int_avg) { /* topi: an adaptive or global pool casts the count to the dtype, a window pool does not */
@@ -747,8 +760,10 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   const char *method, *mode, *rounding;
   IrDType odt = x->dt;
   if (op == IR_OP_NN_UPSAMPLING) {
-    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W];
-    if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
+    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W], *size = &at->v[IR_A_SIZE];
+    if (size->given && size->n == 2) /* dyn.nn.upsampling's, from its shape function */
+      OH = size->ints[0], OW = size->ints[1];
+    else if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
       rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
     mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
@@ -819,8 +834,10 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   cs[0] = xs[0], cs[1] = xs[1];
   if (op == IR_OP_NN_UPSAMPLING3D) {
     static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+    const IrAttrValue *size = &at->v[IR_A_SIZE];
     for (int i = 0; i < 3; i++)
-      if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
+      if (size->given && size->n == 3) cs[2 + i] = size->ints[i]; /* dyn.nn.upsampling3d's, from its shape function */
+      else if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
         rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "trilinear") ? "linear" : "nearest_neighbor";
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
@@ -909,6 +926,7 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
   Out res;
   char *out = out_init(&res, x->dt, 4, cs, dpos);
   int64_t OC = cs[1], OH = cs[2], OW = cs[3], o = 0;
+  if (x->count == 0) return out_done(&res); /* the outer loops may be long over empty rows */
   for (int64_t n = 0; n < N; n++)
     for (int64_t c = 0; c < OC; c++)
       for (int64_t y = 0; y < OH; y++)
@@ -1123,10 +1141,11 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           double v;
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
-          else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W +
-                                                     clamp_index(closest(ix, "round"), W)));
-          else {
+          else if (nearest) { /* the pixel as it is (TVM's select with the float32 extrapolation value casts it) */
+            RtValue got = rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W + clamp_index(closest(ix, "round"), W));
+            rt_elem_set(out, odt, o, rt_convert(got, odt));
+            continue;
+          } else {
             int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
             for (int j = 0; j < 2; j++)
@@ -1243,7 +1262,9 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
           v = 0;
         } else if (nearest) {
           int64_t k[3] = {0, 0, 0};
-          for (int i = 0; i < d; i++) k[i] = rt_f2index(round(c[i]));
+          /* topi's _nearest_sample: te.nearbyint, halves to even (topi.testing's reference rounds them away
+           * from zero) */
+          for (int i = 0; i < d; i++) k[i] = rt_f2index(nearbyint(c[i]));
           v = GS_PIX(k[0], k[1], k[2]);
         } else if (!cubic) {
           int64_t f[3] = {0, 0, 0};
@@ -1393,6 +1414,7 @@ static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at
   int64_t O = w->shape[0], I = w->shape[1], shape[4] = {n, n, O, I};
   RtResult res;
   void *out = rt_result_init(&res, w->dt, 4, shape);
+  if (w->count == 0) return rt_result_value(&res); /* O may be long over no input channels */
   int64_t done = 0;
   for (int eps = 0; eps < n; eps++)
     for (int nu = 0; nu < n; nu++)
