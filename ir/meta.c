@@ -2,6 +2,7 @@
  * and the node graph with its attribute schema. Every fault in the text ends in one error (message
  * and offset) through a longjmp to ir_meta_parse. */
 #include "ir/meta.h"
+#include "ir/symmap.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -593,9 +594,55 @@ static void read_entry(Graph *G, int64_t i, IrMetaEntry *e) {
     e->tensor = G->tensors[t];
   } else if ((schema = schema_of(nd->type_key))) {
     attrs_entry(G, i, schema, e);
+  } else if (!strcmp(nd->type_key, "tir.Var") || !strcmp(nd->type_key, "tir.SizeVar")) {
+    e->kind = IR_META_VAR;
+    e->var = ir_sym(need_field(G, i, "name")->s); /* made an identifier, and distinct, by distinct_vars */
+  } else if (!strcmp(nd->type_key, "IntImm")) {
+    const IrJson *val = need_field(G, i, "value");
+    if (!parse_i64(val->s, val->len, &e->value))
+      fail(R, val->off, "the metadata's nodes[%lld] (IntImm) has the value \"%s\", not an integer", (long long)i, val->s);
+    e->kind = IR_META_INT;
   } else {
     e->kind = IR_META_OTHER;
   }
+}
+
+/* A variable's name as relay writes a shape variable: an identifier ([A-Za-z_][A-Za-z0-9_]*, other
+ * bytes made `_`) that reads back as one (not a keyword, `Any`, `meta`, nor a float's `inff`/`nanf`). */
+static const char *var_identifier(const char *name) {
+  static const char *const reserved[] = {"def", "data", "type", "fn", "let", "if", "else", "match", "case", "Any", "meta"};
+  size_t n = strlen(name);
+  if (!n) return "dim";
+  char *s = IR_NEW_ARRAY(char, n + 3);
+  size_t k = 0;
+  if (is_digit(name[0])) s[k++] = '_';
+  for (size_t i = 0; i < n; i++) {
+    char c = name[i];
+    s[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ? c : '_';
+  }
+  bool clash = (k > 3 && (!strncmp(s, "inf", 3) || !strncmp(s, "nan", 3)));
+  for (size_t r = 0; r < sizeof reserved / sizeof reserved[0]; r++) clash = clash || !strcmp(s, reserved[r]);
+  if (clash) s[k++] = '_';
+  s[k] = 0;
+  return s;
+}
+
+/* The section's variables get distinct identifiers, in the root Map's order: TVM tells two
+ * variables apart by identity, not by name, so a second `n` is `n_1` (then `n_2`, ...). */
+static void distinct_vars(IrMeta *meta) {
+  IrSymMap taken = {0}, next = {0}; /* the names given; per name, the next suffix to try */
+  for (int k = 0; k < meta->nkinds; k++)
+    for (int e = 0; e < meta->kinds[k].n; e++) {
+      IrMetaEntry *x = &meta->kinds[k].items[e];
+      if (x->kind != IR_META_VAR) continue;
+      const char *base = var_identifier(x->var->name);
+      Sym b = ir_sym(base), s = b;
+      intptr_t suffix = (intptr_t)ir_symmap_get(&next, b);
+      while (ir_symmap_get(&taken, s)) s = ir_sym(ir_printf("%s_%lld", base, (long long)++suffix));
+      ir_symmap_put(&next, b, (void *)suffix);
+      ir_symmap_put(&taken, s, x);
+      x->var = s;
+    }
 }
 
 /* The root Map: a kind's name to the Array of its entries. TVM writes a map with string keys as
@@ -646,6 +693,7 @@ static IrMeta *read_root(Graph *G, int64_t root) {
     Node *arr = node_at(G, lists[k]);
     for (int e = 0; e < kl->n; e++) read_entry(G, data_index(arr, e), &kl->items[e]);
   }
+  distinct_vars(meta);
   return meta;
 }
 

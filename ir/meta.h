@@ -15,7 +15,9 @@
 typedef enum {
   IR_META_CONSTANT, /* relay.Constant: a tensor */
   IR_META_ATTRS,    /* relay.attrs.*: an operator's attributes */
-  IR_META_OTHER,    /* anything else (VirtualDevice, tir nodes, ...): only its type key is kept */
+  IR_META_VAR,      /* tir.Var, tir.SizeVar: a shape variable (TVM prints one in a shape so) */
+  IR_META_INT,      /* IntImm: a whole number */
+  IR_META_OTHER,    /* anything else (VirtualDevice, other tir nodes, ...): only its type key is kept */
 } IrMetaKind;
 
 /* A constant tensor as the NDArray held it. */
@@ -35,6 +37,10 @@ typedef struct IrMetaEntry {
   IrAttr *attrs;        /* declaration order; spans are 0. A field the node lacks, or that holds an
                          * object with no attribute value (not a number, string, Array or entry),
                          * is left out. An attrs type TVM v0.14 does not declare is OTHER. */
+  Sym var;              /* VAR: its name, made an identifier and distinct from the section's other
+                         * variables (TVM tells two variables of one name apart: the second `n`
+                         * is `n_1`) */
+  int64_t value;        /* INT */
 } IrMetaEntry;
 
 typedef struct IrMetaKindList {

@@ -90,7 +90,9 @@ void ir_attr_padding(const IrOpAttrs *a, int64_t out[4]);
 enum { IR_WINDOW_TOO_LARGE = -2 };
 int64_t ir_window_length(int64_t n, int64_t k, int64_t dil, int64_t stride, int64_t lo, int64_t hi, bool ceil_mode);
 /* An upsampled size, round(n * scale) (nearbyint), for the relations and kernels alike: false when
- * it is not a number from 0 to INT64_MAX (the conversion to int64 would be undefined). */
+ * it is not a number from 0 to INT64_MAX (the conversion to int64 would be undefined). Halves go to
+ * even: TVM's UpSamplingRel and topi's upsampling round a constant, and tvm::round folds a constant
+ * with std::nearbyint (src/tir/op/op.cc), where the generated code's llvm.round would not. */
 bool ir_scaled_length(int64_t n, double scale, int64_t *out);
 /* The number of elements of arange(start, stop, step) (step not 0), as a double that may be huge. */
 double ir_arange_length(double start, double stop, double step);

@@ -50,6 +50,7 @@ typedef struct Parser {
   IrSymMap ctors;         /* constructors declared earlier in this chunk: name -> 1 + arity */
   const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
   bool saw_meta;          /* a `meta[KIND][i]` reference was read */
+  bool section_missing;   /* failed on a reference that needs the section, which this text lacks */
   IrSymMap graph;         /* the current item's graph bindings so far: name -> bound value */
   const IrToken *cond_paren; /* the `(` that opens the condition of the `if` being read, or NULL */
 } Parser;
@@ -326,8 +327,12 @@ static void check_dimension(Parser *P, IrToken *t) {
   }
 }
 
+static bool at_meta(Parser *P);
+static IrType *meta_dim(Parser *P);
+
 static IrType *parse_dim_atom(Parser *P) {
   IrToken *t = cur(P);
+  if (at_meta(P)) return meta_dim(P);
   if (at(P, IR_TOK_NUMBER)) {
     next(P);
     check_dimension(P, t);
@@ -349,6 +354,30 @@ static IrType *parse_dim_atom(Parser *P) {
   }
   if (at(P, IR_TOK_MINUS)) error_at(P, t, NULL, "a dimension cannot be negative");
   error_at(P, t, NULL, "expected a dimension (a number, a shape variable or `?`), found %s", describe(t));
+}
+
+static const IrMetaEntry *parse_meta_ref(Parser *P, Sym *kind, int64_t *index, IrSpan *span);
+
+/* A dimension written `meta[tir.SizeVar][0]`, as TVM prints a shape variable (a tir.Var or
+ * tir.SizeVar in a tensor type; ParseShape in src/relay/parser/parser.cc takes the node itself):
+ * the shape variable of the node's name, which TVM's type solver binds to the dimensions it meets
+ * as relay binds one (UnifyDim, src/relay/analysis/type_solver.cc). An IntImm is its number. */
+static IrType *meta_dim(Parser *P) {
+  Sym kind;
+  int64_t index;
+  IrSpan span;
+  const IrMetaEntry *m = parse_meta_ref(P, &kind, &index, &span);
+  if (!P->meta) {
+    P->section_missing = true; /* a pasted dump's section may follow */
+    error_span(P, span, "TVM prints the section with astext(show_meta_data=True)",
+               "`meta[%s][%lld]` refers to a `#[metadata]` section, but this text has none", kind->name, (long long)index);
+  }
+  if (!m) error_span(P, span, NULL, "the metadata section has no entry %lld of `%s`", (long long)index, kind->name);
+  if (m->kind == IR_META_VAR) return ir_type_var(m->var, IR_KIND_SHAPEVAR, span);
+  if (m->kind == IR_META_INT && m->value >= 0) return ir_type_dim(m->value, span);
+  error_span(P, span, "a dimension from the metadata is a tir.Var, a tir.SizeVar or an IntImm of 0 or more",
+             "`meta[%s][%lld]` is %s %s, not a dimension", kind->name, (long long)index,
+             m->kind == IR_META_INT ? "a negative" : "a", m->type_key);
 }
 
 static IrType *dimop(char op, IrType *a, IrType *b) {
@@ -847,6 +876,7 @@ static void meta_attrs(Parser *P, const IrExpr *callee, IrAttr **out, int *n) {
   IrSpan span;
   const IrMetaEntry *m = parse_meta_ref(P, &kind, &index, &span);
   if (!m && P->meta) error_span(P, span, NULL, "the metadata section has no entry %lld of `%s`", (long long)index, kind->name);
+  if (!m) P->section_missing = true; /* a pasted dump's section may follow */
   if (!m)
     error_span(P, span, "TVM prints the section with astext(show_meta_data=True)",
                "`meta[%s][%lld]` refers to a `#[metadata]` section, but this text has none", kind->name, (long long)index);
@@ -1611,6 +1641,7 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
   if (setjmp(fail)) {
     ir_trap_pop(&trap);
     r.incomplete = P.incomplete;
+    r.awaits_meta = P.section_missing && !toks.meta;
     ir_tokens_free(&toks);
     return r;
   }

@@ -2,8 +2,9 @@
  * canonical layouts (NC + spatial axes, OI + spatial axes) are permuted into them and the result
  * out of them. Every operator is seen over 3 spatial axes, the missing ones of size 1. A
  * convolution is im2col (rows copied whole, typed strided loops) then a matrix product (rt_gemm)
- * per image and group; a 1x1 window at stride 1 without padding needs no im2col: the data is the
- * matrix. Pools work in double. */
+ * per image, group and block of output positions (its scratch memory is bounded: CONV_BLOCK); a 1x1
+ * window at stride 1 without padding needs no im2col: the data is the matrix. Float pools work in
+ * double, integer pools in their dtype (exact at 64 bits). */
 #include "runtime/kernel.h"
 
 #include <float.h>
@@ -178,6 +179,87 @@ static void conv_operands(IrOpId op, int d, const char *kfirst, const RtOperand 
   win_read(win, at, d, IR_A_KERNEL_SIZE, ws + 2);
 }
 
+/* A convolution's scratch memory is bounded: the unfolded data (im2col) and a transposed convolution's
+ * columns are made for a block of positions at a time, of about CONV_BLOCK bytes (a 3x3x3 window over
+ * 128^3 data unfolded whole took 226 MB per input channel; a U-Net's layer asked for 14.5 GB). A block
+ * has at least CONV_BLOCK_MIN positions, so that a huge window still gives matrix products of some
+ * width (its block is then 32 to 64 positions' worth). 16 MB holds every convolution of
+ * ResNet-18 at 224x224 in one block (the largest, the first layer's, unfolds to 7.4 MB), so its run is
+ * unchanged (bench/resnet). */
+enum { CONV_BLOCK = 1 << 24, CONV_BLOCK_MIN = 32, CONV_BLOCK_ALIGN = 64 };
+
+/* The positions of a block when each takes `per` bytes of scratch (per <= INT64_MAX / CONV_BLOCK_ALIGN):
+ * all P when they fit, else about P split evenly, rounded up to a multiple of CONV_BLOCK_ALIGN. A block
+ * then starts where a tile of OpenBLAS's kernels started in the product of all P (its tiles are 2 to 16
+ * columns wide), so that each output is computed by the same code as before, in the same order: one
+ * thread's results are bitwise those of the unblocked product. (Two threads split a product's columns
+ * where its width says, whether blocked or not, and already moved the last bit of a few results.) */
+static int64_t block_positions(int64_t P, int64_t per) {
+  if (per == 0) return P; /* nothing to unfold: no channels, or an empty window */
+  int64_t most = CONV_BLOCK / per;
+  if (most < CONV_BLOCK_MIN) most = CONV_BLOCK_MIN;
+  if (most >= P) return P;
+  int64_t blocks = (P + most - 1) / most, nb = (P + blocks - 1) / blocks;
+  nb += (CONV_BLOCK_ALIGN - nb % CONV_BLOCK_ALIGN) % CONV_BLOCK_ALIGN;
+  return nb < P ? nb : P;
+}
+
+/* What a convolution reads for one image and group: Cg channels of S[0] x S[1] x S[2] data at x, through
+ * the window, for outputs of OS[0] x OS[1] x OS[2]. */
+typedef struct Unfold {
+  const char *x;
+  int64_t Cg;
+  const int64_t *S, *OS;
+  const Win *win;
+  size_t esize;
+} Unfold;
+
+/* The unfolded data of the output positions p0 <= p < p1 (row-major over OS), a row of p1 - p0 per
+ * (c, k0, k1, k2): col[(c, k), p - p0] = x[c, o * st - lo + k * dil] at the position o of p, 0 outside.
+ * Each stretch of a row of outputs is a zeroed head, a strided copy and a zeroed tail. */
+static void unfold(const RtSite *site, const Unfold *u, int64_t p0, int64_t p1, char *col, int64_t *left) {
+  const Win w = *u->win;
+  const int64_t S0 = u->S[0], S1 = u->S[1], S2 = u->S[2], OS1 = u->OS[1], OS2 = u->OS[2];
+  const size_t es = u->esize;
+  int64_t first = p0 / OS2, f0 = first / OS1, f1 = first % OS1, f2 = p0 % OS2;
+  char *dst = col;
+  for (int64_t c = 0; c < u->Cg; c++)
+    for (int64_t k0 = 0; k0 < w.k[0]; k0++)
+      for (int64_t k1 = 0; k1 < w.k[1]; k1++)
+        for (int64_t k2 = 0; k2 < w.k[2]; k2++) {
+          /* along axis 2 the tap falls inside the data for the outputs b <= o2 < end */
+          int64_t a = w.lo[2] - k2 * w.dil[2], s2 = w.st[2];
+          int64_t b = -floor_div(-a, s2), end = floor_div(S2 - 1 + a, s2) + 1;
+          if (b < 0) b = 0;
+          if (end > OS2) end = OS2;
+          if (end < 0) end = 0; /* the window's tap falls left of every output (wide padding, dilation) */
+          if (b > end) b = end;
+          int64_t i0 = f0 * w.st[0] - w.lo[0] + k0 * w.dil[0], i1 = f1 * w.st[1] - w.lo[1] + k1 * w.dil[1];
+          int64_t i1first = k1 * w.dil[1] - w.lo[1], o1 = f1, o2 = f2;
+          for (int64_t p = p0; p < p1;) {
+            int64_t e2 = OS2 - o2 <= p1 - p ? OS2 : o2 + (p1 - p), n = e2 - o2;
+            rt_poll_work(site, left, n + 8);
+            if (i0 < 0 || i0 >= S0 || i1 < 0 || i1 >= S1) {
+              rt_zero(site, dst, (size_t)n * es);
+            } else {
+              int64_t cb = b, ce = end; /* the part of [o2, e2) inside [b, end) */
+              if (n < OS2) cb = b < o2 ? o2 : b > e2 ? e2 : b, ce = end > e2 ? e2 : end < cb ? cb : end;
+              char *d = dst + (size_t)(cb - o2) * es;
+              const char *src = u->x + (size_t)(((c * S0 + i0) * S1 + i1) * S2 + (cb * s2 - a)) * es;
+              if (cb > o2) rt_zero(site, dst, (size_t)(cb - o2) * es);
+              if (s2 == 1 && ce - cb <= RT_POLL_EVERY) memcpy(d, src, (size_t)(ce - cb) * es);
+              else if (ce > cb) copy_strided(d, src, es, ce - cb, s2);
+              if (e2 > ce) rt_zero(site, d + (size_t)(ce - cb) * es, (size_t)(e2 - ce) * es);
+            }
+            dst += (size_t)n * es;
+            p += n;
+            o2 = 0;
+            i1 += w.st[1];
+            if (++o1 == OS1) o1 = 0, i1 = i1first, i0 += w.st[0];
+          }
+        }
+}
+
 static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
   int opos[5], rank = d + 2, z = 3 - d;
@@ -206,47 +288,37 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
   if (N == 0 || O == 0 || P == 0) return out_done(&res);
   bool direct = true; /* 1x1, stride 1, no padding: the data is the matrix */
   for (int i = 0; i < 3; i++) direct = direct && win.k[i] == 1 && win.st[i] == 1 && win.lo[i] == 0 && win.hi[i] == 0;
-  size_t colsize;
-  if (!direct && (__builtin_mul_overflow((size_t)KK, (size_t)P, &colsize) ||
-                  __builtin_mul_overflow(colsize, esize, &colsize) || KK == INT64_MAX || P == INT64_MAX))
-    rt_error(site->expr, "%s: the unfolded data (%lld x %lld) is too large", name, (long long)KK, (long long)P);
-  char *col = direct ? NULL : rt_alloc_atomic(colsize + 1);
+  /* per output position of a block: a column of the unfolded data, and one of the product when the
+   * output is made in blocks (the product of a block goes to scratch, then to its place in each row) */
+  int64_t nb = P;
+  char *col = NULL, *prod = NULL;
+  if (!direct) {
+    if (KK == INT64_MAX || P == INT64_MAX || KK > (INT64_MAX / CONV_BLOCK_ALIGN - Og) / (int64_t)esize)
+      rt_error(site->expr, "%s: the unfolded data (%lld x %lld) is too large", name, (long long)KK, (long long)P);
+    nb = block_positions(P, (KK + Og) * (int64_t)esize);
+    col = rt_alloc_atomic((size_t)(KK * nb) * esize + 1);
+    if (nb < P) prod = rt_alloc_atomic((size_t)(Og * nb) * esize + 1);
+  }
   int64_t plane = S[0] * S[1] * S[2], left = 0;
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
-      const char *xg = xd + (size_t)((n * C + g * Cg) * plane) * esize;
-      if (!direct) {
-        /* col[(c, k0, k1, k2), (o0, o1, o2)] = x[n, g * Cg + c, o * st - lo + k * dil], 0 outside */
-        char *dst = col;
-        for (int64_t c = 0; c < Cg; c++)
-          for (int64_t k0 = 0; k0 < win.k[0]; k0++)
-            for (int64_t k1 = 0; k1 < win.k[1]; k1++)
-              for (int64_t k2 = 0; k2 < win.k[2]; k2++) {
-                int64_t a = win.lo[2] - k2 * win.dil[2], s2 = win.st[2];
-                int64_t b = -floor_div(-a, s2), end = floor_div(S[2] - 1 + a, s2) + 1;
-                if (b < 0) b = 0;
-                if (end > OS[2]) end = OS[2];
-                if (end < 0) end = 0; /* the window's tap falls left of every output (wide padding, dilation) */
-                if (b > end) b = end;
-                for (int64_t o0 = 0; o0 < OS[0]; o0++) {
-                  int64_t i0 = o0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
-                  for (int64_t o1 = 0; o1 < OS[1]; o1++, dst += (size_t)OS[2] * esize) {
-                    int64_t i1 = o1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
-                    rt_poll_work(site, &left, OS[2] + 8);
-                    if (i0 < 0 || i0 >= S[0] || i1 < 0 || i1 >= S[1]) {
-                      rt_zero(site, dst, (size_t)OS[2] * esize);
-                      continue;
-                    }
-                    const char *src = xg + (size_t)(((c * S[0] + i0) * S[1] + i1) * S[2]) * esize;
-                    rt_zero(site, dst, (size_t)b * esize);
-                    if (end > b) copy_strided(dst + (size_t)b * esize, src + (size_t)(b * s2 - a) * esize, esize, end - b, s2);
-                    rt_zero(site, dst + (size_t)end * esize, (size_t)(OS[2] - end) * esize);
-                  }
-                }
-              }
+      const char *xg = xd + (size_t)((n * C + g * Cg) * plane) * esize, *wg = wd + (size_t)(g * Og * KK) * esize;
+      char *og = out + (size_t)((n * O + g * Og) * P) * esize;
+      if (direct) {
+        rt_gemm(site, dt, false, false, Og, P, KK, wg, xg, og);
+        continue;
       }
-      rt_gemm(site, dt, false, false, Og, P, KK, wd + (size_t)(g * Og * KK) * esize, direct ? xg : col,
-              out + (size_t)((n * O + g * Og) * P) * esize);
+      Unfold u = {xg, Cg, S, OS, &win, esize};
+      for (int64_t p0 = 0; p0 < P; p0 += nb) {
+        int64_t m = P - p0 < nb ? P - p0 : nb;
+        unfold(site, &u, p0, p0 + m, col, &left);
+        rt_gemm(site, dt, false, false, Og, m, KK, wg, col, m == P ? og : prod);
+        if (m < P)
+          for (int64_t o = 0; o < Og; o++) {
+            rt_poll_work(site, &left, m + 8);
+            rt_copy(site, og + (size_t)(o * P + p0) * esize, prod + (size_t)(o * m) * esize, (size_t)m * esize);
+          }
+      }
     }
     rt_poll(site->expr);
   }
@@ -254,7 +326,11 @@ static RtValue conv(IrOpId op, int d, const RtOperand *x, const RtOperand *w, co
 }
 
 /* nn.conv2d_transpose (over 3 axes as the rest): per image and group, col = w_g^T x_g (a matrix product: (O/g *
- * KK) x spatial), then col2im adds each column into the output window it came from. */
+ * KK) x spatial), then col2im adds each column into the output window it came from. The columns are made
+ * for a block of input positions at a time (as the unfolding, CONV_BLOCK), the blocks from the last
+ * positions to the first: the input position whose term an output element receives from tap k falls as
+ * k rises (o = i * st - lo + k * dil, on every axis), so each output element still receives its terms in
+ * the order of the taps, as when the columns were made whole, and float sums are unchanged. */
 /* stride * (n - 1) + dil * (k - 1) + 1 - lo - hi + opad, TVM's Conv2DTransposeRel for every n (an empty axis
  * too: the output is then zeros, nothing being added into it); negative (padding that removes more than
  * there is) is a run-time error, as the relation's type error with constants. */
@@ -302,54 +378,73 @@ static RtValue conv_transpose(IrOpId op, int d, const RtOperand *x, const RtOper
     rt_zero(site, out, (size_t)rt_mul_sat(rt_mul_sat(N, O), OP) * esize);
     return out_done(&res);
   }
-  size_t colsize;
-  if (__builtin_mul_overflow((size_t)(Og * KK), (size_t)P, &colsize) || __builtin_mul_overflow(colsize, esize, &colsize))
-    rt_error(site->expr, "%s: the columns (%lld x %lld) are too large", name, (long long)(Og * KK), (long long)P);
-  char *col = rt_alloc_atomic(colsize + 1);
+  /* per input position of a block: a column of the columns (Og * KK), and one of the data when it is
+   * made in blocks (the block's data copied together, a matrix of its own) */
+  int64_t rows;
+  if (__builtin_mul_overflow(Og, KK, &rows) || rows > (INT64_MAX / CONV_BLOCK_ALIGN - Cg) / (int64_t)esize)
+    rt_error(site->expr, "%s: the columns (%lld x %lld) are too large", name, (long long)rows, (long long)P);
+  int64_t nb = block_positions(P, (rows + Cg) * (int64_t)esize);
+  char *col = rt_alloc_atomic((size_t)(rows * nb) * esize + 1), *xb = nb < P ? rt_alloc_atomic((size_t)(Cg * nb) * esize + 1) : NULL;
   bool f32 = dt.code == IR_DT_FLOAT && dt.bits == 32, f64 = dt.code == IR_DT_FLOAT && dt.bits == 64;
-  double *acc = f32 || f64 ? NULL : rt_alloc_atomic(sizeof(double) * (size_t)OP + 1);
+  double *acc = f32 || f64 ? NULL : rt_alloc_array(Og * OP, sizeof(double)); /* a group's output: at most all of it */
   uint64_t *iacc = dt.code == IR_DT_FLOAT ? NULL : (uint64_t *)acc;
   int64_t left = 0;
   for (int64_t n = 0; n < N; n++) {
     for (int64_t g = 0; g < groups; g++) {
-      /* col[(o, k0, k1, k2), s] = sum over c of w[g * Cg + c, o, k] x[n, g * Cg + c, s] */
-      rt_gemm(site, dt, true, false, Og * KK, P, Cg, wd + (size_t)(g * Cg * Og * KK) * esize,
-              xd + (size_t)((n * C + g * Cg) * P) * esize, col);
-      for (int64_t o = 0; o < Og; o++) {
-        char *dst = out + (size_t)((n * O + g * Og + o) * OP) * esize;
-        if (acc) rt_zero(site, acc, sizeof(double) * (size_t)OP);
-        else rt_zero(site, dst, (size_t)OP * esize);
-        int64_t row = o * KK;
-        for (int64_t k0 = 0; k0 < win.k[0]; k0++)
-          for (int64_t k1 = 0; k1 < win.k[1]; k1++)
-            for (int64_t k2 = 0; k2 < win.k[2]; k2++, row++) {
-              int64_t src = row * P;
-              for (int64_t i0 = 0; i0 < S[0]; i0++) {
-                int64_t o0 = i0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
-                for (int64_t i1 = 0; i1 < S[1]; i1++) {
+      const char *xg = xd + (size_t)((n * C + g * Cg) * P) * esize, *wg = wd + (size_t)(g * Cg * rows) * esize;
+      char *og = out + (size_t)((n * O + g * Og) * OP) * esize;
+      if (acc) rt_zero(site, acc, sizeof(double) * (size_t)(Og * OP));
+      else rt_zero(site, og, (size_t)(Og * OP) * esize);
+      for (int64_t p0 = (P - 1) / nb * nb; p0 >= 0; p0 -= nb) {
+        int64_t p1 = P - p0 < nb ? P : p0 + nb, m = p1 - p0, first = p0 / S[2], f0 = first / S[1], f1 = first % S[1], f2 = p0 % S[2];
+        const char *xm = xg;
+        if (m < P) {
+          for (int64_t c = 0; c < Cg; c++) {
+            rt_poll_work(site, &left, m + 8);
+            rt_copy(site, xb + (size_t)(c * m) * esize, xg + (size_t)(c * P + p0) * esize, (size_t)m * esize);
+          }
+          xm = xb;
+        }
+        /* col[(o, k0, k1, k2), s] = sum over c of w[g * Cg + c, o, k] x[n, g * Cg + c, p0 + s] */
+        rt_gemm(site, dt, true, false, rows, m, Cg, wg, xm, col);
+        for (int64_t o = 0; o < Og; o++) {
+          char *dst = og + (size_t)(o * OP) * esize;
+          double *a = acc ? acc + o * OP : NULL;
+          uint64_t *ia = iacc ? iacc + o * OP : NULL;
+          int64_t row = o * KK;
+          for (int64_t k0 = 0; k0 < win.k[0]; k0++)
+            for (int64_t k1 = 0; k1 < win.k[1]; k1++)
+              for (int64_t k2 = 0; k2 < win.k[2]; k2++, row++) {
+                int64_t src = row * m;
+                for (int64_t p = p0, i0 = f0, i1 = f1, i2 = f2; p < p1;) {
+                  int64_t e2 = S[2] - i2 <= p1 - p ? S[2] : i2 + (p1 - p);
+                  int64_t o0 = i0 * win.st[0] - win.lo[0] + k0 * win.dil[0];
                   int64_t o1 = i1 * win.st[1] - win.lo[1] + k1 * win.dil[1];
                   bool inside = o0 >= 0 && o0 < OS[0] && o1 >= 0 && o1 < OS[1];
-                  rt_poll_work(site, &left, S[2] + 8);
-                  for (int64_t i2 = 0; i2 < S[2]; i2++, src++) {
+                  rt_poll_work(site, &left, e2 - i2 + 8);
+                  p += e2 - i2;
+                  for (; i2 < e2; i2++, src++) {
                     rt_poll_every(site, i2 + 1);
                     int64_t o2 = i2 * win.st[2] - win.lo[2] + k2 * win.dil[2];
                     if (!inside || o2 < 0 || o2 >= OS[2]) continue;
                     int64_t at_ = (o0 * OS[1] + o1) * OS[2] + o2;
                     if (f32) ((float *)dst)[at_] += ((const float *)col)[src];
                     else if (f64) ((double *)dst)[at_] += ((const double *)col)[src];
-                    else if (iacc) iacc[at_] += rt_elem_get(col, dt, src).u.u;
-                    else acc[at_] += rt_scalar_f64(rt_elem_get(col, dt, src));
+                    else if (ia) ia[at_] += rt_elem_get(col, dt, src).u.u;
+                    else a[at_] += rt_scalar_f64(rt_elem_get(col, dt, src));
                   }
+                  i2 = 0;
+                  if (++i1 == S[1]) i1 = 0, i0++;
                 }
               }
-            }
-        if (acc)
-          for (int64_t i = 0; i < OP; i++) {
-            rt_poll_every(site, i);
-            rt_elem_set(dst, dt, i, iacc ? (dt.code == IR_DT_BOOL ? rt_bool(iacc[i] != 0) : rt_scalar_from_u64(dt, iacc[i]))
-                                         : rt_scalar_from_f64(dt, acc[i]));
-          }
+        }
       }
+      if (acc)
+        for (int64_t i = 0; i < Og * OP; i++) {
+          rt_poll_every(site, i);
+          rt_elem_set(og, dt, i, iacc ? (dt.code == IR_DT_BOOL ? rt_bool(iacc[i] != 0) : rt_scalar_from_u64(dt, iacc[i]))
+                                      : rt_scalar_from_f64(dt, acc[i]));
+        }
     }
   }
   return out_done(&res);
@@ -431,6 +526,8 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   if (planes == 0 || OS[0] == 0 || OS[1] == 0 || OS[2] == 0) return out_done(&res); /* nothing to compute */
   bool f32 = x->dt.code == IR_DT_FLOAT && x->dt.bits == 32;
   bool int_avg = !is_max && x->dt.code != IR_DT_FLOAT; /* summed in the dtype, as topi's pool_sum */
+  bool int_max = is_max && x->dt.code != IR_DT_FLOAT;  /* compared in the dtype, exact at 64 bits */
+  bool is_signed = x->dt.code == IR_DT_INT;
   RtValue lowest = lowest_value(x->dt);
   /* Per axis and output position: where the window starts, its positions inside the data (klo..khi)
    * and how many fall inside the padded data; computed once, not per output element. */
@@ -463,7 +560,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
       for (int64_t o1 = 0; o1 < OS[1]; o1++)
         for (int64_t o2 = 0; o2 < OS[2]; o2++, o++) {
           double acc = is_max ? -INFINITY : 0;
-          uint64_t isum = 0;
+          uint64_t isum = int_max ? lowest.u.u : 0; /* the sum, or the maximum as the dtype's bits */
           int64_t oi[3] = {o0, o1, o2}, start[3], klo[3], khi[3], count = 1, padded = 1;
           for (int i = 0; i < 3; i++) {
             const AxisWin *w = &aw[i][oi[i]];
@@ -495,6 +592,12 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
                     rt_poll_every(site, k2 - klo[2] + 1);
                     isum += rt_elem_get(xd, x->dt, row + k2 * step).u.u;
                   }
+                } else if (int_max) {
+                  for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
+                    rt_poll_every(site, k2 - klo[2] + 1);
+                    uint64_t v = rt_elem_get(xd, x->dt, row + k2 * step).u.u;
+                    if (is_signed ? (int64_t)v > (int64_t)isum : v > isum) isum = v;
+                  }
                 } else {
                   for (int64_t k2 = klo[2]; k2 < khi[2]; k2++) {
                     rt_poll_every(site, k2 - klo[2] + 1);
@@ -511,6 +614,10 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
           double result = is_max ? acc : acc / (double)divisor;
           if (count == 0 && is_max) {
             rt_elem_set(out, x->dt, o, lowest);
+            continue;
+          }
+          if (int_max) {
+            rt_elem_set(out, x->dt, o, rt_scalar_from_u64(x->dt, isum));
             continue;
           }
           if (int_avg) { /* topi: an adaptive or global pool casts the count to the dtype, a window pool does not */
@@ -653,8 +760,10 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   const char *method, *mode, *rounding;
   IrDType odt = x->dt;
   if (op == IR_OP_NN_UPSAMPLING) {
-    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W];
-    if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
+    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W], *size = &at->v[IR_A_SIZE];
+    if (size->given && size->n == 2) /* dyn.nn.upsampling's, from its shape function */
+      OH = size->ints[0], OW = size->ints[1];
+    else if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
       rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
     mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
@@ -725,8 +834,10 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   cs[0] = xs[0], cs[1] = xs[1];
   if (op == IR_OP_NN_UPSAMPLING3D) {
     static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+    const IrAttrValue *size = &at->v[IR_A_SIZE];
     for (int i = 0; i < 3; i++)
-      if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
+      if (size->given && size->n == 3) cs[2 + i] = size->ints[i]; /* dyn.nn.upsampling3d's, from its shape function */
+      else if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
         rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "trilinear") ? "linear" : "nearest_neighbor";
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
@@ -815,6 +926,7 @@ static RtValue pixel_shuffle(IrOpId op, const RtOperand *x, const IrOpAttrs *at,
   Out res;
   char *out = out_init(&res, x->dt, 4, cs, dpos);
   int64_t OC = cs[1], OH = cs[2], OW = cs[3], o = 0;
+  if (x->count == 0) return out_done(&res); /* the outer loops may be long over empty rows */
   for (int64_t n = 0; n < N; n++)
     for (int64_t c = 0; c < OC; c++)
       for (int64_t y = 0; y < OH; y++)
@@ -1029,10 +1141,11 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
           double v;
           if (!(iy >= 0 && iy <= (double)(H - 1) && ix >= 0 && ix <= (double)(W - 1)))
             v = ext;
-          else if (nearest)
-            v = rt_scalar_f64(rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W +
-                                                     clamp_index(closest(ix, "round"), W)));
-          else {
+          else if (nearest) { /* the pixel as it is (TVM's select with the float32 extrapolation value casts it) */
+            RtValue got = rt_elem_get(xd, x.dt, base + clamp_index(closest(iy, "round"), H) * W + clamp_index(closest(ix, "round"), W));
+            rt_elem_set(out, odt, o, rt_convert(got, odt));
+            continue;
+          } else {
             int64_t y0 = rt_f2index(floor(iy)), x0 = rt_f2index(floor(ix));
             double fy = iy - (double)y0, fx = ix - (double)x0, q[2][2];
             for (int j = 0; j < 2; j++)
@@ -1149,7 +1262,9 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
           v = 0;
         } else if (nearest) {
           int64_t k[3] = {0, 0, 0};
-          for (int i = 0; i < d; i++) k[i] = rt_f2index(round(c[i]));
+          /* topi's _nearest_sample: te.nearbyint, halves to even (topi.testing's reference rounds them away
+           * from zero) */
+          for (int i = 0; i < d; i++) k[i] = rt_f2index(nearbyint(c[i]));
           v = GS_PIX(k[0], k[1], k[2]);
         } else if (!cubic) {
           int64_t f[3] = {0, 0, 0};
@@ -1299,6 +1414,7 @@ static RtValue winograd_weight_transform(const RtOperand *w, const IrOpAttrs *at
   int64_t O = w->shape[0], I = w->shape[1], shape[4] = {n, n, O, I};
   RtResult res;
   void *out = rt_result_init(&res, w->dt, 4, shape);
+  if (w->count == 0) return rt_result_value(&res); /* O may be long over no input channels */
   int64_t done = 0;
   for (int eps = 0; eps < n; eps++)
     for (int nu = 0; nu < n; nu++)

@@ -74,6 +74,7 @@ static RtValue one_hot(const RtValue *args, const IrOpAttrs *at, const RtSite *s
   int64_t outer = span_count(ix.shape, 0, (int)axis), inner = span_count(ix.shape, (int)axis, r);
   RtResult res;
   void *out = rt_result_init(&res, dt, r + 1, shape);
+  if (ix.count == 0) return rt_result_value(&res); /* no indices: every depth would be an empty row */
   int64_t tick = 0;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t d = 0; d < depth; d++)
@@ -226,6 +227,7 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
   strides_of(r, ix.shape, istr);
   /* TVM's order: each position off the axis in turn, the positions along the axis innermost. */
   int64_t before = span_count(ix.shape, 0, axis), len = ix.shape[axis], after = span_count(ix.shape, axis + 1, r);
+  if (ix.count == 0) before = 0; /* no updates: the positions off the axis may be many over an empty one */
   int64_t tick = 0;
   for (int64_t bi = 0; bi < before; bi++)
     for (int64_t ai = 0; ai < after; ai++) {
@@ -349,7 +351,7 @@ static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, cons
   void *iout = want_indices ? rt_result_init(&ires, idt, r, shape) : NULL;
   int64_t outer = span_count(a.shape, 0, axis), inner = span_count(a.shape, axis + 1, r);
   if (a.count == 0) outer = 0;
-  size_t cells = (size_t)n + 1;
+  size_t cells = outer ? (size_t)n + 1 : 1; /* nothing to sort: no scratch for a long empty axis */
   int64_t *ord = rt_alloc_atomic(sizeof(int64_t) * cells), *tmp = rt_alloc_atomic(sizeof(int64_t) * cells);
   if (k.cls == 0) k.f = rt_alloc_atomic(sizeof(double) * cells);
   else if (k.cls == 1) k.i = rt_alloc_atomic(sizeof(int64_t) * cells);
@@ -1492,6 +1494,7 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const RtSite
   bool fl = odt.code == IR_DT_FLOAT;
   RtValue zero = rt_convert(rt_scalar_from_i64(IR_DTYPE(IR_DT_INT, 64), 0), odt);
   int64_t tick = 0;
+  if (C == 0 || OH == 0 || OW == 0) N = 0; /* an empty result: the batch may be long over no channels */
   for (int64_t n = 0; n < N; n++)
     for (int64_t c = 0; c < C; c++)
       for (int64_t y = 0; y < OH; y++)

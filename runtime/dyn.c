@@ -286,27 +286,44 @@ static RtValue pad(IrOpId op, const RtValue *args, const RtSite *site) {
   return run_static(IR_OP_NN_PAD, pargs, 2, &at, site);
 }
 
-/* A scale of dyn.nn.upsampling or dyn.nn.upsampling3d: a positive number, as the static operators'
- * relations require of their attributes. */
-static double scale_of(IrOpId op, const char *what, RtValue v, const RtSite *site) {
-  double s = rt_scalar_f64(one_value(op, what, v, site));
-  if (!(s > 0) || !isfinite(s)) rt_error(site->expr, "%s: %s=%g must be a positive number", name_of(op), what, s);
-  return s;
+/* An upsampled size as TVM's shape functions compute it (python/tvm/relay/op/dyn/nn/_nn.py,
+ * _upsampling_shape_func: int64(round(dshape[axis] * scale))): the product in the scale's dtype, and
+ * round in generated code, tir.round as llvm.round, halves away from zero (5 by 0.5 is 3). The static
+ * operators' sizes round a constant, which TVM folds with nearbyint (ir_scaled_length), so the
+ * sizes are given to the static kernel as `size`. The scale is a positive number, as the static
+ * operators' attributes. */
+static int64_t scaled_size(IrOpId op, const char *what, int64_t n, RtValue v, const RtSite *site) {
+  RtValue s = one_value(op, what, v, site);
+  double f = rt_scalar_f64(s);
+  if (!(f > 0) || !isfinite(f)) rt_error(site->expr, "%s: %s=%g must be a positive number", name_of(op), what, f);
+  int bits = s.dt.code == IR_DT_FLOAT ? s.dt.bits : 64;
+  double p = round(ir_float_round(bits, ir_float_round(bits, (double)n) * f)); /* exact, then rounded once */
+  if (!(p < 0x1p63)) rt_error(site->expr, "%s: the output is too large", name_of(op));
+  return (int64_t)p;
 }
 
+/* dyn.nn.upsampling(data, scale_h, scale_w) and dyn.nn.upsampling3d(data, scale_d, scale_h, scale_w):
+ * the static operator with the scales as attributes and the sizes computed as above. */
 static RtValue upsampling(IrOpId op, const RtValue *args, const RtSite *site) {
+  bool three = op == IR_OP_DYN_NN_UPSAMPLING3D;
+  int d = three ? 3 : 2;
+  static const char *const names[3] = {"scale_d", "scale_h", "scale_w"};
+  static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
+  RtOperand x;
+  rt_operand(&x, args[0]);
+  const IrAttrValue *l = &site->attrs->v[IR_A_LAYOUT];
+  const char *layout = l->given && l->str ? l->str : three ? "NCDHW" : "NCHW";
+  bool sized = x.rank == d + 2 && (int)strlen(layout) == d + 2; /* else the static kernel's error */
+  int64_t *size = rt_alloc_array(3, sizeof(int64_t));
   IrOpAttrs at = *site->attrs;
-  set_float(&at, IR_A_SCALE_H, scale_of(op, "scale_h", args[1], site));
-  set_float(&at, IR_A_SCALE_W, scale_of(op, "scale_w", args[2], site));
-  return run_static(IR_OP_NN_UPSAMPLING, args, 1, &at, site);
-}
-
-static RtValue upsampling3d(IrOpId op, const RtValue *args, const RtSite *site) {
-  IrOpAttrs at = *site->attrs;
-  set_float(&at, IR_A_SCALE_D, scale_of(op, "scale_d", args[1], site));
-  set_float(&at, IR_A_SCALE_H, scale_of(op, "scale_h", args[2], site));
-  set_float(&at, IR_A_SCALE_W, scale_of(op, "scale_w", args[3], site));
-  return run_static(IR_OP_NN_UPSAMPLING3D, args, 1, &at, site);
+  for (int i = 0; i < d; i++) {
+    const char *name = names[3 - d + i], *axis = strchr(layout, "DHW"[3 - d + i]);
+    set_float(&at, ids[3 - d + i], rt_scalar_f64(one_value(op, name, args[1 + i], site)));
+    if (sized && axis) size[i] = scaled_size(op, name, x.shape[axis - layout], args[1 + i], site);
+    else sized = false;
+  }
+  if (sized) set_ints(&at, IR_A_SIZE, d, size);
+  return run_static(three ? IR_OP_NN_UPSAMPLING3D : IR_OP_NN_UPSAMPLING, args, 1, &at, site);
 }
 
 /* dyn.image.resize2d: the height and width are size's first two values (TVM's _resize2d_shape_func);
@@ -339,7 +356,7 @@ RtValue rt_kernel_dyn(IrOpId op, const RtValue *args, int nargs, const RtSite *s
   case IR_OP_DYN_TOPK: return topk(op, args, site);
   case IR_OP_DYN_NN_PAD: return pad(op, args, site);
   case IR_OP_DYN_NN_UPSAMPLING: return upsampling(op, args, site);
-  case IR_OP_DYN_NN_UPSAMPLING3D: return upsampling3d(op, args, site);
+  case IR_OP_DYN_NN_UPSAMPLING3D: return upsampling(op, args, site);
   case IR_OP_DYN_IMAGE_RESIZE2D: return resize2d(op, args, site);
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");

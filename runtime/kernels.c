@@ -295,14 +295,14 @@ static RtValue binary(IrOpId op, RtValue va, RtValue vb, const RtSite *site) {
     shape[io] = da == 1 ? db : da;
     stride_a[io] = da == 1 ? 0 : acc_a;
     stride_b[io] = db == 1 ? 0 : acc_b;
-    acc_a *= da;
-    acc_b *= db;
+    acc_a = rt_mul_sat(acc_a, da); /* saturated: an empty result may have other dimensions past int64 */
+    acc_b = rt_mul_sat(acc_b, db);
   }
   IrDType rdt = is_comparison(op) ? IR_DTYPE(IR_DT_BOOL, 1) : a.dt;
   RtResult r;
   char *out = rt_result_init(&r, rdt, rank, shape);
   int64_t count = 1;
-  for (int k = 0; k < rank; k++) count *= shape[k];
+  for (int k = 0; k < rank; k++) count = rt_mul_sat(count, shape[k]);
   size_t ea = rt_dtype_size(a.dt), er = rt_dtype_size(rdt);
   BinaryLoop loop = binary_loops[dtype_index(a.dt)];
   bool div0 = false;

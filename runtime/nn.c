@@ -218,7 +218,7 @@ static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAt
   size_t esize = rt_dtype_size(x->dt);
   RtResult res;
   char *out = rt_result_init(&res, x->dt, 3, shape);
-  for (int64_t i = 0; i < b; i++)
+  for (int64_t i = 0; i < b && m != 0 && n != 0; i++) /* an empty product per batch: none to run */
     rt_gemm(site, x->dt, ta, tb, m, n, k, (const char *)x->data + (size_t)((bx == 1 ? 0 : i) * m * k) * esize,
          (const char *)y->data + (size_t)((by == 1 ? 0 : i) * k * n) * esize, out + (size_t)(i * m * n) * esize);
   return rt_result_value(&res);

@@ -542,8 +542,9 @@ static RtValue qnn_softmax(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
   RtResult mid;
   int32_t *o = rt_result_init(&mid, I32, x.rank, x.shape);
   const int8_t *d = x.data;
-  int32_t *xp = rt_alloc_array(n, sizeof(int32_t)), *qv = rt_alloc_array(n, sizeof(int32_t));
-  for (int64_t a = 0; a < outer; a++)
+  bool empty = n == 0 || inner == 0 || outer == 0; /* an empty result, however long the other axes */
+  int32_t *xp = rt_alloc_array(empty ? 1 : n, sizeof(int32_t)), *qv = rt_alloc_array(empty ? 1 : n, sizeof(int32_t));
+  for (int64_t a = 0; a < outer && !empty; a++)
     for (int64_t b = 0; b < inner; b++) {
       int64_t base = a * n * inner + b;
       int32_t mx = INT32_MIN, mq = 0;

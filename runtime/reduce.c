@@ -168,18 +168,28 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Rt
 static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const IrOpAttrs *at, const RtSite *site) {
   if (p->per_out == 0 && p->out_count > 0) rt_error(site->expr, "%s of an empty tensor", ir_ops[op].name);
   bool last = at->v[IR_A_SELECT_LAST_INDEX].b, is_max = op == IR_OP_ARGMAX;
-  double *best = rt_alloc_array(p->out_count, sizeof(double));
+  bool is_float = a->dt.code == IR_DT_FLOAT, is_signed = a->dt.code == IR_DT_INT;
+  /* the best value so far: a double, or an integer's bits (compared in its dtype, exact at 64 bits) */
+  double *best = is_float ? rt_alloc_array(p->out_count, sizeof(double)) : NULL;
+  uint64_t *ibest = is_float ? NULL : rt_alloc_array(p->out_count, sizeof(uint64_t));
   int64_t *where = rt_alloc_array(p->out_count, sizeof(int64_t));
   int64_t *count = rt_alloc_array(p->out_count, sizeof(int64_t));
   rt_zero(site, count, sizeof(int64_t) * (size_t)(p->out_count + 1));
-  bool is_float = a->dt.code == IR_DT_FLOAT;
-  FOR_EACH(p, a, site, {
-    double x = is_float ? rt_load_float(a, i) : rt_scalar_f64(rt_elem_get(a->data, a->dt, i));
-    int64_t k = count[j]++; /* the position within the reduced elements, in row-major order */
-    bool better = k == 0 || (best[j] == best[j] && (x != x || (is_max ? x > best[j] : x < best[j]) ||
-                                                  (last && x == best[j])));
-    if (better) best[j] = x, where[j] = k;
-  });
+  if (is_float)
+    FOR_EACH(p, a, site, {
+      double x = rt_load_float(a, i);
+      int64_t k = count[j]++; /* the position within the reduced elements, in row-major order */
+      bool better = k == 0 || (best[j] == best[j] && (x != x || (is_max ? x > best[j] : x < best[j]) ||
+                                                    (last && x == best[j])));
+      if (better) best[j] = x, where[j] = k;
+    });
+  else
+    FOR_EACH(p, a, site, {
+      uint64_t x = rt_elem_get(a->data, a->dt, i).u.u, b = ibest[j];
+      int64_t k = count[j]++;
+      bool above = is_signed ? (int64_t)x > (int64_t)b : x > b, below = is_signed ? (int64_t)x < (int64_t)b : x < b;
+      if (k == 0 || (is_max ? above : below) || (last && x == b)) ibest[j] = x, where[j] = k;
+    });
   RtResult res;
   IrDType i32 = IR_DTYPE(IR_DT_INT, 32);
   void *out = rt_result_init(&res, i32, p->out_rank, p->out_shape);

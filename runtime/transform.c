@@ -546,6 +546,7 @@ static RtValue repeat(const RtOperand *a, const IrOpAttrs *at, const RtSite *sit
   size_t block = (size_t)inner * esize;
   RtResult res;
   char *out = rt_result_init(&res, a->dt, a->rank, shape);
+  if (a->count == 0) return rt_result_value(&res); /* the outer loops may be long over empty blocks */
   int64_t left = 0;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t i = 0; i < a->shape[axis]; i++) {
@@ -563,7 +564,7 @@ static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const RtSite *si
   int axis = rt_axis(site, IR_OP_REVERSE, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t strides[RT_MAX_RANK];
   strides_of(a->rank, a->shape, strides);
-  int64_t base = a->shape[axis] > 0 ? (a->shape[axis] - 1) * strides[axis] : 0;
+  int64_t base = a->count > 0 ? (a->shape[axis] - 1) * strides[axis] : 0; /* empty: strides may saturate */
   strides[axis] = -strides[axis];
   RtResult res;
   void *out = rt_result_init(&res, a->dt, a->rank, a->shape);

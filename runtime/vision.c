@@ -720,10 +720,11 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
                 total = maxm ? fmax(total, b) : total + b / count;
               }
           } else {
-            /* topi's roi_pool: te.round is LLVM's nearbyint (halves to even), floor and ceil with an
+            /* topi's roi_pool: te.round is tir.round, which LLVM's code generator emits as llvm.round
+             * (halves away from zero, src/target/llvm/intrin_rule_llvm.cc); floor and ceil with an
              * epsilon of 1e-5 */
-            int64_t x0 = rt_f2index(nearbyint(roi[1] * scale)), y0 = rt_f2index(nearbyint(roi[2] * scale));
-            int64_t x1 = rt_f2index(nearbyint(roi[3] * scale)), y1 = rt_f2index(nearbyint(roi[4] * scale));
+            int64_t x0 = rt_f2index(round(roi[1] * scale)), y0 = rt_f2index(round(roi[2] * scale));
+            int64_t x1 = rt_f2index(round(roi[3] * scale)), y1 = rt_f2index(round(roi[4] * scale));
             int64_t rh = y1 - y0 + 1 > 1 ? y1 - y0 + 1 : 1, rw = x1 - x0 + 1 > 1 ? x1 - x0 + 1 : 1;
             double bh = (double)rh / PH, bw = (double)rw / PW;
             /* in double: exact wherever the sum lands near the image (both terms are integers) */

@@ -289,8 +289,6 @@ static void explain_broadcast(Explainer *E) {
   for (int i = 0; i < 3; i++) t[i] = prune(E, rel->args[i]);
   const char *name[3] = {"first", "second", "result"};
   if (E->id == TY_REL_BROADCAST_COMP) line(E, "a comparison: the result's element type is bool");
-  if (E->id == TY_REL_BROADCAST_SHIFT) line(E, "a shift: the element type must be an integer type");
-  if (E->id == TY_REL_BROADCAST_BITWISE) line(E, "a bitwise operator: the element type must be an integer type or bool");
   for (int i = 0; i < 2; i++) {
     if (t[i]->kind == IR_TYPE_TENSOR) continue;
     if (t[i]->kind == IR_TYPE_HOLE) line(E, "the %s argument is not known yet", name[i]);
@@ -305,13 +303,6 @@ static void explain_broadcast(Explainer *E) {
                 : (da->kind == IR_TYPE_HOLE || db->kind == IR_TYPE_HOLE) && !ty_unify(&E->c.cx, da, db, NULL);
   if (differ) {
     line(E, "the element types must be one type, but they are %s and %s  ✗", A, B);
-    return;
-  }
-  da = prune(E, da);
-  bool ints = E->id == TY_REL_BROADCAST_SHIFT || E->id == TY_REL_BROADCAST_BITWISE;
-  if (ints && da->kind == IR_TYPE_DTYPE && da->u.dtype.code != IR_DT_INT && da->u.dtype.code != IR_DT_UINT &&
-      !(E->id == TY_REL_BROADCAST_BITWISE && da->u.dtype.code == IR_DT_BOOL)) { /* checked before the shapes */
-    line(E, "the element type %s is not an integer type  ✗", show(E, da));
     return;
   }
   IrType *s[3];
@@ -601,9 +592,7 @@ static void explain(Explainer *E, const char *recorded, bool argument) {
   line(E, "%s", relation_text(E));
   switch (E->id) {
   case TY_REL_BROADCAST:
-  case TY_REL_BROADCAST_COMP:
-  case TY_REL_BROADCAST_SHIFT:
-  case TY_REL_BROADCAST_BITWISE: explain_broadcast(E); break;
+  case TY_REL_BROADCAST_COMP: explain_broadcast(E); break;
   case TY_REL_DENSE: explain_dense(E); break;
   case TY_REL_MATMUL: explain_matmul(E); break;
   case TY_REL_BATCH_MATMUL: explain_batch_matmul(E); break;
@@ -678,8 +667,7 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
   if (r.nargs < 0) { /* an example of what to write: Broadcast's, else the relation's arity */
     const char *example = "Tensor[(2, 3), float32], ...", *after = "";
     int arity = op < 0 ? ty_relation_arity((TyRelId)id) : 0;
-    bool broadcast = id == TY_REL_BROADCAST || id == TY_REL_BROADCAST_COMP || id == TY_REL_BROADCAST_SHIFT ||
-                     id == TY_REL_BROADCAST_BITWISE;
+    bool broadcast = id == TY_REL_BROADCAST || id == TY_REL_BROADCAST_COMP;
     if (op < 0 && broadcast) {
       example = "Tensor[(2, 3), float32], Tensor[(3), float32]";
     } else if (op < 0 && arity < 0) {

@@ -1,6 +1,5 @@
-/* The type relations of typing/: Identity, Elementwise with its bool-result and integer-only
- * siblings ElementwiseComp and ElementwiseInt, and Broadcast with its boolean-result sibling
- * BroadcastComp and its integer-only siblings BroadcastShift and BroadcastBitwise. A relation reads its arguments through ty_prune, may unify, and says whether it
+/* The type relations of typing/: Identity, Elementwise with its bool-result sibling ElementwiseComp,
+ * and Broadcast with its bool-result sibling BroadcastComp. A relation reads its arguments through ty_prune, may unify, and says whether it
  * is solved, still open, or failed with a message that names the operator, the argument, the
  * dimension and both values. */
 #include "typing/oprel.h"
@@ -36,23 +35,6 @@ TyRelResult ty_rel_elementwise(TyCtx *cx, TyRelation *rel, const char **message)
   return TY_SOLVED;
 }
 
-/* What a broadcasting operator's element type may be: any, integers (the shifts), integers or bool
- * (the bitwise operators). */
-typedef enum { DT_ANY, DT_INT, DT_INT_BOOL } DtypeRule;
-
-/* TY_SOLVED when dt is allowed by `rule`, TY_NOT_YET while it is unknown, TY_FAILED otherwise. */
-static TyRelResult check_int_dtype(TyCtx *cx, TyRelation *rel, IrType *dt, DtypeRule rule, const char **message) {
-  dt = ty_prune(cx, dt);
-  if (rule == DT_ANY) return TY_SOLVED;
-  if (dt->kind != IR_TYPE_DTYPE) return TY_NOT_YET;
-  int code = dt->u.dtype.code;
-  if (code == IR_DT_INT || code == IR_DT_UINT || (rule == DT_INT_BOOL && code == IR_DT_BOOL)) return TY_SOLVED;
-  *message = ir_printf("%s works on integer tensors%s, but the element type is %s\n"
-                       "cast the arguments to an integer type first, e.g. cast(%%x, dtype=\"int32\")",
-                       ty_rel_who(rel), rule == DT_INT_BOOL ? " (or bool)" : "", ty_rel_text(cx, dt));
-  return TY_FAILED;
-}
-
 /* ElementwiseComp(t1, t2): a test of each element (isnan, isinf, isfinite): t2 is t1's shape with
  * element type bool (TVM's IdentityCompRel). */
 TyRelResult ty_rel_elementwise_comp(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -61,14 +43,6 @@ TyRelResult ty_rel_elementwise_comp(TyCtx *cx, TyRelation *rel, const char **mes
   if (t->kind != IR_TYPE_TENSOR) REL_FAIL("%s works on tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, t));
   IrType *r = ty_rel_tensor_type(t->u.tensor.shape, ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}));
   return ty_rel_result(cx, rel, 1, r, message);
-}
-
-/* ElementwiseInt(t1, t2): Elementwise for integer (or bool) tensors only (bitwise_not); waits
- * while the element type is unknown. */
-TyRelResult ty_rel_elementwise_int(TyCtx *cx, TyRelation *rel, const char **message) {
-  TyRelResult r = ty_rel_elementwise(cx, rel, message);
-  if (r != TY_SOLVED) return r;
-  return check_int_dtype(cx, rel, ty_prune(cx, rel->args[0])->u.tensor.dtype, DT_INT_BOOL, message);
 }
 
 /* ---------------------------------------------------------------- Broadcast */
@@ -153,7 +127,7 @@ static bool same_shape(IrType *a, IrType *b) {
 
 static const char *ordinal(int i) { return i == 0 ? "first" : i == 1 ? "second" : "result"; }
 
-static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, DtypeRule rule, const char **message) {
+static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char **message) {
   IrType *t[3];
   bool any_tensor = false;
   for (int i = 0; i < 3; i++) {
@@ -182,8 +156,6 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, DtypeRule ru
                          ty_rel_text(cx, t[0]), ty_rel_text(cx, t[1]));
     return TY_FAILED;
   }
-  TyRelResult dt_ok = check_int_dtype(cx, rel, t[0]->u.tensor.dtype, rule, message);
-  if (dt_ok == TY_FAILED) return dt_ok;
   IrType *out_dtype = comp ? ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}) : t[0]->u.tensor.dtype;
   if (!ty_unify(cx, t[2]->u.tensor.dtype, out_dtype, NULL)) {
     *message = ir_printf("the result of %s has element type %s, but %s was expected", ty_rel_who(rel),
@@ -199,14 +171,14 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, DtypeRule ru
                            ty_rel_text(cx, t[0]), ty_rel_text(cx, t[1]));
       return TY_FAILED;
     }
-    return dt_ok;
+    return TY_SOLVED;
   }
   if (sa->kind != IR_TYPE_SHAPE || sb->kind != IR_TYPE_SHAPE) {
     /* A rank not yet known: only a scalar or an identical shape decides the result now. */
     IrType *known = same_shape(sa, sb) ? sa : is_rank0(sa) ? sb : is_rank0(sb) ? sa : NULL;
     if (!known) return TY_NOT_YET;
     if (!ty_unify(cx, so, known, NULL)) goto result_clash;
-    return dt_ok;
+    return TY_SOLVED;
   }
   int ra = sa->u.shape.rank, rb = sb->u.shape.rank, r = ra > rb ? ra : rb;
   if (so->kind == IR_TYPE_SHAPE && so->u.shape.rank != r) goto result_clash;
@@ -236,7 +208,7 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, DtypeRule ru
     dims[r - 1 - i] = d;
   }
   if (!ty_unify(cx, so, ir_type_shape(r, dims, (IrSpan){0}), NULL)) goto result_clash;
-  return open || dt_ok == TY_NOT_YET ? TY_NOT_YET : TY_SOLVED;
+  return open ? TY_NOT_YET : TY_SOLVED;
 
 result_clash:
   *message = ir_printf("%s of %s and %s does not give %s", ty_rel_who(rel), ty_rel_text(cx, t[0]), ty_rel_text(cx, t[1]),
@@ -245,19 +217,11 @@ result_clash:
 }
 
 TyRelResult ty_rel_broadcast(TyCtx *cx, TyRelation *rel, const char **message) {
-  return broadcast(cx, rel, false, DT_ANY, message);
+  return broadcast(cx, rel, false, message);
 }
 
 TyRelResult ty_rel_broadcast_comp(TyCtx *cx, TyRelation *rel, const char **message) {
-  return broadcast(cx, rel, true, DT_ANY, message);
-}
-
-TyRelResult ty_rel_broadcast_shift(TyCtx *cx, TyRelation *rel, const char **message) {
-  return broadcast(cx, rel, false, DT_INT, message);
-}
-
-TyRelResult ty_rel_broadcast_bitwise(TyCtx *cx, TyRelation *rel, const char **message) {
-  return broadcast(cx, rel, false, DT_INT_BOOL, message);
+  return broadcast(cx, rel, true, message);
 }
 
 /* ---------------------------------------------------------------- TupleGetItem */

@@ -183,7 +183,8 @@ static IrType *resolve_node(TyCtx *cx, IrType *t) {
   TyPoly p; /* `32 - 1` once the hole in `_a - 1` is 32: arithmetic shows in normal form, 31 */
   if (r != t && r->kind == IR_TYPE_DIMOP && (r->u.dimop.a->kind == IR_TYPE_ANY || r->u.dimop.b->kind == IR_TYPE_ANY))
     r = r->u.dimop.a->kind == IR_TYPE_ANY ? r->u.dimop.a : r->u.dimop.b; /* arithmetic on `?` is `?` */
-  else if (r != t && r->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, r, &p))
+  else if (r->kind == IR_TYPE_DIMOP && ty_dim_normalize(cx, r, &p) &&
+           (r != t || p.n == 0 || (p.n == 1 && p.terms[0].n == 0))) /* a constant shows as one: 0 * 2 - 4 is -4 */
     r = ty_poly_to_dim(cx, &p);
   if (cx->frozen) ir_ptrmap_put(&cx->resolved_nodes, t, r);
   return r;

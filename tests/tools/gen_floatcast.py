@@ -101,12 +101,19 @@ def roi_align(a, rois, ps, scale, ratio):
     return out
 
 
+def tir_round(v):
+    """tir.round as LLVM emits it (llvm.round): halves away from zero; inf and NaN unchanged."""
+    if not np.isfinite(v): return v
+    f = np.floor(v); d = v - f
+    return f + 1 if d > 0.5 or (d == 0.5 and v > 0) else f
+
+
 def roi_pool(a, rois, ps, scale):
     _, C, H, W = a.shape; PH, PW = ps
     out = np.zeros((len(rois), C, PH, PW), a.dtype)
     for i, roi in enumerate(rois.astype(f64)):
         n = int(roi[0])
-        x0, y0, x1, y1 = [f2index(float(np.rint(v * scale))) for v in roi[1:]]  # exact Python ints past 2^53 agree
+        x0, y0, x1, y1 = [f2index(float(tir_round(v * scale))) for v in roi[1:]]  # exact Python ints past 2^53 agree
         rh = max(y1 - y0 + 1, 1); rw = max(x1 - x0 + 1, 1); bh = rh / PH; bw = rw / PW
         for ph in range(PH):
             for pw in range(PW):
@@ -152,7 +159,7 @@ def grid_sample(data, grid, method, padding_mode, align_corners=True):
                     y, x = src(b, h, w)
                     if not (abs(y) < IDX and abs(x) < IDX): continue  # the rule: NaN or outside every image: 0
                     if method == 'nearest':
-                        ny = int(y + 0.5) if y > 0 else int(y - 0.5); nx = int(x + 0.5) if x > 0 else int(x - 0.5)  # half away
+                        ny = int(np.rint(y)); nx = int(np.rint(x))  # topi: te.nearbyint, halves to even
                         out[b, c, h, w] = px(b, c, ny, nx); continue
                     y0 = math.floor(y); x0 = math.floor(x)
                     out[b, c, h, w] = (px(b, c, y0, x0) * (1 - (y - y0)) * (1 - (x - x0)) + px(b, c, y0, x0 + 1) * (1 - (y - y0)) * (x - x0)

@@ -254,7 +254,8 @@ write('crop_and_resize_values.rly', '''// image.crop_and_resize (topi.testing.cr
 // args: --no-prelude
 ''', L)
 
-# ---- image.affine_grid / image.grid_sample (topi.testing.grid_sample_python, 2-d, bilinear and nearest)
+# ---- image.affine_grid / image.grid_sample (topi.testing.grid_sample_python, 2-d, bilinear and nearest; nearest
+# rounds halves to even, as topi's te.nearbyint, where the reference rounds them away from zero)
 def affine_grid(data, ts):
     yv, xv = np.meshgrid(np.arange(ts[0]), np.arange(ts[1]))
     yv = yv.T * 2 / (ts[0] - 1) - 1; xv = xv.T * 2 / (ts[1] - 1) - 1
@@ -285,7 +286,7 @@ def grid_sample(data, grid, method='bilinear', padding_mode='zeros', align_corne
                 for w in range(OW):
                     y, x = src(b, h, w)
                     if method == 'nearest':
-                        ny = int(y + 0.5) if y > 0 else int(y - 0.5); nx = int(x + 0.5) if x > 0 else int(x - 0.5)
+                        ny = int(np.rint(y)); nx = int(np.rint(x))  # topi: te.nearbyint, halves to even
                         out[b, c, h, w] = px(b, c, ny, nx); continue
                     y0 = math.floor(y); x0 = math.floor(x)
                     out[b, c, h, w] = (px(b, c, y0, x0) * (1 - (y - y0)) * (1 - (x - x0)) + px(b, c, y0, x0 + 1) * (1 - (y - y0)) * (x - x0)
@@ -312,7 +313,7 @@ def grid_sample3(data, grid, method='bilinear', padding_mode='zeros', align_corn
             x, y, z = cs
             for c in range(C):
                 if method == 'nearest':
-                    r = lambda v: int(v + 0.5) if v > 0 else int(v - 0.5)
+                    r = lambda v: int(np.rint(v))  # topi: te.nearbyint, halves to even
                     out[(b, c) + idx] = px(b, c, r(z), r(y), r(x)); continue
                 x0, y0, z0 = math.floor(x), math.floor(y), math.floor(z); acc = 0
                 for dz in (0, 1):

@@ -284,12 +284,19 @@ def roi_align(a, rois, ps, scale, ratio=-1, mode='avg', nhwc=False):
     return out
 
 
+def tir_round(v):
+    """tir.round as LLVM emits it (llvm.round): halves away from zero; inf and NaN unchanged."""
+    if not np.isfinite(v): return v
+    f = np.floor(v); d = v - f
+    return f + 1 if d > 0.5 or (d == 0.5 and v > 0) else f
+
+
 def roi_pool(a, rois, ps, scale):
     _, C, H, W = a.shape; PH, PW = ps
     out = np.zeros((len(rois), C, PH, PW), a.dtype)
     for i, roi in enumerate(rois.astype(f64)):
         n = int(roi[0])
-        x0, y0, x1, y1 = [int(np.rint(v * scale)) for v in roi[1:]]  # te.round: nearbyint
+        x0, y0, x1, y1 = [int(tir_round(v * scale)) for v in roi[1:]]  # te.round: llvm.round
         rh = max(y1 - y0 + 1, 1); rw = max(x1 - x0 + 1, 1); bh = rh / PH; bw = rw / PW
         for ph in range(PH):
             for pw in range(PW):
@@ -321,7 +328,7 @@ rois2 = np.array([[0, 0, 0, 3, 3], [1, 2, 0, 5, 6], [0, 1.5, 2.5, 2.5, 0.5]], f3
 L = []
 L.append((rly(roi_pool(img, rois2, (2, 2), 1.0)), 'vision.roi_pool(%s, %s, pooled_size=[2, 2], spatial_scale=1f)' % (rly(img), rly(rois2))))
 L.append((rly(roi_pool(img, rois2, (3, 1), 0.5)), 'vision.roi_pool(%s, %s, pooled_size=[3, 1], spatial_scale=0.5f)' % (rly(img), rly(rois2))))
-write('vision_roi_pool_values.rly', '''// vision.roi_pool as topi's roi_pool: roi corners rounded (to even) after scaling, at least 1x1, bins of
+write('vision_roi_pool_values.rly', '''// vision.roi_pool as topi's roi_pool: roi corners rounded (halves away from zero) after scaling, at least 1x1, bins of
 // floor/ceil edges (epsilon 1e-5) clipped to the image, each the max (0 when empty). Expected values: numpy
 // (tests/tools/gen_x3.py).
 ''', L)
