@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,6 +17,8 @@ void session_init(Session *s) {
   s->program = rt_program_new();
   s->parse.ctor_arity = ty_ctor_arity;
   s->parse.ctx = s->module;
+  const char *check = getenv("RELAY_CHECK_VALUES");
+  s->check_values = check && *check && strcmp(check, "0") != 0;
 }
 
 void session_report(Session *s, const IrDiags *ds) {
@@ -306,6 +309,14 @@ bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
   IrDiags diags = {.input = s->input}; /* an error in an earlier input's definition names that input */
   bool ok = rt_eval(s->program, e, out, &diags);
   sigaction(SIGINT, &old, NULL);
+  IrBuf why;
+  if (ok && s->check_values && e->body && (ir_buf_init(&why), !rt_value_check(*out, e->body->type, &why))) {
+    ir_diag_add(&diags, IR_DIAG_RUNTIME, e->src->span,
+                "internal error: the value does not have its type %s: %s (a bug in relay: the checker gave it a "
+                "type its value does not keep; RELAY_CHECK_VALUES)",
+                ir_type_str(e->body->type), why.data);
+    ok = false;
+  }
   fflush(stdout);
   if (!ok && s->repl && rt_was_interrupted()) fputs("Interrupted.\n", stderr); /* as GHCi says it */
   else session_report(s, &diags);

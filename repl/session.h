@@ -35,6 +35,9 @@ typedef struct Session {
   bool timing;
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
+  /* RELAY_CHECK_VALUES (set and not 0): every top-level value is checked against its type
+   * (rt_value_check), a mismatch an internal error; the soundness tests' oracle */
+  bool check_values;
   int input; /* the number of the REPL input being run (1, 2, ...), which places in <repl> show */
   /* :trace: the traced definitions, in the order traced; a later definition of a traced name is
    * traced too when it loads */

@@ -4,6 +4,7 @@
 #include "runtime/rt.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,4 +372,169 @@ static void put_json(JsonPrinter *p, RtValue v, int depth) {
 void rt_print_json(IrBuf *out, RtValue v, size_t max_elements) {
   JsonPrinter p = {out, max_elements, 0};
   put_json(&p, v, 0);
+}
+
+/* ---------------------------------------------------------------- a value against its type */
+
+/* RELAY_CHECK_VALUES (repl/session.c): a value checked against the type the checker gave it. A
+ * type's parameters met inside a constructor's declared fields stand for the ADT call's arguments
+ * (an environment of names, each read in the environment of the type it came from); the sizes met
+ * for a named shape variable or a dimension hole are remembered, so that each stands for one size
+ * throughout the type. */
+typedef struct TypeEnv {
+  const IrTypeParam *params;
+  int n;
+  IrType *const *args;
+  const struct TypeEnv *outer; /* where the arguments are read */
+} TypeEnv;
+
+typedef struct {
+  IrBuf *why;
+  IR_VEC(const void *) keys; /* a shape variable's Sym or a hole's id + 1, and its size */
+  IR_VEC(int64_t) sizes;
+} Checker;
+
+/* t with the environment's parameters replaced, as far as the top: the type and its environment. */
+static const IrType *look_up(const IrType *t, const TypeEnv **env) {
+  while (t && t->kind == IR_TYPE_VAR && *env) {
+    const TypeEnv *e = *env;
+    int i = 0;
+    while (i < e->n && e->params[i].name != t->u.var.name) i++;
+    if (i == e->n) return t;
+    t = e->args[i];
+    *env = e->outer;
+  }
+  return t;
+}
+
+/* The size a dimension stands for, or UNKNOWN (`?`, a first sight of a variable, arithmetic on
+ * unknowns or that overflows). A named variable or hole seen for the first time is bound to `size`.
+ * Arithmetic may come out below 0 (`n - 1` with n = 0, a window over a variable): no value has it. */
+#define UNKNOWN_SIZE INT64_MIN
+static int64_t dim_size(Checker *c, const IrType *d, const TypeEnv *env, int64_t size, bool bind) {
+  d = look_up(d, &env);
+  if (!d) return UNKNOWN_SIZE;
+  switch (d->kind) {
+  case IR_TYPE_DIM: return d->u.dim;
+  case IR_TYPE_VAR:
+  case IR_TYPE_HOLE: {
+    const void *key = d->kind == IR_TYPE_VAR ? (const void *)d->u.var.name : (const void *)(uintptr_t)(d->u.hole.id + 1);
+    for (int i = 0; i < c->keys.len; i++)
+      if (c->keys.items[i] == key) return c->sizes.items[i];
+    if (bind) {
+      IR_VEC_PUSH(c->keys, key);
+      IR_VEC_PUSH(c->sizes, size);
+    }
+    return UNKNOWN_SIZE;
+  }
+  case IR_TYPE_DIMOP: {
+    int64_t a = dim_size(c, d->u.dimop.a, env, 0, false), b = dim_size(c, d->u.dimop.b, env, 0, false), r;
+    if (a == UNKNOWN_SIZE || b == UNKNOWN_SIZE) return UNKNOWN_SIZE;
+    bool over = d->u.dimop.op == '+' ? __builtin_add_overflow(a, b, &r)
+                : d->u.dimop.op == '-' ? __builtin_sub_overflow(a, b, &r)
+                                       : __builtin_mul_overflow(a, b, &r);
+    return over || r == UNKNOWN_SIZE ? UNKNOWN_SIZE : r;
+  }
+  default: return UNKNOWN_SIZE;
+  }
+}
+
+static bool mismatch(Checker *c, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool mismatch(Checker *c, const char *path, const char *fmt, ...) {
+  if (!c->why) return false;
+  if (*path) ir_buf_printf(c->why, "%s: ", path);
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_puts(c->why, ir_vprintf(fmt, ap));
+  va_end(ap);
+  return false;
+}
+
+static bool check_value(Checker *c, RtValue v, const IrType *t, const TypeEnv *env, const char *path, int depth) {
+  for (;;) {
+    t = look_up(t, &env);
+    if (!t || depth > MAX_DEPTH) return true;
+    switch (t->kind) {
+    case IR_TYPE_TENSOR: {
+      if (v.kind != RT_SCALAR && v.kind != RT_TENSOR) return mismatch(c, path, "a tensor type holds %s", rt_value_brief(v));
+      IrDType vdt = v.kind == RT_SCALAR ? v.dt : v.u.t->dt;
+      const TypeEnv *denv = env;
+      const IrType *dt = look_up(t->u.tensor.dtype, &denv);
+      char a[24], b[24];
+      if (dt && dt->kind == IR_TYPE_DTYPE && !ir_dtype_eq(dt->u.dtype, vdt))
+        return mismatch(c, path, "a value of dtype %s where the type says %s", ir_dtype_name(vdt, a),
+                        ir_dtype_name(dt->u.dtype, b));
+      const TypeEnv *senv = env;
+      const IrType *sh = look_up(t->u.tensor.shape, &senv);
+      if (!sh || sh->kind != IR_TYPE_SHAPE) return true;
+      int rank = v.kind == RT_SCALAR ? 0 : v.u.t->rank;
+      const int64_t *shape = v.kind == RT_SCALAR ? NULL : v.u.t->shape;
+      bool ok = rank == sh->u.shape.rank;
+      for (int i = 0; ok && i < rank; i++) {
+        int64_t want = dim_size(c, sh->u.shape.dims[i], senv, shape[i], true);
+        ok = want == UNKNOWN_SIZE || want == shape[i];
+      }
+      if (ok) return true;
+      IrBuf want; /* the type's shape as it was read: its parameters replaced, its variables' sizes */
+      ir_buf_init(&want);
+      ir_buf_putc(&want, '(');
+      for (int i = 0; i < sh->u.shape.rank; i++) {
+        const TypeEnv *e = senv;
+        const IrType *d = look_up(sh->u.shape.dims[i], &e);
+        int64_t n = dim_size(c, d, e, 0, false);
+        ir_buf_puts(&want, i ? ", " : "");
+        if (n != UNKNOWN_SIZE) ir_buf_printf(&want, "%lld", (long long)n);
+        else ir_buf_puts(&want, ir_type_str(d));
+      }
+      ir_buf_putc(&want, ')');
+      return mismatch(c, path, "a value of shape %s where the type says %s", rt_shape_text(rank, shape), want.data);
+    }
+    case IR_TYPE_TUPLE:
+      if (v.kind != RT_TUPLE || v.u.tup->n != t->u.tuple.n)
+        return mismatch(c, path, "a tuple type of %d fields holds %s", t->u.tuple.n, rt_value_brief(v));
+      for (int i = 0; i < t->u.tuple.n; i++)
+        if (!check_value(c, v.u.tup->f[i], t->u.tuple.fields[i], env, ir_printf("%s%sfield %d", path, *path ? ", " : "", i),
+                         depth + 1))
+          return false;
+      return true;
+    case IR_TYPE_REF:
+      if (v.kind != RT_REF) return mismatch(c, path, "a reference type holds %s", rt_value_brief(v));
+      v = v.u.ref->v;
+      t = t->u.ref;
+      path = ir_printf("%s%sthe reference's value", path, *path ? ", " : "");
+      depth++;
+      continue;
+    case IR_TYPE_CALL: {
+      /* A constructor's field as declared (`List[a]`) names its data type without resolving it: the
+       * value's own, when the names agree */
+      const IrData *d = t->u.call.adt;
+      if (!d && v.kind == RT_ADT && v.u.adt->ctor->src->adt->name == t->u.call.name) d = v.u.adt->ctor->src->adt;
+      if (!d) return true;
+      if (v.kind != RT_ADT || v.u.adt->ctor->src->adt != d)
+        return mismatch(c, path, "a value of the data type %s holds %s", d->name->name, rt_value_brief(v));
+      const RtAdt *a = v.u.adt;
+      const IrCtor *k = a->ctor->src;
+      TypeEnv *inner = ir_alloc(sizeof *inner);
+      *inner = (TypeEnv){d->tparams, d->ntparams < t->u.call.nargs ? d->ntparams : t->u.call.nargs, t->u.call.args, env};
+      int n = a->ctor->nargs;
+      if (n == 0) return true;
+      for (int i = 0; i < n - 1; i++)
+        if (!check_value(c, rt_field_get(a, a->ctor->fields[i]), k->args[i], inner,
+                         ir_printf("%s%s%s's field %d", path, *path ? ", " : "", k->name->name, i), depth + 1))
+          return false;
+      v = rt_field_get(a, a->ctor->fields[n - 1]); /* the last field in the loop: a long list */
+      t = k->args[n - 1];
+      env = inner;
+      if (strlen(path) > 200) path = "(in a long chain of constructors)";
+      else path = ir_printf("%s%s%s's field %d", path, *path ? ", " : "", k->name->name, n - 1);
+      continue;
+    }
+    default: return true; /* functions, holes, `?` and anything not known */
+    }
+  }
+}
+
+bool rt_value_check(RtValue v, const IrType *t, IrBuf *why) {
+  Checker c = {.why = why};
+  return check_value(&c, v, t, NULL, "", 0);
 }

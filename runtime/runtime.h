@@ -132,6 +132,13 @@ void rt_print_summary(IrBuf *out, RtValue v, size_t limit);
  * opaque; past 100 levels of nesting or 10,000 constructors and tuples, {"kind":"cut"}. */
 void rt_print_json(IrBuf *out, RtValue v, size_t max_elements);
 
+/* Whether v is a value of type t as far as t tells (a tensor's dtype, rank and known dimensions,
+ * a tuple's and a constructor's fields, a reference's value; a shape variable one size throughout;
+ * functions, holes and `?` fit). If not, why gets where and how (`field 1: a value of shape (2)
+ * where the type says Tensor[(1), float32]`). The checking mode RELAY_CHECK_VALUES (repl/session.c)
+ * holds every top-level value to the type the checker gave it. */
+bool rt_value_check(RtValue v, const IrType *t, IrBuf *why);
+
 /* ---------------------------------------------------------------- tracing */
 
 /* Traces the global def of p (the REPL's :trace): each call of it writes a line to `out` with

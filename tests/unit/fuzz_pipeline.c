@@ -6,7 +6,8 @@
  * Inputs: token-level mutations and splices of the corpus (the .rly files under the roots given on
  * the command line), and generators of the families that broke relay before: deep nesting,
  * doubling lets and functions, big tensor literals, wide functions and data types, huge shapes,
- * extreme attribute values in operator calls.
+ * extreme attribute values in operator calls; and issue 29's soundness family, well-typed
+ * shape-polymorphic programs (RELAY_FUZZ_MODE=sound: nothing else), judged by their values' types.
  *
  * Bounds: an evaluation is interrupted (rt_interrupt) after RELAY_FUZZ_EVAL_MS; the heap is capped
  * (RELAY_FUZZ_HEAP_MB, unless GC_MAXIMUM_HEAP_SIZE is set), so out-of-memory paths run; a fresh session
@@ -15,8 +16,11 @@
  * Findings (the test fails and prints the seed, the index and the input): a signal (SIGSEGV,
  * SIGBUS, SIGFPE, SIGABRT, SIGILL), parsing+checking that exceeds RELAY_FUZZ_CHECK_S seconds, an
  * evaluation that does not stop within RELAY_FUZZ_STOP_S seconds of its interrupt, an "internal
- * error" in any diagnostic, the evaluation thread exiting, and the probe failing. A UBSan report
+ * error" in any diagnostic (every session checks each top-level value against its type:
+ * RELAY_CHECK_VALUES), a run-time error in a soundness program whose types have no `?` (other than
+ * those no type can catch), the evaluation thread exiting, and the probe failing. A UBSan report
  * aborts the run (UBSAN_OPTIONS has abort_on_error=1 in tests/meson.build): the handler prints it.
+ * RELAY_FUZZ_KNOWN=FILE lists findings not fixed yet (`seed S input I`), which do not fail the run.
  *
  * Reproducible: input i is a function of (RELAY_FUZZ_SEED, i) only. RELAY_FUZZ_ONLY=i runs input i
  * alone (in a fresh session), RELAY_FUZZ_FROM=i starts at i, RELAY_FUZZ_SECONDS=s runs for s seconds
@@ -56,6 +60,8 @@ static long heap_mb = 1024;    /* the collector's heap limit */
 static long session_inputs = 2000; /* a fresh session after this many inputs (what they defined stays
                                       in a session; long runs would fill any heap) */
 static const char *save_path = "fuzz_pipeline_input.rly";
+static bool sound_only; /* RELAY_FUZZ_MODE=sound: every input of the soundness family */
+static long show_rejected; /* RELAY_FUZZ_SHOW_REJECTED=n: print the first n programs of the family the checker refused */
 
 static long env_long(const char *name, long dflt) {
   const char *v = getenv(name);
@@ -857,6 +863,8 @@ static void capture_end(FILE *mem) {
 
 typedef struct {
   long internal_errors, probe_failures, accepted, ran, eval_failed, interrupted, skipped;
+  long sound_errors; /* the soundness family: run-time errors that the types should have excluded */
+  long known;        /* findings RELAY_FUZZ_KNOWN lists */
   long heap_full; /* the fuzzer's own allocation found the heap full: a fresh session followed */
 } Counts;
 
@@ -867,18 +875,1025 @@ static void show_captured(size_t max) {
           captured, captured_len > max ? "\n[...]" : "");
 }
 
+/* ---------------------------------------------------------------- the soundness family (issue 29) */
+
+/* Well-typed shape-polymorphic programs: definitions over shape variables (n, m, k), `?` and
+ * constants, whose bodies compose operators the generator knows the shapes of, then calls with
+ * concrete tensors (sizes 0 and 1 among them, sometimes sizes that break the constraints). The
+ * generator's model of each value's shape (GDim) steers it toward programs the checker accepts; the
+ * oracle does not trust the model (sound_judge): a program the checker accepts runs with every
+ * printed value checked against its type (RELAY_CHECK_VALUES), and in a program whose types have no
+ * `?` anywhere, a run-time error other than those no type can catch is a finding. */
+
+enum { GV = 3, GRANK = 4, GENV = 40, GDEFS = 4, GPARAMS = 4 };
+/* Half the programs are static: the generator writes no `?` and uses no operator that gives one, so
+ * the checker knows every shape up to the shape variables, and any run-time shape error is its miss. */
+static bool g_static;
+static const char *const gvar_names[GV] = {"n", "m", "k"};
+
+typedef enum { GD_CONST, GD_VAR, GD_ANY, GD_EXPR } GDimKind;
+/* A dimension: what the checker should see (a constant, a shape variable, `?`, arithmetic on
+ * variables) and the size it stands for at run time, c0 + c[0] n + c[1] m + c[2] k, unless unknown
+ * (a slice of a variable's axis, a product of variables). */
+typedef struct {
+  GDimKind kind;
+  bool unknown;
+  long c0, c[GV];
+} GDim;
+
+typedef struct {
+  int rank;
+  GDim d[GRANK];
+} GTy; /* a float32 tensor's shape */
+
+static GDim gd_const(long v) { return (GDim){GD_CONST, false, v, {0}}; }
+static GDim gd_var(int i) {
+  GDim d = {GD_VAR, false, 0, {0}};
+  d.c[i] = 1;
+  return d;
+}
+static GDim gd_any(GDim like) {
+  like.kind = GD_ANY;
+  return like;
+}
+static bool gd_lin_eq(GDim a, GDim b) {
+  return !a.unknown && !b.unknown && a.c0 == b.c0 && !memcmp(a.c, b.c, sizeof a.c);
+}
+static bool gd_is_one(GDim a) { return a.kind == GD_CONST && a.c0 == 1; }
+static bool gd_lin_one(GDim a) { return !a.unknown && a.c0 == 1 && !a.c[0] && !a.c[1] && !a.c[2]; }
+/* The checker should see a and b as the same dimension. */
+static bool gd_same(GDim a, GDim b) { return a.kind == b.kind && a.kind != GD_ANY && gd_lin_eq(a, b); }
+/* Sizes that certainly broadcast at run time, and that the checker should let broadcast. */
+static bool gd_broadcasts(GDim a, GDim b) {
+  bool statically = gd_same(a, b) || gd_is_one(a) || gd_is_one(b) || a.kind == GD_ANY || b.kind == GD_ANY;
+  bool at_run_time = gd_lin_eq(a, b) || gd_lin_one(a) || gd_lin_one(b);
+  return statically && at_run_time;
+}
+/* Equal at run time, and the same or `?` for the checker. */
+static bool gd_agrees(GDim a, GDim b) { return gd_lin_eq(a, b) && (gd_same(a, b) || a.kind == GD_ANY || b.kind == GD_ANY); }
+static GDim gd_broadcast(GDim a, GDim b) {
+  if (gd_is_one(a)) return b;
+  if (gd_is_one(b)) return a;
+  if (a.kind == GD_ANY) return gd_any(b);
+  if (b.kind == GD_ANY) return gd_any(a);
+  return a;
+}
+/* Arithmetic that came back to one variable is that variable. */
+static GDim gd_norm(GDim d) {
+  if (d.kind != GD_EXPR || d.unknown || d.c0) return d;
+  int ones = 0, others = 0;
+  for (int i = 0; i < GV; i++) ones += d.c[i] == 1, others += d.c[i] != 0 && d.c[i] != 1;
+  if (ones == 1 && !others) d.kind = GD_VAR;
+  if (!ones && !others) d.kind = GD_CONST;
+  return d;
+}
+static GDim gd_add(GDim a, GDim b) {
+  GDim r = a;
+  r.unknown = a.unknown || b.unknown;
+  r.c0 += b.c0;
+  for (int i = 0; i < GV; i++) r.c[i] += b.c[i];
+  r.kind = a.kind == GD_ANY || b.kind == GD_ANY ? GD_ANY : a.kind == GD_CONST && b.kind == GD_CONST ? GD_CONST : GD_EXPR;
+  return gd_norm(r);
+}
+static GDim gd_mul(GDim a, GDim b) {
+  if (b.kind == GD_CONST && !(a.kind == GD_CONST)) {
+    GDim t = a;
+    a = b, b = t;
+  }
+  GDim r = b;
+  if (a.kind == GD_CONST) { /* c * b stays linear */
+    r.c0 = a.c0 * b.c0;
+    for (int i = 0; i < GV; i++) r.c[i] = a.c0 * b.c[i];
+    r.kind = b.kind == GD_CONST ? GD_CONST : b.kind == GD_ANY ? GD_ANY : a.c0 == 1 ? b.kind : GD_EXPR;
+    r.unknown = b.unknown;
+    return gd_norm(r);
+  }
+  r.kind = a.kind == GD_ANY || b.kind == GD_ANY ? GD_ANY : GD_EXPR;
+  r.unknown = true; /* a product of variables: the model does not follow it */
+  return r;
+}
+static long gd_size(GDim a, const long *vals) { return a.c0 + a.c[0] * vals[0] + a.c[1] * vals[1] + a.c[2] * vals[2]; }
+
+/* Whether put_gdim writes d as `?`. */
+static bool gd_written_any(GDim d) {
+  return d.kind == GD_ANY || d.unknown || d.c[0] < 0 || d.c[1] < 0 || d.c[2] < 0;
+}
+
+static void put_gdim(Str *b, GDim d) {
+  if (gd_written_any(d)) {
+    str_puts(b, "?");
+    return;
+  }
+  bool first = true;
+  for (int i = 0; i < GV; i++) {
+    if (!d.c[i]) continue;
+    str_printf(b, "%s%s", first ? "" : " + ", gvar_names[i]);
+    if (d.c[i] != 1) str_printf(b, " * %ld", d.c[i]);
+    first = false;
+  }
+  if (first) str_printf(b, "%ld", d.c0);
+  else if (d.c0 > 0) str_printf(b, " + %ld", d.c0);
+  else if (d.c0 < 0) str_printf(b, " - %ld", -d.c0);
+}
+
+/* d written as the size it stands for (its variables and constant), `?` or not: what an annotation
+ * that trusts a `?` writes; false if that is no dimension the parser takes. */
+static bool put_gdim_meant(Str *b, GDim d) {
+  if (d.c0 < 0 || d.c[0] < 0 || d.c[1] < 0 || d.c[2] < 0) return false;
+  d.kind = GD_EXPR;
+  d.unknown = false;
+  put_gdim(b, gd_norm(d));
+  return true;
+}
+
+/* t as an annotation: each `?` written as what it stands for now and then (a `?` meeting a shape
+ * variable or a constant, which the checker must take on trust and check at run time); the shape
+ * the checker then sees goes to *seen. */
+static void put_gty_annot(Str *b, const GTy *t, GTy *seen) {
+  *seen = *t;
+  if (t->rank == 0) {
+    str_puts(b, "float32");
+    return;
+  }
+  str_puts(b, "Tensor[(");
+  for (int i = 0; i < t->rank; i++) {
+    if (i) str_puts(b, ", ");
+    GDim d = t->d[i];
+    if (gd_written_any(d) && chance(2)) {
+      Str meant = {0};
+      if (put_gdim_meant(&meant, d)) {
+        str_puts(b, str_done(&meant));
+        free(meant.s);
+        GDim w = d;
+        w.kind = GD_EXPR;
+        w = gd_norm(w); /* what is written; its size stays the model's (unknown if it was) */
+        if (w.kind == GD_EXPR && !w.c[0] && !w.c[1] && !w.c[2]) w.kind = GD_CONST;
+        seen->d[i] = w;
+        continue;
+      }
+      free(meant.s);
+    }
+    put_gdim(b, d);
+    if (gd_written_any(d)) seen->d[i] = gd_any(d);
+  }
+  str_puts(b, "), float32]");
+}
+
+static void put_gty(Str *b, const GTy *t) {
+  if (t->rank == 0) {
+    str_puts(b, "float32");
+    return;
+  }
+  str_puts(b, "Tensor[(");
+  for (int i = 0; i < t->rank; i++) {
+    if (i) str_puts(b, ", ");
+    put_gdim(b, t->d[i]);
+  }
+  str_puts(b, "), float32]");
+}
+
+/* A definition the generator wrote: its parameters (the first perhaps a function from one tensor to
+ * another) and its results (one or two tensors). */
+typedef struct {
+  int nparams;
+  GTy params[GPARAMS];
+  bool takes_fn; /* params[0] is the function's parameter and fn_out its result */
+  GTy fn_out;
+  int nret;
+  GTy ret[2];
+} GDef;
+
+typedef struct {
+  Str *b;
+  GTy env[GENV];
+  int nenv;
+  const GDef *defs;
+  int ndefs;
+  bool uses_box; /* the program declares `data GBox<a> { GBox(a) }` */
+} GBody;
+
+static int gpick(GBody *g) { return g->nenv ? (int)below((size_t)g->nenv) : -1; }
+
+/* Whether two shapes broadcast (numpy's alignment from the right), and their result. */
+static bool gty_broadcast(const GTy *a, const GTy *b, GTy *out) {
+  const GTy *big = a->rank >= b->rank ? a : b, *small = big == a ? b : a;
+  *out = *big;
+  for (int i = 1; i <= small->rank; i++) {
+    GDim x = big->d[big->rank - i], y = small->d[small->rank - i];
+    if (!gd_broadcasts(x, y)) return false;
+    out->d[big->rank - i] = big == a ? gd_broadcast(x, y) : gd_broadcast(y, x);
+  }
+  return true;
+}
+
+/* A literal of a concrete shape: small integers as floats (exact to print), or zeros/ones when it
+ * is empty or large. */
+static void put_literal(Str *b, int rank, const long *shape, int salt) {
+  long count = 1;
+  for (int i = 0; i < rank; i++) count *= shape[i] < 0 ? 0 : shape[i]; /* a size the model got below 0: empty */
+  if (rank == 0) {
+    str_printf(b, "%df", (salt % 7) - 3);
+    return;
+  }
+  if (count == 0 || count > 48) {
+    str_printf(b, "%s(shape=[", count ? "ones" : "zeros");
+    for (int i = 0; i < rank; i++) str_printf(b, "%s%ld", i ? ", " : "", shape[i] < 0 ? 0 : shape[i]);
+    str_puts(b, "])");
+    return;
+  }
+  long idx[GRANK + 1] = {0};
+  long k = 0;
+  for (int i = 0; i < rank; i++) str_puts(b, "[");
+  for (;;) {
+    str_printf(b, "%ldf", ((k++ * 5 + salt) % 9) - 4);
+    int ax = rank - 1;
+    while (ax >= 0 && ++idx[ax] == shape[ax]) {
+      idx[ax] = 0;
+      str_puts(b, "]");
+      ax--;
+    }
+    if (ax < 0) break;
+    str_puts(b, ", ");
+    for (int i = ax + 1; i < rank; i++) str_puts(b, "[");
+  }
+}
+
+/* A constant that broadcasts against t: each axis t's constant or 1, leading axes sometimes left out. */
+static void put_broadcast_constant(Str *b, const GTy *t, GTy *out) {
+  int drop = t->rank && chance(3) ? (int)below((size_t)t->rank + 1) : 0;
+  long shape[GRANK];
+  out->rank = t->rank - drop;
+  for (int i = 0; i < out->rank; i++) {
+    GDim d = t->d[drop + i];
+    long c = d.kind == GD_CONST && d.c0 >= 0 && !chance(3) ? d.c0 : 1;
+    shape[i] = c;
+    out->d[i] = gd_const(c);
+  }
+  put_literal(b, out->rank, shape, (int)below(9));
+}
+
+static const char *unary_ops[] = {"negative", "abs", "nn.relu", "sigmoid", "tanh", "floor", "ceil", "exp"};
+static const char *binary_ops[] = {"add", "subtract", "multiply", "maximum", "minimum", "divide"};
+static const char *reduce_ops[] = {"sum", "mean", "max", "min", "prod"};
+
+/* One `let %vN = ...;` of the body, from the values in scope; false when the chosen kind of operation
+ * finds nothing to apply to (the caller tries another). 27 kinds; the last, a written type, twice as often. */
+static bool gen_step(GBody *g) {
+  Str e = {0};
+  GTy t;
+  int x = gpick(g);
+  if (x < 0) return false;
+  GTy xt = g->env[x];
+  switch (below(28)) {
+  case 0: /* element-wise */
+    str_printf(&e, "%s(%%v%d)", unary_ops[below(sizeof unary_ops / sizeof *unary_ops)], x);
+    t = xt;
+    break;
+  case 1:
+  case 2:
+  case 3: { /* broadcasting: another value, a constant, a scalar */
+    const char *op = binary_ops[below(sizeof binary_ops / sizeof *binary_ops)];
+    int cand[GENV], n = 0;
+    for (int i = 0; i < g->nenv; i++) {
+      GTy r;
+      if (gty_broadcast(&xt, &g->env[i], &r)) cand[n++] = i;
+    }
+    bool swap = chance(2);
+    if (n && !chance(4)) {
+      int y = cand[below((size_t)n)];
+      gty_broadcast(&xt, &g->env[y], &t);
+      if (chance(5)) str_printf(&e, "where(%%v%d > %%v%d, %%v%d, %%v%d)", swap ? y : x, swap ? x : y, x, y);
+      else str_printf(&e, "%s(%%v%d, %%v%d)", op, swap ? y : x, swap ? x : y);
+    } else {
+      GTy c;
+      Str lit = {0};
+      if (chance(4)) {
+        str_puts(&lit, "2f");
+        c.rank = 0;
+      } else {
+        put_broadcast_constant(&lit, &xt, &c);
+      }
+      if (!gty_broadcast(&xt, &c, &t)) {
+        free(lit.s);
+        free(e.s);
+        return false;
+      }
+      if (swap) str_printf(&e, "%s(%s, %%v%d)", op, str_done(&lit), x);
+      else str_printf(&e, "%s(%%v%d, %s)", op, x, str_done(&lit));
+      free(lit.s);
+    }
+    break;
+  }
+  case 4: { /* a reduction */
+    if (!xt.rank) return free(e.s), false;
+    int a = (int)below((size_t)xt.rank);
+    bool keep = chance(2);
+    str_printf(&e, "%s(%%v%d, axis=[%d]%s)", reduce_ops[below(sizeof reduce_ops / sizeof *reduce_ops)], x,
+               chance(3) ? a - xt.rank : a, keep ? ", keepdims=True" : "");
+    t = xt;
+    if (keep) t.d[a] = gd_const(1);
+    else {
+      memmove(&t.d[a], &t.d[a + 1], (size_t)(t.rank - a - 1) * sizeof(GDim));
+      t.rank--;
+    }
+    break;
+  }
+  case 5: { /* transpose */
+    if (xt.rank < 2) return free(e.s), false;
+    int perm[GRANK];
+    for (int i = 0; i < xt.rank; i++) perm[i] = i;
+    for (int i = xt.rank - 1; i > 0; i--) {
+      int j = (int)below((size_t)i + 1), tmp = perm[i];
+      perm[i] = perm[j], perm[j] = tmp;
+    }
+    str_printf(&e, "transpose(%%v%d, axes=[", x);
+    t.rank = xt.rank;
+    for (int i = 0; i < xt.rank; i++) {
+      str_printf(&e, "%s%d", i ? ", " : "", perm[i]);
+      t.d[i] = xt.d[perm[i]];
+    }
+    str_puts(&e, "])");
+    break;
+  }
+  case 6: { /* expand_dims, squeeze */
+    if (xt.rank < GRANK && chance(2)) {
+      int a = (int)below((size_t)xt.rank + 1);
+      str_printf(&e, "expand_dims(%%v%d, axis=%d)", x, a);
+      t = xt;
+      memmove(&t.d[a + 1], &t.d[a], (size_t)(xt.rank - a) * sizeof(GDim));
+      t.d[a] = gd_const(1);
+      t.rank++;
+      break;
+    }
+    int ones[GRANK], n = 0;
+    bool all_const = true;
+    for (int i = 0; i < xt.rank; i++) {
+      if (gd_is_one(xt.d[i])) ones[n++] = i;
+      if (xt.d[i].kind != GD_CONST) all_const = false;
+    }
+    if (!n) return free(e.s), false;
+    t.rank = 0;
+    if (all_const || chance(8)) { /* without axis: every axis of size 1 (TVM: an error over variables) */
+      str_printf(&e, "squeeze(%%v%d)", x);
+      for (int i = 0; i < xt.rank; i++)
+        if (!gd_is_one(xt.d[i])) t.d[t.rank++] = xt.d[i];
+    } else {
+      int a = ones[below((size_t)n)];
+      str_printf(&e, "squeeze(%%v%d, axis=[%d])", x, a);
+      for (int i = 0; i < xt.rank; i++)
+        if (i != a) t.d[t.rank++] = xt.d[i];
+    }
+    break;
+  }
+  case 7: { /* reshape: flatten, or keep the first axis */
+    if (!xt.rank) return free(e.s), false;
+    bool keep_first = xt.rank >= 2 && chance(2);
+    GDim p = gd_const(1);
+    for (int i = keep_first; i < xt.rank; i++) p = gd_mul(p, xt.d[i]);
+    t.rank = 0;
+    if (keep_first) t.d[t.rank++] = xt.d[0];
+    t.d[t.rank++] = p;
+    str_printf(&e, "reshape(%%v%d, newshape=[%s-1])", x, keep_first ? "0, " : "");
+    break;
+  }
+  case 8: { /* concatenate along an axis, with a value that agrees on the others */
+    if (!xt.rank) return free(e.s), false;
+    int a = (int)below((size_t)xt.rank);
+    int cand[GENV], n = 0;
+    for (int i = 0; i < g->nenv; i++) {
+      const GTy *y = &g->env[i];
+      bool ok = y->rank == xt.rank;
+      for (int k = 0; ok && k < xt.rank; k++) ok = k == a || gd_agrees(xt.d[k], y->d[k]);
+      if (ok) cand[n++] = i;
+    }
+    if (!n) return free(e.s), false; /* not even x itself, when the model lost one of its sizes */
+    int y = cand[below((size_t)n)];
+    str_printf(&e, "concatenate((%%v%d, %%v%d), axis=%d)", x, y, a);
+    t = xt;
+    t.d[a] = gd_add(xt.d[a], g->env[y].d[a]);
+    for (int k = 0; k < xt.rank; k++)
+      if (k != a && g->env[y].d[k].kind == GD_ANY) t.d[k] = gd_any(t.d[k]);
+    break;
+  }
+  case 9: { /* strided_slice along an axis */
+    if (!xt.rank) return free(e.s), false;
+    int a = (int)below((size_t)xt.rank);
+    GDim d = xt.d[a];
+    t = xt;
+    if (d.kind == GD_CONST && d.c0 >= 1) {
+      long b = (long)below((size_t)d.c0), en = b + 1 + (long)below((size_t)(d.c0 - b));
+      str_printf(&e, "strided_slice(%%v%d, begin=[%ld], end=[%ld], axes=[%d])", x, b, en, a);
+      t.d[a] = gd_const(en - b);
+    } else if (g_static) {
+      return free(e.s), false;
+    } else if (chance(2)) { /* the whole axis: the same size, which the checker may not see */
+      str_printf(&e, "strided_slice(%%v%d, begin=[0], end=[1000000], axes=[%d])", x, a);
+      t.d[a] = gd_any(d);
+    } else { /* at most the first element: a `?` whose size the model does not follow */
+      str_printf(&e, "strided_slice(%%v%d, begin=[0], end=[1], axes=[%d])", x, a);
+      t.d[a] = gd_any(d);
+      t.d[a].unknown = true;
+    }
+    break;
+  }
+  case 10: { /* nn.dense with a value or a constant weight; nn.matmul */
+    if (xt.rank != 2) return free(e.s), false;
+    int cand[GENV], n = 0;
+    for (int i = 0; i < g->nenv; i++)
+      if (g->env[i].rank == 2 && gd_agrees(xt.d[1], g->env[i].d[1])) cand[n++] = i;
+    t.rank = 2;
+    t.d[0] = xt.d[0];
+    if (n && chance(2)) {
+      int w = cand[below((size_t)n)];
+      str_printf(&e, "nn.dense(%%v%d, %%v%d)", x, w);
+      t.d[1] = g->env[w].d[0];
+    } else if (xt.d[1].kind == GD_CONST) {
+      long u = 1 + (long)below(3), shape[2] = {u, xt.d[1].c0};
+      str_printf(&e, "nn.dense(%%v%d, ", x);
+      put_literal(&e, 2, shape, (int)below(9));
+      str_puts(&e, ")");
+      t.d[1] = gd_const(u);
+    } else {
+      str_printf(&e, "nn.matmul(%%v%d, transpose(%%v%d))", x, x); /* (a, k) by (k, a) */
+      t.d[1] = xt.d[0];
+    }
+    break;
+  }
+  case 11: { /* nn.batch_matmul (transpose_b, TVM's default in C++ is False: written out) */
+    if (xt.rank != 3) return free(e.s), false;
+    int cand[GENV], n = 0;
+    for (int i = 0; i < g->nenv; i++) {
+      const GTy *y = &g->env[i];
+      if (y->rank == 3 && gd_broadcasts(xt.d[0], y->d[0]) && gd_agrees(xt.d[2], y->d[2])) cand[n++] = i;
+    }
+    if (!n) return free(e.s), false;
+    int y = cand[below((size_t)n)];
+    str_printf(&e, "nn.batch_matmul(%%v%d, %%v%d, transpose_b=True)", x, y);
+    t.rank = 3;
+    t.d[0] = gd_broadcast(xt.d[0], g->env[y].d[0]);
+    t.d[1] = xt.d[1];
+    t.d[2] = g->env[y].d[1];
+    break;
+  }
+  case 12: { /* windows over (N, C, H, W) */
+    if (xt.rank != 4) return free(e.s), false;
+    t = xt;
+    int kind = (int)below(4);
+    if (kind == 3) {
+      str_printf(&e, "nn.global_avg_pool2d(%%v%d)", x);
+      t.d[2] = t.d[3] = gd_const(1);
+    } else if (kind == 2 && xt.d[1].kind == GD_CONST) {
+      long o = 1 + (long)below(3), kh = 1 + (long)below(2), shape[4] = {o, xt.d[1].c0, kh, kh};
+      str_printf(&e, "nn.conv2d(%%v%d, ", x);
+      put_literal(&e, 4, shape, (int)below(9));
+      str_printf(&e, ", padding=[%ld, %ld])", kh / 2, kh / 2);
+      t.d[1] = gd_const(o);
+      t.d[2] = gd_add(xt.d[2], gd_const(2 * (kh / 2) - kh + 1));
+      t.d[3] = gd_add(xt.d[3], gd_const(2 * (kh / 2) - kh + 1));
+    } else {
+      long p = 1 + (long)below(2);
+      str_printf(&e, "nn.%s_pool2d(%%v%d, pool_size=[%ld, %ld])", chance(2) ? "max" : "avg", x, p, p);
+      t.d[2] = gd_add(xt.d[2], gd_const(1 - p));
+      t.d[3] = gd_add(xt.d[3], gd_const(1 - p));
+    }
+    break;
+  }
+  case 13: { /* a tuple and a projection */
+    int y = gpick(g);
+    str_printf(&e, "(%%v%d, %%v%d).%d", x, y, chance(2));
+    t = e.s[e.len - 1] == '0' ? xt : g->env[y];
+    break;
+  }
+  case 14: { /* if, between values of the same shape */
+    int cand[GENV], n = 0;
+    for (int i = 0; i < g->nenv; i++) {
+      const GTy *y = &g->env[i];
+      bool ok = y->rank == xt.rank;
+      for (int k = 0; ok && k < xt.rank; k++) ok = gd_agrees(xt.d[k], y->d[k]);
+      if (ok) cand[n++] = i;
+    }
+    if (!n) return free(e.s), false;
+    int y = cand[below((size_t)n)];
+    str_printf(&e, "if (sum(%%v%d) > 0f) { %%v%d } else { %%v%d }", x, x, y);
+    t = xt;
+    for (int k = 0; k < xt.rank; k++)
+      if (g->env[y].d[k].kind == GD_ANY) t.d[k] = gd_any(t.d[k]);
+    break;
+  }
+  case 15: /* through a data type's field */
+    if (chance(2)) {
+      g->uses_box = true;
+      str_printf(&e, "match (GBox(%%v%d)) { GBox(%%b) => %%b }", x);
+    } else {
+      str_printf(&e, "match (Some(%%v%d)) { Some(%%b) => %%b, None => %%v%d }", x, x);
+    }
+    t = xt;
+    break;
+  case 16: { /* a lambda with an annotated parameter (a `?`, or a name of its own), applied */
+    GTy pt = xt;
+    Str ann = {0};
+    str_puts(&ann, xt.rank ? "Tensor[(" : "float32");
+    for (int i = 0; i < xt.rank; i++) {
+      if (i) str_puts(&ann, ", ");
+      unsigned r = (unsigned)below(3);
+      if (r == 0 && g_static) r = 1;
+      if (r == 0) {
+        str_puts(&ann, "?");
+        pt.d[i] = gd_any(xt.d[i]);
+      } else if (r == 1) {
+        str_printf(&ann, "p%d", i); /* a literal's own name: a hole unified with the argument's */
+      } else {
+        put_gdim(&ann, xt.d[i]);
+      }
+    }
+    if (xt.rank) str_puts(&ann, "), float32]");
+    str_printf(&e, "fn (%%z : %s) { %s(%%z) * 2f }(%%v%d)", str_done(&ann),
+               unary_ops[below(sizeof unary_ops / sizeof *unary_ops)], x);
+    free(ann.s);
+    t = pt;
+    break;
+  }
+  case 17:
+  case 18: { /* a call of an earlier definition, its shape variables matched to the arguments' */
+    if (!g->ndefs) return free(e.s), false;
+    const GDef *d = &g->defs[below((size_t)g->ndefs)];
+    if (d->takes_fn || d->nret != 1) return free(e.s), false;
+    int dn = (int)(d - g->defs);
+    GDim bind[GV];
+    bool bound[GV] = {0};
+    int args[GPARAMS];
+    for (int p = 0; p < d->nparams; p++) {
+      int cand[GENV], n = 0;
+      for (int i = 0; i < g->nenv; i++) {
+        const GTy *y = &g->env[i];
+        if (y->rank != d->params[p].rank) continue;
+        GDim tb[GV];
+        bool tbd[GV];
+        memcpy(tb, bind, sizeof tb), memcpy(tbd, bound, sizeof tbd);
+        bool ok = true;
+        for (int k = 0; ok && k < y->rank; k++) {
+          GDim pd = d->params[p].d[k], yd = y->d[k];
+          if (pd.kind == GD_CONST) ok = gd_agrees(pd, yd);
+          else if (pd.kind == GD_VAR) {
+            int v = pd.c[0] ? 0 : pd.c[1] ? 1 : 2;
+            if (!tbd[v]) tb[v] = yd, tbd[v] = true;
+            else ok = gd_agrees(tb[v], yd);
+          } else ok = !yd.unknown; /* a `?` parameter: the size is what the call gives */
+        }
+        if (ok) cand[n++] = i;
+      }
+      if (!n) return free(e.s), false;
+      args[p] = cand[below((size_t)n)];
+      const GTy *y = &g->env[args[p]];
+      for (int k = 0; k < y->rank; k++) {
+        GDim pd = d->params[p].d[k];
+        if (pd.kind != GD_VAR) continue;
+        int v = pd.c[0] ? 0 : pd.c[1] ? 1 : 2;
+        if (!bound[v]) bind[v] = y->d[k], bound[v] = true;
+      }
+    }
+    str_printf(&e, "@g%d(", dn);
+    for (int p = 0; p < d->nparams; p++) str_printf(&e, "%s%%v%d", p ? ", " : "", args[p]);
+    str_puts(&e, ")");
+    t = d->ret[0];
+    for (int k = 0; k < t.rank; k++) { /* the result's dimensions over the caller's */
+      GDim r = d->ret[0].d[k], s = gd_const(r.c0);
+      if (r.kind == GD_CONST) continue;
+      bool any = r.kind == GD_ANY;
+      for (int v = 0; v < GV; v++)
+        if (r.c[v]) {
+          GDim bv = bound[v] ? bind[v] : gd_any(gd_const(0));
+          if (!bound[v]) bv.unknown = true;
+          s = gd_add(s, gd_mul(gd_const(r.c[v]), bv));
+        }
+      if (any) s = gd_any(s);
+      if (r.unknown) s.unknown = true;
+      t.d[k] = s;
+    }
+    break;
+  }
+  case 19: /* the same shape, along an axis */
+    if (!xt.rank) return free(e.s), false;
+    str_printf(&e, "%s(%%v%d, axis=%d)", (const char *[]){"nn.softmax", "cumsum", "reverse", "nn.log_softmax"}[below(4)], x,
+               (int)below((size_t)xt.rank));
+    t = xt;
+    break;
+  case 20: { /* tile, repeat: an axis times a constant */
+    if (!xt.rank) return free(e.s), false;
+    t = xt;
+    if (chance(2)) {
+      str_printf(&e, "tile(%%v%d, reps=[", x);
+      for (int k = 0; k < xt.rank; k++) {
+        long r = 1 + (long)below(2);
+        str_printf(&e, "%s%ld", k ? ", " : "", r);
+        t.d[k] = gd_mul(gd_const(r), xt.d[k]);
+      }
+      str_puts(&e, "])");
+    } else {
+      int a = (int)below((size_t)xt.rank);
+      long r = 1 + (long)below(3);
+      str_printf(&e, "repeat(%%v%d, repeats=%ld, axis=%d)", x, r, a);
+      t.d[a] = gd_mul(gd_const(r), xt.d[a]);
+    }
+    break;
+  }
+  case 21: { /* stack with a value of the same shape */
+    if (xt.rank >= GRANK) return free(e.s), false;
+    int cand[GENV], n = 0;
+    for (int i = 0; i < g->nenv; i++) {
+      const GTy *y = &g->env[i];
+      bool ok = y->rank == xt.rank;
+      for (int k = 0; ok && k < xt.rank; k++) ok = gd_agrees(xt.d[k], y->d[k]);
+      if (ok) cand[n++] = i;
+    }
+    if (!n) return free(e.s), false;
+    int y = cand[below((size_t)n)], a = (int)below((size_t)xt.rank + 1);
+    str_printf(&e, "stack((%%v%d, %%v%d), axis=%d)", x, y, a);
+    t.rank = xt.rank + 1;
+    for (int k = 0, j = 0; k < t.rank; k++) {
+      if (k == a) {
+        t.d[k] = gd_const(2);
+        continue;
+      }
+      t.d[k] = g->env[y].d[j].kind == GD_ANY ? gd_any(xt.d[j]) : xt.d[j];
+      j++;
+    }
+    break;
+  }
+  case 22: { /* nn.pad with a constant */
+    if (!xt.rank) return free(e.s), false;
+    str_printf(&e, "nn.pad(%%v%d, 0f, pad_width=[", x);
+    t = xt;
+    for (int k = 0; k < xt.rank; k++) {
+      long lo = (long)below(2), hi = (long)below(3);
+      str_printf(&e, "%s[%ld, %ld]", k ? ", " : "", lo, hi);
+      t.d[k] = gd_add(xt.d[k], gd_const(lo + hi));
+    }
+    str_puts(&e, "])");
+    break;
+  }
+  case 23: { /* broadcast_to_like a value, collapse_sum_like to a constant's shape */
+    GTy c;
+    Str lit = {0};
+    put_broadcast_constant(&lit, &xt, &c);
+    if (chance(2)) {
+      str_printf(&e, "broadcast_to_like(%s, %%v%d)", str_done(&lit), x);
+      t = xt;
+    } else {
+      str_printf(&e, "collapse_sum_like(%%v%d, %s)", x, str_done(&lit));
+      t = c;
+    }
+    free(lit.s);
+    break;
+  }
+  case 24: { /* resizing (N, C, H, W) */
+    if (xt.rank != 4) return free(e.s), false;
+    t = xt;
+    if (chance(2)) {
+      str_printf(&e, "nn.upsampling(%%v%d, scale_h=2f, scale_w=2f)", x);
+      t.d[2] = gd_mul(gd_const(2), xt.d[2]);
+      t.d[3] = gd_mul(gd_const(2), xt.d[3]);
+    } else {
+      long h = 1 + (long)below(3), w = 1 + (long)below(3);
+      str_printf(&e, "image.resize2d(%%v%d, size=[%ld, %ld])", x, h, w);
+      t.d[2] = gd_const(h);
+      t.d[3] = gd_const(w);
+    }
+    break;
+  }
+  case 25: { /* normalization over a constant axis: layer_norm (the last), batch_norm (the second) */
+    if (!xt.rank) return free(e.s), false;
+    bool batch = xt.rank >= 2 && chance(2);
+    GDim c = xt.d[batch ? 1 : xt.rank - 1];
+    if (c.kind != GD_CONST) return free(e.s), false;
+    if (batch)
+      str_printf(&e, "nn.batch_norm(%%v%d, ones(shape=[%ld]), zeros(shape=[%ld]), zeros(shape=[%ld]), ones(shape=[%ld])).0",
+                 x, c.c0, c.c0, c.c0, c.c0);
+    else
+      str_printf(&e, "nn.layer_norm(%%v%d, ones(shape=[%ld]), zeros(shape=[%ld]))", x, c.c0, c.c0);
+    t = xt;
+    break;
+  }
+  default: { /* a let with its type written (a `?` now and then) */
+    str_printf(&e, "%s(%%v%d)", unary_ops[below(sizeof unary_ops / sizeof *unary_ops)], x);
+    t = xt;
+    if (chance(3) && !g_static) {
+      int k = xt.rank ? (int)below((size_t)xt.rank) : -1;
+      if (k >= 0) t.d[k] = gd_any(t.d[k]);
+    }
+    for (int k = 0; k < t.rank; k++)
+      if (gd_written_any(t.d[k]) && g_static) return free(e.s), false;
+    str_printf(g->b, "  let %%v%d : ", g->nenv);
+    GTy want = t;
+    put_gty_annot(g->b, &want, &t);
+    str_printf(g->b, " = %s;\n", str_done(&e));
+    free(e.s);
+    g->env[g->nenv++] = t;
+    return true;
+  }
+  }
+  str_printf(g->b, "  let %%v%d = %s;\n", g->nenv, str_done(&e));
+  free(e.s);
+  g->env[g->nenv++] = t;
+  return true;
+}
+
+/* A parameter's shape: rank 0 to 4 (mostly 1 to 3), each axis a shape variable, a constant (1
+ * often: broadcasting) or `?` standing for a variable or a constant. */
+static GTy gen_param_type(int nvars) {
+  GTy t;
+  t.rank = (int)(chance(10) ? 0 : chance(8) ? 4 : 1 + below(3));
+  for (int i = 0; i < t.rank; i++) {
+    unsigned r = (unsigned)below(10);
+    if (r < 4) t.d[i] = gd_var((int)below((size_t)nvars));
+    else if (r < 8) t.d[i] = gd_const((long)(r == 4 || r == 5 ? 1 : 2 + below(3)));
+    else if (g_static) t.d[i] = gd_var((int)below((size_t)nvars));
+    else t.d[i] = gd_any(chance(2) ? gd_var((int)below((size_t)nvars)) : gd_const((long)below(4)));
+  }
+  return t;
+}
+
+/* A definition @gN, after @g0 .. @g(N-1), which its body may call. */
+static void gen_def(Str *b, GDef *defs, int n, bool *uses_box) {
+  GDef *d = &defs[n];
+  int nvars = 1 + (int)below(GV);
+  memset(d, 0, sizeof *d);
+  d->takes_fn = chance(5);
+  d->nparams = 1 + (int)below(3);
+  GBody g = {b, {{0}}, 0, defs, n, false};
+  str_printf(b, "def @g%d(", n);
+  for (int p = 0; p < d->nparams; p++) {
+    d->params[p] = gen_param_type(nvars);
+    if (p == 0 && d->takes_fn) { /* a function from this shape to itself, or to its sum */
+      str_puts(b, "%f : fn (");
+      put_gty(b, &d->params[0]);
+      d->fn_out = chance(3) ? (GTy){0} : d->params[0];
+      str_puts(b, ") -> ");
+      put_gty(b, &d->fn_out);
+      str_puts(b, ", ");
+    }
+    str_printf(b, "%s%%v%d : ", p ? ", " : "", p);
+    put_gty(b, &d->params[p]);
+    g.env[g.nenv++] = d->params[p];
+  }
+  Str body = {0}; /* the signature's result type is written once the body is known */
+  g.b = &body;
+  if (d->takes_fn) {
+    str_printf(&body, "  let %%v%d = %%f(%%v0);\n", g.nenv);
+    g.env[g.nenv] = d->fn_out;
+    g.nenv++;
+  }
+  int steps = 2 + (int)below(6);
+  for (int s = 0, tries = 0; s < steps && tries < 100 && g.nenv < GENV; tries++)
+    if (gen_step(&g)) s++;
+  d->nret = chance(3) ? 2 : 1;
+  int last = g.nenv - 1, other = (int)below((size_t)g.nenv);
+  d->ret[0] = g.env[last];
+  if (d->nret == 2) {
+    d->ret[1] = g.env[other];
+    str_printf(&body, "  (%%v%d, %%v%d)\n}\n", last, other);
+  } else {
+    str_printf(&body, "  %%v%d\n}\n", last);
+  }
+  bool written = chance(3); /* the result type written, a `?` in it perhaps as what it stands for */
+  for (int r = 0; written && g_static && r < d->nret; r++)
+    for (int k = 0; k < d->ret[r].rank; k++)
+      if (gd_written_any(d->ret[r].d[k])) written = false;
+  str_puts(b, ") ");
+  if (written) {
+    str_puts(b, "-> ");
+    if (d->nret == 2) str_puts(b, "(");
+    for (int r = 0; r < d->nret; r++) {
+      GTy seen;
+      if (r) str_puts(b, ", ");
+      put_gty_annot(b, &d->ret[r], &seen);
+      d->ret[r] = seen;
+    }
+    str_puts(b, d->nret == 2 ? ") " : " ");
+  }
+  str_puts(b, "{\n");
+  str_puts(b, str_done(&body));
+  free(body.s);
+  *uses_box |= g.uses_box;
+}
+
+/* Arguments for a call of d: the shape variables given sizes (0 and 1 among them), each `?` the size
+ * it stands for (sometimes another: a run-time check's business), now and then one axis of the wrong
+ * size (the checker must refuse the call). */
+static void gen_call(Str *b, const GDef *d, int n) {
+  static const long sizes[] = {1, 2, 3, 1, 2, 0, 4, 5};
+  long vals[GV];
+  for (int v = 0; v < GV; v++) vals[v] = sizes[below(sizeof sizes / sizeof *sizes)];
+  bool break_one = chance(10);
+  str_printf(b, "@g%d(", n);
+  for (int p = 0; p < d->nparams; p++) {
+    const GTy *t = &d->params[p];
+    if (p) str_puts(b, ", ");
+    if (p == 0 && d->takes_fn) { /* an operator, a lambda annotated or not, or `add` made unary */
+      switch (below(4)) {
+      case 0: str_printf(b, "%s", d->fn_out.rank == t->rank && d->fn_out.rank ? unary_ops[below(5)] : "sum"); break;
+      case 1:
+        str_puts(b, "fn (%q : ");
+        put_gty(b, t);
+        str_printf(b, ") { %s(%%q) }", d->fn_out.rank == t->rank && d->fn_out.rank ? "negative" : "sum");
+        break;
+      case 2: str_printf(b, "fn (%%q) { %s(%%q) }", d->fn_out.rank == t->rank && d->fn_out.rank ? "nn.relu" : "sum"); break;
+      default: { /* issue 29's `fn (%b) { ones(shape=[2]) + %b }`: the constant may not fit */
+        if (d->fn_out.rank != t->rank || !t->rank) {
+          str_puts(b, "sum");
+          break;
+        }
+        long c = t->d[t->rank - 1].kind == GD_CONST && !chance(3) ? t->d[t->rank - 1].c0 : 1 + (long)below(3);
+        str_printf(b, "fn (%%q) { ones(shape=[%ld]) + %%q }", c);
+        break;
+      }
+      }
+      str_puts(b, ", ");
+    }
+    long shape[GRANK];
+    for (int k = 0; k < t->rank; k++) {
+      GDim dd = t->d[k];
+      shape[k] = dd.kind == GD_ANY && chance(8) ? (long)below(4) : gd_size(dd, vals);
+      if (shape[k] < 0) shape[k] = 0;
+    }
+    if (break_one && t->rank) {
+      int k = (int)below((size_t)t->rank);
+      shape[k] = shape[k] == 1 ? 2 : 1;
+      break_one = false;
+    }
+    bool as_any = t->rank && !g_static && chance(8); /* a value whose type has a `?` */
+    if (as_any) {
+      str_puts(b, "fn (%w : Tensor[(");
+      for (int k = 0; k < t->rank; k++) str_printf(b, "%s?", k ? ", " : "");
+      str_puts(b, "), float32]) { %w }(");
+    }
+    put_literal(b, t->rank, shape, (int)below(9));
+    if (as_any) str_puts(b, ")");
+  }
+  str_puts(b, ")");
+}
+
+static char *gen_sound(void) {
+  Str b = {0};
+  GDef defs[GDEFS];
+  int n = 1 + (int)below(GDEFS);
+  bool uses_box = false;
+  Str body = {0};
+  g_static = chance(2);
+  for (int i = 0; i < n; i++) gen_def(&body, defs, i, &uses_box);
+  if (uses_box) str_puts(&b, "data GBox<a> { GBox(a) }\n");
+  str_puts(&b, str_done(&body));
+  free(body.s);
+  int calls = 1 + (int)below(3);
+  for (int c = 0; c < calls; c++) {
+    int k = c == 0 ? n - 1 : (int)below((size_t)n);
+    if (chance(3)) { /* two calls in a tuple */
+      int j = (int)below((size_t)n);
+      str_puts(&b, "(");
+      gen_call(&b, &defs[k], k);
+      str_puts(&b, ", ");
+      gen_call(&b, &defs[j], j);
+      str_puts(&b, ")\n");
+    } else {
+      gen_call(&b, &defs[k], k);
+      str_puts(&b, "\n");
+    }
+  }
+  return str_done(&b);
+}
+
+/* ---------------------------------------------------------------- judging the soundness family */
+
+static bool type_has_any(const IrType *t, int depth) {
+  if (!t || depth > 200) return false;
+  switch (t->kind) {
+  case IR_TYPE_ANY: return true;
+  case IR_TYPE_TENSOR: return type_has_any(t->u.tensor.shape, depth + 1);
+  case IR_TYPE_SHAPE:
+    for (int i = 0; i < t->u.shape.rank; i++)
+      if (type_has_any(t->u.shape.dims[i], depth + 1)) return true;
+    return false;
+  case IR_TYPE_DIMOP: return type_has_any(t->u.dimop.a, depth + 1) || type_has_any(t->u.dimop.b, depth + 1);
+  case IR_TYPE_TUPLE:
+    for (int i = 0; i < t->u.tuple.n; i++)
+      if (type_has_any(t->u.tuple.fields[i], depth + 1)) return true;
+    return false;
+  case IR_TYPE_FUNC:
+    for (int i = 0; i < t->u.func.nargs; i++)
+      if (type_has_any(t->u.func.args[i], depth + 1)) return true;
+    return type_has_any(t->u.func.ret, depth + 1);
+  case IR_TYPE_CALL:
+    for (int i = 0; i < t->u.call.nargs; i++)
+      if (type_has_any(t->u.call.args[i], depth + 1)) return true;
+    return false;
+  case IR_TYPE_REF: return type_has_any(t->u.ref, depth + 1);
+  default: return false;
+  }
+}
+
+static void any_in_expr(IrTExpr *e, void *flag) {
+  bool *found = flag;
+  if (*found) return;
+  if (type_has_any(e->type, 0)) *found = true;
+  else ir_texpr_each_child(e, any_in_expr, flag);
+}
+
+/* Whether any node of the checked chunk has a `?` in its type: then a shape error at run time may
+ * be what `?` means. */
+static bool program_has_any(const IrTProgram *p) {
+  bool found = false;
+  for (int i = 0; i < p->nitems && !found; i++) {
+    const IrTItem *it = &p->items[i];
+    const IrTFn *fn = it->def && it->def->fn ? it->def->fn : it->expr;
+    if (!fn) continue;
+    if (type_has_any(fn->type, 0)) found = true;
+    else if (fn->body) any_in_expr(fn->body, &found);
+  }
+  return found;
+}
+
+/* Run-time errors that no type could have caught: values, not shapes (a shape variable may be 0, and
+ * no type says n >= 1, so an empty axis is one of them). */
+static const char *const value_errors[] = {"out of range", "beyond the data", "by zero", "no clause", "out of memory",
+                                           "stack overflow", "interrupted", "empty", "is not between", "batch index",
+                                           "not a row start", "no permutation", "sum of the exponentials"};
+
+/* The first run-time error's message in what the session printed, or NULL. */
+static const char *runtime_error_text(void) {
+  const char *p = captured ? strstr(captured, "run-time error: ") : NULL;
+  return p ? p + strlen("run-time error: ") : NULL;
+}
+
+static bool is_value_error(const char *msg) {
+  const char *end = strchr(msg, '\n');
+  size_t n = end ? (size_t)(end - msg) : strlen(msg);
+  for (size_t i = 0; i < sizeof value_errors / sizeof *value_errors; i++) {
+    const char *hit = strstr(msg, value_errors[i]);
+    if (hit && (size_t)(hit - msg) < n) return true;
+  }
+  return false;
+}
+
+/* ---------------------------------------------------------------- known findings */
+
+/* RELAY_FUZZ_KNOWN=FILE: lines `seed S input I  # why`, findings not yet fixed (tests/meson.build gives
+ * CI's list, fuzz_pipeline_known.txt). A listed input's internal error or unsound run-time error is
+ * reported as known and does not fail the run; a listed input of the run's seed and range that no
+ * longer gives one fails it, so that the list only shrinks. */
+enum { MAX_KNOWN = 256 };
+static long known_inputs[MAX_KNOWN];
+static bool known_seen[MAX_KNOWN];
+static int nknown;
+
+static void load_known(const char *path) {
+  FILE *f = path && *path ? fopen(path, "r") : NULL;
+  if (!f) return;
+  char line[512];
+  while (fgets(line, sizeof line, f) && nknown < MAX_KNOWN) {
+    unsigned long long s;
+    long i;
+    if (sscanf(line, " seed %llu input %ld", &s, &i) == 2 && s == seed) known_inputs[nknown++] = i;
+  }
+  fclose(f);
+}
+
+/* Whether the current input's finding is a known one (and notes that it was seen). */
+static bool known_finding(void) {
+  for (int k = 0; k < nknown; k++)
+    if (known_inputs[k] == cur_index) {
+      known_seen[k] = true;
+      return true;
+    }
+  return false;
+}
+
+/* Counts a finding that does not end the run: a known one is said in a line, a new one in full. */
+static void count_finding(long *counter, long *known, const char *what) {
+  if (known_finding()) {
+    (*known)++;
+    fprintf(real_stderr, "#### known finding (RELAY_FUZZ_KNOWN), seed %llu input %ld: %s\n", (unsigned long long)seed,
+            cur_index, what);
+    return;
+  }
+  (*counter)++;
+  report_finding(what);
+  show_captured(4000);
+  fflush(real_stderr);
+}
+
 static bool check_diags(const char *where, Counts *c) {
   if (captured && strstr(captured, "internal error")) {
-    c->internal_errors++;
-    report_finding(where);
-    show_captured(4000);
-    fflush(real_stderr);
+    count_finding(&c->internal_errors, &c->known, where);
     return false;
   }
   return true;
 }
 
-static void run_input(Session *s, const char *text, bool as_expression, Counts *c) {
+/* The soundness family's inputs: rejected by the checker, accepted without a `?` in any type,
+ * accepted with one (the summary at the end). */
+static long sound_counts[3];
+
+static void run_input(Session *s, const char *text, bool as_expression, bool sound, Counts *c) {
   save_input(text);
   cur_text = text;
   FILE *mem = capture_begin();
@@ -907,8 +1922,10 @@ static void run_input(Session *s, const char *text, bool as_expression, Counts *
     set_phase(PH_CHECK);
     IrTProgram *p = session_load_chunk(s, "<fuzz>", text, strlen(text), false, NULL);
     set_phase(PH_IDLE);
+    bool failed = false, any = false;
     if (p) {
       c->accepted++;
+      any = sound && program_has_any(p);
       set_phase(PH_EVAL);
       bool ok = session_run(s, p, rnd() & 1);
       set_phase(PH_IDLE);
@@ -916,8 +1933,21 @@ static void run_input(Session *s, const char *text, bool as_expression, Counts *
       else {
         c->eval_failed++;
         c->interrupted += rt_was_interrupted();
+        failed = true;
       }
     }
+    if (sound) sound_counts[p ? any ? 2 : 1 : 0]++;
+    capture_end(mem);
+    if (sound && !p && show_rejected > 0) { /* tuning the generator: what the checker refused, and why */
+      show_rejected--;
+      fprintf(real_stderr, "#### rejected (input %ld):\n%s#### ", cur_index, text);
+      show_captured(1500);
+    }
+    const char *msg = failed && sound && !any ? runtime_error_text() : NULL;
+    if (msg && !is_value_error(msg) && !strstr(msg, "internal error"))
+      count_finding(&c->sound_errors, &c->known, "a run-time error in a program the checker accepted, whose types have no `?`");
+    check_diags("an internal error in a diagnostic", c);
+    return;
   }
   capture_end(mem);
   check_diags("an internal error in a diagnostic", c);
@@ -962,6 +1992,7 @@ static bool probe(Session *s, IrBuf *why) {
 
 static bool new_session(Session *s) {
   session_init(s);
+  s->check_values = true; /* every value a top-level expression gives is checked against its type */
   FILE *mem = capture_begin();
   bool ok = session_load_prelude(s) && session_load_chunk(s, "<probe setup>", probe_setup, strlen(probe_setup), false, NULL);
   capture_end(mem);
@@ -971,7 +2002,7 @@ static bool new_session(Session *s) {
 
 /* Per family: inputs, how many checked, seconds spent (the summary at the end). */
 static const char *families[] = {"mutation", "splice", "nesting", "doubling", "tensor literal", "wide", "shapes",
-                                 "operator attributes"};
+                                 "operator attributes", "soundness"};
 enum { NFAMILIES = sizeof families / sizeof families[0] };
 static long fam_inputs[NFAMILIES], fam_checked[NFAMILIES];
 static double fam_seconds[NFAMILIES];
@@ -1006,6 +2037,10 @@ static char *make_input(long i, bool *as_expression) {
   unsigned pick = (unsigned)below(100);
   char *text;
   bool expr_like = true;
+  if (sound_only || pick >= 95) {
+    cur_family = "soundness";
+    return gen_sound();
+  }
   if (pick < 40 && ncorpus) {
     cur_family = "mutation";
     text = mutate(&corpus[below((size_t)ncorpus)]);
@@ -1068,6 +2103,7 @@ static InputOutcome one_input(Session *s, long i, Counts *c, IrBuf *why) {
   cur_text = NULL;
   char *text = make_input(i, &as_expression);
   if (skipped_family(cur_family)) {
+    known_finding(); /* not run, so not judged: a listed one is not reported as gone */
     free(text);
     c->skipped++;
     return INPUT_SKIPPED;
@@ -1075,7 +2111,7 @@ static InputOutcome one_input(Session *s, long i, Counts *c, IrBuf *why) {
   struct timespec ti;
   clock_gettime(CLOCK_MONOTONIC, &ti);
   long accepted = c->accepted;
-  run_input(s, text, as_expression, c);
+  run_input(s, text, as_expression, !strcmp(cur_family, "soundness"), c);
   int fi = family_index(cur_family);
   double t_input = since(ti);
   fam_inputs[fi]++, fam_checked[fi] += c->accepted - accepted, fam_seconds[fi] += t_input;
@@ -1146,12 +2182,13 @@ static void body(void *p) {
   pthread_setspecific(exit_key, &exit_key);
   if (only >= 0) from = only, total = only + 1;
   if (getenv("RELAY_FUZZ_SKIP")) tap_diag("skipping the families %s", getenv("RELAY_FUZZ_SKIP"));
+  long last_run = from; /* the inputs run are from .. last_run - 1 */
   for (long b0 = from; b0 < total; b0 += batch) {
     Counts c = {0};
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long i = b0;
-    for (; i < b0 + batch && i < total; i++) {
+    for (; i < b0 + batch && i < total; i++, last_run = i) {
       if (seconds > 0 && since(start) >= (double)seconds) break;
       if (i > from && (i - from) % session_inputs == 0 && !new_session(&s)) break; /* drops what it defined */
       InputOutcome o = one_input_trapped(&s, i, &c, &why);
@@ -1160,20 +2197,32 @@ static void body(void *p) {
     }
     if (i == b0) break;
     double t = since(t0);
-    tap_ok(c.internal_errors == 0 && c.probe_failures == 0,
+    tap_ok(c.internal_errors == 0 && c.probe_failures == 0 && c.sound_errors == 0,
            "inputs %ld..%ld (%.1f s): %ld checked, %ld ran, %ld run-time errors (%ld interrupted); %ld internal "
-           "errors, %ld probe failures; heap %zu MB, %zu MB live%s%s",
+           "errors, %ld probe failures, %ld unsound run-time errors%s; heap %zu MB, %zu MB live%s%s",
            b0, i - 1, t, c.accepted, c.ran, c.eval_failed, c.interrupted, c.internal_errors, c.probe_failures,
+           c.sound_errors, c.known ? ir_printf(" (and %ld known)", c.known) : "",
            GC_get_heap_size() >> 20, (GC_gcollect(), (GC_get_heap_size() - GC_get_free_bytes()) >> 20),
            c.skipped ? ir_printf(" (%ld skipped: RELAY_FUZZ_SKIP)", c.skipped) : "",
            c.heap_full ? ir_printf(" (%ld times the heap was full outside the session: a fresh one)", c.heap_full) : "");
     if (seconds > 0 && since(start) >= (double)seconds) break;
   }
   pthread_setspecific(exit_key, NULL);
+  IrBuf gone;
+  ir_buf_init(&gone);
+  for (int k = 0; k < nknown; k++)
+    if (!known_seen[k] && known_inputs[k] >= from && known_inputs[k] < last_run)
+      ir_buf_printf(&gone, " %ld", known_inputs[k]);
+  if (nknown)
+    tap_ok(!gone.len, "every finding RELAY_FUZZ_KNOWN lists for seed %llu in the inputs run still occurs%s%s",
+           (unsigned long long)seed, gone.len ? " (remove them from the list: inputs" : "", gone.len ? ir_printf("%s)", gone.data) : "");
   cur_index = -1;
   tap_diag("%ld inputs in %.1f s", done, since(start));
   for (int f = 0; f < NFAMILIES; f++)
     tap_diag("  %-20s %6ld inputs, %6ld checked, %7.1f s", families[f], fam_inputs[f], fam_checked[f], fam_seconds[f]);
+  if (sound_counts[0] + sound_counts[1] + sound_counts[2])
+    tap_diag("soundness: %ld programs rejected by the checker, %ld accepted without a `?` in their types, %ld with one",
+             sound_counts[0], sound_counts[1], sound_counts[2]);
   for (int k = 0; k < NSLOW && slowest[k].family; k++)
     tap_diag("slow: input %ld (%s) took %.2f s", slowest[k].index, slowest[k].family, slowest[k].seconds);
   a->status = tap_done();
@@ -1189,6 +2238,9 @@ int main(int argc, char **argv) {
   session_inputs = env_long("RELAY_FUZZ_SESSION", session_inputs);
   if (session_inputs < 1) session_inputs = 1;
   if (getenv("RELAY_FUZZ_SAVE")) save_path = getenv("RELAY_FUZZ_SAVE");
+  sound_only = getenv("RELAY_FUZZ_MODE") && !strcmp(getenv("RELAY_FUZZ_MODE"), "sound");
+  show_rejected = env_long("RELAY_FUZZ_SHOW_REJECTED", 0);
+  load_known(getenv("RELAY_FUZZ_KNOWN"));
   real_stdout = stdout;
   int fd = dup(2);
   err_fd = fd >= 0 ? fd : 2;
