@@ -351,7 +351,7 @@ def main():
         reply, outs = s.execute("def @g() { 1 }\n:quit")
         check(":quit ends relay's session and a new one starts", reply["status"] == "ok" and texts(outs) ==
               "stdout: @g : fn() -> int32\n\nstderr: :quit ended relay's session; a new relay --serve is "
-              "started: the session's definitions are gone.\n", texts(outs))
+              "started: the session's definitions are gone.\n", "reply %r\noutputs %r" % (reply, outs))
         reply, outs = s.execute("@g()")
         check("after :quit, the next cell runs in the new session", reply["status"] == "error"
               and texts(outs) == "stderr: <repl>:1:1: type error: unknown global `@g`\n 1 | @g()\n   | ^~\n",

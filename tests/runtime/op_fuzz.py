@@ -6,7 +6,7 @@ shape is known to the checker, any run-time error (a program the checker accepte
 reason its types could have caught) is a failure. Half the calls pass their first tensor through a
 parameter whose dimensions are all `?`, where run-time shape errors are legitimate.
 Usage: op_fuzz.py RELAY [N [SEED]] (TAP output; default 1000 calls, seed 1)."""
-import random, subprocess, sys
+import os, random, subprocess, sys
 relay = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
@@ -511,6 +511,11 @@ def gen_extreme_call():
 
 FAMILIES.append((gen_extreme_call, 12))
 
+# Every call runs under a 4 GiB heap: a call whose result would take more (an extreme pooled_size
+# giving a 16 GiB tensor) meets the out-of-memory error at once, as on a smaller machine, instead of
+# filling the memory of this one for minutes (CI runs tests side by side).
+ENV = dict(os.environ, GC_MAXIMUM_HEAP_SIZE=str(4 << 30))
+
 bad = []
 for i in range(N):
     MADE.clear()
@@ -524,7 +529,7 @@ for i in range(N):
             e = "(fn (%%x: %s) { %s })(%s)" % (ty, e.replace(txt, "%x", 1), txt)
             dyn = True
     try:
-        p = subprocess.run([relay, "--no-prelude", "-e", e], capture_output=True, text=True, timeout=20)
+        p = subprocess.run([relay, "--no-prelude", "-e", e], capture_output=True, text=True, timeout=20, env=ENV)
     except subprocess.TimeoutExpired:
         bad.append("timeout: " + e); continue
     if p.returncode not in (0, 1) or "internal error" in p.stderr or (not dyn and not LENIENT[0] and "run-time error" in p.stderr):

@@ -1090,14 +1090,14 @@ static bool gty_broadcast(const GTy *a, const GTy *b, GTy *out) {
  * is empty or large. */
 static void put_literal(Str *b, int rank, const long *shape, int salt) {
   long count = 1;
-  for (int i = 0; i < rank; i++) count *= shape[i];
+  for (int i = 0; i < rank; i++) count *= shape[i] < 0 ? 0 : shape[i]; /* a size the model got below 0: empty */
   if (rank == 0) {
     str_printf(b, "%df", (salt % 7) - 3);
     return;
   }
   if (count == 0 || count > 48) {
     str_printf(b, "%s(shape=[", count ? "ones" : "zeros");
-    for (int i = 0; i < rank; i++) str_printf(b, "%s%ld", i ? ", " : "", shape[i]);
+    for (int i = 0; i < rank; i++) str_printf(b, "%s%ld", i ? ", " : "", shape[i] < 0 ? 0 : shape[i]);
     str_puts(b, "])");
     return;
   }
@@ -1125,7 +1125,7 @@ static void put_broadcast_constant(Str *b, const GTy *t, GTy *out) {
   out->rank = t->rank - drop;
   for (int i = 0; i < out->rank; i++) {
     GDim d = t->d[drop + i];
-    long c = d.kind == GD_CONST && !chance(3) ? d.c0 : 1;
+    long c = d.kind == GD_CONST && d.c0 >= 0 && !chance(3) ? d.c0 : 1;
     shape[i] = c;
     out->d[i] = gd_const(c);
   }
