@@ -1060,9 +1060,11 @@ static TyRelResult transformed_conv(TyCtx *cx, TyRelation *rel, const char *cano
 }
 
 /* nn.contrib_conv2d_winograd_without_weight_transform (TVM's Conv2DWinogradRel<Conv2DWinogradAttrs>):
- * channels and kernel_size required, the output (N, channels, window sizes) in out_layout; the weight is
- * not read (TVM lets backends pick its layout; relay's kernel takes the weight transform's
- * (alpha, alpha, O, I)). Strides and dilation must be 1, as topi's Winograd. */
+ * channels and kernel_size required, the output (N, channels, window sizes) in out_layout. TVM's relation
+ * does not read the weight (it lets backends pick its layout); relay's kernel takes the weight transform's
+ * (alpha, alpha, channels, the data's channels), alpha = tile_size + kernel_size - 1, so the relation
+ * unifies the weight with it (a weight without a type gets it; one of other sizes is a type error).
+ * Strides and dilation must be 1, as topi's Winograd. */
 TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **message) {
   Packed dl, ol;
   int64_t m;
@@ -1077,6 +1079,16 @@ TyRelResult ty_rel_conv2d_winograd(TyCtx *cx, TyRelation *rel, const char **mess
   if (kernel[0] != kernel[1] || kernel[0] < 3 || kernel[0] > 7)
     REL_FAIL("%s: kernel_size=[%lld, %lld] is not supported: Winograd takes square kernels of 3 to 7", ty_rel_who(rel),
              (long long)kernel[0], (long long)kernel[1]);
+  IrType *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
+  int64_t alpha = m + kernel[0] - 1;
+  static const char *const what[4] = {"first", "second", "third", "fourth"};
+  IrType *want[4] = {ty_rel_dim(alpha), ty_rel_dim(alpha), ty_rel_dim(ch->ints[0]), x[1]};
+  for (int i = 0; i < 4; i++)
+    REL_TRY(ty_rel_same_dim(cx, rel, ty_rel_dim_at(ws, i), want[i],
+                            ir_printf("the weight's %s dimension and the transform's (%s)", what[i],
+                                      i < 2 ? "tile_size + kernel_size - 1" : i == 2 ? "channels" : "the data's channels"),
+                            message));
   c[0] = x[0];
   c[1] = ty_rel_dim(ch->ints[0]);
   bool open = false;
