@@ -1190,9 +1190,18 @@ TyRelResult ty_rel_conv2d_gemm_weight_transform(TyCtx *cx, TyRelation *rel, cons
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(4, dims), wt), message);
 }
 
+/* a * b of sizes (not negative), INT64_MAX when it overflows. */
+static int64_t mul_sat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 /* nn.contrib_conv2d_gemm_without_weight_transform (TVM's Conv2DGemmRel): data convertible to NHWC,
- * channels and kernel_size required, the output (N, window sizes, channels) in out_layout; the weight
- * (the transform's) is not read. */
+ * channels and kernel_size required, the output (N, window sizes, channels) in out_layout. TVM's relation
+ * does not read the weight; topi's conv2d_gemm reads its blocks (N', K', tile_rows, tile_cols) at every
+ * output channel and every row of the im2col, as relay's kernel does, which needs tiles of 1 or more,
+ * N' * tile_rows >= channels and K' * tile_cols >= kh * kw * the data's channels: with constants a type
+ * error, over named sizes a where clause (no normal form decides an inequality), over `?` the kernel's. */
 TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message) {
   Packed dl, ol;
   const IrAttrValue *ch = ty_rel_attr(rel, IR_A_CHANNELS);
@@ -1202,6 +1211,30 @@ TyRelResult ty_rel_conv2d_gemm(TyCtx *cx, TyRelation *rel, const char **message)
   c[0] = x[0];
   c[3] = ty_rel_dim(ch->ints[0]);
   bool open = false;
+  IrType *ws, *wt;
+  REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, 4, &ws, &wt, "a transformed weight", message));
+  int64_t b[5];
+  TyDimState st[5];
+  for (int i = 0; i < 5; i++) st[i] = ty_rel_dim_state(cx, i < 4 ? ty_rel_dim_at(ws, i) : x[3], &b[i]);
+  /* each condition over the sizes it reads (weight dims 0-3, the data's channels 4): tiles, N', K' */
+  static const int reads[3][3] = {{2, 3, 3}, {0, 2, 2}, {1, 3, 4}};
+  for (int k = 0; k < 3; k++) {
+    bool all = true, any = false;
+    for (int j = 0; j < 3; j++) all &= st[reads[k][j]] == TY_DIM_CONST, any |= st[reads[k][j]] == TY_DIM_ANY;
+    if (!all) {
+      open |= !any; /* named sizes or a hole: at each use, or once known; `?`: the kernel */
+      continue;
+    }
+    bool fits = k == 0 ? b[2] >= 1 && b[3] >= 1
+                : k == 1 ? mul_sat(b[0], b[2]) >= ch->ints[0]
+                         : mul_sat(b[1], b[3]) >= mul_sat(mul_sat(kernel[0], kernel[1]), b[4]);
+    if (!fits)
+      REL_FAIL("%s: the weight %s does not hold a %lldx%lld kernel from %s to %lld channels (blocks (N', K', "
+               "tile_rows, tile_cols) with N' * tile_rows >= channels, K' * tile_cols >= %lld * %lld * the data's "
+               "channels)",
+               ty_rel_who(rel), ty_rel_shape_text(cx, ws), (long long)kernel[0], (long long)kernel[1],
+               ty_rel_text(cx, x[3]), (long long)ch->ints[0], (long long)kernel[0], (long long)kernel[1]);
+  }
   for (int i = 0; i < 2; i++)
     if (ty_rel_window(cx, rel, x[1 + i], kernel[i], dil[i], strides[i], lo[i], hi[i], false, &c[1 + i], &open) ==
         TY_FAILED)
