@@ -568,13 +568,25 @@ static TyRelResult sparse_matrix(TyCtx *cx, TyRelation *rel, int i, IrType **dt,
 
 /* nn.sparse_dense(dense, sparse_data, sparse_indices, sparse_indptr, sparse_lhs=False): dense (M, K)
  * times the CSR/BSR matrix S (N, K) transposed, (M, N); with sparse_lhs, S (M, K) times dense (N, K)
- * transposed, (M, N). The dense matrix's dtype. */
+ * transposed, (M, N). The dense matrix's dtype. BSR blocks (bs_r, bs_c) tile the K columns: relay's
+ * kernel indexes blocks of columns and needs bs_c of 1 or more dividing K (TVM's SparseDenseRel does not
+ * check it; scipy's BSR, which TVM's frontends convert, tiles the matrix): with constants a type error,
+ * over named sizes that the normal form does not divide a where clause, over `?` the kernel's. */
 TyRelResult ty_rel_sparse_dense(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *ds, *ddt, *sdt, *rows, *bsc;
   bool open = false;
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 0, 2, &ds, &ddt, "a dense matrix", message));
   REL_TRY(sparse_matrix(cx, rel, 1, &sdt, &rows, &bsc, &open, message));
   REL_TRY(ty_rel_same_dtype(cx, rel, ddt, sdt, message));
+  int64_t w, k;
+  IrType *kd = ds->u.shape.dims[1];
+  TyDimState ws = ty_rel_dim_state(cx, bsc, &w), ks = ty_rel_dim_state(cx, kd, &k);
+  if (ws == TY_DIM_CONST && (w == 0 || (ks == TY_DIM_CONST && k % w)))
+    REL_FAIL("%s: the dense matrix's %s columns are no multiple of the block width %lld", ty_rel_who(rel),
+             ty_rel_text(cx, kd), (long long)w);
+  if (ws != TY_DIM_ANY && ks != TY_DIM_ANY && (ws != TY_DIM_CONST || ks != TY_DIM_CONST) &&
+      !(ws == TY_DIM_CONST && ty_dim_div(cx, kd, bsc)))
+    open = true; /* named sizes (k * 4 by 2 is decided) or a hole: at each use, or once known; `?`: the kernel */
   IrType **d = IR_NEW_ARRAY(IrType *, 2);
   if (ir_attr_bool(rel->attrs, IR_A_SPARSE_LHS, false)) d[0] = rows, d[1] = ds->u.shape.dims[0];
   else d[0] = ds->u.shape.dims[0], d[1] = rows;
