@@ -960,6 +960,34 @@ TyRelResult ty_rel_depthwise_conv2d_nchwc(TyCtx *cx, TyRelation *rel, const char
   return nchwc_rel(cx, rel, true, message);
 }
 
+/* qnn.contrib_dense_pack's zero point argument i holds as many values as relay's kernel (qnn.dense's on the
+ * unpacked weight) reads: the input's (n NULL) one, the kernel's one or one per output channel n. TVM's
+ * QnnDensePackRel reads neither; its Python API documents a scalar or a vector per channel. Decided on
+ * constants and where the normal forms say it; over other named sizes or a hole *open (a where clause);
+ * over `?` the kernel checks. */
+static TyRelResult zero_point_count(TyCtx *cx, TyRelation *rel, int i, IrType *n, IrType *ws, const char *layout,
+                                    bool *open, const char **message) {
+  IrType *zs;
+  REL_TRY(ty_rel_tensor(cx, rel, i, &zs, NULL, message));
+  IrType *count = ty_rel_dim(1);
+  for (int k = 0; k < zs->u.shape.rank; k++) count = ty_dim_mul(cx, count, ty_rel_dim_at(zs, k));
+  int64_t c, v, d;
+  TyDimState cs = ty_rel_dim_state(cx, count, &c), ns = n ? ty_rel_dim_state(cx, n, &v) : TY_DIM_CONST;
+  if (!n) v = 1;
+  if ((cs == TY_DIM_CONST && c == 1) || cs == TY_DIM_ANY || ns == TY_DIM_ANY) return TY_SOLVED;
+  if (cs == TY_DIM_CONST && ns == TY_DIM_CONST) {
+    if (c == v) return TY_SOLVED;
+    if (!n)
+      REL_FAIL("%s: the input zero point %s has %lld values, but it takes one", ty_rel_who(rel),
+               ty_rel_shape_text(cx, zs), (long long)c);
+    REL_FAIL("%s: the kernel zero point %s has %lld values, but the weight %s (%s) has %lld output channels",
+             ty_rel_who(rel), ty_rel_shape_text(cx, zs), (long long)c, ty_rel_shape_text(cx, ws), layout, (long long)v);
+  }
+  if (n && ty_dim_value(cx, ty_dim_sub(cx, count, n), &d) && d == 0) return TY_SOLVED;
+  *open = true;
+  return TY_SOLVED;
+}
+
 /* nn.contrib_dense_pack (TVM's DensePackRel): data (M, K) by a weight packed in weight_layout ("NC8n":
  * (N / 8, K, 8); "NC16n4c": (N / 16, K / 4, 16, 4)) gives (M, N), N the weight's unpacked N axis (TVM's
  * w0 * w2); its unpacked C axis must be K. */
@@ -981,7 +1009,12 @@ static TyRelResult dense_pack_rel(TyCtx *cx, TyRelation *rel, bool qnn, const ch
   IrType **dims = IR_NEW_ARRAY(IrType *, 2);
   dims[0] = ty_rel_dim_at(xs, 0);
   dims[1] = w[0];
-  return ty_rel_result(cx, rel, qnn ? 6 : 2, ty_rel_tensor_type(ty_rel_shape(2, dims), ty_rel_out_dtype(rel, xt)), message);
+  REL_TRY(ty_rel_result(cx, rel, qnn ? 6 : 2, ty_rel_tensor_type(ty_rel_shape(2, dims), ty_rel_out_dtype(rel, xt)), message));
+  if (!qnn) return TY_SOLVED;
+  bool open = false;
+  REL_TRY(zero_point_count(cx, rel, 2, NULL, ws, wl.s, &open, message));
+  REL_TRY(zero_point_count(cx, rel, 3, w[0], ws, wl.s, &open, message));
+  return ty_rel_open(TY_SOLVED, open);
 }
 
 TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -989,7 +1022,8 @@ TyRelResult ty_rel_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) 
 }
 
 /* qnn.contrib_dense_pack(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale)
- * (TVM's QnnDensePackRel): as nn.contrib_dense_pack, out_dtype required; the parameters are not read. */
+ * (TVM's QnnDensePackRel): as nn.contrib_dense_pack, out_dtype required; the zero points hold the values
+ * relay's kernel reads (zero_point_count), the scales are not read (nor by the kernel). */
 TyRelResult ty_rel_qnn_dense_pack(TyCtx *cx, TyRelation *rel, const char **message) {
   return dense_pack_rel(cx, rel, true, message);
 }
