@@ -114,7 +114,10 @@ TyRelResult ty_rel_gather_nd(TyCtx *cx, TyRelation *rel, const char **message) {
 static const char *const reductions[] = {"update", "add", "mul", "mean", "min", "max"};
 
 /* scatter_elements(data, indices, updates): indices and updates of one shape and data's rank,
- * updates of data's type; the result is data's type. */
+ * updates of data's type; the result is data's type. Off the axis the indices are no larger than the
+ * data (relay's kernel refuses it; topi's scatter_elements indexes the data by the indices' positions
+ * there; TVM's ScatterElementsRel checks only the indices' dtype): decided on constants and where the
+ * normal forms differ by a constant, a where clause over other named sizes, the kernel's over `?`. */
 TyRelResult ty_rel_scatter_elements(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *dtype, *ishape, *idtype, *ushape, *udtype;
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
@@ -129,6 +132,23 @@ TyRelResult ty_rel_scatter_elements(TyCtx *cx, TyRelation *rel, const char **mes
       REL_FAIL("%s: the indices %s and the updates %s must have one shape", ty_rel_who(rel),
                ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, ushape));
   REL_TRY(ty_rel_axis(rel, IR_A_AXIS, ir_attr_int(rel->attrs, IR_A_AXIS, 0), r, 0, &axis, message));
+  bool open = false;
+  for (int i = 0; i < r; i++) {
+    if (i == axis) continue;
+    IrType *d = shape->u.shape.dims[i], *n = ishape->u.shape.dims[i];
+    int64_t a, b, diff;
+    TyDimState ds = ty_rel_dim_state(cx, d, &a), ns = ty_rel_dim_state(cx, n, &b);
+    if (ds == TY_DIM_ANY || ns == TY_DIM_ANY) continue; /* the kernel checks */
+    bool known = ds == TY_DIM_CONST && ns == TY_DIM_CONST ? (diff = a - b, true)
+                                                          : ty_dim_value(cx, ty_dim_sub(cx, d, n), &diff);
+    if (!known) {
+      open = true; /* at each use, or once known */
+      continue;
+    }
+    if (diff < 0)
+      REL_FAIL("%s: the indices %s are larger than the data %s along axis %d", ty_rel_who(rel),
+               ty_rel_shape_text(cx, ishape), ty_rel_shape_text(cx, shape), i);
+  }
   const IrAttrValue *red = ty_rel_attr(rel, IR_A_REDUCTION);
   if (red->given) {
     bool ok = false;
@@ -137,7 +157,7 @@ TyRelResult ty_rel_scatter_elements(TyCtx *cx, TyRelation *rel, const char **mes
       REL_FAIL("%s: reduction=\"%s\" is not one of \"update\", \"add\", \"mul\", \"mean\", \"min\" and \"max\"",
                ty_rel_who(rel), red->str);
   }
-  return ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape, dtype), message);
+  return ty_rel_open(ty_rel_result(cx, rel, 3, ty_rel_tensor_type(shape, dtype), message), open);
 }
 
 /* scatter_nd(data, indices, updates): indices (M, Y_0, ..., Y_{K-1}) with M a constant, updates (Y_0, ...,
