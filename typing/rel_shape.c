@@ -1119,8 +1119,9 @@ TyRelResult ty_rel_meshgrid(TyCtx *cx, TyRelation *rel, const char **message) {
 /* ---------------------------------------------------------------- StridedSet, SlidingWindow */
 
 /* strided_set(data, v, begin, end[, strides]): v of data's element type and rank; begin, end and
- * strides integer vectors; the result is data's type (TVM's relation checks nothing else: the slice's
- * shape depends on the values, checked at run time). */
+ * strides integer vectors; the result is data's type. TVM's StridedSetRel (src/relay/op/tensor/transform.cc) checks
+ * nothing else: the slice's shape depends on the values, checked at run time, but on the axes past the
+ * vectors' lengths (below). */
 TyRelResult ty_rel_strided_set(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *dtype, *vs, *vdt;
   int res = rel->nargs - 1;
@@ -1128,13 +1129,42 @@ TyRelResult ty_rel_strided_set(TyCtx *cx, TyRelation *rel, const char **message)
   REL_TRY(ty_rel_tensor_of_rank(cx, rel, 1, shape->u.shape.rank, &vs, &vdt, "values of the data's rank", message));
   REL_TRY(ty_rel_same_dtype(cx, rel, dtype, vdt, message));
   static const char *const what[] = {"begin, a vector,", "end, a vector,", "strides, a vector,"};
+  IrType *len[3];
   for (int i = 2; i < res; i++) {
     IrType *s, *dt;
     REL_TRY(ty_rel_tensor_of_rank(cx, rel, i, 1, &s, &dt, what[i - 2], message));
+    len[i - 2] = ty_rel_dim_at(s, 0);
     if (dt->kind == IR_TYPE_DTYPE && dt->u.dtype.code != IR_DT_INT && dt->u.dtype.code != IR_DT_UINT)
       REL_FAIL("%s takes %s as integers, but they are %s", ty_rel_who(rel), what[i - 2], ty_rel_text(cx, dt));
   }
-  return ty_rel_result(cx, rel, res, ty_rel_tensor_type(shape, dtype), message);
+  /* The slice's size on an axis that begin, end or strides covers depends on their values (the kernel
+   * checks it); an axis past all three vectors' lengths is sliced whole (topi's strided_set: begin 0, end
+   * the size, stride 1), so the values have the data's size there: unified when the lengths are
+   * constants; where a named length may or may not cover it, at each use; a `?` length, the kernel. */
+  int64_t covered = 0;
+  bool any = false, open = false, named = false;
+  for (int i = 2; i < res; i++) {
+    int64_t n;
+    TyDimState st = ty_rel_dim_state(cx, len[i - 2], &n);
+    if (st == TY_DIM_CONST) covered = n > covered ? n : covered;
+    any |= st == TY_DIM_ANY, named |= ty_rel_dim_open(st);
+  }
+  for (int i = (int)(covered < shape->u.shape.rank ? covered : shape->u.shape.rank); i < shape->u.shape.rank; i++) {
+    IrType *d = ty_rel_dim_at(shape, i), *v = ty_rel_dim_at(vs, i);
+    if (!any && !named) {
+      REL_TRY(ty_rel_same_dim(cx, rel, v, d,
+                              ir_printf("the values' dimension %d and the data's (an axis no value of begin, end or "
+                                        "strides covers: all of it)", i),
+                              message));
+      continue;
+    }
+    int64_t x, diff;
+    if (any || ty_rel_dim_state(cx, d, &x) == TY_DIM_ANY || ty_rel_dim_state(cx, v, &x) == TY_DIM_ANY ||
+        (ty_dim_value(cx, ty_dim_sub(cx, v, d), &diff) && diff == 0))
+      continue;
+    open = true;
+  }
+  return ty_rel_open(ty_rel_result(cx, rel, res, ty_rel_tensor_type(shape, dtype), message), open);
 }
 
 /* sliding_window(data, axis, window_shape, strides): the axes before `axis`, then per window axis the
