@@ -630,15 +630,23 @@ static RtValue run_proxy(const RtFn *fn, RtValue *args, const IrExpr *site) {
   return wrap_functions(r, p->have->u.func.ret, p->want->u.func.ret, &d, site);
 }
 
+/* A closure of a native function made at run time (a proxy), named as the function it stands for;
+ * *made its RtFn, if wanted. */
+static RtValue native_closure(const char *name, int nparams, RtValue (*native)(const RtFn *, RtValue *, const IrExpr *),
+                              const void *data, RtFn **made) {
+  RtFn *fn = rt_alloc(sizeof(RtFn));
+  *fn = (RtFn){.name = name, .nparams = nparams, .native = native, .native_data = data};
+  RtClosure *clo = rt_alloc(sizeof(RtClosure));
+  clo->fn = fn;
+  if (made) *made = fn;
+  return (RtValue){.kind = RT_CLOSURE, .u.clo = clo};
+}
+
 /* v, a function, wrapped so that each call is checked (Proxy). */
 static RtValue wrap(RtValue v, const IrType *have, const IrType *want, const RtDims *d, const IrExpr *at) {
   Proxy *p = rt_alloc(sizeof(Proxy));
   *p = (Proxy){v, have, want, copy_dims(d), at};
-  RtFn *fn = rt_alloc(sizeof(RtFn));
-  *fn = (RtFn){.name = v.u.clo->fn->name, .nparams = want->u.func.nargs, .native = run_proxy, .native_data = p};
-  RtClosure *clo = rt_alloc(sizeof(RtClosure));
-  clo->fn = fn;
-  return (RtValue){.kind = RT_CLOSURE, .u.clo = clo};
+  return native_closure(v.u.clo->fn->name, want->u.func.nargs, run_proxy, p, NULL);
 }
 
 /* v, of type `have`, arriving at a place of type `want`: its functions wrapped (Proxy), on their
@@ -726,6 +734,30 @@ RtValue rt_exec_entry_check(const RtCode *c, RtFrame *f) {
   frame->env = NULL;
   copy_values(frame->slots, f->slots, n);
   return enter(k->fn, frame, site);
+}
+
+/* A checked entry made at run time (CodeEntryWrap): the function value, and its parameters'
+ * types with the entry itself for messages. */
+typedef struct {
+  RtValue inner;
+  CodeEntryCheck k;
+} EntryProxy;
+
+static RtValue run_entry_proxy(const RtFn *fn, RtValue *args, const IrExpr *site) {
+  const EntryProxy *p = fn->native_data;
+  check_arguments(&p->k, args, fn->nparams, site);
+  return apply(p->inner, args, fn->nparams, site);
+}
+
+RtValue rt_exec_entry_wrap(const RtCode *c, RtFrame *f) {
+  const CodeEntryWrap *k = (const CodeEntryWrap *)c;
+  RtValue v = run(k->inner, f);
+  if (v.kind != RT_CLOSURE) return v;
+  EntryProxy *p = rt_alloc(sizeof *p);
+  RtFn *fn;
+  RtValue entry = native_closure(v.u.clo->fn->name, v.u.clo->fn->nparams, run_entry_proxy, p, &fn);
+  *p = (EntryProxy){v, {.fn = fn, .params = k->params}};
+  return entry;
 }
 
 /* A constructor's checked entry: its arguments checked, then the value built. */

@@ -652,6 +652,7 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
   IrTExpr *t = texpr(IR_EXPR_LOCAL, e, ty_instantiate(c, l->type, 0, NULL, e->span, NULL, NULL));
   made_by(c, mark, t);
   t->u.var = where(c->scope, l);
+  if (l->type->kind == IR_TYPE_FUNC && l->type->u.func.ntparams) t->scheme = l->type;
   if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
   t->expect = expected;
   return t;
@@ -1329,7 +1330,8 @@ static void decide_checks(IrTExpr *e, void *env) {
       e->u.call.result_check = k;
     }
   }
-  if (e->kind == IR_EXPR_GLOBAL && e->u.def && !e->u.def->value) decide_dynamic(d->c, e, e->u.def->scheme);
+  if (e->kind == IR_EXPR_GLOBAL && e->u.def) decide_dynamic(d->c, e, e->u.def->scheme);
+  if (e->kind == IR_EXPR_LOCAL && e->scheme) decide_dynamic(d->c, e, e->scheme);
   if (e->kind == IR_EXPR_CTOR) decide_dynamic(d->c, e, e->u.ctor->scheme);
   if (e->kind == IR_EXPR_MATCH)
     for (int i = 0; i < e->u.match.nclauses; i++) decide_pattern(d->c, d->fns, e->u.match.clauses[i].pat);
