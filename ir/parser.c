@@ -998,6 +998,15 @@ static bool try_type_args(Parser *P, int *n, IrType ***out) {
   return ok;
 }
 
+/* Whether try_type_args would take what follows; nothing is consumed. */
+static bool type_args_follow(Parser *P) {
+  int pos = P->pos, nest = P->nest, lists = P->type_lists, n;
+  IrType **args;
+  bool ok = try_type_args(P, &n, &args);
+  P->pos = pos, P->nest = nest, P->type_lists = lists;
+  return ok;
+}
+
 static IrExpr *parse_fill(Parser *P, IrToken *t) {
   IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
   IrExpr *e = ir_expr_new(IR_EXPR_FILL, t->span);
@@ -1065,9 +1074,9 @@ static IrExpr *parse_name(Parser *P) {
   if (is_ctor_name(P, s)) {
     IrExpr *e = ir_expr_new(IR_EXPR_CTOR, t->span);
     e->u.name = s;
-    /* A known nullary constructor written bare (TVM's `Nil`) is the value `Nil()`. */
-    bool type_args = at(P, IR_TOK_LT) && !cur(P)->space_before;
-    if (ctor_arity(P, s) == 0 && !call && !type_args) {
+    /* A known nullary constructor written bare (TVM's `Nil`) is the value `Nil()`; not when type
+     * arguments follow (`Nil<int32>()`), but so when a `<` that is not theirs does (`Nil<()`). */
+    if (ctor_arity(P, s) == 0 && !call && !type_args_follow(P)) {
       IrExpr *c = ir_expr_new(IR_EXPR_CALL, t->span);
       c->u.call.callee = e;
       return c;

@@ -103,9 +103,9 @@ typedef struct IrTClause {
 
 struct IrTExpr {
   IrExprKind kind; /* src's, except at a use of a graph binding out of its scope: the value's */
-  /* GLOBAL, CTOR: instantiated with a `?` for a shape variable that more than one place of its
-   * parameters' types shares (`@f(%any, %four)` of fn<n>(Tensor[(n)], Tensor[(n)])): the places
-   * must agree at run time, which the callee's checked entry tests (runtime/conform.c). */
+  /* GLOBAL, CTOR, LOCAL: instantiated with a `?` for a shape variable that more than one place of
+   * its parameters' types shares (`@f(%any, %four)` of fn<n>(Tensor[(n)], Tensor[(n)])): the
+   * places must agree at run time, which the callee's checked entry tests (runtime/conform.c). */
   bool dynamic;
   /* GLOBAL, LOCAL: a polymorphic value whose `where` clause this instance satisfies only as far as
    * its `?` dimensions allow: a call of it checks its result against the call's type. */
@@ -118,6 +118,7 @@ struct IrTExpr {
    * type fixes (IrTCheck), else NULL. */
   IrType *expect;
   const IrTCheck *check;
+  const IrType *scheme; /* LOCAL: the type scheme of a let-bound polymorphic function, else NULL */
   union {
     IrTVar var;          /* LOCAL */
     const IrTDef *def;   /* GLOBAL */

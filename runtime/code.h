@@ -140,6 +140,13 @@ typedef struct {
 } CodeEntryCheck; /* the checked entry of a definition (a function of its own that checks its
                    * arguments, then tail-calls the definition) or of a constructor */
 
+typedef struct {
+  RtCode h;
+  RtCode *inner;               /* a let-bound polymorphic function, or a session binding */
+  const IrType *const *params; /* its parameters' types in its scheme */
+} CodeEntryWrap; /* a function value read at an instance that gives a shared shape variable a `?`
+                  * (IrTExpr.dynamic): wrapped in a checked entry made at run time */
+
 /* ---------------------------------------------------------------- values against types (conform.c) */
 
 /* What a shape variable stands for at run time: a dimension (rank -1) or, for a Shape variable, a
@@ -209,6 +216,7 @@ RtValue rt_exec_ctor_hole(const RtCode *c, RtFrame *f); /* in tail position, its
 RtValue rt_exec_op(const RtCode *c, RtFrame *f);
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f);
 RtValue rt_exec_entry_check(const RtCode *c, RtFrame *f);
+RtValue rt_exec_entry_wrap(const RtCode *c, RtFrame *f);
 RtValue rt_exec_native_entry_check(const RtFn *fn, RtValue *args, const IrExpr *site);
 /* A CodeTraced: shows the call, runs the real body and finishes its tail calls itself (so that it
  * sees the value), then shows the value. */

@@ -146,6 +146,17 @@ static RtValue checked_ctor(RtProgram *p, const IrTCtor *c) {
   return entry->value;
 }
 
+/* A let-bound polymorphic function or a session binding read at an instance that gives a shared
+ * shape variable a `?` (IrTExpr.dynamic): its value, wrapped at run time in a checked entry
+ * (rt_exec_entry_wrap), as checked_global's for a definition. */
+static RtCode *entry_wrapped(RtCode *c, const IrTExpr *e, const IrType *scheme) {
+  if (!e->dynamic || !scheme || scheme->kind != IR_TYPE_FUNC) return c;
+  CodeEntryWrap *k = node(sizeof *k, rt_exec_entry_wrap, e->src);
+  k->inner = c;
+  k->params = (const IrType *const *)scheme->u.func.args;
+  return &k->h;
+}
+
 /* ---------------------------------------------------------------- expressions */
 
 /* The values of es[0..n-1], in an array of room for n (at least 1). */
@@ -494,14 +505,14 @@ static RtCode *compile_node(FnCtx *ctx, const IrTExpr *e, bool tail) {
   case IR_EXPR_LOCAL: {
     CodeVar *k = node(sizeof *k, e->u.var.captured ? rt_exec_env : rt_exec_slot, src);
     k->index = e->u.var.index;
-    return &k->h;
+    return entry_wrapped(&k->h, e, e->scheme);
   }
   case IR_EXPR_GLOBAL: {
     const RtFn *fn = global_fn(ctx->prog, e->u.def);
     if (fn && e->u.def->value) { /* a session binding, whose value a later item may set */
       CodeBinding *k = node(sizeof *k, rt_exec_binding, src);
       k->binding = fn;
-      return &k->h;
+      return entry_wrapped(&k->h, e, e->u.def->scheme);
     }
     if (fn && e->dynamic) fn = checked_global(ctx->prog, e->u.def);
     return constant(fn ? fn->value : rt_unit(), src);

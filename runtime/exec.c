@@ -611,6 +611,10 @@ static _Noreturn void proxy_error(const Proxy *p, RtValue v, const IrType *t, co
   rt_error(site, "a size known only at run time does not fit its place: %s", why);
 }
 
+static RtValue wrap_functions(RtValue v, const IrType *have, const IrType *want, const RtDims *d, const IrExpr *at);
+
+/* A call of a proxy: each argument checked against the function's own parameter type (a function
+ * in it wrapped, so that it is checked in turn), the call, and the result against the place's. */
 static RtValue run_proxy(const RtFn *fn, RtValue *args, const IrExpr *site) {
   const Proxy *p = fn->native_data;
   const char *why;
@@ -618,26 +622,62 @@ static RtValue run_proxy(const RtFn *fn, RtValue *args, const IrExpr *site) {
     PROXY_DIMS(d, p);
     if (!rt_conform(args[i], p->have->u.func.args[i], &d, "", &why))
       proxy_error(p, args[i], p->have->u.func.args[i], nth_argument(i), site);
+    args[i] = wrap_functions(args[i], p->want->u.func.args[i], p->have->u.func.args[i], &d, site);
   }
   RtValue r = apply(p->inner, args, fn->nparams, site);
   PROXY_DIMS(d, p);
   if (!rt_conform(r, p->want->u.func.ret, &d, "", &why)) proxy_error(p, r, p->want->u.func.ret, "the result", site);
-  return r;
+  return wrap_functions(r, p->have->u.func.ret, p->want->u.func.ret, &d, site);
+}
+
+/* A closure of a native function made at run time (a proxy), named as the function it stands for;
+ * *made its RtFn, if wanted. */
+static RtValue native_closure(const char *name, int nparams, RtValue (*native)(const RtFn *, RtValue *, const IrExpr *),
+                              const void *data, RtFn **made) {
+  RtFn *fn = rt_alloc(sizeof(RtFn));
+  *fn = (RtFn){.name = name, .nparams = nparams, .native = native, .native_data = data};
+  RtClosure *clo = rt_alloc(sizeof(RtClosure));
+  clo->fn = fn;
+  if (made) *made = fn;
+  return (RtValue){.kind = RT_CLOSURE, .u.clo = clo};
 }
 
 /* v, a function, wrapped so that each call is checked (Proxy). */
 static RtValue wrap(RtValue v, const IrType *have, const IrType *want, const RtDims *d, const IrExpr *at) {
   Proxy *p = rt_alloc(sizeof(Proxy));
   *p = (Proxy){v, have, want, copy_dims(d), at};
-  RtFn *fn = rt_alloc(sizeof(RtFn));
-  *fn = (RtFn){.name = v.u.clo->fn->name, .nparams = want->u.func.nargs, .native = run_proxy, .native_data = p};
-  RtClosure *clo = rt_alloc(sizeof(RtClosure));
-  clo->fn = fn;
-  return (RtValue){.kind = RT_CLOSURE, .u.clo = clo};
+  return native_closure(v.u.clo->fn->name, want->u.func.nargs, run_proxy, p, NULL);
+}
+
+/* v, of type `have`, arriving at a place of type `want`: its functions wrapped (Proxy), on their
+ * own or in tuples (a tuple made anew when one of its fields is). A function inside a data type's
+ * value or a reference is not reached: the checker refuses a place that would need it. */
+static RtValue wrap_functions(RtValue v, const IrType *have, const IrType *want, const RtDims *d, const IrExpr *at) {
+  if (!have || !want || have->kind != want->kind) return v;
+  if (want->kind == IR_TYPE_FUNC) {
+    bool plain = !have->u.func.ntparams && !want->u.func.ntparams && have->u.func.nargs == want->u.func.nargs;
+    return plain && v.kind == RT_CLOSURE ? wrap(v, have, want, d, at) : v;
+  }
+  if (want->kind != IR_TYPE_TUPLE || v.kind != RT_TUPLE || v.u.tup->n != want->u.tuple.n ||
+      have->u.tuple.n != want->u.tuple.n)
+    return v;
+  RtValue *fields = NULL;
+  for (int i = 0; i < want->u.tuple.n; i++) {
+    RtValue old = v.u.tup->f[i];
+    RtValue f = wrap_functions(old, have->u.tuple.fields[i], want->u.tuple.fields[i], d, at);
+    bool changed = f.kind == RT_CLOSURE ? f.u.clo != old.u.clo : f.kind == RT_TUPLE && f.u.tup != old.u.tup;
+    if (!changed) continue;
+    if (!fields) {
+      fields = rt_alloc(sizeof(RtValue) * (size_t)want->u.tuple.n);
+      memcpy(fields, v.u.tup->f, sizeof(RtValue) * (size_t)want->u.tuple.n);
+    }
+    fields[i] = f;
+  }
+  return fields ? rt_tuple_value(want->u.tuple.n, fields) : v;
 }
 
 /* Value v, arriving at `at`, checked against ck (the shape variables read from the parameters);
- * a function is wrapped instead (Proxy). */
+ * its functions are wrapped (Proxy). */
 static RtValue check_value(const IrTCheck *ck, RtValue v, RtFrame *f, const IrExpr *at) {
   RtDimVal room[4];
   RtDims d = {0, 4, room};
@@ -650,11 +690,10 @@ static RtValue check_value(const IrTCheck *ck, RtValue v, RtFrame *f, const IrEx
     if (s->axis < 0) rt_dims_bind_shape(&d, s->var, rank, rank ? p.u.t->shape : NULL, s->what);
     else if (s->axis < rank) rt_dims_bind(&d, s->var, p.u.t->shape[s->axis], s->what);
   }
-  if (ck->have && v.kind == RT_CLOSURE) return wrap(v, ck->have, ck->want, &d, at);
   const char *why;
   if (!rt_conform(v, ck->want, &d, ck->subject ? ck->subject : "the value", &why))
     rt_error(at, "a size known only at run time does not fit its place: %s", why);
-  return v;
+  return ck->have ? wrap_functions(v, ck->have, ck->want, &d, at) : v;
 }
 
 RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f) {
@@ -664,8 +703,8 @@ RtValue rt_exec_shape_check(const RtCode *c, RtFrame *f) {
 }
 
 /* The arguments of a checked entry against its parameters' types, sharing their shape variables;
- * a failure is the error of the call at `site`. A function argument is wrapped, so that each of
- * its calls is checked with the sizes the others gave. */
+ * a failure is the error of the call at `site`. A function argument (or one in a tuple) is
+ * wrapped, so that each of its calls is checked with the sizes the others gave. */
 static void check_arguments(const CodeEntryCheck *k, RtValue *args, int n, const IrExpr *site) {
   RtDimVal room[4];
   RtDims d = {0, 4, room};
@@ -677,11 +716,9 @@ static void check_arguments(const CodeEntryCheck *k, RtValue *args, int n, const
     if (!rt_conform(args[i], k->params[i], &d, subject, &why))
       rt_error(site, "the arguments of `%s` do not agree on the sizes its type shares: %s", k->fn->name, why);
     for (int j = before; j < d.n; j++) d.v[j].from = ir_printf("from %s", subject);
-    functions |= k->params[i]->kind == IR_TYPE_FUNC;
+    functions |= k->params[i]->kind == IR_TYPE_FUNC || k->params[i]->kind == IR_TYPE_TUPLE;
   }
-  for (int i = 0; functions && i < n; i++)
-    if (k->params[i]->kind == IR_TYPE_FUNC && args[i].kind == RT_CLOSURE && !k->params[i]->u.func.ntparams)
-      args[i] = wrap(args[i], k->params[i], k->params[i], &d, site);
+  for (int i = 0; functions && i < n; i++) args[i] = wrap_functions(args[i], k->params[i], k->params[i], &d, site);
 }
 
 /* A definition's checked entry (compile.c, checked_entry): a function of its own, called with the
@@ -697,6 +734,30 @@ RtValue rt_exec_entry_check(const RtCode *c, RtFrame *f) {
   frame->env = NULL;
   copy_values(frame->slots, f->slots, n);
   return enter(k->fn, frame, site);
+}
+
+/* A checked entry made at run time (CodeEntryWrap): the function value, and its parameters'
+ * types with the entry itself for messages. */
+typedef struct {
+  RtValue inner;
+  CodeEntryCheck k;
+} EntryProxy;
+
+static RtValue run_entry_proxy(const RtFn *fn, RtValue *args, const IrExpr *site) {
+  const EntryProxy *p = fn->native_data;
+  check_arguments(&p->k, args, fn->nparams, site);
+  return apply(p->inner, args, fn->nparams, site);
+}
+
+RtValue rt_exec_entry_wrap(const RtCode *c, RtFrame *f) {
+  const CodeEntryWrap *k = (const CodeEntryWrap *)c;
+  RtValue v = run(k->inner, f);
+  if (v.kind != RT_CLOSURE) return v;
+  EntryProxy *p = rt_alloc(sizeof *p);
+  RtFn *fn;
+  RtValue entry = native_closure(v.u.clo->fn->name, v.u.clo->fn->nparams, run_entry_proxy, p, &fn);
+  *p = (EntryProxy){v, {.fn = fn, .params = k->params}};
+  return entry;
 }
 
 /* A constructor's checked entry: its arguments checked, then the value built. */

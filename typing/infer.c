@@ -652,6 +652,7 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
   IrTExpr *t = texpr(IR_EXPR_LOCAL, e, ty_instantiate(c, l->type, 0, NULL, e->span, NULL, NULL));
   made_by(c, mark, t);
   t->u.var = where(c->scope, l);
+  if (l->type->kind == IR_TYPE_FUNC && l->type->u.func.ntparams) t->scheme = l->type;
   if (expected) ty_expect(c, e->span, expected, t->type, "%s", what);
   t->expect = expected;
   return t;
@@ -981,9 +982,9 @@ static bool shape_needs(const IrType *have, const IrType *want, SymList *vars) {
 /* Whether a value of type `have` arriving where `want` is expected must be checked at run time: a
  * `?` of have meets a dimension that want fixes, in a tensor, a tuple, a data type's argument or a
  * reference; or a function whose result has a `?` where want's fixes it (or whose parameter fixes
- * what want's leaves `?`): the function is wrapped so that each call is checked (only at the top:
- * a function inside a tuple or a data type is not checked). The shape variables at such places are
- * added to *vars: the check needs their values. */
+ * what want's leaves `?`): the function is wrapped so that each call is checked (on its own or in
+ * a tuple; inside a data type or a reference, wrapped_in_data refuses it). The shape variables at
+ * such places are added to *vars: the check needs their values. */
 static bool needs(const IrType *have, const IrType *want, SymList *vars) {
   if (!have || !want || have->kind != want->kind) return false;
   bool any = false;
@@ -1008,6 +1009,44 @@ static bool needs(const IrType *have, const IrType *want, SymList *vars) {
     return needs(have->u.func.ret, want->u.func.ret, vars) | any;
   default: return false;
   }
+}
+
+/* Whether have, arriving where want is expected, has a function that needs() would wrap inside a
+ * data type's argument or a reference (in_data: below one already), where the run time cannot wrap
+ * it: a list cell or a reference is shared, not made anew as a tuple is. */
+static bool wrapped_in_data(const IrType *have, const IrType *want, bool in_data) {
+  if (!have || !want || have->kind != want->kind) return false;
+  switch (want->kind) {
+  case IR_TYPE_TUPLE:
+    if (have->u.tuple.n != want->u.tuple.n) return false;
+    for (int i = 0; i < want->u.tuple.n; i++)
+      if (wrapped_in_data(have->u.tuple.fields[i], want->u.tuple.fields[i], in_data)) return true;
+    return false;
+  case IR_TYPE_CALL:
+    if (have->u.call.nargs != want->u.call.nargs) return false;
+    for (int i = 0; i < want->u.call.nargs; i++)
+      if (wrapped_in_data(have->u.call.args[i], want->u.call.args[i], true)) return true;
+    return false;
+  case IR_TYPE_REF: return wrapped_in_data(have->u.ref, want->u.ref, true);
+  case IR_TYPE_FUNC: {
+    SymList vars = {0};
+    if (in_data) return needs(have, want, &vars);
+    if (have->u.func.nargs != want->u.func.nargs) return false;
+    for (int i = 0; i < want->u.func.nargs; i++) /* a wrapped function's arguments flow the other way */
+      if (wrapped_in_data(want->u.func.args[i], have->u.func.args[i], false)) return true;
+    return wrapped_in_data(have->u.func.ret, want->u.func.ret, false);
+  }
+  default: return false;
+  }
+}
+
+/* Whether want has a function type on its own or in tuples (the run time wraps those). */
+static bool has_wrappable(const IrType *want) {
+  if (want->kind == IR_TYPE_FUNC) return true;
+  if (want->kind != IR_TYPE_TUPLE) return false;
+  for (int i = 0; i < want->u.tuple.n; i++)
+    if (has_wrappable(want->u.tuple.fields[i])) return true;
+  return false;
 }
 
 /* The functions around the node being decided, innermost last. */
@@ -1074,9 +1113,16 @@ static const IrTCheck *decide(TyCheck *c, FnStack *fns, const IrType *have, IrTy
   if (!have && !has_dims(want)) return NULL;
   if (!have) type_vars(want, &vars);
   else if (!needs(have, want, &vars)) return NULL;
+  if (have && wrapped_in_data(have, want, false))
+    ty_fail_notes(c, at,
+                  TY_NOTES(ir_printf("found:    %s", ty_show(c, (IrType *)have)), ir_printf("expected: %s", ty_show(c, want)),
+                           "hint: relay checks such a function at each call by wrapping it where it arrives, on its own "
+                           "or in a tuple; give the function a type with the sizes written, or pass it on its own"),
+                  "a function whose type has `?` meets a type that fixes its sizes here, inside a data type's value or "
+                  "a reference, where relay cannot check its calls");
   IrTCheck *k = IR_NEW(IrTCheck);
   k->want = want;
-  if (have && want->kind == IR_TYPE_FUNC) k->have = have;
+  if (have && has_wrappable(want)) k->have = have;
   IrTDimSource *src = IR_NEW_ARRAY(IrTDimSource, vars.len > 0 ? vars.len : 1);
   for (int v = 0; v < vars.len; v++) {
     bool found = false;
@@ -1181,10 +1227,33 @@ static bool mentions_any(const IrType *t) {
   return false;
 }
 
+/* Whether t has `var` in a function type inside a data type's argument or a reference (in_data:
+ * below one already): a checked entry cannot wrap that function (wrap_functions in exec.c). */
+static bool in_function_in_data(const IrType *t, Sym var, bool in_data) {
+  switch (t->kind) {
+  case IR_TYPE_TUPLE:
+    for (int i = 0; i < t->u.tuple.n; i++)
+      if (in_function_in_data(t->u.tuple.fields[i], var, in_data)) return true;
+    return false;
+  case IR_TYPE_CALL:
+    for (int i = 0; i < t->u.call.nargs; i++)
+      if (in_function_in_data(t->u.call.args[i], var, true)) return true;
+    return false;
+  case IR_TYPE_REF: return in_function_in_data(t->u.ref, var, true);
+  case IR_TYPE_FUNC:
+    if (in_data) return occurrences(t, var, 1) > 0;
+    for (int i = 0; i < t->u.func.nargs; i++)
+      if (in_function_in_data(t->u.func.args[i], var, false)) return true;
+    return in_function_in_data(t->u.func.ret, var, false);
+  default: return false;
+  }
+}
+
 /* Whether the instance `inst` (resolved) of `scheme` gives a `?` to a shape variable that more
  * than one place of the parameters' types shares: then the callee's checked entry must see that
- * its arguments agree (IrTExpr.dynamic). */
-static bool dynamic_instance(const IrType *scheme, const IrType *inst) {
+ * its arguments agree (IrTExpr.dynamic). *unchecked is set to such a variable that a function
+ * inside a data type's argument or a reference has, which the entry could not check. */
+static bool dynamic_instance(const IrType *scheme, const IrType *inst, Sym *unchecked) {
   if (!scheme || !inst || scheme->kind != IR_TYPE_FUNC || inst->kind != IR_TYPE_FUNC || !scheme->u.func.ntparams ||
       scheme->u.func.nargs != inst->u.func.nargs)
     return false;
@@ -1196,10 +1265,29 @@ static bool dynamic_instance(const IrType *scheme, const IrType *inst) {
     if (n < 2) continue;
     for (int a = 0; a < scheme->u.func.nargs; a++) {
       const IrType *v = instance_of(scheme->u.func.args[a], inst->u.func.args[a], tp->name);
-      if (v && mentions_any(v)) return true;
+      if (!v || !mentions_any(v)) continue;
+      for (int b = 0; b < scheme->u.func.nargs && !*unchecked; b++)
+        if (in_function_in_data(scheme->u.func.args[b], tp->name, false)) *unchecked = tp->name;
+      return true;
     }
   }
   return false;
+}
+
+/* A call of `scheme` at instance e->type whose checked entry is needed (IrTExpr.dynamic). */
+static void decide_dynamic(TyCheck *c, IrTExpr *e, const IrType *scheme) {
+  Sym var = NULL;
+  e->dynamic = dynamic_instance(scheme, e->type, &var);
+  if (var)
+    ty_fail_notes(c, e->src->span,
+                  TY_NOTES(ir_printf("type:     %s", ty_show(c, (IrType *)scheme)),
+                           ir_printf("instance: %s", ty_show(c, e->type)),
+                           ir_printf("hint: relay checks a function's sizes at each call by wrapping it where it arrives, "
+                                     "on its own or in a tuple; give the arguments types with `%s` written, or pass the "
+                                     "function on its own",
+                                     var->name)),
+                  "a function whose type has `?` meets a type that fixes its sizes here, inside a data type's value or "
+                  "a reference, where relay cannot check its calls");
 }
 
 static void decide_fn(TyCheck *c, FnStack *fns, IrTFn *fn);
@@ -1242,8 +1330,9 @@ static void decide_checks(IrTExpr *e, void *env) {
       e->u.call.result_check = k;
     }
   }
-  if (e->kind == IR_EXPR_GLOBAL && e->u.def && !e->u.def->value) e->dynamic = dynamic_instance(e->u.def->scheme, e->type);
-  if (e->kind == IR_EXPR_CTOR) e->dynamic = dynamic_instance(e->u.ctor->scheme, e->type);
+  if (e->kind == IR_EXPR_GLOBAL && e->u.def) decide_dynamic(d->c, e, e->u.def->scheme);
+  if (e->kind == IR_EXPR_LOCAL && e->scheme) decide_dynamic(d->c, e, e->scheme);
+  if (e->kind == IR_EXPR_CTOR) decide_dynamic(d->c, e, e->u.ctor->scheme);
   if (e->kind == IR_EXPR_MATCH)
     for (int i = 0; i < e->u.match.nclauses; i++) decide_pattern(d->c, d->fns, e->u.match.clauses[i].pat);
   if (e->kind == IR_EXPR_FN) decide_fn(d->c, d->fns, e->u.fn);

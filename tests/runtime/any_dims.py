@@ -72,7 +72,10 @@ FRESH = "zq"  # a shape variable name no golden file uses (checked per file)
 # Run-time errors no type could catch (for a mutant whose base did not type-check).
 # The run-time `?` checks' messages (runtime/conform.c, exec.c): where a base and its mutant both fail
 # at one place by such a check, the wording may differ (the mutant's place names another variable).
-ANY_CHECKS = re.compile(r"does not fit its place|do not agree on the sizes|a `\?` dimension disagrees")
+# A broadcast's kernel is Broadcast's check of a `?` (docs/typing.md): a `where Broadcast(...)` that a
+# call met with `?` fails there, where the base's checked entry failed at the call.
+ANY_CHECKS = re.compile(r"does not fit its place|do not agree on the sizes|a `\?` dimension disagrees|"
+                        r"cannot broadcast the shapes")
 VALUE_ERRORS = re.compile(r"out of range|beyond the data|division by zero|modulo by zero|divides by zero|no clause|"
                           r"out of memory|stack overflow|interrupted|empty|is not between|batch index|not a row start|"
                           r"no permutation|sum of the exponentials")

@@ -1074,6 +1074,19 @@ typedef struct {
 
 static int gpick(GBody *g) { return g->nenv ? (int)below((size_t)g->nenv) : -1; }
 
+/* A value of x's rank agreeing with it on every axis but `except` (-1: every axis), at random; -1
+ * when there is none (not even x itself, when the model lost one of its sizes). */
+static int gpartner(const GBody *g, const GTy *xt, int except) {
+  int cand[GENV], n = 0;
+  for (int i = 0; i < g->nenv; i++) {
+    const GTy *y = &g->env[i];
+    bool ok = y->rank == xt->rank;
+    for (int k = 0; ok && k < xt->rank; k++) ok = k == except || gd_agrees(xt->d[k], y->d[k]);
+    if (ok) cand[n++] = i;
+  }
+  return n ? cand[below((size_t)n)] : -1;
+}
+
 /* Whether two shapes broadcast (numpy's alignment from the right), and their result. */
 static bool gty_broadcast(const GTy *a, const GTy *b, GTy *out) {
   const GTy *big = a->rank >= b->rank ? a : b, *small = big == a ? b : a;
@@ -1259,15 +1272,8 @@ static bool gen_step(GBody *g) {
   case 8: { /* concatenate along an axis, with a value that agrees on the others */
     if (!xt.rank) return free(e.s), false;
     int a = (int)below((size_t)xt.rank);
-    int cand[GENV], n = 0;
-    for (int i = 0; i < g->nenv; i++) {
-      const GTy *y = &g->env[i];
-      bool ok = y->rank == xt.rank;
-      for (int k = 0; ok && k < xt.rank; k++) ok = k == a || gd_agrees(xt.d[k], y->d[k]);
-      if (ok) cand[n++] = i;
-    }
-    if (!n) return free(e.s), false; /* not even x itself, when the model lost one of its sizes */
-    int y = cand[below((size_t)n)];
+    int y = gpartner(g, &xt, a);
+    if (y < 0) return free(e.s), false;
     str_printf(&e, "concatenate((%%v%d, %%v%d), axis=%d)", x, y, a);
     t = xt;
     t.d[a] = gd_add(xt.d[a], g->env[y].d[a]);
@@ -1365,15 +1371,8 @@ static bool gen_step(GBody *g) {
     break;
   }
   case 14: { /* if, between values of the same shape */
-    int cand[GENV], n = 0;
-    for (int i = 0; i < g->nenv; i++) {
-      const GTy *y = &g->env[i];
-      bool ok = y->rank == xt.rank;
-      for (int k = 0; ok && k < xt.rank; k++) ok = gd_agrees(xt.d[k], y->d[k]);
-      if (ok) cand[n++] = i;
-    }
-    if (!n) return free(e.s), false;
-    int y = cand[below((size_t)n)];
+    int y = gpartner(g, &xt, -1);
+    if (y < 0) return free(e.s), false;
     str_printf(&e, "if (sum(%%v%d) > 0f) { %%v%d } else { %%v%d }", x, x, y);
     t = xt;
     for (int k = 0; k < xt.rank; k++)
@@ -1499,15 +1498,9 @@ static bool gen_step(GBody *g) {
   }
   case 21: { /* stack with a value of the same shape */
     if (xt.rank >= GRANK) return free(e.s), false;
-    int cand[GENV], n = 0;
-    for (int i = 0; i < g->nenv; i++) {
-      const GTy *y = &g->env[i];
-      bool ok = y->rank == xt.rank;
-      for (int k = 0; ok && k < xt.rank; k++) ok = gd_agrees(xt.d[k], y->d[k]);
-      if (ok) cand[n++] = i;
-    }
-    if (!n) return free(e.s), false;
-    int y = cand[below((size_t)n)], a = (int)below((size_t)xt.rank + 1);
+    int y = gpartner(g, &xt, -1);
+    if (y < 0) return free(e.s), false;
+    int a = (int)below((size_t)xt.rank + 1);
     str_printf(&e, "stack((%%v%d, %%v%d), axis=%d)", x, y, a);
     t.rank = xt.rank + 1;
     for (int k = 0, j = 0; k < t.rank; k++) {
