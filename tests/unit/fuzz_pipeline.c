@@ -1006,11 +1006,11 @@ static bool put_gdim_meant(Str *b, GDim d) {
   return true;
 }
 
-/* t as an annotation: each `?` written as what it stands for now and then (a `?` meeting a shape
- * variable or a constant, which the checker must take on trust and check at run time); the shape
- * the checker then sees goes to *seen. */
+/* t as an annotation: with seen, each `?` written as what it stands for now and then (a `?` meeting
+ * a shape variable or a constant, which the checker must take on trust and check at run time), the
+ * shape the checker then sees going to *seen; without, as it is. */
 static void put_gty_annot(Str *b, const GTy *t, GTy *seen) {
-  *seen = *t;
+  if (seen) *seen = *t;
   if (t->rank == 0) {
     str_puts(b, "float32");
     return;
@@ -1019,7 +1019,7 @@ static void put_gty_annot(Str *b, const GTy *t, GTy *seen) {
   for (int i = 0; i < t->rank; i++) {
     if (i) str_puts(b, ", ");
     GDim d = t->d[i];
-    if (gd_written_any(d) && chance(2)) {
+    if (seen && gd_written_any(d) && chance(2)) {
       Str meant = {0};
       if (put_gdim_meant(&meant, d)) {
         str_puts(b, str_done(&meant));
@@ -1034,23 +1034,12 @@ static void put_gty_annot(Str *b, const GTy *t, GTy *seen) {
       free(meant.s);
     }
     put_gdim(b, d);
-    if (gd_written_any(d)) seen->d[i] = gd_any(d);
+    if (seen && gd_written_any(d)) seen->d[i] = gd_any(d);
   }
   str_puts(b, "), float32]");
 }
 
-static void put_gty(Str *b, const GTy *t) {
-  if (t->rank == 0) {
-    str_puts(b, "float32");
-    return;
-  }
-  str_puts(b, "Tensor[(");
-  for (int i = 0; i < t->rank; i++) {
-    if (i) str_puts(b, ", ");
-    put_gdim(b, t->d[i]);
-  }
-  str_puts(b, "), float32]");
-}
+static void put_gty(Str *b, const GTy *t) { put_gty_annot(b, t, NULL); }
 
 /* A definition the generator wrote: its parameters (the first perhaps a function from one tensor to
  * another) and its results (one or two tensors). */
