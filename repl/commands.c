@@ -3,8 +3,11 @@
 #include "repl/commands.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ir/ir.h"
 #include "repl/graph.h"
@@ -127,12 +130,73 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   return text != NULL;
 }
 
+/* ---------------------------------------------------------------- names: :info, :doc */
+
+/* The name (with its sigil) one edit from `word` that a command naming things could have meant,
+ * or NULL: for `@f`, a global; for `%x`, a session binding; for a bare name, any of those or a
+ * data type, a constructor, an operator or a built-in type. Of several, the first in alphabetical
+ * order; names under three letters are too short to guess from (as the checker's hints). */
+static const char *misspelt_name(const Session *s, const char *word) {
+  const char *name = word + (word[0] == '@' || word[0] == '%');
+  if (strlen(name) < 3) return NULL;
+  IR_VEC(const char *) candidates = {0};
+  const IrSymMap *maps[3] = {&s->defs, &s->datas, &s->ctors};
+  for (int k = 0; k < 3; k++)
+    for (size_t i = 0; i < maps[k]->cap && (word[0] != '%') && (k == 0 || word[0] != '@'); i++)
+      if (maps[k]->keys[i]) IR_VEC_PUSH(candidates, ir_printf("%s%s", k ? "" : "@", ((Sym)maps[k]->keys[i])->name));
+  const IrTDef *const *bindings;
+  int n = ty_bindings(s->module, &bindings);
+  for (int i = 0; i < n && word[0] != '@'; i++) IR_VEC_PUSH(candidates, ir_printf("%%%s", bindings[i]->name->name));
+  if (word[0] != '@' && word[0] != '%') {
+    for (int i = 0; i < IR_OP_COUNT; i++) IR_VEC_PUSH(candidates, ir_ops[i].name);
+    static const char *const builtin[] = {"Tensor", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                          "uint32", "uint64", "float16", "float32", "float64"};
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) IR_VEC_PUSH(candidates, builtin[i]);
+  }
+  const char *best = NULL;
+  for (int i = 0; i < candidates.len; i++) {
+    const char *c = candidates.items[i], *bare = c + (c[0] == '@' || c[0] == '%');
+    if (ir_sym_distance(name, bare) == 1 && (!best || strcmp(bare, best + (best[0] == '@' || best[0] == '%')) < 0))
+      best = c;
+  }
+  return best;
+}
+
+/* "nothing is named `word`", with the name it may be a typo of. */
+static void say_unknown(const Session *s, const char *word) {
+  const char *close = misspelt_name(s, word);
+  fprintf(stderr, "<repl>: nothing is named `%s`%s (:browse lists the definitions)\n", word,
+          close ? ir_printf("; did you mean `%s`?", close) : "");
+}
+
+/* Tensor and the base types, which no file defines, for :info and :doc: what they are, their kind,
+ * and where the tour introduces them; false if name is neither (or a data type takes the name). */
+static bool describe_builtin_type(const Session *s, const char *name) {
+  IrDType dt;
+  if (ir_symmap_get(&s->datas, ir_sym(name))) return false;
+  if (!strcmp(name, "Tensor")) {
+    puts("Tensor : (Shape, BaseType) -> Type\n"
+         "  built in: the type of tensors, as Tensor[(2, 3), float32] (2 by 3, of float32); a scalar is\n"
+         "  Tensor[(), float32], written float32. docs/tour.md introduces them (11. Tensors)");
+    return true;
+  }
+  if (!ir_dtype_parse(name, strlen(name), &dt)) return false;
+  printf("%s : BaseType\n"
+         "  built in: a base type, the type of a tensor's elements, as in Tensor[(2, 3), %s]; alone,\n"
+         "  %s is the scalar type Tensor[(), %s]. The base types are bool, int8 to int64, uint8\n"
+         "  to uint64, float16 to float64; docs/tour.md introduces them (2. Numbers and booleans)\n",
+         name, name, name, name);
+  return true;
+}
+
 /* A session binding (`%x`, made at the prompt by `let %x = e`, or `%it`) for :info and :doc: its
  * type and where it was made; false (said) when there is none of that name. */
 static bool describe_binding(Session *s, const char *arg) {
   const IrTDef *def = ty_binding(s->module, ir_sym(arg + 1));
   if (!def) {
-    fprintf(stderr, "<repl>: no binding is named `%s` (:show bindings lists them)\n", arg);
+    const char *close = misspelt_name(s, arg);
+    fprintf(stderr, "<repl>: no binding is named `%s`%s (:show bindings lists them)\n", arg,
+            close ? ir_printf("; did you mean `%s`?", close) : "");
     return false;
   }
   printf("%s : %s\n  %s at %s (:show bindings shows its value)\n", arg, ir_type_str(def->scheme),
@@ -143,6 +207,7 @@ static bool describe_binding(Session *s, const char *arg) {
 static bool cmd_info(Session *s, const char *arg, bool *quit) {
   (void)quit;
   if (arg[0] == '%') return describe_binding(s, arg);
+  if (describe_builtin_type(s, arg)) return true;
   const char *name = arg[0] == '@' ? arg + 1 : arg;
   Sym sym = ir_sym(name);
   const IrItem *it;
@@ -151,7 +216,7 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
                                   ir_op_lookup(name, strlen(name)) < 0);
   if (global) {
     if (!(it = ir_symmap_get(&s->defs, sym))) {
-      fprintf(stderr, "<repl>: nothing is named `%s` (:browse lists the definitions)\n", arg);
+      say_unknown(s, arg);
       return false;
     }
     printf("@%s : %s\n  defined at %s\n", name, ir_type_str(ty_global_type(s->module, sym)), ir_span_place(it->span));
@@ -220,6 +285,7 @@ static void put_doc(const char *doc, const char *what) {
 static bool cmd_doc(Session *s, const char *arg, bool *quit) {
   (void)quit;
   if (arg[0] == '%') return describe_binding(s, arg);
+  if (describe_builtin_type(s, arg)) return true;
   const char *name = arg[0] == '@' ? arg + 1 : arg;
   Sym sym = ir_sym(name);
   const IrItem *it;
@@ -241,7 +307,7 @@ static bool cmd_doc(Session *s, const char *arg, bool *quit) {
     printf("@%s : %s\n", name, ir_type_str(ty_global_type(s->module, sym)));
     put_doc(it->doc, "def");
   } else {
-    fprintf(stderr, "<repl>: nothing is named `%s` (:browse lists the definitions)\n", arg);
+    say_unknown(s, arg);
     return false;
   }
   return true;
@@ -252,7 +318,8 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   (void)quit;
   bool prelude = !strcmp(arg, "prelude");
   if (*arg && !prelude) {
-    fprintf(stderr, "<repl>: :browse takes nothing or `prelude`, not `%s`\n", arg);
+    fprintf(stderr, "<repl>: :browse takes nothing or `prelude`, not `%s`%s\n", arg,
+            ir_sym_distance(arg, "prelude") <= 2 ? "; did you mean `prelude`?" : "");
     return false;
   }
   int shown = 0;
@@ -296,6 +363,28 @@ static bool load(Session *s, int n, const char **files) {
   return true;
 }
 
+/* A file name with a leading `~` expanded as a shell does (`~/x.rly` in $HOME, `~user/x.rly` in
+ * that user's home), as GHCi's :load does; NULL after saying why when there is no such user. */
+static const char *expand_home(const char *name) {
+  if (name[0] != '~') return name;
+  size_t n = strcspn(name + 1, "/");
+  const char *home = NULL;
+  if (n == 0) {
+    home = getenv("HOME");
+    struct passwd *pw = home && *home ? NULL : getpwuid(getuid());
+    if (pw) home = pw->pw_dir;
+  } else {
+    const char *user = ir_strndup(name + 1, n);
+    struct passwd *pw = getpwnam(user);
+    if (!pw) {
+      fprintf(stderr, "relay: cannot read %s: no user is named `%s`\n", name, user);
+      return NULL;
+    }
+    home = pw->pw_dir;
+  }
+  return home ? ir_printf("%s%s", home, name + 1 + n) : name;
+}
+
 static bool cmd_load(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IR_VEC(const char *) files = {0};
@@ -303,7 +392,9 @@ static bool cmd_load(Session *s, const char *arg, bool *quit) {
   while (*p) { /* names apart by spaces, or in double quotes (GHCi's :load "my file.hs") */
     bool quoted = *p == '"' && strchr(p + 1, '"');
     size_t len = quoted ? (size_t)(strchr(p + 1, '"') - p - 1) : strcspn(p, " \t\n");
-    IR_VEC_PUSH(files, ir_strndup(p + quoted, len));
+    const char *name = expand_home(ir_strndup(p + quoted, len));
+    if (!name) return false;
+    IR_VEC_PUSH(files, name);
     p += len + 2 * quoted;
     p += strspn(p, " \t\n");
   }
@@ -329,6 +420,7 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
   (void)quit;
   if (!strcmp(arg, "timing on") || !strcmp(arg, "timing off")) {
     s->timing = !strcmp(arg, "timing on");
+    printf("timing: %s\n", s->timing ? "on" : "off");
     return true;
   }
   fprintf(stderr, "<repl>: :set knows `timing on` and `timing off`, not `%s`\n", arg);
@@ -337,17 +429,28 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
 
 /* ---------------------------------------------------------------- :trace */
 
-/* Whether word is a local variable (`%x`), after saying that `command` takes globals (`what`). */
-static bool local_variable(const char *word, const char *command, const char *what) {
+/* Whether word is a variable (`%x`), after saying that `command` takes globals (`what`): what the
+ * variable is (a session binding, with its type: `%it` or one bound at the prompt), or that there is
+ * none of that name (the prompt has no local variables). */
+static bool variable(Session *s, const char *word, const char *command, const char *what) {
   if (word[0] != '%') return false;
-  fprintf(stderr, "<repl>: `%s` is a local variable: %s %s global functions (@name)\n", word, command, what);
+  const IrTDef *def = ty_binding(s->module, ir_sym(word + 1));
+  if (!def) {
+    fprintf(stderr, "<repl>: no binding is named `%s`: %s %s global functions (@name)\n", word, command, what);
+    return true;
+  }
+  bool fn = def->scheme->kind == IR_TYPE_FUNC && !strcmp(command, ":trace");
+  fprintf(stderr, "<repl>: `%s` is a session binding (%s), of type %s: %s %s global functions (@name)%s\n", word,
+          def->item->kind == IR_ITEM_LET ? "bound at the prompt" : "the value of the last expression shown",
+          ir_type_str(def->scheme), command, what,
+          fn ? ir_printf("; to trace it, define it with `def @%s(...)`", word + 1) : "");
   return true;
 }
 
 /* The global that a :trace argument names (`@f`, or `f` when no constructor or operator has that
  * name), or NULL after saying why it cannot be traced. */
 static const IrTDef *traceable(Session *s, const char *word) {
-  if (local_variable(word, ":trace", "traces")) return NULL;
+  if (variable(s, word, ":trace", "traces")) return NULL;
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && ir_symmap_get(&s->ctors, sym)) {
@@ -403,7 +506,7 @@ static bool untrace_name(Session *s, Sym name) {
 }
 
 static bool untrace_one(Session *s, const char *word) {
-  if (local_variable(word, ":untrace", "stops tracing")) return false;
+  if (variable(s, word, ":untrace", "stops tracing")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   if (!untrace_name(s, ir_sym(name))) {
     fprintf(stderr, "<repl>: `@%s` is not traced (:trace lists what is)\n", name);
@@ -453,7 +556,7 @@ static bool cmd_graph(Session *s, const char *arg, bool *quit) {
     fputs("<repl>: :graph takes @name and at most one file name\n", stderr);
     return false;
   }
-  if (local_variable(word, ":graph", "draws")) return false;
+  if (variable(s, word, ":graph", "draws")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && (ir_symmap_get(&s->ctors, sym) || ir_op_lookup(name, strlen(name)) >= 0)) {
@@ -487,7 +590,7 @@ static const Command commands[] = {
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
     {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
     {":explain", NULL, "[REL(TYPES)]", "the last type error step by step, or a relation such as Broadcast(...)", cmd_explain},
-    {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
+    {":info", ":i", "NAME", "what a name is: a global (its type, where defined), a data type, an operator, a built-in type", cmd_info},
     {":doc", ":d", "NAME", "the comment written above a definition or data type, with its type", cmd_doc},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},

@@ -12,6 +12,7 @@ together, in order. Header lines before the first input:
 
   # args: --no-prelude     extra command-line arguments
   # exit: 1                the expected exit status (default 0; 1 when an input failed)
+  # env: NAME=VALUE        an environment variable for relay (HOME=. makes ~ the scratch directory)
   # any other `# ...` line is a comment
 
 The inputs are fed to `relay [args]` on stdin (not a terminal: no prompt, no colour), in a
@@ -37,9 +38,9 @@ SYNC_ANSWER = "8675309 : int32"
 
 
 def parse(lines):
-    """(args, exit status, files, steps, expected output) of one transcript's lines. steps is a
-    list of ("input", line) and ("edit", name, text) in order."""
-    args, status, files, steps, expected = [], 0, {}, [], []
+    """(args, exit status, files, steps, expected output, environment) of one transcript's lines.
+    steps is a list of ("input", line) and ("edit", name, text) in order."""
+    args, status, files, steps, expected, env = [], 0, {}, [], [], {}
     block = None  # the file being collected: (dict to put it in, name)
     started = False
     for line in lines:
@@ -47,7 +48,7 @@ def parse(lines):
         if line.startswith("#|") and block is not None:
             block[0][block[1]].append(line[3:] if line.startswith("#| ") else line[2:])
             continue
-        m = re.match(r"#\s*(args|exit|file|edit):\s*(.*)$", line)
+        m = re.match(r"#\s*(args|exit|env|file|edit):\s*(.*)$", line)
         if m and m.group(1) == "edit":
             edit = {m.group(2).strip(): []}
             steps.append(("edit", edit))
@@ -59,6 +60,9 @@ def parse(lines):
                 args += m.group(2).split()
             elif m and m.group(1) == "exit":
                 status = int(m.group(2))
+            elif m and m.group(1) == "env":
+                name, _, value = m.group(2).strip().partition("=")
+                env[name] = value
             elif m and m.group(1) == "file":
                 files[m.group(2).strip()] = []
                 block = (files, m.group(2).strip())
@@ -69,13 +73,13 @@ def parse(lines):
         elif started or line:
             started = True
             expected.append(line)
-    return args, status, files, steps, expected
+    return args, status, files, steps, expected, env
 
 
-def converse(relay, args, tmp, steps):
-    """Runs relay on the steps; returns (exit status, output lines)."""
+def converse(relay, args, tmp, steps, env=None):
+    """Runs relay on the steps (with env added to the environment); returns (exit status, output lines)."""
     p = subprocess.Popen([relay] + args, cwd=tmp, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT)
+                         stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {})))
     out = []
     for step in steps:
         if step[0] == "input":
@@ -104,13 +108,13 @@ def same_line(want, got):
 
 
 def run_case(relay, name, lines, check_status):
-    args, status, files, steps, expected = parse(lines)
+    args, status, files, steps, expected, env = parse(lines)
     with tempfile.TemporaryDirectory() as tmp:
         for fname, body in files.items():
             with open(os.path.join(tmp, fname), "w") as f:
                 f.write("\n".join(body) + "\n")
         try:
-            code, stdout = converse(relay, args, tmp, steps)
+            code, stdout = converse(relay, args, tmp, steps, env)
         except subprocess.TimeoutExpired:
             return ["timed out after %d s" % TIMEOUT]
     got = [l.rstrip() for l in stdout.rstrip("\n").split("\n")] if stdout.strip() else []

@@ -178,17 +178,28 @@ static const IrItem *enclosing_def(const TyCheck *c, IrSpan span) {
   return NULL;
 }
 
-/* The global of the module or the chunk whose name is one edit from name's (a typo of it), the
- * first in alphabetical order, or NULL; names under three letters are too short to guess from. */
-static const char *misspelt_global(const TyCheck *c, Sym name) {
+/* The name in maps (n of them, NULL ones skipped) one edit from name's (a typo of it), the first in
+ * alphabetical order, or NULL; names under three letters are too short to guess from. */
+static const char *misspelt(int n, const IrSymMap *const *maps, Sym name) {
   const char *best = NULL;
-  const IrSymMap *maps[2] = {&c->m->globals, &c->chunk_defs};
-  for (int k = 0; k < 2 && name->len >= 3; k++)
-    for (size_t i = 0; i < maps[k]->cap; i++) {
+  for (int k = 0; k < n && name->len >= 3; k++)
+    for (size_t i = 0; maps[k] && i < maps[k]->cap; i++) {
       Sym g = maps[k]->keys[i];
       if (g && ir_sym_distance(name->name, g->name) == 1 && (!best || strcmp(g->name, best) < 0)) best = g->name;
     }
   return best;
+}
+
+/* The global of the module or the chunk that name may be a typo of. */
+static const char *misspelt_global(const TyCheck *c, Sym name) {
+  return misspelt(2, (const IrSymMap *[]){&c->m->globals, &c->chunk_defs}, name);
+}
+
+/* "unknown constructor", with the constructor of the module or the chunk it may be a typo of. */
+static _Noreturn void unknown_ctor(TyCheck *c, IrSpan span, Sym name) {
+  const char *close = misspelt(2, (const IrSymMap *[]){&c->m->ctors, &c->chunk_ctors}, name);
+  ty_fail_notes(c, span, TY_NOTES(close ? ir_printf("hint: did you mean `%s`?", close) : NULL),
+                "unknown constructor `%s`", name->name);
 }
 
 /* A global named (or called) at e: its typed form refers to the definition it is checked against. */
@@ -241,7 +252,7 @@ static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **tar
 /* A constructor named (or called) at e, its type the constructor's function type. */
 static IrTExpr *ctor_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   const IrTCtor *k = ty_find_ctor(c, e->u.name);
-  if (!k) ty_fail(c, e->span, "unknown constructor `%s`", e->u.name->name);
+  if (!k) unknown_ctor(c, e->span, e->u.name);
   int n = k->scheme->u.func.ntparams;
   if (ntargs && ntargs != n)
     ty_fail(c, e->span, "`%s` takes %d type argument%s, but %d %s given", k->src->name->name, n, n == 1 ? "" : "s",
@@ -399,7 +410,7 @@ static IrTPattern *check_pattern(TyCheck *c, const IrPattern *p, IrType *t, Loca
       ty_fail_notes(c, p->span,
                     TY_NOTES("hint: patterns match constructors, tuples, variables and `_`; test a bool with `if`"),
                     "`%s` is a value, not a constructor, so it cannot be a pattern", p->name->name);
-    if (!k) ty_fail(c, p->span, "unknown constructor `%s`", p->name->name);
+    if (!k) unknown_ctor(c, p->span, p->name);
     tp->ctor = tk;
     if (p->n != k->nargs)
       ty_fail(c, p->span, "`%s` has %d field%s, but this pattern gives %d", k->name->name, k->nargs,
@@ -646,6 +657,11 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
     if (!hint && dot && ir_symmap_get(&c->locals, ir_sym_n(e->u.name->name, (size_t)(dot - e->u.name->name))))
       hint = ir_printf("hint: names may hold dots; to project a field of `%%%.*s`, use its index, as in `%%%.*s.0`",
                        (int)(dot - e->u.name->name), e->u.name->name, (int)(dot - e->u.name->name), e->u.name->name);
+    const char *close = hint ? NULL
+                             : misspelt(3, (const IrSymMap *[]){&c->locals, c->session ? &c->chunk_values : NULL,
+                                                                c->session ? &c->m->values : NULL},
+                                        e->u.name);
+    if (close) hint = ir_printf("hint: did you mean `%%%s`?", close);
     ty_fail_notes(c, e->span, TY_NOTES(hint, c->graph_use), "unknown variable `%%%s`", e->u.name->name);
   }
   int mark = c->cx.rels.len;
