@@ -12,14 +12,15 @@
 
 /* Loads every file in order; each sees what the files before it defined. -e, -t, --types and
  * --annot load definitions only: the files' top-level expressions do not run. Otherwise each file's
- * expressions run (printing their values) once the whole file has been checked. */
+ * expressions run (printing their values) once the whole file has been checked; with -i, as :load
+ * shows them (each definition's type, each value with its type). */
 static int load_files(Session *s, const ReplOptions *opt, IrTProgram **progs) {
   bool definitions_only = opt->mode == REPL_MODE_EVAL || opt->mode == REPL_MODE_TYPE || opt->mode == REPL_MODE_TYPES;
   bool run = !definitions_only && opt->mode != REPL_MODE_ANNOT; /* --annot checks the expressions too */
   for (int i = 0; i < opt->nfiles; i++) {
     progs[i] = session_load_file(s, opt->files[i], definitions_only);
     if (!progs[i]) return 1;
-    if (run && !session_run(s, progs[i], false)) return 1;
+    if (run && !session_run(s, progs[i], opt->interactive)) return 1;
   }
   return 0;
 }

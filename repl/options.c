@@ -21,7 +21,7 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  --no-prelude          start from an empty module\n"
-    "  -i                    enter the REPL after loading the files\n"
+    "  -i                    enter the REPL after loading the files (shown as :load shows them)\n"
     "  --stack MB            the evaluation stack's size in MiB (default 1024, at least 64):\n"
     "                        how deep non-tail recursion may go\n"
     "  -h, --help            show this help\n"
