@@ -44,6 +44,12 @@ static const char *take_entry(ReplInput *in) {
   return e;
 }
 
+/* Whether a line (t, n bytes, no leading blanks) starts with a command's word (`:t`, `:load`, `:{`):
+ * no line of Relay starts so (a type annotation's `: int32` has a blank after its colon). */
+static bool command_word(const char *t, size_t n) {
+  return n >= 2 && t[0] == ':' && ((t[1] >= 'a' && t[1] <= 'z') || t[1] == '?' || t[1] == '{');
+}
+
 const char *repl_input_line(Session *s, ReplInput *in, const char *line, size_t len) {
   size_t lead = strspn(line, " \t");
   const char *t = line + lead;
@@ -68,6 +74,12 @@ const char *repl_input_line(Session *s, ReplInput *in, const char *line, size_t 
     }
   }
   bool ends_block = in->block && tlen == 2 && !memcmp(t, ":}", 2);
+  if (in->block && !ends_block && command_word(t, tlen)) { /* refused; the block's lines are kept */
+    fprintf(stderr, "<repl>: `%.*s` is a command, which cannot run inside a :{ ... :} block; the block is still open: "
+            "end it with :}\n", (int)strcspn(t, " \t"), t);
+    s->failed = true;
+    return NULL;
+  }
   if (!ends_block) {
     ir_buf_putn(&in->text, line, len);
     ir_buf_putc(&in->text, '\n');
