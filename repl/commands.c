@@ -91,6 +91,24 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   return x.fn != NULL;
 }
 
+/* The line that opens :explain of the last type error: where it is, how many inputs ago when it
+ * is not the input's before, and the inputs since that failed with errors it does not explain. */
+static void say_last_type_error(const Session *s) {
+  const IrDiag *last = s->last_type_error;
+  int ago = s->input - s->last_type_error_input;
+  printf("The last type error, %sat %s: %s\n", s->last_type_error_input > 0 && ago > 1 ? ir_printf("%d inputs ago, ", ago) : "",
+         ir_span_place(last->span), last->message);
+  if (!s->errors_since.len) return;
+  IrBuf b;
+  ir_buf_init(&b);
+  enum { LISTED = 3 };
+  for (int i = 0; i < s->errors_since.len && i < LISTED; i++)
+    ir_buf_printf(&b, "%s%s error in input %d", i ? ", " : "", s->errors_since.items[i].kind == IR_DIAG_PARSE ? "a parse" : "a run-time",
+                  s->errors_since.items[i].input);
+  if (s->errors_since.len > LISTED) ir_buf_printf(&b, ", and %d more", s->errors_since.len - LISTED);
+  printf("The errors since are not type errors, which :explain does not explain: %s\n", b.data);
+}
+
 /* The last type error step by step, or a relation written out: `:explain Broadcast(...)`. */
 static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   (void)quit;
@@ -100,7 +118,7 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
          "  :explain Broadcast(Tensor[(n, 3), float32], Tensor[(4, 1, 3), float32])");
     return true;
   }
-  if (!*arg) printf("The last type error, at %s: %s\n", ir_span_place(last->span), last->message);
+  if (!*arg) say_last_type_error(s);
   if (!*arg && !last->detail) {
     for (int i = 0; i < last->notes.len; i++) printf("  %s\n", last->notes.items[i]);
     puts("It is not a type relation's, so :explain has no steps to show: it explains the failed shape rule of\n"

@@ -24,6 +24,12 @@ void session_init(Session *s) {
 void session_report(Session *s, const IrDiags *ds) {
   if (!s->sink) ir_diags_print(stderr, ds);
   else if (ds->first) s->sink->diags(s->sink, ds);
+  for (const IrDiag *d = ds->first; d; d = d->next) { /* the errors :explain does not explain, once an input */
+    if (d->kind != IR_DIAG_PARSE && d->kind != IR_DIAG_RUNTIME) continue;
+    const SessionError *last = s->errors_since.len ? &s->errors_since.items[s->errors_since.len - 1] : NULL;
+    if (!last || last->input != s->input || last->kind != d->kind)
+      IR_VEC_PUSH(s->errors_since, ((SessionError){d->kind, s->input}));
+  }
 }
 
 /* Out of memory in a phase: the trap landed, so what the phase built is unreachable. */
@@ -103,10 +109,14 @@ static void forget_replaced(Session *s, const Replaced *r) {
   }
 }
 
-/* Keeps the newest type error of ds for :explain. */
+/* Keeps the newest type error of ds for :explain, and the input it is in. */
 static void keep_type_error(Session *s, const IrDiags *ds) {
   for (const IrDiag *d = ds->first; d; d = d->next)
-    if (d->kind == IR_DIAG_TYPE) s->last_type_error = d;
+    if (d->kind == IR_DIAG_TYPE) {
+      s->last_type_error = d;
+      s->last_type_error_input = s->input;
+      s->errors_since.len = 0;
+    }
 }
 
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all

@@ -19,6 +19,12 @@ typedef struct SessionSink {
   void (*definition)(struct SessionSink *sink, const IrTItem *it); /* a definition or data declaration */
 } SessionSink;
 
+/* An input that failed with an error that is not a type error: its kind and its number. */
+typedef struct SessionError {
+  IrDiagKind kind;
+  int input;
+} SessionError;
+
 typedef struct Session {
   TyModule *module;
   RtProgram *program; /* what the module's definitions compiled to */
@@ -53,6 +59,10 @@ typedef struct Session {
   } failed_def;
   const IrDiag *last_type_error; /* the newest type error reported, for :explain (its detail: the
                                     failed relation), or NULL */
+  int last_type_error_input;     /* the input it was in (0: a file of the command line) */
+  /* The inputs since it that failed with errors of other kinds (parse, run-time), in order, for
+   * :explain to say that the error it explains is not theirs. */
+  IR_VEC(SessionError) errors_since;
   SessionSink *sink; /* NULL: the terminal */
 } Session;
 
