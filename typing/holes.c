@@ -1,9 +1,9 @@
 /* Typed holes (`?`, `?name`), as GHC's and Agda's: a hole takes whatever type its place expects,
  * and once its group (a definition's, or a top-level expression's) is solved, checking describes
  * each hole: the type it must have, the relations that still constrain that type, and the local
- * variables in scope with their types (at the REPL, also the session's bindings). The hole's type
- * and its scope's are generalized with the group, so that their unknowns are named as the group's
- * types name them (t1, n1, ...). A chunk with holes does not check (module.c fails it once every
+ * variables in scope with their types (at the REPL, also the session's bindings that fit). The
+ * hole's type and its scope's are generalized with the group, so that their unknowns are named as
+ * the group's types name them (t1, n1, ...). A chunk with holes does not check (module.c fails it once every
  * group has been described), except for the REPL's :t and :annot, which show its type and its
  * holes. */
 #include "typing/check.h"
@@ -104,6 +104,69 @@ static void rels_of(IrType **slot, void *p) {
   for (int i = 0; env->out && i < v->rels.len; i++) IR_VEC_PUSH(*env->out, v->rels.items[i]);
 }
 
+/* ---------------------------------------------------------------- which bindings fit */
+
+/* Whether name is a type parameter declared where the hole is (rigid: the caller chooses it). */
+static bool declared(const TyHole *h, Sym name) {
+  for (int j = 0; j < h->ntparams; j++)
+    if (h->tparams[j].name == name) return true;
+  return false;
+}
+
+/* A type copied into a scratch context, its variables in `fresh` replaced by their holes there;
+ * with h, also every variable not declared where the hole is (an unknown the group left open,
+ * which any type may fill), each given a hole on first sight. */
+typedef struct {
+  TyCtx *cx;
+  IrSymMap *fresh;
+  const TyHole *h;
+} OpenEnv;
+
+static IrType *open_type(IrType *t, void *p) {
+  OpenEnv *env = p;
+  if (t->kind != IR_TYPE_VAR) return ty_map_children(t, open_type, env);
+  IrType *v = ir_symmap_get(env->fresh, t->u.var.name);
+  if (!v && env->h && !declared(env->h, t->u.var.name)) {
+    v = ty_fresh(env->cx, t->u.var.kind, t->span);
+    ir_symmap_put(env->fresh, t->u.var.name, v);
+  }
+  return v ? v : t;
+}
+
+/* Whether a session binding's type (a scheme: its parameters may be anything) fits a hole, as
+ * GHC's "valid hole fits": whether it unifies with the hole's type t and then the relations still
+ * open over the hole hold (rels, nrels of them; t and they as a message shows them, through
+ * `names`, in h's context). Tried in a scratch context, so nothing of the group changes. */
+static bool fits(TyCtx *group, const TyHole *h, IrType *t, TyRelation **rels, int nrels, IrSymMap *names,
+                 IrType *scheme) {
+  TyCtx cx;
+  IrDiags diags = {0};
+  ty_ctx_init(&cx, &diags);
+  IrSymMap hole_vars = {0}, params = {0};
+  OpenEnv open = {&cx, &hole_vars, h};
+  IrType *want = open_type(t, &open);
+  if (scheme->kind == IR_TYPE_FUNC && scheme->u.func.ntparams) {
+    for (int i = 0; i < scheme->u.func.ntparams; i++)
+      ir_symmap_put(&params, scheme->u.func.tparams[i].name,
+                    ty_fresh(&cx, scheme->u.func.tparams[i].kind, scheme->u.func.tparams[i].span));
+    scheme = ty_copy_node(scheme);
+    scheme->u.func.ntparams = scheme->u.func.nrels = 0;
+  }
+  if (!ty_unify(&cx, want, open_type(scheme, &(OpenEnv){&cx, &params, NULL}), NULL)) return false;
+  for (int i = 0; i < nrels; i++) {
+    const TyRelation *r = rels[i];
+    IrType **args = IR_NEW_ARRAY(IrType *, r->nargs > 0 ? r->nargs : 1);
+    for (int k = 0; k < r->nargs; k++) args[k] = open_type(ty_for_message(group, r->args[k], names), &open);
+    TyRelation *copy = ty_relation_add(&cx, r->fn, r->name, r->nargs, args, r->span);
+    copy->op = r->op;
+    copy->global = r->global;
+    copy->attrs = r->attrs;
+    copy->nattrs = r->nattrs;
+    copy->written = r->written;
+  }
+  return ty_solve(&cx);
+}
+
 static void describe(TyCheck *c, const TyHole *h) {
   IrSymMap names = {0}; /* one naming of what generalization left, for every type shown */
   TyCtx *cx = &c->cx;
@@ -125,12 +188,13 @@ static void describe(TyCheck *c, const TyHole *h) {
   rels_of(&root, &(RelsEnv){cx, &rels, ++cx->epoch, in_scope.epoch, 100000});
   uint32_t said = ++cx->epoch;
   int nrels = 0;
+  TyRelation **open = IR_NEW_ARRAY(TyRelation *, rels.len > 0 ? rels.len : 1); /* the relations said */
   for (int i = 0; i < rels.len; i++) {
     TyRelation *rel = cx->rels.items[rels.items[i]];
     if (rel->solved || rel->given || rel->mark == said) continue;
     rel->mark = said;
     ir_diag_note(d, "where %s%s", ty_relation_text(cx, rel, &names), rel->op ? ir_printf("  (from `%s`)", rel->op) : "");
-    nrels++;
+    open[nrels++] = rel;
   }
   IrType **scope = IR_NEW_ARRAY(IrType *, h->nscope > 0 ? h->nscope : 1);
   bool elsewhere = nrels > 0; /* whether anything else mentions the hole's type, when it is unknown */
@@ -152,17 +216,18 @@ static void describe(TyCheck *c, const TyHole *h) {
     if (h->nhidden) ir_diag_note(d, "  (%d more, bound further out)", h->nhidden);
     for (int j = 0; j < h->nscope; j++) ir_diag_note(d, "  %%%s : %s", h->scope[j]->name->name, ir_type_str(scope[j]));
   }
-  if (!c->session) return;
-  /* At the REPL, the newest session bindings (`let %w = ...` at the prompt), but for those a local hides. */
+  /* At the REPL, the newest session bindings (`let %w = ...` at the prompt) whose type fits the
+   * hole's, but for those a local hides; none when any value fits (the note says so). */
+  if (!c->session || (t->kind == IR_TYPE_VAR && !param && !elsewhere)) return;
   const IrTDef *shown[MAX_BINDINGS];
   int n = 0;
   for (int i = c->m->bindings.len - 1; i >= 0 && n < MAX_BINDINGS; i--) {
     const IrTDef *b = c->m->bindings.items[i];
     bool hidden = ir_symmap_get(&c->m->values, b->name) != b;
     for (int j = 0; j < h->nscope && !hidden; j++) hidden = h->scope[j]->name == b->name;
-    if (!hidden) shown[n++] = b;
+    if (!hidden && fits(cx, h, t, open, nrels, &names, b->scheme)) shown[n++] = b;
   }
-  if (n) ir_diag_note(d, "bound at the prompt%s:", n == MAX_BINDINGS ? " (the newest)" : "");
+  if (n) ir_diag_note(d, "bound at the prompt, of a type that fits%s:", n == MAX_BINDINGS ? " (the newest)" : "");
   for (int i = n - 1; i >= 0; i--) ir_diag_note(d, "  %%%s : %s", shown[i]->name->name, ir_type_str(shown[i]->scheme));
 }
 

@@ -206,7 +206,8 @@ def main():
 
         reply, outs = s.execute("?h + %rate")
         want = ("stderr: <repl>:1:1: hole: the hole `?h` must be Tensor[s1, int32]\n 1 | ?h + %rate\n   | ^~\n"
-                "  in scope: no local variables\n  bound at the prompt:\n    %rate : int32\n    %it : int32\n")
+                "  in scope: no local variables\n  bound at the prompt, of a type that fits:\n    %rate : int32\n"
+                "    %it : int32\n")
         check("a hole: the checker's answer, the cell's status error (hole)",
               reply["status"] == "error" and reply["ename"] == "hole"
               and reply["evalue"] == "the hole `?h` must be Tensor[s1, int32]" and texts(outs) == want,

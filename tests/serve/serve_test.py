@@ -175,13 +175,11 @@ same("eval: a hole is described, and nothing runs",
      result(9, ok=False, items=[
          diag("hole", "the hole `?w` must be Tensor[s2, float32]", 1, 38, 1, 40,
               ["where Broadcast(Tensor[(3), float32], Tensor[s2, float32], Tensor[s1, float32])  (from `add`)",
-               "in scope:", "  %v : Tensor[(3), float32]", "bound at the prompt:", "  %y : Tensor[(2, 2), float32]",
-               "  %it : int32"],
+               "in scope:", "  %v : Tensor[(3), float32]"],
               text_line=1, rendered="<repl>:1:38: hole: the hole `?w` must be Tensor[s2, float32]\n"
               " 1 | fn(%v : Tensor[(3), float32]) { %v + ?w }\n   |                                      ^~\n"
               "  where Broadcast(Tensor[(3), float32], Tensor[s2, float32], Tensor[s1, float32])  (from `add`)\n"
-              "  in scope:\n    %v : Tensor[(3), float32]\n  bound at the prompt:\n    %y : Tensor[(2, 2), float32]\n"
-              "    %it : int32\n", severity="hole")]))
+              "  in scope:\n    %v : Tensor[(3), float32]\n", severity="hole")]))
 
 same("eval: what a command prints to stderr is a stderr item",
      s.ask({"id": 10, "method": "eval", "params": {"text": ":load /nonexistent/x.rly"}}),
