@@ -2,6 +2,7 @@
  * running what they hold. */
 #include "repl/session.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,6 +120,76 @@ static void keep_type_error(Session *s, const IrDiags *ds) {
     }
 }
 
+/* ---------------------------------------------------------------- hiding the Prelude's names */
+
+static bool from_prelude(const IrItem *it) {
+  return it && it->span.src && !strcmp(it->span.src->name, RELAY_PRELUDE_NAME);
+}
+
+/* The place of `name` (a whole word) in the text of an item at or after its start, for a warning
+ * about that name; the item's place when it is not found. */
+static IrSpan name_span(IrSpan item, const char *name) {
+  const char *text = item.src->text, *end = text + item.off + item.len;
+  size_t n = strlen(name);
+  for (const char *p = text + item.off; p + n <= end; p++) {
+    bool word = !memcmp(p, name, n) && (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+                !(isalnum((unsigned char)p[n]) || p[n] == '_');
+    if (!word) continue;
+    IrSpan out = item;
+    out.off = (uint32_t)(p - text);
+    out.len = (uint32_t)n;
+    for (const char *q = text + item.off; q < p; q++) {
+      if (*q == '\n') out.line++, out.col = 1;
+      else out.col++;
+    }
+    return out;
+  }
+  return item;
+}
+
+/* A warning for each definition or data type of a chunk that hides a Prelude name: it takes the
+ * place of the Prelude's for the code checked after it, while the Prelude's own definitions keep
+ * theirs, and nothing brings it back in the session. A name hidden once is the user's, so the
+ * warning comes once. */
+static void warn_hidden_prelude(Session *s, const IrProgram *prog, IrDiags *diags) {
+  const char *follows = "code checked from here on uses yours; the Prelude's own definitions keep using the Prelude's";
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    if (it->kind == IR_ITEM_DEF && from_prelude(ir_symmap_get(&s->defs, it->name))) {
+      IrDiag *d = ir_diag_add(diags, IR_DIAG_WARNING, name_span(it->span, ir_printf("@%s", it->name->name)),
+                              "`@%s` hides the Prelude's `@%s`, of type %s", it->name->name, it->name->name,
+                              ir_type_str(ty_global_type(s->module, it->name)));
+      ir_diag_note(d, "%s", follows);
+      ir_diag_note(d, "hint: to keep the Prelude's, give yours another name (such as `@my_%s`): once hidden, it comes "
+                      "back only in a new session", it->name->name);
+    }
+    if (it->kind != IR_ITEM_DATA) continue;
+    if (from_prelude(ir_symmap_get(&s->datas, it->name))) {
+      IrDiag *d = ir_diag_add(diags, IR_DIAG_WARNING, name_span(it->span, it->name->name),
+                              "`%s` hides the Prelude's data type `%s`", it->name->name, it->name->name);
+      ir_diag_note(d, "%s", follows);
+      ir_diag_note(d, "hint: to keep the Prelude's, give yours another name (such as `My%s`): once hidden, it comes "
+                      "back only in a new session", it->name->name);
+      continue;
+    }
+    IrBuf hidden;
+    ir_buf_init(&hidden);
+    const char *first = NULL;
+    for (int k = 0; k < it->data.nctors; k++) {
+      const IrItem *was = ir_symmap_get(&s->ctors, it->data.ctors[k].name);
+      if (!from_prelude(was)) continue;
+      if (!first) first = it->data.ctors[k].name->name;
+      ir_buf_printf(&hidden, "%s`%s` (of %s)", hidden.len ? ", " : "", it->data.ctors[k].name->name, was->name->name);
+    }
+    if (!first) continue;
+    IrDiag *d = ir_diag_add(diags, IR_DIAG_WARNING, name_span(it->span, it->name->name),
+                            "`%s` has constructors named as the Prelude's, which it hides: %s", it->name->name, hidden.data);
+    ir_diag_note(d, "%s", follows);
+    ir_diag_note(d, "hint: to keep the Prelude's, give yours other names (such as `My%s`): once hidden, they come back "
+                    "only in a new session", first);
+  }
+}
+
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
 static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
@@ -146,6 +217,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
                    : definitions_only ? ty_check_definitions(s->module, r.program, &diags)
                                       : ty_check_program(s->module, r.program, &diags);
   bool ok = tp != NULL;
+  if (ok && s->prelude) warn_hidden_prelude(s, r.program, &diags);
   if (ok || !(quiet_if_incomplete && r.incomplete)) {
     session_report(s, &diags);
     keep_type_error(s, &diags);
