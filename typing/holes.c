@@ -14,6 +14,10 @@
  * in time linear in its size: the holes described (the rest are counted), the variables in scope
  * each lists (the innermost; the rest are counted), and the REPL's session bindings (the newest). */
 enum { MAX_DESCRIBED = 50, MAX_SCOPE = 12, MAX_BINDINGS = 6 };
+/* The largest type of a session binding that is tried against a hole (in parts, as types are
+ * written out): a binding's type may be shared into a million parts, which no description lists
+ * usefully, and each hole would walk it whole. */
+enum { MAX_FIT_PARTS = 10000 };
 
 static int by_order(const void *a, const void *b) {
   uint32_t x = (*(TyLocal *const *)a)->order, y = (*(TyLocal *const *)b)->order;
@@ -142,6 +146,7 @@ static bool fits(TyCtx *group, const TyHole *h, IrType *t, TyRelation **rels, in
   TyCtx cx;
   IrDiags diags = {0};
   ty_ctx_init(&cx, &diags);
+  if (ty_larger_than(&cx, scheme, MAX_FIT_PARTS, false)) return false;
   IrSymMap hole_vars = {0}, params = {0};
   OpenEnv open = {&cx, &hole_vars, h};
   IrType *want = open_type(t, &open);
