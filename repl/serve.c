@@ -625,6 +625,13 @@ typedef struct Request {
 static bool read_request(const char *line, size_t len, Request *req, IrBuf *out) {
   IrJsonError err;
   const IrJson *v = ir_json_parse(line, len, MAX_REQUEST_DEPTH, &err);
+  if (!v && err.cut_short) { /* the place is where the text ends; the message says where what it ends inside starts */
+    const char *opened = err.off < len ? ir_printf(" (it starts at column %zu%s)", column_of(line, err.off),
+                                                   strstr(err.message, "inside a string") ? "; a newline in a string is written \\n" : "")
+                                       : "";
+    error_line(out, NULL, -32700, ir_printf("the line is not JSON: column %zu: %s%s", column_of(line, len), err.message, opened));
+    return false;
+  }
   if (!v) {
     error_line(out, NULL, -32700, ir_printf("the line is not JSON: column %zu: %s", column_of(line, err.off), err.message));
     return false;
