@@ -505,7 +505,8 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 static bool cmd_help(Session *s, const char *arg, bool *quit) {
   (void)s, (void)arg, (void)quit;
   puts("Enter definitions (def, data, type) and expressions; an input continues on `...` lines\n"
-       "while brackets are open or a definition is incomplete, or between :{ and :} lines.\n"
+       "while brackets are open or a definition is incomplete (a blank line ends it with its error;\n"
+       "Ctrl-D on a `...` line cancels it), or between :{ and :} lines.\n"
        "After an expression relay shows `- : TYPE = VALUE` (and `%it` is that value), after a\n"
        "definition `@name : TYPE`; `let %x = EXPR` alone on its line binds `%x` for later inputs.\n"
        "Ctrl-C interrupts an evaluation; Ctrl-D leaves. Commands (each may be shortened):");

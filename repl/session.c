@@ -111,7 +111,7 @@ static void keep_type_error(Session *s, const IrDiags *ds) {
 
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
-static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
+static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd end, bool *incomplete,
                                bool definitions_only) {
   IrDiags diags = {0};
   if (incomplete) *incomplete = false;
@@ -123,11 +123,13 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
     return NULL;
   }
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
-  if (incomplete) *incomplete = r.incomplete;
+  /* An input that ends too early waits for more lines, quietly, unless a blank line ended it. */
+  bool quiet_if_incomplete = end == SESSION_CHUNK_MORE_MAY_COME;
+  if (incomplete) *incomplete = quiet_if_incomplete && r.incomplete;
   /* A pasted dump: its `#[metadata]` section follows the program, after a blank line; two blank
    * lines end the wait (and the references are then an error). */
   size_t n = src->len;
-  if (quiet_if_incomplete && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
+  if (end != SESSION_CHUNK_WHOLE && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
     if (incomplete) *incomplete = true;
     ir_trap_pop(&trap);
     return NULL;
@@ -192,7 +194,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
 
 bool session_load_prelude(Session *s) {
   IrSource *src = ir_source_new(RELAY_PRELUDE_NAME, relay_prelude_text, relay_prelude_length);
-  s->prelude = load_source(s, src, false, NULL, false);
+  s->prelude = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, false);
   return s->prelude != NULL;
 }
 
@@ -206,15 +208,15 @@ IrTProgram *session_load_file(Session *s, const char *path, bool definitions_onl
     fprintf(stderr, "relay: cannot read %s: %s\n", path, session_read_error(errno));
     return NULL;
   }
-  return load_source(s, src, false, NULL, definitions_only);
+  return load_source(s, src, SESSION_CHUNK_WHOLE, NULL, definitions_only);
 }
 
-IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
+IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
                                bool *incomplete) {
   IrSource *src = ir_source_new(name, text, len);
   src->input = s->input;
   s->parse.session_lets = true; /* a REPL input may bind `let %x = e` for the ones after it */
-  IrTProgram *p = load_source(s, src, quiet_if_incomplete, incomplete, false);
+  IrTProgram *p = load_source(s, src, end, incomplete, false);
   s->parse.session_lets = false;
   return p;
 }

@@ -67,10 +67,15 @@ const char *session_read_error(int err);
 /* Parses, checks and compiles a file; on error prints the diagnostics and returns NULL, changing nothing.
  * With definitions_only, its top-level expressions are not checked (they will not run). */
 IrTProgram *session_load_file(Session *s, const char *path, bool definitions_only);
+/* How a REPL input's text ends: it is whole (its end, or a :} line: an incomplete input is an
+ * error), more lines may come (an incomplete input waits, quietly), or a blank line ended it (an
+ * incomplete input is an error, except that a pasted TVM dump waits past one blank line for its
+ * #[metadata] section). */
+typedef enum { SESSION_CHUNK_WHOLE, SESSION_CHUNK_MORE_MAY_COME, SESSION_CHUNK_BLANK_LINE } SessionChunkEnd;
 /* Parses and checks text (len bytes, NUL bytes included: they are an error with a place) as a chunk
- * (named `name` in diagnostics). *incomplete tells the REPL
- * that more lines may complete the text (nothing is printed then if quiet_if_incomplete). */
-IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
+ * (named `name` in diagnostics). *incomplete tells the REPL that it waits for more lines (nothing
+ * is printed then). */
+IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
                                bool *incomplete);
 /* Parses and checks an expression (`name` is its source in diagnostics: "<command line>",
  * "<repl>"); returns its type (generalized), and its typed form in *expr if expr is not NULL, or
