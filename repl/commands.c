@@ -64,17 +64,59 @@ static const void *failing_node(const IrExpr *e, const IrDiags *diags) {
   return NULL;
 }
 
+/* `:annot def @f(...) { ... }`: the definitions checked (not made) and printed with their types;
+ * after a type error, the types found before it, the failing node marked. */
+static bool annot_definitions(Session *s, const char *arg) {
+  IrDiags diags = {0};
+  const IrProgram *prog;
+  IrTProgram *tp;
+  IrPtrMap *partial;
+  session_explore_definitions(s, "<repl>", arg, &prog, &tp, &partial, &diags);
+  const IrDiag *error = diags.first;
+  while (error && error->kind != IR_DIAG_TYPE) error = error->next;
+  for (int i = 0; prog && i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    IrBuf b;
+    ir_buf_init(&b);
+    if (tp && tp->items[i].def) ir_print_def_typed(&b, tp->items[i].def);
+    else if (it->kind == IR_ITEM_DEF && partial)
+      ir_print_def_partial(&b, it, partial, error ? ir_expr_node_at(it->fn, error->span, NULL) : NULL);
+    else ir_print_item(&b, it);
+    puts(b.data);
+  }
+  fflush(stdout);
+  session_report(s, &diags);
+  return tp != NULL;
+}
+
 /* `@name`'s definition, or an expression, printed with the type of every binding and call; an
- * expression with a type error with the types found before it, the failing node marked. */
+ * expression with a type error with the types found before it, the failing node marked. Of a name
+ * whose definition failed: the one in use, as calls and :t see it, and a line saying that the
+ * redefinition failed; with none in use, the failed one with the types found before its error. */
 static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IrBuf b;
   ir_buf_init(&b);
-  const IrTDef *def = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")] ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
+  if (!strncmp(arg, "def", 3) && (arg[3] == ' ' || arg[3] == '\t' || arg[3] == '@')) return annot_definitions(s, arg);
+  bool named = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")];
+  const IrTDef *def = named ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
+  const IrItem *failed = named && s->failed_def.def && s->failed_def.def->name == ir_sym(arg + 1) ? s->failed_def.def : NULL;
   if (def) {
     ir_print_def_typed(&b, def);
     puts(b.data);
+    if (failed)
+      printf("// the redefinition at %s failed: this is the definition in use, from %s\n", ir_span_place(failed->span),
+             ir_span_place(def->item->span));
     return true;
+  }
+  if (failed) {
+    IrPtrMap *types = ty_partial_types(s->module, s->failed_def.prog);
+    ir_print_def_partial(&b, failed, types, ir_expr_node_at(failed->fn, s->failed_def.span, NULL));
+    puts(b.data);
+    fflush(stdout);
+    fprintf(stderr, "<repl>: %s is not defined: its definition failed with the type error at %s: %s\n", arg,
+            ir_span_place(s->failed_def.span), s->failed_def.message);
+    return false;
   }
   IrDiags diags = {0};
   const IrExpr *e;
@@ -485,7 +527,7 @@ static bool cmd_show(Session *s, const char *arg, bool *quit) {
 static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
-    {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
+    {":annot", ":a", "EXPR|@name", "an expression or a definition (@name, or def ... written out) with the type of every binding and call", cmd_annot},
     {":explain", NULL, "[REL(TYPES)]", "the last type error step by step, or a relation such as Broadcast(...)", cmd_explain},
     {":info", ":i", "NAME", "a global's type and where it was defined, a data type, an operator", cmd_info},
     {":doc", ":d", "NAME", "the comment written above a definition or data type, with its type", cmd_doc},

@@ -265,6 +265,31 @@ bool session_explore_expression(Session *s, const char *name, const char *text, 
   return r.expr != NULL;
 }
 
+bool session_explore_definitions(Session *s, const char *name, const char *text, const IrProgram **prog,
+                                 IrTProgram **checked, IrPtrMap **partial, IrDiags *diags) {
+  *prog = NULL;
+  *checked = NULL;
+  *partial = NULL;
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    session_report(s, diags);
+    *diags = (IrDiags){0};
+    *prog = NULL;
+    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
+    return false;
+  }
+  IrSource *src = ir_source_new(name, text, strlen(text));
+  src->input = s->input;
+  IrParseResult r = ir_parse_program(src, &s->parse, diags);
+  if (r.program) *checked = ty_check_definitions(s->module, r.program, diags);
+  if (r.program && !*checked) *partial = ty_partial_types(s->module, r.program);
+  ir_trap_pop(&trap);
+  keep_type_error(s, diags);
+  *prog = r.program;
+  return r.program != NULL;
+}
+
 bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out) {
   if (item->kind == IR_ITEM_DATA) { /* the constructors with their types, a line each */
     const IrData *d = &item->data;

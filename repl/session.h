@@ -88,6 +88,12 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
  * memory ran out (which is said at once). */
 bool session_explore_expression(Session *s, const char *name, const char *text, const IrExpr **expr, TyExplored *out,
                                 IrDiags *diags);
+/* The same for definitions (`:annot def @f(...) { ... }`): parses text as a chunk and checks it,
+ * the module unchanged; *checked is the typed program, or NULL on a type error, when *partial
+ * holds the types found before it (ty_partial_types). False when it does not parse or memory ran
+ * out (said at once). */
+bool session_explore_definitions(Session *s, const char *name, const char *text, const IrProgram **prog,
+                                 IrTProgram **checked, IrPtrMap **partial, IrDiags *diags);
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
  * interrupts the evaluation (a run-time error; in the REPL, "Interrupted.") while it runs. */
 bool session_eval(Session *s, const IrTFn *e, RtValue *out);
