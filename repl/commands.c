@@ -320,7 +320,7 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
 /* Loads files as chunks, each running its top-level expressions; remembers them for :reload. A
  * file that cannot be opened is said once, and then none is loaded (not the ones before it,
  * whose output would bury the message). */
-static bool load(Session *s, int n, const char **files) {
+static bool load(Session *s, int n, const char **files, bool reload) {
   bool readable = true;
   for (int i = 0; i < n; i++) {
     FILE *f = fopen(files[i], "rb");
@@ -331,11 +331,7 @@ static bool load(Session *s, int n, const char **files) {
     if (n > 1) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
     return false;
   }
-  for (int i = 0; i < n; i++) {
-    IrTProgram *p = session_load_file(s, files[i], false);
-    if (!p || !session_run(s, p, true)) return false;
-  }
-  return true;
+  return session_load_files(s, n, files, reload);
 }
 
 static bool cmd_load(Session *s, const char *arg, bool *quit) {
@@ -355,7 +351,7 @@ static bool cmd_load(Session *s, const char *arg, bool *quit) {
   }
   s->loaded = files.items;
   s->nloaded = files.len;
-  return load(s, files.len, files.items);
+  return load(s, files.len, files.items, false);
 }
 
 static bool cmd_reload(Session *s, const char *arg, bool *quit) {
@@ -364,7 +360,7 @@ static bool cmd_reload(Session *s, const char *arg, bool *quit) {
     fputs("<repl>: nothing to reload: :load a file first\n", stderr);
     return false;
   }
-  return load(s, s->nloaded, s->loaded);
+  return load(s, s->nloaded, s->loaded, true);
 }
 
 static bool cmd_set(Session *s, const char *arg, bool *quit) {
@@ -533,7 +529,7 @@ static const Command commands[] = {
     {":doc", ":d", "NAME", "the comment written above a definition or data type, with its type", cmd_doc},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
-    {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
+    {":reload", ":r", "", "load the files of the last :load again, replacing what they defined", cmd_reload},
     {":show", NULL, "bindings", "the values bound by `let %x = ...` at the prompt, and `%it`", cmd_show},
     {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
     {":trace", NULL, "[@name...]", "show each call of these globals with its value (alone: list them)", cmd_trace},

@@ -32,6 +32,15 @@ typedef struct Session {
    * input failed (the exit status when stdin is not a terminal). */
   const char **loaded;
   int nloaded;
+  /* The files of the last :load, which :reload replaces as a whole (GHCi's module): their
+   * programs as committed, and the names as they were before (the module's, and the tables
+   * above), which a name a file no longer defines gives way to. progs is NULL before any :load. */
+  struct {
+    const IrTProgram **progs;
+    int nprogs;
+    TyNames *before;
+    IrSymMap defs, datas, ctors;
+  } layer;
   bool timing;
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
@@ -72,6 +81,13 @@ IrTProgram *session_load_file(Session *s, const char *path, bool definitions_onl
  * incomplete input is an error, except that a pasted TVM dump waits past one blank line for its
  * #[metadata] section). */
 typedef enum { SESSION_CHUNK_WHOLE, SESSION_CHUNK_MORE_MAY_COME, SESSION_CHUNK_BLANK_LINE } SessionChunkEnd;
+/* The REPL's :load (reload false) and :reload (true): loads the files (each sees the ones before
+ * it), all of them or, on any error, none; :reload first takes away what the last :load's files
+ * defined that no later input has defined again, so that a definition deleted from a file goes
+ * (and what it shadowed comes back). Warns about a file that uses a definition made outside the
+ * files (at the prompt): `relay FILE` would fail. Then runs the files' expressions; false when
+ * any step failed (said). */
+bool session_load_files(Session *s, int n, const char **files, bool reload);
 /* Parses and checks text (len bytes, NUL bytes included: they are an error with a place) as a chunk
  * (named `name` in diagnostics). *incomplete tells the REPL that it waits for more lines (nothing
  * is printed then). */

@@ -547,6 +547,52 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
   }
 }
 
+struct TyNames {
+  IrSymMap globals, adts, ctors, adt_ctors;
+};
+
+TyNames *ty_names_save(const TyModule *m) {
+  TyNames *n = IR_NEW(TyNames);
+  *n = (TyNames){ir_ptrmap_copy(&m->globals), ir_ptrmap_copy(&m->adts), ir_ptrmap_copy(&m->ctors),
+                 ir_ptrmap_copy(&m->adt_ctors)};
+  return n;
+}
+
+void ty_names_restore(TyModule *m, const TyNames *saved) {
+  TyNames copy = {ir_ptrmap_copy(&saved->globals), ir_ptrmap_copy(&saved->adts), ir_ptrmap_copy(&saved->ctors),
+                  ir_ptrmap_copy(&saved->adt_ctors)};
+  m->globals = copy.globals;
+  m->adts = copy.adts;
+  m->ctors = copy.ctors;
+  m->adt_ctors = copy.adt_ctors;
+}
+
+const IrTDef *ty_names_global(const TyNames *n, Sym name) { return ir_symmap_get(&n->globals, name); }
+const IrTCtor *ty_names_ctor(const TyNames *n, Sym name) { return ir_symmap_get(&n->ctors, name); }
+
+/* Gives name in map back what `before` had under it, or removes it. */
+static void put_back(IrSymMap *map, const IrSymMap *before, Sym name) {
+  void *was = ir_symmap_get(before, name);
+  if (was) ir_symmap_put(map, name, was);
+  else ir_ptrmap_remove(map, name);
+}
+
+void ty_unload(TyModule *m, const IrTProgram *prog, const TyNames *before) {
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrTItem *ti = &prog->items[i];
+    const IrItem *it = ti->src;
+    if (it->kind == IR_ITEM_DEF && ir_symmap_get(&m->globals, it->name) == ti->def) put_back(&m->globals, &before->globals, it->name);
+    if (it->kind != IR_ITEM_DATA) continue;
+    if (ir_symmap_get(&m->adts, it->name) == &it->data) {
+      put_back(&m->adts, &before->adts, it->name);
+      put_back(&m->adt_ctors, &before->adt_ctors, it->name);
+    }
+    for (int k = 0; k < it->data.nctors; k++)
+      if (ir_symmap_get(&m->ctors, it->data.ctors[k].name) == &ti->ctors[k])
+        put_back(&m->ctors, &before->ctors, it->data.ctors[k].name);
+  }
+}
+
 IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags) { return check_chunk(m, prog, diags, true); }
 
 /* The types c->seen noted before a checking error, as its message would show them. */
