@@ -352,7 +352,7 @@ bool session_load_files(Session *s, int n, const char **files, bool reload) {
   TyNames *names = ty_names_save(s->module);
   IrSymMap defs = ir_ptrmap_copy(&s->defs), datas = ir_ptrmap_copy(&s->datas), ctors = ir_ptrmap_copy(&s->ctors);
   const IrItem **items = IR_NEW_ARRAY(const IrItem *, (size_t)s->items.len + 1);
-  memcpy(items, s->items.items, sizeof *items * (size_t)s->items.len);
+  if (s->items.len) memcpy(items, s->items.items, sizeof *items * (size_t)s->items.len);
   int nitems = s->items.len, ntraced = s->traced.len;
   if (reload || reloads(s, n, files)) unload_layer(s);
   TyNames *before = ty_names_save(s->module);
@@ -371,7 +371,7 @@ bool session_load_files(Session *s, int n, const char **files, bool reload) {
   if (loaded < n) { /* all as it was: the names, the tables, what is traced */
     ty_names_restore(s->module, names);
     s->defs = defs, s->datas = datas, s->ctors = ctors;
-    memcpy(s->items.items, items, sizeof *items * (size_t)nitems);
+    if (nitems) memcpy(s->items.items, items, sizeof *items * (size_t)nitems);
     s->items.len = nitems;
     for (int i = ntraced; i < s->traced.len; i++) rt_untrace(s->program, s->traced.items[i]);
     s->traced.len = ntraced;
