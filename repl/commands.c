@@ -97,7 +97,7 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IrBuf b;
   ir_buf_init(&b);
-  if (!strncmp(arg, "def", 3) && (arg[3] == ' ' || arg[3] == '\t' || arg[3] == '@')) return annot_definitions(s, arg);
+  if (!strncmp(arg, "def", 3) && strchr(" \t@", arg[3])) return annot_definitions(s, arg);
   bool named = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")];
   const IrTDef *def = named ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
   const IrItem *failed = named && s->failed_def.def && s->failed_def.def->name == ir_sym(arg + 1) ? s->failed_def.def : NULL;
