@@ -290,6 +290,64 @@ static const char *elementwise_twin(const char *op) {
   return NULL;
 }
 
+/* A name written bare where an attribute takes integers (`newshape=[b, -1]`, `shape=[n]`), which
+ * the parser reads as a string, in v: the first such item, or NULL. */
+static const IrAttrVal *bare_name_in(const IrAttrVal *v) {
+  if (v->kind == IR_ATTR_STR)
+    return v->span.src && v->span.len && v->span.src->text[v->span.off] != '"' ? v : NULL;
+  if (v->kind != IR_ATTR_LIST) return NULL;
+  for (int i = 0; i < v->n; i++) {
+    const IrAttrVal *in = bare_name_in(&v->items[i]);
+    if (in) return in;
+  }
+  return NULL;
+}
+
+/* The failed attribute of call e at `at` when it is a name given for integers: attributes are
+ * constants, fixed where the call is written (TVM's attribute structs hold integers, never the
+ * dimensions of a type), so a shape variable there cannot be read. Fails saying so, with what to
+ * write instead; returns otherwise. */
+static void attr_name_for_ints(TyCheck *c, const IrExpr *e, const char *op, IrSpan at) {
+  for (int i = 0; i < e->u.call.nattrs; i++) {
+    const IrAttr *a = &e->u.call.attrs[i];
+    int kind = ir_attr_kind(a->key->name);
+    if (a->val.span.src != at.src || a->val.span.off != at.off || (kind != IR_AK_INTS && kind != IR_AK_PAIRS)) continue;
+    const IrAttrVal *name = bare_name_in(&a->val);
+    if (!name) return;
+    const char *dim = NULL;
+    for (int k = c->tparams.len - 1; k >= 0 && !dim; k--)
+      if (c->tparams.items[k].kind == IR_KIND_SHAPEVAR && !strcmp(c->tparams.items[k].name->name, name->str))
+        dim = ir_printf("`%s` is a dimension of the types here: its size is known only when the function is called",
+                        name->str);
+    const char *hint = NULL;
+    if (!strcmp(op, "reshape") && a->val.kind == IR_ATTR_LIST) { /* TVM's newshape: 0 copies the input's dimension */
+      IrBuf b;
+      ir_buf_init(&b);
+      ir_buf_putc(&b, '[');
+      for (int k = 0; k < a->val.n; k++) {
+        if (k) ir_buf_puts(&b, ", ");
+        if (bare_name_in(&a->val.items[k])) ir_buf_putc(&b, '0');
+        else ir_print_attr_value(&b, &a->val.items[k]);
+      }
+      ir_buf_putc(&b, ']');
+      hint = ir_printf("hint: in `newshape`, 0 copies the input's dimension at its place: `newshape=%s`", b.data);
+    } else if (!strcmp(op, "zeros")) {
+      hint = "hint: `zeros_like(%t)` makes zeros of the shape and dtype of a tensor `%t` (`ones_like` and "
+             "`full_like(%t, %v)` likewise)";
+    } else if (!strcmp(op, "ones")) {
+      hint = "hint: `ones_like(%t)` makes ones of the shape and dtype of a tensor `%t` (`zeros_like` and "
+             "`full_like(%t, %v)` likewise)";
+    } else if (!strcmp(op, "full")) {
+      hint = "hint: `full_like(%t, %v)` makes a tensor of the shape and dtype of a tensor `%t`, filled with `%v` "
+             "(`zeros_like` and `ones_like` likewise)";
+    } else if (!strcmp(op, "broadcast_to")) {
+      hint = "hint: `broadcast_to_like(%x, %t)` broadcasts `%x` to the shape of a tensor `%t`";
+    }
+    ty_fail_notes(c, name->span, TY_NOTES(dim, hint), "the attribute `%s` of `%s` is a constant, but `%s` is a name",
+                  a->key->name, op, name->str);
+  }
+}
+
 static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   const IrExpr *f = e->u.call.callee;
   int nt = e->u.call.ntargs;
@@ -305,7 +363,10 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     }
     IrSpan at = e->span;
     const char *bad = ir_attrs_decode(info->name, info->attrs, e->u.call.nattrs, e->u.call.attrs, &t->u.call.attrs, &at);
-    if (bad) ty_fail(c, at, "%s", bad);
+    if (bad) {
+      attr_name_for_ints(c, e, info->name, at);
+      ty_fail(c, at, "%s", bad);
+    }
     if (nt) ty_fail(c, f->span, "operators take no type arguments");
     callee = texpr(IR_EXPR_OP, f, ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e,
                                                  t->u.call.attrs));
