@@ -348,6 +348,32 @@ static void attr_name_for_ints(TyCheck *c, const IrExpr *e, const char *op, IrSp
   }
 }
 
+/* The hint for a call of l, a let-bound value of a function type kept monomorphic (the value
+ * restriction, as in ML: a `let` generalizes only a function literal), whose argument did not fit
+ * the type an earlier use fixed: the literal to bind instead, calling the value with n parameters. */
+static const char *value_restriction_hint(const TyLocal *l, int n) {
+  IrBuf params, value;
+  ir_buf_init(&params);
+  ir_buf_init(&value);
+  for (int i = 0; i < n; i++)
+    ir_buf_printf(&params, "%s%%%s", i ? ", " : "", n <= 3 ? (const char *[]){"x", "y", "z"}[i] : ir_printf("x%d", i));
+  ir_print_expr(&value, l->restricted, 0);
+  const IrExprKind k = l->restricted->kind;
+  bool atom = k == IR_EXPR_GLOBAL || k == IR_EXPR_LOCAL || k == IR_EXPR_CALL || k == IR_EXPR_CTOR;
+  const char *callee = atom ? value.data : ir_printf("(%s)", value.data);
+  return ir_printf("hint: `%%%s` is bound by `let` to a value that is not a function literal, so it has one type "
+                   "(the value restriction); to use it at several types, bind a function: "
+                   "`let %%%s = fn (%s) { %s(%s) }`",
+                   l->name->name, l->name->name, params.data, callee, params.data);
+}
+
+/* Whether l is such a value, and a use before has fixed a part of its type. */
+static bool fixed_by_a_use(TyCheck *c, const TyLocal *l) {
+  for (int i = 0; l->restricted && i < l->restricted_holes.len; i++)
+    if (c->cx.vars.items[ty_find(&c->cx, l->restricted_holes.items[i])].resolved) return true;
+  return false;
+}
+
 static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   const IrExpr *f = e->u.call.callee;
   int nt = e->u.call.ntargs;
@@ -402,17 +428,20 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
             fp->u.func.nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
   t->u.call.nargs = n;
   t->u.call.args = IR_NEW_ARRAY(IrTExpr *, n > 0 ? n : 1);
+  const TyLocal *local = f->kind == IR_EXPR_LOCAL ? ir_symmap_get(&c->locals, f->u.name) : NULL;
+  const char *hint = local && fixed_by_a_use(c, local) ? value_restriction_hint(local, n) : NULL;
   for (int i = 0; i < n; i++) {
     IrTExpr *a = t->u.call.args[i] = ty_infer(c, e->u.call.args[i]);
     if (f->kind != IR_EXPR_OP) a->expect = fp->u.func.args[i]; /* checked at run time if a `?` stands in (decide_check) */
     const char *sigil, *name;
     c->arg_rel = oprel, c->arg_index = i, c->arg_type = a->type; /* a failure here keeps them for :explain */
+    c->expect_hint = hint;
     if (callee_parts(f, &sigil, &name))
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of `%s%s`", ordinal(i), sigil,
                 name);
     else
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of this function", ordinal(i));
-    c->arg_rel = NULL;
+    c->arg_rel = NULL, c->expect_hint = NULL;
   }
   ty_solve_or_fail(c);
   t->type = fp->u.func.ret;
@@ -647,6 +676,10 @@ static TyLocal *infer_binding(TyCheck *c, const IrExpr *let, IrTExpr *t) {
     }
     ty_check_size(c, let->span, vt, false, "`%%%s`", v->name->name);
     l = bind(c, v->name, vt);
+    if (!ann && ty_prune(&c->cx, vt)->kind == IR_TYPE_FUNC) {
+      ty_holes_of(&c->cx, vt, &l->restricted_holes);
+      if (l->restricted_holes.len) l->restricted = value;
+    }
   } else {
     c->cx.level++;
     TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);

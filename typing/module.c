@@ -84,7 +84,7 @@ void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const c
       inner = ir_printf("(%s)", why.reason);
   }
 #undef SHOW
-  ty_fail_notes(c, span, TY_NOTES(ir_printf("expected: %s", e), ir_printf("found:    %s", f), inner),
+  ty_fail_notes(c, span, TY_NOTES(ir_printf("expected: %s", e), ir_printf("found:    %s", f), inner, c->expect_hint),
                 "%s has the wrong type", what);
 }
 
