@@ -87,8 +87,16 @@ static const char *ordinal(int i) {
 
 /* ---------------------------------------------------------------- literals */
 
+/* The base type a literal's suffix gives, which names the literal in a message. */
+static IrType *suffix_dtype(IrDType dt, IrSpan literal) {
+  IrType *d = ir_type_dtype(dt, literal);
+  d->origin = IR_DTYPE_BY_SUFFIX;
+  return d;
+}
+
 static IrType *literal_type(TyCheck *c, const IrExpr *e, const IrLit *lit) {
-  if (lit->suffixed) return ir_type_scalar(lit->dtype, (IrSpan){0});
+  if (lit->suffixed)
+    return ir_type_tensor(ir_type_shape(0, NULL, (IrSpan){0}), suffix_dtype(lit->dtype, e->span), (IrSpan){0});
   return ir_type_tensor(ir_type_shape(0, NULL, (IrSpan){0}),
                         ty_fresh_literal(&c->cx, lit->kind == IR_LIT_FLOAT ? TY_LIT_FLOAT : TY_LIT_INT, e->span),
                         (IrSpan){0});
@@ -122,7 +130,7 @@ static IrType *tensor_literal_type(TyCheck *c, const IrExpr *e) {
       char a[24];
       ty_fail(c, e->span, "a decimal element cannot be %s", ir_dtype_name(fixed->dtype, a));
     }
-    dtype = ir_type_dtype(fixed->dtype, (IrSpan){0});
+    dtype = suffix_dtype(fixed->dtype, e->span);
   } else {
     dtype = ty_fresh_literal(&c->cx, any_float ? TY_LIT_FLOAT : TY_LIT_INT, e->span);
   }
