@@ -60,6 +60,16 @@ void ty_check_size(TyCheck *c, IrSpan span, IrType *t, bool exact, const char *w
   too_large(c, span, what);
 }
 
+/* The base type of t (a tensor type's, or t itself) when a literal outside `span` decided it (a
+ * definition's `%x + 1.5f`, met at its call), or NULL. */
+static IrType *decided_by_literal(TyCheck *c, IrType *t, IrSpan span) {
+  t = ty_prune(&c->cx, t);
+  if (t->kind == IR_TYPE_TENSOR) t = ty_prune(&c->cx, t->u.tensor.dtype);
+  if (t->kind != IR_TYPE_DTYPE || t->origin == IR_DTYPE_WRITTEN || !t->span.src || t->span.len > 40) return NULL;
+  bool inside = t->span.src == span.src && t->span.off >= span.off && t->span.off + t->span.len <= span.off + span.len;
+  return inside ? NULL : t;
+}
+
 void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const char *what_fmt, ...) {
   TyMismatch why = TY_MISMATCH_INIT;
   if (ty_unify(&c->cx, expected, found, &why)) return;
@@ -84,7 +94,21 @@ void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const c
       inner = ir_printf("(%s)", why.reason);
   }
 #undef SHOW
-  ty_fail_notes(c, span, TY_NOTES(ir_printf("expected: %s", e), ir_printf("found:    %s", f), inner),
+  IrType *literal = decided_by_literal(c, why.expected ? why.expected : expected, span);
+  const char *by = NULL, *hint = c->expect_hint;
+  if (literal) {
+    char name[24];
+    const IrSpan *s = &literal->span;
+    const char *dt = ir_dtype_name(literal->u.dtype, name);
+    const char *text = ir_printf("%.*s", (int)s->len, s->src->text + s->off);
+    const char *place = s->src == span.src ? ir_printf("%s:%u:%u", s->src->name, s->line, s->col) : ir_span_place(*s);
+    by = ir_printf("%s because of the literal `%s` at %s%s", dt, text, place,
+                   literal->origin == IR_DTYPE_BY_DEFAULT ? ir_printf(", which is %s by default", dt) : "");
+    if (!hint)
+      hint = ir_printf("hint: `cast_like(%s, %%t)` gives a literal the dtype of a tensor `%%t`, for a function of "
+                       "every dtype", text);
+  }
+  ty_fail_notes(c, span, TY_NOTES(ir_printf("expected: %s", e), ir_printf("found:    %s", f), inner, by, hint),
                 "%s has the wrong type", what);
 }
 
