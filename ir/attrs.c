@@ -31,6 +31,11 @@ static int attr_lookup_n(const char *name, size_t n) {
 
 static int attr_lookup(Sym key) { return attr_lookup_n(key->name, strlen(key->name)); }
 
+int ir_attr_kind(const char *key) {
+  int id = attr_lookup_n(key, strlen(key));
+  return id < 0 ? -1 : (int)attr_table[id].kind;
+}
+
 /* Whether `name` is among the space-separated words of `list` (a trailing `!` ignored); sets
  * *required when it carries one. */
 static bool listed(const char *list, const char *name, bool *required) {

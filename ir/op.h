@@ -65,6 +65,8 @@ typedef struct IrOpAttrs {
 extern const IrOpAttrs ir_op_attrs_none;
 
 const char *ir_attr_name(IrAttrId id);
+/* The kind of the attribute named `key` (an IrAttrKindOf), or -1 when no attribute has that name. */
+int ir_attr_kind(const char *key);
 
 /* Decodes the attributes written at a call against `accepted` (as IrOpInfo.attrs) of `owner` (the
  * operator's or relation's name, for messages). On error, returns the message and sets *where;

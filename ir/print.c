@@ -675,6 +675,10 @@ void ir_print_def_typed(IrBuf *b, const IrTDef *def) {
   print_item(&(Printer){b, &types, NULL}, def->item);
 }
 
+void ir_print_def_partial(IrBuf *b, const IrItem *def, const IrPtrMap *types, const void *mark) {
+  print_item(&(Printer){b, types, mark}, def);
+}
+
 void ir_print_program(IrBuf *b, const IrProgram *prog) {
   if (prog->version) {
     ir_buf_puts(b, "#[version = ");

@@ -26,6 +26,8 @@ void ir_print_def_typed(IrBuf *b, const IrTDef *def);
  * it before the error (`types`: AST node -> type, as messages show them), and `mark`, the node
  * (expression or pattern) the error is about, followed by the comment `<- type error here`. */
 void ir_print_expr_partial(IrBuf *b, const IrExpr *e, const IrPtrMap *types, const void *mark);
+/* The same for a definition (IR_ITEM_DEF) whose checking stopped at a type error. */
+void ir_print_def_partial(IrBuf *b, const IrItem *def, const IrPtrMap *types, const void *mark);
 /* A type as DESIGN §4 shows it: scalars as their dtype, fn<...>(...) -> ... where .... */
 void ir_print_type(IrBuf *b, const IrType *t);
 void ir_print_lit(IrBuf *b, const IrLit *lit);

@@ -30,6 +30,12 @@ static void grow_to(IrPtrMap *m, size_t cap) {
   m->cap = cap;
 }
 
+IrPtrMap ir_ptrmap_copy(const IrPtrMap *m) {
+  IrPtrMap c = *m;
+  if (c.cap) grow_to(&c, c.cap); /* new arrays, the same entries */
+  return c;
+}
+
 void ir_ptrmap_reserve(IrPtrMap *m, size_t extra) {
   size_t cap = m->cap ? m->cap : 64;
   while (2 * (m->count + extra) > cap) cap *= 2;

@@ -21,6 +21,9 @@ void ir_ptrmap_put(IrPtrMap *m, const void *key, void *value);
  * removed can become garbage.) */
 void ir_ptrmap_remove(IrPtrMap *m, const void *key);
 
+/* A copy of m that changes apart from it. */
+IrPtrMap ir_ptrmap_copy(const IrPtrMap *m);
+
 /* Makes room for `extra` more keys, so that putting them allocates nothing (cannot fail). */
 void ir_ptrmap_reserve(IrPtrMap *m, size_t extra);
 

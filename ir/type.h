@@ -80,8 +80,14 @@ typedef struct IrRel {
   const struct IrOpAttrs *decoded; /* by the checker; NULL until then */
 } IrRel;
 
+/* What decided a base type (IR_TYPE_DTYPE), for a message that names it: a literal's suffix
+ * (`1.5f`) or a literal's default (`1.5` is float32 when nothing else types it); span is then the
+ * literal's. */
+typedef enum { IR_DTYPE_WRITTEN, IR_DTYPE_BY_SUFFIX, IR_DTYPE_BY_DEFAULT } IrDTypeOrigin;
+
 struct IrType {
   IrTypeKind kind;
+  uint8_t origin; /* IR_TYPE_DTYPE: an IrDTypeOrigin */
   IrSpan span;
   union {
     struct {

@@ -67,17 +67,59 @@ static const void *failing_node(const IrExpr *e, const IrDiags *diags) {
   return NULL;
 }
 
+/* `:annot def @f(...) { ... }`: the definitions checked (not made) and printed with their types;
+ * after a type error, the types found before it, the failing node marked. */
+static bool annot_definitions(Session *s, const char *arg) {
+  IrDiags diags = {0};
+  const IrProgram *prog;
+  IrTProgram *tp;
+  IrPtrMap *partial;
+  session_explore_definitions(s, "<repl>", arg, &prog, &tp, &partial, &diags);
+  const IrDiag *error = diags.first;
+  while (error && error->kind != IR_DIAG_TYPE) error = error->next;
+  for (int i = 0; prog && i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    IrBuf b;
+    ir_buf_init(&b);
+    if (tp && tp->items[i].def) ir_print_def_typed(&b, tp->items[i].def);
+    else if (it->kind == IR_ITEM_DEF && partial)
+      ir_print_def_partial(&b, it, partial, error ? ir_expr_node_at(it->fn, error->span, NULL) : NULL);
+    else ir_print_item(&b, it);
+    puts(b.data);
+  }
+  fflush(stdout);
+  session_report(s, &diags);
+  return tp != NULL;
+}
+
 /* `@name`'s definition, or an expression, printed with the type of every binding and call; an
- * expression with a type error with the types found before it, the failing node marked. */
+ * expression with a type error with the types found before it, the failing node marked. Of a name
+ * whose definition failed: the one in use, as calls and :t see it, and a line saying that the
+ * redefinition failed; with none in use, the failed one with the types found before its error. */
 static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   (void)quit;
   IrBuf b;
   ir_buf_init(&b);
-  const IrTDef *def = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")] ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
+  if (!strncmp(arg, "def", 3) && strchr(" \t@", arg[3])) return annot_definitions(s, arg);
+  bool named = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")];
+  const IrTDef *def = named ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
+  const IrItem *failed = named && s->failed_def.def && s->failed_def.def->name == ir_sym(arg + 1) ? s->failed_def.def : NULL;
   if (def) {
     ir_print_def_typed(&b, def);
     puts(b.data);
+    if (failed)
+      printf("// the redefinition at %s failed: this is the definition in use, from %s\n", ir_span_place(failed->span),
+             ir_span_place(def->item->span));
     return true;
+  }
+  if (failed) {
+    IrPtrMap *types = ty_partial_types(s->module, s->failed_def.prog);
+    ir_print_def_partial(&b, failed, types, ir_expr_node_at(failed->fn, s->failed_def.span, NULL));
+    puts(b.data);
+    fflush(stdout);
+    fprintf(stderr, "<repl>: %s is not defined: its definition failed with the type error at %s: %s\n", arg,
+            ir_span_place(s->failed_def.span), s->failed_def.message);
+    return false;
   }
   IrDiags diags = {0};
   const IrExpr *e;
@@ -363,7 +405,7 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
 /* Loads files as chunks, each running its top-level expressions; remembers them for :reload. A
  * file that cannot be opened is said once, and then none is loaded (not the ones before it,
  * whose output would bury the message). */
-static bool load(Session *s, int n, const char **files) {
+static bool load(Session *s, int n, const char **files, bool reload) {
   bool readable = true;
   for (int i = 0; i < n; i++) {
     FILE *f = fopen(files[i], "rb");
@@ -374,11 +416,7 @@ static bool load(Session *s, int n, const char **files) {
     if (n > 1) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
     return false;
   }
-  for (int i = 0; i < n; i++) {
-    IrTProgram *p = session_load_file(s, files[i], false);
-    if (!p || !session_run(s, p, true)) return false;
-  }
-  return true;
+  return session_load_files(s, n, files, reload);
 }
 
 /* A file name with a leading `~` expanded as a shell does (`~/x.rly` in $HOME, `~user/x.rly` in
@@ -422,7 +460,7 @@ static bool cmd_load(Session *s, const char *arg, bool *quit) {
   }
   s->loaded = files.items;
   s->nloaded = files.len;
-  return load(s, files.len, files.items);
+  return load(s, files.len, files.items, false);
 }
 
 static bool cmd_reload(Session *s, const char *arg, bool *quit) {
@@ -431,7 +469,7 @@ static bool cmd_reload(Session *s, const char *arg, bool *quit) {
     fputs("<repl>: nothing to reload: :load a file first\n", stderr);
     return false;
   }
-  return load(s, s->nloaded, s->loaded);
+  return load(s, s->nloaded, s->loaded, true);
 }
 
 static bool cmd_set(Session *s, const char *arg, bool *quit) {
@@ -606,13 +644,13 @@ static bool cmd_show(Session *s, const char *arg, bool *quit) {
 static const Command commands[] = {
     {":type", ":t", "EXPR", "the type of an expression", cmd_type},
     {":kind", ":k", "TYPE", "the kind of a type (Type, BaseType, Shape, ...)", cmd_kind},
-    {":annot", ":a", "EXPR|@name", "an expression or definition with the type of every binding and call", cmd_annot},
+    {":annot", ":a", "EXPR|@name", "an expression or a definition (@name, or def ... written out) with the type of every binding and call", cmd_annot},
     {":explain", NULL, "[REL(TYPES)]", "the last type error step by step, or a relation such as Broadcast(...)", cmd_explain},
     {":info", ":i", "NAME", "what a name is: a global (its type, where defined), a data type, an operator, a built-in type", cmd_info},
     {":doc", ":d", "NAME", "the comment written above a definition or data type, with its type", cmd_doc},
     {":browse", ":b", "[prelude]", "the definitions made so far (or the Prelude's) with their types", cmd_browse},
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
-    {":reload", ":r", "", "load the files of the last :load again", cmd_reload},
+    {":reload", ":r", "", "load the files of the last :load again, replacing what they defined", cmd_reload},
     {":show", NULL, "bindings", "the values bound by `let %x = ...` at the prompt, and `%it`", cmd_show},
     {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
     {":trace", NULL, "[@name...]", "show each call of these globals with its value (alone: list them)", cmd_trace},
@@ -626,7 +664,8 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 static bool cmd_help(Session *s, const char *arg, bool *quit) {
   (void)s, (void)arg, (void)quit;
   puts("Enter definitions (def, data, type) and expressions; an input continues on `...` lines\n"
-       "while brackets are open or a definition is incomplete, or between :{ and :} lines.\n"
+       "while brackets are open or a definition is incomplete (a blank line ends it with its error;\n"
+       "Ctrl-D on a `...` line cancels it), or between :{ and :} lines.\n"
        "After an expression relay shows `- : TYPE = VALUE` (and `%it` is that value), after a\n"
        "definition `@name : TYPE`; `let %x = EXPR` alone on its line binds `%x` for later inputs.\n"
        "Ctrl-C interrupts an evaluation; Ctrl-D leaves. Commands (each may be shortened):");

@@ -262,7 +262,8 @@ static void locate(const Graph *g, IrSpan at, int *node, int *edge) {
 
 static const char red[] = ", color=red, fontcolor=red, penwidth=2";
 
-static const char *write_dot(const Graph *g, const char *error, IrSpan at) {
+/* note: a title for the graph (in black), or NULL. */
+static const char *write_dot(const Graph *g, const char *error, IrSpan at, const char *note) {
   int bad_node = -1, bad_edge = -1;
   if (error) locate(g, at, &bad_node, &bad_edge);
   IrBuf b;
@@ -275,6 +276,10 @@ static const char *write_dot(const Graph *g, const char *error, IrSpan at) {
   if (error) {
     ir_buf_puts(&b, "  labelloc=t;\n  fontcolor=red;\n  label=\"");
     put_dot_string(&b, ir_printf("type error at %s: %s", ir_span_place(at), cut(error, 100)));
+    ir_buf_puts(&b, "\";\n");
+  } else if (note) {
+    ir_buf_puts(&b, "  labelloc=t;\n  label=\"");
+    put_dot_string(&b, note);
     ir_buf_puts(&b, "\";\n");
   }
   for (int i = 0; i < g->nodes.len; i++) {
@@ -307,7 +312,14 @@ const char *repl_graph_dot(Session *s, Sym name) {
   Graph g = {0};
   const IrTDef *def = ty_global_def(s->module, name);
   const IrType *fn_type = NULL;
-  bool failed = s->failed_def.def && s->failed_def.def->name == name;
+  /* A definition of the name that failed: drawn, with what checking found before the error, when
+   * no definition of the name is in use; else the graph is of the one in use, which calls, :t and
+   * :annot use too, and its title says that the redefinition failed. */
+  bool failed = s->failed_def.def && s->failed_def.def->name == name && !def;
+  const char *note = NULL;
+  if (def && s->failed_def.def && s->failed_def.def->name == name)
+    note = ir_printf("the redefinition at %s failed: this is the definition in use, from %s",
+                     ir_span_place(s->failed_def.def->span), ir_span_place(def->item->span));
   if (failed) { /* the definition that failed, with what checking found before the error */
     g.def = s->failed_def.def;
     g.types = ty_partial_types(s->module, s->failed_def.prog);
@@ -344,7 +356,7 @@ const char *repl_graph_dot(Session *s, Sym name) {
     fprintf(stderr, "<repl>: %s\n", g.refused);
     return NULL;
   }
-  return write_dot(&g, failed ? s->failed_def.message : NULL, s->failed_def.span);
+  return write_dot(&g, failed ? s->failed_def.message : NULL, s->failed_def.span, note);
 }
 
 /* ---------------------------------------------------------------- rendering */

@@ -6,10 +6,11 @@
 
 #include "repl/session.h"
 
-/* The DOT text of the global `name` (the newest definition; or, when the session's last type
- * error in a definition was in a later definition of `name`, that one, the failing node red and
- * the edges after it, which checking did not reach, dashed). NULL, after printing why, when there
- * is no such global or it is not a first-order function of tensors. */
+/* The DOT text of the global `name`: the definition in use, which calls, :t and :annot use (its
+ * title says so when a later definition of the name failed); or, when the name has none and the
+ * session's last type error in a definition was in a definition of `name`, that one, the failing
+ * node red and the edges after it, which checking did not reach, dashed. NULL, after printing
+ * why, when there is no such global or it is not a first-order function of tensors. */
 const char *repl_graph_dot(Session *s, Sym name);
 /* Writes `dot` as `file` through Graphviz's `dot` program, in the format its extension names
  * (svg, png, pdf); false, after printing why, when `dot` is not installed or fails. */

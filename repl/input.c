@@ -14,16 +14,16 @@ void repl_input_init(ReplInput *in, bool history) {
 
 typedef enum { INPUT_OK, INPUT_FAILED, INPUT_INCOMPLETE, INPUT_COMMENT } InputResult;
 
-/* Runs an input: a command, or a chunk of definitions and expressions. With more_may_come, a
- * chunk that ends too early is INPUT_INCOMPLETE (nothing printed): more lines are awaited; one
+/* Runs an input: a command, or a chunk of definitions and expressions. While more lines may come,
+ * a chunk that ends too early is INPUT_INCOMPLETE (nothing printed): more lines are awaited; one
  * of comments only is INPUT_COMMENT: they may document a definition on the next line (:doc). */
-static InputResult run_input(Session *s, const IrBuf *text, bool more_may_come, bool *quit) {
+static InputResult run_input(Session *s, const IrBuf *text, SessionChunkEnd end, bool *quit) {
   const char *t = text->data + strspn(text->data, " \t\n");
   if (t[0] == ':') return repl_command(s, t, quit) ? INPUT_OK : INPUT_FAILED;
   bool incomplete = false;
-  IrTProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, more_may_come, &incomplete);
-  if (!prog) return more_may_come && incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
-  if (more_may_come && prog->nitems == 0) return INPUT_COMMENT;
+  IrTProgram *prog = session_load_chunk(s, "<repl>", text->data, text->len, end, &incomplete);
+  if (!prog) return incomplete ? INPUT_INCOMPLETE : INPUT_FAILED;
+  if (end == SESSION_CHUNK_MORE_MAY_COME && prog->nitems == 0) return INPUT_COMMENT;
   return session_run(s, prog, true) ? INPUT_OK : INPUT_FAILED;
 }
 
@@ -86,7 +86,10 @@ const char *repl_input_line(Session *s, ReplInput *in, const char *line, size_t 
   }
   if (in->block && !ends_block) return NULL;
   in->block = false;
-  InputResult r = run_input(s, &in->text, !ends_block, &in->quit);
+  SessionChunkEnd end = ends_block                        ? SESSION_CHUNK_WHOLE
+                        : in->blank_line_ends && tlen == 0 ? SESSION_CHUNK_BLANK_LINE
+                                                           : SESSION_CHUNK_MORE_MAY_COME;
+  InputResult r = run_input(s, &in->text, end, &in->quit);
   in->comments = r == INPUT_COMMENT;
   if (r == INPUT_INCOMPLETE || r == INPUT_COMMENT) return NULL; /* wait for the rest */
   if (r == INPUT_FAILED) s->failed = true;
@@ -98,7 +101,7 @@ const char *repl_input_line(Session *s, ReplInput *in, const char *line, size_t 
 }
 
 const char *repl_input_end(Session *s, ReplInput *in) {
-  if (in->text.len && run_input(s, &in->text, false, &in->quit) == INPUT_FAILED) s->failed = true; /* says why */
+  if (in->text.len && run_input(s, &in->text, SESSION_CHUNK_WHOLE, &in->quit) == INPUT_FAILED) s->failed = true; /* says why */
   if (in->text.len) s->input++;
   clear(&in->text);
   in->block = in->comments = false;

@@ -13,6 +13,9 @@ typedef struct ReplInput {
   bool block;   /* inside :{ ... :} */
   bool comments; /* only comments so far: a blank line or a command drops them */
   bool quit;    /* :quit was run */
+  /* a blank line ends an incomplete input with its error (the REPL's loop; a --serve cell's
+   * blank lines may sit inside a definition, as in a file) */
+  bool blank_line_ends;
   IrBuf text, entry;
 } ReplInput;
 

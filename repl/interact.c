@@ -152,6 +152,11 @@ static bool read_and_run(Session *s, Loop *L) {
     if (L->tty) putchar('\n');
     return true;
   }
+  if (!line && L->tty && repl_input_pending(&L->in)) { /* Ctrl-D on a `...` line: the input, not the session */
+    repl_input_drop(&L->in);
+    puts("(input cancelled)");
+    return true;
+  }
   if (!line) {
     remember(repl_input_end(s, &L->in));
     return false;
@@ -199,6 +204,7 @@ int session_interact(Session *s) {
   }
   Loop loop = {.tty = tty};
   repl_input_init(&loop.in, tty);
+  loop.in.blank_line_ends = true;
   while (!loop.in.quit && loop_step(s, &loop)) {}
   if (tty) {
     putchar('\n');

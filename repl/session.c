@@ -192,8 +192,8 @@ static void warn_hidden_prelude(Session *s, const IrProgram *prog, IrDiags *diag
 
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
  * of it or, on any error (out of memory included), nothing. */
-static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_incomplete, bool *incomplete,
-                               bool definitions_only) {
+static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd end, bool *incomplete,
+                               bool definitions_only, bool keep_replaced) {
   IrDiags diags = {0};
   if (incomplete) *incomplete = false;
   IrTrap trap;
@@ -204,11 +204,13 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
     return NULL;
   }
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
-  if (incomplete) *incomplete = r.incomplete;
+  /* An input that ends too early waits for more lines, quietly, unless a blank line ended it. */
+  bool quiet_if_incomplete = end == SESSION_CHUNK_MORE_MAY_COME;
+  if (incomplete) *incomplete = quiet_if_incomplete && r.incomplete;
   /* A pasted dump: its `#[metadata]` section follows the program, after a blank line; two blank
    * lines end the wait (and the references are then an error). */
   size_t n = src->len;
-  if (quiet_if_incomplete && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
+  if (end != SESSION_CHUNK_WHOLE && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
     if (incomplete) *incomplete = true;
     ir_trap_pop(&trap);
     return NULL;
@@ -264,7 +266,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
       ir_symmap_put(&s->ctors, it->data.ctors[k].name, (void *)it);
     }
   }
-  forget_replaced(s, &old);
+  if (!keep_replaced) forget_replaced(s, &old); /* a :load's are kept while :reload may give their names back */
   for (int i = 0; s->failed_def.def && i < tp->nitems; i++) /* the failed definition is replaced */
     if (tp->items[i].def && !tp->items[i].def->value && tp->items[i].def->name == s->failed_def.def->name)
       s->failed_def.def = NULL;
@@ -274,7 +276,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, bool quiet_if_in
 
 bool session_load_prelude(Session *s) {
   IrSource *src = ir_source_new(RELAY_PRELUDE_NAME, relay_prelude_text, relay_prelude_length);
-  s->prelude = load_source(s, src, false, NULL, false);
+  s->prelude = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, false, false);
   return s->prelude != NULL;
 }
 
@@ -292,15 +294,207 @@ IrTProgram *session_load_file(Session *s, const char *path, bool definitions_onl
     fprintf(stderr, "relay: cannot read %s: %s\n", path, session_read_error(errno));
     return NULL;
   }
-  return load_source(s, src, false, NULL, definitions_only);
+  return load_source(s, src, SESSION_CHUNK_WHOLE, NULL, definitions_only, false);
 }
 
-IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
+/* ---------------------------------------------------------------- :load and :reload */
+
+/* Gives name in map back what `before` had under it, or removes it. */
+static void put_back(IrSymMap *map, const IrSymMap *before, Sym name) {
+  void *was = ir_symmap_get(before, name);
+  if (was) ir_symmap_put(map, name, was);
+  else ir_ptrmap_remove(map, name);
+}
+
+/* Takes away what the last :load's files defined that is still the newest of its name. */
+static void unload_layer(Session *s) {
+  for (int p = 0; p < s->layer.nprogs; p++) {
+    const IrTProgram *tp = s->layer.progs[p];
+    ty_unload(s->module, tp, s->layer.before);
+    for (int i = 0; i < tp->nitems; i++) {
+      const IrItem *it = tp->items[i].src;
+      if (it->kind == IR_ITEM_DEF && ir_symmap_get(&s->defs, it->name) == it) put_back(&s->defs, &s->layer.defs, it->name);
+      if (it->kind != IR_ITEM_DATA) continue;
+      if (ir_symmap_get(&s->datas, it->name) == it) put_back(&s->datas, &s->layer.datas, it->name);
+      for (int k = 0; k < it->data.nctors; k++)
+        if (ir_symmap_get(&s->ctors, it->data.ctors[k].name) == it) put_back(&s->ctors, &s->layer.ctors, it->data.ctors[k].name);
+    }
+  }
+}
+
+/* Whether a definition or constructor is still needed by name: the newest of its name, or what a
+ * name of the current :load's files had before them (:reload gives it back). */
+static bool def_needed(const Session *s, const IrTDef *d) {
+  return ty_global_def(s->module, d->name) == d || (s->layer.before && ty_names_global(s->layer.before, d->name) == d) ||
+         is_traced(s, d);
+}
+
+static bool ctor_needed(const Session *s, const IrTCtor *k) {
+  return ty_module_ctor(s->module, k->src->name) == k || (s->layer.before && ty_names_ctor(s->layer.before, k->src->name) == k);
+}
+
+static bool item_needed(const Session *s, const IrItem *it) {
+  if (item_named(s, it)) return true;
+  if (it->kind == IR_ITEM_DEF) return ir_symmap_get(&s->layer.defs, it->name) == it;
+  if (ir_symmap_get(&s->layer.datas, it->name) == it) return true;
+  for (int k = 0; k < it->data.nctors; k++)
+    if (ir_symmap_get(&s->layer.ctors, it->data.ctors[k].name) == it) return true;
+  return false;
+}
+
+/* Once a :load or :reload has replaced the layer old (with `before`, the names it had before):
+ * forgets what no name needs any more, of old's files and of what they had shadowed. */
+static void forget_old_layer(Session *s, const IrTProgram **progs, int nprogs, const TyNames *before) {
+  for (int p = 0; p < nprogs; p++) {
+    const IrTProgram *tp = progs[p];
+    for (int i = 0; i < tp->nitems; i++) {
+      const IrTItem *ti = &tp->items[i];
+      const IrItem *it = ti->src;
+      const IrTDef *was = before && it->kind == IR_ITEM_DEF ? ty_names_global(before, it->name) : NULL;
+      if (ti->def && !ti->def->value && !def_needed(s, ti->def)) rt_forget(s->program, ti->def);
+      if (was && !def_needed(s, was)) rt_forget(s->program, was);
+      for (int k = 0; it->kind == IR_ITEM_DATA && k < it->data.nctors; k++) {
+        const IrTCtor *old = before ? ty_names_ctor(before, it->data.ctors[k].name) : NULL;
+        if (!ctor_needed(s, &ti->ctors[k])) rt_forget_ctor(s->program, &ti->ctors[k]);
+        if (old && !ctor_needed(s, old)) rt_forget_ctor(s->program, old);
+      }
+    }
+  }
+  int kept = 0;
+  for (int j = 0; j < s->items.len; j++)
+    if (item_needed(s, s->items.items[j])) s->items.items[kept++] = s->items.items[j];
+  s->items.len = kept;
+}
+
+/* Where a global or constructor that a file uses was defined, when that is outside the Prelude
+ * and the files loaded with it: `relay FILE` would not find it. */
+typedef struct {
+  Session *s;
+  const IrTProgram **progs;
+  int n;
+  const char **files;
+  IrSymMap warned; /* the names warned about */
+  IrDiags *diags;
+} Uses;
+
+static void note_use(Uses *u, const char *what, Sym name, IrSpan use, IrSpan defined) {
+  if (!defined.src || !strcmp(defined.src->name, RELAY_PRELUDE_NAME) || ir_symmap_get(&u->warned, name)) return;
+  for (int i = 0; i < u->n; i++)
+    if (u->progs[i]->src->src == defined.src) return;
+  ir_symmap_put(&u->warned, name, (void *)name);
+  IrBuf all;
+  ir_buf_init(&all);
+  for (int i = 0; i < u->n; i++) ir_buf_printf(&all, "%s%s", i ? " " : "", u->files[i]);
+  bool prompt = defined.src->input > 0;
+  ir_diag_add(u->diags, IR_DIAG_WARNING, use, "%s uses %s, which is defined %s, not in %s: `relay %s` would fail",
+              use.src->name, what, prompt ? "at the prompt" : ir_printf("in %s", defined.src->name),
+              u->n == 1 ? "the file" : "the files loaded", all.data);
+}
+
+static void uses_in_pattern(Uses *u, const IrTPattern *p) {
+  if (!p) return;
+  if (p->kind == IR_PAT_CTOR && p->src)
+    note_use(u, p->ctor->src->name->name, p->ctor->src->name, p->src->span, p->ctor->src->adt->span);
+  for (int i = 0; (p->kind == IR_PAT_CTOR || p->kind == IR_PAT_TUPLE) && i < p->n; i++) uses_in_pattern(u, p->args[i]);
+}
+
+static void uses_in(IrTExpr *e, void *env) {
+  Uses *u = env;
+  if (e->kind == IR_EXPR_GLOBAL && !e->u.def->value)
+    note_use(u, ir_printf("@%s", e->u.def->name->name), e->u.def->name, e->src->span, e->u.def->item->span);
+  if (e->kind == IR_EXPR_CTOR)
+    note_use(u, e->u.ctor->src->name->name, e->u.ctor->src->name, e->src->span, e->u.ctor->src->adt->span);
+  for (int i = 0; e->kind == IR_EXPR_MATCH && i < e->u.match.nclauses; i++) uses_in_pattern(u, e->u.match.clauses[i].pat);
+  ir_texpr_each_child(e, uses_in, env);
+}
+
+/* Warns about each global and constructor the files use that was defined elsewhere than in the
+ * Prelude and the files themselves (at the prompt, or by another :load). */
+static void warn_outside_uses(Session *s, const IrTProgram **progs, int n, const char **files) {
+  IrDiags diags = {0};
+  Uses u = {.s = s, .progs = progs, .n = n, .files = files, .diags = &diags};
+  for (int p = 0; p < n; p++)
+    for (int i = 0; i < progs[p]->nitems; i++) {
+      const IrTItem *ti = &progs[p]->items[i];
+      const IrTFn *fn = ti->def && !ti->def->value ? ti->def->fn : ti->expr;
+      if (fn && fn->body) uses_in(fn->body, &u);
+    }
+  session_report(s, &diags);
+}
+
+/* Whether a :load loads every file of the last one again (`:load lib.rly` after editing it): it
+ * replaces them as :reload does. Another :load adds to what is loaded. */
+static bool reloads(const Session *s, int n, const char **files) {
+  for (int p = 0; p < s->layer.nprogs; p++) {
+    bool again = false;
+    for (int i = 0; i < n && !again; i++) again = !strcmp(s->layer.progs[p]->src->src->name, files[i]);
+    if (!again) return false;
+  }
+  return s->layer.nprogs > 0;
+}
+
+bool session_load_files(Session *s, int n, const char **files, bool reload) {
+  /* what to put back if a file fails */
+  TyNames *names = ty_names_save(s->module);
+  IrSymMap defs = ir_ptrmap_copy(&s->defs), datas = ir_ptrmap_copy(&s->datas), ctors = ir_ptrmap_copy(&s->ctors);
+  const IrItem **items = IR_NEW_ARRAY(const IrItem *, (size_t)s->items.len + 1);
+  if (s->items.len) memcpy(items, s->items.items, sizeof *items * (size_t)s->items.len);
+  int nitems = s->items.len, ntraced = s->traced.len;
+  if (reload || reloads(s, n, files)) unload_layer(s);
+  TyNames *before = ty_names_save(s->module);
+  IrSymMap before_defs = ir_ptrmap_copy(&s->defs), before_datas = ir_ptrmap_copy(&s->datas),
+           before_ctors = ir_ptrmap_copy(&s->ctors);
+  const IrTProgram **progs = IR_NEW_ARRAY(const IrTProgram *, (size_t)n + 1);
+  int loaded = 0;
+  for (; loaded < n; loaded++) {
+    IrSource *src = ir_source_read_file(files[loaded]);
+    if (!src) {
+      fprintf(stderr, "relay: cannot read %s: %s\n", files[loaded], session_read_error(errno));
+      break;
+    }
+    if (!(progs[loaded] = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, false, true))) break;
+  }
+  if (loaded < n) { /* all as it was: the names, the tables, what is traced */
+    ty_names_restore(s->module, names);
+    s->defs = defs, s->datas = datas, s->ctors = ctors;
+    if (nitems) memcpy(s->items.items, items, sizeof *items * (size_t)nitems);
+    s->items.len = nitems;
+    for (int i = ntraced; i < s->traced.len; i++) rt_untrace(s->program, s->traced.items[i]);
+    s->traced.len = ntraced;
+    for (int p = 0; p < loaded; p++)
+      for (int i = 0; i < progs[p]->nitems; i++)
+        if (progs[p]->items[i].def) rt_forget(s->program, progs[p]->items[i].def);
+    if (loaded && reload) fputs("<repl>: so nothing was reloaded: the definitions are as they were before :reload\n", stderr);
+    else if (loaded) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
+    if (!reload) { /* :reload now loads the new files on top of the old ones, as this :load would have */
+      const IrTProgram **old = s->layer.progs;
+      int nold = s->layer.nprogs;
+      TyNames *old_before = s->layer.before;
+      s->layer.progs = progs, s->layer.nprogs = 0, s->layer.before = ty_names_save(s->module);
+      s->layer.defs = ir_ptrmap_copy(&s->defs), s->layer.datas = ir_ptrmap_copy(&s->datas);
+      s->layer.ctors = ir_ptrmap_copy(&s->ctors);
+      forget_old_layer(s, old, nold, old_before);
+    }
+    return false;
+  }
+  const IrTProgram **old = s->layer.progs;
+  int nold = s->layer.nprogs;
+  TyNames *old_before = s->layer.before;
+  s->layer.progs = progs, s->layer.nprogs = n, s->layer.before = before;
+  s->layer.defs = before_defs, s->layer.datas = before_datas, s->layer.ctors = before_ctors;
+  forget_old_layer(s, old, nold, old_before);
+  warn_outside_uses(s, progs, n, files);
+  for (int i = 0; i < n; i++)
+    if (!session_run(s, progs[i], true)) return false;
+  return true;
+}
+
+IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
                                bool *incomplete) {
   IrSource *src = ir_source_new(name, text, len);
   src->input = s->input;
   s->parse.session_lets = true; /* a REPL input may bind `let %x = e` for the ones after it */
-  IrTProgram *p = load_source(s, src, quiet_if_incomplete, incomplete, false);
+  IrTProgram *p = load_source(s, src, end, incomplete, false, false);
   s->parse.session_lets = false;
   return p;
 }
@@ -347,6 +541,31 @@ bool session_explore_expression(Session *s, const char *name, const char *text, 
   keep_type_error(s, diags); /* for :explain, as the other checks keep theirs */
   *expr = r.expr;
   return r.expr != NULL;
+}
+
+bool session_explore_definitions(Session *s, const char *name, const char *text, const IrProgram **prog,
+                                 IrTProgram **checked, IrPtrMap **partial, IrDiags *diags) {
+  *prog = NULL;
+  *checked = NULL;
+  *partial = NULL;
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    session_report(s, diags);
+    *diags = (IrDiags){0};
+    *prog = NULL;
+    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
+    return false;
+  }
+  IrSource *src = ir_source_new(name, text, strlen(text));
+  src->input = s->input;
+  IrParseResult r = ir_parse_program(src, &s->parse, diags);
+  if (r.program) *checked = ty_check_definitions(s->module, r.program, diags);
+  if (r.program && !*checked) *partial = ty_partial_types(s->module, r.program);
+  ir_trap_pop(&trap);
+  keep_type_error(s, diags);
+  *prog = r.program;
+  return r.program != NULL;
 }
 
 bool session_describe(const Session *s, const IrItem *item, const IrType *type, IrBuf *out) {

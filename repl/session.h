@@ -38,6 +38,15 @@ typedef struct Session {
    * input failed (the exit status when stdin is not a terminal). */
   const char **loaded;
   int nloaded;
+  /* The files of the last :load, which :reload replaces as a whole (GHCi's module): their
+   * programs as committed, and the names as they were before (the module's, and the tables
+   * above), which a name a file no longer defines gives way to. progs is NULL before any :load. */
+  struct {
+    const IrTProgram **progs;
+    int nprogs;
+    TyNames *before;
+    IrSymMap defs, datas, ctors;
+  } layer;
   bool timing;
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
@@ -78,10 +87,22 @@ const char *session_read_error(int err);
 /* Parses, checks and compiles a file; on error prints the diagnostics and returns NULL, changing nothing.
  * With definitions_only, its top-level expressions are not checked (they will not run). */
 IrTProgram *session_load_file(Session *s, const char *path, bool definitions_only);
+/* How a REPL input's text ends: it is whole (its end, or a :} line: an incomplete input is an
+ * error), more lines may come (an incomplete input waits, quietly), or a blank line ended it (an
+ * incomplete input is an error, except that a pasted TVM dump waits past one blank line for its
+ * #[metadata] section). */
+typedef enum { SESSION_CHUNK_WHOLE, SESSION_CHUNK_MORE_MAY_COME, SESSION_CHUNK_BLANK_LINE } SessionChunkEnd;
+/* The REPL's :load (reload false) and :reload (true): loads the files (each sees the ones before
+ * it), all of them or, on any error, none; :reload first takes away what the last :load's files
+ * defined that no later input has defined again, so that a definition deleted from a file goes
+ * (and what it shadowed comes back). Warns about a file that uses a definition made outside the
+ * files (at the prompt): `relay FILE` would fail. Then runs the files' expressions; false when
+ * any step failed (said). */
+bool session_load_files(Session *s, int n, const char **files, bool reload);
 /* Parses and checks text (len bytes, NUL bytes included: they are an error with a place) as a chunk
- * (named `name` in diagnostics). *incomplete tells the REPL
- * that more lines may complete the text (nothing is printed then if quiet_if_incomplete). */
-IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, bool quiet_if_incomplete,
+ * (named `name` in diagnostics). *incomplete tells the REPL that it waits for more lines (nothing
+ * is printed then). */
+IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
                                bool *incomplete);
 /* Parses and checks an expression (`name` is its source in diagnostics: "<command line>",
  * "<repl>"); returns its type (generalized), and its typed form in *expr if expr is not NULL, or
@@ -94,6 +115,12 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
  * memory ran out (which is said at once). */
 bool session_explore_expression(Session *s, const char *name, const char *text, const IrExpr **expr, TyExplored *out,
                                 IrDiags *diags);
+/* The same for definitions (`:annot def @f(...) { ... }`): parses text as a chunk and checks it,
+ * the module unchanged; *checked is the typed program, or NULL on a type error, when *partial
+ * holds the types found before it (ty_partial_types). False when it does not parse or memory ran
+ * out (said at once). */
+bool session_explore_definitions(Session *s, const char *name, const char *text, const IrProgram **prog,
+                                 IrTProgram **checked, IrPtrMap **partial, IrDiags *diags);
 /* Evaluates a checked expression; on a run-time error prints it and returns false. SIGINT
  * interrupts the evaluation (a run-time error; in the REPL, "Interrupted.") while it runs. */
 bool session_eval(Session *s, const IrTFn *e, RtValue *out);

@@ -41,6 +41,78 @@ static void wrong_kind(TyCheck *c, IrType *t, IrKind want, IrKind have) {
   ty_fail(c, t->span, "%s is %s, but %s is expected here", ir_type_str(t), kind_phrase(have), kind_phrase(want));
 }
 
+/* ---------------------------------------------------------------- names meant as types */
+
+static char lower(char ch) { return ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch; }
+
+/* Whether a and b are equal but for the case of ASCII letters. */
+static bool equal_ignoring_case(const char *a, const char *b) {
+  for (; *a && lower(*a) == lower(*b); a++, b++) {}
+  return lower(*a) == lower(*b);
+}
+
+static void closer(const char *name, const char *candidate, const char **best, int *best_distance) {
+  int d = equal_ignoring_case(name, candidate) ? 0 : ir_sym_distance(name, candidate);
+  if (d < *best_distance || (d == *best_distance && *best && strcmp(candidate, *best) < 0)) {
+    *best = candidate;
+    *best_distance = d;
+  }
+}
+
+/* The known type that `name` looks like a misspelling of, or NULL: a base type written in another
+ * case (`Int32`, `Float`: lowered, a dtype name, shown as the canonical one), else a base type,
+ * `Tensor` or a data type in scope equal but for case or one edit away (`flaot32`, `Tenser`,
+ * `Lsit`); names under three letters are too short to guess from (`t`, `bt`). */
+static const char *meant_type(TyCheck *c, Sym name) {
+  char lowered[32];
+  if (name->len < sizeof lowered) {
+    for (uint32_t i = 0; i <= name->len; i++) lowered[i] = lower(name->name[i]);
+    IrDType dt;
+    if (strcmp(lowered, name->name) != 0 && ir_dtype_parse(lowered, name->len, &dt)) {
+      char buf[24];
+      return ir_printf("%s", ir_dtype_name(dt, buf));
+    }
+  }
+  if (name->len < 3) return NULL;
+  static const char *const known[] = {"bool",   "int8",    "int16",   "int32",   "int64", "uint8",
+                                      "uint16", "uint32",  "uint64",  "float16", "float32", "float64", "Tensor"};
+  const char *best = NULL;
+  int best_distance = 2; /* one edit at most */
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) closer(name->name, known[i], &best, &best_distance);
+  const IrSymMap *maps[2] = {&c->m->adts, &c->chunk_adts};
+  for (int k = 0; k < 2; k++)
+    for (size_t i = 0; i < maps[k]->cap; i++)
+      if (maps[k]->keys[i]) closer(name->name, ((Sym)maps[k]->keys[i])->name, &best, &best_distance);
+  return best;
+}
+
+/* An unknown name in a place that holds a type or a base type becomes a type parameter; when it
+ * looks meant as a type, say so. Warned: a name close to a known type (meant_type), or a
+ * capitalised one of two letters or more (`Matrix`): base types are lower case, data types are
+ * declared, and in GHC and Elm a capitalised name in a type is a type constructor, never a
+ * variable. Not warned: other lower-case names (`t`, `elem`: the idiom of implicit parameters), a
+ * single capital (`T`, a parameter as Java and C++ write one), and names in a shape (`N`, `H`:
+ * dimensions as TVM's layouts name them), where no type could stand. */
+static void warn_if_meant_as_type(TyCheck *c, IrType *t, IrKind want) {
+  if (want != IR_KIND_TYPE && want != IR_KIND_BASETYPE) return;
+  Sym name = t->u.var.name;
+  const char *meant = meant_type(c, name);
+  bool capital = name->name[0] >= 'A' && name->name[0] <= 'Z' && name->len >= 2;
+  if (!meant && !capital) return;
+  IrDiag *d = ir_diag_add(c->diags, IR_DIAG_WARNING, t->span, "unknown type `%s`, taken as a type parameter (%s)",
+                          name->name, want == IR_KIND_BASETYPE ? "any base type" : "any type");
+  if (meant) ir_diag_note(d, "hint: did you mean `%s`?", meant);
+  else
+    ir_diag_note(d, "hint: a data type is declared with `data` before it is used; a type parameter is written in lower "
+                    "case, or declared in `<...>`");
+}
+
+/* The hint for an unknown type that is an error, or NULL. */
+static const char *meant_hint(TyCheck *c, Sym name) {
+  const char *meant = meant_type(c, name);
+  return meant ? ir_printf("hint: did you mean `%s`?", meant) : NULL;
+}
+
 static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
   Sym name = t->u.var.name;
   if (ty_is_wildcard(t)) return ty_fresh(&c->cx, want, t->span); /* `_`: each one whatever the checker finds */
@@ -70,6 +142,7 @@ static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
   if (c->flexible) { /* `fn(%x : t) -> t` as a literal: t is whatever the uses make it */
     IrType *h = ir_symmap_get(c->flexible, name);
     if (!h) {
+      warn_if_meant_as_type(c, t, want);
       h = ty_fresh(&c->cx, want, t->span);
       c->cx.vars.items[h->u.hole.id].hint = name;
       ir_symmap_put(c->flexible, name, h);
@@ -87,12 +160,13 @@ static IrType *convert_name(TyCheck *c, IrType *t, IrKind want) {
       IR_VEC_PUSH(c->tparams, *q);
       return ir_type_var(name, q->kind, t->span);
     }
+    warn_if_meant_as_type(c, t, want);
     IrTypeParam q = {name, want, t->span};
     IR_VEC_PUSH(*c->implicit, q);
     IR_VEC_PUSH(c->tparams, q);
     return ir_type_var(name, want, t->span);
   }
-  ty_fail(c, t->span, "unknown type `%s`", name->name);
+  ty_fail_notes(c, t->span, TY_NOTES(meant_hint(c, name)), "unknown type `%s`", name->name);
 }
 
 static IrType *convert_func(TyCheck *c, IrType *t) {
@@ -193,7 +267,9 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
   case IR_TYPE_FUNC: return convert_func(c, t);
   case IR_TYPE_CALL: {
     const IrData *adt = ty_find_adt(c, t->u.call.name);
-    if (!adt) ty_fail(c, t->span, "unknown data type `%s`", t->u.call.name->name);
+    if (!adt)
+      ty_fail_notes(c, t->span, TY_NOTES(meant_hint(c, t->u.call.name)), "unknown data type `%s`",
+                    t->u.call.name->name);
     if (adt->ntparams != t->u.call.nargs)
       ty_fail(c, t->span, "`%s` takes %d type argument%s, but %d %s given", t->u.call.name->name, adt->ntparams,
               adt->ntparams == 1 ? "" : "s", t->u.call.nargs, t->u.call.nargs == 1 ? "is" : "are");

@@ -30,6 +30,9 @@ typedef struct TyLocal {
   struct TyFnScope *fn; /* the function whose frame holds it */
   int slot;
   uint32_t order; /* bound after the locals of smaller order (a hole lists its scope in this order) */
+  const IrExpr *restricted; /* a let's value, not a function literal, whose function type had holes that the
+                               value restriction kept from being generalized (for a hint); or NULL */
+  TyIdList restricted_holes; /* those holes */
 } TyLocal;
 
 /* The function being checked, for the frames of the typed program: its slots (released in the
@@ -92,6 +95,7 @@ typedef struct TyCheck {
                                      failure keeps for :explain (ty_failure_of_argument); else NULL */
   int arg_index;
   IrType *arg_type;
+  const char *expect_hint;        /* a note that ty_expect adds to its failure, or NULL */
   uint32_t nbound;                /* locals bound so far (TyLocal.order) */
   IR_VEC(TyHole) holes;           /* the holes of the group or expression being checked, not reported yet */
   int holes_reported;             /* the chunk's holes described so far */

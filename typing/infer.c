@@ -87,8 +87,16 @@ static const char *ordinal(int i) {
 
 /* ---------------------------------------------------------------- literals */
 
+/* The base type a literal's suffix gives, which names the literal in a message. */
+static IrType *suffix_dtype(IrDType dt, IrSpan literal) {
+  IrType *d = ir_type_dtype(dt, literal);
+  d->origin = IR_DTYPE_BY_SUFFIX;
+  return d;
+}
+
 static IrType *literal_type(TyCheck *c, const IrExpr *e, const IrLit *lit) {
-  if (lit->suffixed) return ir_type_scalar(lit->dtype, (IrSpan){0});
+  if (lit->suffixed)
+    return ir_type_tensor(ir_type_shape(0, NULL, (IrSpan){0}), suffix_dtype(lit->dtype, e->span), (IrSpan){0});
   return ir_type_tensor(ir_type_shape(0, NULL, (IrSpan){0}),
                         ty_fresh_literal(&c->cx, lit->kind == IR_LIT_FLOAT ? TY_LIT_FLOAT : TY_LIT_INT, e->span),
                         (IrSpan){0});
@@ -122,7 +130,7 @@ static IrType *tensor_literal_type(TyCheck *c, const IrExpr *e) {
       char a[24];
       ty_fail(c, e->span, "a decimal element cannot be %s", ir_dtype_name(fixed->dtype, a));
     }
-    dtype = ir_type_dtype(fixed->dtype, (IrSpan){0});
+    dtype = suffix_dtype(fixed->dtype, e->span);
   } else {
     dtype = ty_fresh_literal(&c->cx, any_float ? TY_LIT_FLOAT : TY_LIT_INT, e->span);
   }
@@ -301,6 +309,90 @@ static const char *elementwise_twin(const char *op) {
   return NULL;
 }
 
+/* A name written bare where an attribute takes integers (`newshape=[b, -1]`, `shape=[n]`), which
+ * the parser reads as a string, in v: the first such item, or NULL. */
+static const IrAttrVal *bare_name_in(const IrAttrVal *v) {
+  if (v->kind == IR_ATTR_STR)
+    return v->span.src && v->span.len && v->span.src->text[v->span.off] != '"' ? v : NULL;
+  if (v->kind != IR_ATTR_LIST) return NULL;
+  for (int i = 0; i < v->n; i++) {
+    const IrAttrVal *in = bare_name_in(&v->items[i]);
+    if (in) return in;
+  }
+  return NULL;
+}
+
+/* The failed attribute of call e at `at` when it is a name given for integers: attributes are
+ * constants, fixed where the call is written (TVM's attribute structs hold integers, never the
+ * dimensions of a type), so a shape variable there cannot be read. Fails saying so, with what to
+ * write instead; returns otherwise. */
+static void attr_name_for_ints(TyCheck *c, const IrExpr *e, const char *op, IrSpan at) {
+  for (int i = 0; i < e->u.call.nattrs; i++) {
+    const IrAttr *a = &e->u.call.attrs[i];
+    int kind = ir_attr_kind(a->key->name);
+    if (a->val.span.src != at.src || a->val.span.off != at.off || (kind != IR_AK_INTS && kind != IR_AK_PAIRS)) continue;
+    const IrAttrVal *name = bare_name_in(&a->val);
+    if (!name) return;
+    const char *dim = NULL;
+    for (int k = c->tparams.len - 1; k >= 0 && !dim; k--)
+      if (c->tparams.items[k].kind == IR_KIND_SHAPEVAR && !strcmp(c->tparams.items[k].name->name, name->str))
+        dim = ir_printf("`%s` is a dimension of the types here: its size is known only when the function is called",
+                        name->str);
+    const char *hint = NULL;
+    if (!strcmp(op, "reshape") && a->val.kind == IR_ATTR_LIST) { /* TVM's newshape: 0 copies the input's dimension */
+      IrBuf b;
+      ir_buf_init(&b);
+      ir_buf_putc(&b, '[');
+      for (int k = 0; k < a->val.n; k++) {
+        if (k) ir_buf_puts(&b, ", ");
+        if (bare_name_in(&a->val.items[k])) ir_buf_putc(&b, '0');
+        else ir_print_attr_value(&b, &a->val.items[k]);
+      }
+      ir_buf_putc(&b, ']');
+      hint = ir_printf("hint: in `newshape`, 0 copies the input's dimension at its place: `newshape=%s`", b.data);
+    } else if (!strcmp(op, "zeros")) {
+      hint = "hint: `zeros_like(%t)` makes zeros of the shape and dtype of a tensor `%t` (`ones_like` and "
+             "`full_like(%t, %v)` likewise)";
+    } else if (!strcmp(op, "ones")) {
+      hint = "hint: `ones_like(%t)` makes ones of the shape and dtype of a tensor `%t` (`zeros_like` and "
+             "`full_like(%t, %v)` likewise)";
+    } else if (!strcmp(op, "full")) {
+      hint = "hint: `full_like(%t, %v)` makes a tensor of the shape and dtype of a tensor `%t`, filled with `%v` "
+             "(`zeros_like` and `ones_like` likewise)";
+    } else if (!strcmp(op, "broadcast_to")) {
+      hint = "hint: `broadcast_to_like(%x, %t)` broadcasts `%x` to the shape of a tensor `%t`";
+    }
+    ty_fail_notes(c, name->span, TY_NOTES(dim, hint), "the attribute `%s` of `%s` is a constant, but `%s` is a name",
+                  a->key->name, op, name->str);
+  }
+}
+
+/* The hint for a call of l, a let-bound value of a function type kept monomorphic (the value
+ * restriction, as in ML: a `let` generalizes only a function literal), whose argument did not fit
+ * the type an earlier use fixed: the literal to bind instead, calling the value with n parameters. */
+static const char *value_restriction_hint(const TyLocal *l, int n) {
+  IrBuf params, value;
+  ir_buf_init(&params);
+  ir_buf_init(&value);
+  for (int i = 0; i < n; i++)
+    ir_buf_printf(&params, "%s%%%s", i ? ", " : "", n <= 3 ? (const char *[]){"x", "y", "z"}[i] : ir_printf("x%d", i));
+  ir_print_expr(&value, l->restricted, 0);
+  const IrExprKind k = l->restricted->kind;
+  bool atom = k == IR_EXPR_GLOBAL || k == IR_EXPR_LOCAL || k == IR_EXPR_CALL || k == IR_EXPR_CTOR;
+  const char *callee = atom ? value.data : ir_printf("(%s)", value.data);
+  return ir_printf("hint: `%%%s` is bound by `let` to a value that is not a function literal, so it has one type "
+                   "(the value restriction); to use it at several types, bind a function: "
+                   "`let %%%s = fn (%s) { %s(%s) }`",
+                   l->name->name, l->name->name, params.data, callee, params.data);
+}
+
+/* Whether l is such a value, and a use before has fixed a part of its type. */
+static bool fixed_by_a_use(TyCheck *c, const TyLocal *l) {
+  for (int i = 0; l->restricted && i < l->restricted_holes.len; i++)
+    if (c->cx.vars.items[ty_find(&c->cx, l->restricted_holes.items[i])].resolved) return true;
+  return false;
+}
+
 /* ---------------------------------------------------------------- polymorphic arguments */
 
 /* A name that prints as `name` but is no other name: a skolem, the rigid stand-in for a type
@@ -434,7 +526,10 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     }
     IrSpan at = e->span;
     const char *bad = ir_attrs_decode(info->name, info->attrs, e->u.call.nattrs, e->u.call.attrs, &t->u.call.attrs, &at);
-    if (bad) ty_fail(c, at, "%s", bad);
+    if (bad) {
+      attr_name_for_ints(c, e, info->name, at);
+      ty_fail(c, at, "%s", bad);
+    }
     if (nt) ty_fail(c, f->span, "operators take no type arguments");
     callee = texpr(IR_EXPR_OP, f, ty_instantiate(c, ty_op_scheme(c, (IrOpId)f->u.op, e->u.call.nargs), 0, NULL, e->span, e,
                                                  t->u.call.attrs));
@@ -470,6 +565,8 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
             fp->u.func.nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
   t->u.call.nargs = n;
   t->u.call.args = IR_NEW_ARRAY(IrTExpr *, n > 0 ? n : 1);
+  const TyLocal *local = f->kind == IR_EXPR_LOCAL ? ir_symmap_get(&c->locals, f->u.name) : NULL;
+  const char *hint = local && fixed_by_a_use(c, local) ? value_restriction_hint(local, n) : NULL;
   for (int i = 0; i < n; i++) {
     IrType *want = ty_prune(&c->cx, fp->u.func.args[i]);
     if (want->kind == IR_TYPE_FUNC && want->u.func.ntparams > 0) { /* a polymorphic parameter */
@@ -484,12 +581,13 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     if (f->kind != IR_EXPR_OP) a->expect = fp->u.func.args[i]; /* checked at run time if a `?` stands in (decide_check) */
     const char *sigil, *name;
     c->arg_rel = oprel, c->arg_index = i, c->arg_type = a->type; /* a failure here keeps them for :explain */
+    c->expect_hint = hint;
     if (callee_parts(f, &sigil, &name))
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of `%s%s`", ordinal(i), sigil,
                 name);
     else
       ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of this function", ordinal(i));
-    c->arg_rel = NULL;
+    c->arg_rel = NULL, c->expect_hint = NULL;
   }
   ty_solve_or_fail(c);
   t->type = fp->u.func.ret;
@@ -724,6 +822,10 @@ static TyLocal *infer_binding(TyCheck *c, const IrExpr *let, IrTExpr *t) {
     }
     ty_check_size(c, let->span, vt, false, "`%%%s`", v->name->name);
     l = bind(c, v->name, vt);
+    if (!ann && ty_prune(&c->cx, vt)->kind == IR_TYPE_FUNC) {
+      ty_holes_of(&c->cx, vt, &l->restricted_holes);
+      if (l->restricted_holes.len) l->restricted = value;
+    }
   } else {
     c->cx.level++;
     TyHeader h = ty_fn_header(c, &value->u.fn, value->span, false);

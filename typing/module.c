@@ -60,6 +60,16 @@ void ty_check_size(TyCheck *c, IrSpan span, IrType *t, bool exact, const char *w
   too_large(c, span, what);
 }
 
+/* The base type of t (a tensor type's, or t itself) when a literal outside `span` decided it (a
+ * definition's `%x + 1.5f`, met at its call), or NULL. */
+static IrType *decided_by_literal(TyCheck *c, IrType *t, IrSpan span) {
+  t = ty_prune(&c->cx, t);
+  if (t->kind == IR_TYPE_TENSOR) t = ty_prune(&c->cx, t->u.tensor.dtype);
+  if (t->kind != IR_TYPE_DTYPE || t->origin == IR_DTYPE_WRITTEN || !t->span.src || t->span.len > 40) return NULL;
+  bool inside = t->span.src == span.src && t->span.off >= span.off && t->span.off + t->span.len <= span.off + span.len;
+  return inside ? NULL : t;
+}
+
 void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const char *what_fmt, ...) {
   TyMismatch why = TY_MISMATCH_INIT;
   if (ty_unify(&c->cx, expected, found, &why)) return;
@@ -84,7 +94,21 @@ void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const c
       inner = ir_printf("(%s)", why.reason);
   }
 #undef SHOW
-  ty_fail_notes(c, span, TY_NOTES(ir_printf("expected: %s", e), ir_printf("found:    %s", f), inner),
+  IrType *literal = decided_by_literal(c, why.expected ? why.expected : expected, span);
+  const char *by = NULL, *hint = c->expect_hint;
+  if (literal) {
+    char name[24];
+    const IrSpan *s = &literal->span;
+    const char *dt = ir_dtype_name(literal->u.dtype, name);
+    const char *text = ir_printf("%.*s", (int)s->len, s->src->text + s->off);
+    const char *place = s->src == span.src ? ir_printf("%s:%u:%u", s->src->name, s->line, s->col) : ir_span_place(*s);
+    by = ir_printf("%s because of the literal `%s` at %s%s", dt, text, place,
+                   literal->origin == IR_DTYPE_BY_DEFAULT ? ir_printf(", which is %s by default", dt) : "");
+    if (!hint)
+      hint = ir_printf("hint: `cast_like(%s, %%t)` gives a literal the dtype of a tensor `%%t`, for a function of "
+                       "every dtype", text);
+  }
+  ty_fail_notes(c, span, TY_NOTES(ir_printf("expected: %s", e), ir_printf("found:    %s", f), inner, by, hint),
                 "%s has the wrong type", what);
 }
 
@@ -584,6 +608,52 @@ void ty_commit(TyModule *m, const IrTProgram *tp) {
     } else if (it->kind == IR_ITEM_DEF) {
       ir_symmap_put(&m->globals, it->name, ti->def);
     }
+  }
+}
+
+struct TyNames {
+  IrSymMap globals, adts, ctors, adt_ctors;
+};
+
+TyNames *ty_names_save(const TyModule *m) {
+  TyNames *n = IR_NEW(TyNames);
+  *n = (TyNames){ir_ptrmap_copy(&m->globals), ir_ptrmap_copy(&m->adts), ir_ptrmap_copy(&m->ctors),
+                 ir_ptrmap_copy(&m->adt_ctors)};
+  return n;
+}
+
+void ty_names_restore(TyModule *m, const TyNames *saved) {
+  TyNames copy = {ir_ptrmap_copy(&saved->globals), ir_ptrmap_copy(&saved->adts), ir_ptrmap_copy(&saved->ctors),
+                  ir_ptrmap_copy(&saved->adt_ctors)};
+  m->globals = copy.globals;
+  m->adts = copy.adts;
+  m->ctors = copy.ctors;
+  m->adt_ctors = copy.adt_ctors;
+}
+
+const IrTDef *ty_names_global(const TyNames *n, Sym name) { return ir_symmap_get(&n->globals, name); }
+const IrTCtor *ty_names_ctor(const TyNames *n, Sym name) { return ir_symmap_get(&n->ctors, name); }
+
+/* Gives name in map back what `before` had under it, or removes it. */
+static void put_back(IrSymMap *map, const IrSymMap *before, Sym name) {
+  void *was = ir_symmap_get(before, name);
+  if (was) ir_symmap_put(map, name, was);
+  else ir_ptrmap_remove(map, name);
+}
+
+void ty_unload(TyModule *m, const IrTProgram *prog, const TyNames *before) {
+  for (int i = 0; i < prog->nitems; i++) {
+    const IrTItem *ti = &prog->items[i];
+    const IrItem *it = ti->src;
+    if (it->kind == IR_ITEM_DEF && ir_symmap_get(&m->globals, it->name) == ti->def) put_back(&m->globals, &before->globals, it->name);
+    if (it->kind != IR_ITEM_DATA) continue;
+    if (ir_symmap_get(&m->adts, it->name) == &it->data) {
+      put_back(&m->adts, &before->adts, it->name);
+      put_back(&m->adt_ctors, &before->adt_ctors, it->name);
+    }
+    for (int k = 0; k < it->data.nctors; k++)
+      if (ir_symmap_get(&m->ctors, it->data.ctors[k].name) == &ti->ctors[k])
+        put_back(&m->ctors, &before->ctors, it->data.ctors[k].name);
   }
 }
 

@@ -32,11 +32,21 @@ const char *ty_rel_ordinal(int i) {
   return i < 5 ? names[i] : ir_printf("%dth", i + 1);
 }
 
+const char *ty_rel_not_tensor(TyCtx *cx, const TyRelation *rel, int i, const char *which, IrType *t) {
+  if (t->kind != IR_TYPE_VAR)
+    return ir_printf("%s works on tensors, but its %s is %s", ty_rel_who(rel), which, ty_rel_text(cx, t));
+  const IrExpr *arg = rel->op && rel->call && i < rel->call->u.call.nargs ? rel->call->u.call.args[i] : NULL;
+  const char *what = arg && arg->kind == IR_EXPR_LOCAL ? ir_printf("`%%%s`", arg->u.name->name)
+                                                       : ir_printf("the %s of %s", which, ty_rel_who(rel));
+  return ir_printf("%s has type `%s`, a type parameter (any type), but %s needs a tensor", what, ty_rel_text(cx, t),
+                   ty_rel_who(rel));
+}
+
 TyRelResult ty_rel_tensor(TyCtx *cx, TyRelation *rel, int i, IrType **shape, IrType **dtype, const char **message) {
   IrType *t = ty_prune(cx, rel->args[i]);
   if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
   if (t->kind != IR_TYPE_TENSOR)
-    REL_FAIL("%s works on tensors, but its %s argument is %s", ty_rel_who(rel), ty_rel_ordinal(i), ty_rel_text(cx, t));
+    REL_FAIL("%s", ty_rel_not_tensor(cx, rel, i, ir_printf("%s argument", ty_rel_ordinal(i)), t));
   IrType *s = ty_prune(cx, t->u.tensor.shape);
   if (s->kind != IR_TYPE_SHAPE) return TY_NOT_YET;
   *shape = s;

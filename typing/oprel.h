@@ -29,6 +29,11 @@ const char *ty_rel_text(TyCtx *cx, IrType *t);
 const char *ty_rel_shape_text(TyCtx *cx, IrType *shape);
 /* "first", "second", ... */
 const char *ty_rel_ordinal(int i);
+/* Why argument i (`which`: "first argument", "argument") of type t, not a tensor, does not fit:
+ * "`add` works on tensors, but its first argument is (int32, int32)"; for a type parameter, what it
+ * stands for, naming the argument as the call writes it: "`%x` has type `a`, a type parameter (any
+ * type), but `add` needs a tensor". */
+const char *ty_rel_not_tensor(TyCtx *cx, const TyRelation *rel, int i, const char *which, IrType *t);
 
 /* Argument i as a tensor of known rank: TY_SOLVED with *tensor, *shape (IR_TYPE_SHAPE) and
  * *dtype; TY_NOT_YET while its type or rank is unknown; TY_FAILED when it is not a tensor. */

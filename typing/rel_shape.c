@@ -572,7 +572,7 @@ TyRelResult ty_rel_where(TyCtx *cx, TyRelation *rel, const char **message) {
 TyRelResult ty_rel_cast(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *t = ty_prune(cx, rel->args[0]);
   if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
-  if (t->kind != IR_TYPE_TENSOR) REL_FAIL("%s works on tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, t));
+  if (t->kind != IR_TYPE_TENSOR) REL_FAIL("%s", ty_rel_not_tensor(cx, rel, 0, "argument", t));
   IrType *dt = ir_type_dtype(ty_rel_attr(rel, IR_A_DTYPE)->dtype, (IrSpan){0});
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(t->u.tensor.shape, dt), message);
 }

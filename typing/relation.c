@@ -24,7 +24,7 @@ TyRelResult ty_rel_elementwise(TyCtx *cx, TyRelation *rel, const char **message)
   IrType *t = ty_prune(cx, rel->args[0]);
   if (t->kind == IR_TYPE_HOLE) return ty_unify(cx, rel->args[1], t, NULL) ? TY_NOT_YET : TY_FAILED;
   if (t->kind != IR_TYPE_TENSOR) {
-    *message = ir_printf("%s works on tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, t));
+    *message = ty_rel_not_tensor(cx, rel, 0, "argument", t);
     return TY_FAILED;
   }
   if (!ty_unify(cx, rel->args[1], t, NULL)) {
@@ -40,7 +40,7 @@ TyRelResult ty_rel_elementwise(TyCtx *cx, TyRelation *rel, const char **message)
 TyRelResult ty_rel_elementwise_comp(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *t = ty_prune(cx, rel->args[0]);
   if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
-  if (t->kind != IR_TYPE_TENSOR) REL_FAIL("%s works on tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, t));
+  if (t->kind != IR_TYPE_TENSOR) REL_FAIL("%s", ty_rel_not_tensor(cx, rel, 0, "argument", t));
   IrType *r = ty_rel_tensor_type(t->u.tensor.shape, ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0}));
   return ty_rel_result(cx, rel, 1, r, message);
 }
@@ -136,8 +136,7 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
   }
   for (int i = 0; i < 3; i++) {
     if (t[i]->kind == IR_TYPE_TENSOR || t[i]->kind == IR_TYPE_HOLE) continue;
-    *message = ir_printf("%s works on tensors, but its %s %s is %s", ty_rel_who(rel), ordinal(i),
-                         i < 2 ? "argument" : "type", ty_rel_text(cx, t[i]));
+    *message = ty_rel_not_tensor(cx, rel, i, ir_printf("%s %s", ordinal(i), i < 2 ? "argument" : "type"), t[i]);
     return TY_FAILED;
   }
   if (!any_tensor) return TY_NOT_YET; /* fn<t1, t2, t3>(t1, t2) -> t3 where Broadcast(t1, t2, t3) */

@@ -118,11 +118,21 @@ void ty_default_literals(TyCheck *c) {
     if (dt->kind == IR_TYPE_HOLE && cx->vars.items[ty_find(cx, dt->u.hole.id)].lit == TY_LIT_INT)
       ty_unify(cx, dt, ir_type_dtype(IR_DTYPE(IR_DT_INT, 64), (IrSpan){0}), NULL);
   }
+  IrPtrMap first = {0}; /* a literal's undecided base type (its hole's node) -> the first literal of it */
+  for (int i = 0; i < c->literals.len; i++) {
+    IrTExpr *e = c->literals.items[i];
+    IrType *t = e->type ? ty_prune(cx, e->type) : NULL;
+    IrType *dt = t && t->kind == IR_TYPE_TENSOR ? ty_prune(cx, t->u.tensor.dtype) : NULL;
+    if (dt && dt->kind == IR_TYPE_HOLE && !ir_ptrmap_get(&first, dt)) ir_ptrmap_put(&first, dt, e);
+  }
   for (int i = 0; i < cx->vars.len; i++) {
     TyVar *v = &cx->vars.items[i];
     if (v->parent != (uint32_t)i || v->resolved || v->lit == TY_LIT_NONE) continue;
     IrDType dt = v->lit == TY_LIT_FLOAT ? IR_DTYPE(IR_DT_FLOAT, 32) : IR_DTYPE(IR_DT_INT, 32);
-    ty_unify(cx, v->node, ir_type_dtype(dt, (IrSpan){0}), NULL);
+    const IrTExpr *lit = ir_ptrmap_get(&first, ty_prune(cx, v->node));
+    IrType *d = ir_type_dtype(dt, lit ? lit->src->span : (IrSpan){0});
+    if (lit) d->origin = IR_DTYPE_BY_DEFAULT;
+    ty_unify(cx, v->node, d, NULL);
   }
   ty_solve_or_fail(c);
 }

@@ -34,6 +34,23 @@ IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *di
  * memory, unwinding to the caller's trap) none. */
 void ty_commit(TyModule *m, const IrTProgram *prog);
 
+/* The module's names (its newest global, data type and constructor of each name) as they are now,
+ * for the REPL's :load and :reload, which replace the definitions of files as a whole: a copy,
+ * which later changes of the module leave alone. */
+typedef struct TyNames TyNames;
+TyNames *ty_names_save(const TyModule *m);
+/* Puts the module's names back as they were saved (a :reload that failed); the definitions
+ * committed since stay compiled, but no name reaches them. */
+void ty_names_restore(TyModule *m, const TyNames *saved);
+/* Unloads a committed chunk (a file that :reload loads again): each of its definitions, data
+ * types and constructors that is still the newest of its name gives way to what `before` (saved
+ * before the chunk was committed) had under that name, or the name is gone. Names that later
+ * chunks defined again keep those. */
+void ty_unload(TyModule *m, const IrTProgram *prog, const TyNames *before);
+/* What saved names had under a name: its global, its constructor (NULL: none). */
+const IrTDef *ty_names_global(const TyNames *n, Sym name);
+const IrTCtor *ty_names_ctor(const TyNames *n, Sym name);
+
 /* What checking found before a chunk's type error (the REPL's :graph of a definition that failed):
  * checks prog again, the module unchanged, and maps each expression of it (IrExpr *) that was
  * inferred before the error to its type as far as it was known then, unknown parts as `_a`. */

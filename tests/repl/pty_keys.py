@@ -5,6 +5,8 @@ pty_session.py); prints TAP.
 - A key typed right after Ctrl-C is never lost: at the prompt (the half-typed line is dropped, the
   key starts the next one), and during an evaluation (the key waits for the next prompt). Each is
   tried with the key in the same write as the Ctrl-C, right after it, and a few milliseconds after.
+- Ctrl-D on the empty `...` line of an incomplete input cancels the input, not the session; a
+  blank line ends an incomplete input with its error.
 - History keeps a multi-line input and a :{ ... :} block as one entry: Up recalls the whole
   definition (not its last line) and Enter runs it again; the entry survives the history file
   ($RELAY_HISTORY) into the next session.
@@ -111,6 +113,7 @@ def main():
             s.send("\n")
             s.expect(r"@a : fn\(\) -> int32\n@b : fn\(\) -> int32\nrelay> ")
         check("Up recalls a :{ ... :} block whole, and Enter runs it again", block)
+
         s.send_keys("\x04")
         s.wait()
         s.kill()
@@ -134,6 +137,28 @@ def main():
             finally:
                 t.kill()
         check("the next session's history has both entries whole", next_session)
+
+        def cancel():
+            u = Session(relay, history)
+            try:
+                u.expect(r"relay> ")
+                u.send_keys("if (2 > 1) { 1 }\n")
+                u.expect(r"\.\.\. ")
+                u.send_keys("\x04")  # Ctrl-D on the empty `...` line: the input goes, the session stays
+                u.expect(r"\(input cancelled\)\nrelay> ")
+                u.send_keys("let %x\n")
+                u.expect(r"\.\.\. ")
+                u.send_keys("\n")  # a blank line ends the incomplete input with its error
+                u.expect(r"expected `=` after the variable, found end of input")
+                u.expect(r"relay> ")
+                u.send_keys("40 + 2\n")
+                u.expect(r"- : int32 = 42\nrelay> ")
+                u.send_keys("\x04")
+                if u.wait() != 0:
+                    raise OSError("Ctrl-D at the prompt did not leave with status 0")
+            finally:
+                u.kill()
+        check("Ctrl-D on a `...` line cancels the input, and a blank line ends one with its error", cancel)
 
     print("1..%d" % len(checks))
     for i, (name, problem) in enumerate(checks, 1):
