@@ -147,10 +147,22 @@ static IrSpan name_span(IrSpan item, const char *name) {
   return item;
 }
 
+/* How a hidden Prelude name comes back, after the hint to choose another name (`what`, such as
+ * "another name (such as `@my_map`)"): a definition made at the prompt hides it for the rest of
+ * the session; one in a file loaded at the prompt, until it is deleted from the file and the file
+ * reloaded (:reload puts back what the file's definitions hid). */
+static const char *hint_hidden(const Session *s, const IrItem *it, const char *what, bool plural) {
+  const char *back = it->span.src->input > 0 ? ir_printf(": defined at the prompt, yours hides %s for the rest of the session",
+                                                         plural ? "them" : "it")
+                     : s->repl ? ": deleting yours from the file and :reload bring the Prelude's back"
+                               : "";
+  return ir_printf("hint: to keep the Prelude's, give yours %s%s", what, back);
+}
+
 /* A warning for each definition or data type of a chunk that hides a Prelude name: it takes the
  * place of the Prelude's for the code checked after it, while the Prelude's own definitions keep
- * theirs, and nothing brings it back in the session. A name hidden once is the user's, so the
- * warning comes once. */
+ * theirs. A name hidden once is the user's, so the warning comes once (a :reload, which checks
+ * the file again, says it again, as it does the file's other warnings). */
 static void warn_hidden_prelude(Session *s, const IrProgram *prog, IrDiags *diags) {
   const char *follows = "code checked from here on uses yours; the Prelude's own definitions keep using the Prelude's";
   for (int i = 0; i < prog->nitems; i++) {
@@ -160,16 +172,14 @@ static void warn_hidden_prelude(Session *s, const IrProgram *prog, IrDiags *diag
                               "`@%s` hides the Prelude's `@%s`, of type %s", it->name->name, it->name->name,
                               ir_type_str(ty_global_type(s->module, it->name)));
       ir_diag_note(d, "%s", follows);
-      ir_diag_note(d, "hint: to keep the Prelude's, give yours another name (such as `@my_%s`): once hidden, it comes "
-                      "back only in a new session", it->name->name);
+      ir_diag_note(d, "%s", hint_hidden(s, it, ir_printf("another name (such as `@my_%s`)", it->name->name), false));
     }
     if (it->kind != IR_ITEM_DATA) continue;
     if (from_prelude(ir_symmap_get(&s->datas, it->name))) {
       IrDiag *d = ir_diag_add(diags, IR_DIAG_WARNING, name_span(it->span, it->name->name),
                               "`%s` hides the Prelude's data type `%s`", it->name->name, it->name->name);
       ir_diag_note(d, "%s", follows);
-      ir_diag_note(d, "hint: to keep the Prelude's, give yours another name (such as `My%s`): once hidden, it comes "
-                      "back only in a new session", it->name->name);
+      ir_diag_note(d, "%s", hint_hidden(s, it, ir_printf("another name (such as `My%s`)", it->name->name), false));
       continue;
     }
     IrBuf hidden;
@@ -185,8 +195,7 @@ static void warn_hidden_prelude(Session *s, const IrProgram *prog, IrDiags *diag
     IrDiag *d = ir_diag_add(diags, IR_DIAG_WARNING, name_span(it->span, it->name->name),
                             "`%s` has constructors named as the Prelude's, which it hides: %s", it->name->name, hidden.data);
     ir_diag_note(d, "%s", follows);
-    ir_diag_note(d, "hint: to keep the Prelude's, give yours other names (such as `My%s`): once hidden, they come back "
-                    "only in a new session", first);
+    ir_diag_note(d, "%s", hint_hidden(s, it, ir_printf("other names (such as `My%s`)", first), true));
   }
 }
 
