@@ -225,7 +225,7 @@ same("check: definitions, data and expressions with their types; nothing joins t
      s.ask({"id": 20, "method": "check", "params": {"text": "def @pair(%a, %b) { (%b, %a) }\ndata T { A }\n@pair(1, 2f)"}}),
      result(20, ok=True, items=[
          {"kind": "definition", "name": "@pair", "type": "fn<t1, t2>(t1, t2) -> (t2, t1)"},
-         {"kind": "data", "name": "T", "constructors": [{"name": "A", "type": "fn() -> T[]"}]},
+         {"kind": "data", "name": "T", "constructors": [{"name": "A", "type": "fn() -> T"}]},
          {"kind": "expression", "type": "(float32, int32)"}]))
 same("check: the checked definitions did not join the session",
      s.ask({"id": 21, "method": "type", "params": {"text": "@pair"}}),
@@ -314,7 +314,7 @@ same("complete: globals with their types",
                              "type": "fn<n : ShapeVar>(Tensor[(n, 784), float32]) -> Tensor[(n, 784), float32]"}]))
 same("complete: bindings, commands, constructors and operators",
      [s.ask({"id": 41, "method": "complete", "params": {"prefix": p}}) for p in ("%i", ":ty", "So", "nn.bias")],
-     [result(41, candidates=[{"name": "%it", "kind": "binding", "type": "L[]"}]),
+     [result(41, candidates=[{"name": "%it", "kind": "binding", "type": "L"}]),
       result(41, candidates=[{"name": ":type", "kind": "command", "type": "EXPR: the type of an expression"}]),
       result(41, candidates=[{"name": "Some", "kind": "constructor", "type": "fn<a>(a) -> Opt[a]"}]),
       result(41, candidates=[{"name": "nn.bias_add", "kind": "operator",
