@@ -28,11 +28,12 @@ typedef struct Session {
    * the order loaded, and the newest one of each name (constructors map to their data item). */
   IR_VEC(const IrItem *) items;
   IrSymMap defs, datas, ctors;
-  /* The REPL's state: the files of the last :load (for :reload), :set timing, and whether any
+  /* The REPL's state: the files of the last :load (for :reload), :set, and whether any
    * input failed (the exit status when stdin is not a terminal). */
   const char **loaded;
   int nloaded;
   bool timing;
+  RtListStyle lists; /* :set lists: how values show lists (the REPL, --serve's text) */
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
   /* RELAY_CHECK_VALUES (set and not 0): every top-level value is checked against its type

@@ -475,6 +475,12 @@ same("the Prelude is loaded without --no-prelude",
 same("doc: a Prelude function's comment",
      s.ask({"id": 2, "method": "doc", "params": {"text": "@length"}})["result"]["text"].split("\n")[0],
      "@length : fn<a>(List[a]) -> int32")
+same("eval: a list's text is the REPL's, List[...] from 5 elements; :set lists changes it",
+     [[it["text"] for it in s.ask({"id": 10, "method": "eval", "params": {"text": t}})["result"]["items"]
+       if it["kind"] == "value"]
+      for t in ["@range(4)", "@range(5)", ":set lists constructors\n@range(5)", ":set lists auto\n@range(5)"]],
+     [["Cons(0, Cons(1, Cons(2, Cons(3, Nil()))))"], ["List[0, 1, 2, 3, 4]"],
+      ["Cons(0, Cons(1, Cons(2, Cons(3, Cons(4, Nil())))))"], ["List[0, 1, 2, 3, 4]"]])
 s.send({"id": 3, "method": "eval", "params": {"text": "@sum(@range(10))"}})
 status, rest, err = s.close()
 lines = rest.decode().splitlines()
