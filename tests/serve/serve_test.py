@@ -285,6 +285,8 @@ same("type_at in a text whose error comes after other definitions were checked (
      {k: r["result"].get(k) for k in ("ok", "type", "expression")}, {"ok": False, "type": "t1", "expression": "%a"})
 
 cell = "let %r = 6f\n:t %r\n%r * %y"
+LET_IN_FILE = ("in a file, a `let` needs `;` and then the expression that uses it; "
+               "a `let` alone on its line binds a name only at the prompt")
 same("check in mode repl: a cell's bindings, the session's bindings in scope, commands left out",
      s.ask({"id": 31, "method": "check", "params": {"text": cell, "mode": "repl"}}),
      result(31, ok=True, items=[{"kind": "binding", "name": "%r", "type": "float32"},
@@ -296,8 +298,8 @@ same("type_at in mode file: the cell is no file",
      s.ask({"id": 32, "method": "type_at", "params": {"text": cell, "line": 3, "column": 7}}),
      result(32, ok=False, type=None, items=[
          diag("parse error", "expected `;` after the bound value, found `:`", 2, 1, 2, 2, [],
-              "<text>:2:1: parse error: expected `;` after the bound value, found `:`\n 2 | :t %r\n   | ^\n",
-              file="<text>")]))
+              "<text>:2:1: parse error: expected `;` after the bound value, found `:`\n 2 | :t %r\n   | ^\n"
+              "  hint: " + LET_IN_FILE + "\n", hint=LET_IN_FILE, file="<text>")]))
 same("type_at in mode repl: the same place read as REPL inputs, a binding from the session",
      s.ask({"id": 33, "method": "type_at", "params": {"text": cell, "line": 3, "column": 7, "mode": "repl"}}),
      result(33, ok=True, type="Tensor[(2, 2), float32]", span={"line": 3, "column": 6, "end_line": 3, "end_column": 8},
