@@ -35,7 +35,7 @@ static void skip_ws(Reader *R, size_t *p) {
 }
 
 static int hex4(Reader *R, size_t at) {
-  if (R->len - at < 4) json_end(R, at, "the text ends inside a \\u escape");
+  if (R->len - at < 4) json_end(R, at - 2, "the text ends inside a \\u escape"); /* at its backslash */
   int v = 0;
   for (int i = 0; i < 4; i++) {
     char c = R->text[at + (size_t)i];

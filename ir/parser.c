@@ -625,11 +625,11 @@ static IrType *parse_type_inner(Parser *P) {
     r->span = span_from(P, t->span);
     return r;
   }
-  if (at(P, IR_TOK_LBRACKET)) {
+  if (at(P, IR_TOK_LBRACKET)) { /* a data type's arguments: types, shapes (`Vec[(2)]`) or dimensions (`Sized[4]`) */
     IrToken *o = open_bracket(P, IR_TOK_LBRACKET, NULL);
     IrType *c = ir_type_new(IR_TYPE_CALL, t->span);
     c->u.call.name = t->sym;
-    parse_type_list(P, IR_TOK_RBRACKET, o, &c->u.call.nargs, &c->u.call.args);
+    parse_types_with(P, parse_type_arg, IR_TOK_RBRACKET, o, &c->u.call.nargs, &c->u.call.args);
     c->span = span_from(P, t->span);
     return c;
   }
@@ -1006,7 +1006,9 @@ static bool starts_dim(Parser *P) {
 
 /* A type argument is a type, or a shape for a parameter of kind Shape: `@plus<(10, 10)>(...)`.
  * A parenthesised list is a shape when one of its elements is a dimension that cannot be a type;
- * `(n, m)` stays a tuple type, which the checker reads as a shape where the kind asks for one. */
+ * `(n, m)` stays a tuple type, which the checker reads as a shape where the kind asks for one.
+ * `(n)` is the shape of rank 1 (as `Vec[(n)]` prints), which the checker reads as the type `n`
+ * where the kind is Type (in a type, `(T)` is T). */
 static IrType *parse_type_arg(Parser *P) {
   if (starts_dim(P)) return parse_dim(P); /* a dimension for a ShapeVar parameter: @rows<5> */
   if (!at(P, IR_TOK_LPAREN)) return parse_type(P);
@@ -1014,14 +1016,18 @@ static IrType *parse_type_arg(Parser *P) {
   IrToken *t = cur(P);
   IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
   IR_VEC(IrType *) dims = {0};
-  bool shape = false;
+  bool shape = false, comma = false;
   while (!at(P, IR_TOK_RPAREN)) {
     bool dim = starts_dim(P);
     shape |= dim;
     IR_VEC_PUSH(dims, dim ? parse_dim(P) : parse_type(P));
-    if (!accept(P, IR_TOK_COMMA)) break;
+    if (!(comma = accept(P, IR_TOK_COMMA))) break;
   }
   close_list(P, IR_TOK_RPAREN, o);
+  if (!shape && !comma && dims.len == 1 && dims.items[0]->kind == IR_TYPE_VAR) { /* `(n)` */
+    dims.items[0]->u.var.kind = IR_KIND_SHAPEVAR;
+    return ir_type_shape(1, dims.items, span_from(P, t->span));
+  }
   if (!shape) { /* read it again as an ordinary type */
     P->pos = saved;
     return parse_type(P);

@@ -2,15 +2,19 @@
 """Install the Relay kernel spec for Jupyter.
 
     /usr/bin/python3 kernel/install.py [--user | --prefix P] [--relay PATH] [--name NAME]
+                                       [--sandbox] [--timeout SECONDS] [--max-heap MB]
 
 The kernel's Python files and a kernel.json (from kernel/kernel.json) go into Jupyter's kernels
 folder: the user's (~/.local/share/jupyter/kernels/relay, the default) or PREFIX's
 (P/share/jupyter/kernels/relay). kernel.json runs the kernel with the Python running this script
 (so run it with /usr/bin/python3, which has Debian's ipykernel) and names the relay binary:
 --relay PATH, by default this checkout's build/relay when it is built, else `relay` on PATH.
-At run time $RELAY_BINARY, when set, overrides it.
+At run time $RELAY_BINARY, when set, overrides it. --sandbox, --timeout and --max-heap go into
+kernel.json's argv: the kernel starts `relay --serve` with them (docs/serve.md, "Sandbox and
+limits"), for a notebook server that graders or a playground share.
 """
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -27,14 +31,19 @@ def default_relay():
     return shutil.which("relay")
 
 
-def write_spec(folder, python, kernel_dir, relay):
-    """kernel.json (the template filled in) and the kernel's files into folder."""
+def write_spec(folder, python, kernel_dir, relay, options=(), display_name=None):
+    """kernel.json (the template filled in, options added to its argv) and the kernel's files into folder."""
     with open(os.path.join(HERE, "kernel.json"), encoding="utf-8") as f:
         text = f.read()
     for key, val in (("@PYTHON@", python), ("@KERNEL_DIR@", kernel_dir), ("@RELAY@", relay)):
         text = text.replace(key, val.replace("\\", "\\\\").replace('"', '\\"'))
+    spec = json.loads(text)
+    spec["argv"] += list(options)
+    if display_name:
+        spec["display_name"] = display_name
     with open(os.path.join(folder, "kernel.json"), "w", encoding="utf-8") as f:
-        f.write(text)
+        json.dump(spec, f, indent=2)
+        f.write("\n")
     for name in FILES:
         shutil.copy(os.path.join(HERE, name), os.path.join(folder, name))
 
@@ -46,7 +55,17 @@ def main():
     where.add_argument("--prefix", help="under PREFIX/share/jupyter/kernels")
     ap.add_argument("--relay", help="the relay binary (default: build/relay, else relay on PATH)")
     ap.add_argument("--name", default="relay", help="the kernel's name (default: relay)")
+    ap.add_argument("--sandbox", action="store_true",
+                    help="relay --serve --sandbox: no command reads or writes a file; 10 s and 512 MiB a request "
+                         "unless --timeout and --max-heap say otherwise")
+    ap.add_argument("--timeout", type=float, metavar="SECONDS", help="a cell that runs longer is stopped (0: never)")
+    ap.add_argument("--max-heap", type=int, metavar="MB", help="the heap's largest size in MiB (at least 32)")
     args = ap.parse_args()
+    options = ["--sandbox"] if args.sandbox else []
+    if args.timeout is not None:
+        options.append("--timeout=%g" % args.timeout)
+    if args.max_heap is not None:
+        options.append("--max-heap=%d" % args.max_heap)
     try:
         from jupyter_client.kernelspec import KernelSpecManager
     except ImportError:
@@ -65,10 +84,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, args.name)
         os.mkdir(folder)
-        write_spec(folder, sys.executable, dest, relay)
+        write_spec(folder, sys.executable, dest, relay, options,
+                   "Relay (sandbox)" if args.sandbox else None)
         installed = ksm.install_kernel_spec(folder, args.name, user=not args.prefix,
                                             prefix=os.path.abspath(args.prefix) if args.prefix else None)
-    print("installed the Relay kernel spec in %s (relay: %s)" % (installed, relay))
+    print("installed the Relay kernel spec in %s (relay: %s%s)" % (installed, relay,
+                                                                   "".join(" " + o for o in options)))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
 """A Jupyter kernel for Relay: an ipykernel wrapper kernel over `relay --serve` (docs/kernel.md).
 
-Run by Jupyter as `python3 relay_kernel.py -f CONNECTION_FILE [--relay=PATH]` (kernel/install.py
-writes the kernel spec). The relay run is $RELAY_BINARY, else the `--relay` of the kernel spec,
-else `relay` on PATH; one `relay --serve` per kernel, with the Prelude.
+Run by Jupyter as `python3 relay_kernel.py -f CONNECTION_FILE [--relay=PATH] [--sandbox]
+[--timeout=SECONDS] [--max-heap=MB]` (kernel/install.py writes the kernel spec). The relay run is
+$RELAY_BINARY, else the `--relay` of the kernel spec, else `relay` on PATH; one `relay --serve` per
+kernel, with the Prelude, given the spec's --sandbox, --timeout and --max-heap and then the options
+in $RELAY_SERVE_OPTIONS (docs/serve.md, "Sandbox and limits").
 """
 import os
+import shlex
 import signal
 import sys
 
@@ -24,6 +27,7 @@ KIND_TYPE = {"global": "function", "binding": "instance", "constructor": "class"
              "operator": "function", "command": "keyword"}
 
 RELAY_CONFIGURED = None   # the spec's --relay=PATH
+RELAY_OPTIONS = []        # the options of relay --serve: the spec's, then $RELAY_SERVE_OPTIONS's
 
 
 def diagnostic(item):
@@ -31,6 +35,17 @@ def diagnostic(item):
     if item.get("kind") == "diagnostic" and isinstance(item.get("diagnostic"), dict):
         return item["diagnostic"]
     return None
+
+
+def failure(d):
+    """Whether a diagnostic is a failure: an error, or a hole (the input did not run); not a warning."""
+    return d is not None and d.get("severity") != "warning"
+
+
+def lines(text):
+    """A text as a traceback: its lines, without their newlines (Jupyter joins them; relay's
+    diagnostics carry no colour, so none is added)."""
+    return text.rstrip("\n").split("\n")
 
 
 def word_before(code, pos):
@@ -77,20 +92,27 @@ class RelayKernel(Kernel):
     implementation_version = __version__
     language = "relay"
     language_version = "0.0.5"
+    # No editor or Pygments has a mode for Relay: Rust's suits it best (`fn`, `let`, `match`,
+    # `if`/`else`, `->`, `//` and `/* */` comments, `{ }` blocks, `<a>` type parameters, literals
+    # with suffixes such as `2i64`). CodeMirror 5 (the classic notebook, JupyterLab 3) and 6
+    # (JupyterLab 4, as a language of @codemirror/language-data) have `rust`, and so does Pygments
+    # (nbconvert's HTML).
     language_info = {
         "name": "relay",
         "mimetype": "text/x-relay",
         "file_extension": ".rly",
-        "pygments_lexer": "text",
+        "codemirror_mode": "rust",
+        "pygments_lexer": "rust",
     }
     banner = "Relay: TVM's typed functional language, run by relay --serve"
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.serve = Serve(find_binary(RELAY_CONFIGURED))
+        self.serve = Serve(find_binary(RELAY_CONFIGURED), RELAY_OPTIONS)
         self._silent = False
         self._stream_name = None
         self._stream_text = []
+        self._failure = None
 
     # ------------------------------------------------------------ output
 
@@ -105,6 +127,16 @@ class RelayKernel(Kernel):
             self.send_response(self.iopub_socket, "stream",
                                {"name": self._stream_name, "text": "".join(self._stream_text)})
         self._stream_name, self._stream_text = None, []
+
+    def _error_output(self, ename, evalue, traceback):
+        """An `error` output in its place among the cell's outputs (a saved notebook marks the cell);
+        the first one is the cell's reply."""
+        self._flush()
+        if not self._silent:
+            self.send_response(self.iopub_socket, "error",
+                               {"ename": ename, "evalue": evalue, "traceback": traceback})
+        if self._failure is None:
+            self._failure = (ename, evalue, traceback)
 
     def _display(self, bundle, metadata=None):
         self._flush()
@@ -172,6 +204,7 @@ class RelayKernel(Kernel):
                    allow_stdin=False, *, cell_id=None):
         self._silent = silent
         self._stream_name, self._stream_text = None, []
+        self._failure = None
         self._ensure_alive()
         if not code.strip():
             self._flush()
@@ -185,49 +218,71 @@ class RelayKernel(Kernel):
         try:
             result = self.serve.request("eval", {"text": code})
         except ServeDied:
-            self._stream("stderr", self._restarted_note(self.serve.exit_description()))
+            how = self.serve.exit_description()
+            note = self._restarted_note(how)
             self.serve.restart()
-            self._flush()
-            return self._error("relay died", "relay --serve %s" % self.serve.exit_description())
+            self._error_output("relay died", "relay --serve %s" % how, lines(note))
+            return self._error()
         except ServeError as e:
-            self._stream("stderr", "relay --serve refused the request: %s\n" % e)
-            self._flush()
-            return self._error("protocol error", str(e))
+            self._error_output("protocol error", str(e), ["relay --serve refused the request: %s" % e])
+            return self._error()
         finally:
             if old is not None:
                 signal.signal(signal.SIGINT, old)
         items = result.get("items", [])
-        for item in items:
-            self._show_item(item)
+        stopped, timed_out = result.get("interrupted"), result.get("timed_out")
+        failed = stopped or not result.get("ok", True)
+        # The stderr item that says why the cell failed, when no diagnostic does (a command's
+        # message, `Interrupted.`, the time limit's message): it is shown as the error it is.
+        why = None
+        said = any(failure(d) for d in map(diagnostic, items))
+        for k, item in enumerate(items if failed else []):
+            text = item.get("text", "") if item.get("kind") == "stderr" else ""
+            if text and (timed_out and text.startswith("Stopped:") or stopped and not timed_out and "Interrupted" in text
+                         or not stopped and not said):
+                why = k
+        stop = ("Interrupted", "the evaluation was interrupted", ["Interrupted."])  # why it stopped
+        for k, item in enumerate(items):
+            d = diagnostic(item)
+            if k == why:
+                text = item["text"].strip("\n")
+                if timed_out:
+                    stop = ("time limit", text[len("Stopped: "):] if text.startswith("Stopped: ") else text,
+                            lines(text))
+                elif stopped:
+                    stop = ("Interrupted", "the evaluation was interrupted", lines(text))
+                else:
+                    stop = ("error", text.split("\n")[0], lines(text))
+                self._error_output(*stop)
+            elif failure(d):
+                self._error_output(d.get("kind", "error"), d.get("message", ""),
+                                   lines(d.get("rendered") or d.get("message", "")))
+            else:
+                self._show_item(item)
         if result.get("quit"):
             # `:quit` ended relay's session (relay exits after answering): a new one starts now.
             self.serve.restart()
             self._stream("stderr", ":quit ended relay's session; a new relay --serve is started: "
                          "the session's definitions are gone.\n")
-        stopped = result.get("interrupted")
-        if stopped and not any(i.get("kind") == "stderr" and "Interrupted" in i.get("text", "")
-                               for i in items):
-            self._stream("stderr", "Interrupted.\n")
-        self._flush()
+        if stopped and why is None:
+            self._error_output(*stop)
+        elif failed and self._failure is None:
+            self._error_output("error", "the cell failed", ["relay: an input of the cell failed"])
         if stopped:
-            return self._error("Interrupted", "the evaluation was interrupted")
-        if not result.get("ok", True):
-            # The first diagnostic that is not a warning (an error, or a hole: the input did not run).
-            failure = next((d for d in map(diagnostic, items)
-                            if d and d.get("severity") != "warning"), None)
-            if failure:
-                return self._error(failure.get("kind", "error"), failure.get("message", ""))
-            other = next((i for i in items if i.get("kind") == "stderr"), {})
-            return self._error("error", other.get("text", "").strip())
-        return self._ok()
+            self._failure = stop  # the reply says why the cell stopped, not an error before it
+        self._flush()
+        return self._error() if failed else self._ok()
 
     def _ok(self):
         return {"status": "ok", "execution_count": self.execution_count, "payload": [],
                 "user_expressions": {}}
 
-    def _error(self, ename, evalue):
+    def _error(self):
+        """The reply of a cell that failed: its first error output (an interrupt's, if it was stopped)."""
+        self._flush()
+        ename, evalue, traceback = self._failure
         return {"status": "error", "execution_count": self.execution_count, "ename": ename,
-                "evalue": evalue, "traceback": []}
+                "evalue": evalue, "traceback": traceback}
 
     # ------------------------------------------------------------ completion and inspection
 
@@ -293,8 +348,13 @@ def main():
     for arg in sys.argv[1:]:
         if arg.startswith("--relay="):
             RELAY_CONFIGURED = arg[len("--relay="):]
+        elif arg == "--sandbox":
+            RELAY_OPTIONS.append(arg)
+        elif arg.startswith(("--timeout=", "--max-heap=")):
+            RELAY_OPTIONS.extend(arg.split("=", 1))
         else:
             args.append(arg)
+    RELAY_OPTIONS.extend(shlex.split(os.environ.get("RELAY_SERVE_OPTIONS", "")))
     sys.argv[1:] = args
     from ipykernel.kernelapp import IPKernelApp
     IPKernelApp.launch_instance(kernel_class=RelayKernel)

@@ -549,6 +549,22 @@ const char *repl_command_help(int i) {
   return ir_printf("%s%s%s", c->arg, *c->arg ? ": " : "", c->help);
 }
 
+/* relay --serve --sandbox: a command that reads or writes a file is refused, with what to do
+ * instead (a new command that touches files joins this test). */
+static bool refused_in_sandbox(const Command *c, const char *arg) {
+  if (c->run == cmd_load || c->run == cmd_reload) {
+    fprintf(stderr, "<repl>: %s cannot read files here: the session is sandboxed (relay --serve --sandbox); write the "
+            "definitions in the input instead\n", c->name);
+    return true;
+  }
+  if (c->run == cmd_graph && arg[strcspn(arg, " \t")]) { /* a file name after @name */
+    fputs("<repl>: :graph cannot write files here: the session is sandboxed (relay --serve --sandbox); :graph @f "
+          "without a file name gives the DOT text\n", stderr);
+    return true;
+  }
+  return false;
+}
+
 bool repl_command(Session *s, const char *line, bool *quit) {
   size_t len = strcspn(line, " \t\n");
   const char *word = ir_strndup(line, len);
@@ -566,6 +582,7 @@ bool repl_command(Session *s, const char *line, bool *quit) {
     unknown_command(word);
     return false;
   }
+  if (s->sandbox && refused_in_sandbox(found, a)) return false;
   if (*found->arg && found->arg[0] != '[' && !*a) {
     fprintf(stderr, "<repl>: %s takes %s\n", found->name, found->arg);
     return false;

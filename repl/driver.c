@@ -130,7 +130,7 @@ int repl_main(const ReplOptions *opt) {
   case REPL_MODE_REPL:
     if (load_files(&s, opt, progs)) return 1;
     return session_interact(&s);
-  case REPL_MODE_SERVE: return serve_main(&s, !opt->no_prelude);
+  case REPL_MODE_SERVE: return serve_main(&s, opt);
   default: break;
   }
   UNREACHABLE("a mode of no kind (help, version and print returned above)");

@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "relay: %s\n(relay --help shows the usage)\n", error);
     return 2;
   }
+  if (opt.max_heap_mb) rt_heap_set_max((size_t)opt.max_heap_mb << 20);
   Job job = {&opt, 0, 0};
   size_t stack = opt.stack_mb ? (size_t)opt.stack_mb << 20 : RT_STACK_BYTES;
   if (!rt_stack_run(run_job, &job, stack)) {

@@ -18,12 +18,18 @@ static const char usage[] =
     "  relay --print FILE    print FILE in canonical form\n"
     "  relay --annot FILE    print FILE annotated with the type of every binding and call\n"
     "  relay --serve         answer JSON requests, one a line on stdin (docs/serve.md)\n"
+    "  relay --serve --sandbox   the same for graders and playgrounds: no command reads or\n"
+    "                        writes a file (:load, :reload, :graph @f FILE), and the limits\n"
+    "                        below are 10 s and 512 MiB unless given\n"
     "\n"
     "options:\n"
     "  --no-prelude          start from an empty module\n"
     "  -i                    enter the REPL after loading the files\n"
     "  --stack MB            the evaluation stack's size in MiB (default 1024, at least 64):\n"
     "                        how deep non-tail recursion may go\n"
+    "  --max-heap MB         the heap's largest size in MiB (at least 32): a program that\n"
+    "                        needs more gets an \"out of memory\" error\n"
+    "  --timeout SECONDS     with --serve: a request that runs longer is stopped (0: never)\n"
     "  -h, --help            show this help\n"
     "  --version             show the version\n"
     "\n"
@@ -46,17 +52,35 @@ static bool set_mode(ReplOptions *o, ReplMode mode, const char *flag, const char
   return true;
 }
 
-/* --stack MB: a whole number of MiB from the minimum to 1 TiB. */
-static bool parse_stack(const char *arg, ReplOptions *o, const char **error) {
-  const long min = (long)(RT_STACK_MIN_BYTES >> 20), max = 1L << 20;
+/* A whole number of MiB from min to 1 TiB (--stack, --max-heap). */
+static bool parse_mb(const char *flag, const char *arg, long min, long *out, const char **error) {
+  const long max = 1L << 20;
   char *end;
   long mb = strtol(arg, &end, 10);
   if (end == arg || *end || mb < min || mb > max) {
-    *error = ir_printf("--stack takes a size in MiB from %ld to %ld, not `%s`", min, max, arg);
+    *error = ir_printf("%s takes a size in MiB from %ld to %ld, not `%s`", flag, min, max, arg);
     return false;
   }
-  o->stack_mb = mb;
+  *out = mb;
   return true;
+}
+
+/* --timeout SECONDS: a number of seconds from 0 (no limit) to a day. */
+static bool parse_timeout(const char *arg, ReplOptions *o, const char **error) {
+  char *end;
+  double s = strtod(arg, &end);
+  if (end == arg || *end || !(s >= 0 && s <= 86400)) {
+    *error = ir_printf("--timeout takes a number of seconds from 0 (no limit) to 86400, not `%s`", arg);
+    return false;
+  }
+  o->timeout_s = s;
+  o->timeout_given = true;
+  return true;
+}
+
+/* --stack MB: a whole number of MiB from the minimum to 1 TiB. */
+static bool parse_stack(const char *arg, ReplOptions *o, const char **error) {
+  return parse_mb("--stack", arg, (long)(RT_STACK_MIN_BYTES >> 20), &o->stack_mb, error);
 }
 
 bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **error) {
@@ -71,7 +95,8 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
       continue;
     }
     bool takes_arg = !strcmp(a, "-e") || !strcmp(a, "-t") || !strcmp(a, "--types") || !strcmp(a, "--print") ||
-                     !strcmp(a, "--annot") || !strcmp(a, "--stack");
+                     !strcmp(a, "--annot") || !strcmp(a, "--stack") || !strcmp(a, "--max-heap") ||
+                     !strcmp(a, "--timeout");
     if (takes_arg && i + 1 >= argc) {
       *error = ir_printf("%s needs an argument", a);
       return false;
@@ -87,6 +112,12 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
       mode_file = argv[++i];
     } else if (!strcmp(a, "--stack")) {
       if (!parse_stack(argv[++i], o, error)) return false;
+    } else if (!strcmp(a, "--max-heap")) {
+      if (!parse_mb(a, argv[++i], REPL_MIN_HEAP_MB, &o->max_heap_mb, error)) return false;
+    } else if (!strcmp(a, "--timeout")) {
+      if (!parse_timeout(argv[++i], o, error)) return false;
+    } else if (!strcmp(a, "--sandbox")) {
+      o->sandbox = true;
     } else if (!strcmp(a, "--serve")) {
       if (!set_mode(o, REPL_MODE_SERVE, a, error)) return false;
     } else if (!strcmp(a, "--no-prelude")) {
@@ -120,6 +151,18 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
   if (o->mode == REPL_MODE_SERVE && o->nfiles) {
     *error = ir_printf("--serve takes no files (`%s`); an eval of `:load FILE` loads one", o->files[0]);
     return false;
+  }
+  if (o->sandbox && o->mode != REPL_MODE_SERVE) {
+    *error = "--sandbox is an option of --serve (relay --serve --sandbox)";
+    return false;
+  }
+  if (o->timeout_given && o->mode != REPL_MODE_SERVE) {
+    *error = "--timeout is an option of --serve: the time limit of each request";
+    return false;
+  }
+  if (o->sandbox) { /* the limits a sandbox has unless they are given */
+    if (!o->timeout_given) o->timeout_s = REPL_SANDBOX_TIMEOUT_S;
+    if (!o->max_heap_mb) o->max_heap_mb = REPL_SANDBOX_HEAP_MB;
   }
   if (o->mode == REPL_MODE_REPL && o->nfiles && !o->interactive) o->mode = REPL_MODE_RUN;
   return true;

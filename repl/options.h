@@ -18,12 +18,20 @@ typedef enum {
   REPL_MODE_VERSION,
 } ReplMode;
 
+/* relay --serve --sandbox's limits unless --timeout and --max-heap are given, and the smallest heap. */
+enum { REPL_SANDBOX_TIMEOUT_S = 10, REPL_SANDBOX_HEAP_MB = 512, REPL_MIN_HEAP_MB = 32 };
+
 typedef struct ReplOptions {
   ReplMode mode;
   bool no_prelude;
   bool interactive; /* -i: the REPL after loading the files */
   const char *expr; /* -e / -t */
   long stack_mb;    /* --stack MB: the evaluation stack's size; 0 for the default */
+  long max_heap_mb; /* --max-heap MB: the heap's largest size; 0 for the default (GC_MAXIMUM_HEAP_SIZE, or
+                       three quarters of the memory) */
+  bool sandbox;     /* --sandbox (with --serve): no command reads or writes a file */
+  bool timeout_given;
+  double timeout_s; /* --timeout SECONDS (with --serve): each request's time limit; 0 for none */
   int nfiles;
   const char **files;
 } ReplOptions;

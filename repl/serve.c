@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "repl/commands.h"
@@ -36,6 +37,8 @@ typedef struct Line {
 typedef struct Server {
   Session *s;
   bool prelude;
+  bool sandbox;     /* --sandbox: the session's commands touch no file */
+  double timeout_s; /* --timeout: a request's time limit in seconds, 0 for none */
   /* ---- shared with the reader thread, under `lock` */
   pthread_mutex_t lock;
   pthread_cond_t more;
@@ -43,6 +46,13 @@ typedef struct Server {
   bool eof;
   bool running; /* a request is being answered: an interrupt goes to `worker` */
   pthread_t worker;
+  /* the time limit: the watchdog thread waits on `tick` for a request to start, then for it to end
+   * or its time to pass; past it, the request is interrupted as an `interrupt` request does */
+  pthread_cond_t tick;
+  unsigned serial;        /* the requests started so far */
+  struct timespec began;  /* when the running one started (CLOCK_MONOTONIC) */
+  bool timing;            /* its method runs: past its time the watchdog interrupts it */
+  bool timed_out;         /* the watchdog interrupted it */
   /* ---- responses: the real stdout, written a whole line at a time under `write_lock` */
   pthread_mutex_t write_lock;
   int out;
@@ -107,6 +117,7 @@ typedef struct Reply {
    * also gets its line in the text (a notebook cell's line) */
   IR_VEC(InputStart) starts;
   bool quit; /* eval ran :quit: relay ends after the response */
+  bool stop_said; /* the time limit's message is among the items */
 } Reply;
 
 /* Starts an item; its members go into the buffer returned, and item_end closes it and adds it. */
@@ -141,11 +152,30 @@ static const char *take_printed(int fd) {
   return text;
 }
 
+static bool timed_out(Server *sv) {
+  pthread_mutex_lock(&sv->lock);
+  bool t = sv->timed_out;
+  pthread_mutex_unlock(&sv->lock);
+  return t;
+}
+
+/* What a request stopped at its time limit says, in the place of "Interrupted.". */
+static const char *stop_message(const Server *sv) {
+  return ir_printf("Stopped: the request ran longer than its time limit of %g s (relay --serve --timeout %g); the "
+                   "session goes on.\n",
+                   sv->timeout_s, sv->timeout_s);
+}
+
 /* What the session printed since the last item becomes an item of its own, before the next. */
 static void drain(Reply *r) {
   fflush(stdout);
   fflush(stderr);
   const char *out = take_printed(r->sv->printed), *err = take_printed(r->sv->errors);
+  size_t n = err ? strlen(err) : 0, k = strlen("Interrupted.\n");
+  if (n >= k && !strcmp(err + n - k, "Interrupted.\n") && (n == k || err[n - k - 1] == '\n') && timed_out(r->sv)) {
+    err = ir_printf("%.*s%s", (int)(n - k), err, stop_message(r->sv)); /* the session's word for it, made exact */
+    r->stop_said = true;
+  }
   if (out) {
     put_member(item_begin(r, "output"), "text", out);
     item_end(r);
@@ -583,6 +613,7 @@ static bool new_session(Server *sv) {
   SessionSink *sink = sv->s->sink;
   session_init(sv->s);
   sv->s->repl = true;
+  sv->s->sandbox = sv->sandbox;
   sv->s->input = 1;
   bool ok = !sv->prelude || session_load_prelude(sv->s);
   sv->s->sink = sink;
@@ -625,6 +656,13 @@ typedef struct Request {
 static bool read_request(const char *line, size_t len, Request *req, IrBuf *out) {
   IrJsonError err;
   const IrJson *v = ir_json_parse(line, len, MAX_REQUEST_DEPTH, &err);
+  if (!v && err.cut_short) { /* the place is where the text ends; the message says where what it ends inside starts */
+    const char *opened = err.off < len ? ir_printf(" (it starts at column %zu%s)", column_of(line, err.off),
+                                                   strstr(err.message, "inside a string") ? "; a newline in a string is written \\n" : "")
+                                       : "";
+    error_line(out, NULL, -32700, ir_printf("the line is not JSON: column %zu: %s%s", column_of(line, len), err.message, opened));
+    return false;
+  }
   if (!v) {
     error_line(out, NULL, -32700, ir_printf("the line is not JSON: column %zu: %s", column_of(line, err.off), err.message));
     return false;
@@ -686,7 +724,15 @@ static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
   take_printed(sv->printed); /* anything printed between requests is not this one's */
   take_printed(sv->errors);
   const char *bad = methods[m].run(sv, &r, req->params, &res);
+  pthread_mutex_lock(&sv->lock);
+  sv->timing = false; /* its work is done: the time limit cannot stop it now */
+  pthread_mutex_unlock(&sv->lock);
   drain(&r);
+  bool stopped = rt_interrupt_count() != interrupts && timed_out(sv);
+  if (stopped && !r.stop_said) { /* stopped where nothing says "Interrupted." (checking, say) */
+    put_member(item_begin(&r, "stderr"), "text", stop_message(sv));
+    item_end(&r);
+  }
   sv->s->sink = NULL;
   if (bad) {
     error_line(out, id, -32602, bad);
@@ -700,6 +746,7 @@ static bool answer(Server *sv, const char *line, size_t len, IrBuf *out) {
   ir_buf_puts(out, res.data);
   if (r.items.len) ir_buf_printf(out, "%s\"items\":[%s]", res.len ? "," : "", r.items.data);
   if (rt_interrupt_count() != interrupts) ir_buf_printf(out, "%s\"interrupted\":true", res.len || r.items.len ? "," : "");
+  if (stopped) ir_buf_puts(out, ",\"timed_out\":true");
   ir_buf_puts(out, "}}");
   ir_trap_pop(&trap);
   return !r.quit;
@@ -775,6 +822,34 @@ static void *read_lines(void *arg) {
   return NULL;
 }
 
+/* ---------------------------------------------------------------- the time limit */
+
+/* The watchdog (--timeout): each request that runs past its time gets SIGINT on the answering
+ * thread, as an `interrupt` request sends it; the response then says `timed_out`. */
+static void *watch_time(void *arg) {
+  Server *sv = arg;
+  sigset_t intr;
+  sigemptyset(&intr);
+  sigaddset(&intr, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &intr, NULL); /* Ctrl-C is the answering thread's */
+  long whole = (long)sv->timeout_s, nanos = (long)((sv->timeout_s - (double)whole) * 1e9);
+  pthread_mutex_lock(&sv->lock);
+  for (;;) {
+    while (!sv->timing) pthread_cond_wait(&sv->tick, &sv->lock);
+    unsigned serial = sv->serial;
+    struct timespec deadline = {sv->began.tv_sec + whole, sv->began.tv_nsec + nanos};
+    if (deadline.tv_nsec >= 1000000000L) deadline.tv_sec++, deadline.tv_nsec -= 1000000000L;
+    int rc = 0;
+    while (sv->timing && sv->serial == serial && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&sv->tick, &sv->lock, &deadline);
+    if (sv->timing && sv->serial == serial) {
+      sv->timed_out = true;
+      pthread_kill(sv->worker, SIGINT);
+      while (sv->timing && sv->serial == serial) pthread_cond_wait(&sv->tick, &sv->lock);
+    }
+  }
+  return NULL;
+}
+
 /* ---------------------------------------------------------------- the loop */
 
 /* fd (1 or 2) now writes into a file in memory, always at its end (what is read is cut away). */
@@ -788,12 +863,17 @@ static int capture(int fd, const char *name) {
  * for a line when main returns). */
 static Server server;
 
-int serve_main(Session *s, bool prelude) {
+int serve_main(Session *s, const ReplOptions *opt) {
   Server *sv = &server;
-  *sv = (Server){.s = s, .prelude = prelude, .worker = pthread_self()};
+  *sv = (Server){.s = s, .prelude = !opt->no_prelude, .sandbox = opt->sandbox, .timeout_s = opt->timeout_s,
+                 .worker = pthread_self()};
   pthread_mutex_init(&sv->lock, NULL);
   pthread_mutex_init(&sv->write_lock, NULL);
   pthread_cond_init(&sv->more, NULL);
+  pthread_condattr_t monotonic;
+  pthread_condattr_init(&monotonic);
+  pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+  pthread_cond_init(&sv->tick, &monotonic);
   fflush(stdout);
   fflush(stderr);
   sv->out = dup(STDOUT_FILENO);
@@ -805,12 +885,21 @@ int serve_main(Session *s, bool prelude) {
     return 1;
   }
   s->repl = true;
+  s->sandbox = sv->sandbox;
   s->input = 1;
   session_catch_interrupts(NULL);
   pthread_t reader;
   if ((errno = pthread_create(&reader, NULL, read_lines, sv)) != 0) {
     dprintf(real_err, "relay: cannot start --serve's reader: %s\n", strerror(errno));
     return 1;
+  }
+  pthread_t watchdog;
+  if (sv->timeout_s > 0) {
+    if ((errno = pthread_create(&watchdog, NULL, watch_time, sv)) != 0) {
+      dprintf(real_err, "relay: cannot start --serve's time limit: %s\n", strerror(errno));
+      return 1;
+    }
+    pthread_detach(watchdog); /* it waits for the next request when the process ends */
   }
   bool more = true;
   while (more && !sv->broken) {
@@ -822,6 +911,11 @@ int serve_main(Session *s, bool prelude) {
       if (!sv->head) sv->tail = NULL;
       rt_interrupt_clear(); /* one sent while nothing ran is not this request's */
       sv->running = true;
+      sv->serial++;
+      sv->timed_out = false;
+      sv->timing = sv->timeout_s > 0;
+      clock_gettime(CLOCK_MONOTONIC, &sv->began);
+      pthread_cond_signal(&sv->tick);
     }
     pthread_mutex_unlock(&sv->lock);
     if (!l) break;
@@ -831,6 +925,8 @@ int serve_main(Session *s, bool prelude) {
     free(l);
     pthread_mutex_lock(&sv->lock);
     sv->running = false; /* before the response: an interrupt sent after reading it finds nothing running */
+    sv->timing = false;   /* (answer stopped it already, unless memory ran out) */
+    pthread_cond_signal(&sv->tick);
     pthread_mutex_unlock(&sv->lock);
     send_line(sv, &response);
   }

@@ -201,6 +201,10 @@ const char *session_read_error(int err) {
 }
 
 IrTProgram *session_load_file(Session *s, const char *path, bool definitions_only) {
+  if (s->sandbox) { /* the commands refuse first (commands.c); this is the last line of defence */
+    fprintf(stderr, "relay: %s was not read: the session is sandboxed (relay --serve --sandbox)\n", path);
+    return NULL;
+  }
   IrSource *src = ir_source_read_file(path);
   if (!src) {
     fprintf(stderr, "relay: cannot read %s: %s\n", path, session_read_error(errno));

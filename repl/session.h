@@ -36,6 +36,7 @@ typedef struct Session {
   RtListStyle lists; /* :set lists: how values show lists (the REPL, --serve's text) */
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
+  bool sandbox; /* relay --serve --sandbox: no command reads or writes a file (commands.c refuses them) */
   /* RELAY_CHECK_VALUES (set and not 0): every top-level value is checked against its type
    * (rt_value_check), a mismatch an internal error; the soundness tests' oracle */
   bool check_values;

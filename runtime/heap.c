@@ -38,6 +38,8 @@ void rt_heap_init(void) {
   if (pages > 0 && page > 0) GC_set_max_heap_size((size_t)pages / 4 * 3 * (size_t)page);
 }
 
+void rt_heap_set_max(size_t bytes) { GC_set_max_heap_size(bytes); }
+
 size_t rt_heap_allocated(void) { return GC_get_total_bytes() - rt_state.own_bytes; }
 
 typedef struct {

@@ -61,6 +61,9 @@ typedef struct RtValue {
 /* Starts the collector (with a heap limit below the machine's memory, so that exhausting it is
  * a run-time error rather than the kernel's OOM killer); call once, first thing in main(). */
 void rt_heap_init(void);
+/* Caps the heap at bytes (relay --max-heap), over rt_heap_init's default and GC_MAXIMUM_HEAP_SIZE:
+ * an allocation past it is an "out of memory" error, as any. */
+void rt_heap_set_max(size_t bytes);
 /* The bytes programs allocated on the GC heap since start-up (for the REPL's :set timing). */
 size_t rt_heap_allocated(void);
 

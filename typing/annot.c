@@ -116,19 +116,53 @@ static bool has_any(const IrType *d) {
   return d->kind == IR_TYPE_DIMOP && (has_any(d->u.dimop.a) || has_any(d->u.dimop.b));
 }
 
-static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
-  IrKind have;
+/* The kind of a written type-level term that is not a name. */
+static IrKind written_kind(const IrType *t) {
   switch (t->kind) {
-  case IR_TYPE_VAR: return convert_name(c, t, want);
-  case IR_TYPE_HOLE: return t;
-  case IR_TYPE_DTYPE: have = IR_KIND_BASETYPE; break;
-  case IR_TYPE_SHAPE: have = IR_KIND_SHAPE; break;
+  case IR_TYPE_DTYPE: return IR_KIND_BASETYPE;
+  case IR_TYPE_SHAPE: return IR_KIND_SHAPE;
   case IR_TYPE_DIM:
   case IR_TYPE_ANY:
-  case IR_TYPE_DIMOP: have = IR_KIND_SHAPEVAR; break;
-  default: have = IR_KIND_TYPE; break;
+  case IR_TYPE_DIMOP: return IR_KIND_SHAPEVAR;
+  default: return IR_KIND_TYPE;
   }
+}
+
+/* `(n)` as a type argument: the shape of rank 1 (the parser's reading), or the type `n`. */
+static bool paren_name(const IrType *t) {
+  return t->kind == IR_TYPE_SHAPE && t->u.shape.rank == 1 && t->u.shape.dims[0]->kind == IR_TYPE_VAR;
+}
+
+/* Whether convert takes t where `want` is expected (a name's kind is checked by convert_name). */
+static bool fits_kind(const IrType *t, IrKind want) {
+  if (t->kind == IR_TYPE_VAR || t->kind == IR_TYPE_HOLE || written_kind(t) == want) return true;
+  if (want == IR_KIND_BASETYPE) return ir_type_is_scalar(t);
+  if (want == IR_KIND_SHAPE) return t->kind == IR_TYPE_TUPLE;
+  return want == IR_KIND_TYPE && paren_name(t);
+}
+
+/* Argument i of a data type's arguments, `t`, of the wrong kind: which kind its parameter takes. */
+static void wrong_adt_arg(TyCheck *c, const IrData *adt, int i, IrType *t) {
+  IrKind want = adt->tparams[i].kind;
+  const char *name = adt->name->name;
+  const char *hint = NULL;
+  if (want == IR_KIND_SHAPE)
+    hint = ir_printf("hint: a shape is written in parentheses: `%s[(2, 3)]`, `%s[(n)]`, or named: `%s[s]`", name, name, name);
+  else if (want == IR_KIND_SHAPEVAR)
+    hint = ir_printf("hint: a dimension is a number, a name or arithmetic on them: `%s[4]`, `%s[n]`, `%s[n * 2]`", name,
+                     name, name);
+  else if (want == IR_KIND_TYPE && written_kind(t) == IR_KIND_SHAPE)
+    hint = ir_printf("hint: a tensor of that shape is `%s[Tensor[%s, float32]]`", name, ir_type_str(t));
+  ty_fail_notes(c, t->span, TY_NOTES(hint), "`%s` takes %s for `%s` (kind %s), but %s is %s", name, kind_phrase(want),
+                adt->tparams[i].name->name, ir_kind_name(want), ir_type_str(t), kind_phrase(written_kind(t)));
+}
+
+static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
+  if (t->kind == IR_TYPE_VAR) return convert_name(c, t, want);
+  if (t->kind == IR_TYPE_HOLE) return t;
+  IrKind have = written_kind(t);
   if (have != want) {
+    if (want == IR_KIND_TYPE && paren_name(t)) return convert_name(c, t->u.shape.dims[0], want);
     /* `float32` given for a base-type parameter is written like the scalar type. */
     if (want == IR_KIND_BASETYPE && ir_type_is_scalar(t)) return t->u.tensor.dtype;
     /* `(n, m)` given for a shape parameter: a tuple of names read as a shape. */
@@ -165,7 +199,10 @@ static IrType *convert(TyCheck *c, IrType *t, IrKind want) {
               adt->ntparams == 1 ? "" : "s", t->u.call.nargs, t->u.call.nargs == 1 ? "is" : "are");
     out->u.call.adt = adt;
     out->u.call.args = IR_NEW_ARRAY(IrType *, t->u.call.nargs);
-    for (int i = 0; i < t->u.call.nargs; i++) out->u.call.args[i] = convert(c, t->u.call.args[i], adt->tparams[i].kind);
+    for (int i = 0; i < t->u.call.nargs; i++) {
+      if (!fits_kind(t->u.call.args[i], adt->tparams[i].kind)) wrong_adt_arg(c, adt, i, t->u.call.args[i]);
+      out->u.call.args[i] = convert(c, t->u.call.args[i], adt->tparams[i].kind);
+    }
     return out;
   }
   case IR_TYPE_REF: out->u.ref = convert(c, t->u.ref, IR_KIND_TYPE); return out;

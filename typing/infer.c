@@ -326,6 +326,124 @@ static const char *curry_hint(const IrExpr *e, const IrTExpr *callee, int nparam
                    rest.data);
 }
 
+/* ---------------------------------------------------------------- polymorphic arguments */
+
+/* A name that prints as `name` but is no other name: a skolem, the rigid stand-in for a type
+ * parameter of a polymorphic parameter type while an argument is checked against it. */
+static Sym skolem_sym(Sym name) {
+  IrSymbol *s = ir_alloc(sizeof(IrSymbol) + name->len + 1);
+  s->hash = name->hash;
+  s->len = name->len;
+  ir_copy(s->name, name->name, name->len + 1);
+  return s;
+}
+
+typedef struct {
+  TyCtx *cx;
+  const IrTypeParam *skolems;
+  int n;
+  uint32_t epoch;
+  bool found;
+} SkolemWalk;
+
+static void find_skolem(IrType **slot, void *env) {
+  SkolemWalk *w = env;
+  IrType *t = *slot;
+  if (w->found) return;
+  if (t->kind == IR_TYPE_HOLE) {
+    TyVar *v = &w->cx->vars.items[ty_find(w->cx, t->u.hole.id)];
+    if (v->mark == w->epoch) return;
+    v->mark = w->epoch;
+    if (v->resolved) find_skolem(&v->resolved, env);
+    return;
+  }
+  if (t->kind == IR_TYPE_VAR) {
+    for (int i = 0; i < w->n; i++)
+      if (t->u.var.name == w->skolems[i].name) w->found = true;
+    return;
+  }
+  ty_each_child(t, find_skolem, env);
+}
+
+static void find_any(IrType **slot, void *found) {
+  if ((*slot)->kind == IR_TYPE_ANY) *(bool *)found = true;
+  else if (!*(bool *)found) ty_each_child(*slot, find_any, found);
+}
+
+static bool mentions_skolem(SkolemWalk *w, IrType *t) {
+  w->found = false;
+  find_skolem(&t, w);
+  return w->found;
+}
+
+/* An argument checked against a polymorphic parameter type, as GHC's RankNTypes checks one
+ * (`def @app(%f : fn<a>(a) -> a)` called as `@app(fn (%x) { %x })`): the type's parameters become
+ * skolems (rigid, of names no other type has), its relations hold by assumption while the argument
+ * is checked against the skolemised type, and then the argument must be polymorphic: no relation
+ * of it about a skolem is left open (it would hold for some instances only), and no skolem has
+ * escaped into a type made before (what the argument's type would then tie to the outside). */
+static IrTExpr *infer_poly_arg(TyCheck *c, const IrExpr *arg, IrType *poly, const char *what) {
+  TyCtx *cx = &c->cx;
+  uint32_t holes_before = (uint32_t)cx->vars.len;
+  int n = poly->u.func.ntparams, rels_before = cx->rels.len, givens = cx->givens.len;
+  IrTypeParam *skolems = IR_NEW_ARRAY(IrTypeParam, n);
+  IrType **targs = IR_NEW_ARRAY(IrType *, n);
+  for (int i = 0; i < n; i++) {
+    const IrTypeParam *p = &poly->u.func.tparams[i];
+    skolems[i] = (IrTypeParam){skolem_sym(p->name), p->kind == IR_KIND_UNKNOWN ? IR_KIND_TYPE : p->kind, p->span};
+    targs[i] = ir_type_var(skolems[i].name, skolems[i].kind, arg->span);
+  }
+  int mark = ty_push_tparams(c, n, skolems);
+  IrType *mono = ty_instantiate(c, poly, n, targs, arg->span, NULL, NULL);
+  ty_pop_tparams(c, mark);
+  for (int r = rels_before; r < cx->rels.len; r++) { /* the type's own relations: assumed */
+    cx->rels.items[r]->given = true;
+    IR_VEC_PUSH(cx->givens, (uint32_t)r);
+  }
+  int own_rels = cx->rels.len;
+  IrTExpr *a = ty_infer(c, arg);
+  IrBuf every;
+  ir_buf_init(&every);
+  for (int i = 0; i < n; i++) ir_buf_printf(&every, "%s`%s`", i ? ", " : "", skolems[i].name->name);
+  ty_expect(c, arg->span, mono, a->type, "%s, a function for every %s,", what, every.data);
+  ty_solve_or_fail(c);
+  for (int i = givens; i < cx->givens.len; i++) cx->rels.items[cx->givens.items[i]]->solved = true;
+  cx->givens.len = givens;
+  SkolemWalk w = {cx, skolems, n, 0, false};
+  const char *poly_text = ty_show(c, poly);
+  for (int r = own_rels; r < cx->rels.len; r++) {
+    TyRelation *rel = cx->rels.items[r];
+    if (rel->solved || rel->owned) continue;
+    w.epoch = ++cx->epoch;
+    bool about = false;
+    for (int k = 0; k < rel->nargs && !about; k++) about = mentions_skolem(&w, rel->args[k]);
+    if (about)
+      ty_fail_notes(c, arg->span,
+                    TY_NOTES(ir_printf("the argument needs %s, which %s does not give",
+                                       ty_relation_text(cx, rel, &cx->message_names), poly_text)),
+                    "%s must work for every instance of %s, but this one does not", what, poly_text);
+  }
+  bool any = false;
+  find_any(&(IrType *){ty_resolve(cx, a->type)}, &any);
+  if (any) /* what `?` stands for is checked where the value arrives, against no skolem */
+    ty_fail_notes(c, arg->span, TY_NOTES(ir_printf("found: %s", ty_show(c, a->type))),
+                  "%s must work for every instance of %s, but its type has `?`, known only at run time", what,
+                  poly_text);
+  w.epoch = ++cx->epoch;
+  for (uint32_t id = 0; id < holes_before; id++) {
+    TyVar *v = &cx->vars.items[id];
+    if (v->parent != id || !v->resolved || v->mark == w.epoch) continue;
+    if (mentions_skolem(&w, v->node))
+      ty_fail_notes(c, arg->span,
+                    TY_NOTES(ir_printf("found: %s", ty_show(c, a->type)),
+                             "hint: a function whose type is only known from its uses (an unannotated parameter, say) "
+                             "cannot be polymorphic; pass a global or a function literal"),
+                    "%s must work for every instance of %s, but its type depends on the types around it", what,
+                    poly_text);
+  }
+  return a;
+}
+
 static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   const IrExpr *f = e->u.call.callee;
   int nt = e->u.call.ntargs;
@@ -379,6 +497,15 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   t->u.call.nargs = n;
   t->u.call.args = IR_NEW_ARRAY(IrTExpr *, n > 0 ? n : 1);
   for (int i = 0; i < n; i++) {
+    IrType *want = ty_prune(&c->cx, fp->u.func.args[i]);
+    if (want->kind == IR_TYPE_FUNC && want->u.func.ntparams > 0) { /* a polymorphic parameter */
+      const char *sigil, *name;
+      const char *what = callee_parts(f, &sigil, &name)
+                             ? ir_printf("the %s argument of `%s%s`", ordinal(i), sigil, name)
+                             : ir_printf("the %s argument of this function", ordinal(i));
+      t->u.call.args[i] = infer_poly_arg(c, e->u.call.args[i], want, what);
+      continue;
+    }
     IrTExpr *a = t->u.call.args[i] = ty_infer(c, e->u.call.args[i]);
     if (f->kind != IR_EXPR_OP) a->expect = fp->u.func.args[i]; /* checked at run time if a `?` stands in (decide_check) */
     const char *sigil, *name;

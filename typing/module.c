@@ -219,6 +219,16 @@ static void no_open_relations(TyCheck *c) {
   }
 }
 
+/* Whether two relations are written alike (arguments and attributes). */
+static bool same_relation(const IrRel *x, const IrRel *y, IrType *ret) {
+  IrType a = {.kind = IR_TYPE_FUNC}, b = {.kind = IR_TYPE_FUNC};
+  a.u.func.ret = b.u.func.ret = ret;
+  a.u.func.nrels = b.u.func.nrels = 1;
+  a.u.func.rels = (IrRel *)x;
+  b.u.func.rels = (IrRel *)y;
+  return ir_type_equal(&a, &b);
+}
+
 /* A scheme with the relations its `where` clause declared (assumed in the body, so not among
  * the relations generalization finds open), each once. */
 static IrType *with_declared_relations(IrType *scheme, const TyHeader *h) {
@@ -229,19 +239,46 @@ static IrType *with_declared_relations(IrType *scheme, const TyHeader *h) {
   ir_copy(rels, f->u.func.rels, sizeof(IrRel) * (size_t)n);
   for (int i = 0; i < h->nrels; i++) {
     bool seen = false;
-    for (int k = 0; k < f->u.func.nrels && !seen; k++) {
-      IrType a = {.kind = IR_TYPE_FUNC}, b = {.kind = IR_TYPE_FUNC};
-      a.u.func.ret = b.u.func.ret = f->u.func.ret;
-      a.u.func.nrels = b.u.func.nrels = 1;
-      a.u.func.rels = &rels[k];
-      b.u.func.rels = &h->rels[i];
-      seen = ir_type_equal(&a, &b);
-    }
+    for (int k = 0; k < f->u.func.nrels && !seen; k++) seen = same_relation(&rels[k], &h->rels[i], f->u.func.ret);
     if (!seen) rels[n++] = h->rels[i];
   }
   f->u.func.nrels = n;
   f->u.func.rels = rels;
   return f;
+}
+
+static const char *relation_text(const IrRel *r) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_buf_printf(&b, "%s(", r->name->name);
+  for (int i = 0; i < r->nargs; i++) ir_buf_printf(&b, "%s%s", i ? ", " : "", ir_type_str(r->args[i]));
+  for (int i = 0; i < r->nattrs; i++) {
+    ir_buf_printf(&b, "%s%s=", r->nargs || i ? ", " : "", r->attrs[i].key->name);
+    ir_print_attr_value(&b, &r->attrs[i].val);
+  }
+  ir_buf_putc(&b, ')');
+  return b.data;
+}
+
+/* A definition that declares a `where` clause states every relation its type has: one that its
+ * body needs beyond them (not the declared ones, nor Broadcast's with its arguments swapped, which
+ * the solver takes as given) is an error that names it, as GHC's "could not deduce" (without a where
+ * clause, relay adds it to the type). `scheme` has the body's relations, before the declared ones. */
+static void check_entailed(TyCheck *c, const char *name, IrType *scheme, const TyHeader *h) {
+  if (scheme->kind != IR_TYPE_FUNC) return;
+  for (int k = 0; k < scheme->u.func.nrels; k++) {
+    const IrRel *need = &scheme->u.func.rels[k];
+    bool given = false;
+    for (int i = 0; i < h->nrels && !given; i++) given = same_relation(need, &h->rels[i], scheme->u.func.ret);
+    if (given) continue;
+    IrBuf gives;
+    ir_buf_init(&gives);
+    for (int i = 0; i < h->nrels; i++) ir_buf_printf(&gives, "%s%s", i ? ", " : "", relation_text(&h->rels[i]));
+    ty_fail_notes(c, need->span,
+                  TY_NOTES(ir_printf("the where clause gives %s", gives.data),
+                           "hint: add it to the where clause, or change the body"),
+                  "the body of `@%s` needs %s, which its where clause does not give", name, relation_text(need));
+  }
 }
 
 static bool mentions_var(const IrType *t);
@@ -351,8 +388,11 @@ static void check_group(TyCheck *c, DefList *group) {
   for (int i = 0; i < group->len; i++) {
     const IrItem *item = group->items[i]->item;
     ty_check_size(c, item->span, schemes[i], true, "`@%s`", item->name->name);
-    if (headers[i].complete && headers[i].nrels) schemes[i] = with_declared_relations(schemes[i], &headers[i]);
     schemes[i] = with_residual_relations(c, schemes[i], rels_from[i], rels_from[i + 1]);
+    if (headers[i].complete && headers[i].nrels) {
+      check_entailed(c, item->name->name, schemes[i], &headers[i]);
+      schemes[i] = with_declared_relations(schemes[i], &headers[i]);
+    }
     group->items[i]->type = group->items[i]->def->scheme = schemes[i];
     group->items[i]->done = true;
   }

@@ -24,8 +24,23 @@ static TyRelResult reduced_axes(TyRelation *rel, int r, bool *reduce, const char
   return TY_SOLVED;
 }
 
+/* Whether the attributes reduce every axis whatever the rank, into a scalar (no axis, or axis=None, and
+ * keepdims=False): the result does not depend on the shape, which may be a Shape variable. */
+static bool full_to_scalar(TyRelation *rel) {
+  const IrAttrValue *a = ty_rel_attr(rel, IR_A_AXIS);
+  return (!a->given || a->none || a->n == 0) && !ty_rel_attr(rel, IR_A_KEEPDIMS)->b;
+}
+
 static TyRelResult reduce(TyCtx *cx, TyRelation *rel, IrType *result_dtype, const char **message) {
   IrType *shape, *dtype;
+  IrType *t = ty_prune(cx, rel->args[0]);
+  /* `max(%x)` of a Tensor[s, float32] is a float32: GetReduceAxes (TVM's src/relay/op/tensor/reduce.cc) takes
+   * every axis when axis is undefined or empty, and ReduceShapeImpl then keeps none. */
+  if (t->kind == IR_TYPE_TENSOR && full_to_scalar(rel)) {
+    dtype = ty_prune(cx, t->u.tensor.dtype);
+    return ty_rel_result(cx, rel, rel->nargs - 1,
+                         ty_rel_tensor_type(ty_rel_shape(0, NULL), result_dtype ? result_dtype : dtype), message);
+  }
   REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
   int r = shape->u.shape.rank;
   bool *reduce = IR_NEW_ARRAY(bool, r + 1);
@@ -44,7 +59,10 @@ TyRelResult ty_rel_reduce(TyCtx *cx, TyRelation *rel, const char **message) { re
 
 TyRelResult ty_rel_logical_reduce(TyCtx *cx, TyRelation *rel, const char **message) {
   IrType *shape, *dtype;
-  REL_TRY(ty_rel_tensor(cx, rel, 0, &shape, &dtype, message));
+  TyRelResult known = ty_rel_tensor(cx, rel, 0, &shape, &dtype, message);
+  IrType *t = ty_prune(cx, rel->args[0]);
+  if (known == TY_FAILED || t->kind != IR_TYPE_TENSOR) return known;
+  dtype = t->u.tensor.dtype; /* known even when the shape is not (a Shape variable) */
   IrType *b = ir_type_dtype(IR_DTYPE(IR_DT_BOOL, 1), (IrSpan){0});
   if (!ty_unify(cx, dtype, b, NULL))
     REL_FAIL("%s works on bool tensors, but its argument is %s", ty_rel_who(rel), ty_rel_text(cx, rel->args[0]));

@@ -84,23 +84,43 @@ static const char *attrs_text(const TyRelation *rel) {
   return b.data;
 }
 
-/* Whether rel is one of the relations a `where` clause in scope declares, where rel may still
- * have holes (the result of a call, typically): then it holds by assumption (the callers of the
- * function check it), and its holes are what the declared relation says. */
-static bool assumed(TyCtx *cx, const TyRelation *rel) {
+/* Whether rel is the declared relation `given`, its first two arguments swapped if `swap`; then
+ * rel's holes are given's. */
+typedef enum { NOT_GIVEN, GIVEN, MAYBE_GIVEN } Assumed;
+
+static Assumed assumed_as(TyCtx *cx, const TyRelation *rel, const TyRelation *given, bool swap) {
+  bool open = false;
+  for (int i = 0; i < rel->nargs; i++) {
+    IrType *a = ty_resolve(cx, rel->args[i]);
+    int k = swap && i < 2 ? 1 - i : i;
+    if (a->kind == IR_TYPE_HOLE) open |= i < rel->nargs - 1;
+    else if (!ir_type_equal(ty_resolve(cx, given->args[k]), a)) return NOT_GIVEN;
+  }
+  if (open) return MAYBE_GIVEN;
+  for (int i = 0; i < rel->nargs; i++) ty_unify(cx, rel->args[i], given->args[swap && i < 2 ? 1 - i : i], NULL);
+  return GIVEN;
+}
+
+/* Whether rel is one of the relations a `where` clause in scope declares, where rel's result (its
+ * last argument) may still be a hole: then it holds by assumption (the callers of the function
+ * check it), and its result is what the declared relation says. While another argument is a hole
+ * that may still make it one (a call's parameter not yet unified with its argument), it is
+ * MAYBE_GIVEN: not run, nor bound to the declared one, until that hole is known. Broadcasting is
+ * symmetric: a declared Broadcast(a, b, c) gives Broadcast(b, a, c) too (BroadcastComp likewise). */
+static Assumed assumed(TyCtx *cx, const TyRelation *rel) {
+  bool symmetric = rel->fn == ty_rel_broadcast || rel->fn == ty_rel_broadcast_comp;
+  Assumed best = NOT_GIVEN;
   for (int g = 0; g < cx->givens.len; g++) {
     const TyRelation *given = cx->rels.items[cx->givens.items[g]];
     if (given == rel || given->fn != rel->fn || given->nargs != rel->nargs) continue;
-    bool same = true;
-    for (int i = 0; i < rel->nargs && same; i++) {
-      IrType *a = ty_resolve(cx, rel->args[i]);
-      same = a->kind == IR_TYPE_HOLE || ir_type_equal(ty_resolve(cx, given->args[i]), a);
+    if (strcmp(attrs_text(given), attrs_text(rel))) continue;
+    for (int swap = 0; swap <= symmetric; swap++) {
+      Assumed a = assumed_as(cx, rel, given, swap);
+      if (a == GIVEN) return a;
+      if (a == MAYBE_GIVEN) best = a;
     }
-    if (!same || strcmp(attrs_text(given), attrs_text(rel))) continue;
-    for (int i = 0; i < rel->nargs; i++) ty_unify(cx, rel->args[i], given->args[i], NULL);
-    return true;
   }
-  return false;
+  return best;
 }
 
 static void find_parameter(IrType **slot, void *found) {
@@ -121,6 +141,17 @@ static bool about_parameters(TyCtx *cx, const TyRelation *rel, bool deep) {
   return found;
 }
 
+/* The note for a relation over rigid parameters that fails where a `where` clause is in scope:
+ * the body needs it (`%x + %x` under `where Broadcast(a, b, c)`), the clause gives others. */
+static const char *needed_not_given(TyCtx *cx, const TyRelation *rel) {
+  IrBuf b;
+  ir_buf_init(&b);
+  ir_buf_printf(&b, "the body needs %s; the where clause gives ", ty_relation_text(cx, rel, &cx->message_names));
+  for (int g = 0; g < cx->givens.len; g++)
+    ir_buf_printf(&b, "%s%s", g ? ", " : "", ty_relation_text(cx, cx->rels.items[cx->givens.items[g]], &cx->message_names));
+  return b.data;
+}
+
 bool ty_solve(TyCtx *cx) {
   while (cx->queue_head < cx->queue.len) {
     uint32_t idx = cx->queue.items[cx->queue_head++];
@@ -131,9 +162,13 @@ bool ty_solve(TyCtx *cx) {
     cx->rel_runs++;
     const char *message = NULL;
     memset(&cx->message_names, 0, sizeof cx->message_names);
-    if (!rel->given && cx->givens.len && about_parameters(cx, rel, true) && assumed(cx, rel)) {
-      rel->solved = rel->assumed = true;
-      continue;
+    if (!rel->given && cx->givens.len && about_parameters(cx, rel, true)) {
+      Assumed a = assumed(cx, rel);
+      if (a == MAYBE_GIVEN) continue; /* it runs again when a hole it mentions changes */
+      if (a == GIVEN) {
+        rel->solved = rel->assumed = true;
+        continue;
+      }
     }
     cx->dim_overflow = NULL;
     TyRelResult result = rel->fn(cx, rel, &message);
@@ -144,6 +179,9 @@ bool ty_solve(TyCtx *cx) {
       message = ir_printf("%s: dimension too large: %s overflows int64", ty_rel_who(rel), ty_rel_text(cx, big));
     }
     if (result == TY_FAILED && rel->given && about_parameters(cx, rel, false)) result = TY_NOT_YET; /* an assumption */
+    if (result == TY_FAILED && !rel->given && cx->givens.len && about_parameters(cx, rel, false))
+      message = ir_printf("%s\n%s", message ? message : ir_printf("the relation %s does not hold", rel->name),
+                          needed_not_given(cx, rel));
     switch (result) {
     case TY_SOLVED: rel->solved = true; break;
     case TY_PROGRESS:

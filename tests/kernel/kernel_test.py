@@ -7,7 +7,9 @@ The kernel spec is installed into a temporary Jupyter path (JUPYTER_PATH, JUPYTE
 and the rest point into it, so the user's own configuration is never read or written). Checks:
 execution and the shown items, the error status of a failing cell, `:` commands, completion and
 inspection with types, rich output (HTML tables, SVG heatmaps, trees, :graph), an interrupt of an
-endless loop, and a new relay after relay is killed. Without Jupyter's Python packages (run with
+endless loop, a new relay after relay is killed, and a sandboxed kernel (install.py --sandbox,
+$RELAY_SERVE_OPTIONS). A failing input is an `error` output (ename, evalue, and the diagnostic as
+relay renders it, a line each, as the traceback), where it failed among the cell's outputs. Without Jupyter's Python packages (run with
 /usr/bin/python3 on Debian: python3-ipykernel, jupyter-client) it is one TAP SKIP.
 """
 import os
@@ -34,9 +36,9 @@ def isolate(tmp):
     return os.path.join(tmp, "prefix")
 
 
-def install(prefix, relay):
+def install(prefix, relay, *options):
     p = subprocess.run([sys.executable, os.path.join(ROOT, "kernel", "install.py"), "--prefix", prefix,
-                        "--relay", relay], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                        "--relay", relay] + list(options), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         raise RuntimeError("install.py failed:\n" + p.stdout)
 
@@ -111,14 +113,22 @@ class Session:
 
 
 def texts(outputs):
-    """The outputs as text: a stream's text, a display's text/plain (one line each, `name: text`)."""
+    """The outputs as text: a stream's text, a display's text/plain, an error's traceback lines
+    (one entry each, `name: text`)."""
     out = []
     for t, c in outputs:
         if t == "stream":
             out.append("%s: %s" % (c["name"], c["text"]))
         elif t in ("display_data", "execute_result"):
             out.append("display: %s" % c["data"].get("text/plain", ""))
+        elif t == "error":
+            out.append("error: %s" % "\n".join(c["traceback"]))
     return "\n".join(out)
+
+
+def errors(outputs):
+    """The error outputs' (ename, evalue)."""
+    return [(c["ename"], c["evalue"]) for t, c in outputs if t == "error"]
 
 
 def relay_children(kernel_pid):
@@ -174,6 +184,23 @@ def main():
 
         info = s.request("kernel_info")
         check("kernel_info names the language", info["language_info"]["name"] == "relay", str(info))
+        # No editor or Pygments knows Relay: Rust's modes fit it best (`fn`, `let`, `match`, `if`/`else`,
+        # `->`, `//` and `/* */` comments, `{ }` blocks, `<a>` type parameters, `2i64`-style suffixes).
+        lang = info["language_info"]
+        check("kernel_info declares a highlighting mode that exists: codemirror_mode and pygments_lexer rust",
+              lang.get("codemirror_mode") == "rust" and lang.get("pygments_lexer") == "rust", str(lang))
+        try:
+            import pygments.lexers
+            lexer = pygments.lexers.get_lexer_by_name(lang.get("pygments_lexer", ""))
+            check("  ... Pygments has the lexer (%s)" % type(lexer).__name__, True)
+        except ImportError:
+            pass
+        except Exception as e:  # noqa: BLE001 (pygments.util.ClassNotFound)
+            check("  ... Pygments has the lexer", False, repr(e))
+        from jupyter_client.kernelspec import KernelSpecManager
+        spec = KernelSpecManager().get_kernel_spec("relay")
+        check("the installed kernel.json is a valid kernel spec", spec.language == "relay"
+              and spec.argv[0] == sys.executable and spec.interrupt_mode == "signal", repr(spec.to_dict()))
 
         reply, outs = s.execute("1 + 2")
         check("an expression shows - : int32 = 3", reply["status"] == "ok"
@@ -196,20 +223,27 @@ def main():
               "got:\n%s\nwant:\n%s" % (texts(outs), want))
 
         reply, outs = s.execute("1i64 + 1f\n2 + 2")
-        want = ("stderr: <repl>:1:1: type error: `add` needs arguments of one element type, but they are "
+        want = ("error: <repl>:1:1: type error: `add` needs arguments of one element type, but they are "
                 "int64 and float32\n 1 | 1i64 + 1f\n   | ^~~~~~~~~\n  first argument: int64\n"
-                "  second argument: float32\n\ndisplay: - : int32 = 4")
-        check("a type error: the diagnostic with its caret, the cell's status error (type error)",
-              reply["status"] == "error" and reply["ename"] == "type error"
-              and reply["evalue"].startswith("`add` needs") and texts(outs) == want,
+                "  second argument: float32\ndisplay: - : int32 = 4")
+        message = "`add` needs arguments of one element type, but they are int64 and float32"
+        check("a type error: an error output (the diagnostic with its caret as the traceback) where it failed, "
+              "the cell's status error (type error)",
+              reply["status"] == "error" and reply["ename"] == "type error" and reply["evalue"] == message
+              and errors(outs) == [("type error", message)] and texts(outs) == want
+              and reply["traceback"] == outs[0][1]["traceback"],
               "reply %r\ngot:\n%s\nwant:\n%s" % (reply, texts(outs), want))
+        check("  ... the traceback is plain text, a line each (no ANSI colour, no newlines inside)",
+              all("\x1b" not in line and "\n" not in line for _, c in outs if "traceback" in c
+                  for line in c["traceback"]), repr(outs))
 
         reply, outs = s.execute("?h + %rate")
-        want = ("stderr: <repl>:1:1: hole: the hole `?h` must be Tensor[s1, int32]\n 1 | ?h + %rate\n   | ^~\n"
-                "  in scope: no local variables\n  bound at the prompt:\n    %rate : int32\n    %it : int32\n")
-        check("a hole: the checker's answer, the cell's status error (hole)",
+        want = ("error: <repl>:1:1: hole: the hole `?h` must be Tensor[s1, int32]\n 1 | ?h + %rate\n   | ^~\n"
+                "  in scope: no local variables\n  bound at the prompt:\n    %rate : int32\n    %it : int32")
+        check("a hole: the checker's answer as an error output, the cell's status error (hole)",
               reply["status"] == "error" and reply["ename"] == "hole"
-              and reply["evalue"] == "the hole `?h` must be Tensor[s1, int32]" and texts(outs) == want,
+              and reply["evalue"] == "the hole `?h` must be Tensor[s1, int32]" and texts(outs) == want
+              and errors(outs) == [("hole", "the hole `?h` must be Tensor[s1, int32]")],
               "reply %r\ngot:\n%s\nwant:\n%s" % (reply, texts(outs), want))
 
         code = ("def @first(%s : Optional[int32]) -> int32 { match (%s) { case Some(%r) { %r } } }\n"
@@ -221,13 +255,14 @@ def main():
                 "   |                                             ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
                 "  hint: add a clause for it, or write `match?` if leaving it out is deliberate\n\n"
                 "stdout: @first : fn(Optional[int32]) -> int32\n\n"
-                "stderr: <repl>:1:47: run-time error: no clause of this match accepts None()\n"
+                "error: <repl>:1:47: run-time error: no clause of this match accepts None()\n"
                 " 1 | let %f = fn (%s : Optional[int32]) -> int32 { match? (%s) { case Some(%r) { %r } } }; %f(None())\n"
                 "   |                                               ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
-                "  call chain (most recent call last):\n    <repl>:1:87 (input 12): call of %f\n\n"
+                "  call chain (most recent call last):\n    <repl>:1:87 (input 12): call of %f\n"
                 "display: - : int32 = 1")
-        check("a warning does not fail a cell, a run-time error does (run-time error); the next input runs",
+        check("a warning does not fail a cell (stderr), a run-time error does (an error output); the next input runs",
               reply["status"] == "error" and reply["ename"] == "run-time error"
+              and errors(outs) == [("run-time error", "no clause of this match accepts None()")]
               and reply["evalue"] == "no clause of this match accepts None()" and texts(outs) == want,
               "reply %r\ngot:\n%s\nwant:\n%s" % (reply, texts(outs), want))
 
@@ -322,9 +357,10 @@ def main():
         try:
             reply, outs = s.collect(msg_id, timeout=20)
             took = time.time() - started
-            check("an interrupt stops @loop(0): status error, Interrupted.",
+            check("an interrupt stops @loop(0): status error, an error output Interrupted.",
                   reply["status"] == "error" and reply["ename"] == "Interrupted"
-                  and texts(outs) == "stderr: Interrupted.\n" and took < 10,
+                  and texts(outs) == "error: Interrupted." and took < 10
+                  and errors(outs) == [("Interrupted", "the evaluation was interrupted")],
                   "after %.1fs: %r %r" % (took, reply, outs))
         except Exception as e:  # noqa: BLE001
             check("an interrupt stops @loop(0)", False, "no reply: %r" % e)
@@ -345,8 +381,16 @@ def main():
               "children %r\n%s" % (children, t))
         reply, outs = s.execute("@square(3)")
         check("the new session has forgotten @square", reply["status"] == "error"
-              and texts(outs) == "stderr: <repl>:1:1: type error: unknown global `@square`\n 1 | @square(3)\n"
-              "   | ^~~~~~~\n", texts(outs))
+              and texts(outs) == "error: <repl>:1:1: type error: unknown global `@square`\n 1 | @square(3)\n"
+              "   | ^~~~~~~", texts(outs))
+
+        reply, outs = s.execute(":load /nonexistent/x.rly\n1")
+        want = ("error: relay: cannot read /nonexistent/x.rly: No such file or directory\n"
+                "display: - : int32 = 1")
+        check("a failed command's message is an error output too (error)", reply["status"] == "error"
+              and reply["ename"] == "error" and texts(outs) == want
+              and errors(outs) == [("error", "relay: cannot read /nonexistent/x.rly: No such file or directory")],
+              "reply %r\ngot:\n%s\nwant:\n%s" % (reply, texts(outs), want))
 
         reply, outs = s.execute("def @g() { 1 }\n:quit")
         check(":quit ends relay's session and a new one starts", reply["status"] == "ok" and texts(outs) ==
@@ -354,13 +398,44 @@ def main():
               "started: the session's definitions are gone.\n", "reply %r\noutputs %r" % (reply, outs))
         reply, outs = s.execute("@g()")
         check("after :quit, the next cell runs in the new session", reply["status"] == "error"
-              and texts(outs) == "stderr: <repl>:1:1: type error: unknown global `@g`\n 1 | @g()\n   | ^~\n",
+              and texts(outs) == "error: <repl>:1:1: type error: unknown global `@g`\n 1 | @g()\n   | ^~",
               texts(outs))
         children = relay_children(kernel_pid)
         kc.stop_channels()
         km.shutdown_kernel(now=False)
         time.sleep(0.5)
         check("shutdown ends relay", children and not any(alive(p) for p in children), repr(children))
+        km = None
+
+        # A sandboxed kernel: install.py --sandbox writes it into kernel.json's argv; the time limit
+        # comes from $RELAY_SERVE_OPTIONS, read when the kernel starts relay.
+        install(prefix, relay, "--name", "relay-sandbox", "--sandbox")
+        spec = KernelSpecManager().get_kernel_spec("relay-sandbox")
+        check("install.py --sandbox: the kernel spec passes --sandbox", "--sandbox" in spec.argv, repr(spec.argv))
+        os.environ["RELAY_SERVE_OPTIONS"] = "--timeout 1"
+        try:
+            km, kc = start_new_kernel(kernel_name="relay-sandbox", startup_timeout=60)
+        finally:
+            del os.environ["RELAY_SERVE_OPTIONS"]
+        s = Session(km, kc)
+        reply, outs = s.execute(":load /etc/hostname\n1 + 1")
+        refused = ("<repl>: :load cannot read files here: the session is sandboxed (relay --serve --sandbox); "
+                   "write the definitions in the input instead")
+        check("a sandboxed kernel refuses :load with an error output",
+              reply["status"] == "error" and texts(outs) == "error: %s\ndisplay: - : int32 = 2" % refused
+              and errors(outs) == [("error", refused)], texts(outs))
+        reply, outs = s.execute("def @loop(%n : int32) -> int32 { @loop(%n + 1) }\n@loop(0)")
+        stopped = ("Stopped: the request ran longer than its time limit of 1 s (relay --serve --timeout 1); "
+                   "the session goes on.")
+        check("$RELAY_SERVE_OPTIONS=--timeout 1: a cell over its time is stopped, an error output (time limit)",
+              reply["status"] == "error" and reply["ename"] == "time limit"
+              and texts(outs) == "stdout: @loop : fn(int32) -> int32\n\nerror: " + stopped
+              and errors(outs) == [("time limit", stopped[len("Stopped: "):])], "reply %r\n%s" % (reply, texts(outs)))
+        reply, outs = s.execute("@loop")
+        check("  ... and the session goes on", reply["status"] == "ok"
+              and texts(outs) == "display: - : fn(int32) -> int32 = <closure>", texts(outs))
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
         km = None
     except Exception as e:  # noqa: BLE001
         import traceback

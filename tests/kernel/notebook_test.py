@@ -32,7 +32,7 @@ def normal(output):
         out["data"] = dict(output.get("data", {}))
         out["metadata"] = dict(output.get("metadata", {}))
     elif output["output_type"] == "error":
-        out["ename"], out["evalue"] = output["ename"], output["evalue"]
+        out["ename"], out["evalue"], out["traceback"] = output["ename"], output["evalue"], output["traceback"]
     return out
 
 

@@ -81,8 +81,9 @@ def boxes(tour_text=None):
 
 
 def transcript(outputs):
-    """What a cell shows as text, as the REPL would show it: streams and each display's
-    text/plain, in order (a heatmap, a picture beside a value shown already, is left out)."""
+    """What a cell shows as text, as the REPL would show it: streams, each display's text/plain and
+    each error's traceback (a diagnostic as relay renders it), in order (a heatmap, a picture
+    beside a value shown already, is left out)."""
     parts = []
     for out in outputs:
         if out.get("output_type") == "stream":
@@ -92,6 +93,8 @@ def transcript(outputs):
                 continue
             text = out.get("data", {}).get("text/plain", "")
             parts.append(text if text.endswith("\n") else text + "\n")
+        elif out.get("output_type") == "error":
+            parts.append("".join(line + "\n" for line in out.get("traceback", [])))
     return "".join(parts)
 
 
@@ -102,7 +105,8 @@ def build():
     nb = v4.new_notebook()
     nb.metadata = {"kernelspec": {"name": "relay", "display_name": "Relay", "language": "relay"},
                    "language_info": {"name": "relay", "file_extension": ".rly",
-                                     "mimetype": "text/x-relay"}}
+                                     "mimetype": "text/x-relay", "codemirror_mode": "rust",
+                                     "pygments_lexer": "rust"}}
     cells = [("markdown", INTRO)]
     for n in SECTIONS:
         cells += split_section(secs[n])

@@ -341,8 +341,29 @@ same("graph: the DOT of a function",
 bad = [
     (b"not json", error(None, -32700, "the line is not JSON: column 1: expected a value (an object, array, string, "
                                       "number, true, false or null)")),
-    (b'{"id": 1, "method": "eval", "params": {"text": "x"}', error(None, -32700, "the line is not JSON: column 1: the "
-                                                                                 "text ends inside an object")),
+    # A line cut short: the place is where the text ends (the column after its last character), and
+    # the message says where the string, object or array it ends inside starts.
+    (b'{"id": 1, "method": "eval", "params": {"text": "x"}', error(None, -32700, "the line is not JSON: column 52: "
+                                                                                 "the text ends inside an object (it "
+                                                                                 "starts at column 1)")),
+    (b'{"id": 1, "method": "eval", "params": {"text": "1 + 2', error(None, -32700, "the line is not JSON: column 54: "
+                                                                                  "the text ends inside a string (it "
+                                                                                  "starts at column 48; a newline in a "
+                                                                                  "string is written \\n)")),
+    ('{"id": 1, "method": "eval", "params": {"text": "é ü'.encode(), error(None, -32700, "the line is not JSON: "
+                                                                          "column 52: the text ends inside a string (it "
+                                                                          "starts at column 48; a newline in a string "
+                                                                          "is written \\n)")),
+    (b'{"id": 1, "method": "eval", "params": {"text": 12', error(None, -32700, "the line is not JSON: column 50: the "
+                                                                              "text ends inside an object (it starts at "
+                                                                              "column 39)")),
+    (b'{"id": 1, "method": "eval", "params": {"text": "\\u00', error(None, -32700, "the line is not JSON: column 53: "
+                                                                                   "the text ends inside a \\u escape (it "
+                                                                                   "starts at column 49)")),
+    (b'[1, 2', error(None, -32700, "the line is not JSON: column 6: the text ends inside an array (it starts at "
+                                   "column 1)")),
+    (b'{"id": 1, "method": ', error(None, -32700, "the line is not JSON: column 21: the text ends where a value "
+                                                  "should be")),
     (b"[1, 2]", error(None, -32600, "a request is a JSON object, not an array")),
     (b'{"id": 2}', error(2, -32600, 'a request needs "method", a string')),
     (b'{"id": 3, "method": 7}', error(3, -32600, 'a request needs "method", a string')),

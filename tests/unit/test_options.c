@@ -45,5 +45,21 @@ int main(void) {
   tap_ok(!parse("--stack 8") && strstr(err, "from 64 to"), "--stack below the minimum is a usage error");
   tap_ok(!parse("--stack 1G") && strstr(err, "not `1G`"), "--stack takes a whole number");
   tap_ok(!parse("-i -e 1") && strstr(err, "-i cannot be combined"), "-i with -e is a usage error");
+  tap_ok(parse("--serve --sandbox") && opt.mode == REPL_MODE_SERVE && opt.sandbox && opt.timeout_s == 10 &&
+             opt.max_heap_mb == 512,
+         "--sandbox: no files, 10 s a request and a heap of 512 MiB unless given");
+  tap_ok(parse("--sandbox --timeout 2.5 --max-heap 64 --serve") && opt.sandbox && opt.timeout_s == 2.5 &&
+             opt.max_heap_mb == 64,
+         "--sandbox with its limits given");
+  tap_ok(parse("--serve --sandbox --timeout 0") && opt.sandbox && opt.timeout_s == 0, "--timeout 0: no time limit");
+  tap_ok(parse("--serve --timeout 3") && !opt.sandbox && opt.timeout_s == 3 && opt.max_heap_mb == 0,
+         "--timeout without --sandbox");
+  tap_ok(parse("--max-heap 100 a.rly") && opt.mode == REPL_MODE_RUN && opt.max_heap_mb == 100, "--max-heap in any mode");
+  tap_ok(!parse("--sandbox") && strstr(err, "--sandbox is an option of --serve"), "--sandbox alone is a usage error");
+  tap_ok(!parse("a.rly --sandbox") && strstr(err, "--sandbox is an option of --serve"), "--sandbox with files");
+  tap_ok(!parse("--timeout 5 a.rly") && strstr(err, "--timeout is an option of --serve"), "--timeout without --serve");
+  tap_ok(!parse("--serve --timeout -1") && strstr(err, "not `-1`"), "--timeout takes seconds, not a negative number");
+  tap_ok(!parse("--serve --timeout 5s") && strstr(err, "not `5s`"), "--timeout takes a number of seconds");
+  tap_ok(!parse("--max-heap 8") && strstr(err, "--max-heap takes a size in MiB from 32"), "--max-heap below its minimum");
   return tap_done();
 }
