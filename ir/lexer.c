@@ -356,12 +356,130 @@ static IrTokKind punct(Lexer *L) {
   return one;
 }
 
+/* ---------------------------------------------------------------- habits of other languages */
+
+/* A word of letters, digits and `_` at *p (moved past it and the blanks after it), or NULL. */
+static const char *word_at(const char **p, const char *end) {
+  const char *w = *p;
+  while (*p < end && is_alnum((unsigned char)**p)) ++*p;
+  if (*p == w || is_digit((unsigned char)*w)) return NULL;
+  const char *out = ir_strndup(w, (size_t)(*p - w));
+  while (*p < end && (**p == ' ' || **p == '\t')) ++*p;
+  return out;
+}
+
+/* Haskell's and Elm's scalar types, as Relay names them. */
+static const char *relay_type_name(const char *w) {
+  static const char *const names[][2] = {{"Float", "float32"}, {"Double", "float64"}, {"Int", "int32"},
+                                         {"Integer", "int64"}, {"Bool", "bool"},      {"float", "float32"},
+                                         {"int", "int32"},     {"bool", "bool"}};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(w, names[i][0])) return names[i][1];
+  return w;
+}
+
+const char *ir_lex_data_hint(const char *line, size_t len, size_t *eq) {
+  const char *p = line, *end = line + len;
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  const char *kw = word_at(&p, end);
+  if (!kw || (strcmp(kw, "data") && strcmp(kw, "type"))) return NULL;
+  const char *name = word_at(&p, end);
+  if (!name) return NULL;
+  IrBuf out, params;
+  ir_buf_init(&out);
+  ir_buf_init(&params);
+  for (const char *w; (w = word_at(&p, end));) ir_buf_printf(&params, "%s%s", params.len ? ", " : "", w);
+  if (p == end || *p != '=') return NULL;
+  *eq = (size_t)(p - line);
+  ir_buf_printf(&out, "write `data %s%s%s%s {", name, params.len ? "<" : "", params.data, params.len ? ">" : "");
+  int nctors = 0;
+  for (p++; p < end;) { /* the constructors, between `|`s: a name, then its fields' types */
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '|')) p++;
+    if (p == end) break;
+    const char *ctor = word_at(&p, end);
+    if (!ctor) return NULL;
+    ir_buf_printf(&out, "%s %s", nctors++ ? "," : "", ctor);
+    int nfields = 0;
+    while (p < end && *p != '|') {
+      if (*p == '*' || *p == ' ' || *p == '\t') { /* OCaml's `of float * float` */
+        p++;
+        continue;
+      }
+      const char *w = word_at(&p, end);
+      if (!w) return NULL; /* a type that is more than a name: no guess */
+      if (!strcmp(w, "of")) continue;
+      ir_buf_printf(&out, "%s%s", nfields++ ? ", " : "(", relay_type_name(w));
+    }
+    if (nfields) ir_buf_putc(&out, ')');
+  }
+  if (!nctors) return NULL;
+  ir_buf_puts(&out, " }`");
+  return out.data;
+}
+
+/* `\x y -> x + y`, Haskell's lambda at L->pos: the hint that writes it as Relay does, its names
+ * as locals (`fn (%x, %y) { %x + %y }`), its body up to a comma or bracket that ends it. */
+static const char *lambda_hint(Lexer *L) {
+  const char *p = L->s + L->pos + 1, *end = L->s + L->len;
+  IR_VEC(const char *) params = {0};
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  for (const char *w; (w = word_at(&p, end));) IR_VEC_PUSH(params, w);
+  if (!params.len || end - p < 2 || p[0] != '-' || p[1] != '>') return "a function is written `fn (%x) { ... }`";
+  IrBuf out;
+  ir_buf_init(&out);
+  ir_buf_puts(&out, "a function is written `fn (");
+  for (int i = 0; i < params.len; i++) ir_buf_printf(&out, "%s%%%s", i ? ", " : "", params.items[i]);
+  ir_buf_puts(&out, ") { ");
+  p += 2;
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  const char *body = p;
+  for (int depth = 0; p < end && *p != '\n'; p++) {
+    if (strchr("([{", *p)) depth++;
+    else if (strchr(")]}", *p) && depth-- == 0) break;
+    else if (*p == ',' && depth == 0) break;
+  }
+  while (p > body && (p[-1] == ' ' || p[-1] == '\t')) p--;
+  if (p == body || p - body > 40) {
+    ir_buf_puts(&out, "... }`");
+    return out.data;
+  }
+  for (const char *q = body; q < p;) { /* the parameters' uses become locals */
+    if (is_alpha((unsigned char)*q) && (q == body || !is_alnum((unsigned char)q[-1]))) {
+      const char *w = q;
+      while (q < p && is_alnum((unsigned char)*q)) q++;
+      for (int i = 0; i < params.len; i++)
+        if (strlen(params.items[i]) == (size_t)(q - w) && !strncmp(params.items[i], w, (size_t)(q - w))) {
+          ir_buf_putc(&out, '%');
+          break;
+        }
+      ir_buf_printf(&out, "%.*s", (int)(q - w), w);
+    } else {
+      ir_buf_putc(&out, *q++);
+    }
+  }
+  ir_buf_puts(&out, " }`");
+  return out.data;
+}
+
 static void bad_char(Lexer *L, IrToken *t) {
   int c = peek(L, 0);
   size_t n = 1;
   while (L->pos + n < L->len && ((unsigned char)L->s[L->pos + n] & 0xc0) == 0x80) n++;
   t->span.len = (uint32_t)n;
   IrDiag *d;
+  if (c == '|') { /* `data L = A | B`: Haskell's or Elm's declaration; the parser says so at `=` */
+    size_t start = L->pos, stop = L->pos, eq;
+    while (start > 0 && L->s[start - 1] != '\n') start--;
+    while (stop < L->len && L->s[stop] != '\n') stop++;
+    const char *hint = ir_lex_data_hint(L->s + start, stop - start, &eq);
+    if (hint) {
+      IrSpan at = t->span;
+      at.off = (uint32_t)(start + eq), at.len = 1, at.col = 1;
+      for (size_t i = start; i < start + eq; i++) at.col += ((unsigned char)L->s[i] & 0xc0) != 0x80;
+      ir_diag_note(error_at(L, at, IR_DATA_EQUALS_MESSAGE), "hint: %s", hint);
+      return;
+    }
+  }
   if (c >= 0x20 && c < 0x7f) {
     char msg[64];
     snprintf(msg, sizeof msg, "unexpected character `%c`", c);
@@ -375,6 +493,7 @@ static void bad_char(Lexer *L, IrToken *t) {
     d = error_at(L, t->span, ir_printf("unexpected control character 0x%02x", (unsigned)c));
   }
   if (c == '&' || c == '|') ir_diag_note(d, "hint: the logical operators are `&&` and `||`");
+  else if (c == '\\') ir_diag_note(d, "hint: %s", lambda_hint(L));
   else if (c == '\'') ir_diag_note(d, "hint: strings are written with double quotes");
   else if (c == '@') ir_diag_note(d, "hint: a global name follows `@` directly, as in `@main`");
 }

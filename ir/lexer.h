@@ -54,4 +54,10 @@ void ir_tokens_free(IrTokens *toks);
 const char *ir_lex_doc_comment(const IrSource *src, size_t from, size_t to);
 const char *ir_token_kind_name(IrTokKind kind);
 
+/* Haskell's, Elm's or OCaml's data declaration, `data Shape = Circle Float | Square` (a line of
+ * text): the hint that writes it as Relay does (`write `data Shape { Circle(float32), Square }``),
+ * with *eq the offset of its `=`; NULL for another line. */
+const char *ir_lex_data_hint(const char *line, size_t len, size_t *eq);
+#define IR_DATA_EQUALS_MESSAGE "a data type lists its constructors in braces, not after `=`"
+
 #endif

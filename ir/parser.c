@@ -224,6 +224,69 @@ static _Noreturn void juxtaposed_call(Parser *P, const IrExpr *callee) {
            f ? ir_printf("`%s`", f) : "this name", describe(cur(P)));
 }
 
+/* `%x[1]`, `[1f, 2f][0]`: indexing as Python and C write it, right after the value (with a space
+ * between, `%x [1]` in a list is more likely a missing comma). Relay takes an element with `take`,
+ * a list's with `@nth`, a tuple's field with `.0`. */
+static bool indexing_follows(Parser *P) {
+  const IrToken *t = cur(P);
+  return t->kind == IR_TOK_LBRACKET && P->pos > 0 && t[-1].span.off + t[-1].span.len == t->span.off;
+}
+static _Noreturn void indexing(Parser *P, const IrExpr *e) {
+  const IrToken *o = cur(P), *t = o + 1;
+  for (int depth = 0; t->kind != IR_TOK_EOF; t++) { /* the matching `]` */
+    if (t->kind == IR_TOK_LBRACKET || t->kind == IR_TOK_LPAREN || t->kind == IR_TOK_LBRACE) depth++;
+    else if (t->kind == IR_TOK_RBRACKET || t->kind == IR_TOK_RPAREN || t->kind == IR_TOK_RBRACE) {
+      if (depth == 0) break;
+      depth--;
+    } else if (t->kind == IR_TOK_COMMA && depth == 0) { /* `%x[0, 1]`: numpy's, no one `take` */
+      t = o + 1;
+      break;
+    } else if (t->kind == IR_TOK_COLON && depth == 0) { /* `%x[1:3]` */
+      const char *x = short_text(e->span);
+      error_at(P, o, ir_printf("a slice is written `strided_slice(%s, begin=[start], end=[stop])`", x ? x : "%x"),
+               "Relay has no indexing with `[...]`");
+    }
+  }
+  const char *x = short_text(e->span), *i = NULL;
+  if (t->kind == IR_TOK_RBRACKET && t > o + 1) {
+    IrSpan inside = o[1].span;
+    inside.len = t[-1].span.off + t[-1].span.len - inside.off;
+    i = short_text(inside);
+  }
+  const char *hint = "write `take(%x, i)` for a tensor, `@nth(%l, i)` for a list, `%t.0` for a tuple";
+  bool field = t == o + 2 && o[1].kind == IR_TOK_NUMBER && o[1].lit.kind == IR_LIT_INT && !o[1].lit.suffixed;
+  if (x && i && e->kind == IR_EXPR_TENSOR) hint = ir_printf("write `take(%s, %s)`", x, i);
+  else if (x && i && field)
+    hint = ir_printf("write `take(%s, %s)` for a tensor, `@nth(%s, %s)` for a list, `%s.%s` for a tuple", x, i, x, i, x, i);
+  else if (x && i) hint = ir_printf("write `take(%s, %s)` for a tensor, `@nth(%s, %s)` for a list", x, i, x, i);
+  error_at(P, o, hint, "Relay has no indexing with `[...]`");
+}
+
+/* `for %i in @range(3) { %i * 2 }` (the cursor after `for`): Relay maps or folds over a list. */
+static _Noreturn void for_loop(Parser *P, const IrToken *kw) {
+  const char *hint = "write `@map(fn (%i) { ... }, @range(n))`, or `@foldl` to carry a value from one step to the next";
+  const IrToken *v = cur(P), *in = v + 1;
+  if (v->kind == IR_TOK_LOCAL && in->kind == IR_TOK_IDENT && !strcmp(in->sym->name, "in")) {
+    const IrToken *open = in + 1, *close;
+    while (open->kind != IR_TOK_EOF && open->kind != IR_TOK_LBRACE && !open->nl_before) open++;
+    int depth = 0;
+    for (close = open + 1; open->kind == IR_TOK_LBRACE && close->kind != IR_TOK_EOF; close++) {
+      if (close->kind == IR_TOK_LBRACE) depth++;
+      else if (close->kind == IR_TOK_RBRACE && depth-- == 0) break;
+    }
+    if (open->kind == IR_TOK_LBRACE && close->kind == IR_TOK_RBRACE && open > in + 1 && close > open + 1) {
+      IrSpan list = in[1].span, body = open[1].span;
+      list.len = open[-1].span.off + open[-1].span.len - list.off;
+      body.len = close[-1].span.off + close[-1].span.len - body.off;
+      const char *l = short_text(list), *b = short_text(body);
+      if (l && b)
+        hint = ir_printf("write `@map(fn (%%%s) { %s }, %s)`, or `@foldl` to carry a value from one step to the next",
+                         v->sym->name, b, l);
+    }
+  }
+  error_at(P, kw, hint, "Relay has no `for` loop: map or fold over a list, or write a function that calls itself");
+}
+
 /* ---------------------------------------------------------------- literals */
 
 /* A suffixed literal must fit its type now (ir_lit_fit: an integer its range, a float short of
@@ -1107,6 +1170,14 @@ static IrExpr *parse_name(Parser *P) {
                              : "drop `return` and end the block with the value";
     error_at(P, t, hint, "Relay has no `return`: a block's value is its last expression");
   }
+  if (!strcmp(s->name, "while"))
+    error_at(P, t,
+             "a function that calls itself as its last step runs as a loop: "
+             "`def @count(%i : int32) -> int32 { if (%i < 10) { @count(%i + 1) } else { %i } }`",
+             "Relay has no `while` loop: repeat with a function that calls itself");
+  if (!strcmp(s->name, "for")) for_loop(P, t);
+  if (!strcmp(s->name, "lambda") || !strcmp(s->name, "fun"))
+    error_at(P, t, "write `fn (%x) { ... }`", "Relay has no `%s`: a function is written with `fn`", s->name);
   const char *hint = ir_printf("a global function is written `@%s`, a local variable `%%%s`", s->name, s->name);
   error_at(P, t, hint, "unknown operator `%s`", s->name);
 }
@@ -1222,6 +1293,8 @@ static IrExpr *parse_postfix(Parser *P) {
       p->u.proj.tuple = e;
       p->u.proj.index = (int)n->lit.mag;
       e = p;
+    } else if (indexing_follows(P)) {
+      indexing(P, e);
     } else if (at(P, IR_TOK_DOT)) {
       error_at(P, ahead(P, 1), "project a tuple field with its index, as in `%t.0`",
                "expected a field index after `.`, found %s", describe(ahead(P, 1)));
@@ -1319,6 +1392,13 @@ static IrExpr *parse_seq(Parser *P) {
       if (accept(P, IR_TOK_COLON)) let->u.let.var.ann = parse_type(P);
       expect(P, IR_TOK_ASSIGN, "after the variable");
       let->u.let.value = parse_expr(P);
+      /* a file's `let %w = 5` alone on its line: a session binding, which only the REPL's prompt makes */
+      if (!at(P, IR_TOK_SEMI) && P->toplevel && P->nest == 0 && !(P->opt && P->opt->session_lets) &&
+          (at(P, IR_TOK_EOF) || cur(P)->nl_before))
+        error_at(P, cur(P),
+                 "in a file, a `let` needs `;` and then the expression that uses it; "
+                 "a `let` alone on its line binds a name only at the prompt",
+                 "expected `;` after the bound value, found %s", describe(cur(P)));
     } else if (at(P, IR_TOK_LOCAL) && ahead(P, 1)->kind == IR_TOK_ASSIGN) {
       IrToken *v = next(P);
       next(P);
@@ -1435,6 +1515,13 @@ static void parse_data(Parser *P, IrItem *item) {
   IrData *d = &item->data;
   d->name = name->sym;
   parse_tparams(P, &d->ntparams, &d->tparams);
+  if (!at(P, IR_TOK_LBRACE)) { /* `data Maybe a = Just a`, as Haskell and Elm declare it */
+    const char *text = kw->span.src->text + kw->span.off, *nl = memchr(text, '\n', kw->span.src->len - kw->span.off);
+    size_t eq, len = nl ? (size_t)(nl - text) : kw->span.src->len - kw->span.off;
+    const char *hint = ir_lex_data_hint(text, len, &eq);
+    for (IrToken *t = cur(P); hint && t->kind != IR_TOK_EOF && (t == cur(P) || !t->nl_before); t++)
+      if (t->kind == IR_TOK_ASSIGN && t->span.off == kw->span.off + eq) error_at(P, t, hint, IR_DATA_EQUALS_MESSAGE);
+  }
   IrToken *o = open_bracket(P, IR_TOK_LBRACE, "to start the constructors");
   IR_VEC(IrCtor) cs = {0};
   Seen seen = {0};

@@ -210,6 +210,13 @@ static void print_type(IrBuf *b, const IrType *t, bool nested) {
     return;
   }
   case IR_TYPE_CALL:
+    /* A data type without parameters, as the checker resolved it, is its name (`Shape`), as an
+     * annotation writes it; a written `Shape[]` (TVM's form) keeps its brackets, so the source
+     * reads back the same. */
+    if (t->u.call.nargs == 0 && t->u.call.adt) {
+      ir_buf_puts(b, t->u.call.name->name);
+      return;
+    }
     ir_buf_printf(b, "%s[", t->u.call.name->name);
     print_type_list(b, t->u.call.nargs, t->u.call.args);
     ir_buf_putc(b, ']');

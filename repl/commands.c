@@ -479,7 +479,14 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
     printf("timing: %s\n", s->timing ? "on" : "off");
     return true;
   }
-  fprintf(stderr, "<repl>: :set knows `timing on` and `timing off`, not `%s`\n", arg);
+  static const char *const lists[] = {[RT_LISTS_AUTO] = "lists auto", [RT_LISTS_SUGAR] = "lists sugar",
+                                      [RT_LISTS_CONSTRUCTORS] = "lists constructors"};
+  for (int i = 0; i < (int)(sizeof lists / sizeof *lists); i++)
+    if (!strcmp(arg, lists[i])) {
+      s->lists = (RtListStyle)i;
+      return true;
+    }
+  fprintf(stderr, "<repl>: :set knows `timing on|off` and `lists auto|sugar|constructors`, not `%s`\n", arg);
   return false;
 }
 
@@ -652,7 +659,8 @@ static const Command commands[] = {
     {":load", ":l", "FILE...", "load files: their definitions, then their expressions' values", cmd_load},
     {":reload", ":r", "", "load the files of the last :load again, replacing what they defined", cmd_reload},
     {":show", NULL, "bindings", "the values bound by `let %x = ...` at the prompt, and `%it`", cmd_show},
-    {":set", NULL, "timing on|off", "show the time and memory each evaluation takes", cmd_set},
+    {":set", NULL, "timing on|off, lists auto|sugar|constructors",
+     "time each evaluation; show lists as List[...] (auto: from 5 elements)", cmd_set},
     {":trace", NULL, "[@name...]", "show each call of these globals with its value (alone: list them)", cmd_trace},
     {":untrace", NULL, "[@name...]", "stop tracing these globals (alone: all)", cmd_untrace},
     {":graph", NULL, "@name [FILE.svg]", "a tensor function's dataflow graph as Graphviz DOT (or drawn as SVG)", cmd_graph},

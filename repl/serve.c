@@ -257,7 +257,7 @@ static void on_value(SessionSink *sink, const IrTItem *it, RtValue v, const char
   put_member(b, "type", ir_type_str(it->type));
   IrBuf text;
   ir_buf_init(&text);
-  rt_print_display(&text, v);
+  rt_print_display(&text, v, r->sv->s->lists);
   put_member(b, "text", text.data);
   ir_buf_puts(b, ",\"value\":");
   rt_print_json(b, v, r->max_elements);

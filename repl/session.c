@@ -643,10 +643,10 @@ static double seconds(struct timespec a, struct timespec b) {
 }
 
 /* ` = VALUE` after a description; a matrix starts on its own line, its rows aligned. */
-static void append_value(IrBuf *out, RtValue v) {
+static void append_value(const Session *s, IrBuf *out, RtValue v) {
   IrBuf value;
   ir_buf_init(&value);
-  rt_print_display(&value, v);
+  rt_print_display(&value, v, s->lists);
   ir_buf_puts(out, strchr(value.data, '\n') ? " =\n" : " = ");
   ir_buf_puts(out, value.data);
 }
@@ -658,7 +658,7 @@ void session_show_bindings(const Session *s, IrBuf *out) {
     if (out->len) ir_buf_putc(out, '\n');
     ir_buf_printf(out, "%%%s : ", all[i]->name->name);
     ir_print_type(out, all[i]->scheme);
-    append_value(out, rt_value_of(s->program, all[i]));
+    append_value(s, out, rt_value_of(s->program, all[i]));
   }
 }
 
@@ -688,7 +688,7 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   ir_buf_init(&out);
   if (repl_style) {
     session_describe(s, it->src, it->type, &out);
-    append_value(&out, v);
+    append_value(s, &out, v);
   } else {
     rt_print_value(&out, v);
   }

@@ -34,7 +34,7 @@ typedef struct Session {
    * the order loaded, and the newest one of each name (constructors map to their data item). */
   IR_VEC(const IrItem *) items;
   IrSymMap defs, datas, ctors;
-  /* The REPL's state: the files of the last :load (for :reload), :set timing, and whether any
+  /* The REPL's state: the files of the last :load (for :reload), :set, and whether any
    * input failed (the exit status when stdin is not a terminal). */
   const char **loaded;
   int nloaded;
@@ -48,6 +48,7 @@ typedef struct Session {
     IrSymMap defs, datas, ctors;
   } layer;
   bool timing;
+  RtListStyle lists; /* :set lists: how values show lists (the REPL, --serve's text) */
   bool failed;
   bool repl; /* inputs come from the REPL: an interrupted evaluation just says "Interrupted." */
   bool sandbox; /* relay --serve --sandbox: no command reads or writes a file (commands.c refuses them) */

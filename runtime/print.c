@@ -15,6 +15,7 @@ typedef struct {
   int chain; /* write `...` for what follows this many constructors nested in their last fields
                 (the rest of a long list); 0: no limit */
   bool types; /* a tensor (of rank >= 1) as its type: `Tensor[(64, 512), float32]` */
+  RtListStyle lists; /* the REPL's display: a list as `List[0, 1, 2]` or as its constructors */
 } Printer;
 
 /* Deeper nesting than this (other than along the last field, which is a loop) prints as `...`. */
@@ -23,6 +24,10 @@ enum { MAX_DEPTH = 10000, SUMMARY_THRESHOLD = 1000, SUMMARY_EDGE = 3 };
 /* The REPL's display: lines of tensor rows wrap before this column, a list shows this many
  * elements, and the whole value at most this many bytes. */
 enum { DISPLAY_WIDTH = 80, DISPLAY_CHAIN = 100, DISPLAY_BYTES = 20000 };
+
+/* RT_LISTS_AUTO writes a list of this many elements or more as `List[...]`: up to 4, the
+ * constructors are short enough to read, and show how the list is built. */
+enum { LIST_SUGAR_FROM = 5 };
 
 static void put(Printer *p, RtValue v, int depth);
 
@@ -173,8 +178,8 @@ static void put_rows(Printer *p, const RtTensor *t, int axis, int64_t base, int6
   if (!measure) ir_buf_putc(p->out, ']');
 }
 
-void rt_print_display(IrBuf *out, RtValue v) {
-  Printer p = {out, DISPLAY_BYTES, false, DISPLAY_CHAIN, false};
+void rt_print_display(IrBuf *out, RtValue v, RtListStyle lists) {
+  Printer p = {out, DISPLAY_BYTES, false, DISPLAY_CHAIN, false, lists};
   if (v.kind == RT_TENSOR && v.u.t->rank >= 1 && v.u.t->count > 0) {
     const RtTensor *t = v.u.t;
     size_t width = 0; /* a vector's numbers are not aligned: it is one row */
@@ -200,12 +205,55 @@ static void put_tensor(Printer *p, const RtTensor *t) {
 
 /* ---------------------------------------------------------------- values */
 
+/* Whether v is a cell of a list (the Prelude's `List`: `Nil()` or `Cons(head, tail)`). */
+static bool is_list(RtValue v) {
+  if (v.kind != RT_ADT) return false;
+  const IrCtor *k = v.u.adt->ctor->src;
+  if (strcmp(k->adt->name->name, "List")) return false;
+  return k->nargs == 0 ? !strcmp(k->name->name, "Nil") : k->nargs == 2 && !strcmp(k->name->name, "Cons");
+}
+
+static RtValue list_tail(RtValue v) { return rt_field_get(v.u.adt, v.u.adt->ctor->fields[1]); }
+
+
+/* Whether the display writes the list v as `List[...]`: in RT_LISTS_AUTO, when it has
+ * LIST_SUGAR_FROM elements or more (counted no further). */
+static bool list_sugar(const Printer *p, RtValue v) {
+  if (p->lists == RT_LISTS_CONSTRUCTORS || !is_list(v)) return false;
+  if (p->lists == RT_LISTS_SUGAR) return true;
+  int n = 0;
+  for (; n < LIST_SUGAR_FROM && is_list(v) && v.u.adt->ctor->nargs == 2; n++) v = list_tail(v);
+  return n >= LIST_SUGAR_FROM;
+}
+
+/* `List[0, 1, 2]`: the data type's name first, so that it cannot be read as a tensor literal
+ * (`[0, 1, 2]`); the display's chain limit cuts it with `...` as it cuts constructors. */
+static void put_list(Printer *p, RtValue v, int depth) {
+  ir_buf_puts(p->out, "List[");
+  for (int n = 0; is_list(v) && v.u.adt->ctor->nargs == 2; n++) {
+    if (full(p)) return;
+    if (n) ir_buf_puts(p->out, ", ");
+    if (p->chain && n >= p->chain) {
+      ir_buf_puts(p->out, "...");
+      break;
+    }
+    put(p, rt_field_get(v.u.adt, v.u.adt->ctor->fields[0]), depth + 1);
+    if (p->cut) return;
+    v = list_tail(v);
+  }
+  ir_buf_putc(p->out, ']');
+}
+
 static void put(Printer *p, RtValue v, int depth) {
   int close = 0; /* constructors whose last field is printed by the loop */
   for (;;) {
     if (full(p)) break;
     if (depth > MAX_DEPTH) {
       ir_buf_puts(p->out, "...");
+      break;
+    }
+    if (list_sugar(p, v)) {
+      put_list(p, v, depth);
       break;
     }
     if (v.kind == RT_ADT) {
@@ -270,21 +318,21 @@ static void put(Printer *p, RtValue v, int depth) {
 }
 
 void rt_print_value(IrBuf *out, RtValue v) {
-  Printer p = {out, 0, false, 0, false};
+  Printer p = {out, 0, false, 0, false, RT_LISTS_CONSTRUCTORS};
   put(&p, v, 0);
 }
 
 char *rt_value_brief(RtValue v) {
   IrBuf b;
   ir_buf_init(&b);
-  Printer p = {&b, 60, false, 0, false};
+  Printer p = {&b, 60, false, 0, false, RT_LISTS_CONSTRUCTORS};
   put(&p, v, 0);
   if (p.cut) ir_buf_puts(&b, "...");
   return b.data;
 }
 
 void rt_print_summary(IrBuf *out, RtValue v, size_t limit) {
-  Printer p = {out, out->len + limit, false, 0, true};
+  Printer p = {out, out->len + limit, false, 0, true, RT_LISTS_CONSTRUCTORS};
   put(&p, v, 0);
   if (p.cut) ir_buf_puts(out, "...");
 }

@@ -119,11 +119,16 @@ unsigned rt_interrupt_count(void);
  * `[[1f, 2f], [3f, 4f]]`, `<closure>`, `ref(3)`); tensors of more than 1,000 elements are
  * summarized with `...` as numpy does. */
 void rt_print_value(IrBuf *out, RtValue v);
+/* How the REPL's display writes a list (the REPL's `:set lists`): as `List[0, 1, 2, 3, 4]` from 5
+ * elements on and as its constructors below (the default), always as `List[...]`, or always as
+ * constructors (`Cons(0, Nil())`, Relay's syntax). `List[...]` does not read back. */
+typedef enum { RT_LISTS_AUTO, RT_LISTS_SUGAR, RT_LISTS_CONSTRUCTORS } RtListStyle;
+
 /* The same as the REPL displays it: a matrix or higher tensor one row per line, the numbers
  * right-aligned in columns as numpy shows them, lines wrapped before column 80 (still Relay
- * syntax); a list (a chain of constructors) cut with `...` after 100 elements, and any value
+ * syntax); a list written as `lists` says and cut with `...` after 100 elements, and any value
  * after 20,000 characters. */
-void rt_print_display(IrBuf *out, RtValue v);
+void rt_print_display(IrBuf *out, RtValue v, RtListStyle lists);
 /* v in brief, as :trace shows arguments and results: each tensor as its type
  * (`Tensor[(64, 512), float32]`), everything else in Relay's syntax, cut with `...` after about
  * `limit` more bytes of out. */

@@ -752,6 +752,22 @@ static IrType *subst(Subst *s, IrType *t) {
   return ty_map_children(t, subst_child, s);
 }
 
+static void find_name(IrType **slot, void *name) {
+  IrType *t = *slot;
+  if (!*(Sym *)name) return;
+  if (t->kind == IR_TYPE_VAR && t->u.var.name == *(Sym *)name) *(Sym *)name = NULL; /* found */
+  else ty_each_child(t, find_name, name);
+}
+
+/* Whether the type parameter `param` appears in a parameter's type or the result of the scheme,
+ * where the user wrote it or `:t` shows it, rather than only in its where clause. */
+static bool in_signature(IrType *scheme, Sym param) {
+  Sym name = param;
+  for (int i = 0; i < scheme->u.func.nargs && name; i++) find_name(&scheme->u.func.args[i], &name);
+  if (name) find_name(&scheme->u.func.ret, &name);
+  return !name;
+}
+
 const char *ty_call_substitution(const IrTFn *fn) {
   if (!fn || !fn->body || fn->body->kind != IR_EXPR_CALL) return NULL;
   const IrTExpr *callee = fn->body->u.call.callee;
@@ -778,11 +794,14 @@ const char *ty_call_substitution(const IrTFn *fn) {
   IrSymMap names = {0};
   int nopen = 0;
   for (int i = 0; i < n; i++) {
+    Sym param = scheme->u.func.tparams[i].name;
+    if (!in_signature(scheme, param)) continue; /* only in the where clause: `@h`'s t3 of Broadcast(t1, t2, t3) */
     IrType *v = ty_prune(&cx, s.values[i]);
-    const char *name = scheme->u.func.tparams[i].name->name;
-    if (v->kind == IR_TYPE_HOLE) ir_buf_printf(&open, "%s%s", nopen++ ? ", " : "", name);
-    else ir_buf_printf(&known, "%s%s := %s", known.len ? ", " : "", name, ir_type_str(ty_for_message(&cx, v, &names)));
+    if (v->kind == IR_TYPE_VAR) continue; /* open, and shown so in the type line: `:t Nil()` is List[t1] */
+    if (v->kind == IR_TYPE_HOLE) ir_buf_printf(&open, "%s%s", nopen++ ? ", " : "", param->name);
+    else ir_buf_printf(&known, "%s%s := %s", known.len ? ", " : "", param->name, ir_type_str(ty_for_message(&cx, v, &names)));
   }
+  if (!known.len && !nopen) return NULL;
   const char *left = ir_printf("%s %s left open", open.data, nopen > 1 ? "are" : "is");
   if (!known.len) return left; /* `@length(Nil())`: what the call decides does not depend on it */
   if (nopen) ir_buf_printf(&known, " (%s)", left);

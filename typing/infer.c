@@ -393,6 +393,42 @@ static bool fixed_by_a_use(TyCheck *c, const TyLocal *l) {
   return false;
 }
 
+/* The text of a short span on one line, or NULL. */
+static const char *span_text(IrSpan s) {
+  if (!s.src || s.len == 0 || s.len > 40 || memchr(s.src->text + s.off, '\n', s.len)) return NULL;
+  return ir_printf("%.*s", (int)s.len, s.src->text + s.off);
+}
+
+/* `@add2(1)` of a function of two parameters: functions are not curried, as they are in Haskell,
+ * OCaml and Elm; the function of the rest is a literal (`fn (%b) { @add2(1, %b) }`), its
+ * parameters named as the definition names them where it can. */
+static const char *curry_hint(const IrExpr *e, const IrTExpr *callee, int nparams) {
+  const char *head = "hint: functions are not curried: give every argument";
+  IrBuf given;
+  ir_buf_init(&given);
+  const char *f = span_text(e->u.call.callee->span);
+  for (int i = 0; f && i < e->u.call.nargs; i++) {
+    const char *a = span_text(e->u.call.args[i]->span);
+    if (!a) return head;
+    ir_buf_printf(&given, "%s, ", a);
+  }
+  if (!f) return head;
+  const IrFn *def = callee->kind == IR_EXPR_GLOBAL && callee->u.def && callee->u.def->item &&
+                            callee->u.def->item->kind == IR_ITEM_DEF && callee->u.def->item->fn->u.fn.nparams == nparams
+                        ? &callee->u.def->item->fn->u.fn
+                        : NULL;
+  IrBuf rest;
+  ir_buf_init(&rest);
+  for (int i = e->u.call.nargs; i < nparams; i++) {
+    const char *name = def ? ir_printf("%%%s", def->params[i].name->name) : NULL;
+    if (!name || strstr(given.data, name))
+      name = nparams - e->u.call.nargs == 1 ? "%y" : ir_printf("%%y%d", i - e->u.call.nargs + 1);
+    ir_buf_printf(&rest, "%s%s", rest.len ? ", " : "", name);
+  }
+  return ir_printf("%s, or write `fn (%s) { %s(%s%s) }` for a function of the rest", head, rest.data, f, given.data,
+                   rest.data);
+}
+
 /* ---------------------------------------------------------------- polymorphic arguments */
 
 /* A name that prints as `name` but is no other name: a skolem, the rigid stand-in for a type
@@ -561,8 +597,9 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
   if (fp->kind != IR_TYPE_FUNC)
     ty_fail(c, f->span, "%s is called, but it is not a function: its type is %s", callee_name(f), ty_show(c, fp));
   if (fp->u.func.nargs != n)
-    ty_fail(c, e->span, "%s takes %d argument%s, but %d %s given", callee_name(f), fp->u.func.nargs,
-            fp->u.func.nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
+    ty_fail_notes(c, e->span, TY_NOTES(n > 0 && n < fp->u.func.nargs ? curry_hint(e, callee, fp->u.func.nargs) : NULL),
+                  "%s takes %d argument%s, but %d %s given", callee_name(f), fp->u.func.nargs,
+                  fp->u.func.nargs == 1 ? "" : "s", n, n == 1 ? "is" : "are");
   t->u.call.nargs = n;
   t->u.call.args = IR_NEW_ARRAY(IrTExpr *, n > 0 ? n : 1);
   const TyLocal *local = f->kind == IR_EXPR_LOCAL ? ir_symmap_get(&c->locals, f->u.name) : NULL;

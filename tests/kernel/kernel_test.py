@@ -212,7 +212,7 @@ def main():
         reply, outs = s.execute(code)
         want = ("stdout: @square : fn(int32) -> int32\n\ndisplay: - : int32 = 144\n"
                 "display: %rate : int32 = 3\n"
-                "stdout: Circle : fn(float32) -> Shape[]\nRect : fn(float32, float32) -> Shape[]\n")
+                "stdout: Circle : fn(float32) -> Shape\nRect : fn(float32, float32) -> Shape\n")
         check("definitions, values, bindings and data in order", reply["status"] == "ok" and texts(outs) == want,
               "got:\n%s\nwant:\n%s" % (texts(outs), want))
 

@@ -223,7 +223,7 @@ same("check: definitions, data and expressions with their types; nothing joins t
      s.ask({"id": 20, "method": "check", "params": {"text": "def @pair(%a, %b) { (%b, %a) }\ndata T { A }\n@pair(1, 2f)"}}),
      result(20, ok=True, items=[
          {"kind": "definition", "name": "@pair", "type": "fn<t1, t2>(t1, t2) -> (t2, t1)"},
-         {"kind": "data", "name": "T", "constructors": [{"name": "A", "type": "fn() -> T[]"}]},
+         {"kind": "data", "name": "T", "constructors": [{"name": "A", "type": "fn() -> T"}]},
          {"kind": "expression", "type": "(float32, int32)"}]))
 same("check: the checked definitions did not join the session",
      s.ask({"id": 21, "method": "type", "params": {"text": "@pair"}}),
@@ -283,6 +283,8 @@ same("type_at in a text whose error comes after other definitions were checked (
      {k: r["result"].get(k) for k in ("ok", "type", "expression")}, {"ok": False, "type": "t1", "expression": "%a"})
 
 cell = "let %r = 6f\n:t %r\n%r * %y"
+LET_IN_FILE = ("in a file, a `let` needs `;` and then the expression that uses it; "
+               "a `let` alone on its line binds a name only at the prompt")
 same("check in mode repl: a cell's bindings, the session's bindings in scope, commands left out",
      s.ask({"id": 31, "method": "check", "params": {"text": cell, "mode": "repl"}}),
      result(31, ok=True, items=[{"kind": "binding", "name": "%r", "type": "float32"},
@@ -294,8 +296,8 @@ same("type_at in mode file: the cell is no file",
      s.ask({"id": 32, "method": "type_at", "params": {"text": cell, "line": 3, "column": 7}}),
      result(32, ok=False, type=None, items=[
          diag("parse error", "expected `;` after the bound value, found `:`", 2, 1, 2, 2, [],
-              "<text>:2:1: parse error: expected `;` after the bound value, found `:`\n 2 | :t %r\n   | ^\n",
-              file="<text>")]))
+              "<text>:2:1: parse error: expected `;` after the bound value, found `:`\n 2 | :t %r\n   | ^\n"
+              "  hint: " + LET_IN_FILE + "\n", hint=LET_IN_FILE, file="<text>")]))
 same("type_at in mode repl: the same place read as REPL inputs, a binding from the session",
      s.ask({"id": 33, "method": "type_at", "params": {"text": cell, "line": 3, "column": 7, "mode": "repl"}}),
      result(33, ok=True, type="Tensor[(2, 2), float32]", span={"line": 3, "column": 6, "end_line": 3, "end_column": 8},
@@ -312,7 +314,7 @@ same("complete: globals with their types",
                              "type": "fn<n : ShapeVar>(Tensor[(n, 784), float32]) -> Tensor[(n, 784), float32]"}]))
 same("complete: bindings, commands, constructors and operators",
      [s.ask({"id": 41, "method": "complete", "params": {"prefix": p}}) for p in ("%i", ":ty", "So", "nn.bias")],
-     [result(41, candidates=[{"name": "%it", "kind": "binding", "type": "L[]"}]),
+     [result(41, candidates=[{"name": "%it", "kind": "binding", "type": "L"}]),
       result(41, candidates=[{"name": ":type", "kind": "command", "type": "EXPR: the type of an expression"}]),
       result(41, candidates=[{"name": "Some", "kind": "constructor", "type": "fn<a>(a) -> Opt[a]"}]),
       result(41, candidates=[{"name": "nn.bias_add", "kind": "operator",
@@ -494,6 +496,12 @@ same("the Prelude is loaded without --no-prelude",
 same("doc: a Prelude function's comment",
      s.ask({"id": 2, "method": "doc", "params": {"text": "@length"}})["result"]["text"].split("\n")[0],
      "@length : fn<a>(List[a]) -> int32")
+same("eval: a list's text is the REPL's, List[...] from 5 elements; :set lists changes it",
+     [[it["text"] for it in s.ask({"id": 10, "method": "eval", "params": {"text": t}})["result"]["items"]
+       if it["kind"] == "value"]
+      for t in ["@range(4)", "@range(5)", ":set lists constructors\n@range(5)", ":set lists auto\n@range(5)"]],
+     [["Cons(0, Cons(1, Cons(2, Cons(3, Nil()))))"], ["List[0, 1, 2, 3, 4]"],
+      ["Cons(0, Cons(1, Cons(2, Cons(3, Cons(4, Nil())))))"], ["List[0, 1, 2, 3, 4]"]])
 s.send({"id": 3, "method": "eval", "params": {"text": "@sum(@range(10))"}})
 status, rest, err = s.close()
 lines = rest.decode().splitlines()

@@ -1893,7 +1893,7 @@ static void run_input(Session *s, const char *text, bool as_expression, bool sou
       if (ok) {
         IrBuf out;
         ir_buf_init(&out);
-        rt_print_display(&out, v);
+        rt_print_display(&out, v, RT_LISTS_AUTO);
         c->ran++;
       } else {
         c->eval_failed++;
