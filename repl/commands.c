@@ -420,8 +420,9 @@ static bool load(Session *s, int n, const char **files, bool reload) {
 }
 
 /* A file name with a leading `~` expanded as a shell does (`~/x.rly` in $HOME, `~user/x.rly` in
- * that user's home), as GHCi's :load does; NULL after saying why when there is no such user. */
-static const char *expand_home(const char *name) {
+ * that user's home), as GHCi's :load does; NULL after saying why when there is no such user
+ * (`cannot` begins the message: "relay: cannot read"). */
+static const char *expand_home(const char *name, const char *cannot) {
   if (name[0] != '~') return name;
   size_t n = strcspn(name + 1, "/");
   const char *home = NULL;
@@ -433,7 +434,7 @@ static const char *expand_home(const char *name) {
     const char *user = ir_strndup(name + 1, n);
     struct passwd *pw = getpwnam(user);
     if (!pw) {
-      fprintf(stderr, "relay: cannot read %s: no user is named `%s`\n", name, user);
+      fprintf(stderr, "%s %s: no user is named `%s`\n", cannot, name, user);
       return NULL;
     }
     home = pw->pw_dir;
@@ -448,7 +449,7 @@ static bool cmd_load(Session *s, const char *arg, bool *quit) {
   while (*p) { /* names apart by spaces, or in double quotes (GHCi's :load "my file.hs") */
     bool quoted = *p == '"' && strchr(p + 1, '"');
     size_t len = quoted ? (size_t)(strchr(p + 1, '"') - p - 1) : strcspn(p, " \t\n");
-    const char *name = expand_home(ir_strndup(p + quoted, len));
+    const char *name = expand_home(ir_strndup(p + quoted, len), "relay: cannot read");
     if (!name) return false;
     IR_VEC_PUSH(files, name);
     p += len + 2 * quoted;
@@ -629,6 +630,7 @@ static bool cmd_graph(Session *s, const char *arg, bool *quit) {
   }
   const char *dot = repl_graph_dot(s, sym);
   if (!dot) return false;
+  if (*file && !(file = expand_home(file, "<repl>: cannot write"))) return false;
   if (*file) return repl_graph_render(dot, file);
   fputs(dot, stdout);
   return true;
