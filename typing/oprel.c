@@ -75,8 +75,38 @@ IrType *ty_rel_out_dtype(const TyRelation *rel, IrType *dflt) {
   return a->given && !a->none ? ir_type_dtype(a->dtype, (IrSpan){0}) : dflt;
 }
 
+/* Whether `computed`, a relation's result, has a `?` where `bound` (what the result's type already
+ * is) says more: a constant, a shape variable (a skolem of a polymorphic parameter's type too) or
+ * arithmetic, not a hole, which unification makes `?`. */
+static bool any_meets_fixed(TyCtx *cx, IrType *computed, IrType *bound) {
+  computed = ty_prune(cx, computed);
+  bound = ty_prune(cx, bound);
+  if (computed->kind == IR_TYPE_ANY) return bound->kind != IR_TYPE_ANY && bound->kind != IR_TYPE_HOLE;
+  if (computed->kind != bound->kind) return false;
+  switch (computed->kind) {
+  case IR_TYPE_TENSOR: return any_meets_fixed(cx, computed->u.tensor.shape, bound->u.tensor.shape);
+  case IR_TYPE_SHAPE:
+    if (computed->u.shape.rank != bound->u.shape.rank) return false;
+    for (int k = 0; k < computed->u.shape.rank; k++)
+      if (any_meets_fixed(cx, computed->u.shape.dims[k], bound->u.shape.dims[k])) return true;
+    return false;
+  case IR_TYPE_TUPLE:
+    if (computed->u.tuple.n != bound->u.tuple.n) return false;
+    for (int k = 0; k < computed->u.tuple.n; k++)
+      if (any_meets_fixed(cx, computed->u.tuple.fields[k], bound->u.tuple.fields[k])) return true;
+    return false;
+  default: return false;
+  }
+}
+
 TyRelResult ty_rel_result(TyCtx *cx, TyRelation *rel, int i, IrType *t, const char **message) {
-  if (ty_unify(cx, rel->args[i], t, NULL)) return TY_SOLVED;
+  /* the result's type already fixed where the relation found only `?`: what the call gives there
+   * is assumed, to be checked at run time (IrTExpr.u.call.assumed) */
+  bool assumed = i == rel->nargs - 1 && any_meets_fixed(cx, t, rel->args[i]);
+  if (ty_unify(cx, rel->args[i], t, NULL)) {
+    rel->assumed |= assumed;
+    return TY_SOLVED;
+  }
   if (i == rel->nargs - 1)
     REL_FAIL("the result of %s is %s, but %s is expected", ty_rel_who(rel), ty_rel_text(cx, t),
              ty_rel_text(cx, rel->args[i]));
