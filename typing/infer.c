@@ -468,9 +468,18 @@ static void find_skolem(IrType **slot, void *env) {
   ty_each_child(t, find_skolem, env);
 }
 
-static void find_any(IrType **slot, void *found) {
-  if ((*slot)->kind == IR_TYPE_ANY) *(bool *)found = true;
-  else if (!*(bool *)found) ty_each_child(*slot, find_any, found);
+static void mentions_any_child(IrType **slot, void *found);
+
+/* Whether t has a `?` anywhere. */
+static bool mentions_any_deep(const IrType *t) {
+  if (t->kind == IR_TYPE_ANY) return true;
+  bool found = false;
+  ty_each_child((IrType *)t, mentions_any_child, &found);
+  return found;
+}
+
+static void mentions_any_child(IrType **slot, void *found) {
+  if (!*(bool *)found && mentions_any_deep(*slot)) *(bool *)found = true;
 }
 
 static bool mentions_skolem(SkolemWalk *w, IrType *t) {
@@ -526,9 +535,7 @@ static IrTExpr *infer_poly_arg(TyCheck *c, const IrExpr *arg, IrType *poly, cons
                                        ty_relation_text(cx, rel, &cx->message_names), poly_text)),
                     "%s must work for every instance of %s, but this one does not", what, poly_text);
   }
-  bool any = false;
-  find_any(&(IrType *){ty_resolve(cx, a->type)}, &any);
-  if (any) /* what `?` stands for is checked where the value arrives, against no skolem */
+  if (mentions_any_deep(ty_resolve(cx, a->type))) /* what `?` stands for is checked where the value arrives, against no skolem */
     ty_fail_notes(c, arg->span, TY_NOTES(ir_printf("found: %s", ty_show(c, a->type))),
                   "%s must work for every instance of %s, but its type has `?`, known only at run time", what,
                   poly_text);
@@ -1484,20 +1491,6 @@ static const IrType *instance_of(const IrType *s, const IrType *i, Sym var) {
   case IR_TYPE_REF: return instance_of(s->u.ref, i->u.ref, var);
   default: return NULL;
   }
-}
-
-static void mentions_any_child(IrType **slot, void *found);
-
-/* Whether t has a `?` anywhere. */
-static bool mentions_any_deep(const IrType *t) {
-  if (t->kind == IR_TYPE_ANY) return true;
-  bool found = false;
-  ty_each_child((IrType *)t, mentions_any_child, &found);
-  return found;
-}
-
-static void mentions_any_child(IrType **slot, void *found) {
-  if (!*(bool *)found && mentions_any_deep(*slot)) *(bool *)found = true;
 }
 
 static bool mentions_any(const IrType *t) {

@@ -168,19 +168,6 @@ TyRelResult ty_rel_padding(TyRelation *rel, int64_t out[4], const char **message
   return TY_SOLVED;
 }
 
-TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out) {
-  TyPoly p;
-  if (!ty_dim_normalize(cx, d, &p)) return TY_FAILED; /* `?` */
-  if (p.n == 0 || (p.n == 1 && p.terms[0].n == 0)) {
-    *out = p.n ? p.terms[0].coef : 0;
-    return TY_SOLVED;
-  }
-  for (int i = 0; i < p.n; i++)
-    for (int k = 0; k < p.terms[i].n; k++)
-      if (!p.terms[i].atoms[k].name) return TY_NOT_YET;
-  return TY_FAILED;
-}
-
 TyDimState ty_rel_dim_state(TyCtx *cx, IrType *d, int64_t *out) {
   TyPoly p;
   if (!ty_dim_normalize(cx, d, &p)) return TY_DIM_ANY;
@@ -192,6 +179,14 @@ TyDimState ty_rel_dim_state(TyCtx *cx, IrType *d, int64_t *out) {
     for (int k = 0; k < p.terms[i].n; k++)
       if (!p.terms[i].atoms[k].name) return TY_DIM_HOLE;
   return TY_DIM_SYMBOLIC;
+}
+
+TyRelResult ty_rel_dim_const(TyCtx *cx, IrType *d, int64_t *out) {
+  switch (ty_rel_dim_state(cx, d, out)) {
+  case TY_DIM_CONST: return TY_SOLVED;
+  case TY_DIM_HOLE: return TY_NOT_YET;
+  default: return TY_FAILED; /* `?`, or named sizes */
+  }
 }
 
 IrType *ty_rel_dim(int64_t n) { return ir_type_dim(n, (IrSpan){0}); }

@@ -27,12 +27,7 @@ TyRelResult ty_rel_elementwise(TyCtx *cx, TyRelation *rel, const char **message)
     *message = ty_rel_not_tensor(cx, rel, 0, "argument", t);
     return TY_FAILED;
   }
-  if (!ty_unify(cx, rel->args[1], t, NULL)) {
-    *message = ir_printf("the result of %s is %s, but %s is expected", ty_rel_who(rel), ty_rel_text(cx, t),
-                         ty_rel_text(cx, rel->args[1]));
-    return TY_FAILED;
-  }
-  return TY_SOLVED;
+  return ty_rel_result(cx, rel, 1, t, message);
 }
 
 /* ElementwiseComp(t1, t2): a test of each element (isnan, isinf, isfinite): t2 is t1's shape with
