@@ -366,7 +366,7 @@ def main():
         except Exception as e:  # noqa: BLE001
             check("an interrupt stops @loop(0)", False, "no reply: %r" % e)
         reply, outs = s.execute("@square(3)")
-        check("the session goes on after the interrupt", texts(outs) == "display: - : int32 = 9", texts(outs))
+        check("the session goes on after the interrupt", texts(outs) == "display: - : int32 = 9", "reply %r\noutputs %r" % (reply, outs))
 
         kernel_pid = km.provisioner.process.pid
         children = relay_children(kernel_pid)
@@ -434,7 +434,7 @@ def main():
               and errors(outs) == [("time limit", stopped[len("Stopped: "):])], "reply %r\n%s" % (reply, texts(outs)))
         reply, outs = s.execute("@loop")
         check("  ... and the session goes on", reply["status"] == "ok"
-              and texts(outs) == "display: - : fn(int32) -> int32 = <closure>", texts(outs))
+              and texts(outs) == "display: - : fn(int32) -> int32 = <closure>", "reply %r\noutputs %r" % (reply, outs))
         kc.stop_channels()
         km.shutdown_kernel(now=False)
         km = None
