@@ -1,6 +1,6 @@
 /* What ir/ offers the rest of relay: the shared data of every phase. Symbols, sources, spans and
- * diagnostics; types; the AST; the operator registry; the parser, TVM's metadata section, the
- * printer and structural equality. typing/ and runtime/ include only this header from ir/. */
+ * diagnostics; types; the AST; the operator registry; the parser and the REPL's line scanner, TVM's
+ * metadata section, the printer and structural equality. typing/ and runtime/ include only this header from ir/. */
 #ifndef IR_IR_H
 #define IR_IR_H
 
@@ -13,6 +13,7 @@
 #include "ir/op.h"
 #include "ir/parse.h"
 #include "ir/print.h"
+#include "ir/scan.h"
 #include "ir/symbol.h"
 #include "ir/symmap.h"
 #include "ir/type.h"

@@ -1,5 +1,6 @@
 /* The lexer. One idea: the previous token decides how `.5` and `-` read — after a `.` a number is
- * a tuple index (so `%t.0.1` is two projections), everything else is context-free. */
+ * a tuple index (so `%t.0.1` is two projections), everything else is context-free. The REPL's line
+ * scanner (scan.c) reads comments, strings and the `#[metadata]` section as this file does: change both. */
 #include "ir/lexer.h"
 
 #include <errno.h>

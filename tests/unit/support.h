@@ -49,7 +49,7 @@ static PathList walk_rly_files(int nroots, char **roots) {
 
 /* Whether prog prints to text that parses back to the same AST and prints the same again.
  * On failure `why` says what went wrong. */
-static bool round_trips(const IrProgram *prog, IrBuf *why) {
+static inline bool round_trips(const IrProgram *prog, IrBuf *why) {
   IrBuf p1, p2;
   ir_buf_init(&p1);
   ir_print_program(&p1, prog);
