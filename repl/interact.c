@@ -158,13 +158,13 @@ static bool read_and_run(Session *s, Loop *L) {
     return true;
   }
   if (!line) {
-    remember(repl_input_end(s, &L->in));
+    repl_input_end(s, &L->in);
     return false;
   }
   const char *p = line, *end = line + len;
   for (;;) {
     const char *nl = L->tty ? memchr(p, '\n', (size_t)(end - p)) : NULL;
-    remember(repl_input_line(s, &L->in, p, (size_t)((nl ? nl : end) - p)));
+    repl_input_line(s, &L->in, p, (size_t)((nl ? nl : end) - p));
     if (!nl || L->in.quit) break;
     p = nl + 1;
   }
@@ -203,7 +203,7 @@ int session_interact(Session *s) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors stay in order in a transcript */
   }
   Loop loop = {.tty = tty};
-  repl_input_init(&loop.in, tty);
+  repl_input_init(&loop.in, tty ? remember : NULL);
   loop.in.blank_line_ends = true;
   while (!loop.in.quit && loop_step(s, &loop)) {}
   if (tty) {

@@ -331,6 +331,13 @@ static bool int_param(const IrJson *params, const char *key, long lo, long hi, b
 typedef const char *Method(Server *sv, Reply *r, const IrJson *params, IrBuf *res);
 
 /* eval: the text's lines taken as typed at the prompt (input.c). */
+/* Where an eval's input starts in its text (ReplInput.started): once an input, the last said. */
+static void note_start(void *ctx, int input, int line) {
+  Reply *r = ctx;
+  if (r->starts.len && r->starts.items[r->starts.len - 1].input == input) r->starts.items[r->starts.len - 1].line = line;
+  else IR_VEC_PUSH(r->starts, ((InputStart){input, line}));
+}
+
 static const char *method_eval(Server *sv, Reply *r, const IrJson *params, IrBuf *res) {
   const char *text, *why;
   size_t len;
@@ -341,23 +348,10 @@ static const char *method_eval(Server *sv, Reply *r, const IrJson *params, IrBuf
   Session *s = sv->s;
   s->failed = false;
   ReplInput in;
-  repl_input_init(&in, false);
-  unsigned interrupts = rt_interrupt_count();
-  int line = 1;
-  for (const char *p = text, *end = text + len; p <= end && !in.quit && rt_interrupt_count() == interrupts; line++) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    const char *stop = nl ? nl : end;
-    size_t n = (size_t)(stop - p);
-    if (n && p[n - 1] == '\r') n--;
-    size_t lead = strspn(p, " \t");
-    bool bracket = lead + 2 <= n && p[lead] == ':' && (p[lead + 1] == '{' || p[lead + 1] == '}') && lead + 2 == n;
-    if (in.text.len == 0 && !bracket && (in.block || lead < n)) /* the first line of an input's text */
-      IR_VEC_PUSH(r->starts, ((InputStart){s->input, line}));
-    if (n || nl) repl_input_line(s, &in, p, n);
-    if (!nl) break;
-    p = nl + 1;
-  }
-  if (!in.quit && rt_interrupt_count() == interrupts) repl_input_end(s, &in); /* an interrupt stops the rest */
+  repl_input_init(&in, NULL);
+  in.started = note_start;
+  in.ctx = r;
+  repl_input_text(s, &in, text, len);
   ir_buf_printf(res, "\"ok\":%s", s->failed ? "false" : "true");
   if (in.quit) ir_buf_puts(res, ",\"quit\":true");
   r->quit = in.quit;

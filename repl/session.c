@@ -199,12 +199,29 @@ static void warn_hidden_prelude(Session *s, const IrProgram *prog, IrDiags *diag
   }
 }
 
+/* Whether a chunk's parse waits for more lines, quietly: the text ended too early while more lines
+ * may come (a blank line or the end makes it an error), or (a pasted dump) it refers to a
+ * `#[metadata]` section that follows the program after a blank line; two blank lines end that
+ * wait (and the references are then an error). */
+static bool waits_for_more(const IrParseResult *r, const IrSource *src, SessionChunkEnd end) {
+  size_t n = src->len;
+  if (end == SESSION_CHUNK_MORE_MAY_COME && r->incomplete) return true;
+  return end != SESSION_CHUNK_WHOLE && r->awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"));
+}
+
+/* The line of a parse error's first diagnostic, from 1. */
+static int first_line(const IrDiags *diags) {
+  return diags->first ? (int)diags->first->span.line : 1;
+}
+
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
- * of it or, on any error (out of memory included), nothing. */
-static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd end, bool *incomplete,
+ * of it or, on any error (out of memory included), nothing. With held, a parse error other than
+ * the text ending too early is not reported: *held is then its line (else 0). */
+static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd end, bool *incomplete, int *held,
                                bool definitions_only, bool keep_replaced) {
   IrDiags diags = {0};
   if (incomplete) *incomplete = false;
+  if (held) *held = 0;
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
@@ -213,14 +230,10 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
     return NULL;
   }
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
-  /* An input that ends too early waits for more lines, quietly, unless a blank line ended it. */
-  bool quiet_if_incomplete = end == SESSION_CHUNK_MORE_MAY_COME;
-  if (incomplete) *incomplete = quiet_if_incomplete && r.incomplete;
-  /* A pasted dump: its `#[metadata]` section follows the program, after a blank line; two blank
-   * lines end the wait (and the references are then an error). */
-  size_t n = src->len;
-  if (end != SESSION_CHUNK_WHOLE && r.awaits_meta && !(n >= 3 && !strcmp(src->text + n - 3, "\n\n\n"))) {
-    if (incomplete) *incomplete = true;
+  bool waits = waits_for_more(&r, src, end);
+  if (waits || (held && !r.program && !r.incomplete)) {
+    if (incomplete) *incomplete = waits;
+    if (held && !waits) *held = first_line(&diags);
     ir_trap_pop(&trap);
     return NULL;
   }
@@ -229,11 +242,9 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
                                       : ty_check_program(s->module, r.program, &diags);
   bool ok = tp != NULL;
   if (ok && s->prelude) warn_hidden_prelude(s, r.program, &diags);
-  if (ok || !(quiet_if_incomplete && r.incomplete)) {
-    session_report(s, &diags);
-    keep_type_error(s, &diags);
-    if (!ok) note_failed_def(s, r.program, &diags);
-  }
+  session_report(s, &diags);
+  keep_type_error(s, &diags);
+  if (!ok) note_failed_def(s, r.program, &diags);
   diags = (IrDiags){0}; /* printed */
   if (!ok) {
     ir_trap_pop(&trap);
@@ -285,7 +296,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
 
 bool session_load_prelude(Session *s) {
   IrSource *src = ir_source_new(RELAY_PRELUDE_NAME, relay_prelude_text, relay_prelude_length);
-  s->prelude = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, false, false);
+  s->prelude = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, NULL, false, false);
   return s->prelude != NULL;
 }
 
@@ -303,7 +314,7 @@ IrTProgram *session_load_file(Session *s, const char *path, bool definitions_onl
     fprintf(stderr, "relay: cannot read %s: %s\n", path, session_read_error(errno));
     return NULL;
   }
-  return load_source(s, src, SESSION_CHUNK_WHOLE, NULL, definitions_only, false);
+  return load_source(s, src, SESSION_CHUNK_WHOLE, NULL, NULL, definitions_only, false);
 }
 
 /* ---------------------------------------------------------------- :load and :reload */
@@ -461,7 +472,7 @@ bool session_load_files(Session *s, int n, const char **files, bool reload) {
       fprintf(stderr, "relay: cannot read %s: %s\n", files[loaded], session_read_error(errno));
       break;
     }
-    if (!(progs[loaded] = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, false, true))) break;
+    if (!(progs[loaded] = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, NULL, false, true))) break;
   }
   if (loaded < n) { /* all as it was: the names, the tables, what is traced */
     ty_names_restore(s->module, names);
@@ -500,12 +511,34 @@ bool session_load_files(Session *s, int n, const char **files, bool reload) {
 
 IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
                                bool *incomplete) {
+  return session_load_input(s, name, text, len, end, incomplete, NULL);
+}
+
+IrTProgram *session_load_input(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
+                               bool *incomplete, int *held) {
   IrSource *src = ir_source_new(name, text, len);
   src->input = s->input;
   s->parse.session_lets = true; /* a REPL input may bind `let %x = e` for the ones after it */
-  IrTProgram *p = load_source(s, src, end, incomplete, false, false);
+  IrTProgram *p = load_source(s, src, end, incomplete, held, false, false);
   s->parse.session_lets = false;
   return p;
+}
+
+int session_input_fails_to_parse(Session *s, const char *name, const char *text, size_t len) {
+  IrDiags diags = {0};
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) != 0) {
+    s->parse.session_lets = false;
+    ir_out_of_memory(trap.bytes); /* on to the caller's trap, which drops the input */
+  }
+  IrSource *src = ir_source_new(name, text, len);
+  src->input = s->input;
+  s->parse.session_lets = true;
+  IrParseResult r = ir_parse_program(src, &s->parse, &diags);
+  s->parse.session_lets = false;
+  ir_trap_pop(&trap);
+  return !r.program && !r.incomplete && !waits_for_more(&r, src, SESSION_CHUNK_MORE_MAY_COME) ? first_line(&diags) : 0;
 }
 
 IrType *session_check_expression(Session *s, const char *name, const char *text, IrTFn **expr) {

@@ -105,6 +105,17 @@ bool session_load_files(Session *s, int n, const char **files, bool reload);
  * is printed then). */
 IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
                                bool *incomplete);
+/* session_load_chunk for a REPL input whose earlier line ends were not tried (input.c asks the
+ * parser only where its line scanner says the input may be complete): with held, a parse error
+ * other than the text ending too early is not reported; NULL is returned with *held the line of
+ * the error, for the caller to find the line where the error would have shown first
+ * (session_input_fails_to_parse) and report it there. */
+IrTProgram *session_load_input(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
+                               bool *incomplete, int *held);
+/* Whether text, as a REPL input that more lines may follow, is a parse error that session_load_chunk
+ * would report (not the text ending too early, nor a dump waiting for its #[metadata] section): the
+ * line of the error, else 0. It only parses, and says nothing. */
+int session_input_fails_to_parse(Session *s, const char *name, const char *text, size_t len);
 /* Parses and checks an expression (`name` is its source in diagnostics: "<command line>",
  * "<repl>"); returns its type (generalized), and its typed form in *expr if expr is not NULL, or
  * NULL after printing why. */

@@ -32,8 +32,8 @@ class Server:
         self.p.stdin.write(line + b"\n")
         self.p.stdin.flush()
 
-    def read(self, timeout=60):
-        """The next response line, parsed; None after timeout seconds."""
+    def read_line(self, timeout=60):
+        """The next response line as sent; None after timeout seconds."""
         deadline = time.time() + timeout
         while b"\n" not in self.buf:
             left = deadline - time.time()
@@ -44,7 +44,12 @@ class Server:
                 return None
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
+        return line
+
+    def read(self, timeout=60):
+        """The next response line, parsed; None after timeout seconds."""
+        line = self.read_line(timeout)
+        return None if line is None else json.loads(line)
 
     def ask(self, request, timeout=60):
         self.send(request)
@@ -216,6 +221,38 @@ while v and v.get("kind") == "constructor":
     depth, v = depth + 1, v["fields"][1]
 check(depth == 100 and v == {"kind": "cut"}, "eval: a value nested past 100 levels is cut there",
       "depth %d, then %r" % (depth, v))
+
+cells = Server("--no-prelude")  # a session of its own: %it and the bindings of `s` stay as they are
+r = cells.ask({"id": 16, "method": "eval", "params": {"text": "(1 2\n10\n)\n11\n(3,\n4 5)\n12"}})
+same("eval: a parse error in brackets still open ends its input at its line; the lines after it are inputs of their own",
+     [(i["kind"], i.get("diagnostic", {}).get("line"), i.get("diagnostic", {}).get("text_line"), i.get("text"))
+      for i in r["result"]["items"]],
+     [("diagnostic", 1, 1, None), ("value", None, None, "10"), ("diagnostic", 1, 3, None), ("value", None, None, "11"),
+      ("diagnostic", 2, 6, None), ("value", None, None, "12")])
+
+# A cell of 8,004 lines (bench/typing/gen.py's straight line of lets in one definition), a call of
+# it, and an error whose text_line is counted past them. Each line of it was parsed again with the
+# lines before it once (minutes in a debug build); now it is parsed once. Not timed here:
+# bench/cell/run.py times it.
+lets = ["def @chain(%x : Tensor[(n, 4), float32], %y : Tensor[(1, 4), float32]) {"]
+for i in range(8000):
+    a = "%x" if i == 0 else "%%v%d" % (i - 1)
+    lets.append("  let %%v%d = %s %s %s;" % (i, a, "+*-"[i % 3], "%y" if i % 2 else "2f"))
+lets += ["  %v7999", "}", "sum(@chain(ones(shape=[2, 4]), ones(shape=[1, 4])))", "1 + True"]
+r = cells.ask({"id": 17, "method": "eval", "params": {"text": "\n".join(lets)}})
+items = r["result"]["items"] if r else []
+same("eval: a cell of 8,004 lines: a definition of 8,000 lets, a call of it, an error placed on its line",
+     [(i["kind"], i.get("name"), i.get("type"), i.get("diagnostic", {}).get("text_line")) for i in items],
+     [("definition", "@chain", "fn<n : ShapeVar>(Tensor[(n, 4), float32], Tensor[(1, 4), float32]) -> "
+                                "Tensor[(n, 4), float32]", None),
+      ("value", None, "float32", None), ("diagnostic", None, None, 8005)])
+# Comments dropped by a blank line were where the next input started: its diagnostic had that
+# line's text_line too, the member twice (JSON readers keep the last, which was right by luck).
+cells.send({"id": 18, "method": "eval", "params": {"text": "// a note\n\n1 + True"}})
+raw = cells.read_line() or b""
+check(raw.count(b'"text_line"') == 1 and b'"text_line":3' in raw,
+      "eval: an input after comments that a blank line dropped has one text_line, its own line", raw.decode()[:300])
+cells.close()
 
 # ---------------------------------------------------------------- check, type, type_at
 
