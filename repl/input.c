@@ -194,12 +194,13 @@ static void end_at_error(Session *s, ReplInput *in, SessionChunkEnd end, int hel
   finish(s, in, run_input(s, in, SESSION_CHUNK_MORE_MAY_COME, false, &unused));
 }
 
-/* Where the scanner says the input goes on, the parser is asked all the same at 1, 2, 4, ... lines
- * (twice the lines it was last asked at), so that an error inside brackets still open shows early:
- * while the input has at most PROBE_LINES lines (what is typed), and while lines given back are
- * taken again (the input after an error may hold the next one: each is found at the latest when
- * its input has twice its lines, and an input of n lines costs at most 2n lines of parsing). A long
- * input read afresh is parsed where it may be complete, and no more. */
+/* Where the scanner says the input goes on, the parser is asked all the same, so that an error
+ * inside brackets still open shows early: with early_errors at every line of an input of up to
+ * PROBE_LINES lines (what a person types shows its mistake at once, as it always did), and while
+ * lines given back are taken again, at 1, 2, 4, ... lines (twice the lines it was last asked at:
+ * the input after an error may hold the next one, found by the time its input has twice its lines,
+ * so that an input of n lines costs at most 2n lines of parsing). Otherwise an input is parsed
+ * where it may be complete, and no more. */
 enum { PROBE_LINES = 64 };
 
 static void take_line(Session *s, ReplInput *in, const char *line, size_t len) {
@@ -250,7 +251,8 @@ static void take_line(Session *s, ReplInput *in, const char *line, size_t len) {
   if (!ends_block && !is_command(&in->text) && !ir_scan_line(&in->scan, line, len) && end == SESSION_CHUNK_MORE_MAY_COME) {
     in->comments = false; /* what the parser would have said here: the input goes on (or fails: end_at_error) */
     if (!in->untried) in->untried = in->lines;
-    if (in->lines < in->probe || (in->lines > PROBE_LINES && !in->retaking) || masked(in)) return;
+    bool typed = in->early_errors && in->lines <= PROBE_LINES;
+    if (masked(in) || !(typed || (in->retaking && in->lines >= in->probe))) return;
     in->probe = 2 * in->lines;
     int error = fails(s, in, in->lines);
     if (error) end_at_error(s, in, end, error);

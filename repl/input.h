@@ -25,6 +25,9 @@ typedef struct ReplInput {
   /* a blank line ends an incomplete input with its error (the REPL's loop; a --serve cell's
    * blank lines may sit inside a definition, as in a file) */
   bool blank_line_ends;
+  /* the parser is asked at every line of a short input, even inside open brackets, so that a
+   * mistake shows at once (a person at the prompt); else where the input may be complete (input.c) */
+  bool early_errors;
   IrBuf text, entry;
   IrScan scan;  /* the text's lines so far, for the line scanner */
   int lines;    /* in text */

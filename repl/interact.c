@@ -205,6 +205,7 @@ int session_interact(Session *s) {
   Loop loop = {.tty = tty};
   repl_input_init(&loop.in, tty ? remember : NULL);
   loop.in.blank_line_ends = true;
+  loop.in.early_errors = tty;
   while (!loop.in.quit && loop_step(s, &loop)) {}
   if (tty) {
     putchar('\n');
