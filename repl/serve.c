@@ -397,9 +397,11 @@ static IrTProgram *check_text(Server *sv, const IrJson *params, const char *text
   sv->s->parse.session_lets = repl;
   IrParseResult p = ir_parse_program(src, &sv->s->parse, &diags);
   sv->s->parse.session_lets = false;
-  IrTProgram *tp = p.program ? ty_check_program(sv->s->module, p.program, &diags) : NULL;
+  const IrProgram *checked = p.program ? p.program : p.partial; /* with parse errors, what parsed: every error */
+  IrTProgram *tp = checked ? ty_check_program(sv->s->module, checked, &diags) : NULL;
+  if (!p.program) tp = NULL;
   session_report(sv->s, &diags);
-  *prog = p.program;
+  *prog = checked;
   *why = NULL;
   return tp;
 }

@@ -224,15 +224,17 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
     ir_trap_pop(&trap);
     return NULL;
   }
-  IrTProgram *tp = !r.program           ? NULL
-                   : definitions_only ? ty_check_definitions(s->module, r.program, &diags)
-                                      : ty_check_program(s->module, r.program, &diags);
-  bool ok = tp != NULL;
+  /* With parse errors, what parsed is checked too, for its errors (nothing of it joins). */
+  const IrProgram *checked = r.program ? r.program : quiet_if_incomplete && r.incomplete ? NULL : r.partial;
+  IrTProgram *tp = !checked           ? NULL
+                   : definitions_only ? ty_check_definitions(s->module, checked, &diags)
+                                      : ty_check_program(s->module, checked, &diags);
+  bool ok = tp != NULL && r.program;
   if (ok && s->prelude) warn_hidden_prelude(s, r.program, &diags);
   if (ok || !(quiet_if_incomplete && r.incomplete)) {
     session_report(s, &diags);
     keep_type_error(s, &diags);
-    if (!ok) note_failed_def(s, r.program, &diags);
+    if (!ok) note_failed_def(s, checked, &diags);
   }
   diags = (IrDiags){0}; /* printed */
   if (!ok) {

@@ -25,8 +25,18 @@ TyModule *ty_module_new(void);
  * definitions in dependency order (each strongly connected group generalized together), then the
  * top-level expressions. Returns the typed program, or NULL when the chunk has an error. The
  * module is unchanged: on success, the chunk's definitions join it at ty_commit (after the run
- * time has compiled them). Errors and warnings are reported in diags. */
+ * time has compiled them). Errors and warnings are reported in diags: every error, as a unit (a
+ * data declaration, a definition group, a top-level expression) that fails does not stop the
+ * others, but the units that use a name that failed are skipped, saying nothing (no cascade);
+ * then diags is sorted by place (ir_diags_sort, with what it held before: the parse errors). */
 IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags);
+/* The same for an editor: never NULL. With errors, the typed program has every unit that checked
+ * (its types, definitions' schemes, annotated bodies) and marks the items that did not
+ * (IrTItem.failed, .skipped; IrTProgram.failed), with the types found in them before their errors
+ * (IrTProgram.partial: hover in a broken definition). prog may be a program parsed with errors
+ * (IrParseResult.partial): its items that did not parse count as failed definitions, their names
+ * known, their users skipped. Never to be run or committed when tp->failed. */
+IrTProgram *ty_check_program_all(TyModule *m, const IrProgram *prog, IrDiags *diags);
 /* The same for the definitions only (data and defs), as `-e` and `-t` load files: their
  * top-level expressions are neither run nor checked. */
 IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *diags);
