@@ -185,9 +185,9 @@ typedef struct IrTProgram {
   /* ty_check_program_all: whether anything failed (an item, a hole described, an item of src that
    * did not parse: src->broken); then nothing of it may run or join the module */
   bool failed;
-  /* ty_check_program_all: the types found in the items that failed before they stopped, each AST
-   * node (IrExpr *, IrPattern *) checked then -> its type as far as it was known, unknown parts
-   * shown as in messages (`_a`); NULL otherwise */
+  /* ty_check_program_all: the types found in the items that failed (or were skipped) before they
+   * stopped, each AST node (IrExpr *, IrPattern *) checked then -> its type as far as it was known,
+   * unknown parts shown as in messages (`_a`); NULL otherwise */
   IrPtrMap *partial;
 } IrTProgram;
 

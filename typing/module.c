@@ -557,7 +557,7 @@ typedef void (*Unit)(TyCheck *c, void *arg);
 
 /* Checks one unit with a landing place of its own: false when it failed (its error reported) or
  * was skipped (c->skipped: it used a name that failed, and what it reported is taken back). The
- * nodes it noted in c->seen stay there only when it failed, or when c->keep_seen. */
+ * types it noted in c->seen stay there when it stopped, or with c->keep_seen. */
 static bool attempt(TyCheck *c, Unit unit, void *arg) {
   jmp_buf here, *outer = c->fail;
   IrDiag *const last = c->diags->last;
@@ -571,10 +571,6 @@ static bool attempt(TyCheck *c, Unit unit, void *arg) {
       else c->diags->first = NULL;
       c->diags->last = last;
       c->diags->errors = errors, c->diags->warnings = warnings;
-      if (c->seen) {
-        for (int i = 0; i < c->seen_group.len; i++) ir_ptrmap_remove(c->seen, c->seen_group.items[i]);
-        c->seen_group.len = 0;
-      }
     }
     return false;
   }
