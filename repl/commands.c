@@ -75,15 +75,15 @@ static bool annot_definitions(Session *s, const char *arg) {
   IrTProgram *tp;
   IrPtrMap *partial;
   session_explore_definitions(s, "<repl>", arg, &prog, &tp, &partial, &diags);
-  const IrDiag *error = diags.first;
-  while (error && error->kind != IR_DIAG_TYPE) error = error->next;
   for (int i = 0; prog && i < prog->nitems; i++) {
     const IrItem *it = &prog->items[i];
     IrBuf b;
     ir_buf_init(&b);
+    const void *mark = NULL; /* the node of its type error (each definition fails alone) */
+    for (const IrDiag *d = diags.first; d && !mark && it->kind == IR_ITEM_DEF; d = d->next)
+      if (d->kind == IR_DIAG_TYPE) mark = ir_expr_node_at(it->fn, d->span, NULL);
     if (tp && tp->items[i].def) ir_print_def_typed(&b, tp->items[i].def);
-    else if (it->kind == IR_ITEM_DEF && partial)
-      ir_print_def_partial(&b, it, partial, error ? ir_expr_node_at(it->fn, error->span, NULL) : NULL);
+    else if (it->kind == IR_ITEM_DEF && partial) ir_print_def_partial(&b, it, partial, mark);
     else ir_print_item(&b, it);
     puts(b.data);
   }
