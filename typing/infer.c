@@ -193,7 +193,7 @@ static const char *misspelt(int n, const IrSymMap *const *maps, Sym name) {
   for (int k = 0; k < n && name->len >= 3; k++)
     for (size_t i = 0; maps[k] && i < maps[k]->cap; i++) {
       Sym g = maps[k]->keys[i];
-      if (g && ir_sym_distance(name->name, g->name) == 1 && (!best || strcmp(g->name, best) < 0)) best = g->name;
+      if (g && ir_sym_one_edit(name, g) && (!best || strcmp(g->name, best) < 0)) best = g->name;
     }
   return best;
 }

@@ -1,6 +1,7 @@
 /* Unit tests of ty_check_program_all (typing/module.c), what an editor gets of a file with errors
  * (issue 31): every unit that checked with its types, the failed and skipped items marked, the
  * types found in a failed definition, the diagnostics in source order. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -74,8 +75,32 @@ static void run(void *unused) {
          "a program without errors: nothing failed");
 }
 
+/* The "did you mean" of each unknown name tries every name of the file (ir_sym_one_edit, linear in
+ * the names' lengths, so that a file of thousands of errors stays fast): it agrees with the edit
+ * distance on random names of a small alphabet (so that near ones are many), 0 to 6 letters. */
+static void one_edit_agrees(void) {
+  srand(31);
+  bool agree = true;
+  int near = 0;
+  for (int k = 0; k < 200000 && agree; k++) {
+    char a[8], b[8];
+    int la = rand() % 7, lb = la + rand() % 3 - 1;
+    if (lb < 0) lb = 0;
+    for (int i = 0; i < la; i++) a[i] = "abc"[rand() % 3];
+    a[la] = '\0';
+    for (int i = 0; i < lb; i++) b[i] = i < la && rand() % 4 ? a[i] : "abc"[rand() % 3];
+    b[lb] = '\0';
+    bool want = ir_sym_distance(a, b) == 1;
+    near += want;
+    agree = ir_sym_one_edit(ir_sym(a), ir_sym(b)) == want;
+    if (!agree) tap_diag("disagree: `%s` `%s`", a, b);
+  }
+  tap_ok(agree && near > 10000, "ir_sym_one_edit is ir_sym_distance == 1 (%d of the pairs one edit apart)", near);
+}
+
 int main(void) {
   rt_heap_init();
   if (!rt_stack_run(run, NULL, RT_STACK_BYTES)) return 1;
+  one_edit_agrees();
   return tap_done();
 }
