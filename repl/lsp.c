@@ -1192,6 +1192,19 @@ static bool answer(Server *sv, const char *text, size_t len, int *status) {
   return go;
 }
 
+/* publish, with memory that runs out said and survived. */
+static void publish_guarded(Server *sv, Doc *d) {
+  IrTrap trap;
+  ir_trap_push(&trap, NULL);
+  if (setjmp(trap.jb) == 0) {
+    publish(sv, d);
+    ir_trap_pop(&trap);
+  } else {
+    d->dirty = false; /* the next change tries again */
+    fprintf(stderr, "relay --lsp: out of memory checking %s; it goes on\n", d->name);
+  }
+}
+
 int lsp_main(Session *s, const ReplOptions *opt) {
   (void)opt;
   Server *sv = &server;
@@ -1252,14 +1265,7 @@ int lsp_main(Session *s, const ReplOptions *opt) {
       free(m);
       if (!go) break;
     } else if (due) {
-      IrTrap trap;
-      ir_trap_push(&trap, NULL);
-      if (setjmp(trap.jb) == 0) {
-        publish(sv, due);
-        ir_trap_pop(&trap);
-      } else {
-        due->dirty = false; /* out of memory checking it: the next change tries again */
-      }
+      publish_guarded(sv, due);
     } else {
       break; /* the end of input */
     }
