@@ -59,7 +59,10 @@ int main(void) {
                                &more_quit);
   pthread_join(clock, NULL);
   limit = false;
-  const char *quit = answer("{\"id\":7,\"method\":\"eval\",\"params\":{\"text\":\":quit\"}}", &more_quit);
+  bool more_reset;
+  answer("{\"id\":7,\"method\":\"reset\"}", &more_reset);
+  const char *after_reset = answer("{\"id\":8,\"method\":\"eval\",\"params\":{\"text\":\":t 1\"}}", &more_reset);
+  const char *quit = answer("{\"id\":9,\"method\":\"eval\",\"params\":{\"text\":\":quit\"}}", &more_quit);
 
   fflush(stdout), fflush(stderr);
   off_t leaked = lseek(fd, 0, SEEK_END);
@@ -91,7 +94,9 @@ int main(void) {
              strstr(stopped, "Stopped: the request ran longer than its time limit of 3 s (relay --serve --timeout 3)"),
          "the transport's clock says the interrupt was the time limit's: timed_out and its message");
   if (!strstr(stopped, "timed_out")) printf("# got: %s\n", stopped);
+  CHECK("after `reset` (a fresh session), what a command prints still reaches the response", after_reset, more_reset,
+        "{\"id\":8,\"result\":{\"ok\":true,\"items\":[{\"kind\":\"output\",\"text\":\"1 : int32\\n\"}]}}", true);
   CHECK("eval `:quit`: quit, and answer returns false", quit, more_quit,
-        "{\"id\":7,\"result\":{\"ok\":true,\"quit\":true}}", false);
+        "{\"id\":9,\"result\":{\"ok\":true,\"quit\":true}}", false);
   return tap_done();
 }
