@@ -231,6 +231,19 @@ static long position_param(const Server *sv, const Doc *d, const IrJson *params)
   return (long)offset_of(sv, d, line, character);
 }
 
+/* The byte offsets of an LSP range in its document; without a range (or a part of one), the
+ * document's start and end. False when it is no range. */
+static bool range_param(const Server *sv, const Doc *d, const IrJson *range, size_t *from, size_t *to) {
+  const IrJson *start = member(range, "start", IR_JSON_OBJECT), *end = member(range, "end", IR_JSON_OBJECT);
+  long sl = 0, sc = 0, el = d->nlines, ec = 0;
+  bool whole = start && end && number(start, "line", &sl) && number(start, "character", &sc) &&
+               number(end, "line", &el) && number(end, "character", &ec);
+  *from = offset_of(sv, d, sl, sc);
+  *to = offset_of(sv, d, el, ec);
+  if (*to < *from) *to = *from;
+  return whole;
+}
+
 /* A file: URI's path, percent-decoded; another URI as it is. */
 static const char *uri_name(const char *uri) {
   if (strncmp(uri, "file://", 7)) return uri;
@@ -357,13 +370,8 @@ static void did_change(Server *sv, const IrJson *params) {
       set_text(d, text->s, text->len, version);
       continue;
     }
-    const IrJson *start = member(range, "start", IR_JSON_OBJECT), *end = member(range, "end", IR_JSON_OBJECT);
-    long sl, sc, el, ec;
-    if (!number(start, "line", &sl) || !number(start, "character", &sc) || !number(end, "line", &el) ||
-        !number(end, "character", &ec))
-      continue;
-    size_t from = offset_of(sv, d, sl, sc), to = offset_of(sv, d, el, ec);
-    if (to < from) to = from;
+    size_t from, to;
+    if (!range_param(sv, d, range, &from, &to)) continue;
     IrBuf b;
     ir_buf_init(&b);
     ir_buf_putn(&b, d->text, from);
@@ -480,12 +488,8 @@ static bool hinted(const LookupName *n) {
 }
 
 static void inlay_hints(Server *sv, const IrJson *id, const IrJson *params, Doc *d) {
-  const IrJson *range = member(params, "range", IR_JSON_OBJECT);
-  const IrJson *start = member(range, "start", IR_JSON_OBJECT), *end = member(range, "end", IR_JSON_OBJECT);
-  long sl = 0, sc = 0, el = d->nlines, ec = 0;
-  if (start) number(start, "line", &sl), number(start, "character", &sc);
-  if (end) number(end, "line", &el), number(end, "character", &ec);
-  size_t from = offset_of(sv, d, sl, sc), to = offset_of(sv, d, el, ec);
+  size_t from, to;
+  range_param(sv, d, member(params, "range", IR_JSON_OBJECT), &from, &to);
   IrBuf b;
   ir_buf_init(&b);
   ir_buf_putc(&b, '[');
@@ -860,12 +864,8 @@ static void edit_action(const Server *sv, IrBuf *b, int *n, const Doc *d, const 
 }
 
 static void code_actions(Server *sv, const IrJson *id, const IrJson *params, Doc *d) {
-  const IrJson *range = member(params, "range", IR_JSON_OBJECT);
-  const IrJson *start = member(range, "start", IR_JSON_OBJECT), *end = member(range, "end", IR_JSON_OBJECT);
-  long sl = 0, sc = 0, el = 0, ec = 0;
-  if (start) number(start, "line", &sl), number(start, "character", &sc);
-  if (end) number(end, "line", &el), number(end, "character", &ec);
-  size_t from = offset_of(sv, d, sl, sc), to = offset_of(sv, d, el, ec);
+  size_t from, to;
+  range_param(sv, d, member(params, "range", IR_JSON_OBJECT), &from, &to);
   IrBuf b;
   ir_buf_init(&b);
   ir_buf_putc(&b, '[');
