@@ -250,39 +250,42 @@ bool lookup_check(Session *s, const char *name, const char *text, size_t len, Lo
     return false;
   }
   IrSource *src = ir_source_new(name, text, len);
-  d->src = src;
   IrParseResult p = ir_parse_program(src, &s->parse, &d->diags);
-  d->prog = p.program;
   unsigned interrupts = rt_interrupt_count();
-  if (p.program && rt_interrupt_count() == interrupts) {
-    IrTProgram *tp = ty_check_program(s->module, p.program, &d->diags);
-    if (rt_interrupt_count() != interrupts) { /* stopped: what it found is not worth a look */
-      ir_trap_pop(&trap);
-      return true;
-    }
-    d->texprs = IR_NEW(IrPtrMap);
-    if (tp) {
-      d->ok = true;
-      d->types = IR_NEW(IrPtrMap);
-      for (int i = 0; i < tp->nitems; i++) {
-        const IrTItem *it = &tp->items[i];
-        if (it->def && it->def->fn) {
-          ir_texpr_types(d->types, it->def->fn->body);
-          note_texprs(d->texprs, it->def->fn->body);
-          ir_ptrmap_put(d->types, it->src->fn, it->def->scheme);
-        } else if (it->expr) {
-          ir_texpr_types(d->types, it->expr->body);
-          note_texprs(d->texprs, it->expr->body);
-        }
-      }
-    } else {
-      d->types = ty_partial_types(s->module, p.program); /* the types found before the error */
-    }
-    resolve(s, d);
+  IrTProgram *tp = p.program ? ty_check_program(s->module, p.program, &d->diags) : NULL;
+  if (rt_interrupt_count() != interrupts) { /* stopped: what it found is not worth a look */
+    ir_trap_pop(&trap);
+    return true;
   }
+  IrDiags diags = d->diags;
+  lookup_of(s, src, p.program, tp, d);
+  d->diags = diags;
   sort_diags(&d->diags);
   ir_trap_pop(&trap);
   return true;
+}
+
+void lookup_of(Session *s, const IrSource *src, const IrProgram *prog, IrTProgram *tp, LookupDoc *d) {
+  *d = (LookupDoc){.src = src, .prog = prog, .ok = tp != NULL};
+  if (!prog) return;
+  d->texprs = IR_NEW(IrPtrMap);
+  if (tp) {
+    d->types = IR_NEW(IrPtrMap);
+    for (int i = 0; i < tp->nitems; i++) {
+      const IrTItem *it = &tp->items[i];
+      if (it->def && it->def->fn) {
+        ir_texpr_types(d->types, it->def->fn->body);
+        note_texprs(d->texprs, it->def->fn->body);
+        ir_ptrmap_put(d->types, it->src->fn, it->def->scheme);
+      } else if (it->expr) {
+        ir_texpr_types(d->types, it->expr->body);
+        note_texprs(d->texprs, it->expr->body);
+      }
+    }
+  } else {
+    d->types = ty_partial_types(s->module, prog); /* the types found before the error */
+  }
+  resolve(s, d);
 }
 
 /* ---------------------------------------------------------------- questions */
@@ -316,6 +319,17 @@ const IrType *lookup_type_at(const LookupDoc *d, size_t off, IrSpan *span, const
   if (!found) return NULL;
   *node = found;
   return ir_ptrmap_get(d->types, found);
+}
+
+const IrType *lookup_place(const LookupDoc *d, size_t off, IrSpan *span) {
+  *span = (IrSpan){0};
+  const LookupName *n = lookup_name_at(d, off);
+  if (n && n->binder && n->kind == LOOKUP_LOCAL && off < (size_t)n->span.off + n->span.len) {
+    *span = n->span;
+    return n->type;
+  }
+  const IrExpr *node;
+  return lookup_type_at(d, off, span, &node);
 }
 
 /* The typed node of a use, or NULL. */

@@ -40,6 +40,13 @@ typedef struct LookupDoc {
  * (its Prelude and what it loaded in scope), the session unchanged; then resolves its names. False
  * only when memory ran out (d->diags says so). */
 bool lookup_check(Session *s, const char *name, const char *text, size_t len, LookupDoc *d);
+/* The same for a text already parsed (prog, NULL when it did not parse) and checked (tp, NULL
+ * after a type error: the types found before it stand in) with the session's module. */
+void lookup_of(Session *s, const IrSource *src, const IrProgram *prog, IrTProgram *tp, LookupDoc *d);
+/* What a place's type is about: the binder whose name is at byte offset off, else the innermost
+ * expression or pattern there; its span in *span (no span: nothing there). The type is NULL where
+ * none was found. */
+const IrType *lookup_place(const LookupDoc *d, size_t off, IrSpan *span);
 /* The occurrence of a name at byte offset off, or NULL. */
 const LookupName *lookup_name_at(const LookupDoc *d, size_t off);
 /* The innermost expression or pattern at byte offset off with the type found for it: its span in

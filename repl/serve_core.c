@@ -12,6 +12,7 @@
 
 #include "repl/commands.h"
 #include "repl/complete.h"
+#include "repl/lookup.h"
 #include "repl/input.h"
 
 enum {
@@ -439,37 +440,6 @@ static long offset_of(const char *text, size_t len, long line, long column) {
   return (long)i;
 }
 
-/* A binder (a let's variable, a function's parameter) whose name is at the place, with the type the
- * checker found for it: the let's value's, or the function type's parameter. */
-typedef struct {
-  IrSpan at;
-  const IrPtrMap *types;
-  IrSpan span;
-  const IrType *type;
-} BinderAt;
-
-static bool within(IrSpan outer, IrSpan at) { return outer.src == at.src && at.off >= outer.off && at.off < outer.off + outer.len; }
-
-static void binder_at(const IrExpr *e, void *env) {
-  BinderAt *b = env;
-  for (; e->kind == IR_EXPR_LET; e = e->u.let.body) {
-    if (within(e->u.let.var.span, b->at)) {
-      b->span = e->u.let.var.span;
-      b->type = ir_ptrmap_get(b->types, e->u.let.value);
-    }
-    binder_at(e->u.let.value, b);
-  }
-  if (e->kind == IR_EXPR_FN) {
-    const IrType *t = ir_ptrmap_get(b->types, e);
-    for (int i = 0; i < e->u.fn.nparams; i++)
-      if (within(e->u.fn.params[i].span, b->at)) {
-        b->span = e->u.fn.params[i].span;
-        b->type = t && t->kind == IR_TYPE_FUNC && i < t->u.func.nargs ? t->u.func.args[i] : NULL;
-      }
-  }
-  ir_expr_each_child(e, binder_at, b);
-}
-
 static const char *method_type_at(ServeCore *sv, Reply *r, const IrJson *params, IrBuf *res) {
   (void)r;
   const char *text, *why;
@@ -481,45 +451,16 @@ static const char *method_type_at(ServeCore *sv, Reply *r, const IrJson *params,
   const IrProgram *prog;
   IrTProgram *tp = check_text(sv, params, text, len, &prog, &why);
   if (why) return why;
-  IrPtrMap *types = NULL;
-  if (tp) {
-    types = IR_NEW(IrPtrMap);
-    for (int i = 0; i < tp->nitems; i++) {
-      const IrTItem *it = &tp->items[i];
-      if (it->def && it->def->fn) {
-        ir_texpr_types(types, it->def->fn->body);
-        ir_ptrmap_put(types, it->src->fn, it->def->scheme);
-      } else if (it->expr) {
-        ir_texpr_types(types, it->expr->body);
-      }
-    }
-  } else if (prog) {
-    types = ty_partial_types(sv->s->module, prog); /* the types found before the error */
-  }
+  LookupDoc d;
+  lookup_of(sv->s, prog ? prog->src : NULL, prog, tp, &d);
   ir_buf_printf(res, "\"ok\":%s", tp ? "true" : "false");
   long off = offset_of(text, len, line, column);
-  const void *node = NULL;
-  const IrType *type = NULL;
   IrSpan span = {0};
-  for (int i = 0; types && off >= 0 && i < prog->nitems && !node; i++) {
-    const IrItem *it = &prog->items[i];
-    const IrExpr *root = it->kind == IR_ITEM_DEF ? it->fn : it->kind == IR_ITEM_EXPR || it->kind == IR_ITEM_LET ? it->expr : NULL;
-    if (!root || !root->span.src) continue;
-    bool on_char = (size_t)off < len && text[off] != '\n'; /* the character at the place, or the end of its line */
-    IrSpan at = {root->span.src, (uint32_t)off, on_char ? 1 : 0, 0, 0};
-    BinderAt b = {at, types, {0}, NULL};
-    binder_at(root, &b);
-    if (b.span.src) {
-      node = root, span = b.span, type = b.type;
-      break;
-    }
-    node = ir_expr_node_at(root, at, &span);
-    if (node) type = ir_ptrmap_get(types, node);
-  }
+  const IrType *type = off >= 0 && prog ? lookup_place(&d, (size_t)off, &span) : NULL;
   ir_buf_puts(res, ",\"type\":");
   if (type) put_str(res, ir_type_str(type));
   else ir_buf_puts(res, "null");
-  if (node && span.src) {
+  if (span.src) {
     uint32_t l, c;
     span_end(span, &l, &c);
     ir_buf_printf(res, ",\"span\":{\"line\":%u,\"column\":%u,\"end_line\":%u,\"end_column\":%u},\"expression\":", span.line,
