@@ -252,13 +252,14 @@ bool lookup_check(Session *s, const char *name, const char *text, size_t len, Lo
   IrSource *src = ir_source_new(name, text, len);
   IrParseResult p = ir_parse_program(src, &s->parse, &d->diags);
   unsigned interrupts = rt_interrupt_count();
-  IrTProgram *tp = p.program ? ty_check_program(s->module, p.program, &d->diags) : NULL;
+  const IrProgram *prog = p.program ? p.program : p.partial; /* with parse errors, the items that parsed */
+  IrTProgram *tp = prog ? ty_check_program_all(s->module, prog, &d->diags) : NULL;
   if (rt_interrupt_count() != interrupts) { /* stopped: what it found is not worth a look */
     ir_trap_pop(&trap);
     return true;
   }
   IrDiags diags = d->diags;
-  lookup_of(s, src, p.program, tp, d);
+  lookup_of(s, src, prog, tp, d);
   d->diags = diags;
   sort_diags(&d->diags);
   ir_trap_pop(&trap);
@@ -266,13 +267,15 @@ bool lookup_check(Session *s, const char *name, const char *text, size_t len, Lo
 }
 
 void lookup_of(Session *s, const IrSource *src, const IrProgram *prog, IrTProgram *tp, LookupDoc *d) {
-  *d = (LookupDoc){.src = src, .prog = prog, .ok = tp != NULL};
+  *d = (LookupDoc){.src = src, .prog = prog, .ok = tp != NULL && !tp->failed};
   if (!prog) return;
   d->texprs = IR_NEW(IrPtrMap);
-  if (tp) {
+  if (tp) { /* ty_check_program's, or ty_check_program_all's: the units that checked, and what the others found */
     d->types = IR_NEW(IrPtrMap);
+    if (tp->partial) *d->types = ir_ptrmap_copy(tp->partial);
     for (int i = 0; i < tp->nitems; i++) {
       const IrTItem *it = &tp->items[i];
+      if (it->failed) continue;
       if (it->def && it->def->fn) {
         ir_texpr_types(d->types, it->def->fn->body);
         note_texprs(d->texprs, it->def->fn->body);

@@ -40,8 +40,10 @@ typedef struct LookupDoc {
  * (its Prelude and what it loaded in scope), the session unchanged; then resolves its names. False
  * only when memory ran out (d->diags says so). */
 bool lookup_check(Session *s, const char *name, const char *text, size_t len, LookupDoc *d);
-/* The same for a text already parsed (prog, NULL when it did not parse) and checked (tp, NULL
- * after a type error: the types found before it stand in) with the session's module. */
+/* The same for a text already parsed (prog, NULL when it did not parse; or its partial form) and
+ * checked with the session's module: tp from ty_check_program (NULL after a type error: the types
+ * found before it stand in) or from ty_check_program_all (the units that checked, and what the
+ * failed ones found). */
 void lookup_of(Session *s, const IrSource *src, const IrProgram *prog, IrTProgram *tp, LookupDoc *d);
 /* What a place's type is about: the binder whose name is at byte offset off, else the innermost
  * expression or pattern there; its span in *span (no span: nothing there). The type is NULL where
