@@ -585,11 +585,12 @@ static bool attempt(TyCheck *c, Unit unit, void *arg) {
 
 static void mark(IrSymMap *names, Sym name) { ir_symmap_put(names, name, (void *)1); }
 
-/* A unit's item that failed: what later units must not use, and what the typed program says. */
-static void failed_item(TyCheck *c, IrTItem *ti) {
+/* An item that failed (skipped: its unit stopped at a name that failed): what later units must
+ * not use, and what the typed program says. */
+static void failed_item(TyCheck *c, IrTItem *ti, bool skipped) {
   const IrItem *it = ti->src;
   ti->failed = true;
-  ti->skipped = c->skipped;
+  ti->skipped = skipped;
   if (it->kind == IR_ITEM_DEF) {
     mark(&c->failed_defs, it->name);
     if (ti->def) ti->def->fn = NULL, ti->def->scheme = NULL;
@@ -652,7 +653,8 @@ static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressio
     ti->ctors = IR_NEW_ARRAY(IrTCtor, it->data.nctors > 0 ? it->data.nctors : 1);
     for (int k = 0; k < it->data.nctors; k++) ti->ctors[k].src = &it->data.ctors[k];
     if (ir_symmap_get(&c->chunk_adts, it->name) || ir_symmap_get(&c->failed_adts, it->name)) {
-      if (ir_symmap_get(&c->chunk_adts, it->name)) ir_diag_add(c->diags, IR_DIAG_TYPE, it->span, "data type `%s` is defined twice here", it->name->name);
+      if (ir_symmap_get(&c->chunk_adts, it->name)) /* else the first did not parse, which was said */
+        ir_diag_add(c->diags, IR_DIAG_TYPE, it->span, "data type `%s` is defined twice here", it->name->name);
       ti->failed = true;
       continue;
     }
@@ -671,15 +673,16 @@ static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressio
     if (prog->items[i].kind == IR_ITEM_DATA && !tp->items[i].failed && !attempt(c, data_unit, &tp->items[i]))
       tp->items[i].failed = true, tp->items[i].skipped = c->skipped;
   for (int i = 0; i < prog->nitems; i++)
-    if (tp->items[i].failed) failed_item(c, &tp->items[i]), tp->failed = true;
+    if (tp->items[i].failed) failed_item(c, &tp->items[i], tp->items[i].skipped), tp->failed = true;
 
   DefList defs = {0};
   for (int i = 0; i < prog->nitems; i++) {
     const IrItem *it = &prog->items[i];
     if (it->kind != IR_ITEM_DEF) continue;
     if (ir_symmap_get(&c->chunk_defs, it->name) || ir_symmap_get(&c->failed_defs, it->name)) {
-      if (ir_symmap_get(&c->chunk_defs, it->name)) ir_diag_add(c->diags, IR_DIAG_TYPE, it->span, "`@%s` is defined twice here", it->name->name);
-      failed_item(c, &tp->items[i]); /* and the first is checked, but no use of the name is */
+      if (ir_symmap_get(&c->chunk_defs, it->name)) /* else the first did not parse, which was said */
+        ir_diag_add(c->diags, IR_DIAG_TYPE, it->span, "`@%s` is defined twice here", it->name->name);
+      failed_item(c, &tp->items[i], false); /* the first is checked, but no use of the name is */
       tp->failed = true;
       continue;
     }
@@ -699,13 +702,13 @@ static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressio
     DefList *group = &t.groups.items[g];
     if (attempt(c, group_unit, group)) continue;
     tp->failed = true;
-    for (int i = 0; i < group->len; i++) failed_item(c, &tp->items[group->items[i]->item - prog->items]);
+    for (int i = 0; i < group->len; i++) failed_item(c, &tp->items[group->items[i]->item - prog->items], c->skipped);
   }
 
   for (int i = 0; expressions && i < prog->nitems && !c->stopped; i++) {
     IrTItem *ti = &tp->items[i];
     if ((ti->src->kind == IR_ITEM_EXPR || ti->src->kind == IR_ITEM_LET) && !attempt(c, toplevel_unit, ti)) {
-      failed_item(c, ti);
+      failed_item(c, ti, c->skipped);
       tp->failed = true;
     }
   }

@@ -17,7 +17,9 @@ static const char text[] = "def @ok(%x : int32) { %x * 2 }\n"                   
                            "data Box { Box(Tensr[(2), float32]) }\n"                 /* 6 */
                            "def @unbox(%b : Box) { 1 }\n"                            /* 7 */
                            "@ok(2)\n"                                                /* 8 */
-                           "@bad(3)\n";                                              /* 9 */
+                           "@bad(3)\n"                                               /* 9 */
+                           "def @twice() { 1 }\n"                                    /* 10 */
+                           "def @twice() { 2 }\n";                                   /* 11 */
 
 /* The item of tp that defines `name` (a definition or data type), or the n-th expression (name NULL). */
 static const IrTItem *item(const IrTProgram *tp, const char *name, int n) {
@@ -61,11 +63,17 @@ static void run(void *unused) {
   IrBuf lines;
   ir_buf_init(&lines);
   for (const IrDiag *d = diags.first; d; d = d->next) ir_buf_printf(&lines, "%u:%s ", d->span.line, ir_diag_kind_name(d->kind));
-  tap_is_str(lines.data, "2:type error 4:parse error 6:type error ", "every error, in source order");
+  tap_is_str(lines.data, "2:type error 4:parse error 6:type error 11:type error ", "every error, in source order");
+  const IrTItem *first = NULL, *second = NULL;
+  for (int i = 0; i < tp->nitems; i++)
+    if (tp->items[i].src->kind == IR_ITEM_DEF && tp->items[i].src->name == ir_sym("twice"))
+      *(first ? &second : &first) = &tp->items[i];
+  tap_ok(first && second && !first->failed && first->def->scheme && second->failed && !second->skipped && !second->def,
+         "a name defined twice: the first checks, the second fails (an error of its own, not skipped)");
   tap_ok(ty_global_def(m, ir_sym("ok")) == NULL, "nothing joined the module");
 
   IrDiags again = {0};
-  tap_ok(ty_check_program(m, r.partial, &again) == NULL && again.errors == 2, "ty_check_program: NULL, the same errors");
+  tap_ok(ty_check_program(m, r.partial, &again) == NULL && again.errors == 3, "ty_check_program: NULL, the same errors");
 
   const char *good = "def @f(%x) { %x }\n@f(1)\n";
   IrDiags none = {0};
