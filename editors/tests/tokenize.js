@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Prints each token of a file with its TextMate scopes under editors/relay.tmLanguage.json, a line
+// `LINE:COL TEXT SCOPE SCOPE...` per token (columns in UTF-16 units from 1, as vscode-textmate counts
+// them): for looking at what the grammar does, and for the Pygments lexer's agreement test.
+//   node editors/tests/tokenize.js FILE...
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const tm = require('vscode-textmate');
+const onig = require('vscode-oniguruma');
+
+async function main(files) {
+  const wasm = fs.readFileSync(path.join(path.dirname(require.resolve('vscode-oniguruma')), 'onig.wasm')).buffer;
+  await onig.loadWASM(wasm);
+  const grammarPath = path.join(__dirname, '..', 'relay.tmLanguage.json');
+  const registry = new tm.Registry({
+    onigLib: Promise.resolve({
+      createOnigScanner: (patterns) => new onig.OnigScanner(patterns),
+      createOnigString: (s) => new onig.OnigString(s),
+    }),
+    loadGrammar: async (scope) =>
+      scope === 'source.relay' ? tm.parseRawGrammar(fs.readFileSync(grammarPath, 'utf8'), grammarPath) : null,
+  });
+  const grammar = await registry.loadGrammar('source.relay');
+  const out = [];
+  for (const file of files) {
+    let stack = tm.INITIAL;
+    const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
+    lines.forEach((line, i) => {
+      const r = grammar.tokenizeLine(line, stack);
+      stack = r.ruleStack;
+      for (const t of r.tokens) {
+        const text = line.slice(t.startIndex, t.endIndex);
+        if (text.trim() === '') continue;
+        out.push(`${i + 1}:${t.startIndex + 1} ${JSON.stringify(text)} ${t.scopes.slice(1).join(' ')}`);
+      }
+    });
+  }
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+main(process.argv.slice(2)).catch((e) => {
+  console.error(e.message || e);
+  process.exit(1);
+});
