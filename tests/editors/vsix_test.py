@@ -7,7 +7,8 @@ Checks: the script succeeds and prints the .vsix's path; the package holds the m
 `relay` for `.rly`, the grammar `source.relay`, the language configuration, the setting
 `relay.path`), each file the manifest names, the grammar byte for byte, and the bundled client;
 the bundle loads outside VS Code (a stand-in `vscode` module) and exports activate/deactivate; the
-manifest's VS Code engine is one that the pinned vscode-languageclient accepts. Without node or the
+manifest's VS Code engine is one that the pinned vscode-languageclient accepts; the language
+configuration's patterns compile as JavaScript's and its words are Relay's names. Without node or the
 npm packages (editors/install-deps.sh installs them) it is one TAP SKIP.
 """
 import json
@@ -34,7 +35,7 @@ def main(argv):
     if not os.path.exists(os.path.join(editors, "node_modules", ".bin", "vsce")):
         print("1..0 # SKIP the npm packages are not installed (run editors/install-deps.sh)")
         return 0
-    print("1..5", flush=True)
+    print("1..6", flush=True)
     failed = 0
 
     def result(n, ok, name, detail=""):
@@ -52,7 +53,7 @@ def main(argv):
     built = p.returncode == 0 and vsix.endswith(".vsix") and os.path.isfile(vsix)
     result(1, built, "build-vsix.sh builds " + os.path.basename(vsix or "the .vsix"), p.stdout)
     if not built:
-        for n in range(2, 6):
+        for n in range(2, 7):
             result(n, False, "(no .vsix to read)")
         return 1
 
@@ -92,6 +93,22 @@ def main(argv):
     ours = manifest["engines"]["vscode"]
     ok = version_tuple(ours) >= version_tuple(needs)
     result(5, ok, "engines.vscode %s is one vscode-languageclient accepts (%s)" % (ours, needs))
+
+    # VS Code reads the language configuration's patterns as JavaScript regular expressions; its
+    # words (double-click, completion's range) are whole names: `%x`, `@f`, `nn.dense`, `%a.0.b`.
+    check = ("const c = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8'));"
+             "new RegExp(c.indentationRules.increaseIndentPattern); new RegExp(c.indentationRules.decreaseIndentPattern);"
+             "console.log(JSON.stringify(process.argv[2].match(new RegExp(c.wordPattern, 'g'))));")
+    sample = "%x + @main(nn.dense, %features.0.weight, %t.0, 1e-3f16, ?w2)"
+    want = ["%x", "@main", "nn.dense", "%features.0.weight", "%t", "0", "1e-3f16", "?w2"]
+    p = subprocess.run(["node", "-e", check, os.path.join(editors, "vscode", "language-configuration.json"), sample],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    try:
+        words = json.loads(p.stdout)
+    except ValueError:
+        words = None
+    result(6, p.returncode == 0 and words == want, "the language configuration's patterns compile, and its words "
+           "are Relay's names", "%s\nwords of %r: %s, want %s" % (p.stdout, sample, words, want))
     return 1 if failed else 0
 
 
