@@ -128,5 +128,7 @@ const char *ty_explain_failure(TyModule *m, const TyFailure *f);
 /* How a checked expression that is a call of a polymorphic global or constructor instantiated
  * the callee's type parameters: "n := 64, t1 := float32", or NULL (no such call, nothing known). */
 const char *ty_call_substitution(const IrTFn *expr);
+/* The same for one use of a global or constructor (a typed GLOBAL or CTOR node), called or not. */
+const char *ty_instance_substitution(const IrTExpr *use);
 
 #endif
