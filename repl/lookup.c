@@ -221,25 +221,6 @@ static void resolve(Session *s, LookupDoc *d) {
 
 /* ---------------------------------------------------------------- checking */
 
-static int diag_place(const void *a, const void *b) {
-  const IrDiag *x = *(const IrDiag *const *)a, *y = *(const IrDiag *const *)b;
-  return x->span.off < y->span.off ? -1 : x->span.off > y->span.off;
-}
-
-/* The diagnostics in source order (the checker reports groups in dependency order). */
-static void sort_diags(IrDiags *ds) {
-  int n = 0;
-  for (IrDiag *d = ds->first; d; d = d->next) n++;
-  if (n < 2) return;
-  IrDiag **v = IR_NEW_ARRAY(IrDiag *, n);
-  n = 0;
-  for (IrDiag *d = ds->first; d; d = d->next) v[n++] = d;
-  qsort(v, (size_t)n, sizeof *v, diag_place);
-  for (int i = 0; i < n; i++) v[i]->next = i + 1 < n ? v[i + 1] : NULL;
-  ds->first = v[0];
-  ds->last = v[n - 1];
-}
-
 bool lookup_check(Session *s, const char *name, const char *text, size_t len, LookupDoc *d) {
   *d = (LookupDoc){0};
   IrTrap trap;
@@ -260,8 +241,7 @@ bool lookup_check(Session *s, const char *name, const char *text, size_t len, Lo
   }
   IrDiags diags = d->diags;
   lookup_of(s, src, prog, tp, d);
-  d->diags = diags;
-  sort_diags(&d->diags);
+  d->diags = diags; /* in source order: the checker sorts them, parse errors among them */
   ir_trap_pop(&trap);
   return true;
 }
