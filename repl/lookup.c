@@ -247,7 +247,7 @@ bool lookup_check(Session *s, const char *name, const char *text, size_t len, Lo
 }
 
 void lookup_of(Session *s, const IrSource *src, const IrProgram *prog, IrTProgram *tp, LookupDoc *d) {
-  *d = (LookupDoc){.src = src, .prog = prog, .ok = tp != NULL && !tp->failed};
+  *d = (LookupDoc){.src = src, .prog = prog, .ok = tp != NULL && !tp->failed, .checked = tp};
   if (!prog) return;
   d->texprs = IR_NEW(IrPtrMap);
   if (tp) { /* ty_check_program's, or ty_check_program_all's: the units that checked, and what the others found */

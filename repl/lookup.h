@@ -30,6 +30,7 @@ typedef struct LookupDoc {
   const IrSource *src;
   const IrProgram *prog; /* NULL when nothing parsed */
   bool ok;               /* it parsed and checked */
+  const IrTProgram *checked; /* what checking gave (ty_check_program_all: its failed and skipped items), or NULL */
   IrPtrMap *types;       /* AST node -> its type, where the checker found one */
   IrPtrMap *texprs;      /* AST node -> its typed node (IrTExpr), for the groups that checked */
   IrDiags diags;         /* every error, in source order */

@@ -444,6 +444,11 @@ static const char *name_text(const Server *sv, const Doc *d, const LookupName *n
     markdown_code(&b, ir_printf("%s : %s", shown, ir_type_str(n->type)));
   } else {
     markdown_code(&b, shown);
+    const IrTProgram *tp = d->look.checked;
+    for (int i = 0; tp && n->kind == LOOKUP_GLOBAL && i < tp->nitems; i++) /* a definition here that did not check */
+      if (tp->items[i].src->kind == IR_ITEM_DEF && tp->items[i].src->name == n->target && (tp->items[i].failed || tp->items[i].skipped))
+        ir_buf_puts(&b, tp->items[i].skipped ? "\n\nits type is not known: it uses a definition that has an error"
+                                             : "\n\nits type is not known: its definition has an error");
   }
   const char *doc = lookup_doc_comment(sv->s, &d->look, n);
   if (doc) ir_buf_printf(&b, "\n\n%s", doc);

@@ -94,6 +94,11 @@ same("a file with three independent type errors: three diagnostics, in source or
      [1, [("type error", 0), ("type error", 1), ("type error", 3)]])
 same("  the first in full (range, severity, message with its notes)", d["diagnostics"][0],
      diag(rng(0, 34, 0, 36), "type error", "the function's result has the wrong type\nexpected: float32\nfound:    int32"))
+same("hover on a use of a definition that failed, and on a definition that uses it: why their types are not known",
+     [hover_text(c.request("textDocument/hover", at("file:///tmp/three.rly", 2, 19))),
+      hover_text(c.request("textDocument/hover", at("file:///tmp/three.rly", 2, 6)))],
+     ["```relay\n@one\n```\n\nits type is not known: its definition has an error",
+      "```relay\n@uses_one\n```\n\nits type is not known: it uses a definition that has an error"])
 c.change("file:///tmp/three.rly", "def @ok() { 1 }\n", 2)
 same("an edit that fixes them: version 2, no diagnostics", c.diagnostics("file:///tmp/three.rly"),
      {"uri": "file:///tmp/three.rly", "version": 2, "diagnostics": []})
