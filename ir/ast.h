@@ -255,6 +255,15 @@ typedef struct IrItem {
   const char *doc;
 } IrItem;
 
+/* An item that failed to parse, in a program parsed with errors (IrParseResult.partial): what it
+ * would have defined, as far as the parser read it, so that checking the items that parsed can
+ * skip what uses it rather than report an unknown name. */
+typedef struct IrBroken {
+  IrItemKind kind; /* DEF, DATA (`extern type` too), LET (a REPL input's `let %x`), or EXPR */
+  Sym name;        /* the name it defines; NULL for an EXPR, or when the error came before the name */
+  IrSpan span;     /* from its first token to the last one the parser skipped */
+} IrBroken;
+
 typedef struct IrProgram {
   const IrSource *src;
   const char *version; /* from #[version = "..."], or NULL */
@@ -264,6 +273,8 @@ typedef struct IrProgram {
   int nitems;
   IrItem *items;
   bool session; /* a REPL input (IrParseOptions.session_lets): it sees the session's bindings */
+  int nbroken;      /* a partial program (IrParseResult.partial): the items that failed to parse, */
+  IrBroken *broken; /* in order; `items` are the others. 0 in a program that parsed. */
 } IrProgram;
 
 IrExpr *ir_expr_new(IrExprKind kind, IrSpan span);

@@ -84,6 +84,43 @@ void ir_diag_note(IrDiag *d, const char *fmt, ...) {
   IR_VEC_PUSH(d->notes, note);
 }
 
+typedef struct {
+  IrDiag *d;
+  int source; /* the rank of its source, by first diagnostic */
+  uint32_t off;
+  int seq;
+} Placed;
+
+static int by_place(const void *a, const void *b) {
+  const Placed *x = a, *y = b;
+  if (x->source != y->source) return x->source < y->source ? -1 : 1;
+  if (x->off != y->off) return x->off < y->off ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void ir_diags_sort(IrDiags *ds) {
+  int n = 0;
+  for (IrDiag *d = ds->first; d; d = d->next) n++;
+  if (n < 2) return;
+  Placed *all = IR_NEW_ARRAY(Placed, n);
+  const IrSource *sources[8]; /* the few a chunk's diagnostics name; the rest share the last rank */
+  int nsources = 0, i = 0;
+  for (IrDiag *d = ds->first; d; d = d->next, i++) {
+    all[i] = (Placed){d, i ? all[i - 1].source : 0, i ? all[i - 1].off : 0, i};
+    if (!d->span.src) continue;
+    int r = 0;
+    while (r < nsources && sources[r] != d->span.src) r++;
+    if (r == nsources && nsources < 8) sources[nsources++] = d->span.src;
+    all[i].source = r;
+    all[i].off = d->span.off;
+  }
+  qsort(all, (size_t)n, sizeof *all, by_place);
+  ds->first = all[0].d;
+  for (i = 0; i + 1 < n; i++) all[i].d->next = all[i + 1].d;
+  all[n - 1].d->next = NULL;
+  ds->last = all[n - 1].d;
+}
+
 const char *ir_diag_kind_name(IrDiagKind kind) {
   switch (kind) {
   case IR_DIAG_PARSE: return "parse error";

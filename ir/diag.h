@@ -67,6 +67,11 @@ IrDiag *ir_diag_add(IrDiags *ds, IrDiagKind kind, IrSpan span, const char *fmt, 
     __attribute__((format(printf, 4, 5)));
 void ir_diag_note(IrDiag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Puts the diagnostics in the order of their places (stable): by source, the sources in the order
+ * their first diagnostic came, then by offset; one without a place stays after the one before it.
+ * A chunk's checker finds errors in dependency order; a reader wants them in the text's. */
+void ir_diags_sort(IrDiags *ds);
+
 const char *ir_diag_kind_name(IrDiagKind kind);
 /* d as ir_diags_print writes it, without colour; input as IrDiags.input (0: none). */
 void ir_diag_render(IrBuf *out, const IrDiag *d, int input);

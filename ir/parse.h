@@ -1,6 +1,9 @@
 /* The parser: Relay text (both the seed documents' spelling and TVM's text format 0.0.5) to an
- * IrProgram. It stops at the first error, which it reports as a diagnostic; nothing it built is
- * visible to the caller then, so a failed chunk changes nothing. */
+ * IrProgram. A program with a parse error is no program (a failed chunk changes nothing), but the
+ * parser goes on after each error at the next line that starts a declaration (`def`, `type`,
+ * `data`, `extern` in column 1) and reports each later error too; the items that parsed are the
+ * program's partial form, which the checker checks for their errors (issue 31). Expressions,
+ * types and relations stop at their first error. */
 #ifndef IR_PARSE_H
 #define IR_PARSE_H
 
@@ -24,11 +27,15 @@ typedef struct IrParseOptions {
 
 typedef struct IrParseResult {
   IrProgram *program; /* NULL on error */
+  /* ir_parse_program with errors (and the text lexed): the items that parsed, those that did not
+   * in its `broken` (at least one), for checking what parsed; never to be run or committed. Else NULL. */
+  IrProgram *partial;
   IrExpr *expr;       /* for ir_parse_expression */
   IrType *type;       /* for ir_parse_type */
   IrRel *rel;         /* for ir_parse_relation */
-  bool incomplete;    /* the error is that the text ended too early: more input may complete it */
-  bool awaits_meta;   /* the program refers to `meta[...]` entries but has no `#[metadata]` section */
+  bool incomplete;    /* the (first) error is that the text ended too early: more input may complete it */
+  bool awaits_meta;   /* the program refers to `meta[...]` entries but has no `#[metadata]` section (with
+                         errors: the first one is such a reference) */
 } IrParseResult;
 
 IrParseResult ir_parse_program(const IrSource *src, const IrParseOptions *opt, IrDiags *diags);

@@ -1,5 +1,6 @@
-/* The recursive-descent parser. Errors longjmp to the entry point with one diagnostic, so the
- * code reads as the grammar; nothing allocated by a failed parse is reachable afterwards.
+/* The recursive-descent parser. An error longjmps with its diagnostic, so the code reads as the
+ * grammar: to the entry point, or in a program to the item it is in, and parsing goes on at the
+ * next line that starts a declaration (the failed items are the program's `broken`).
  * Top-level expressions are the one place where line breaks matter: there, a `(` or `-` that
  * starts a new line begins a new item instead of continuing the previous one. */
 #include "ir/parse.h"
@@ -51,6 +52,7 @@ typedef struct Parser {
   const IrMeta *meta;     /* the text's `#[metadata]` section, or NULL */
   bool saw_meta;          /* a `meta[KIND][i]` reference was read */
   bool section_missing;   /* failed on a reference that needs the section, which this text lacks */
+  bool first_incomplete, first_section_missing; /* incomplete and section_missing at a program's first error */
   IrSymMap graph;         /* the current item's graph bindings so far: name -> bound value */
   const IrToken *cond_paren; /* the `(` that opens the condition of the `if` being read, or NULL */
 } Parser;
@@ -1650,43 +1652,75 @@ static bool parse_session_let(Parser *P, IrItem *item) {
   return true;
 }
 
+/* Whether token t starts a line with a declaration (`def`, `data`, `type`, `extern type`) in
+ * column 1: where parsing starts again after an error. */
+static bool restarts(const IrToken *t) {
+  if (t->span.col != 1) return false;
+  if (t->kind == IR_TOK_KW_DEF || t->kind == IR_TOK_KW_DATA || t->kind == IR_TOK_KW_TYPE) return true;
+  return t->kind == IR_TOK_IDENT && !strcmp(t->sym->name, "extern") && !t[1].nl_before &&
+         (t[1].kind == IR_TOK_KW_TYPE || t[1].kind == IR_TOK_KW_DATA);
+}
+
+/* What the item that starts at token t (and failed to parse) would have defined. */
+static IrBroken broken_item(Parser *P, const IrToken *t) {
+  IrBroken b = {IR_ITEM_EXPR, NULL, t->span};
+  if (t->kind == IR_TOK_IDENT && !strcmp(t->sym->name, "extern") && t[1].kind != IR_TOK_EOF) t++;
+  if (t->kind == IR_TOK_KW_DEF) {
+    b.kind = IR_ITEM_DEF;
+    if (t[1].kind == IR_TOK_GLOBAL || t[1].kind == IR_TOK_IDENT) b.name = t[1].sym; /* `def f`: @f was meant */
+  } else if (t->kind == IR_TOK_KW_DATA || t->kind == IR_TOK_KW_TYPE) {
+    b.kind = IR_ITEM_DATA;
+    if (t[1].kind == IR_TOK_IDENT) b.name = t[1].sym;
+  } else if (t->kind == IR_TOK_KW_LET && P->opt && P->opt->session_lets && t[1].kind == IR_TOK_LOCAL) {
+    b.kind = IR_ITEM_LET; /* perhaps a `let %x = e; body` expression: its users are skipped either way */
+    b.name = t[1].sym;
+  }
+  return b;
+}
+
+typedef IR_VEC(IrBroken) BrokenList;
+
+static void parse_item(Parser *P, IrProgram *prog, IrItem *item, bool first);
+
+/* Parses the item at the current token into *item; false after an error (reported), the
+ * parser then at the next line that starts a declaration (or the end). Out of memory still
+ * unwinds to run()'s trap. */
+static bool parse_item_or_recover(Parser *P, IrProgram *prog, IrItem *item, bool first, BrokenList *broken) {
+  jmp_buf here, *outer = P->fail;
+  int start = P->pos;
+  P->fail = &here;
+  if (!setjmp(here)) {
+    parse_item(P, prog, item, first);
+    P->fail = outer;
+    return true;
+  }
+  P->fail = outer;
+  if (!broken->len) { /* what the REPL reads of a failed parse is its first error's */
+    P->first_incomplete = P->incomplete;
+    P->first_section_missing = P->section_missing;
+  }
+  P->speculating = false, P->toplevel = false, P->type_lists = 0, P->cond_paren = NULL;
+  int to = start + 1; /* past the item's first token at least, so that parsing moves on */
+  if (P->toks[start].kind == IR_TOK_EOF) to = start;
+  else
+    while (P->toks[to].kind != IR_TOK_EOF && !restarts(&P->toks[to])) to++;
+  IrBroken b = broken_item(P, &P->toks[start]);
+  b.span = ir_span_join(P->toks[start].span, P->toks[to > start + 1 ? to - 1 : start].span);
+  IR_VEC_PUSH(*broken, b);
+  P->pos = to;
+  return false;
+}
+
 static void parse_items(Parser *P, IrProgram *prog) {
   IR_VEC(IrItem) items = {0};
+  BrokenList broken = {0};
   while (!at(P, IR_TOK_EOF)) {
     IrItem item = {0};
-    P->graph = (IrSymMap){0}; /* graph bindings are the item's own */
-    P->nest = 0;
-    P->depth = 0;
-    if (at(P, IR_TOK_HASHBRACKET)) {
-      if (prog->version || items.len)
-        error_at(P, cur(P), NULL, "the version attribute comes first in a file, once");
-      prog->version = parse_version(P);
-      continue;
-    }
-    bool declaration = at(P, IR_TOK_KW_DEF) || at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE) || is_ident(P, "extern");
-    if (declaration) { /* its documentation: the comments just above it (the lexer kept them in the text) */
-      const IrToken *before = P->pos > 0 ? cur(P) - 1 : NULL;
-      item.doc = ir_lex_doc_comment(cur(P)->span.src, before ? before->span.off + before->span.len : 0, cur(P)->span.off);
-    }
-    if (at(P, IR_TOK_KW_DEF)) {
-      parse_def(P, &item);
-    } else if (at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE)) {
-      parse_data(P, &item);
-    } else if (at(P, IR_TOK_IDENT) && !strcmp(cur(P)->sym->name, "extern") && !cur(P)[1].nl_before &&
-               (cur(P)[1].kind == IR_TOK_KW_TYPE || cur(P)[1].kind == IR_TOK_KW_DATA)) {
-      parse_extern_data(P, &item);
-    } else if (P->opt && P->opt->session_lets && at(P, IR_TOK_KW_LET) && parse_session_let(P, &item)) {
-    } else {
-      IrToken *t = cur(P);
-      P->toplevel = true;
-      item.kind = IR_ITEM_EXPR;
-      item.expr = parse_seq(P);
-      P->toplevel = false;
-      if (!at(P, IR_TOK_EOF) && !cur(P)->nl_before) end_of_item_error(P);
-      item.span = span_from(P, t->span);
-    }
-    IR_VEC_PUSH(items, item);
+    bool version = at(P, IR_TOK_HASHBRACKET);
+    if (parse_item_or_recover(P, prog, &item, !items.len && !broken.len, &broken) && !version) IR_VEC_PUSH(items, item);
   }
+  prog->nbroken = broken.len;
+  prog->broken = broken.items;
   prog->nitems = items.len;
   prog->items = items.items;
   /* The items are in place now: each constructor knows its position and its declaration. */
@@ -1695,6 +1729,41 @@ static void parse_items(Parser *P, IrProgram *prog) {
       prog->items[i].data.ctors[k].tag = k;
       prog->items[i].data.ctors[k].adt = &prog->items[i].data;
     }
+}
+
+/* One item (or the version attribute, which `first` allows). */
+static void parse_item(Parser *P, IrProgram *prog, IrItem *item, bool first) {
+  P->graph = (IrSymMap){0}; /* graph bindings are the item's own */
+  P->nest = 0;
+  P->depth = 0;
+  if (at(P, IR_TOK_HASHBRACKET)) {
+    if (prog->version || !first)
+      error_at(P, cur(P), NULL, "the version attribute comes first in a file, once");
+    prog->version = parse_version(P);
+    return;
+  }
+  bool declaration = at(P, IR_TOK_KW_DEF) || at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE) || is_ident(P, "extern");
+  if (declaration) { /* its documentation: the comments just above it (the lexer kept them in the text) */
+    const IrToken *before = P->pos > 0 ? cur(P) - 1 : NULL;
+    item->doc = ir_lex_doc_comment(cur(P)->span.src, before ? before->span.off + before->span.len : 0, cur(P)->span.off);
+  }
+  if (at(P, IR_TOK_KW_DEF)) {
+    parse_def(P, item);
+  } else if (at(P, IR_TOK_KW_DATA) || at(P, IR_TOK_KW_TYPE)) {
+    parse_data(P, item);
+  } else if (at(P, IR_TOK_IDENT) && !strcmp(cur(P)->sym->name, "extern") && !cur(P)[1].nl_before &&
+             (cur(P)[1].kind == IR_TOK_KW_TYPE || cur(P)[1].kind == IR_TOK_KW_DATA)) {
+    parse_extern_data(P, item);
+  } else if (P->opt && P->opt->session_lets && at(P, IR_TOK_KW_LET) && parse_session_let(P, item)) {
+  } else {
+    IrToken *t = cur(P);
+    P->toplevel = true;
+    item->kind = IR_ITEM_EXPR;
+    item->expr = parse_seq(P);
+    P->toplevel = false;
+    if (!at(P, IR_TOK_EOF) && !cur(P)->nl_before) end_of_item_error(P);
+    item->span = span_from(P, t->span);
+  }
 }
 
 /* A span of one character at byte offset off of src, its line and column counted. */
@@ -1758,8 +1827,14 @@ static IrParseResult run(const IrSource *src, const IrParseOptions *opt, IrDiags
       prog->meta_len = src->len - toks.meta_off;
     }
     parse_items(&P, prog);
-    r.program = prog;
-    r.awaits_meta = P.saw_meta && !toks.meta;
+    if (prog->nbroken) { /* errors, each reported: the partial form, and what the first error says */
+      r.partial = prog;
+      r.incomplete = P.first_incomplete;
+      r.awaits_meta = P.first_section_missing && !toks.meta;
+    } else {
+      r.program = prog;
+      r.awaits_meta = P.saw_meta && !toks.meta;
+    }
   } else if (what == PARSE_EXPRESSION) {
     IrExpr *e = parse_seq(&P);
     if (!at(&P, IR_TOK_EOF))

@@ -53,6 +53,21 @@ Sym ir_sym_n(const char *name, size_t len) {
 
 Sym ir_sym(const char *name) { return ir_sym_n(name, strlen(name)); }
 
+bool ir_sym_one_edit(Sym a, Sym b) {
+  if (a->len > 30 || b->len > 30) return false; /* as ir_sym_distance, which gives up there */
+  if (a->len < b->len) {
+    Sym t = a;
+    a = b, b = t;
+  }
+  const char *x = a->name, *y = b->name;
+  uint32_t n = b->len, i = 0;
+  while (i < n && x[i] == y[i]) i++; /* the common start */
+  if (a->len == b->len + 1) return !strcmp(x + i + 1, y + i); /* x has one more letter, at i */
+  if (a->len != b->len || i == n) return false;
+  if (!strcmp(x + i + 1, y + i + 1)) return true; /* replaced at i */
+  return i + 1 < n && x[i] == y[i + 1] && x[i + 1] == y[i] && !strcmp(x + i + 2, y + i + 2); /* swapped */
+}
+
 int ir_sym_distance(const char *a, const char *b) {
   int la = (int)strlen(a), lb = (int)strlen(b);
   if (la > 30 || lb > 30) return 99;

@@ -4,6 +4,7 @@
 #define IR_SYMBOL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct IrSymbol {
@@ -19,5 +20,9 @@ Sym ir_sym_n(const char *name, size_t len);
 /* The edit distance between two names, a swap of two neighbours counting as one edit (`:tpye` is
  * one from `:type`), for "did you mean"; names longer than 30 bytes are far from everything. */
 int ir_sym_distance(const char *a, const char *b);
+/* Whether ir_sym_distance(a, b) == 1 (one letter inserted, deleted, replaced, or two neighbours
+ * swapped), in time linear in their lengths: a check that tries every name of a large file at
+ * each of its errors stays fast. */
+bool ir_sym_one_edit(Sym a, Sym b);
 
 #endif

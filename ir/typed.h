@@ -170,12 +170,25 @@ typedef struct IrTItem {
   IrTCtor *ctors; /* a data declaration's, in its order */
   IrTFn *expr;
   IrType *type; /* a top-level expression's type, generalized for display (`Nil()` is List[t1]) */
+  /* Only in a program checked to the end with errors (ty_check_program_all): the item did not
+   * check, for an error of its own (in its group, its declaration or a second definition of its
+   * name) or, `skipped`, because it uses a name whose definition failed (it was not checked to the
+   * end, and said nothing). Its def then has no fn and no scheme (a definition's), its ctors no
+   * scheme (a data declaration's), and expr, type and def are NULL (an expression's). */
+  bool failed, skipped;
 } IrTItem;
 
 typedef struct IrTProgram {
   const IrProgram *src;
   int nitems;
   IrTItem *items; /* one per item of src, in order */
+  /* ty_check_program_all: whether anything failed (an item, a hole described, an item of src that
+   * did not parse: src->broken); then nothing of it may run or join the module */
+  bool failed;
+  /* ty_check_program_all: the types found in the items that failed (or were skipped) before they
+   * stopped, each AST node (IrExpr *, IrPattern *) checked then -> its type as far as it was known,
+   * unknown parts shown as in messages (`_a`); NULL otherwise */
+  IrPtrMap *partial;
 } IrTProgram;
 
 /* Calls f on each direct subexpression of e in evaluation order, as ir_expr_each_child does. */

@@ -87,16 +87,33 @@ def with_newline(text):
     return text if text.endswith("\n") else text + "\n"
 
 
+def pygments_lexer_name():
+    """`relay` when Pygments finds a lexer of that name (relay_lexer.py, as `meson install`
+    registers it), else `rust`."""
+    try:
+        from pygments.lexers import get_lexer_by_name
+        from pygments.util import ClassNotFound
+    except ImportError:
+        return "rust"
+    try:
+        get_lexer_by_name("relay")
+        return "relay"
+    except (ClassNotFound, ImportError):
+        return "rust"
+
+
 class RelayKernel(Kernel):
     implementation = "relay_kernel"
     implementation_version = __version__
     language = "relay"
     language_version = "0.0.5"
-    # No editor or Pygments has a mode for Relay: Rust's suits it best (`fn`, `let`, `match`,
-    # `if`/`else`, `->`, `//` and `/* */` comments, `{ }` blocks, `<a>` type parameters, literals
-    # with suffixes such as `2i64`). CodeMirror 5 (the classic notebook, JupyterLab 3) and 6
-    # (JupyterLab 4, as a language of @codemirror/language-data) have `rust`, and so does Pygments
-    # (nbconvert's HTML).
+    # CodeMirror has no mode for Relay, and a kernel cannot give JupyterLab one (that takes a
+    # JupyterLab extension): Rust's suits it best (`fn`, `let`, `match`, `if`/`else`, `->`, `//`
+    # and `/* */` comments, `{ }` blocks, `<a>` type parameters, literals with suffixes such as
+    # `2i64`). CodeMirror 5 (the classic notebook, JupyterLab 3) and 6 (JupyterLab 4, as a language
+    # of @codemirror/language-data) have `rust`. Pygments (nbconvert's HTML, Sphinx, the consoles)
+    # gets relay's own lexer, made from the editors' TextMate grammar (relay_lexer.py), where
+    # `meson install` registered it, and `rust` elsewhere (pygments_lexer_name).
     language_info = {
         "name": "relay",
         "mimetype": "text/x-relay",
@@ -108,6 +125,7 @@ class RelayKernel(Kernel):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        self.language_info = dict(RelayKernel.language_info, pygments_lexer=pygments_lexer_name())
         self.serve = Serve(find_binary(RELAY_CONFIGURED), RELAY_OPTIONS)
         self._silent = False
         self._stream_name = None

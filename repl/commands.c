@@ -36,11 +36,11 @@ static bool cmd_type(Session *s, const char *arg, bool *quit) {
   TyExplored x;
   session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
   if (x.fn) {
-    printf("%s : %s\n", arg, ir_type_str(x.type));
+    fprintf(s->out, "%s : %s\n", arg, ir_type_str(x.type));
     const char *where = ty_call_substitution(x.fn); /* `@layer(...)`: how n and the others were instantiated */
-    if (where) printf("  where %s\n", where);
+    if (where) fprintf(s->out, "  where %s\n", where);
   }
-  fflush(stdout);
+  fflush(s->out);
   session_report(s, &diags);
   return x.fn != NULL;
 }
@@ -48,7 +48,7 @@ static bool cmd_type(Session *s, const char *arg, bool *quit) {
 static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   (void)quit;
   if (!strcmp(arg, "Tensor")) { /* no type until applied: the text format has no bare `Tensor` */
-    puts("Tensor : (Shape, BaseType) -> Type");
+    fprintf(s->out, "%s\n", "Tensor : (Shape, BaseType) -> Type");
     return true;
   }
   IrDiags diags = {0};
@@ -56,7 +56,7 @@ static bool cmd_kind(Session *s, const char *arg, bool *quit) {
   const char *kind = r.type ? ty_describe_kind(s->module, r.type, &diags) : NULL;
   session_report(s, &diags);
   if (!kind) return false;
-  printf("%s : %s\n", arg, kind);
+  fprintf(s->out, "%s : %s\n", arg, kind);
   return true;
 }
 
@@ -75,19 +75,19 @@ static bool annot_definitions(Session *s, const char *arg) {
   IrTProgram *tp;
   IrPtrMap *partial;
   session_explore_definitions(s, "<repl>", arg, &prog, &tp, &partial, &diags);
-  const IrDiag *error = diags.first;
-  while (error && error->kind != IR_DIAG_TYPE) error = error->next;
   for (int i = 0; prog && i < prog->nitems; i++) {
     const IrItem *it = &prog->items[i];
     IrBuf b;
     ir_buf_init(&b);
+    const void *mark = NULL; /* the node of its type error (each definition fails alone) */
+    for (const IrDiag *d = diags.first; d && !mark && it->kind == IR_ITEM_DEF; d = d->next)
+      if (d->kind == IR_DIAG_TYPE) mark = ir_expr_node_at(it->fn, d->span, NULL);
     if (tp && tp->items[i].def) ir_print_def_typed(&b, tp->items[i].def);
-    else if (it->kind == IR_ITEM_DEF && partial)
-      ir_print_def_partial(&b, it, partial, error ? ir_expr_node_at(it->fn, error->span, NULL) : NULL);
+    else if (it->kind == IR_ITEM_DEF && partial) ir_print_def_partial(&b, it, partial, mark);
     else ir_print_item(&b, it);
-    puts(b.data);
+    fprintf(s->out, "%s\n", b.data);
   }
-  fflush(stdout);
+  fflush(s->out);
   session_report(s, &diags);
   return tp != NULL;
 }
@@ -106,18 +106,18 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   const IrItem *failed = named && s->failed_def.def && s->failed_def.def->name == ir_sym(arg + 1) ? s->failed_def.def : NULL;
   if (def) {
     ir_print_def_typed(&b, def);
-    puts(b.data);
+    fprintf(s->out, "%s\n", b.data);
     if (failed)
-      printf("// the redefinition at %s failed: this is the definition in use, from %s\n", ir_span_place(failed->span),
+      fprintf(s->out, "// the redefinition at %s failed: this is the definition in use, from %s\n", ir_span_place(failed->span),
              ir_span_place(def->item->span));
     return true;
   }
   if (failed) {
     IrPtrMap *types = ty_partial_types(s->module, s->failed_def.prog);
     ir_print_def_partial(&b, failed, types, ir_expr_node_at(failed->fn, s->failed_def.span, NULL));
-    puts(b.data);
-    fflush(stdout);
-    fprintf(stderr, "<repl>: %s is not defined: its definition failed with the type error at %s: %s\n", arg,
+    fprintf(s->out, "%s\n", b.data);
+    fflush(s->out);
+    fprintf(s->err, "<repl>: %s is not defined: its definition failed with the type error at %s: %s\n", arg,
             ir_span_place(s->failed_def.span), s->failed_def.message);
     return false;
   }
@@ -127,8 +127,8 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   session_explore_expression(s, "<repl>", arg, &e, &x, &diags);
   if (x.fn) ir_print_expr_typed(&b, x.fn, x.type);
   else if (e && x.partial.count) ir_print_expr_partial(&b, e, &x.partial, failing_node(e, &diags));
-  if (b.len) puts(b.data);
-  fflush(stdout);
+  if (b.len) fprintf(s->out, "%s\n", b.data);
+  fflush(s->out);
   session_report(s, &diags);
   return x.fn != NULL;
 }
@@ -138,7 +138,7 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
 static void say_last_type_error(const Session *s) {
   const IrDiag *last = s->last_type_error;
   int ago = s->input - s->last_type_error_input;
-  printf("The last type error, %sat %s: %s\n", s->last_type_error_input > 0 && ago > 1 ? ir_printf("%d inputs ago, ", ago) : "",
+  fprintf(s->out, "The last type error, %sat %s: %s\n", s->last_type_error_input > 0 && ago > 1 ? ir_printf("%d inputs ago, ", ago) : "",
          ir_span_place(last->span), last->message);
   if (!s->errors_since.len) return;
   IrBuf b;
@@ -148,7 +148,7 @@ static void say_last_type_error(const Session *s) {
     ir_buf_printf(&b, "%s%s error in input %d", i ? ", " : "", s->errors_since.items[i].kind == IR_DIAG_PARSE ? "a parse" : "a run-time",
                   s->errors_since.items[i].input);
   if (s->errors_since.len > LISTED) ir_buf_printf(&b, ", and %d more", s->errors_since.len - LISTED);
-  printf("The errors since are not type errors, which :explain does not explain: %s\n", b.data);
+  fprintf(s->out, "The errors since are not type errors, which :explain does not explain: %s\n", b.data);
 }
 
 /* The last type error step by step, or a relation written out: `:explain Broadcast(...)`. */
@@ -156,14 +156,14 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   (void)quit;
   const IrDiag *last = s->last_type_error;
   if (!*arg && !last) {
-    puts("No type error yet in this session. :explain explains the last one, or a relation you write, such as\n"
+    fprintf(s->out, "%s\n", "No type error yet in this session. :explain explains the last one, or a relation you write, such as\n"
          "  :explain Broadcast(Tensor[(n, 3), float32], Tensor[(4, 1, 3), float32])");
     return true;
   }
   if (!*arg) say_last_type_error(s);
   if (!*arg && !last->detail) {
-    for (int i = 0; i < last->notes.len; i++) printf("  %s\n", last->notes.items[i]);
-    puts("It is not a type relation's, so :explain has no steps to show: it explains the failed shape rule of\n"
+    for (int i = 0; i < last->notes.len; i++) fprintf(s->out, "  %s\n", last->notes.items[i]);
+    fprintf(s->out, "%s\n", "It is not a type relation's, so :explain has no steps to show: it explains the failed shape rule of\n"
          "an operator (Broadcast for add, Dense for nn.dense, ...) or a relation you write.");
     return true;
   }
@@ -172,7 +172,7 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     session_report(s, &diags);
-    fputs("<repl>: out of memory while explaining\n", stderr);
+    fputs("<repl>: out of memory while explaining\n", s->err);
     return false;
   }
   const char *text;
@@ -186,7 +186,7 @@ static bool cmd_explain(Session *s, const char *arg, bool *quit) {
   }
   ir_trap_pop(&trap);
   session_report(s, &diags);
-  if (text) fputs(text, stdout);
+  if (text) fputs(text, s->out);
   return text != NULL;
 }
 
@@ -225,7 +225,7 @@ static const char *misspelt_name(const Session *s, const char *word) {
 /* "nothing is named `word`", with the name it may be a typo of. */
 static void say_unknown(const Session *s, const char *word) {
   const char *close = misspelt_name(s, word);
-  fprintf(stderr, "<repl>: nothing is named `%s`%s (:browse lists the definitions)\n", word,
+  fprintf(s->err, "<repl>: nothing is named `%s`%s (:browse lists the definitions)\n", word,
           close ? ir_printf("; did you mean `%s`?", close) : "");
 }
 
@@ -235,13 +235,13 @@ static bool describe_builtin_type(const Session *s, const char *name) {
   IrDType dt;
   if (ir_symmap_get(&s->datas, ir_sym(name))) return false;
   if (!strcmp(name, "Tensor")) {
-    puts("Tensor : (Shape, BaseType) -> Type\n"
+    fprintf(s->out, "%s\n", "Tensor : (Shape, BaseType) -> Type\n"
          "  built in: the type of tensors, as Tensor[(2, 3), float32] (2 by 3, of float32); a scalar is\n"
          "  Tensor[(), float32], written float32. docs/tour.md introduces them (11. Tensors)");
     return true;
   }
   if (!ir_dtype_parse(name, strlen(name), &dt)) return false;
-  printf("%s : BaseType\n"
+  fprintf(s->out, "%s : BaseType\n"
          "  built in: a base type, the type of a tensor's elements, as in Tensor[(2, 3), %s]; alone,\n"
          "  %s is the scalar type Tensor[(), %s]. The base types are bool, int8 to int64, uint8\n"
          "  to uint64, float16 to float64; docs/tour.md introduces them (2. Numbers and booleans)\n",
@@ -255,11 +255,11 @@ static bool describe_binding(Session *s, const char *arg) {
   const IrTDef *def = ty_binding(s->module, ir_sym(arg + 1));
   if (!def) {
     const char *close = misspelt_name(s, arg);
-    fprintf(stderr, "<repl>: no binding is named `%s`%s (:show bindings lists them)\n", arg,
+    fprintf(s->err, "<repl>: no binding is named `%s`%s (:show bindings lists them)\n", arg,
             close ? ir_printf("; did you mean `%s`?", close) : "");
     return false;
   }
-  printf("%s : %s\n  %s at %s (:show bindings shows its value)\n", arg, ir_type_str(def->scheme),
+  fprintf(s->out, "%s : %s\n  %s at %s (:show bindings shows its value)\n", arg, ir_type_str(def->scheme),
          def->item->kind == IR_ITEM_LET ? "bound" : "the value of the expression", ir_span_place(def->item->span));
   return true;
 }
@@ -279,7 +279,7 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
       say_unknown(s, arg);
       return false;
     }
-    printf("@%s : %s\n  defined at %s\n", name, ir_type_str(ty_global_type(s->module, sym)), ir_span_place(it->span));
+    fprintf(s->out, "@%s : %s\n  defined at %s\n", name, ir_type_str(ty_global_type(s->module, sym)), ir_span_place(it->span));
     const IrFn *fn = &it->fn->u.fn;
     if (fn->nattrs) { /* TVM's function attributes: `Primitive=1, Compiler="ccompiler"` */
       IrBuf b;
@@ -288,28 +288,28 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
         ir_buf_printf(&b, "%s%s=", i ? ", " : "", fn->attrs[i].key->name);
         ir_print_attr_value(&b, &fn->attrs[i].val);
       }
-      printf("  attributes: %s\n", b.data);
+      fprintf(s->out, "  attributes: %s\n", b.data);
     }
     return true;
   }
   if ((it = ir_symmap_get(&s->ctors, sym))) {
     for (int k = 0; k < it->data.nctors; k++)
       if (it->data.ctors[k].name == sym)
-        printf("%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
-    printf("  a constructor of %s, defined at %s\n", it->name->name, ir_span_place(it->span));
+        fprintf(s->out, "%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
+    fprintf(s->out, "  a constructor of %s, defined at %s\n", it->name->name, ir_span_place(it->span));
     return true;
   }
   if ((it = ir_symmap_get(&s->datas, sym))) {
     IrBuf b;
     ir_buf_init(&b);
     ir_print_item(&b, it);
-    printf("%s\n  defined at %s\n", b.data, ir_span_place(it->span));
+    fprintf(s->out, "%s\n  defined at %s\n", b.data, ir_span_place(it->span));
     return true;
   }
   int op = ir_op_lookup(name, strlen(name));
   if (op >= 0) {
     const IrOpInfo *info = &ir_ops[op];
-    printf("%s : %s\n", info->name, ir_type_str(ty_operator_scheme(s->module, op)));
+    fprintf(s->out, "%s : %s\n", info->name, ir_type_str(ty_operator_scheme(s->module, op)));
     IrBuf attrs;
     ir_buf_init(&attrs);
     for (const char *p = info->attrs; *p;) { /* "newshape! dtype" -> "newshape (required), dtype" */
@@ -318,7 +318,7 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
       p += n;
       p += strspn(p, " !");
     }
-    printf("  an operator taking %s argument%s; attributes: %s\n",
+    fprintf(s->out, "  an operator taking %s argument%s; attributes: %s\n",
            info->min_args == info->max_args ? ir_printf("%d", info->min_args)
                                             : ir_printf("%d to %d", info->min_args, info->max_args),
            info->max_args == 1 ? "" : "s", attrs.len ? attrs.data : "none");
@@ -330,14 +330,14 @@ static bool cmd_info(Session *s, const char *arg, bool *quit) {
 
 /* `:doc NAME`: the comment written directly above a definition (the parser keeps it as the item's
  * `doc`), after the name's type or the data type's head; NAME is looked up as :info looks it up. */
-static void put_doc(const char *doc, const char *what) {
+static void put_doc(Session *s, const char *doc, const char *what) {
   if (!doc) {
-    printf("  (no documentation: write a comment on the lines directly above its `%s`)\n", what);
+    fprintf(s->out, "  (no documentation: write a comment on the lines directly above its `%s`)\n", what);
     return;
   }
   for (const char *p = doc; *p;) {
     size_t n = strcspn(p, "\n");
-    printf(n ? "  %.*s\n" : "\n", (int)n, p);
+    fprintf(s->out, n ? "  %.*s\n" : "\n", (int)n, p);
     p += n + (p[n] == '\n');
   }
 }
@@ -352,20 +352,20 @@ static bool cmd_doc(Session *s, const char *arg, bool *quit) {
   int op = arg[0] == '@' ? -1 : ir_op_lookup(name, strlen(name));
   if (arg[0] != '@' && (it = ir_symmap_get(&s->ctors, sym))) {
     for (int k = 0; k < it->data.nctors; k++)
-      if (it->data.ctors[k].name == sym) printf("%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
-    put_doc(it->doc, "data");
+      if (it->data.ctors[k].name == sym) fprintf(s->out, "%s : %s\n", name, ir_type_str(ty_ctor_scheme(s->module, &it->data.ctors[k])));
+    put_doc(s, it->doc, "data");
   } else if (arg[0] != '@' && (it = ir_symmap_get(&s->datas, sym))) {
     IrBuf b;
     ir_buf_init(&b);
     ir_print_data_head(&b, &it->data);
-    puts(b.data);
-    put_doc(it->doc, it->data.external ? "extern type" : "data");
+    fprintf(s->out, "%s\n", b.data);
+    put_doc(s, it->doc, it->data.external ? "extern type" : "data");
   } else if (op >= 0) {
-    printf("%s : %s\n", ir_ops[op].name, ir_type_str(ty_operator_scheme(s->module, op)));
-    printf("  an operator: docs/operators.md describes it; :info %s lists its attributes\n", ir_ops[op].name);
+    fprintf(s->out, "%s : %s\n", ir_ops[op].name, ir_type_str(ty_operator_scheme(s->module, op)));
+    fprintf(s->out, "  an operator: docs/operators.md describes it; :info %s lists its attributes\n", ir_ops[op].name);
   } else if ((it = ir_symmap_get(&s->defs, sym))) {
-    printf("@%s : %s\n", name, ir_type_str(ty_global_type(s->module, sym)));
-    put_doc(it->doc, "def");
+    fprintf(s->out, "@%s : %s\n", name, ir_type_str(ty_global_type(s->module, sym)));
+    put_doc(s, it->doc, "def");
   } else {
     say_unknown(s, arg);
     return false;
@@ -378,7 +378,7 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
   (void)quit;
   bool prelude = !strcmp(arg, "prelude");
   if (*arg && !prelude) {
-    fprintf(stderr, "<repl>: :browse takes nothing or `prelude`, not `%s`%s\n", arg,
+    fprintf(s->err, "<repl>: :browse takes nothing or `prelude`, not `%s`%s\n", arg,
             ir_sym_distance(arg, "prelude") <= 2 ? "; did you mean `prelude`?" : "");
     return false;
   }
@@ -395,10 +395,10 @@ static bool cmd_browse(Session *s, const char *arg, bool *quit) {
       ir_buf_putc(&b, '\n');
     }
     session_describe(s, it, NULL, &b);
-    puts(b.data);
+    fprintf(s->out, "%s\n", b.data);
     shown++;
   }
-  if (!shown) puts(prelude ? "(the Prelude is not loaded: --no-prelude)" : "(nothing defined yet; :browse prelude lists the Prelude)");
+  if (!shown) fprintf(s->out, "%s\n", prelude ? "(the Prelude is not loaded: --no-prelude)" : "(nothing defined yet; :browse prelude lists the Prelude)");
   return true;
 }
 
@@ -410,10 +410,10 @@ static bool load(Session *s, int n, const char **files, bool reload) {
   for (int i = 0; i < n; i++) {
     FILE *f = fopen(files[i], "rb");
     if (f) fclose(f);
-    else fprintf(stderr, "relay: cannot read %s: %s\n", files[i], session_read_error(errno)), readable = false;
+    else fprintf(s->err, "relay: cannot read %s: %s\n", files[i], session_read_error(errno)), readable = false;
   }
   if (!readable) {
-    if (n > 1) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
+    if (n > 1) fprintf(s->err, "<repl>: so none of the %d files was loaded\n", n);
     return false;
   }
   return session_load_files(s, n, files, reload);
@@ -422,7 +422,7 @@ static bool load(Session *s, int n, const char **files, bool reload) {
 /* A file name with a leading `~` expanded as a shell does (`~/x.rly` in $HOME, `~user/x.rly` in
  * that user's home), as GHCi's :load does; NULL after saying why when there is no such user
  * (`cannot` begins the message: "relay: cannot read"). */
-static const char *expand_home(const char *name, const char *cannot) {
+static const char *expand_home(Session *s, const char *name, const char *cannot) {
   if (name[0] != '~') return name;
   size_t n = strcspn(name + 1, "/");
   const char *home = NULL;
@@ -434,7 +434,7 @@ static const char *expand_home(const char *name, const char *cannot) {
     const char *user = ir_strndup(name + 1, n);
     struct passwd *pw = getpwnam(user);
     if (!pw) {
-      fprintf(stderr, "%s %s: no user is named `%s`\n", cannot, name, user);
+      fprintf(s->err, "%s %s: no user is named `%s`\n", cannot, name, user);
       return NULL;
     }
     home = pw->pw_dir;
@@ -449,14 +449,14 @@ static bool cmd_load(Session *s, const char *arg, bool *quit) {
   while (*p) { /* names apart by spaces, or in double quotes (GHCi's :load "my file.hs") */
     bool quoted = *p == '"' && strchr(p + 1, '"');
     size_t len = quoted ? (size_t)(strchr(p + 1, '"') - p - 1) : strcspn(p, " \t\n");
-    const char *name = expand_home(ir_strndup(p + quoted, len), "relay: cannot read");
+    const char *name = expand_home(s, ir_strndup(p + quoted, len), "relay: cannot read");
     if (!name) return false;
     IR_VEC_PUSH(files, name);
     p += len + 2 * quoted;
     p += strspn(p, " \t\n");
   }
   if (!files.len) {
-    fputs("<repl>: :load takes one or more file names\n", stderr);
+    fputs("<repl>: :load takes one or more file names\n", s->err);
     return false;
   }
   s->loaded = files.items;
@@ -467,7 +467,7 @@ static bool cmd_load(Session *s, const char *arg, bool *quit) {
 static bool cmd_reload(Session *s, const char *arg, bool *quit) {
   (void)arg, (void)quit;
   if (!s->nloaded) {
-    fputs("<repl>: nothing to reload: :load a file first\n", stderr);
+    fputs("<repl>: nothing to reload: :load a file first\n", s->err);
     return false;
   }
   return load(s, s->nloaded, s->loaded, true);
@@ -477,7 +477,7 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
   (void)quit;
   if (!strcmp(arg, "timing on") || !strcmp(arg, "timing off")) {
     s->timing = !strcmp(arg, "timing on");
-    printf("timing: %s\n", s->timing ? "on" : "off");
+    fprintf(s->out, "timing: %s\n", s->timing ? "on" : "off");
     return true;
   }
   static const char *const lists[] = {[RT_LISTS_AUTO] = "lists auto", [RT_LISTS_SUGAR] = "lists sugar",
@@ -487,7 +487,7 @@ static bool cmd_set(Session *s, const char *arg, bool *quit) {
       s->lists = (RtListStyle)i;
       return true;
     }
-  fprintf(stderr, "<repl>: :set knows `timing on|off` and `lists auto|sugar|constructors`, not `%s`\n", arg);
+  fprintf(s->err, "<repl>: :set knows `timing on|off` and `lists auto|sugar|constructors`, not `%s`\n", arg);
   return false;
 }
 
@@ -500,11 +500,11 @@ static bool variable(Session *s, const char *word, const char *command, const ch
   if (word[0] != '%') return false;
   const IrTDef *def = ty_binding(s->module, ir_sym(word + 1));
   if (!def) {
-    fprintf(stderr, "<repl>: no binding is named `%s`: %s %s global functions (@name)\n", word, command, what);
+    fprintf(s->err, "<repl>: no binding is named `%s`: %s %s global functions (@name)\n", word, command, what);
     return true;
   }
   bool fn = def->scheme->kind == IR_TYPE_FUNC && !strcmp(command, ":trace");
-  fprintf(stderr, "<repl>: `%s` is a session binding (%s), of type %s: %s %s global functions (@name)%s\n", word,
+  fprintf(s->err, "<repl>: `%s` is a session binding (%s), of type %s: %s %s global functions (@name)%s\n", word,
           def->item->kind == IR_ITEM_LET ? "bound at the prompt" : "the value of the last expression shown",
           ir_type_str(def->scheme), command, what,
           fn ? ir_printf("; to trace it, define it with `def @%s(...)`", word + 1) : "");
@@ -518,15 +518,15 @@ static const IrTDef *traceable(Session *s, const char *word) {
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && ir_symmap_get(&s->ctors, sym)) {
-    fprintf(stderr, "<repl>: `%s` is a constructor: :trace traces global functions (@name)\n", word);
+    fprintf(s->err, "<repl>: `%s` is a constructor: :trace traces global functions (@name)\n", word);
     return NULL;
   }
   if (word[0] != '@' && ir_op_lookup(name, strlen(name)) >= 0) {
-    fprintf(stderr, "<repl>: `%s` is an operator: :trace traces global functions (@name)\n", word);
+    fprintf(s->err, "<repl>: `%s` is an operator: :trace traces global functions (@name)\n", word);
     return NULL;
   }
   const IrTDef *def = ty_global_def(s->module, sym);
-  if (!def) fprintf(stderr, "<repl>: nothing is named `@%s` (:browse lists the definitions)\n", name);
+  if (!def) fprintf(s->err, "<repl>: nothing is named `@%s` (:browse lists the definitions)\n", name);
   return def;
 }
 
@@ -545,9 +545,9 @@ static bool each_word(Session *s, const char *arg, bool (*f)(Session *s, const c
 static bool trace_one(Session *s, const char *word) {
   const IrTDef *def = traceable(s, word);
   if (!def) return false;
-  bool now = rt_trace(s->program, def, stdout);
+  bool now = rt_trace(s->program, def, s->out);
   if (now) IR_VEC_PUSH(s->traced, def);
-  printf("@%s is %s traced.\n", def->name->name, now ? "now" : "already");
+  fprintf(s->out, "@%s is %s traced.\n", def->name->name, now ? "now" : "already");
   return true;
 }
 
@@ -573,10 +573,10 @@ static bool untrace_one(Session *s, const char *word) {
   if (variable(s, word, ":untrace", "stops tracing")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   if (!untrace_name(s, ir_sym(name))) {
-    fprintf(stderr, "<repl>: `@%s` is not traced (:trace lists what is)\n", name);
+    fprintf(s->err, "<repl>: `@%s` is not traced (:trace lists what is)\n", name);
     return false;
   }
-  printf("@%s is no longer traced.\n", name);
+  fprintf(s->out, "@%s is no longer traced.\n", name);
   return true;
 }
 
@@ -593,8 +593,8 @@ static bool cmd_trace(Session *s, const char *arg, bool *quit) {
     ir_symmap_put(&listed, name, (void *)name);
     ir_buf_printf(&b, "%s@%s", b.len ? ", " : "", name->name);
   }
-  if (b.len) printf("traced: %s\n", b.data);
-  else puts("nothing is traced (:trace @f traces @f)");
+  if (b.len) fprintf(s->out, "traced: %s\n", b.data);
+  else fprintf(s->out, "%s\n", "nothing is traced (:trace @f traces @f)");
   return true;
 }
 
@@ -605,7 +605,7 @@ static bool cmd_untrace(Session *s, const char *arg, bool *quit) {
   while (s->traced.len) {
     Sym name = s->traced.items[0]->name;
     untrace_name(s, name);
-    printf("@%s is no longer traced.\n", name->name);
+    fprintf(s->out, "@%s is no longer traced.\n", name->name);
   }
   return true;
 }
@@ -617,22 +617,22 @@ static bool cmd_graph(Session *s, const char *arg, bool *quit) {
   const char *word = ir_strndup(arg, len), *file = arg + len;
   file += strspn(file, " \t");
   if (strcspn(file, " \t") < strlen(file)) {
-    fputs("<repl>: :graph takes @name and at most one file name\n", stderr);
+    fputs("<repl>: :graph takes @name and at most one file name\n", s->err);
     return false;
   }
   if (variable(s, word, ":graph", "draws")) return false;
   const char *name = word[0] == '@' ? word + 1 : word;
   Sym sym = ir_sym(name);
   if (word[0] != '@' && (ir_symmap_get(&s->ctors, sym) || ir_op_lookup(name, strlen(name)) >= 0)) {
-    fprintf(stderr, "<repl>: `%s` is %s: :graph draws global functions (@name)\n", word,
+    fprintf(s->err, "<repl>: `%s` is %s: :graph draws global functions (@name)\n", word,
             ir_symmap_get(&s->ctors, sym) ? "a constructor" : "an operator");
     return false;
   }
   const char *dot = repl_graph_dot(s, sym);
   if (!dot) return false;
-  if (*file && !(file = expand_home(file, "<repl>: cannot write"))) return false;
-  if (*file) return repl_graph_render(dot, file);
-  fputs(dot, stdout);
+  if (*file && !(file = expand_home(s, file, "<repl>: cannot write"))) return false;
+  if (*file) return repl_graph_render(s, dot, file);
+  fputs(dot, s->out);
   return true;
 }
 
@@ -640,13 +640,13 @@ static bool cmd_graph(Session *s, const char *arg, bool *quit) {
 static bool cmd_show(Session *s, const char *arg, bool *quit) {
   (void)quit;
   if (strcmp(arg, "bindings")) {
-    fprintf(stderr, "<repl>: :show knows `bindings`, not `%s`\n", arg);
+    fprintf(s->err, "<repl>: :show knows `bindings`, not `%s`\n", arg);
     return false;
   }
   IrBuf b;
   ir_buf_init(&b);
   session_show_bindings(s, &b);
-  puts(b.len ? b.data : "(no bindings yet: `let %x = 1` at the prompt makes one, and each value shown is `%it`)");
+  fprintf(s->out, "%s\n", b.len ? b.data : "(no bindings yet: `let %x = 1` at the prompt makes one, and each value shown is `%it`)");
   return true;
 }
 
@@ -673,7 +673,7 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 static bool cmd_help(Session *s, const char *arg, bool *quit) {
   (void)s, (void)arg, (void)quit;
-  puts("Enter definitions (def, data, type) and expressions; an input continues on `...` lines\n"
+  fprintf(s->out, "%s\n", "Enter definitions (def, data, type) and expressions; an input continues on `...` lines\n"
        "while brackets are open or a definition is incomplete (a blank line ends it with its error;\n"
        "Ctrl-D on a `...` line cancels it), or between :{ and :} lines.\n"
        "After an expression relay shows `- : TYPE = VALUE` (and `%it` is that value), after a\n"
@@ -682,7 +682,7 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
   for (int i = 0; i < NCOMMANDS; i++) {
     const Command *c = &commands[i];
     const char *head = ir_printf("%s%s%s %s", c->name, c->alias ? ", " : "", c->alias ? c->alias : "", c->arg);
-    printf("  %-24s %s\n", head, c->help);
+    fprintf(s->out, "  %-24s %s\n", head, c->help);
   }
   return true;
 }
@@ -690,18 +690,18 @@ static bool cmd_help(Session *s, const char *arg, bool *quit) {
 /* ---------------------------------------------------------------- dispatch */
 
 /* An unknown command: the one it is a typo of (one edit away), else the list of them all. */
-static void unknown_command(const char *word) {
+static void unknown_command(Session *s, const char *word) {
   const char *close = NULL;
   for (int i = 0; i < NCOMMANDS && !close; i++)
     if (ir_sym_distance(word, commands[i].name) <= 1) close = commands[i].name;
   if (close) {
-    fprintf(stderr, "<repl>: unknown command `%s`; did you mean %s? (:help lists them)\n", word, close);
+    fprintf(s->err, "<repl>: unknown command `%s`; did you mean %s? (:help lists them)\n", word, close);
     return;
   }
   IrBuf names;
   ir_buf_init(&names);
   for (int i = 0; i < NCOMMANDS; i++) ir_buf_printf(&names, " %s", commands[i].name);
-  fprintf(stderr, "<repl>: unknown command `%s`; the commands are%s (:help says what each does)\n", word, names.data);
+  fprintf(s->err, "<repl>: unknown command `%s`; the commands are%s (:help says what each does)\n", word, names.data);
 }
 
 const char *repl_command_names(int i) { return i < NCOMMANDS ? commands[i].name : NULL; }
@@ -713,15 +713,15 @@ const char *repl_command_help(int i) {
 
 /* relay --serve --sandbox: a command that reads or writes a file is refused, with what to do
  * instead (a new command that touches files joins this test). */
-static bool refused_in_sandbox(const Command *c, const char *arg) {
+static bool refused_in_sandbox(Session *s, const Command *c, const char *arg) {
   if (c->run == cmd_load || c->run == cmd_reload) {
-    fprintf(stderr, "<repl>: %s cannot read files here: the session is sandboxed (relay --serve --sandbox); write the "
+    fprintf(s->err, "<repl>: %s cannot read files here: the session is sandboxed (relay --serve --sandbox); write the "
             "definitions in the input instead\n", c->name);
     return true;
   }
   if (c->run == cmd_graph && arg[strcspn(arg, " \t")]) { /* a file name after @name */
     fputs("<repl>: :graph cannot write files here: the session is sandboxed (relay --serve --sandbox); :graph @f "
-          "without a file name gives the DOT text\n", stderr);
+          "without a file name gives the DOT text\n", s->err);
     return true;
   }
   return false;
@@ -741,12 +741,12 @@ bool repl_command(Session *s, const char *line, bool *quit) {
   for (int i = 0; i < NCOMMANDS && !found && len > 2; i++) /* a longer prefix: :bro, :rel */
     if (!strncmp(commands[i].name, word, len)) found = &commands[i];
   if (!found) {
-    unknown_command(word);
+    unknown_command(s, word);
     return false;
   }
-  if (s->sandbox && refused_in_sandbox(found, a)) return false;
+  if (s->sandbox && refused_in_sandbox(s, found, a)) return false;
   if (*found->arg && found->arg[0] != '[' && !*a) {
-    fprintf(stderr, "<repl>: %s takes %s\n", found->name, found->arg);
+    fprintf(s->err, "<repl>: %s takes %s\n", found->name, found->arg);
     return false;
   }
   return found->run(s, a, quit);

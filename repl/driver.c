@@ -1,5 +1,6 @@
 /* The driver: runs the pipeline (parse, check, compile, run) for each command-line mode. */
 #include "repl/repl.h"
+#include "repl/lsp.h"
 #include "repl/serve.h"
 
 #include <errno.h>
@@ -132,6 +133,7 @@ int repl_main(const ReplOptions *opt) {
     if (load_files(&s, opt, progs)) return 1;
     return session_interact(&s);
   case REPL_MODE_SERVE: return serve_main(&s, opt);
+  case REPL_MODE_LSP: return lsp_main(&s, opt);
   default: break;
   }
   UNREACHABLE("a mode of no kind (help, version and print returned above)");

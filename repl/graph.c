@@ -329,7 +329,7 @@ const char *repl_graph_dot(Session *s, Sym name) {
     note_types(def->fn->body, g.types);
     fn_type = def->fn->type;
   } else {
-    fprintf(stderr, "<repl>: nothing is named `@%s` (:browse lists the definitions)\n", name->name);
+    fprintf(s->err, "<repl>: nothing is named `@%s` (:browse lists the definitions)\n", name->name);
     return NULL;
   }
   const IrFn *fn = &g.def->fn->u.fn;
@@ -337,7 +337,7 @@ const char *repl_graph_dot(Session *s, Sym name) {
     const IrParam *p = &fn->params[i];
     const IrType *t = fn_type ? fn_type->u.func.args[i] : p->ann;
     if (!tensor_only(t)) {
-      fprintf(stderr, "<repl>: `@%s` cannot be drawn: its parameter `%%%s` is %s (%s); :graph draws first-order "
+      fprintf(s->err, "<repl>: `@%s` cannot be drawn: its parameter `%%%s` is %s (%s); :graph draws first-order "
               "functions of tensors\n",
               name->name, p->name->name, t->kind == IR_TYPE_FUNC ? "a function" : "not a tensor", ir_type_str(t));
       return NULL;
@@ -353,7 +353,7 @@ const char *repl_graph_dot(Session *s, Sym name) {
     if (!tensor_only(t)) refuse(&g, g.edges.items[i].use, ir_printf("passes a value of type %s", ir_type_str(t)));
   }
   if (g.refused) {
-    fprintf(stderr, "<repl>: %s\n", g.refused);
+    fprintf(s->err, "<repl>: %s\n", g.refused);
     return NULL;
   }
   return write_dot(&g, failed ? s->failed_def.message : NULL, s->failed_def.span, note);
@@ -363,12 +363,12 @@ const char *repl_graph_dot(Session *s, Sym name) {
 
 /* Whether file can be written, said in relay's words rather than dot's (a file made to find out is
  * removed again: without `dot` nothing is left behind). */
-static bool writable(const char *file) {
+static bool writable(Session *s, const char *file) {
   int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0666);
   bool made = fd >= 0;
   if (fd < 0 && errno == EEXIST) fd = open(file, O_WRONLY);
   if (fd < 0) {
-    fprintf(stderr, "<repl>: cannot write %s: %s\n", file, strerror(errno));
+    fprintf(s->err, "<repl>: cannot write %s: %s\n", file, strerror(errno));
     return false;
   }
   close(fd);
@@ -376,16 +376,16 @@ static bool writable(const char *file) {
   return true;
 }
 
-bool repl_graph_render(const char *dot, const char *file) {
+bool repl_graph_render(Session *s, const char *dot, const char *file) {
   const char *ext = strrchr(file, '.');
   if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png") && strcmp(ext, ".pdf"))) {
-    fprintf(stderr, "<repl>: :graph writes FILE.svg, FILE.png or FILE.pdf, not `%s`\n", file);
+    fprintf(s->err, "<repl>: :graph writes FILE.svg, FILE.png or FILE.pdf, not `%s`\n", file);
     return false;
   }
-  if (!writable(file)) return false;
+  if (!writable(s, file)) return false;
   int fds[2];
   if (pipe(fds) != 0) {
-    fprintf(stderr, "<repl>: cannot run dot: %s\n", strerror(errno));
+    fprintf(s->err, "<repl>: cannot run dot: %s\n", strerror(errno));
     return false;
   }
   posix_spawn_file_actions_t actions;
@@ -404,8 +404,8 @@ bool repl_graph_render(const char *dot, const char *file) {
     if (err == ENOENT)
       fputs("<repl>: Graphviz's `dot` is not installed, so :graph cannot write a file (Debian: apt-get install "
             "graphviz); :graph @f without a file prints the DOT text\n",
-            stderr);
-    else fprintf(stderr, "<repl>: cannot run dot: %s\n", strerror(err));
+            s->err);
+    else fprintf(s->err, "<repl>: cannot run dot: %s\n", strerror(err));
     return false;
   }
   size_t len = strlen(dot), done = 0;
@@ -419,14 +419,14 @@ bool repl_graph_render(const char *dot, const char *file) {
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) {
-      fprintf(stderr, "<repl>: waiting for dot: %s\n", strerror(errno));
+      fprintf(s->err, "<repl>: waiting for dot: %s\n", strerror(errno));
       return false;
     }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "<repl>: dot failed (%s %d) writing %s\n", WIFEXITED(status) ? "exit status" : "signal",
+    fprintf(s->err, "<repl>: dot failed (%s %d) writing %s\n", WIFEXITED(status) ? "exit status" : "signal",
             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), file);
     return false;
   }
-  printf("wrote %s\n", file);
+  fprintf(s->out, "wrote %s\n", file);
   return true;
 }

@@ -13,7 +13,7 @@
  * why, when there is no such global or it is not a first-order function of tensors. */
 const char *repl_graph_dot(Session *s, Sym name);
 /* Writes `dot` as `file` through Graphviz's `dot` program, in the format its extension names
- * (svg, png, pdf); false, after printing why, when `dot` is not installed or fails. */
-bool repl_graph_render(const char *dot, const char *file);
+ * (svg, png, pdf); false, after printing why (on s->err), when `dot` is not installed or fails. */
+bool repl_graph_render(Session *s, const char *dot, const char *file);
 
 #endif

@@ -80,7 +80,7 @@ static void finish(Session *s, ReplInput *in, InputResult r) {
   if (r == INPUT_FAILED) s->failed = true;
   s->input++;
   rt_interrupt_clear(); /* a Ctrl-C that came after the input's work was done cannot reach the next one */
-  fflush(stdout);
+  fflush(s->out);
   ir_buf_init(&in->text);
   forget_text(in);
   remember_entry(in);
@@ -233,7 +233,7 @@ static void take_line(Session *s, ReplInput *in, const char *line, size_t len) {
   }
   bool ends_block = in->block && tlen == 2 && !memcmp(t, ":}", 2);
   if (in->block && !ends_block && command_word(t, tlen)) { /* refused; the block's lines are kept */
-    fprintf(stderr, "<repl>: `%.*s` is a command, which cannot run inside a :{ ... :} block; the block is still open: "
+    fprintf(s->err, "<repl>: `%.*s` is a command, which cannot run inside a :{ ... :} block; the block is still open: "
             "end it with :}\n", (int)strcspn(t, " \t"), t);
     s->failed = true;
     return;

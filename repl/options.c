@@ -21,6 +21,7 @@ static const char usage[] =
     "  relay --serve --sandbox   the same for graders and playgrounds: no command reads or\n"
     "                        writes a file (:load, :reload, :graph @f FILE), and the limits\n"
     "                        below are 10 s and 512 MiB unless given\n"
+    "  relay --lsp           a language server for editors on stdin and stdout (docs/lsp.md)\n"
     "\n"
     "options:\n"
     "  --no-prelude          start from an empty module\n"
@@ -120,6 +121,8 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
       o->sandbox = true;
     } else if (!strcmp(a, "--serve")) {
       if (!set_mode(o, REPL_MODE_SERVE, a, error)) return false;
+    } else if (!strcmp(a, "--lsp")) {
+      if (!set_mode(o, REPL_MODE_LSP, a, error)) return false;
     } else if (!strcmp(a, "--no-prelude")) {
       o->no_prelude = true;
     } else if (!strcmp(a, "-i")) {
@@ -145,11 +148,15 @@ bool repl_options_parse(int argc, char **argv, ReplOptions *o, const char **erro
     o->files[o->nfiles++] = mode_file;
   }
   if (o->interactive && o->mode != REPL_MODE_REPL) {
-    *error = "-i cannot be combined with -e, -t, --types, --print, --annot or --serve";
+    *error = "-i cannot be combined with -e, -t, --types, --print, --annot, --serve or --lsp";
     return false;
   }
   if (o->mode == REPL_MODE_SERVE && o->nfiles) {
     *error = ir_printf("--serve takes no files (`%s`); an eval of `:load FILE` loads one", o->files[0]);
+    return false;
+  }
+  if (o->mode == REPL_MODE_LSP && o->nfiles) {
+    *error = ir_printf("--lsp takes no files (`%s`): the editor sends the documents it opens", o->files[0]);
     return false;
   }
   if (o->sandbox && o->mode != REPL_MODE_SERVE) {

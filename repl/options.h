@@ -14,6 +14,7 @@ typedef enum {
   REPL_MODE_PRINT, /* --print FILE */
   REPL_MODE_ANNOT, /* --annot FILE */
   REPL_MODE_SERVE, /* --serve: JSON requests on stdin (docs/serve.md) */
+  REPL_MODE_LSP,   /* --lsp: a language server on stdin and stdout (docs/lsp.md) */
   REPL_MODE_HELP,
   REPL_MODE_VERSION,
 } ReplMode;

@@ -1,4 +1,5 @@
-/* relay --serve: the machine interface (docs/serve.md), JSON requests and responses a line each. */
+/* relay --serve: the machine interface (docs/serve.md), JSON requests and responses a line each, on
+ * stdin and stdout; serve_core.h answers them. */
 #ifndef REPL_SERVE_H
 #define REPL_SERVE_H
 

@@ -20,10 +20,12 @@ void session_init(Session *s) {
   s->parse.ctx = s->module;
   const char *check = getenv("RELAY_CHECK_VALUES");
   s->check_values = check && *check && strcmp(check, "0") != 0;
+  s->out = stdout;
+  s->err = stderr;
 }
 
 void session_report(Session *s, const IrDiags *ds) {
-  if (!s->sink) ir_diags_print(stderr, ds);
+  if (!s->sink) ir_diags_print(s->err, ds);
   else if (ds->first) s->sink->diags(s->sink, ds);
   for (const IrDiag *d = ds->first; d; d = d->next) { /* the errors :explain does not explain, once an input */
     if (d->kind != IR_DIAG_PARSE && d->kind != IR_DIAG_RUNTIME) continue;
@@ -34,9 +36,9 @@ void session_report(Session *s, const IrDiags *ds) {
 }
 
 /* Out of memory in a phase: the trap landed, so what the phase built is unreachable. */
-static void report_out_of_memory(const IrTrap *trap, const char *name, const char *doing, const char *so) {
+static void report_out_of_memory(Session *s, const IrTrap *trap, const char *name, const char *doing, const char *so) {
   GC_gcollect(); /* what the failed work held, before printing needs memory */
-  fprintf(stderr, "%s: error: out of memory while %s (a request for %zu bytes); %s\n", name, doing, trap->bytes, so);
+  fprintf(s->err, "%s: error: out of memory while %s (a request for %zu bytes); %s\n", name, doing, trap->bytes, so);
 }
 
 /* A chunk's definitions of traced names are traced too (:trace follows a name that is redefined). */
@@ -46,7 +48,7 @@ static void trace_redefinitions(Session *s, const IrTProgram *tp) {
     const IrTDef *def = tp->items[i].def;
     for (int j = 0; def && !def->value && j < n; j++) /* a session binding (`let %x = e`) is no global */
       if (s->traced.items[j]->name == def->name) {
-        rt_trace(s->program, def, stdout);
+        rt_trace(s->program, def, s->out);
         IR_VEC_PUSH(s->traced, def);
         break;
       }
@@ -226,7 +228,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     session_report(s, &diags);
-    report_out_of_memory(&trap, src->name, "loading it", "nothing was changed");
+    report_out_of_memory(s, &trap, src->name, "loading it", "nothing was changed");
     return NULL;
   }
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
@@ -237,14 +239,16 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
     ir_trap_pop(&trap);
     return NULL;
   }
-  IrTProgram *tp = !r.program           ? NULL
-                   : definitions_only ? ty_check_definitions(s->module, r.program, &diags)
-                                      : ty_check_program(s->module, r.program, &diags);
-  bool ok = tp != NULL;
+  /* With parse errors, what parsed is checked too, for its errors (nothing of it joins). */
+  const IrProgram *checked = r.program ? r.program : r.partial;
+  IrTProgram *tp = !checked           ? NULL
+                   : definitions_only ? ty_check_definitions(s->module, checked, &diags)
+                                      : ty_check_program(s->module, checked, &diags);
+  bool ok = tp != NULL && r.program;
   if (ok && s->prelude) warn_hidden_prelude(s, r.program, &diags);
   session_report(s, &diags);
   keep_type_error(s, &diags);
-  if (!ok) note_failed_def(s, r.program, &diags);
+  if (!ok) note_failed_def(s, checked, &diags);
   diags = (IrDiags){0}; /* printed */
   if (!ok) {
     ir_trap_pop(&trap);
@@ -306,12 +310,12 @@ const char *session_read_error(int err) {
 
 IrTProgram *session_load_file(Session *s, const char *path, bool definitions_only) {
   if (s->sandbox) { /* the commands refuse first (commands.c); this is the last line of defence */
-    fprintf(stderr, "relay: %s was not read: the session is sandboxed (relay --serve --sandbox)\n", path);
+    fprintf(s->err, "relay: %s was not read: the session is sandboxed (relay --serve --sandbox)\n", path);
     return NULL;
   }
   IrSource *src = ir_source_read_file(path);
   if (!src) {
-    fprintf(stderr, "relay: cannot read %s: %s\n", path, session_read_error(errno));
+    fprintf(s->err, "relay: cannot read %s: %s\n", path, session_read_error(errno));
     return NULL;
   }
   return load_source(s, src, SESSION_CHUNK_WHOLE, NULL, NULL, definitions_only, false);
@@ -469,7 +473,7 @@ bool session_load_files(Session *s, int n, const char **files, bool reload) {
   for (; loaded < n; loaded++) {
     IrSource *src = ir_source_read_file(files[loaded]);
     if (!src) {
-      fprintf(stderr, "relay: cannot read %s: %s\n", files[loaded], session_read_error(errno));
+      fprintf(s->err, "relay: cannot read %s: %s\n", files[loaded], session_read_error(errno));
       break;
     }
     if (!(progs[loaded] = load_source(s, src, SESSION_CHUNK_WHOLE, NULL, NULL, false, true))) break;
@@ -484,8 +488,8 @@ bool session_load_files(Session *s, int n, const char **files, bool reload) {
     for (int p = 0; p < loaded; p++)
       for (int i = 0; i < progs[p]->nitems; i++)
         if (progs[p]->items[i].def) rt_forget(s->program, progs[p]->items[i].def);
-    if (loaded && reload) fputs("<repl>: so nothing was reloaded: the definitions are as they were before :reload\n", stderr);
-    else if (loaded) fprintf(stderr, "<repl>: so none of the %d files was loaded\n", n);
+    if (loaded && reload) fputs("<repl>: so nothing was reloaded: the definitions are as they were before :reload\n", s->err);
+    else if (loaded) fprintf(s->err, "<repl>: so none of the %d files was loaded\n", n);
     if (!reload) { /* :reload now loads the new files on top of the old ones, as this :load would have */
       const IrTProgram **old = s->layer.progs;
       int nold = s->layer.nprogs;
@@ -548,7 +552,7 @@ IrType *session_check_expression(Session *s, const char *name, const char *text,
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
     session_report(s, &diags);
-    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
+    report_out_of_memory(s, &trap, name, "checking it", "nothing was changed");
     return NULL;
   }
   IrSource *src = ir_source_new(name, text, strlen(text));
@@ -572,7 +576,7 @@ bool session_explore_expression(Session *s, const char *name, const char *text, 
   if (setjmp(trap.jb) != 0) {
     session_report(s, diags);
     *diags = (IrDiags){0};
-    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
+    report_out_of_memory(s, &trap, name, "checking it", "nothing was changed");
     return false;
   }
   IrSource *src = ir_source_new(name, text, strlen(text));
@@ -596,7 +600,7 @@ bool session_explore_definitions(Session *s, const char *name, const char *text,
     session_report(s, diags);
     *diags = (IrDiags){0};
     *prog = NULL;
-    report_out_of_memory(&trap, name, "checking it", "nothing was changed");
+    report_out_of_memory(s, &trap, name, "checking it", "nothing was changed");
     return false;
   }
   IrSource *src = ir_source_new(name, text, strlen(text));
@@ -664,8 +668,8 @@ bool session_eval(Session *s, const IrTFn *e, RtValue *out) {
                 ir_type_str(e->body->type), why.data);
     ok = false;
   }
-  fflush(stdout);
-  if (!ok && s->repl && rt_was_interrupted()) fputs("Interrupted.\n", stderr); /* as GHCi says it */
+  fflush(s->out);
+  if (!ok && s->repl && rt_was_interrupted()) fputs("Interrupted.\n", s->err); /* as GHCi says it */
   else session_report(s, &diags);
   return ok;
 }
@@ -701,7 +705,7 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    report_out_of_memory(&trap, "relay", "printing a value", "the rest is not run");
+    report_out_of_memory(s, &trap, "relay", "printing a value", "the rest is not run");
     return false;
   }
   IrBuf timing;
@@ -727,9 +731,9 @@ static bool print_result(Session *s, const IrTItem *it, RtValue v, bool repl_sty
   }
   if (s->timing) ir_buf_printf(&out, "\n%s", timing.data);
   ir_trap_pop(&trap);
-  puts(out.data);
-  fflush(stdout);
-  return !ferror(stdout); /* output that cannot be written stops the run (main says so) */
+  fprintf(s->out, "%s\n", out.data);
+  fflush(s->out);
+  return !ferror(s->out); /* output that cannot be written stops the run (main says so) */
 }
 
 /* `@name : TYPE` after a definition; false if memory ran out while making it (said). */
@@ -737,7 +741,7 @@ static bool show_definition(Session *s, const IrTItem *it) {
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
-    report_out_of_memory(&trap, "relay", "describing a definition", "the rest is not run");
+    report_out_of_memory(s, &trap, "relay", "describing a definition", "the rest is not run");
     return false;
   }
   if (s->sink) {
@@ -749,8 +753,8 @@ static bool show_definition(Session *s, const IrTItem *it) {
   ir_buf_init(&out);
   bool shown = session_describe(s, it->src, it->type, &out);
   ir_trap_pop(&trap);
-  if (shown) puts(out.data);
-  fflush(stdout);
+  if (shown) fprintf(s->out, "%s\n", out.data);
+  fflush(s->out);
   return true;
 }
 
@@ -787,7 +791,7 @@ bool session_run(Session *s, const IrTProgram *prog, bool repl_style) {
     }
   }
   if (skipped)
-    fprintf(stderr, "%s: %s after the failed one did not run\n", prog->items[0].src->span.src->name,
+    fprintf(s->err, "%s: %s after the failed one did not run\n", prog->items[0].src->span.src->name,
             skipped == 1 ? "the expression" : ir_printf("the %d expressions", skipped));
   return !failed;
 }

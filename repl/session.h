@@ -4,14 +4,16 @@
 #define REPL_SESSION_H
 
 #include <signal.h>
+#include <stdio.h>
 
 #include "ir/ir.h"
 #include "runtime/runtime.h"
 #include "typing/typing.h"
 
 /* Where a session's answers go instead of the terminal: relay --serve collects them into its
- * responses (serve.c). With no sink, results are printed on stdout as the REPL shows them and
- * diagnostics on stderr. Other messages are printed either way (--serve captures them). */
+ * responses (serve_core.c). With no sink, results are printed on the session's `out` as the REPL
+ * shows them and diagnostics on its `err`. Other messages are printed there either way (--serve's
+ * core points both into its responses). */
 typedef struct SessionSink {
   void (*diags)(struct SessionSink *sink, const IrDiags *ds); /* a phase's diagnostics, in order */
   /* a top-level expression's value or a binding's (it->def), `timing` the :set timing line or NULL */
@@ -75,6 +77,10 @@ typedef struct Session {
    * :explain to say that the error it explains is not theirs. */
   IR_VEC(SessionError) errors_since;
   SessionSink *sink; /* NULL: the terminal */
+  /* Where what the session prints goes: its commands' answers, :trace's lines, and without a sink its
+   * results and diagnostics (stdout and stderr by session_init; --serve's core points them into
+   * its responses, serve_core.c) */
+  FILE *out, *err;
 } Session;
 
 void session_init(Session *s);

@@ -12,8 +12,11 @@ test. Lines starting with `//` or `#` may carry directives, with the same meanin
                              ignored; all lines must match)
   // expect-type: @f : TYPE  `relay [args] FILE -t @f` must exit 0 and print TYPE (type
                              parameters compared up to renaming, spaces ignored)
-  // expect-error: TEXT      exit status 1 and stderr contains TEXT (case-insensitive); expect
-                             lines are then the values printed before the error
+  // expect-error: TEXT      exit status 1 and stderr contains TEXT (case-insensitive); several
+                             are found in stderr in the order written (each after the one
+                             before); expect lines are then the values printed before the error
+  // expect-errors: N        stderr has exactly N errors: diagnostic lines `PLACE: KIND error:`
+                             (parse, type, run-time), holes and warnings not counted
   // expect-warning: TEXT    stderr contains TEXT (case-insensitive)
   // skip: REASON            do not run; report `ok K - FILE # SKIP REASON`
 
@@ -36,14 +39,16 @@ import sys
 TIMEOUT = 20
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIRECTIVE = re.compile(
-    r"(\s*(?://|#)\s*(args|expect|expect-type|expect-error|expect-warning|skip):\s?)(.*?)\s*$")
+    r"(\s*(?://|#)\s*(args|expect|expect-type|expect-errors|expect-error|expect-warning|skip):\s?)(.*?)\s*$")
+# A diagnostic's first line, as ir_diags_print writes it: `FILE:LINE:COL: parse error: ...`.
+ERROR_LINE = re.compile(r"^\S.*?:\d+:\d+: [a-z-]+ error: ", re.M)
 
 
 # ---------------------------------------------------------------- reading a case
 
 def directives(path):
     """The directives of one case file, by kind, in file order."""
-    d = {"args": [], "expect": [], "types": [], "errors": [], "warnings": [], "skip": None}
+    d = {"args": [], "expect": [], "types": [], "errors": [], "nerrors": None, "warnings": [], "skip": None}
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = DIRECTIVE.match(line)
@@ -58,6 +63,8 @@ def directives(path):
                 d["types"].append(val)
             elif key == "expect-error":
                 d["errors"].append(val)
+            elif key == "expect-errors":
+                d["nerrors"] = int(val)
             elif key == "expect-warning":
                 d["warnings"].append(val)
             elif d["skip"] is None:
@@ -129,16 +136,25 @@ def tail(text, limit=400):
 def status_problems(d, r):
     """Exit status and stderr against the directives."""
     problems = []
-    want = 1 if d["errors"] else 0
+    want = 1 if d["errors"] or d["nerrors"] else 0
     if r.code not in (0, 1, 2):
         problems.append("crashed or odd exit status (%s); stderr:\n%s" %
                         (describe_status(r.code), tail(r.err)))
     elif r.code != want:
         problems.append("%s, expected %d; stderr:\n%s" %
                         (describe_status(r.code), want, tail(r.err)))
+    err, at = r.err.lower(), 0
     for e in d["errors"]:
-        if e.lower() not in r.err.lower():
-            problems.append("stderr lacks %r; stderr was:\n%s" % (e, tail(r.err)))
+        found = err.find(e.lower(), at)
+        if found < 0:
+            before = e.lower() in err
+            problems.append("stderr lacks %r%s; stderr was:\n%s" %
+                            (e, " after the expect-error line before it" if before else "", tail(r.err)))
+        else:
+            at = found + len(e)
+    if d["nerrors"] is not None and len(ERROR_LINE.findall(r.err)) != d["nerrors"]:
+        problems.append("%d errors reported, expected %d; stderr was:\n%s" %
+                        (len(ERROR_LINE.findall(r.err)), d["nerrors"], tail(r.err, 2000)))
     for w in d["warnings"]:
         if w.lower() not in r.err.lower():
             problems.append("stderr lacks warning %r; stderr was:\n%s" % (w, tail(r.err)))

@@ -1,7 +1,9 @@
 /* The state of checking one chunk (private to typing/): the module it checks against, the
  * solver's context, the scopes of local variables and type parameters, and the chunk's own
  * definitions while their group is being inferred. A type error is reported once and unwinds
- * (longjmp) to ty_check_program; the module changes only at ty_commit. */
+ * (longjmp) to the unit it is in — a data declaration, a definition group, a top-level expression —
+ * and checking goes on with the units that do not use what failed; the module changes only at
+ * ty_commit. */
 #ifndef TYPING_CHECK_H
 #define TYPING_CHECK_H
 
@@ -106,6 +108,15 @@ typedef struct TyCheck {
                                       to its context, so they are named when the next group starts */
   bool assumed_marked;            /* the group's operator calls whose relation was left open are marked
                                      (IrTExpr.u.call.assumed), for their results to be checked */
+  /* Names whose definition failed (a type error, a parse error, defined twice): a unit that uses
+   * one stops silently (ty_skip), as its errors would only repeat that failure. */
+  IrSymMap failed_defs, failed_adts, failed_ctors;
+  IrSymMap failed_values;         /* a REPL input's `let %x` (or `%it`) whose item failed */
+  bool unnamed_def, broken_data;  /* an unparsed definition without its name: an unknown global may be it;
+                                     an unparsed data declaration: an unknown constructor may be its */
+  bool skipped;                   /* the unit stopped at a failed name (no error of its own) */
+  bool stopped;                   /* an interrupt: no more units are checked */
+  bool keep_seen;                 /* seen keeps the types of the units that check too (ty_partial_types) */
 } TyCheck;
 
 /* ---------------------------------------------------------------- errors (module.c) */
@@ -128,6 +139,9 @@ void ty_expect(TyCheck *c, IrSpan span, IrType *expected, IrType *found, const c
 void ty_check_size(TyCheck *c, IrSpan span, IrType *t, bool exact, const char *what, ...)
     __attribute__((format(printf, 5, 6)));
 void ty_solve_or_fail(TyCheck *c);
+/* Stops the unit being checked without an error: it uses a name whose definition failed. What the
+ * unit reported so far (warnings) is taken back. */
+_Noreturn void ty_skip(TyCheck *c);
 /* Notes a node's type in c->seen (when set): what :annot and :graph show after an error. */
 void ty_note_seen(TyCheck *c, const void *node, IrType *t);
 /* A type for messages: resolved, holes shown as `_`. */
@@ -135,6 +149,9 @@ const char *ty_show(TyCheck *c, IrType *t);
 
 /* ---------------------------------------------------------------- lookups (module.c) */
 
+/* The data type or constructor a name means in the chunk, or NULL; one whose declaration failed
+ * skips the unit (ty_skip), and so does an unknown constructor while a data declaration of the
+ * chunk did not parse (it may be one of its). */
 const IrData *ty_find_adt(TyCheck *c, Sym name);
 const IrTCtor *ty_find_ctor(TyCheck *c, Sym name);
 

@@ -770,7 +770,10 @@ static bool in_signature(IrType *scheme, Sym param) {
 
 const char *ty_call_substitution(const IrTFn *fn) {
   if (!fn || !fn->body || fn->body->kind != IR_EXPR_CALL) return NULL;
-  const IrTExpr *callee = fn->body->u.call.callee;
+  return ty_instance_substitution(fn->body->u.call.callee);
+}
+
+const char *ty_instance_substitution(const IrTExpr *callee) {
   IrType *scheme = callee->kind == IR_EXPR_GLOBAL && callee->u.def  ? callee->u.def->scheme
                    : callee->kind == IR_EXPR_CTOR && callee->u.ctor ? callee->u.ctor->scheme
                                                                     : NULL;

@@ -193,7 +193,7 @@ static const char *misspelt(int n, const IrSymMap *const *maps, Sym name) {
   for (int k = 0; k < n && name->len >= 3; k++)
     for (size_t i = 0; maps[k] && i < maps[k]->cap; i++) {
       Sym g = maps[k]->keys[i];
-      if (g && ir_sym_distance(name->name, g->name) == 1 && (!best || strcmp(g->name, best) < 0)) best = g->name;
+      if (g && ir_sym_one_edit(name, g) && (!best || strcmp(g->name, best) < 0)) best = g->name;
     }
   return best;
 }
@@ -219,6 +219,7 @@ static void made_by(TyCheck *c, int mark, IrTExpr *t) {
 
 static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **targs) {
   Sym name = e->u.name;
+  if (ir_symmap_get(&c->failed_defs, name)) ty_skip(c); /* its failure is reported: no cascade */
   TyDef *d = ir_symmap_get(&c->chunk_defs, name);
   IrTExpr *t = texpr(IR_EXPR_GLOBAL, e, NULL);
   IrType *scheme;
@@ -236,6 +237,7 @@ static IrTExpr *global_ref(TyCheck *c, const IrExpr *e, int ntargs, IrType **tar
     t->u.def = def;
     scheme = def ? def->scheme : NULL;
     if (!scheme) {
+      if (c->unnamed_def) ty_skip(c); /* perhaps the definition that did not parse */
       const char *hint = NULL;
       const IrItem *user = NULL;
       const char *close = misspelt_global(c, name);
@@ -907,6 +909,7 @@ static IrTExpr *infer_local(TyCheck *c, const IrExpr *e, IrType *expected, const
     return t;
   }
   if (!l && c->session) { /* a session binding: a REPL input's `let %x = e` or `%it` */
+    if (ir_symmap_get(&c->failed_values, e->u.name)) ty_skip(c);
     const IrTDef *def = ir_symmap_get(&c->chunk_values, e->u.name);
     if (!def) def = ir_symmap_get(&c->m->values, e->u.name);
     if (def) {
@@ -1051,6 +1054,7 @@ static IrTExpr *infer_ref(TyCheck *c, const IrExpr *e) {
 static IrTExpr *infer_node(TyCheck *c, const IrExpr *e, IrType *expected, const char *what) {
   if (__builtin_expect(ir_interrupted, 0)) {
     ir_interrupted = 0;
+    c->stopped = true; /* the chunk's other units are not checked either */
     ty_fail(c, e->span, "interrupted: checking stopped here (Ctrl-C)");
   }
   IrTExpr *t = NULL;

@@ -1,7 +1,8 @@
 /* The module and the checking of a chunk: data declarations first (so ADTs may refer to each
  * other), then the definitions in dependency order — strongly connected groups of the call graph
- * (Tarjan), each inferred together and generalized — then the top-level expressions. Nothing
- * joins the module until the whole chunk has checked, so a failed chunk changes nothing. */
+ * (Tarjan), each inferred together and generalized — then the top-level expressions. Each of these
+ * units fails alone, and checking goes on with the units that do not use what failed (issue 31).
+ * Nothing joins the module until the whole chunk has checked, so a failed chunk changes nothing. */
 #include "typing/check.h"
 
 #include <stdarg.h>
@@ -116,6 +117,11 @@ void ty_solve_or_fail(TyCheck *c) {
   if (!ty_solve(&c->cx)) longjmp(*c->fail, 1);
 }
 
+_Noreturn void ty_skip(TyCheck *c) {
+  c->skipped = true;
+  longjmp(*c->fail, 1);
+}
+
 /* ---------------------------------------------------------------- the module */
 
 TyModule *ty_module_new(void) { return IR_NEW(TyModule); }
@@ -149,13 +155,17 @@ int ty_ctor_arity(void *module, Sym name) {
 }
 
 const IrData *ty_find_adt(TyCheck *c, Sym name) {
+  if (ir_symmap_get(&c->failed_adts, name)) ty_skip(c);
   const IrData *d = ir_symmap_get(&c->chunk_adts, name);
   return d ? d : ir_symmap_get(&c->m->adts, name);
 }
 
 const IrTCtor *ty_find_ctor(TyCheck *c, Sym name) {
+  if (ir_symmap_get(&c->failed_ctors, name)) ty_skip(c);
   const IrTCtor *k = ir_symmap_get(&c->chunk_ctors, name);
-  return k ? k : ir_symmap_get(&c->m->ctors, name);
+  if (!k) k = ir_symmap_get(&c->m->ctors, name);
+  if (!k && c->broken_data) ty_skip(c);
+  return k;
 }
 
 /* ---------------------------------------------------------------- dependency order */
@@ -525,36 +535,157 @@ static void check_toplevel(TyCheck *c, IrTItem *ti) {
   ir_symmap_put(&c->chunk_values, def->name, def);
 }
 
+/* ---------------------------------------------------------------- units that fail alone */
+
+/* The state a unit (a data declaration, a definition group, a top-level expression) starts from,
+ * put back after one fails halfway. */
+static void start_unit(TyCheck *c) {
+  c->locals = (IrSymMap){0};
+  c->tparams.len = 0;
+  c->implicit = NULL;
+  c->flexible = NULL;
+  c->scope = NULL;
+  c->graph_use = NULL;
+  c->arg_rel = NULL;
+  c->expect_hint = NULL;
+  c->holes.len = 0;
+  c->free_vars.len = 0;
+  c->skipped = false;
+}
+
+typedef void (*Unit)(TyCheck *c, void *arg);
+
+/* Checks one unit with a landing place of its own: false when it failed (its error reported) or
+ * was skipped (c->skipped: it used a name that failed, and what it reported is taken back). The
+ * types it noted in c->seen stay there when it stopped, or with c->keep_seen. */
+static bool attempt(TyCheck *c, Unit unit, void *arg) {
+  jmp_buf here, *outer = c->fail;
+  IrDiag *const last = c->diags->last;
+  const int errors = c->diags->errors, warnings = c->diags->warnings;
+  start_unit(c);
+  c->fail = &here;
+  if (setjmp(here)) {
+    c->fail = outer;
+    if (c->skipped) { /* nothing of its own to say */
+      if (last) last->next = NULL;
+      else c->diags->first = NULL;
+      c->diags->last = last;
+      c->diags->errors = errors, c->diags->warnings = warnings;
+    }
+    return false;
+  }
+  unit(c, arg);
+  c->fail = outer;
+  if (c->seen && !c->keep_seen) { /* its types are in its typed form */
+    for (int i = 0; i < c->seen_group.len; i++) ir_ptrmap_remove(c->seen, c->seen_group.items[i]);
+    c->seen_group.len = 0;
+  }
+  return true;
+}
+
+static void mark(IrSymMap *names, Sym name) { ir_symmap_put(names, name, (void *)1); }
+
+/* An item that failed (skipped: its unit stopped at a name that failed): what later units must
+ * not use, and what the typed program says. */
+static void failed_item(TyCheck *c, IrTItem *ti, bool skipped) {
+  const IrItem *it = ti->src;
+  ti->failed = true;
+  ti->skipped = skipped;
+  if (it->kind == IR_ITEM_DEF) {
+    mark(&c->failed_defs, it->name);
+    if (ti->def) ti->def->fn = NULL, ti->def->scheme = NULL;
+  } else if (it->kind == IR_ITEM_DATA) {
+    mark(&c->failed_adts, it->name);
+    for (int k = 0; k < it->data.nctors; k++) {
+      mark(&c->failed_ctors, it->data.ctors[k].name);
+      if (ti->ctors) ti->ctors[k].scheme = NULL;
+    }
+  } else {
+    ti->expr = NULL;
+    ti->type = NULL;
+    ti->def = NULL;
+    if (c->session) mark(&c->failed_values, it->kind == IR_ITEM_LET ? it->name : ir_sym("it"));
+  }
+}
+
+/* The items of a program that did not parse: their names are known, and what uses them is skipped. */
+static void note_broken(TyCheck *c, const IrProgram *prog) {
+  for (int i = 0; i < prog->nbroken; i++) {
+    const IrBroken *b = &prog->broken[i];
+    if (b->kind == IR_ITEM_DEF && b->name) mark(&c->failed_defs, b->name);
+    else if (b->kind == IR_ITEM_DEF) c->unnamed_def = true;
+    else if (b->kind == IR_ITEM_DATA) {
+      c->broken_data = true; /* its constructors are not all known */
+      if (b->name) mark(&c->failed_adts, b->name);
+    } else if (b->kind == IR_ITEM_LET && b->name) {
+      mark(&c->failed_values, b->name);
+    }
+  }
+}
+
+static void data_unit(TyCheck *c, void *arg) {
+  IrTItem *ti = arg;
+  ty_check_data(c, &ti->src->data, ti->ctors);
+}
+
+static void group_unit(TyCheck *c, void *arg) { check_group(c, arg); }
+
+static void toplevel_unit(TyCheck *c, void *arg) { check_toplevel(c, arg); }
+
+/* Checks a chunk unit by unit: data declarations first (each alone), then the definition groups in
+ * dependency order, then the top-level expressions; a unit that uses a name whose unit failed is
+ * skipped. tp->failed when anything failed (a hole too: a program with holes does not run). */
 static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressions) {
   IrTProgram *tp = IR_NEW(IrTProgram);
   tp->src = prog;
   tp->nitems = prog->nitems;
   tp->items = IR_NEW_ARRAY(IrTItem, prog->nitems > 0 ? prog->nitems : 1);
+  note_broken(c, prog);
+  tp->failed = prog->nbroken > 0;
+  /* Data declarations see each other (the failed ones too): each fails alone, and what uses a
+   * failed one is skipped from the definitions on. A second declaration of a name, or of a
+   * constructor's, fails: which one a use means is unknown, so the name fails too. */
   for (int i = 0; i < prog->nitems; i++) {
     const IrItem *it = &prog->items[i];
-    tp->items[i].src = it;
+    IrTItem *ti = &tp->items[i];
+    ti->src = it;
     if (it->kind != IR_ITEM_DATA) continue;
-    if (ir_symmap_get(&c->chunk_adts, it->name))
-      ty_fail(c, it->span, "data type `%s` is defined twice here", it->name->name);
+    ti->ctors = IR_NEW_ARRAY(IrTCtor, it->data.nctors > 0 ? it->data.nctors : 1);
+    for (int k = 0; k < it->data.nctors; k++) ti->ctors[k].src = &it->data.ctors[k];
+    if (ir_symmap_get(&c->chunk_adts, it->name) || ir_symmap_get(&c->failed_adts, it->name)) {
+      if (ir_symmap_get(&c->chunk_adts, it->name)) /* else the first did not parse, which was said */
+        ir_diag_add(c->diags, IR_DIAG_TYPE, it->span, "data type `%s` is defined twice here", it->name->name);
+      ti->failed = true;
+      continue;
+    }
     ir_symmap_put(&c->chunk_adts, it->name, (void *)&it->data);
-    tp->items[i].ctors = IR_NEW_ARRAY(IrTCtor, it->data.nctors > 0 ? it->data.nctors : 1);
     for (int k = 0; k < it->data.nctors; k++) {
       const IrCtor *ctor = &it->data.ctors[k];
-      if (ir_symmap_get(&c->chunk_ctors, ctor->name))
-        ty_fail(c, ctor->span, "constructor `%s` is defined twice here", ctor->name->name);
-      tp->items[i].ctors[k].src = ctor;
-      ir_symmap_put(&c->chunk_ctors, ctor->name, &tp->items[i].ctors[k]);
+      if (ir_symmap_get(&c->chunk_ctors, ctor->name)) {
+        ir_diag_add(c->diags, IR_DIAG_TYPE, ctor->span, "constructor `%s` is defined twice here", ctor->name->name);
+        ti->failed = true;
+        continue;
+      }
+      ir_symmap_put(&c->chunk_ctors, ctor->name, &ti->ctors[k]);
     }
   }
+  for (int i = 0; i < prog->nitems && !c->stopped; i++)
+    if (prog->items[i].kind == IR_ITEM_DATA && !tp->items[i].failed && !attempt(c, data_unit, &tp->items[i]))
+      tp->items[i].failed = true, tp->items[i].skipped = c->skipped;
   for (int i = 0; i < prog->nitems; i++)
-    if (prog->items[i].kind == IR_ITEM_DATA) ty_check_data(c, &prog->items[i].data, tp->items[i].ctors);
+    if (tp->items[i].failed) failed_item(c, &tp->items[i], tp->items[i].skipped), tp->failed = true;
 
   DefList defs = {0};
   for (int i = 0; i < prog->nitems; i++) {
     const IrItem *it = &prog->items[i];
     if (it->kind != IR_ITEM_DEF) continue;
-    if (ir_symmap_get(&c->chunk_defs, it->name))
-      ty_fail(c, it->span, "`@%s` is defined twice here", it->name->name);
+    if (ir_symmap_get(&c->chunk_defs, it->name) || ir_symmap_get(&c->failed_defs, it->name)) {
+      if (ir_symmap_get(&c->chunk_defs, it->name)) /* else the first did not parse, which was said */
+        ir_diag_add(c->diags, IR_DIAG_TYPE, it->span, "`@%s` is defined twice here", it->name->name);
+      failed_item(c, &tp->items[i], false); /* the first is checked, but no use of the name is */
+      tp->failed = true;
+      continue;
+    }
     TyDef *d = IR_NEW(TyDef);
     d->item = it;
     d->def = tp->items[i].def = IR_NEW(IrTDef);
@@ -567,21 +698,32 @@ static IrTProgram *check_items(TyCheck *c, const IrProgram *prog, bool expressio
   Tarjan t = {.c = c};
   for (int i = 0; i < defs.len; i++)
     if (!defs.items[i]->index) strong_connect(&t, defs.items[i]);
-  for (int g = 0; g < t.groups.len; g++) check_group(c, &t.groups.items[g]);
+  for (int g = 0; g < t.groups.len && !c->stopped; g++) {
+    DefList *group = &t.groups.items[g];
+    if (attempt(c, group_unit, group)) continue;
+    tp->failed = true;
+    for (int i = 0; i < group->len; i++) failed_item(c, &tp->items[group->items[i]->item - prog->items], c->skipped);
+  }
 
-  for (int i = 0; expressions && i < prog->nitems; i++)
-    if (prog->items[i].kind == IR_ITEM_EXPR || prog->items[i].kind == IR_ITEM_LET) check_toplevel(c, &tp->items[i]);
-  if (c->holes_reported) longjmp(*c->fail, 1); /* described: a program with holes does not run */
+  for (int i = 0; expressions && i < prog->nitems && !c->stopped; i++) {
+    IrTItem *ti = &tp->items[i];
+    if ((ti->src->kind == IR_ITEM_EXPR || ti->src->kind == IR_ITEM_LET) && !attempt(c, toplevel_unit, ti)) {
+      failed_item(c, ti, c->skipped);
+      tp->failed = true;
+    }
+  }
+  if (c->seen_group.len) name_seen_types(c); /* while the last unit's context is there */
+  if (c->holes_reported || c->stopped) tp->failed = true; /* described: a program with holes does not run */
+  ir_diags_sort(c->diags);
   return tp;
 }
 
 static IrTProgram *check_chunk(TyModule *m, const IrProgram *prog, IrDiags *diags, bool expressions) {
   TyCheck c = {.m = m, .diags = diags, .session = prog->session};
-  jmp_buf fail;
-  c.fail = &fail;
-  if (setjmp(fail)) return NULL;
-  return check_items(&c, prog, expressions);
+  IrTProgram *tp = check_items(&c, prog, expressions);
+  return tp->failed ? NULL : tp;
 }
+
 
 void ty_commit(TyModule *m, const IrTProgram *tp) {
   size_t ndefs = 0, nadts = 0, nctors = 0, nvalues = 0;
@@ -667,15 +809,20 @@ static void partial_types(TyCheck *c, IrPtrMap *out) {
       ir_ptrmap_put(out, c->seen->keys[i], ty_for_message(&c->cx, c->seen->values[i], &names));
 }
 
+IrTProgram *ty_check_program_all(TyModule *m, const IrProgram *prog, IrDiags *diags) {
+  TyCheck c = {.m = m, .diags = diags, .session = prog->session, .seen = IR_NEW(IrPtrMap)};
+  IrTProgram *tp = check_items(&c, prog, true);
+  tp->partial = IR_NEW(IrPtrMap);
+  partial_types(&c, tp->partial);
+  return tp;
+}
+
 IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog) {
   IrDiags diags = {0};
   IrPtrMap *types = IR_NEW(IrPtrMap);
-  TyCheck *c = IR_NEW(TyCheck); /* not a local: read after the longjmp */
-  *c = (TyCheck){.m = m, .diags = &diags, .seen = IR_NEW(IrPtrMap)};
-  jmp_buf fail;
-  c->fail = &fail;
-  if (!setjmp(fail)) check_items(c, prog, true);
-  partial_types(c, types);
+  TyCheck c = {.m = m, .diags = &diags, .session = prog->session, .seen = IR_NEW(IrPtrMap), .keep_seen = true};
+  check_items(&c, prog, true);
+  partial_types(&c, types);
   return types;
 }
 

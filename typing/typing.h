@@ -25,11 +25,21 @@ TyModule *ty_module_new(void);
  * definitions in dependency order (each strongly connected group generalized together), then the
  * top-level expressions. Returns the typed program, or NULL when the chunk has an error. The
  * module is unchanged: on success, the chunk's definitions join it at ty_commit (after the run
- * time has compiled them). Errors and warnings are reported in diags. */
+ * time has compiled them). Errors and warnings are reported in diags: every error, as a unit (a
+ * data declaration, a definition group, a top-level expression) that fails does not stop the
+ * others, but the units that use a name that failed are skipped, saying nothing (no cascade);
+ * then diags is sorted by place (ir_diags_sort, with what it held before: the parse errors). */
 IrTProgram *ty_check_program(TyModule *m, const IrProgram *prog, IrDiags *diags);
 /* The same for the definitions only (data and defs), as `-e` and `-t` load files: their
  * top-level expressions are neither run nor checked. */
 IrTProgram *ty_check_definitions(TyModule *m, const IrProgram *prog, IrDiags *diags);
+/* ty_check_program for an editor (relay --lsp): never NULL. With errors, the typed program has
+ * every unit that checked (its types, definitions' schemes, annotated bodies) and marks the items
+ * that did not (IrTItem.failed, .skipped; IrTProgram.failed), with the types found in them before
+ * they stopped (IrTProgram.partial: hover in a broken definition). prog may be a program parsed
+ * with errors (IrParseResult.partial): its items that did not parse count as failed definitions,
+ * their names known, their users skipped. Never to be run or committed when tp->failed. */
+IrTProgram *ty_check_program_all(TyModule *m, const IrProgram *prog, IrDiags *diags);
 /* Adds a checked chunk's data types and definitions to the module: all of them, or (out of
  * memory, unwinding to the caller's trap) none. */
 void ty_commit(TyModule *m, const IrTProgram *prog);
@@ -51,9 +61,10 @@ void ty_unload(TyModule *m, const IrTProgram *prog, const TyNames *before);
 const IrTDef *ty_names_global(const TyNames *n, Sym name);
 const IrTCtor *ty_names_ctor(const TyNames *n, Sym name);
 
-/* What checking found before a chunk's type error (the REPL's :graph of a definition that failed):
+/* What checking found in a chunk with type errors (the REPL's :graph of a definition that failed):
  * checks prog again, the module unchanged, and maps each expression of it (IrExpr *) that was
- * inferred before the error to its type as far as it was known then, unknown parts as `_a`. */
+ * inferred (in a unit that failed, before its error) to its type as far as it was known then,
+ * unknown parts as `_a`. */
 IrPtrMap *ty_partial_types(TyModule *m, const IrProgram *prog);
 /* Session bindings: a REPL input's `let %x = e` and `%it` (IrTItem.def with `value`), checked
  * with their input but joining the module only here, once their value has been computed (an
@@ -128,5 +139,7 @@ const char *ty_explain_failure(TyModule *m, const TyFailure *f);
 /* How a checked expression that is a call of a polymorphic global or constructor instantiated
  * the callee's type parameters: "n := 64, t1 := float32", or NULL (no such call, nothing known). */
 const char *ty_call_substitution(const IrTFn *expr);
+/* The same for one use of a global or constructor (a typed GLOBAL or CTOR node), called or not. */
+const char *ty_instance_substitution(const IrTExpr *use);
 
 #endif

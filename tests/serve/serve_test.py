@@ -274,6 +274,23 @@ same("check: an error is placed in the file named by `name`",
               ["first argument: int32", "second argument: bool"],
               "k.rly:2:3: type error: `add` needs arguments of one element type, but they are int32 and bool\n"
               " 2 |   1 + True\n   |   ^~~~~~~~\n  first argument: int32\n  second argument: bool\n", file="k.rly")]))
+three = ("def @a(%x : int32) -> bool { %x }\ndef @ok(%x : int32) { %x * 2 }\ndef @b() { 1 +\n"
+         "def @uses_a() -> bool { @a(1) }\ndef @c() -> int32 { (1, 2) }")
+same("check: every error of a text, in source order (issue 31): a parse error recovered from, no error for @uses_a",
+     s.ask({"id": 37, "method": "check", "params": {"text": three, "name": "three.rly"}}),
+     result(37, ok=False, items=[
+         diag("type error", "the function's result has the wrong type", 1, 30, 1, 32, ["expected: bool", "found:    int32"],
+              "three.rly:1:30: type error: the function's result has the wrong type\n"
+              " 1 | def @a(%x : int32) -> bool { %x }\n   |                              ^~\n"
+              "  expected: bool\n  found:    int32\n", file="three.rly"),
+         diag("parse error", "expected an expression, found `def`", 4, 1, 4, 4, [],
+              "three.rly:4:1: parse error: expected an expression, found `def`\n"
+              " 4 | def @uses_a() -> bool { @a(1) }\n   | ^~~\n", file="three.rly"),
+         diag("type error", "the function's result has the wrong type", 5, 21, 5, 27,
+              ["expected: int32", "found:    (int32, int32)"],
+              "three.rly:5:21: type error: the function's result has the wrong type\n"
+              " 5 | def @c() -> int32 { (1, 2) }\n   |                     ^~~~~~\n"
+              "  expected: int32\n  found:    (int32, int32)\n", file="three.rly")]))
 
 same("type: an expression's type", s.ask({"id": 23, "method": "type", "params": {"text": "@g"}}),
      result(23, ok=True, type="fn(int32) -> int32"))

@@ -846,18 +846,24 @@ static FILE *real_stdout, *real_stderr;
 static char *captured;
 static size_t captured_len;
 
-/* The session's output: values to /dev/null, diagnostics to memory (scanned afterwards). */
-static FILE *capture_begin(void) {
+/* The session's output: values to /dev/null, diagnostics to memory (scanned afterwards) — both
+ * the session's own streams (s->out, s->err: what it prints) and the process's (what the run time
+ * prints on no session's behalf). */
+static FILE *capture_begin(Session *s) {
   FILE *mem = open_memstream(&captured, &captured_len);
   fflush(stdout);
   stdout = devnull;
   stderr = mem;
+  s->out = devnull;
+  s->err = mem;
   return mem;
 }
-static void capture_end(FILE *mem) {
+static void capture_end(Session *s, FILE *mem) {
   fflush(stdout);
   stdout = real_stdout;
   stderr = real_stderr;
+  s->out = real_stdout;
+  s->err = real_stderr;
   fclose(mem);
 }
 
@@ -1878,7 +1884,7 @@ static long sound_counts[3];
 static void run_input(Session *s, const char *text, bool as_expression, bool sound, Counts *c) {
   save_input(text);
   cur_text = text;
-  FILE *mem = capture_begin();
+  FILE *mem = capture_begin(s);
   if (as_expression) {
     IrTFn *e = NULL;
     set_phase(PH_CHECK);
@@ -1919,7 +1925,7 @@ static void run_input(Session *s, const char *text, bool as_expression, bool sou
       }
     }
     if (sound) sound_counts[p ? any ? 2 : 1 : 0]++;
-    capture_end(mem);
+    capture_end(s, mem);
     if (sound && !p && show_rejected > 0) { /* tuning the generator: what the checker refused, and why */
       show_rejected--;
       fprintf(real_stderr, "#### rejected (input %ld):\n%s#### ", cur_index, text);
@@ -1931,7 +1937,7 @@ static void run_input(Session *s, const char *text, bool as_expression, bool sou
     check_diags("an internal error in a diagnostic", c);
     return;
   }
-  capture_end(mem);
+  capture_end(s, mem);
   check_diags("an internal error in a diagnostic", c);
 }
 
@@ -1942,7 +1948,7 @@ static const char *probe_setup =
 
 static bool probe_one(Session *s, const char *text, const char *want, IrBuf *why) {
   IrTFn *e = NULL;
-  FILE *mem = capture_begin();
+  FILE *mem = capture_begin(s);
   set_phase(PH_CHECK);
   IrType *t = session_check_expression(s, "<probe>", text, &e);
   set_phase(PH_IDLE);
@@ -1953,7 +1959,7 @@ static bool probe_one(Session *s, const char *text, const char *want, IrBuf *why
     ok = session_eval(s, e, &v);
     set_phase(PH_IDLE);
   }
-  capture_end(mem);
+  capture_end(s, mem);
   if (!t || !ok) {
     ir_buf_printf(why, "`%s` %s: %s", text, t ? "does not evaluate" : "does not check", captured ? captured : "");
     return false;
@@ -1975,9 +1981,9 @@ static bool probe(Session *s, IrBuf *why) {
 static bool new_session(Session *s) {
   session_init(s);
   s->check_values = true; /* every value a top-level expression gives is checked against its type */
-  FILE *mem = capture_begin();
+  FILE *mem = capture_begin(s);
   bool ok = session_load_prelude(s) && session_load_chunk(s, "<probe setup>", probe_setup, strlen(probe_setup), false, NULL);
-  capture_end(mem);
+  capture_end(s, mem);
   if (!ok) fprintf(real_stderr, "the session cannot start:\n%s\n", captured ? captured : "");
   return ok;
 }

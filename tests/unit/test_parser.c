@@ -110,6 +110,35 @@ static void run(void *unused) {
   tap_ok(!parse("let %x = ;").incomplete, "a real error is not incomplete");
   tap_ok(parse("/* open").incomplete, "an open comment is incomplete");
 
+  /* Recovery (issue 31): after an error, parsing goes on at the next line that starts with
+   * `def`, `type`, `data` or `extern` in column 1; the items that parsed are in r.partial, and
+   * the ones that did not are named in partial->broken. */
+  r = parse("def @a() { 1 + }\ndef @b() { 2 }\n  def @c() { 3 +\ndata D { X(\ntype T { Y }\n@b()\n(1,\n");
+  tap_ok(!r.program && r.partial, "a program with parse errors: no program, its partial form");
+  tap_ok(diags.errors == 4, "four parse errors: @a, @c (an item of its own, though indented), D, the last expression");
+  tap_ok(r.partial && r.partial->nitems == 3 && r.partial->items[0].name == ir_sym("b") &&
+             r.partial->items[1].name == ir_sym("T") && r.partial->items[2].kind == IR_ITEM_EXPR,
+         "the items that parsed: @b, T and the expression @b()");
+  tap_ok(r.partial && r.partial->nbroken == 4 && r.partial->broken[0].kind == IR_ITEM_DEF &&
+             r.partial->broken[0].name == ir_sym("a") && r.partial->broken[1].name == ir_sym("c") &&
+             r.partial->broken[2].kind == IR_ITEM_DATA && r.partial->broken[2].name == ir_sym("D") &&
+             r.partial->broken[3].kind == IR_ITEM_EXPR,
+         "the broken items, named: @a, @c, D, an expression");
+  tap_ok(!r.incomplete, "an error before the end is not incomplete, though the last item ends too early");
+  r = parse("def @a() { 1 }\ndef @b() {\n  2 +\n");
+  tap_ok(r.incomplete && r.partial && r.partial->nitems == 1, "the first error at the end: incomplete, @a parsed");
+  r = parse("def @a() {\n  1 +\ndef @b() { 2 }\n");
+  tap_ok(!r.incomplete && r.partial && r.partial->nitems == 1 && r.partial->items[0].name == ir_sym("b"),
+         "an unclosed definition ends at the next def in column 1");
+  r = parse("def (%x) { 1 }\ndef f() { 1 }\ndef @g() { 2 }\n");
+  tap_ok(r.partial && r.partial->nbroken == 2 && !r.partial->broken[0].name && r.partial->nitems == 1,
+         "a definition broken before its name is broken without a name");
+  tap_ok(r.partial && r.partial->broken[1].name == ir_sym("f"), "`def f` without its `@` names @f");
+  r = parse(")\ndef @g() { 2 }\n");
+  tap_ok(r.partial && r.partial->nitems == 1 && diags.errors == 1, "an item that fails on its first token is skipped");
+  r = parse("def @a() { 1 }\n");
+  tap_ok(r.program && !r.partial, "a program without errors has no partial form");
+
   tap_is_str(error("def @f(%x) : int32 { %x }"),
              "1:12 expected `->` before the result type, found `:` | hint: a result type is written `-> T`",
              "the seeds' `:` for a result type");
