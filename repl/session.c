@@ -217,8 +217,8 @@ static int first_line(const IrDiags *diags) {
 }
 
 /* Parses, checks and compiles a chunk, then adds it to the module and the session's tables: all
- * of it or, on any error (out of memory included), nothing. With held, a parse error other than
- * the text ending too early is not reported: *held is then its line (else 0). */
+ * of it or, on any error (out of memory included), nothing. With held, a parse error (one that is
+ * not a wait for more lines) is not reported: *held is then its line (else 0). */
 static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd end, bool *incomplete, int *held,
                                bool definitions_only, bool keep_replaced) {
   IrDiags diags = {0};
@@ -233,7 +233,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
   }
   IrParseResult r = ir_parse_program(src, &s->parse, &diags);
   bool waits = waits_for_more(&r, src, end);
-  if (waits || (held && !r.program && !r.incomplete)) {
+  if (waits || (held && !r.program)) {
     if (incomplete) *incomplete = waits;
     if (held && !waits) *held = first_line(&diags);
     ir_trap_pop(&trap);

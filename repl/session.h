@@ -113,9 +113,9 @@ IrTProgram *session_load_chunk(Session *s, const char *name, const char *text, s
                                bool *incomplete);
 /* session_load_chunk for a REPL input whose earlier line ends were not tried (input.c asks the
  * parser only where its line scanner says the input may be complete): with held, a parse error
- * other than the text ending too early is not reported; NULL is returned with *held the line of
- * the error, for the caller to find the line where the error would have shown first
- * (session_input_fails_to_parse) and report it there. */
+ * (not a wait for more lines: the text ending too early is one when a blank line or the end ended
+ * it) is not reported; NULL is returned with *held the line of the error, for the caller to find
+ * the line where an error would have shown first (session_input_fails_to_parse) and report it there. */
 IrTProgram *session_load_input(Session *s, const char *name, const char *text, size_t len, SessionChunkEnd end,
                                bool *incomplete, int *held);
 /* Whether text, as a REPL input that more lines may follow, is a parse error that session_load_chunk
