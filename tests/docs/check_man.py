@@ -14,6 +14,9 @@ import shlex
 import shutil
 import subprocess
 import sys
+import os
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 
 def man_text(source):
@@ -80,12 +83,8 @@ def main():
         got = r.stdout.rstrip("\n").split("\n")
         results.append(("example `%s`" % command[:60], got == want, "printed %r, the page shows %r" % (got, want)))
 
-    print("1..%d" % len(results))
-    for n, (name, ok, why) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", n, name))
-        if not ok:
-            print("# " + why.replace("\n", "\n# "))
+    return tap.report([(ok, name, why) for name, ok, why in results])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

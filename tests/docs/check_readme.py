@@ -15,6 +15,8 @@ import stat
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 STUB = '#!/bin/sh\necho "%s $*" >> "$RECORD"\n'
 SUDO = '#!/bin/sh\necho "sudo $*" >> "$RECORD"\nexec "$@"\n'
@@ -68,12 +70,8 @@ def main():
         ok = ok and calls[-3:] == ["meson setup build", "meson compile -C build", "build/relay "]
         results.append(("as a user with sudo: both apt-get calls through sudo, then build, start", ok,
                         "status %d, stderr %r, calls %r" % (code, err, calls)))
-    print("1..%d" % len(results))
-    for i, (name, ok, why) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-        if not ok:
-            print("# " + why)
+    return tap.report([(ok, name, why) for name, ok, why in results])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

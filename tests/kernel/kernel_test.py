@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -454,13 +456,7 @@ def main():
         if km is not None:
             km.shutdown_kernel(now=True)
         shutil.rmtree(tmp, ignore_errors=True)
-    print("1..%d" % len(results))
-    for i, (what, ok, details) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok:
-            for line in str(details).split("\n"):
-                print("# " + line)
-    return 0
+    return tap.report([(ok, what, details) for what, ok, details in results])
 
 
 if __name__ == "__main__":

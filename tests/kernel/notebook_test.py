@@ -18,6 +18,8 @@ import os
 import shutil
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -106,13 +108,7 @@ def main():
             results.append(("the notebook runs to its end", False, error))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("1..%d" % len(results))
-    for i, (what, ok, details) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok:
-            for line in details.split("\n"):
-                print("# " + line)
-    return 0
+    return tap.report([(ok, what, details) for what, ok, details in results])
 
 
 if __name__ == "__main__":

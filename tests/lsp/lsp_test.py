@@ -15,6 +15,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lspclient  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 relay, golden = sys.argv[1], sys.argv[2]
 results = []
@@ -279,12 +281,4 @@ if alive:
           last["version"] == version and c.proc.poll() is None, "".join(c.stderr)[-2000:])
     same("  and every status is 0 at the end", c.close(), 0)
 
-print("1..%d" % len(results))
-failed = 0
-for i, (ok, name, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        failed += 1
-        for line in detail.splitlines():
-            print("# " + line)
-sys.exit(1 if failed else 0)
+sys.exit(tap.report(results))

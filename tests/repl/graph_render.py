@@ -13,6 +13,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 LAYER = """:{
 def @layer(%x : Tensor[(n, 784), float32], %w : Tensor[(512, 784), float32]) {
@@ -66,13 +68,8 @@ def main():
         ok = ("`dot` is not installed" in out and "apt-get install graphviz" in out and "- : int32 = 2" in out
               and code == 1 and not os.path.exists(os.path.join(tmp, "nodot.svg")))
         results.append(("without dot: a clear message, no file, the session goes on", ok, "exit %d, output:\n%s" % (code, out)))
-    print("1..%d" % len(results))
-    for i, (what, ok, details) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok:
-            for line in details.split("\n"):
-                print("# " + line)
+    return tap.report([(ok, what, details) for what, ok, details in results])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

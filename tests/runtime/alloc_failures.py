@@ -8,6 +8,9 @@ Usage: alloc_failures.py RELAY"""
 import json
 import subprocess
 import sys
+import os
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 relay = sys.argv[1]
 PROBE = "40 + 2\n"
@@ -130,14 +133,7 @@ def main():
                 problems.append("n=%d: the session did not answer the next input: %r" % (n, p.stderr[-300:]))
         results.append((not problems, "%s: %d allocations failed one at a time (of %d)" % (name, len(ns), total),
                         problems[:5]))
-    print("1..%d" % len(results))
-    failed = 0
-    for i, (ok, name, problems) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-        for p in problems if not ok else []:
-            print("# " + p)
-        failed += not ok
-    return 1 if failed else 0
+    return tap.report([(ok, name, "\n".join(problems)) for ok, name, problems in results])
 
 
 sys.exit(main())

@@ -13,6 +13,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 relay = sys.argv[1]
 HEAP_MB = 150
@@ -100,9 +102,4 @@ for name, text in [("nn.conv3d in blocks equals nn.conv3d_transpose of the flipp
         ok = False
     results.append((ok, name, "exit %d, stdout %r, stderr %r" % (p.returncode, p.stdout[-200:], p.stderr[-300:])))
 
-print("1..%d" % len(results))
-for i, (ok, name, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        print("# " + detail)
-sys.exit(0 if all(ok for ok, _, _ in results) else 1)
+sys.exit(tap.report(results))

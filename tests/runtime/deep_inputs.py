@@ -10,6 +10,8 @@ import resource
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 relay = sys.argv[1]
 N = 9000
@@ -62,11 +64,4 @@ with tempfile.TemporaryDirectory() as tmp:
                     "the REPL with a 100 MB heap answers after a 2,000-deep tuple (it crashed)",
                     "status %d, stderr %r" % (p.returncode, p.stderr[-300:])))
 
-print("1..%d" % len(results))
-failed = 0
-for i, (ok, name, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        failed += 1
-        print("# " + detail)
-sys.exit(1 if failed else 0)
+sys.exit(tap.report(results))

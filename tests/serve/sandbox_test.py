@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 relay = sys.argv[1]
@@ -162,12 +164,4 @@ for name in os.listdir(tmp):
     os.remove(os.path.join(tmp, name))
 os.rmdir(tmp)
 
-print("1..%d" % len(results))
-failed = 0
-for i, (ok, name, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        failed += 1
-        for line in detail.splitlines():
-            print("# " + line)
-sys.exit(1 if failed else 0)
+sys.exit(tap.report(results))

@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import time
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tap  # noqa: E402  (tests/tap.py)
 
 relay = sys.argv[1]
 results = []
@@ -563,12 +565,4 @@ same("at the end of stdin the queued requests are answered, then relay exits 0",
      [status, [json.loads(l) for l in lines], err],
      [0, [result(3, ok=True, items=[value("int32", "45", scalar("int32", 45))])], b""])
 
-print("1..%d" % len(results))
-failed = 0
-for i, (ok, name, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        failed += 1
-        for line in detail.splitlines():
-            print("# " + line)
-sys.exit(1 if failed else 0)
+sys.exit(tap.report(results))
