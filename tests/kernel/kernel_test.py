@@ -85,7 +85,12 @@ class Session:
         self.km, self.kc = km, kc
 
     def execute(self, code, timeout=60, wait=True):
-        msg_id = self.kc.execute(code)
+        # stop_on_error=False: after a cell that fails, ipykernel (6.17) aborts every execute request
+        # that reaches it before its abort window closes (stop_on_error_timeout, 0 s: a race), and
+        # the next cell, sent as soon as the failed one's reply came, was sometimes answered
+        # {'status': 'aborted'} with no outputs under CI's load (the flakes after `@loop`'s time
+        # limit and before `:quit`). Each cell here is run on its own, as after a click.
+        msg_id = self.kc.execute(code, stop_on_error=False)
         return self.collect(msg_id, timeout) if wait else msg_id
 
     def collect(self, msg_id, timeout=60):
