@@ -167,7 +167,8 @@ static void json_key(Reader *R, size_t *p, IrJsonMember *m) {
   if (R->text[*p] != '"') json_fail(R, *p, "an object's key must be a string");
   json_string(R, p, &m->key, &m->klen);
   skip_ws(R, p);
-  if (*p >= R->len || R->text[*p] != ':') json_fail(R, *p, "expected ':' after an object's key");
+  if (*p >= R->len) json_end(R, *p, "the text ends inside an object"); /* after a key: more text may complete it */
+  if (R->text[*p] != ':') json_fail(R, *p, "expected ':' after an object's key");
   (*p)++;
 }
 

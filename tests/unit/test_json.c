@@ -39,6 +39,12 @@ int main(void) {
   size_t off;
   tap_is_str(fault("[1, 2", &off), "the text ends inside an array", "a text cut short");
   tap_ok(off == 0, "  ... at the array it is inside (%zu)", off);
+  IrJsonError cut;
+  tap_ok(!ir_json_parse("{\"id\": 1, \"method\"", 18, 8, &cut) && cut.cut_short &&
+             !strcmp(cut.message, "the text ends inside an object"),
+         "a text cut right after an object's key is cut short (more text may complete it): %s", cut.message);
+  tap_ok(!ir_json_parse("{\"a\" 1}", 7, 8, &cut) && !cut.cut_short && !strcmp(cut.message, "expected ':' after an object's key"),
+         "  ... and a key followed by something else than `:` is not: %s", cut.message);
   tap_is_str(fault("{\"a\": 1,, }", &off), "an object's key must be a string", "a stray comma");
   tap_ok(off == 8, "  ... at the second comma (%zu)", off);
   tap_is_str(fault("[[[[[[[[[1]]]]]]]]]", &off), "it nests deeper than 8 levels", "nesting past the limit");
