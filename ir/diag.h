@@ -47,8 +47,8 @@ typedef struct IrDiags {
 } IrDiags;
 
 IrSource *ir_source_new(const char *name, const char *text, size_t len);
-/* Ctrl-C: the front end's SIGINT handler sets it; every long-running phase polls it (the checker at
- * each expression, the evaluator at each call and loop edge, kernels between blocks of work) and
+/* Ctrl-C: the front end's SIGINT handler sets it; every long-running phase polls it (the parser at
+ * each item and binding, the checker at each expression, the evaluator at each call and loop edge, kernels between blocks of work) and
  * stops with an "interrupted" error, clearing it. The one interrupt flag of relay. */
 extern volatile sig_atomic_t ir_interrupted;
 

@@ -43,6 +43,7 @@ typedef struct Parser {
   const IrParseOptions *opt;
   jmp_buf *fail;
   bool speculating; /* errors are expected and must not be reported */
+  bool stopped;     /* Ctrl-C: the parse ends at its error, with no recovery */
   bool incomplete;
   int depth;
   int nest;          /* open brackets within the current top-level item */
@@ -86,6 +87,17 @@ static const char *describe(const IrToken *t) {
 }
 
 static _Noreturn void fail_now(Parser *P) { longjmp(*P->fail, 1); }
+
+/* Ctrl-C (ir_interrupted, which the front end's SIGINT handler sets): the parse stops here with an
+ * error, and goes on at no later item. Polled at each binding of a sequence and at each item, so a
+ * long text stops at once; never while speculating (that error would not be reported). */
+static _Noreturn void report(Parser *P, IrSpan span, const char *hint, const char *msg);
+static void poll_interrupt(Parser *P) {
+  if (__builtin_expect(!ir_interrupted, 1) || P->speculating) return;
+  ir_interrupted = 0;
+  P->stopped = true;
+  report(P, P->toks[P->pos].span, NULL, "interrupted: parsing stopped here (Ctrl-C)");
+}
 
 /* Where "end of input" is reported: just after the last token, not on the empty line below. */
 static IrSpan end_of_text(Parser *P, const IrToken *eof) {
@@ -1372,6 +1384,7 @@ static IrExpr *parse_expr(Parser *P) {
 static IrExpr *parse_seq(Parser *P) {
   IrExpr *first = NULL, *last = NULL;
   for (;;) {
+    poll_interrupt(P);
     IrToken *t = cur(P);
     IrExpr *let = NULL;
     if (is_ident(P, "free_var") && ahead(P, 1)->kind == IR_TOK_LOCAL) { /* TVM's `free_var %x: T;` */
@@ -1690,6 +1703,7 @@ static bool parse_item_or_recover(Parser *P, IrProgram *prog, IrItem *item, bool
   int start = P->pos;
   P->fail = &here;
   if (!setjmp(here)) {
+    poll_interrupt(P);
     parse_item(P, prog, item, first);
     P->fail = outer;
     return true;
@@ -1714,7 +1728,7 @@ static bool parse_item_or_recover(Parser *P, IrProgram *prog, IrItem *item, bool
 static void parse_items(Parser *P, IrProgram *prog) {
   IR_VEC(IrItem) items = {0};
   BrokenList broken = {0};
-  while (!at(P, IR_TOK_EOF)) {
+  while (!at(P, IR_TOK_EOF) && !P->stopped) {
     IrItem item = {0};
     bool version = at(P, IR_TOK_HASHBRACKET);
     if (parse_item_or_recover(P, prog, &item, !items.len && !broken.len, &broken) && !version) IR_VEC_PUSH(items, item);

@@ -223,6 +223,15 @@ static void run(void *unused) {
     tap_ok(r2.program && ir_program_equal(r.program, r2.program, NULL), "and round-trip through the printer");
   }
 
+  /* Ctrl-C while parsing: the flag set (as the SIGINT handler sets it) stops the parse at once with
+   * an error, no later item is parsed or recovered, and the flag is taken. */
+  ir_interrupted = 1;
+  r = parse("def @a() { 1 }\ndef @b() {\n  let %x = 1;\n  %x\n}\ndef @c() { 2 }\n");
+  tap_ok(!r.program && diags.errors == 1 && strstr(diags.first->message, "interrupted: parsing stopped here") &&
+             !ir_interrupted && (!r.partial || r.partial->nitems == 0),
+         "Ctrl-C while parsing: one \"interrupted\" error, nothing after it parsed, the flag taken (%s)",
+         diags.first ? diags.first->message : "no error");
+
   IrDiags d = {0};
   IrParseResult one = ir_parse_expression(ir_source_new("<e>", "let %x = 2; %x * %x", 19), NULL, &d);
   tap_ok(one.expr && one.expr->kind == IR_EXPR_LET, "ir_parse_expression reads one expression with its lets");
