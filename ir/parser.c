@@ -1482,6 +1482,8 @@ static void tensor_level(Parser *P, TensorBuild *tb, int level) {
       IrSpan ls;
       if (tb->rank >= 0 && level + 1 != tb->rank)
         error_at(P, cur(P), NULL, "this tensor literal mixes numbers and nested lists at the same depth");
+      if (at(P, IR_TOK_MINUS) && ahead(P, 1)->kind == IR_TOK_EOF) /* its number may come on the next line */
+        error_at(P, ahead(P, 1), NULL, "expected a number after `-` in the tensor literal, found end of input");
       if (!parse_literal(P, &lit, &ls))
         error_at(P, cur(P), "tensor literals hold constants; build other tensors with operators",
                  "expected a number or a boolean in the tensor literal, found %s", describe(cur(P)));

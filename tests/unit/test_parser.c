@@ -109,6 +109,8 @@ static void run(void *unused) {
   tap_ok(parse("def @f(%x) {").incomplete, "an open brace is incomplete");
   tap_ok(!parse("let %x = ;").incomplete, "a real error is not incomplete");
   tap_ok(parse("/* open").incomplete, "an open comment is incomplete");
+  tap_ok(parse("[1f,\n-").incomplete, "a tensor literal whose text ends at a minus sign is incomplete (`-2f]` may follow)");
+  tap_ok(!parse("[1f, -]").incomplete, "  ... and one whose minus sign is followed by `]` is an error");
 
   /* Recovery (issue 31): after an error, parsing goes on at the next line that starts with
    * `def`, `type`, `data` or `extern` in column 1; the items that parsed are in r.partial, and
