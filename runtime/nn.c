@@ -1,7 +1,7 @@
 /* The matrix products: nn.dense, nn.matmul and nn.batch_matmul, the one gemm they and the
  * convolutions share, and nn.bias_add through the broadcasting add. float32 and float64 products
- * call OpenBLAS (sgemm, dgemm); float16 is widened to float32 for sgemm; integers multiply in C
- * loops that wrap as C does. */
+ * call OpenBLAS (sgemm, dgemm), or relay's own products where it cannot be loaded (gemm.c);
+ * float16 is widened to float32 for sgemm; integers multiply in C loops that wrap as C does. */
 #include "runtime/kernel.h"
 
 #include <cblas.h>
@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
+
+#include "runtime/gemm.h"
 
 /* ---------------------------------------------------------------- OpenBLAS, loaded on first use */
 
@@ -27,9 +29,10 @@ typedef struct {
   __typeof__(cblas_dgemm) *dgemm;
 } Blas;
 
-/* The products, loading the library the first time (dlsym's results stay in rt_state). */
-static Blas load_blas(const RtSite *site) {
-  if (!rt_state.blas_sgemm) {
+/* The products, loading the library the first time (dlsym's results stay in rt_state); without it,
+ * relay's own (gemm.c). */
+static Blas load_blas(void) {
+  if (!rt_state.blas_sgemm && !rt_state.blas_portable) {
     setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
     /* Its worker threads start as it loads and inherit this thread's signal mask: Ctrl-C's SIGINT
      * is for the evaluating thread alone (repl/main.c). */
@@ -37,14 +40,19 @@ static Blas load_blas(const RtSite *site) {
     sigemptyset(&intr);
     sigaddset(&intr, SIGINT);
     pthread_sigmask(SIG_BLOCK, &intr, &old);
-    void *lib = dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
+    const char *choice = getenv("RELAY_BLAS");
+    bool portable = choice && !strcmp(choice, "portable");
+    void *lib = portable ? NULL : dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (!lib) rt_error(site->expr, "matrix products need OpenBLAS, which cannot be loaded: %s", dlerror());
-    void *s = dlsym(lib, "cblas_sgemm"), *d = dlsym(lib, "cblas_dgemm");
-    if (!s || !d) rt_error(site->expr, "matrix products need OpenBLAS, but %s has no cblas_sgemm or cblas_dgemm", RELAY_OPENBLAS);
-    rt_state.blas_dgemm = d;
-    rt_state.blas_sgemm = s;
+    void *s = lib ? dlsym(lib, "cblas_sgemm") : NULL, *d = lib ? dlsym(lib, "cblas_dgemm") : NULL;
+    if (s && d) {
+      rt_state.blas_dgemm = d;
+      rt_state.blas_sgemm = s;
+    } else { /* no OpenBLAS (or RELAY_BLAS=portable): relay's own products, slower, the same results up to rounding */
+      rt_state.blas_portable = true;
+    }
   }
+  if (rt_state.blas_portable) return (Blas){rt_portable_sgemm, rt_portable_dgemm};
   /* POSIX lets a data pointer from dlsym become a function pointer; ISO C has no cast for it. */
   Blas b;
   memcpy(&b.dgemm, &rt_state.blas_dgemm, sizeof b.dgemm);
@@ -138,7 +146,7 @@ void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_
     rt_error(site->expr, "a matrix product of %lld x %lld by %lld x %lld is beyond OpenBLAS's 32-bit sizes", (long long)m,
              (long long)k, (long long)k, (long long)n);
   if (blas) {
-    Gemm g = {load_blas(site), dt.bits == 64, ta, tb, m, n, k};
+    Gemm g = {load_blas(), dt.bits == 64, ta, tb, m, n, k};
     if (dt.bits != 16) {
       gemm_blas(site, &g, A, B, C);
     } else { /* float16: in float32 */

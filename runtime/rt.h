@@ -294,6 +294,7 @@ typedef struct RtState {
   size_t own_bytes; /* allocated for the run-time's own use (the reserve), not the program's */
   /* ---- OpenBLAS's products, dlsym's results, NULL until the first product loads it (nn.c) */
   void *blas_sgemm, *blas_dgemm;
+  bool blas_portable; /* OpenBLAS could not be loaded (or RELAY_BLAS=portable): runtime/gemm.c's products */
   /* ---- :trace (trace.c): the traced calls in progress, for their indentation; set to 0 by each
    * evaluation, as an error leaves it where it was */
   int trace_depth;
