@@ -325,7 +325,7 @@ const char *lookup_instance(const LookupDoc *d, const LookupName *n) {
   return t ? ty_instance_substitution(t) : NULL;
 }
 
-static const IrItem *item_named(const Session *s, const LookupDoc *d, IrItemKind kind, Sym name) {
+const IrItem *lookup_item_named(const Session *s, const LookupDoc *d, IrItemKind kind, Sym name) {
   for (int i = 0; d->prog && i < d->prog->nitems; i++)
     if (d->prog->items[i].kind == kind && d->prog->items[i].name == name) return &d->prog->items[i];
   return ir_symmap_get(kind == IR_ITEM_DEF ? &s->defs : &s->datas, name);
@@ -341,8 +341,8 @@ static const IrItem *ctor_item(const Session *s, const LookupDoc *d, Sym name) {
 }
 
 const char *lookup_doc_comment(const Session *s, const LookupDoc *d, const LookupName *n) {
-  const IrItem *it = n->kind == LOOKUP_GLOBAL ? item_named(s, d, IR_ITEM_DEF, n->target)
-                     : n->kind == LOOKUP_DATA ? item_named(s, d, IR_ITEM_DATA, n->target)
+  const IrItem *it = n->kind == LOOKUP_GLOBAL ? lookup_item_named(s, d, IR_ITEM_DEF, n->target)
+                     : n->kind == LOOKUP_DATA ? lookup_item_named(s, d, IR_ITEM_DATA, n->target)
                      : n->kind == LOOKUP_CTOR ? ctor_item(s, d, n->target)
                                               : NULL;
   return it ? it->doc : NULL;

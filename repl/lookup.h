@@ -60,6 +60,9 @@ const IrItem *lookup_item_at(const LookupDoc *d, size_t off);
 /* How a use of a polymorphic global or constructor instantiated its type parameters (`n := 64`),
  * or NULL. */
 const char *lookup_instance(const LookupDoc *d, const LookupName *n);
+/* The definition (kind IR_ITEM_DEF) or data declaration (IR_ITEM_DATA) of that name: the text's,
+ * else the session's newest, or NULL. */
+const IrItem *lookup_item_named(const Session *s, const LookupDoc *d, IrItemKind kind, Sym name);
 /* The documentation of a global, constructor or data type of the text or the session: its
  * doc comment, or NULL. */
 const char *lookup_doc_comment(const Session *s, const LookupDoc *d, const LookupName *n);

@@ -428,9 +428,7 @@ static const char *name_text(const Server *sv, const Doc *d, const LookupName *n
   const char *shown = ir_strndup(d->text + n->span.off, n->span.len);
   const IrType *scheme = lookup_scheme(sv->s, &d->look, n);
   if (n->kind == LOOKUP_DATA) {
-    const IrItem *it = ir_symmap_get(&sv->s->datas, n->target);
-    for (int i = 0; d->look.prog && i < d->look.prog->nitems; i++)
-      if (d->look.prog->items[i].kind == IR_ITEM_DATA && d->look.prog->items[i].name == n->target) it = &d->look.prog->items[i];
+    const IrItem *it = lookup_item_named(sv->s, &d->look, IR_ITEM_DATA, n->target);
     IrBuf head;
     ir_buf_init(&head);
     if (it) ir_print_data_head(&head, &it->data);
