@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The playground's download and start-up (issue 32), and relay.wasm's speed against native relay.
+
+Sizes: every file the page downloads from DIST (relay.js, relay.wasm, and the page's own files when
+they are there), raw and gzipped (gzip -9, as a static server would send them), and the total.
+Start-up in node: a fresh node process loads relay.js, compiles and instantiates relay.wasm
+(`wasmBinary`), and answers its first request (`1 + 1`, which makes the session: the Prelude
+parsed, checked and compiled); the median of N runs of each phase, timed inside node.
+With --speed: naive fib(25) (bench/eval/fib.rly's @fib) and ResNet-18 (bench/resnet/resnet18.rly,
+its weights filled as bench/resnet/run.py does: one forward pass, checked and run in one request)
+in relay.wasm (node) against native `relay --serve --sandbox` over the same request, the median of
+N runs each, from the request sent to its response (start-up excluded).
+
+Usage: bench/play/size_startup.py [DIST] [--runs N] [--speed [--relay RELAY]]
+  DIST: play/dist by default (play/build or play/wasm/build.sh play/dist makes it);
+  RELAY: build-release/relay by default, else build/relay.
+"""
+import gzip
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+NODE_TIMER = r"""
+const t0 = process.hrtime.bigint();
+const fs = require('fs'), path = require('path');
+const dist = process.argv[1];
+const ms = (a, b) => Number(b - a) / 1e6;
+const createRelay = require(path.resolve(dist, 'relay.js'));
+const t1 = process.hrtime.bigint();
+createRelay({wasmBinary: fs.readFileSync(path.join(dist, 'relay.wasm')), print: () => {}, printErr: () => {}}).then((M) => {
+  const t2 = process.hrtime.bigint();
+  const request = M.cwrap('relay_play_request', 'string', ['string']);
+  const first = request(JSON.stringify({id: 1, method: 'eval', params: {text: '1 + 1'}}));
+  const t3 = process.hrtime.bigint();
+  const times = [];
+  for (const line of (process.argv[2] ? fs.readFileSync(process.argv[2], 'utf8').split('\n').filter((l) => l) : [])) {
+    const a = process.hrtime.bigint();
+    const r = request(line);
+    times.push([ms(a, process.hrtime.bigint()), r.slice(0, 400)]);
+  }
+  console.log(JSON.stringify({load_js: ms(t0, t1), instantiate: ms(t1, t2), first_request: ms(t2, t3),
+                              total: ms(t0, t3), first: first, requests: times}));
+});
+"""
+
+
+def sizes(dist):
+    rows = []
+    for dirpath, _, files in os.walk(dist):
+        for f in sorted(files):
+            path = os.path.join(dirpath, f)
+            if f.endswith((".js", ".wasm", ".html", ".css", ".mjs")):
+                data = open(path, "rb").read()
+                rows.append((os.path.relpath(path, dist), len(data), len(gzip.compress(data, 9))))
+    return rows
+
+
+def node(dist, requests_file=None):
+    cmd = ["node", "-e", NODE_TIMER, dist] + ([requests_file] if requests_file else [])
+    p = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)
+
+
+def native_times(relay, lines, runs):
+    """Each request's time in `relay --serve --sandbox`, from its line sent to its response read."""
+    times = [[] for _ in lines]
+    outs = [None] * len(lines)
+    for _ in range(runs):
+        p = subprocess.Popen([relay, "--serve", "--sandbox", "--timeout", "3600"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+        p.stdin.write(json.dumps({"id": 0, "method": "eval", "params": {"text": "1 + 1"}}) + "\n")
+        p.stdin.flush()
+        p.stdout.readline()
+        for i, line in enumerate(lines):
+            start = time.perf_counter()
+            p.stdin.write(line + "\n")
+            p.stdin.flush()
+            outs[i] = p.stdout.readline()[:400]
+            times[i].append((time.perf_counter() - start) * 1e3)
+        p.stdin.close()
+        p.wait()
+    return [statistics.median(t) for t in times], outs
+
+
+def speed_requests():
+    fib = open(os.path.join(ROOT, "bench", "eval", "fib.rly")).read().replace("@fib(30)", "").strip()
+    sys.path.insert(0, os.path.join(ROOT, "bench", "resnet"))
+    import run as resnet  # noqa: E402  (bench/resnet/run.py)
+    text, _ = resnet.program(open(resnet.MODEL).read())
+    return [("fib(25)", {"id": 1, "method": "eval", "params": {"text": fib + "\n@fib(25)"}}),
+            ("ResNet-18 check + 1 forward pass", {"id": 2, "method": "eval", "params": {"text": text + "\n@bench(1)"}})]
+
+
+def main():
+    args = sys.argv[1:]
+    runs, speed, relay = 5, False, None
+    rest = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--runs":
+            runs, i = int(args[i + 1]), i + 1
+        elif args[i] == "--speed":
+            speed = True
+        elif args[i] == "--relay":
+            relay, i = args[i + 1], i + 1
+        else:
+            rest.append(args[i])
+        i += 1
+    dist = rest[0] if rest else os.path.join(ROOT, "play", "dist")
+    if not os.path.exists(os.path.join(dist, "relay.js")):
+        sys.exit("bench/play: %s/relay.js is missing: run play/wasm/build.sh %s first" % (dist, dist))
+    print("## The playground's download (%s)\n" % os.path.relpath(dist, ROOT))
+    print("| file | bytes | gzipped |\n|---|---:|---:|")
+    rows = sizes(dist)
+    for name, raw, gz in rows:
+        print("| %s | %d | %d |" % (name, raw, gz))
+    print("| total | %d | %d |\n" % (sum(r[1] for r in rows), sum(r[2] for r in rows)))
+    samples = [node(dist) for _ in range(runs)]
+    if '"ok":true' not in samples[0]["first"]:
+        sys.exit("bench/play: the first request failed: " + samples[0]["first"])
+    print("## Start-up in node %s (median of %d runs, ms)\n" % (subprocess.run(["node", "--version"], capture_output=True,
+                                                                             text=True).stdout.strip(), runs))
+    print("| load relay.js | compile + instantiate relay.wasm | first request (the Prelude) | total |\n|---:|---:|---:|---:|")
+    print("| %s |\n" % " | ".join("%.0f" % statistics.median(s[k] for s in samples)
+                                  for k in ("load_js", "instantiate", "first_request", "total")))
+    if not speed:
+        return
+    relay = relay or next((p for p in (os.path.join(ROOT, "build-release", "relay"), os.path.join(ROOT, "build", "relay"))
+                           if os.path.exists(p)), None)
+    named = speed_requests()
+    lines = [json.dumps(r) for _, r in named]
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "relay-bench-play-%d.jsonl" % os.getpid())
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    wasm = [node(dist, path)["requests"] for _ in range(runs)]
+    os.remove(path)
+    native, outs = native_times(relay, lines, runs)
+    print("## relay.wasm (node) against native relay (%s), median of %d runs, ms\n" % (os.path.relpath(relay, ROOT), runs))
+    print("| request | native | relay.wasm | ratio |\n|---|---:|---:|---:|")
+    for i, (name, _) in enumerate(named):
+        w = statistics.median(run[i][0] for run in wasm)
+        ok = '"ok":true' in wasm[0][i][1] and '"ok":true' in outs[i]
+        print("| %s | %.0f | %.0f | %.1fx%s |" % (name, native[i], w, w / native[i], "" if ok else " (FAILED)"))
+
+
+if __name__ == "__main__":
+    main()
