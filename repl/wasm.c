@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "repl/serve_core.h"
-#include "runtime/rt.h"
 
 /* emscripten's C library has no posix_spawnp, which :graph FILE calls to run Graphviz's dot (a
  * sandboxed session refuses :graph FILE before that): there are no programs to run. */

@@ -170,6 +170,15 @@ def compare(label, lines):
 for test in ("serve_test.py", "sandbox_test.py"):
     compare(test, requests_of(os.path.join(root, "tests", "serve", test)))
 
+# serve_test.py's cell of 8,004 lines (made in a loop there): a definition of 8,000 lets, a call of
+# it, an error placed past them
+lets = ["def @chain(%x : Tensor[(n, 4), float32], %y : Tensor[(1, 4), float32]) {"]
+for i in range(8000):
+    a = "%x" if i == 0 else "%%v%d" % (i - 1)
+    lets.append("  let %%v%d = %s %s %s;" % (i, a, "+*-"[i % 3], "%y" if i % 2 else "2f"))
+lets += ["  %v7999", "}", "sum(@chain(ones(shape=[2, 4]), ones(shape=[1, 4])))", "1 + True"]
+compare("a cell of 8,004 lines", [json.dumps(eval_(17, "\n".join(lets))).encode()])
+
 # ---------------------------------------------------------------- golden texts through every method
 
 # As serve_test.py sends them (some with a token slipped in), fewer: relay.wasm answers as relay does.
