@@ -269,4 +269,13 @@ check(d.get("message") == "out of memory (a request for 800000000 bytes)" and d.
 check(got[4] is not None and got[4]["result"]["items"][0].get("text") == "4" and p.returncode == 0,
       "  ... and the session goes on", json.dumps(got[4])[:300] + p.stderr.decode(errors="replace")[-300:])
 
+# A page may pass requests with ccall, which copies the text onto the C stack (4 bytes a character):
+# evaluation's share of the stack is counted from below it, so a long text leaves recursion as deep.
+pad = "// " + "x" * 200000 + "\n"
+got, p = answers(wasm("--ccall"), [json.dumps(r).encode() for r in [
+    eval_(1, pad + "def @down(%n : int32) -> int32 { if (%n == 0) { 0 } else { 1 + @down(%n - 1) } }\n@down(1000)")]])
+check(got[0] is not None and got[0]["result"]["items"][-1].get("text") == "1000",
+      "a request of 200,000 characters passed by ccall (on the C stack) still recurses 1,000 calls deep",
+      json.dumps(got[0])[:500] + p.stderr.decode(errors="replace")[-300:])
+
 sys.exit(tap.report(results))
