@@ -380,7 +380,7 @@ TyRelResult ty_rel_qnn_concatenate(TyCtx *cx, TyRelation *rel, const char **mess
   return sub_relation(cx, rel, ty_rel_concatenate, 0, -1, 5, NULL, message);
 }
 
-/* ---------------------------------------------------------------- h3-x2: fixed-point multiplies */
+/* ---------------------------------------------------------------- fixed-point multiplies */
 
 /* fixed_point_multiply(x) (TVM's IdentityRel): int32 data, of the same type; multiplier and shift attributes. */
 TyRelResult ty_rel_fixed_point_multiply(TyCtx *cx, TyRelation *rel, const char **message) {
