@@ -94,7 +94,7 @@ trilu([1f, 2f], 0)
 ''')
 raw('trilu_error_k.rly', '''// trilu's k is an integer scalar: a float k is a type error naming trilu.
 // args: --no-prelude
-// expect-error: type error: ... trilu
+// expect-error: type error: `trilu`
 // expect-error: float32
 trilu([[1f, 2f]], 0f)
 ''')
@@ -164,13 +164,12 @@ def @c(%x : Tensor[(3, k), float16]) { einsum((%x,), equation="ij->ji") }
 ''')
 raw('einsum_error_dims.rly', '''// einsum's letter j is 3 in one tensor and 2 in the other: a type error naming einsum and the letter.
 // args: --no-prelude
-// expect-error: type error: ... einsum
-// expect-error: letter j
+// expect-error: type error: `einsum`: letter j
 einsum((zeros(shape=[2, 3]), zeros(shape=[2, 4])), equation="ij,jk->ik")
 ''')
 raw('einsum_error_terms.rly', '''// einsum's equation must have a term per tensor: two terms for one tensor is a type error.
 // args: --no-prelude
-// expect-error: type error: ... einsum
+// expect-error: type error: `einsum`
 // expect-error: 2 input terms
 einsum((zeros(shape=[2, 3]),), equation="ij,jk->ik")
 ''')
@@ -201,7 +200,7 @@ def @b(%x : Tensor[(n), int32], %y : Tensor[(m), int32], %z : Tensor[(), int32])
 ''')
 raw('meshgrid_error_matrix.rly', '''// meshgrid takes scalars and vectors (TVM's check): a matrix is a type error naming meshgrid.
 // args: --no-prelude
-// expect-error: type error: ... meshgrid
+// expect-error: type error: `meshgrid`
 // expect-error: (2, 2)
 meshgrid(([1f], [[1f, 2f], [3f, 4f]]))
 ''')
@@ -263,7 +262,7 @@ def @a(%x : Tensor[(n, 2), float32]) { reinterpret(%x, dtype="int32") }
 ''')
 raw('reinterpret_error_width.rly', '''// reinterpret keeps the width: float32 as int64 is a type error naming reinterpret.
 // args: --no-prelude
-// expect-error: type error: ... reinterpret
+// expect-error: type error: `reinterpret`
 // expect-error: width
 reinterpret([1f], dtype="int64")
 ''')
@@ -288,7 +287,7 @@ invert_permutation([2, 0, 2])
 ''')
 raw('invert_permutation_error_dtype.rly', '''// invert_permutation takes integers: a float vector is a type error naming the operator.
 // args: --no-prelude
-// expect-error: type error: ... invert_permutation
+// expect-error: type error: `invert_permutation`
 // expect-error: float32
 invert_permutation([1f, 0f])
 ''')
@@ -413,7 +412,7 @@ strided_set(zeros(shape=[3, 4]), ones(shape=[2, 2]), [0, 0], [3, 2])
 ''')
 raw('strided_set_error_dtype.rly', '''// strided_set's values have the data's element type: int32 values into float32 data is a type error.
 // args: --no-prelude
-// expect-error: type error: ... strided_set
+// expect-error: type error: `strided_set`
 // expect-error: int32
 strided_set(zeros(shape=[3]), [1i32], [0], [1])
 ''')
