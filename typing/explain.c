@@ -638,7 +638,7 @@ const char *ty_explain_failure(TyModule *m, const TyFailure *f) {
   rel->nattrs = f->nattrs;
   rel->written = f->written;
   if (f->argument >= 0) {
-    line(&E, "The %s argument's expected type came from the type relation of `%s`.", ty_rel_ordinal(f->argument),
+    line(&E, "The %s argument's expected type came from the type relation of `%s`.", ir_ordinal(f->argument),
          f->op ? f->op : rel->name);
     line(&E, "With the argument's own type, %s:", show(&E, args[f->argument]));
   }
