@@ -10,7 +10,11 @@ size_t rt_dtype_size(IrDType dt) {
 }
 
 /* Beyond this a tensor is refused outright: no machine this runs on has the memory. */
+#ifndef RELAY_WASM
 #define MAX_TENSOR_BYTES ((int64_t)1 << 40)
+#else
+#define MAX_TENSOR_BYTES ((int64_t)1 << 31) /* wasm32: memory of 2 GiB, a 32-bit size_t */
+#endif
 
 RtTensor *rt_tensor_new(IrDType dt, int rank, const int64_t *shape) {
   int64_t count = 1;

@@ -47,7 +47,8 @@ void *rt_alloc_atomic(size_t bytes) {
 
 void *rt_alloc_array(int64_t n, size_t size) {
   size_t bytes;
-  if (n < 0 || n == INT64_MAX || __builtin_mul_overflow((size_t)n + 1, size, &bytes))
+  /* (uint64_t)n >= SIZE_MAX: a 32-bit size_t (relay.wasm) cannot hold n + 1 */
+  if (n < 0 || n == INT64_MAX || (uint64_t)n >= SIZE_MAX || __builtin_mul_overflow((size_t)n + 1, size, &bytes))
     rt_error(NULL, "out of memory: %lld elements of %zu bytes are more than memory holds", (long long)n, size);
   return rt_alloc_atomic(bytes);
 }

@@ -179,6 +179,11 @@ for i in range(8000):
 lets += ["  %v7999", "}", "sum(@chain(ones(shape=[2, 4]), ones(shape=[1, 4])))", "1 + True"]
 compare("a cell of 8,004 lines", [json.dumps(eval_(17, "\n".join(lets))).encode()])
 
+# Sizes past a 32-bit size_t (relay.wasm's): an empty tensor's reduction to 2^62 elements, which wrapped
+# to a buffer of 8 bytes and wrote past it (found by the golden texts below)
+compare("sizes past 32 bits", [json.dumps(eval_(18, 'sum(zeros(shape=[0, 4611686018427387904], dtype="int32"), axis=[0])')).encode(),
+                               json.dumps(eval_(19, "1 + 1")).encode()])
+
 # ---------------------------------------------------------------- golden texts through every method
 
 # As serve_test.py sends them (some with a token slipped in), fewer: relay.wasm answers as relay does.
