@@ -3,7 +3,7 @@ becomes an integer (a coordinate, an index, a bound, a quantized value). numpy (
 where the reference defines the result; otherwise the rule of docs/operators.md ("Float to integer
 conversions"), applied here as `f2i`: truncation, NaN 0, beyond the range the nearest bound; a position
 saturates at +-2^53 (outside every image). The references are transcriptions of topi.testing's
-(roi_align_python, roi_pool, grid_sample_python, crop_and_resize_python), as in gen_x2.py and gen_x3.py.
+(roi_align_python, roi_pool, grid_sample_python, crop_and_resize_python), as in gen_layout_resize_ops.py and gen_vision.py.
 Run with /usr/bin/python3 from anywhere; writes tests/golden/ops/floatcast_*.rly."""
 import math, os, sys
 import numpy as np

@@ -1,4 +1,4 @@
-"""Expected values of the h3-x2 operators' golden tests (tests/golden/ops/), computed by numpy following TVM's
+"""Expected values of the padding, resizing, batching and transposed operators' golden tests (tests/golden/ops/), computed by numpy following TVM's
 topi.testing references: mirror_pad, space_to_batch_nd / batch_to_space_nd, conv1d/conv3d_transpose, ...
 Run with /usr/bin/python3 (numpy); it rewrites the *_values.rly files it names."""
 import os, sys, numpy as np
@@ -25,7 +25,7 @@ x = ints((2, 2), dt=np.int8)
 L.append((rly(np.pad(x, [(0, 0), (0, 0)], mode='symmetric')), 'nn.mirror_pad(%s, pad_width=[[0, 0], [0, 0]])' % rly(x)))
 write('mirror_pad_values.rly', '''// nn.mirror_pad (numpy's np.pad as reference): mode "SYMMETRIC" (the default; the edge repeated, up to the size)
 // and "REFLECT" (the edge not repeated, up to the size - 1); float32, float64 NCHW, int32 padded by the whole size,
-// int8 with no padding. Expected values: tests/tools/gen_x2.py.
+// int8 with no padding. Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -67,7 +67,7 @@ L.append((rly(b2s(s2b(x, [2, 3], [[1, 0], [0, 1]]), [2, 3], [[1, 0], [0, 1]])),
           'nn.batch_to_space_nd(nn.space_to_batch_nd(%s, block_shape=[2, 3], paddings=[[1, 0], [0, 1]]), block_shape=[2, 3], crops=[[1, 0], [0, 1]])' % rly(x)))
 write('space_to_batch_nd_values.rly', '''// nn.space_to_batch_nd and nn.batch_to_space_nd (TF's definition, as topi.testing's numpy references): 2 blocks
 // over NHWC, with paddings and a pad_value, one block over a matrix of int32; batch_to_space_nd with and without
-// crops; the pair round-trips int8 data. Expected values: tests/tools/gen_x2.py.
+// crops; the pair round-trips int8 data. Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -108,7 +108,7 @@ L.append((rly(conv_t(x, w, [2, 1, 1], [0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1, 1]
 write('conv1d_transpose_values.rly', '''// nn.conv1d_transpose and nn.conv3d_transpose (the scatter form of topi.testing's conv1d_transpose_ncw_python and
 // conv3d_transpose_ncdhw_python, with groups and dilation): IOW / IODHW weights; strides, padding, output_padding;
 // float64 with groups=2 and dilation 2; NWC data with a WIO weight; conv3d_transpose with per-axis padding and
-// int32. Expected values: tests/tools/gen_x2.py.
+// int32. Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -168,7 +168,7 @@ L.append((rly(resize(x, [3, 2, 4], 'linear', 'align_corners')),
 write('resize1d_values.rly', '''// image.resize1d, image.resize3d and nn.upsampling3d (topi.testing.resize_python's rules in numpy): linear with
 // half_pixel (the default) and align_corners, nearest_neighbor asymmetric, NWC float64 with pytorch_half_pixel;
 // trilinear resize3d, nearest resize3d of int32 with round_prefer_ceil; upsampling3d nearest (half_pixel, its default)
-// and trilinear with align_corners, sizes round(n * scale). Expected values: tests/tools/gen_x2.py.
+// and trilinear with align_corners, sizes round(n * scale). Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -189,7 +189,7 @@ x = ints((2, 2), dt=np.uint8, lo=0)
 L.append((rly(dilate(x, [1, 1])), 'nn.dilate(%s)' % rly(x)))
 write('dilate_values.rly', '''// nn.dilate (topi.testing.dilate_python): element i of each axis at i * stride, the gaps dilation_value (0 by
 // default); float32, int32 NCHW, float64, and uint8 with the default strides [1, 1]. Expected values:
-// tests/tools/gen_x2.py.
+// tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -214,7 +214,7 @@ L.append((rly(f64(nll(p, t, w, 'mean', 1))), 'nn.nll_loss(%s, %s, %s, ignore_ind
 L.append((rly(nll(p, t, w, 'none')), 'nn.nll_loss(%s, %s, %s, reduction="none")' % (rly(p), rly(t), rly(w))))
 write('nll_loss_values.rly', '''// nn.nll_loss (topi.testing.nll_loss): -predictions[n, t, ...] * weights[t]; "mean" (the default) divides by the
 // weights taken, "sum", "none" per target; ignore_index skips a class; (N, C) float32 with int32 targets and
-// (N, C, H, W) float64 with int64 targets. Expected values: tests/tools/gen_x2.py.
+// (N, C, H, W) float64 with int64 targets. Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -250,7 +250,7 @@ L.append((rly(crop_resize(imgn.transpose(0, 3, 1, 2), b1, i1, (1, 3)).transpose(
 write('crop_and_resize_values.rly', '''// image.crop_and_resize (topi.testing.crop_and_resize_python in numpy): bilinear over three boxes (one reaching
 // outside the image: extrapolation_value 0), nearest_neighbor (halves away from zero, te.round) with
 // extrapolation_value -1, NHWC float64 with a crop height of 1 (the box's middle, as TVM's get_inx). Expected values:
-// tests/tools/gen_x2.py.
+// tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -375,7 +375,7 @@ write('grid_sample_values.rly', '''// image.affine_grid and image.grid_sample (t
 // affine grid of two matrices; grid_sample bilinear (default, align_corners, zeros), nearest, border without
 // align_corners, reflection, nearest reflection without align_corners; float64 through an affine grid; 5-d data
 // (trilinear, nearest with border, reflection); bicubic with each padding mode.
-// Expected values: tests/tools/gen_x2.py.
+// Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -406,7 +406,7 @@ L.append((rly(fpm_per_axis(x, m2, l2, r2, [0, 2], False)),
 write('fixed_point_multiply_values.rly', '''// fixed_point_multiply (TVM's tir.q_multiply_shift legalization, as tests/tools/qnn_reference.py: a multiplier of
 // 2^30 is a shift with rounding, otherwise x * m in int64 rounded and shifted by 31 - shift) and
 // fixed_point_multiply_per_axis (QMultiplyShift with per-channel multipliers and shifts, on axis 1 with and without
-// is_lshift_required, on axes [0, 2]), int32 extremes included. Expected values: tests/tools/gen_x2.py.
+// is_lshift_required, on axes [0, 2]), int32 extremes included. Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -429,7 +429,7 @@ L.append((rly(qleaky(xu, 0.05, 128, 0.1, 120, 0.3, np.uint8)), 'qnn.leaky_relu(%
 write('qnn_leaky_relu_values.rly', '''// qnn.leaky_relu (TVM's QnnLeakyReluCanonicalize, in numpy with tests/tools/qnn_reference.py): the input
 // requantized (or upcast when the parameters agree) to the output's; below the input zero point
 // FixedPointMultiply(q, alpha) + FixedPointMultiply(output_zero_point, 1 - alpha); clipped into the input's dtype.
-// int8 with equal and with different parameters (alpha 0.25 by default), uint8. Expected values: tests/tools/gen_x2.py.
+// int8 with equal and with different parameters (alpha 0.25 by default), uint8. Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -457,7 +457,7 @@ x3 = rng.randint(-128, 128, (2, 3, 2)).astype(np.int8)
 L.append((rly(qsoftmax(x3, 0.25, -3, 0.0078125, -100, axis=1)), 'qnn.softmax(%s, 0.25f, -3, 0.0078125f, -100, axis=1)' % rly(x3)))
 write('qnn_softmax_values.rly', '''// qnn.softmax (TVM's QnnSoftmaxCanonicalize, Algorithm 1 of arXiv 2207.01405, in numpy int32 arithmetic, then
 // Requantize from scale 1/128 as tests/tools/qnn_reference.py): the last axis (default), axis 0, axis 1 of a 3-d tensor.
-// Expected values: tests/tools/gen_x2.py.
+// Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 L = [] # the input zero point at int32's ends: data - zp wraps in int32, as numpy's (a fuzzer's finding)
@@ -466,7 +466,7 @@ L.append((rly(qsoftmax(x, 0.125, -2147483648, 1 / 256, -128)), 'qnn.softmax(%s, 
 L.append((rly(qsoftmax(x, 0.125, 2147483647, 1 / 256, -128)), 'qnn.softmax(%s, 0.125f, 2147483647, 0.00390625f, -128)' % rly(x)))
 write('qnn_softmax_zero_point_wraps.rly', '''// qnn.softmax with an input zero point at int32's ends: data - zero point wraps in int32 arithmetic, as in
 // TVM's (and numpy's), instead of overflowing (the whole-pipeline fuzzer's seed 1, input 8,884).
-// Expected values: tests/tools/gen_x2.py.
+// Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)
 
@@ -484,6 +484,6 @@ ref = conv_t(xi.astype(np.int64) + 5, wi.astype(np.int64), [1, 1], [0, 0], [0, 0
 L.append((rly(ref), 'qnn.conv2d_transpose(%s, %s, -5, 0, 1f, 1f, groups=2, out_dtype="int64")' % (rly(xi), rly(wi))))
 write('qnn_conv2d_transpose_values.rly', '''// qnn.conv2d_transpose (TVM's legalization: the zero points subtracted, the kernel's along its axis 1, then
 // nn.conv2d_transpose in out_dtype; numpy's scatter form as reference): uint8 by int8 with strides, a per-channel
-// kernel zero point with asymmetric padding, int8 groups=2 into int64. Expected values: tests/tools/gen_x2.py.
+// kernel zero point with asymmetric padding, int8 groups=2 into int64. Expected values: tests/tools/gen_layout_resize_ops.py.
 // args: --no-prelude
 ''', L)

@@ -48,7 +48,7 @@ x = np.arange(64, dtype=i32).reshape(1, 4, 4, 4)
 L.append((rly(reorg(x, 2)), 'vision.yolo_reorg(%s, stride=2)' % rly(x)))
 write('vision_yolo_reorg_values.rly', '''// vision.yolo_reorg as topi's reorg (reorg_python): (n, c, h, w) -> (n, c*s*s, h/s, w/s), the
 // elements read at Darknet's flat index; stride 2 on float32 and int32, stride 1 (the default) on float64.
-// Expected values: numpy (tests/tools/gen_x3.py).
+// Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -84,7 +84,7 @@ L.append((rly(multibox_prior(2, 1, (1.,), (1., 0.25), steps=(0.25, 0.5), offsets
           'vision.multibox_prior(zeros(shape=[1, 1, 2, 1]), sizes=[1f], ratios=[1f, 0.25f], steps=[0.25f, 0.5f], offsets=[0f, 1f])'))
 write('vision_multibox_prior_values.rly', '''// vision.multibox_prior as topi's hybrid_multibox_prior: (1, h*w*(sizes+ratios-1), 4) boxes (left, top, right,
 // bottom) around each cell's centre, sizes first then the extra ratios of sizes[0]; steps -1 are 1/h and 1/w;
-// clip to [0, 1]; defaults on float64; given steps and offsets. Expected values: numpy (tests/tools/gen_x3.py).
+// clip to [0, 1]; defaults on float64; given steps and offsets. Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -109,7 +109,7 @@ L.append((tup(*get_valid_counts(d2, 0.25, id_index=-1, score_index=0)),
           'vision.get_valid_counts(%s, 0.25f64, id_index=-1, score_index=0)' % rly(d2)))
 write('vision_get_valid_counts_values.rly', '''// vision.get_valid_counts as topi's hybrid_get_valid_counts: (count, boxes, indices) with the boxes whose score
 // exceeds the threshold (and class id >= 0 unless id_index=-1) moved to the top, -1 rows and indices below.
-// Expected values: numpy (tests/tools/gen_x3.py).
+// Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -202,7 +202,7 @@ write('vision_non_max_suppression_values.rly', '''// vision.non_max_suppression 
 // its IoU with a kept higher-scoring box of its class (any class with force_suppress, id_index=-1) reaches the
 // threshold; max_output_size caps the kept boxes; with return_indices (default) the kept boxes' original indices
 // compacted with a count, otherwise the boxes (-1 rows; invalid_to_bottom compacts); a threshold <= 0 copies.
-// Expected values: numpy (tests/tools/gen_x3.py).
+// Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -242,7 +242,7 @@ L.append((tup(*mtl(cls, loc, anc, keep_background=True, threshold=0.3)), s % ', 
 write('vision_multibox_transform_loc_values.rly', '''// vision.multibox_transform_loc as topi's hybrid_multibox_transform_loc: per anchor the best class (background
 // skipped unless keep_background; below threshold it is background), boxes decoded from the anchors with the
 // variances, clipped to [0, 1] by default; (boxes [id, score, l, t, r, b] compacted, count). Rows past the count
-// (which topi leaves unwritten) are -1. Expected values: numpy (tests/tools/gen_x3.py).
+// (which topi leaves unwritten) are -1. Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -321,7 +321,7 @@ L.append((rly(roi_align(imgh, rois, (2, 2), 1.0, nhwc=True).astype(f32)),
           'vision.roi_align(%s, %s, pooled_size=[2, 2], spatial_scale=1f, layout="NHWC")' % (rly(imgh), rly(rois))))
 write('vision_roi_align_values.rly', '''// vision.roi_align as topi's roi_align_python: each roi (batch, x1, y1, x2, y2) scaled by spatial_scale, split
 // into pooled_size bins, each the average (or max) of a sample_ratio grid (adaptive: ceil(roi / pooled) points)
-// of bilinear samples; NCHW and NHWC. Expected values: numpy (tests/tools/gen_x3.py).
+// of bilinear samples; NCHW and NHWC. Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 rois2 = np.array([[0, 0, 0, 3, 3], [1, 2, 0, 5, 6], [0, 1.5, 2.5, 2.5, 0.5]], f32)
@@ -330,7 +330,7 @@ L.append((rly(roi_pool(img, rois2, (2, 2), 1.0)), 'vision.roi_pool(%s, %s, poole
 L.append((rly(roi_pool(img, rois2, (3, 1), 0.5)), 'vision.roi_pool(%s, %s, pooled_size=[3, 1], spatial_scale=0.5f)' % (rly(img), rly(rois2))))
 write('vision_roi_pool_values.rly', '''// vision.roi_pool as topi's roi_pool: roi corners rounded (halves away from zero) after scaling, at least 1x1, bins of
 // floor/ceil edges (epsilon 1e-5) clipped to the image, each the max (0 when empty). Expected values: numpy
-// (tests/tools/gen_x3.py).
+// (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -391,7 +391,7 @@ L.append((tup(*all_class_nms(boxes, scores, 1, 0., 0., 'tensorflow')), s % ('1i6
 write('vision_all_class_non_max_suppression_values.rly', '''// vision.all_class_non_max_suppression as topi's: per batch and class the scores above score_threshold in
 // descending (stable) order, greedy suppression by IoU >= iou_threshold, at most max_output_boxes_per_class kept
 // (nothing when iou_threshold <= 0); ONNX's (batch, class, box) rows and total, or TensorFlow's per-batch
-// (class, box), scores and counts; the rest zeros. Expected values: numpy (tests/tools/gen_x3.py).
+// (class, box), scores and counts; the rest zeros. Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -467,7 +467,7 @@ L.append((rly(proposal(cls, dl, info, (0.5, 1.), (1.,), 16, 0.7, 6000, 14, 10, T
 write('vision_proposal_values.rly', '''// vision.proposal as topi's (rcnn/proposal.py): anchors per cell (generate_anchor), regressed (reg_bbox; reg_iou
 // with iou_loss) and clipped to the image, scored -1 outside the image's feature extent or below the minimum size
 // (then widened), sorted, rpn_pre_nms_top_n kept, IoU (+1 pixel) > threshold removed, the kept boxes cycled to
-// fill rpn_post_nms_top_n rows of [batch, x1, y1, x2, y2]. Expected values: numpy (tests/tools/gen_x3.py).
+// fill rpn_post_nms_top_n rows of [batch, x1, y1, x2, y2]. Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)
 
 
@@ -519,5 +519,5 @@ write('vision_regular_non_max_suppression_values.rly', '''// vision.regular_non_
 // (skipping the background classes before num_classes) boxes >= score_threshold by score, greedily kept up to
 // max_detections_per_class while IoU <= iou_threshold (empty boxes overlap nothing), merged by score and cut to
 // max_detections; (boxes, classes as float32, scores, count), zeros past the count.
-// Expected values: numpy (tests/tools/gen_x3.py).
+// Expected values: numpy (tests/tools/gen_vision.py).
 ''', L)

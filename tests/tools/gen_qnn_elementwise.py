@@ -1,7 +1,7 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qnn_reference import *
-from gen_qnn import write
+from gen_qnn_quantize import write
 rng = np.random.default_rng(11)
 A = np.array
 l = A([[0, 10, 100, 255], [128, 3, 77, 250]], np.uint8)

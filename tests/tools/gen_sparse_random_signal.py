@@ -29,7 +29,7 @@ ix = np.array([1, 3]); L.append((rly(sparse_to_dense(ix, np.array(3, i32), i32(0
 write('sparse_to_dense_values.rly', '''// sparse_to_dense(sparse_indices, sparse_values, default_value, output_shape=) as topi's: default_value
 // everywhere, then each index's value (a later index wins). 2-d (N, rank) indices, 1-d positions, int64 indices
 // with float64 values and a repeated index, a scalar index, scalar values for every index. Expected values: numpy
-// (tests/tools/gen_y2.py).
+// (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -49,7 +49,7 @@ for ix, prev, new, sfx in [(np.array([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]
               'sparse_reshape(%s, %s, %s)' % (rly(ix.astype(dt)), rly(np.array(prev, dt)), rly(np.array(new, dt)))))
 write('sparse_reshape_values.rly', '''// sparse_reshape(sparse_indices, prev_shape, new_shape) as topi's: each index row flattened in prev_shape,
 // unflattened in new_shape, whose -1 is inferred; the result (new indices, the new shape). int32 with a -1,
-// int64 to rank 3, to a vector. Expected values: numpy (tests/tools/gen_y2.py).
+// int64 to rank 3, to a vector. Expected values: numpy (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -75,7 +75,7 @@ for ix, v, shape, d, vs in [(np.array([[0, 1], [0, 3], [2, 0], [3, 1]]), np.arra
 write('sparse_fill_empty_rows_values.rly', '''// sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape, default_value) as topi's: the indices
 // (sorted by row) with a (row, 0, ...) entry of default_value for each empty row; (new indices, new values,
 // empty_row_indicator), every field int64 as TVM types them (float values converted). Empty rows between, at the
-// end, and no entries at all. Expected values: numpy (tests/tools/gen_y2.py).
+// end, and no entries at all. Expected values: numpy (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -99,7 +99,7 @@ Xi = np.array([[1, -2], [3, 4]], i32); Wi = sp.csr_matrix(np.array([[0, 5], [7, 
 L.append((rly(Xi @ Wi.toarray().T), 'nn.sparse_dense(%s, %s, %s, %s)' % (rly(Xi), rly(Wi.data), rl(Wi.indices, i32), rl(Wi.indptr, i32))))
 write('nn_sparse_dense_values.rly', '''// nn.sparse_dense(dense, data, indices, indptr, sparse_lhs=False) as topi's: dense times the sparse matrix
 // transposed, or (sparse_lhs) the sparse matrix times dense transposed. CSR float32 both ways, BSR (2 x 3 blocks)
-// float64 both ways, CSR int32. Expected values: numpy and scipy.sparse (tests/tools/gen_y2.py).
+// float64 both ways, CSR int32. Expected values: numpy and scipy.sparse (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 L = []
@@ -109,7 +109,7 @@ A = sp.csr_matrix(np.array([[0, 4, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0], [5, 6, 7, 
 L.append(('(%s, %s, %s)' % (rly(T.data), rl(T.indices, i64), rl(T.indptr, i64)), 'nn.sparse_transpose(%s, %s, %s)' % (rly(A.data), rl(A.indices, i64), rl(A.indptr, i64))))
 write('nn_sparse_transpose_values.rly', '''// nn.sparse_transpose(data, indices, indptr) as topi's: a square CSR matrix's transpose in CSR, each new row's
 // entries in the order of their old rows. float32 with int32 indices, int64. Expected values: scipy.sparse
-// (tests/tools/gen_y2.py).
+// (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 L = []
@@ -119,7 +119,7 @@ Di = np.array([[10, 20], [30, 40]], i64)
 L.append((rly(Di + np.array([[2, 0], [0, -5]])), 'nn.sparse_add(%s, [1i64, 1i64, -5i64], [0, 0, 1], [0, 2, 3])' % rly(Di)))
 write('nn_sparse_add_values.rly', '''// nn.sparse_add(dense, data, indices, indptr) as topi's: the dense matrix plus a CSR matrix; a repeated entry
 // adds twice (topi's loop). float32, int64 with a repeated column. Expected values: numpy and scipy.sparse
-// (tests/tools/gen_y2.py).
+// (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -232,7 +232,7 @@ for k, shape in [(K0, [5]), (K1, [2, 4]), (K2, [3]), (K3, [2]), (K0, [0])]:
 write('random_threefry_generate_values.rly', '''// random.threefry_generate(key, out_shape=) as topi's Threefry (4 words, 20 rounds, no final key injection):
 // (the new key, out_shape uint64 words). threefry_key(0), another key, a key with no path left (a new key by
 // Threefry), a full counter, an empty shape. Expected values: a transcription of python/tvm/topi/random/kernel.py
-// (tests/tools/gen_y2.py).
+// (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 L = []
@@ -241,7 +241,7 @@ for k in [K0, K1, K2, np.array([1, 2, 3, 4, 5, 6, 7, 8, 1, 0], np.uint64)]:
     L.append(('(%s, %s)' % (key_text(a), key_text(b)), 'random.threefry_split(%s)' % key_text(k)))
 write('random_threefry_split_values.rly', '''// random.threefry_split(key) as topi's: a 0 and a 1 appended to the path; a new key by Threefry when no
 // path is left. threefry_key(0) (TVM's test_threefry_split: (.., 1 << 62, 0) and (.., 1 << 63, 0, 0, 0, 1 << 62, 0)),
-// another key, no path left, the path's last bit. Expected values: tests/tools/gen_y2.py.
+// another key, no path left, the path's last bit. Expected values: tests/tools/gen_sparse_random_signal.py.
 // args: --no-prelude
 ''', L)
 L = []
@@ -251,7 +251,7 @@ for k, lo, hi, shape, dt in [(K0, 0, 1, [3], 'float32'), (K1, -2, 3, [2, 3], 'fl
     L.append(('(%s, %s)' % (key_text(g), rly(r)), 'random.uniform(%s, %d%s, %d%s, out_shape=%s, out_dtype="%s")' % (key_text(k), lo, sfx, hi, sfx, list(shape), dt)))
 write('random_uniform_values.rly', '''// random.uniform(key, low, high, out_shape=, out_dtype=) as topi's: Threefry words' top fraction bits (of the
 // low 32 bits for float32) as a float in [1, 2), less 1, times (high - low) plus low. float32 and float64.
-// Expected values: a numpy transcription of topi (tests/tools/gen_y2.py).
+// Expected values: a numpy transcription of topi (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 L = []
@@ -260,7 +260,7 @@ for k, mu, sc, shape in [(K0, 0, 1, [3]), (K1, 2, 0.5, [2, 2])]:
     L.append(('(%s, %s)' % (key_text(g), rly(r)), 'random.normal(%s, %sf64, %sf64, out_shape=%s, out_dtype="float64")' % (key_text(k), mu, sc, list(shape))))
 write('random_normal_values.rly', '''// random.normal(key, mean, scale, out_shape=, out_dtype=) as topi's Box-Muller: uniform (2, out_shape) u,
 // sqrt(-2 log(1 - u[0])) sin(2 pi u[1]) * scale + mean. float64 (float32 goes through the C library's logf and
-// sinf, which numpy's float32 functions need not match to the last bit). Expected values: tests/tools/gen_y2.py.
+// sinf, which numpy's float32 functions need not match to the last bit). Expected values: tests/tools/gen_sparse_random_signal.py.
 // args: --no-prelude
 ''', L)
 L = []
@@ -270,7 +270,7 @@ for k, p, n in [(K0, np.array([[0.1, 0.5, 0.4]], np.float32), 6), (K1, np.array(
     L.append(('(%s, %s)' % (key_text(g), rly(r)), 'random.multinomial(%s, %s, num_samples=%d)' % (key_text(k), rly(p), n)))
 write('random_multinomial_values.rly', '''// random.multinomial(key, probs, num_samples=) as topi's: float32 probabilities clipped at 0 and normalized
 // along the last axis, cumulative sums against float32 uniform samples (the first index whose sum exceeds the
-// sample); int32 indices. Unnormalized and negative weights, a float64 vector. Expected values: tests/tools/gen_y2.py.
+// sample); int32 indices. Unnormalized and negative weights, a float64 vector. Expected values: tests/tools/gen_sparse_random_signal.py.
 // args: --no-prelude
 ''', L)
 
@@ -318,7 +318,7 @@ for re, im, inv in [(np.array([1, 2, 3, 4], f64), np.zeros(4, f64), False),
     L.append(('(%s, %s)' % (rly(a), rly(b)), 'dft(%s, %s%s)' % (rly(re), rly(im), ', inverse=True' if inv else '')))
 write('dft_values.rly', '''// dft(re_data, im_data, inverse=False) as topi's: along the last axis, sum_k x[k] e^(-2 pi i n k / N) in k
 // order in the dtype (cos and sin rounded to it); inverse: e^(+...) / N. float64, a float32 batch, the inverse.
-// Expected values: topi's loop in Python (math.cos and sin), checked against numpy.fft (tests/tools/gen_y2.py).
+// Expected values: topi's loop in Python (math.cos and sin), checked against numpy.fft (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 L = []
@@ -373,7 +373,7 @@ for k, md, s1, s2, pad, mul, dt in [(1, 1, 1, 1, (1, 1), True, f64), (3, 1, 1, 1
 write('nn_correlation_values.rly', '''// nn.correlation(data1, data2, kernel_size, max_displacement, stride1, stride2, padding, is_multiply) as topi's
 // correlation_nchw: displacements (q / D - r, q % D - r) * stride2 around y1 = i * stride1 + max_displacement, the sum
 // over channels and the kernel window divided by k * k * C. Products and |a - b|, kernel 3, strides 2, float32.
-// Expected values: topi.testing's correlation_nchw_python with topi's (ceil) output size (tests/tools/gen_y2.py).
+// Expected values: topi.testing's correlation_nchw_python with topi's (ceil) output size (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -401,7 +401,7 @@ xi = (np.arange(16, dtype=np.int8).reshape(1, 1, 4, 4) * 37 % 23 - 11).astype(np
 L.append((rly(dilation2d_nchw(xi, wi, (1, 1), (0, 0, 0, 0), (1, 1), np.int32)), 'image.dilation2d(%s, %s, out_dtype="int32")' % (rly(xi), rly(wi))))
 write('image_dilation2d_values.rly', '''// image.dilation2d(data, weight, strides, padding, dilations, data_layout, kernel_layout, out_dtype) as topi's:
 // the max over the window of the (zero-)padded data plus the weight, in out_dtype. Defaults, strides, padding and
-// dilations, NHWC with HWI, int8 into int32. Expected values: numpy (tests/tools/gen_y2.py).
+// dilations, NHWC with HWI, int8 into int32. Expected values: numpy (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -416,7 +416,7 @@ L.append((rly(fifo_buffer(d, b, 1)), 'nn.fifo_buffer(%s, %s, axis=1)' % (rly(d),
 b = np.arange(6, dtype=f64).reshape(2, 3); d = np.array([[9, 8], [7, 6]], f64)
 L.append((rly(fifo_buffer(d, b, -1)), 'nn.fifo_buffer(%s, %s, axis=-1)' % (rly(d), rly(b))))
 write('nn_fifo_buffer_values.rly', '''// nn.fifo_buffer(data, buffer, axis=0) as topi's: the buffer shifted along axis by the data's length, the data
-// at its end. Axis 0, a middle axis of int32, the last axis of float64. Expected values: numpy (tests/tools/gen_y2.py).
+// at its end. Axis 0, a middle axis of int32, the last axis of float64. Expected values: numpy (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -467,7 +467,7 @@ L.append((rly(deformable_conv2d_nchw_python(x[:1], off2, w, (2, 2), (1, 1), (2, 
 write('nn_deformable_conv2d_values.rly', '''// nn.deformable_conv2d(data, offset, weight, ...) as topi's: each window position moved by its (dy, dx) offset
 // (per deformable group), sampled bilinearly (0 outside), then the convolution. Defaults with a batch of 2;
 // strides, padding, dilation and 2 deformable groups. float64. Expected values: topi.testing's
-// deformable_conv2d_nchw_python (tests/tools/gen_y2.py).
+// deformable_conv2d_nchw_python (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)
 
@@ -512,6 +512,6 @@ L.append((rly(conv2d_backward_weight_nchw_python(dyd, xd, (2, 2), (1, 1), (0, 0)
 write('nn_conv2d_backward_weight_values.rly', '''// nn.conv2d_backward_weight(grad, data, strides, padding, dilation, groups, channels, kernel_size, ...) as
 // TVM's: the gradient of conv2d with respect to its OIHW weight. TVM's printed layouts (grad NCHW, data NCHW, weight
 // OIHW), float64 with strides and padding, depthwise (groups = channels). Expected values: topi.testing's
-// conv2d_backward_weight_nchw_python (tests/tools/gen_y2.py).
+// conv2d_backward_weight_nchw_python (tests/tools/gen_sparse_random_signal.py).
 // args: --no-prelude
 ''', L)

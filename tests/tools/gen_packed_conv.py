@@ -1,4 +1,4 @@
-"""Expected values of the h4-y1 operators' golden tests (tests/golden/ops/), computed by numpy following TVM's
+"""Expected values of the packed-layout, Winograd, GEMM-convolution and simulated-quantization operators' golden tests (tests/golden/ops/), computed by numpy following TVM's
 topi and topi.testing references: nn.contrib_conv2d_NCHWc and its depthwise form (conv2d on the unpacked layouts),
 nn.contrib_dense_pack, the annotations. Run with /usr/bin/python3 (numpy); it rewrites the *_values.rly files it names."""
 import os, sys, numpy as np
@@ -55,7 +55,7 @@ L.append((rly(pack_nchwc(conv2d_nchw(x, w, groups=2), 2)),
 write('contrib_conv2d_nchwc_values.rly', '''// nn.contrib_conv2d_NCHWc (the operator TVM's AlterOpLayout makes of nn.conv2d on x86): the value is nn.conv2d on
 // the unpacked layouts (topi.testing's conv2d_nchw_python), packed into out_layout. NCHW4c by OIHW4i4o with padding;
 // NCHW2c by OIHW2i3o into NCHW3c with strides, dilation and asymmetric padding; float64 into plain NCHW; int32 with
-// groups=2. Expected values: tests/tools/gen_y1.py.
+// groups=2. Expected values: tests/tools/gen_packed_conv.py.
 // args: --no-prelude
 ''', L)
 
@@ -71,7 +71,7 @@ L.append((rly(conv2d_nchw(x, w, stride=(2, 2), groups=4)),
           % (rly(pack_nchwc(x, 2)), rly(pack_oihwio(w, 1, 2)))))
 write('contrib_depthwise_conv2d_nchwc_values.rly', '''// nn.contrib_depthwise_conv2d_NCHWc: depthwise nn.conv2d (groups = channels) on the unpacked layouts, the weight
 // packed OIHW1i{n}o as topi packs it; channels and kernel_size given, then taken from the weight. Expected values:
-// tests/tools/gen_y1.py.
+// tests/tools/gen_packed_conv.py.
 // args: --no-prelude
 ''', L)
 
@@ -87,7 +87,7 @@ L.append((rly(x.astype(i32) @ w.astype(i32).T), 'nn.contrib_dense_pack(%s, %s, w
           % (rly(x), rly(w.reshape(4, 1, 3).transpose(0, 2, 1).copy()))))
 write('contrib_dense_pack_values.rly', '''// nn.contrib_dense_pack (what TVM's x86 AlterOpLayout makes of nn.dense): data (M, K) by the weight packed as
 // topi.nn.dense_pack packs it ("NC4n": (N / 4, K, 4)); float32; float64 packed "NC2n2c" (N / 2, K / 2, 2, 2);
-// uint8 by int8 into int32. Expected values: tests/tools/gen_y1.py.
+// uint8 by int8 into int32. Expected values: tests/tools/gen_packed_conv.py.
 // args: --no-prelude
 ''', L)
 
@@ -158,7 +158,7 @@ w = ints((1, 1, 3, 3), dt=f64)
 L.append((rly(weight_transform(w, 4)), 'nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=4)' % rly(w)))
 write('contrib_conv2d_winograd_weight_transform_values.rly', '''// nn.contrib_conv2d_winograd_weight_transform (topi's conv2d_winograd_weight_transform: G w G^T with topi's
 // Cook-Toom matrices, cast to the weight's dtype): F(2, 3) in float32, F(4, 3) in float64. Expected values:
-// tests/tools/gen_y1.py.
+// tests/tools/gen_packed_conv.py.
 // args: --no-prelude
 ''', L)
 L = []
@@ -176,7 +176,7 @@ assert np.allclose(y, conv2d_nchw(x, w))
 L.append((rly(np.round(y)), 'round(nn.contrib_conv2d_winograd_without_weight_transform(%s, %s, tile_size=4, channels=1, kernel_size=[3, 3]))' % (rly(x), rly(U))))
 L.append((rly(conv2d_nchw(x, w, pad=(1, 1, 1, 1))), 'round(nn.contrib_conv2d_winograd_without_weight_transform(%s, nn.contrib_conv2d_winograd_weight_transform(%s, tile_size=4), tile_size=4, channels=1, kernel_size=[3, 3], padding=[1, 1]))' % (rly(x), rly(w))))
 write('contrib_conv2d_winograd_values.rly', '''// nn.contrib_conv2d_winograd_without_weight_transform (topi's _conv2d_winograd_nchw_impl, transcribed in
-// tests/tools/gen_y1.py, checked there against conv2d on the untransformed weight): F(2, 3) with padding; NCHW2c data
+// tests/tools/gen_packed_conv.py, checked there against conv2d on the untransformed weight): F(2, 3) with padding; NCHW2c data
 // with one-sided padding; F(4, 3) in float64 (its B and G are not exact in binary: rounded to integers, which the
 // exact convolution is), then fed by nn.contrib_conv2d_winograd_weight_transform.
 // args: --no-prelude
@@ -209,7 +209,7 @@ q = np.array([[-128.0, -3.0, 0.0, 5.0], [7.0, 127.0, 200.0, 255.0]], dtype=f32)
 for code, s, z, axis in [(1, np.array(0.5, f32), np.array(3, i32), -1), (2, np.array([0.25, 1.0, 2.0, 0.5], f32), np.array([1, 2, 3, 4], i32), 1),
                          (0, np.array(0.5, f32), np.array(3, i32), -1)]:
     L.append((rly(sim_dq(q, code, s, z, axis)), 'qnn.simulated_dequantize(%s, %s, %s, %s, axis=%d)' % (rly(q), rly(np.array(code, i32)), rly(s), rly(z), axis)))
-write('qnn_simulated_quantize_values.rly', '''// qnn.simulated_quantize / qnn.simulated_dequantize (topi.nn.qnn's, transcribed in tests/tools/gen_y1.py): the dtype
+write('qnn_simulated_quantize_values.rly', '''// qnn.simulated_quantize / qnn.simulated_dequantize (topi.nn.qnn's, transcribed in tests/tools/gen_packed_conv.py): the dtype
 // code tensor picks int8 (1), uint8 (2), int32 (3) or none (0: the data); clip(round(x / scale) + zero_point) with
 // halves away from zero, (x - zero_point) * scale; per-channel parameters along `axis`.
 // args: --no-prelude
@@ -235,8 +235,8 @@ x = ints((8, 3, 2, 2))  # OIHW weight -> "2o3i2h2w4o" style (auto-scheduler's re
 L.append((rly(auto_transform(x, "8o3i2h2w", "2o3i2h2w4o")), 'auto_scheduler_layout_transform(%s, src_layout="8o3i2h2w", dst_layout="2o3i2h2w4o")' % rly(x)))
 x = ints((2, 6), dt=i32)
 L.append((rly(auto_transform(x, "2n6k", "3k2n2k")), 'auto_scheduler_layout_transform(%s, src_layout="2n6k", dst_layout="3k2n2k")' % rly(x)))
-write('auto_scheduler_layout_transform_values.rly', '''// auto_scheduler_layout_transform (topi's, transcribed in tests/tools/gen_y1.py): the output has dst_layout's
-// factors; an axis split in dst is read outermost first. Expected values: tests/tools/gen_y1.py.
+write('auto_scheduler_layout_transform_values.rly', '''// auto_scheduler_layout_transform (topi's, transcribed in tests/tools/gen_packed_conv.py): the output has dst_layout's
+// factors; an axis split in dst is read outermost first. Expected values: tests/tools/gen_packed_conv.py.
 // args: --no-prelude
 ''', L)
 
@@ -251,7 +251,7 @@ L.append((rly((x.astype(i32) - 0) @ (w.astype(i32) - zw[:, None]).T),
           'qnn.contrib_dense_pack(%s, %s, 0, %s, 0.5f, [0.25f, 0.5f, 1f, 2f], weight_layout="NC2n4c", out_dtype="int32")' % (rly(x), rly(wp), rly(zw))))
 write('qnn_contrib_dense_pack_values.rly', '''// qnn.contrib_dense_pack (TVM's x86 int8 dense in the NC{n}n4c packing): qnn.dense's value on the unpacked weight,
 // (data - input_zero_point)(weight - kernel_zero_point)^T in int32; a scalar and a per-channel kernel zero point.
-// Expected values: tests/tools/gen_y1.py.
+// Expected values: tests/tools/gen_packed_conv.py.
 // args: --no-prelude
 ''', L)
 
@@ -278,6 +278,6 @@ L.append((rly(y), 'nn.contrib_conv2d_gemm_without_weight_transform(%s, nn.contri
           % (rly(x), rly(w))))
 write('contrib_conv2d_gemm_values.rly', '''// nn.contrib_conv2d_gemm_weight_transform (topi's: HWIO flattened to (K, N), padded, blocked by tile_rows x
 // tile_cols) and nn.contrib_conv2d_gemm_without_weight_transform (arm_cpu's conv2d_gemm: its value is conv2d NHWC
-// by the HWIO weight; topi.testing's conv2d). Expected values: tests/tools/gen_y1.py.
+// by the HWIO weight; topi.testing's conv2d). Expected values: tests/tools/gen_packed_conv.py.
 // args: --no-prelude
 ''', L)

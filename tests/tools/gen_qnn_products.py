@@ -1,7 +1,7 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qnn_reference import *
-from gen_qnn import write
+from gen_qnn_quantize import write
 rng = np.random.default_rng(7)
 A = np.array
 calls = []
