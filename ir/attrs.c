@@ -283,7 +283,11 @@ int64_t ir_arange_length_int(IrWide start, IrWide stop, IrWide step) {
 }
 
 double ir_float_round(int bits, double v) {
+#ifndef RELAY_WASM
   if (bits == 16) return (double)(__extension__(_Float16)(float)v);
+#else
+  if (bits == 16) return (double)(float)(__fp16)(float)v; /* no _Float16 on wasm32: runtime/rt.h's RtHalf */
+#endif
   return bits == 32 ? (double)(float)v : v;
 }
 

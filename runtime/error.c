@@ -3,6 +3,9 @@
 #include "runtime/rt.h"
 
 #include <pthread.h>
+#ifdef RELAY_WASM
+#include <emscripten/stack.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,6 +139,7 @@ unsigned rt_interrupt_count(void) { return (unsigned)rt_state.interrupts; }
 /* The deepest address evaluation may use, leaving room for kernels, printing and the collector. */
 enum { STACK_MARGIN = 32 << 20 };
 
+#ifndef RELAY_WASM
 static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
   pthread_attr_t attr;
   void *addr;
@@ -148,6 +152,16 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
   size_t margin = size / 4 < STACK_MARGIN ? size / 4 : STACK_MARGIN;
   return (uintptr_t)addr + margin;
 }
+#else
+/* relay.wasm: the C stack is emscripten's, in linear memory (emscripten_stack_get_base/end), a
+ * quarter of it kept for kernels and printing. WebAssembly's own call stack (the browser's) is
+ * separate and smaller: RT_WASM_MAX_CALLS bounds the calls in exec.c. */
+static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
+  uintptr_t base = emscripten_stack_get_base(), end = emscripten_stack_get_end();
+  *stack_bytes = base - end;
+  return end + (base - end) / 4;
+}
+#endif
 
 void rt_check_stack(const IrExpr *site) {
   rt_state.stack_limit = rt_state.stack_floor; /* untripped (the checker may have taken the interrupt) */

@@ -4,15 +4,13 @@
 #include "runtime/rt.h"
 
 #include <errno.h>
+#ifndef RELAY_WASM
 #include <pthread.h>
+#else
+#include <gc/gc_mark.h>
+#endif
 #include <stdlib.h>
 #include <unistd.h>
-
-/* Exhaustion returns NULL to the allocator, which raises "out of memory" (rt_alloc). */
-static void *on_out_of_memory(size_t bytes) {
-  (void)bytes;
-  return NULL;
-}
 
 /* The collector's warnings ("Out of Memory! Trying to continue...") are not for users: running
  * out of memory is reported as a run-time error. */
@@ -24,6 +22,13 @@ static void quiet(char *msg, GC_word arg) {
  * code take about 2 MB), which would otherwise run several collections while the heap grows from
  * 64 KB; they took half of `relay -e 0`'s time. GC_INITIAL_HEAP_SIZE (bytes) overrides it. */
 enum { INITIAL_HEAP_BYTES = 8 << 20 };
+
+#ifndef RELAY_WASM
+/* Exhaustion returns NULL to the allocator, which raises "out of memory" (rt_alloc). */
+static void *on_out_of_memory(size_t bytes) {
+  (void)bytes;
+  return NULL;
+}
 
 void rt_heap_init(void) {
   GC_INIT();
@@ -38,10 +43,67 @@ void rt_heap_init(void) {
   if (pages > 0 && page > 0) GC_set_max_heap_size((size_t)pages / 4 * 3 * (size_t)page);
 }
 
-void rt_heap_set_max(size_t bytes) { GC_set_max_heap_size(bytes); }
+#else
+/* relay.wasm (play/wasm/build.sh, docs/play.md): one thread, and a collector that sees only what
+ * is in linear memory (the static data, registered below, and the C stack), not the values
+ * WebAssembly keeps in its locals. It must never collect while an evaluation's frames are live: it
+ * is off during a request and collects between requests (rt_heap_collect). Within a request the
+ * heap grows up to the cap; past it, an allocation fails ("out of memory"), once with room set
+ * aside for reporting it (wasm_out_of_memory). */
+extern char __global_base[], __data_end[]; /* wasm-ld's: the static data's bounds */
+
+static size_t heap_cap, heap_slack;
+
+enum { REPORT_SLACK_BYTES = 16 << 20 };
+
+/* Past the cap, the failed request gets room to report its error: the cap rises by the slack
+ * until the next collection. */
+static void *wasm_out_of_memory(size_t bytes) {
+  (void)bytes;
+  if (!heap_slack) {
+    heap_slack = REPORT_SLACK_BYTES;
+    GC_set_max_heap_size(heap_cap + heap_slack);
+  }
+  return NULL;
+}
+
+/* The registers' and other threads' roots: none (bdwgc's default for emscripten asks for Asyncify
+ * to scan WebAssembly's locals, which rt_heap_collect's caller holds no pointers in). */
+static void GC_CALLBACK no_other_roots(void) {}
+
+void rt_heap_init(void) {
+  GC_set_push_other_roots(no_other_roots);
+  GC_INIT();
+  GC_set_warn_proc(quiet);
+  GC_set_oom_fn(wasm_out_of_memory);
+  GC_add_roots(__global_base, __data_end); /* bdwgc 8.2.2 scans no static data on emscripten */
+  GC_expand_hp(INITIAL_HEAP_BYTES);
+  GC_disable();
+}
+
+void rt_heap_collect(void) {
+  GC_enable();
+  GC_gcollect();
+  GC_disable();
+  if (heap_slack) {
+    heap_slack = 0;
+    GC_set_max_heap_size(heap_cap);
+  }
+}
+
+size_t rt_heap_size(void) { return GC_get_heap_size(); }
+#endif
+
+void rt_heap_set_max(size_t bytes) {
+#ifdef RELAY_WASM
+  heap_cap = bytes;
+#endif
+  GC_set_max_heap_size(bytes);
+}
 
 size_t rt_heap_allocated(void) { return GC_get_total_bytes() - rt_state.own_bytes; }
 
+#ifndef RELAY_WASM
 typedef struct {
   void (*fn)(void *);
   void *arg;
@@ -70,3 +132,11 @@ bool rt_stack_run(void (*fn)(void *), void *arg, size_t bytes) {
   pthread_join(thread, NULL);
   return true;
 }
+#else
+/* No threads: fn runs on the caller's stack, whose bounds the depth guard reads (error.c). */
+bool rt_stack_run(void (*fn)(void *), void *arg, size_t bytes) {
+  (void)bytes;
+  fn(arg);
+  return true;
+}
+#endif

@@ -126,8 +126,14 @@ RtValue rt_unit(void);
 
 /* ---------------------------------------------------------------- scalars */
 
-/* float16 storage (GCC's _Float16; arithmetic on it is done in float). */
+/* float16 storage (GCC's _Float16; arithmetic on it is done in float). clang has no _Float16 on
+ * wasm32: relay.wasm stores __fp16, whose conversions are compiler-rt's software ones, rounding to
+ * nearest even as the native ones do. */
+#ifndef RELAY_WASM
 __extension__ typedef _Float16 RtHalf;
+#else
+typedef __fp16 RtHalf;
+#endif
 
 static inline RtValue rt_scalar_i(IrDType dt, int64_t i) { return (RtValue){.kind = RT_SCALAR, .dt = dt, .u.i = i}; }
 static inline RtValue rt_bool(bool b) {

@@ -66,6 +66,13 @@ void rt_heap_init(void);
 void rt_heap_set_max(size_t bytes);
 /* The bytes programs allocated on the GC heap since start-up (for the REPL's :set timing). */
 size_t rt_heap_allocated(void);
+#ifdef RELAY_WASM
+/* relay.wasm's collector runs only here, between requests (heap.c says why), and its heap's size
+ * in bytes; the cap (rt_heap_set_max) is then the program's again, without the room an "out of
+ * memory" took for its report. */
+void rt_heap_collect(void);
+size_t rt_heap_size(void);
+#endif
 
 /* Runs fn(arg) on a thread with a stack of `bytes` that the collector scans, and waits for it.
  * Returns false (with errno set) when the thread cannot be made; fn then does not run. The
