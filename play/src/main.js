@@ -301,7 +301,17 @@ async function evalText(text, { echoInput = true } = {}) {
     return result;
   } catch (err) {
     const why = explainFailure(err);
-    if (why) note(why, 'note error');
+    if (why && err.crash) {
+      // the input has an answer all the same: what happened to it
+      const div = document.createElement('div');
+      div.className = 'answer failed crashed';
+      div.dataset.testid = 'answer';
+      div.append(Object.assign(document.createElement('pre'), { className: 'answer-text crash', textContent: why + '\n' }));
+      outputEl.append(div);
+      outputEl.scrollTop = outputEl.scrollHeight;
+    } else if (why) {
+      note(why, 'note error');
+    }
     return null;
   } finally {
     evalRunning = false;
