@@ -59,6 +59,19 @@ for (const s of sections) {
   check(`section ${s.number}'s editor text splits back into its ${s.boxes.length} boxes at "${FRESH}"`, ok ? null : JSON.stringify(parts).slice(0, 200));
 }
 
+// Each section with boxes says where to try it, with its own number (and no other section does).
+{
+  const bad = [];
+  for (const part of markdown.split(/^(?=## )/m)) {
+    const m = /^## (\d+)\. /.exec(part);
+    if (!m) continue;
+    const links = [...part.matchAll(/Try it in the playground: `play\/#tour\/(\d+)`/g)].map((l) => l[1]);
+    const want = part.includes('```relay-repl') ? [m[1]] : [];
+    if (links.join() !== want.join()) bad.push(`section ${m[1]}: links ${JSON.stringify(links)}, expected ${JSON.stringify(want)}`);
+  }
+  check('each tour section with boxes has its "Try it in the playground: `play/#tour/N`" line', bad.join('\n') || null);
+}
+
 // Every box through the native relay --serve, as the page sends it: reset, then one eval.
 if (relay) {
   const p = spawn(relay, ['--serve', '--sandbox'], { stdio: ['pipe', 'pipe', 'inherit'] });
