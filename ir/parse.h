@@ -12,7 +12,11 @@
 /* Nesting deeper than this (brackets, calls, binary chains) is a clean error rather than a deep
  * C recursion. Let chains and `;` sequences do not nest: a function may have any number of
  * bindings. */
+#ifndef RELAY_WASM
 #define IR_PARSE_MAX_DEPTH 10000
+#else
+#define IR_PARSE_MAX_DEPTH 700 /* relay.wasm: the browser's stack holds about 1,500 (docs/play.md) */
+#endif
 
 typedef struct IrParseOptions {
   /* The number of arguments of a constructor defined by an earlier chunk, or -1 when `name` is

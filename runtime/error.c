@@ -153,13 +153,27 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
   return (uintptr_t)addr + margin;
 }
 #else
-/* relay.wasm: the C stack is emscripten's, in linear memory (emscripten_stack_get_base/end), a
- * quarter of it kept for kernels and printing. WebAssembly's own call stack (the browser's) is
- * separate and smaller: RT_WASM_MAX_CALLS bounds the calls in exec.c. */
+/* relay.wasm: the C stack is emscripten's, in linear memory (emscripten_stack_get_base/end), but
+ * WebAssembly's own call stack is the browser's, about 1 MB, and running out of it is a RangeError
+ * that ends the worker. Evaluation uses both in proportion: each WebAssembly frame of a Relay call
+ * has its share of C stack (its RtValue results, its call record). So evaluation gets only the top
+ * EVAL_STACK_BYTES of the C stack: node's stack holds at least 4.8 times as many Relay calls as
+ * 96 kB of C stack do, for every kind of call measured (docs/play.md), and a browser's about 0.8
+ * of node's; this is 0.6 of that. The rest of the 8 MB is the parser's and checker's. */
+enum { EVAL_STACK_BYTES = 224 << 10 };
+
 static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
-  uintptr_t base = emscripten_stack_get_base(), end = emscripten_stack_get_end();
-  *stack_bytes = base - end;
-  return end + (base - end) / 4;
+  uintptr_t base = emscripten_stack_get_base();
+  *stack_bytes = EVAL_STACK_BYTES;
+  return base - EVAL_STACK_BYTES;
+}
+
+void rt_too_deep(const IrExpr *site) {
+  if (!rt_state.depth) /* no call: a closure's long body, a deep expression */
+    rt_error(site, "stack overflow: the program is nested too deeply for the playground (relay on the command line "
+                   "allows far more)");
+  rt_error(site, "stack overflow: the recursion is too deep for the playground (%d nested calls; relay on the "
+                 "command line allows far more)", rt_state.depth);
 }
 #endif
 
@@ -171,6 +185,9 @@ void rt_check_stack(const IrExpr *site) {
     rt_error(site, "interrupted");
   }
   char here;
+#ifdef RELAY_WASM
+  if ((uintptr_t)&here < rt_state.stack_floor) rt_too_deep(site);
+#endif
   if ((uintptr_t)&here < rt_state.stack_floor)
     rt_error(site, "stack overflow: the recursion is too deep for the %zu MB evaluation stack",
              rt_state.stack_bytes >> 20);
@@ -195,6 +212,9 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
     rt_state.limit_known = true;
   }
   RtTrap trap = {.prev = rt_state.trap, .calls = rt_state.calls};
+#ifdef RELAY_WASM
+  trap.depth = rt_state.depth;
+#endif
   rt_state.at = NULL; /* the last evaluation's operator is no place for this one's errors */
   rt_state.raised.out_of_memory = false;
   rt_state.raised.interrupted = false;
@@ -208,6 +228,9 @@ bool rt_protect(void (*fn)(void *), void *arg, IrDiags *diags) {
   }
   rt_state.trap = trap.prev;
   rt_state.calls = trap.calls;
+#ifdef RELAY_WASM
+  rt_state.depth = trap.depth;
+#endif
   rt_state.at = NULL;
   /* The last tail call's arguments are a root: drop them, so the abandoned evaluation's data
    * (perhaps what exhausted the memory) can be collected before the report is made. */

@@ -137,10 +137,16 @@ static inline __attribute__((always_inline)) RtValue enter(const RtFn *fn, RtFra
   RtCallRec rec = {fn, site, rt_state.calls};
   char probe;
   if (__builtin_expect((uintptr_t)&probe < rt_state.stack_limit, 0)) rt_check_stack(site);
+#ifdef RELAY_WASM
+  if (__builtin_expect(++rt_state.depth > RT_WASM_MAX_CALLS, 0)) rt_too_deep(site);
+#endif
   rt_state.calls = &rec;
   RtValue r = run(fn->body, frame);
   if (__builtin_expect(r.kind >= RT_TAIL, 0)) r = finish_tail_calls(&rec, frame, r);
   rt_state.calls = rec.up;
+#ifdef RELAY_WASM
+  rt_state.depth--;
+#endif
   return r;
 }
 

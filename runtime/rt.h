@@ -233,6 +233,9 @@ typedef struct RtTrap {
   IrTrap ir; /* out of memory in any allocator lands here too */
   struct RtTrap *prev;
   RtCallRec *calls;
+#ifdef RELAY_WASM
+  int depth; /* rt_state.depth when the protected call started */
+#endif
 } RtTrap;
 
 /* The call chain of a raised error is kept as runs of identical calls (a recursion is one run
@@ -286,6 +289,12 @@ typedef struct RtState {
   volatile uintptr_t stack_limit;
   volatile sig_atomic_t interrupts; /* how many times rt_interrupt was called (relay --serve's "interrupted") */
   uintptr_t stack_floor; /* below this address, a call raises "stack overflow" */
+#ifdef RELAY_WASM
+  /* relay.wasm: the calls in progress (exec.c's enter). WebAssembly's call stack is the browser's,
+   * about 1 MB, apart from the C stack the floor above guards: past RT_WASM_MAX_CALLS calls a call
+   * raises "stack overflow" before that stack runs out (a RangeError would end the worker). */
+  int depth;
+#endif
   RtTrap *trap;
   RtValue tail_args[RT_MAX_TAIL_ARGS];
   /* ---- the stack guard: the limit above is this thread's (rt_protect finds it once per thread) */
@@ -337,6 +346,16 @@ _Noreturn void rt_error(const IrExpr *e, const char *fmt, ...) __attribute__((fo
 _Noreturn void rt_error_out_of_memory(size_t bytes);
 /* Raises "interrupted" if Ctrl-C was pressed, "stack overflow" if the stack is nearly used up. */
 void rt_check_stack(const IrExpr *site);
+#ifdef RELAY_WASM
+/* The calls a relay.wasm evaluation may nest, besides its C stack's share (error.c): about 0.7 of
+ * what a browser's stack holds of the Relay calls that need the least of it (node's holds 4,400;
+ * docs/play.md). */
+#ifndef RT_WASM_MAX_CALLS
+#define RT_WASM_MAX_CALLS 2500
+#endif
+/* Raises relay.wasm's "stack overflow". */
+_Noreturn void rt_too_deep(const IrExpr *site);
+#endif
 static inline void rt_poll(const IrExpr *site) {
   if (__builtin_expect(ir_interrupted, 0)) rt_check_stack(site);
 }

@@ -8,7 +8,7 @@ OPT = -O2
 GC_DEFS = -DNO_EXECUTE_PERMISSION -DALL_INTERIOR_POINTERS -DGC_ATOMIC_UNCOLLECTABLE -DNDEBUG
 CFLAGS = $(OPT) -std=c17 -D_GNU_SOURCE -DNDEBUG -DRELAY_WASM -DRELAY_VERSION='"$(VERSION)"' \
          -I$(ROOT) -I$(BUILD)/gc/include -I$(ROOT)/play/wasm/include -MMD -MP \
-         -Wall -Wextra -Werror
+         -Wall -Wextra -Werror $(if $(MAX_CALLS),-DRT_WASM_MAX_CALLS=$(MAX_CALLS))
 # The C stack (emscripten's, in linear memory) and the heap's room: the collector's heap is capped
 # by repl/wasm.c (relay --serve --sandbox's 512 MB).
 STACK_BYTES = 8388608

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// relay.wasm behind relay --serve --sandbox's stdio protocol (docs/serve.md): one JSON request
+// per line on stdin, one response per line on stdout, each answered by relay_play_request
+// (repl/wasm.c) as the playground's worker calls it: inside stackSave/stackRestore, a RangeError
+// (the JavaScript stack exhausted) being a crash. For tests/play/wasm_serve_test.py and people.
+//
+// Usage: node tests/play/wasm_serve.js [--dist DIR] [--memory-log FILE]
+//   --dist DIR         where relay.js and relay.wasm are (default: play/dist of this checkout)
+//   --memory-log FILE  after each response, the WebAssembly memory's size in bytes, a line each
+// It ends at the end of stdin, or after a response that says `quit` (:quit), as relay does.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const readline = require('readline');
+
+let dist = path.join(__dirname, '..', '..', 'play', 'dist');
+let memoryLog = null;
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--dist' && i + 1 < args.length) dist = args[++i];
+  else if (args[i] === '--memory-log' && i + 1 < args.length) memoryLog = args[++i];
+  else {
+    process.stderr.write('usage: node tests/play/wasm_serve.js [--dist DIR] [--memory-log FILE]\n');
+    process.exit(2);
+  }
+}
+
+const createRelay = require(path.resolve(dist, 'relay.js'));
+createRelay({
+  wasmBinary: fs.readFileSync(path.join(dist, 'relay.wasm')),  // emscripten 3.1.6's glue cannot fetch it in node
+  print: (text) => process.stderr.write(text + '\n'),          // nothing but responses on stdout
+  printErr: (text) => process.stderr.write(text + '\n'),
+}).then((M) => {
+  const request = M.cwrap('relay_play_request', 'string', ['string']);
+  if (memoryLog) fs.writeFileSync(memoryLog, '');
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  let quit = false;
+  lines.on('line', (line) => {
+    if (quit) return;
+    const sp = M.stackSave();
+    let response;
+    try {
+      response = request(line);
+    } catch (e) {
+      M.stackRestore(sp);
+      // The page restarts its worker here; a test sees the crash.
+      process.stdout.write(JSON.stringify({ id: null, error: { code: -32603, message: 'relay.wasm crashed: ' + e } }) + '\n');
+      process.exit(3);
+    }
+    M.stackRestore(sp);
+    process.stdout.write(response + '\n');
+    if (memoryLog) fs.appendFileSync(memoryLog, M.HEAP8.buffer.byteLength + '\n');
+    if (response.endsWith('"quit":true}}')) {
+      quit = true;
+      lines.close();
+    }
+  });
+}, (e) => {
+  process.stderr.write('relay.wasm did not start: ' + e + '\n');
+  process.exit(1);
+});
