@@ -21,7 +21,16 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith('.rly')).sort()) {
 }
 const resnet = join(root, '..', 'shared', 'models', 'resnet18.rly');
 if (existsSync(resnet)) {
-  examples.push({ name: 'ResNet-18 (a TVM model: hover its bindings)', text: readFileSync(resnet, 'utf8') });
+  // TVM's dump, then a run of @main on tensors of ones (its weights are parameters), made from its
+  // parameters' types
+  const model = readFileSync(resnet, 'utf8');
+  const header = /def @main\(([^{]*)\)\s*(?:->[^{]*)?\{/.exec(model);
+  const args = header ? [...header[1].matchAll(/%[A-Za-z0-9_]+\s*:\s*Tensor\[\(([0-9, ]*)\), float32\]/g)]
+    .map((m) => `ones(shape=[${m[1]}])`) : [];
+  const run = args.length
+    ? `\n// Run it on tensors of ones (TVM's tutorial gives the weights as parameters): the most likely class\nargmax(@main(${args.join(', ')}))\n`
+    : '';
+  examples.push({ name: 'ResNet-18, as TVM printed it (hover its bindings; Run takes a few seconds)', text: model.replace(/\n*$/, '\n') + run });
 }
 writeFileSync(join(out, 'examples.json'), JSON.stringify(examples));
 console.log(`play/build: ${tour.length} tour sections, ${examples.length} examples`);

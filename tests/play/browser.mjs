@@ -264,6 +264,35 @@ await test('the examples menu loads an example, and a value shows as the kernel 
     expect(tree >= 1, 'no ADT tree');
 });
 
+await test('ResNet-18 (../shared/models/resnet18.rly) from the examples type-checks, shows types on hover, and runs', async () => {
+  const examples = await (await fetch(base + 'examples.json')).json();
+  const index = examples.findIndex((e) => e.name.startsWith('ResNet-18'));
+  if (index < 0) return null; // no ../shared/models beside the checkout: nothing to try
+  const page = await open();
+  await page.selectOption('[data-testid=examples]', String(index));
+  // the check finished: the graph tab's list has @main, and no squiggle
+  await page.waitForFunction(() => [...document.querySelectorAll('#graph-function option')].some((o) => o.value === '@main'), null, { timeout: 60000 });
+  const diagnostics = await page.locator('[data-testid=diagnostic]').allTextContents();
+  const text = await editorText(page);
+  const pos = text.indexOf('%85 = ') + 1;
+  await page.evaluate((p) => window.relayPlay.editor.dispatch({ effects: window.relayPlay.editor.constructor.scrollIntoView(p, { y: 'center' }) }), pos);
+  await page.waitForTimeout(300);
+  const box = await page.evaluate((p) => window.relayPlay.editor.coordsAtPos(p), pos);
+  await page.mouse.move(box.left + 3, (box.top + box.bottom) / 2);
+  const hover = page.locator('[data-testid=hover]');
+  await hover.waitFor({ timeout: 30000 });
+  const type = await hover.textContent();
+  const t0 = Date.now();
+  const [out] = await runAndWait(page, 1, 300000);
+  const ms = Date.now() - t0;
+  await page.screenshot({ path: join(shots, '11-resnet18.png') });
+  await page.close();
+  console.error(`# ResNet-18: Run (check and run @main on ones) took ${ms} ms in the page`);
+  return expect(diagnostics.length === 0, `diagnostics: ${diagnostics.join('; ')}`) ||
+    expect(type.includes('Tensor[(1, 512, 7, 7), float32]'), `hover on %85: ${type}`) ||
+    expect(/- : int32 = \d+/.test(out), `the run: ${out.slice(-400)}`);
+});
+
 const tour = await (await fetch(base + 'tour.json')).json();
 for (const section of tour) {
   await test(`tour section ${section.number}'s "try it" link (play/#tour/${section.number}) runs as its transcript`, async () => {
