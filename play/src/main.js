@@ -346,7 +346,7 @@ async function stop() {
   const what = running;
   note('Stopping: the worker running relay is ended and a new one started; the session\'s earlier inputs are replayed…', 'note stop');
   const n = await session.restart();
-  note(`Stopped${what ? '' : ''}. The session goes on with its ${n} earlier input${n === 1 ? '' : 's'} replayed: the definitions made before the stopped input are back.`, 'note stop');
+  note(`Stopped. The session goes on with its ${n} earlier input${n === 1 ? '' : 's'} replayed: what they defined is back; what the stopped ${what && what.includes('\n') ? 'Run' : 'input'} defined is not.`, 'note stop');
 }
 
 $('[data-testid=run]').onclick = run;
