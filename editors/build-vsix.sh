@@ -22,13 +22,14 @@ rm -rf "$stage"
 mkdir -p "$stage/dist" "$stage/syntaxes"
 cp "$here/vscode/package.json" "$here/vscode/language-configuration.json" "$here/vscode/README.md" "$stage/"
 cp "$here/relay.tmLanguage.json" "$stage/syntaxes/"
+cp "$here/../LICENSE" "$stage/LICENSE"
 # VS Code 1.82 (the oldest the manifest allows) runs extensions on Node 18.
 "$bin/esbuild" "$here/vscode/src/extension.js" --bundle --platform=node --format=cjs --target=node18 \
     --minify --external:vscode --outfile="$stage/dist/extension.js" --log-level=warning
 version=$(node -p 'require(process.argv[1]).version' "$stage/package.json")
 vsix=$out/relay-$version.vsix
 rm -f "$vsix"
-# The manifest names no repository and the repository has no LICENSE file (meson.build gives the
-# license, Apache-2.0, which the manifest repeats): without these flags vsce would ask.
-(cd "$stage" && "$bin/vsce" package --no-dependencies --skip-license --allow-missing-repository --out "$vsix" </dev/null)
+# The manifest names no repository: without the flag vsce would ask. The license is the
+# repository's LICENSE (Apache-2.0, as meson.build and the manifest say).
+(cd "$stage" && "$bin/vsce" package --no-dependencies --allow-missing-repository --out "$vsix" </dev/null)
 echo "$vsix"

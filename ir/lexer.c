@@ -560,6 +560,11 @@ static void lex_all(Lexer *Lp) {
     bool any = L.ntoks == 0;
     bool nl = skip_space(&L, &any);
     if (L.failed) break;
+    if (__builtin_expect((L.ntoks & 4095) == 4095 && ir_interrupted, 0)) { /* Ctrl-C in a text of megabytes */
+      ir_interrupted = 0;
+      error_at(&L, span_here(&L, 0), "interrupted: reading stopped here (Ctrl-C)");
+      break;
+    }
     IrToken t = {0};
     t.nl_before = nl || L.ntoks == 0;
     t.space_before = any;

@@ -48,8 +48,11 @@ _Noreturn void ir_unwind(IrTrap *trap) {
 /* ---------------------------------------------------------------- failure injection */
 
 #ifndef NDEBUG
+/* RELAY_FAIL_ALLOC=n: the n-th allocation of each thread fails, once. The count is the thread's
+ * own, as its traps are: relay --serve's reader thread allocates while the main thread answers, and
+ * a shared count would be a data race that moved the failure from run to run. */
 bool ir_injected_failure(void) {
-  static long countdown = -2; /* allocations left before the failure; -1: none; -2: RELAY_FAIL_ALLOC unread */
+  static _Thread_local long countdown = -2; /* allocations left before the failure; -1: none; -2: unread */
   if (countdown == -2) {
     const char *env = getenv("RELAY_FAIL_ALLOC");
     countdown = env && atol(env) > 0 ? atol(env) : -1;

@@ -1145,9 +1145,18 @@ static IrExpr *parse_name(Parser *P) {
     return e;
   }
   if (call && !strcmp(s->name, "Constant")) return parse_fill(P, t);
-  if (call && !strcmp(s->name, "ref")) return parse_ref(P, t, IR_EXPR_REF, 1);
-  if (call && !strcmp(s->name, "ref_read")) return parse_ref(P, t, IR_EXPR_REF_READ, 1);
-  if (call && !strcmp(s->name, "ref_write")) return parse_ref(P, t, IR_EXPR_REF_WRITE, 2);
+  /* ref, ref_read and ref_write are never values alone: their `(` may stand on the next line, and
+   * at the end of the text they wait for it (the prompt reads another line). */
+  static const struct {
+    const char *name;
+    IrExprKind kind;
+    int nargs;
+  } refs[] = {{"ref", IR_EXPR_REF, 1}, {"ref_read", IR_EXPR_REF_READ, 1}, {"ref_write", IR_EXPR_REF_WRITE, 2}};
+  for (size_t i = 0; i < sizeof refs / sizeof *refs; i++) {
+    if (strcmp(s->name, refs[i].name)) continue;
+    if (at(P, IR_TOK_LPAREN)) return parse_ref(P, t, refs[i].kind, refs[i].nargs);
+    if (at(P, IR_TOK_EOF)) error_at(P, cur(P), NULL, "expected `(` after `%s`, found end of input", s->name);
+  }
   int op = ir_op_lookup(s->name, s->len);
   if (op >= 0) {
     IrExpr *e = ir_expr_new(IR_EXPR_OP, t->span);

@@ -12,11 +12,19 @@ folder: the user's (~/.local/share/jupyter/kernels/relay, the default) or PREFIX
 At run time $RELAY_BINARY, when set, overrides it. --sandbox, --timeout and --max-heap go into
 kernel.json's argv: the kernel starts `relay --serve` with them (docs/serve.md, "Sandbox and
 limits"), for a notebook server that graders or a playground share.
+
+It also installs relay's Pygments lexer (relay_lexer.py and the editors' grammar, as the package
+relay_pygments with an entry point), as `meson install` does, so that nbconvert, Sphinx and the
+Jupyter consoles highlight Relay: into the user's site-packages, or with --prefix into the folder
+of this Python's path under P (else P/lib/python3/dist-packages, which then must be put on
+PYTHONPATH). --no-lexer leaves it out.
 """
 import argparse
 import json
 import os
+import re
 import shutil
+import site
 import sys
 import tempfile
 
@@ -48,6 +56,34 @@ def write_spec(folder, python, kernel_dir, relay, options=(), display_name=None)
         shutil.copy(os.path.join(HERE, name), os.path.join(folder, name))
 
 
+def lexer_site(prefix):
+    """Where the lexer package goes: the user's site-packages, or the folder of sys.path under prefix."""
+    if not prefix:
+        return site.getusersitepackages()
+    p = os.path.abspath(prefix).rstrip("/") + "/"
+    return next((d for d in sys.path if d.startswith(p + "lib") and d.endswith("-packages")),
+                os.path.join(p, "lib", "python3", "dist-packages"))
+
+
+def install_lexer(folder):
+    """relay_pygments (the lexer, its grammar) and its dist-info with the Pygments entry point."""
+    root = os.path.dirname(HERE)
+    with open(os.path.join(root, "meson.build"), encoding="utf-8") as f:
+        version = re.search(r"version\s*:\s*'([^']+)'", f.read()).group(1)
+    package = os.path.join(folder, "relay_pygments")
+    os.makedirs(package, exist_ok=True)
+    shutil.copy(os.path.join(HERE, "relay_lexer.py"), os.path.join(package, "__init__.py"))
+    shutil.copy(os.path.join(root, "editors", "relay.tmLanguage.json"), package)
+    info = os.path.join(folder, "relay_pygments-%s.dist-info" % version)
+    os.makedirs(info, exist_ok=True)
+    with open(os.path.join(HERE, "relay_pygments.dist-info", "METADATA"), encoding="utf-8") as f:
+        metadata = f.read().replace("@VERSION@", version)
+    with open(os.path.join(info, "METADATA"), "w", encoding="utf-8") as f:
+        f.write(metadata)
+    shutil.copy(os.path.join(HERE, "relay_pygments.dist-info", "entry_points.txt"), info)
+    return package
+
+
 def main():
     ap = argparse.ArgumentParser(description="Install the Relay Jupyter kernel spec.")
     where = ap.add_mutually_exclusive_group()
@@ -60,6 +96,7 @@ def main():
                          "unless --timeout and --max-heap say otherwise")
     ap.add_argument("--timeout", type=float, metavar="SECONDS", help="a cell that runs longer is stopped (0: never)")
     ap.add_argument("--max-heap", type=int, metavar="MB", help="the heap's largest size in MiB (at least 32)")
+    ap.add_argument("--no-lexer", action="store_true", help="do not install relay's Pygments lexer")
     args = ap.parse_args()
     options = ["--sandbox"] if args.sandbox else []
     if args.timeout is not None:
@@ -90,6 +127,8 @@ def main():
                                             prefix=os.path.abspath(args.prefix) if args.prefix else None)
     print("installed the Relay kernel spec in %s (relay: %s%s)" % (installed, relay,
                                                                    "".join(" " + o for o in options)))
+    if not args.no_lexer:
+        print("installed relay's Pygments lexer in %s" % install_lexer(lexer_site(args.prefix)))
 
 
 if __name__ == "__main__":

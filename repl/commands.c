@@ -103,7 +103,8 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
   if (!strncmp(arg, "def", 3) && strchr(" \t@", arg[3])) return annot_definitions(s, arg);
   bool named = arg[0] == '@' && !arg[1 + strcspn(arg + 1, " \t()<")];
   const IrTDef *def = named ? ty_global_def(s->module, ir_sym(arg + 1)) : NULL;
-  const IrItem *failed = named && s->failed_def.def && s->failed_def.def->name == ir_sym(arg + 1) ? s->failed_def.def : NULL;
+  const SessionFailedDef *fd = named ? session_failed_def(s, ir_sym(arg + 1)) : NULL;
+  const IrItem *failed = fd ? fd->def : NULL;
   if (def) {
     ir_print_def_typed(&b, def);
     fprintf(s->out, "%s\n", b.data);
@@ -113,12 +114,12 @@ static bool cmd_annot(Session *s, const char *arg, bool *quit) {
     return true;
   }
   if (failed) {
-    IrPtrMap *types = ty_partial_types(s->module, s->failed_def.prog);
-    ir_print_def_partial(&b, failed, types, ir_expr_node_at(failed->fn, s->failed_def.span, NULL));
+    IrPtrMap *types = ty_partial_types(s->module, fd->prog);
+    ir_print_def_partial(&b, failed, types, ir_expr_node_at(failed->fn, fd->span, NULL));
     fprintf(s->out, "%s\n", b.data);
     fflush(s->out);
     fprintf(s->err, "<repl>: %s is not defined: its definition failed with the type error at %s: %s\n", arg,
-            ir_span_place(s->failed_def.span), s->failed_def.message);
+            ir_span_place(fd->span), fd->message);
     return false;
   }
   IrDiags diags = {0};

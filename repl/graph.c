@@ -315,14 +315,15 @@ const char *repl_graph_dot(Session *s, Sym name) {
   /* A definition of the name that failed: drawn, with what checking found before the error, when
    * no definition of the name is in use; else the graph is of the one in use, which calls, :t and
    * :annot use too, and its title says that the redefinition failed. */
-  bool failed = s->failed_def.def && s->failed_def.def->name == name && !def;
+  const SessionFailedDef *fd = session_failed_def(s, name);
+  bool failed = fd && !def;
   const char *note = NULL;
-  if (def && s->failed_def.def && s->failed_def.def->name == name)
-    note = ir_printf("the redefinition at %s failed: this is the definition in use, from %s",
-                     ir_span_place(s->failed_def.def->span), ir_span_place(def->item->span));
+  if (def && fd)
+    note = ir_printf("the redefinition at %s failed: this is the definition in use, from %s", ir_span_place(fd->def->span),
+                     ir_span_place(def->item->span));
   if (failed) { /* the definition that failed, with what checking found before the error */
-    g.def = s->failed_def.def;
-    g.types = ty_partial_types(s->module, s->failed_def.prog);
+    g.def = fd->def;
+    g.types = ty_partial_types(s->module, fd->prog);
   } else if (def) {
     g.def = def->item;
     g.types = IR_NEW(IrPtrMap);
@@ -356,7 +357,7 @@ const char *repl_graph_dot(Session *s, Sym name) {
     fprintf(s->err, "<repl>: %s\n", g.refused);
     return NULL;
   }
-  return write_dot(&g, failed ? s->failed_def.message : NULL, s->failed_def.span, note);
+  return write_dot(&g, failed ? fd->message : NULL, fd ? fd->span : (IrSpan){0}, note);
 }
 
 /* ---------------------------------------------------------------- rendering */

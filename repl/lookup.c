@@ -366,3 +366,15 @@ const IrType *lookup_scheme(const Session *s, const LookupDoc *d, const LookupNa
   }
   return NULL;
 }
+
+const LookupName *lookup_next_unwritten(const LookupDoc *d, int *i, size_t from, size_t to) {
+  for (; *i < d->names.len; (*i)++) {
+    const LookupName *x = &d->names.items[*i];
+    if (x->kind == LOOKUP_LOCAL && x->binder && !x->annotated && x->type && (size_t)x->span.off + x->span.len >= from &&
+        x->span.off <= to) {
+      (*i)++;
+      return x;
+    }
+  }
+  return NULL;
+}

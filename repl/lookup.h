@@ -50,6 +50,9 @@ void lookup_of(Session *s, const IrSource *src, const IrProgram *prog, IrTProgra
  * expression or pattern there; its span in *span (no span: nothing there). The type is NULL where
  * none was found. */
 const IrType *lookup_place(const LookupDoc *d, size_t off, IrSpan *span);
+/* The next binder from names[*i] on whose type is not written but found (an inlay hint's, an
+ * annotation's to add) and whose name meets the bytes from..to, or NULL; *i moves past it. */
+const LookupName *lookup_next_unwritten(const LookupDoc *d, int *i, size_t from, size_t to);
 /* The occurrence of a name at byte offset off, or NULL. */
 const LookupName *lookup_name_at(const LookupDoc *d, size_t off);
 /* The innermost expression or pattern at byte offset off with the type found for it: its span in

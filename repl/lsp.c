@@ -486,20 +486,6 @@ static void hover(Server *sv, const IrJson *id, const IrJson *params, Doc *d, lo
 
 /* ---------------------------------------------------------------- inlay hints, definitions, references */
 
-/* The next binder from names[*i] on whose type is not written but found (an inlay hint's, an
- * annotation's to add) and whose name meets the bytes from..to, or NULL; *i moves past it. */
-static const LookupName *next_unwritten(const Doc *d, int *i, size_t from, size_t to) {
-  for (; *i < d->look.names.len; (*i)++) {
-    const LookupName *x = &d->look.names.items[*i];
-    if (x->kind == LOOKUP_LOCAL && x->binder && !x->annotated && x->type && (size_t)x->span.off + x->span.len >= from &&
-        x->span.off <= to) {
-      (*i)++;
-      return x;
-    }
-  }
-  return NULL;
-}
-
 static void inlay_hints(Server *sv, const IrJson *id, const IrJson *params, Doc *d) {
   size_t from, to;
   range_param(sv, d, member(params, "range", IR_JSON_OBJECT), &from, &to);
@@ -508,7 +494,7 @@ static void inlay_hints(Server *sv, const IrJson *id, const IrJson *params, Doc 
   ir_buf_putc(&b, '[');
   int n = 0;
   int i = 0;
-  for (const LookupName *x; (x = next_unwritten(d, &i, from, to));) {
+  for (const LookupName *x; (x = lookup_next_unwritten(&d->look, &i, from, to));) {
     size_t at = (size_t)x->span.off + x->span.len;
     if (n++) ir_buf_putc(&b, ',');
     ir_buf_puts(&b, "{\"position\":");
@@ -883,7 +869,7 @@ static void code_actions(Server *sv, const IrJson *id, const IrJson *params, Doc
   ir_buf_putc(&b, '[');
   int n = 0;
   int i = 0;
-  for (const LookupName *x; (x = next_unwritten(d, &i, from, to));) { /* a binder without its type: write it */
+  for (const LookupName *x; (x = lookup_next_unwritten(&d->look, &i, from, to));) { /* a binder without its type: write it */
     size_t at = (size_t)x->span.off + x->span.len;
     const char *name = ir_strndup(d->text + x->span.off, x->span.len);
     edit_action(sv, &b, &n, d, ir_printf("Add the inferred type of `%s`", name), at, at,

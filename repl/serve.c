@@ -67,6 +67,14 @@ static void send_line(Server *sv, const IrBuf *b) {
   pthread_mutex_unlock(&sv->write_lock);
 }
 
+/* Whether stdout has failed; the reader thread writes responses too (an interrupt's answer). */
+static bool broken(Server *sv) {
+  pthread_mutex_lock(&sv->write_lock);
+  bool b = sv->broken;
+  pthread_mutex_unlock(&sv->write_lock);
+  return b;
+}
+
 /* ---------------------------------------------------------------- the time limit, as the core asks */
 
 static void clock_done(void *arg) {
@@ -225,7 +233,7 @@ int serve_main(Session *s, const ReplOptions *opt) {
     pthread_detach(watchdog); /* it waits for the next request when the process ends */
   }
   bool more = true;
-  while (more && !sv->broken) {
+  while (more && !broken(sv)) {
     pthread_mutex_lock(&sv->lock);
     while (!sv->head && !sv->eof) pthread_cond_wait(&sv->more, &sv->lock);
     Line *l = sv->head;
@@ -258,6 +266,7 @@ int serve_main(Session *s, const ReplOptions *opt) {
   s->out = stdout; /* the core's streams are for requests */
   s->err = stderr;
   dup2(sv->out, STDOUT_FILENO);
-  if (sv->broken) dprintf(real_err, "relay: --serve cannot write its responses: %s\n", strerror(EPIPE));
-  return sv->broken ? 1 : 0;
+  bool failed = broken(sv);
+  if (failed) dprintf(real_err, "relay: --serve cannot write its responses: %s\n", strerror(EPIPE));
+  return failed ? 1 : 0;
 }

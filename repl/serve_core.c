@@ -467,6 +467,32 @@ static const char *method_type_at(ServeCore *sv, Reply *r, const IrJson *params,
   return NULL;
 }
 
+/* The types of the text's binders whose type is not written (a `let`'s variable, a parameter, a
+ * pattern's variable), for an editor's inline hints: each at the end of the name. */
+static const char *method_inlay(ServeCore *sv, Reply *r, const IrJson *params, IrBuf *res) {
+  (void)r;
+  const char *text, *why;
+  size_t len;
+  if (!text_param(params, "text", &text, &len, &why)) return why;
+  const IrProgram *prog;
+  IrTProgram *tp = check_text(sv, params, text, len, &prog, &why);
+  if (why) return why;
+  LookupDoc d;
+  lookup_of(sv->s, prog ? prog->src : NULL, prog, tp, &d);
+  ir_buf_printf(res, "\"ok\":%s,\"hints\":[", tp ? "true" : "false");
+  int n = 0, i = 0;
+  for (const LookupName *x; (x = lookup_next_unwritten(&d, &i, 0, len));) {
+    uint32_t l, c;
+    span_end(x->span, &l, &c);
+    ir_buf_printf(res, "%s{\"line\":%u,\"column\":%u,\"name\":", n++ ? "," : "", l, c);
+    ir_json_put_string(res, x->span.src->text + x->span.off, x->span.len);
+    put_member(res, "type", ir_type_str(x->type));
+    ir_buf_putc(res, '}');
+  }
+  ir_buf_putc(res, ']');
+  return NULL;
+}
+
 static const char *method_complete(ServeCore *sv, Reply *r, const IrJson *params, IrBuf *res) {
   (void)r;
   const char *prefix, *why;
@@ -545,7 +571,7 @@ static const struct {
   Method *run;
 } methods[] = {
     {"eval", method_eval},         {"check", method_check},   {"type", method_type},
-    {"type_at", method_type_at},   {"complete", method_complete}, {"annot", method_annot},
+    {"type_at", method_type_at},   {"inlay", method_inlay},       {"complete", method_complete}, {"annot", method_annot},
     {"doc", method_doc},           {"graph", method_graph},   {"interrupt", method_interrupt},
     {"reset", method_reset},
 };

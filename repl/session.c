@@ -55,19 +55,33 @@ static void trace_redefinitions(Session *s, const IrTProgram *tp) {
   }
 }
 
-/* The definition of prog that the first type error in diags is in, kept for :graph. */
-static void note_failed_def(Session *s, const IrProgram *prog, const IrDiags *diags) {
-  const IrDiag *d = diags->first;
-  while (d && d->kind != IR_DIAG_TYPE) d = d->next;
-  for (int i = 0; d && prog && i < prog->nitems; i++) {
-    const IrItem *it = &prog->items[i];
-    IrSpan a = it->span, b = d->span;
-    if (it->kind == IR_ITEM_DEF && a.src == b.src && b.off >= a.off && b.off + b.len <= a.off + a.len) {
-      s->failed_def.prog = prog;
-      s->failed_def.def = it;
-      s->failed_def.span = b;
-      s->failed_def.message = d->message;
+const SessionFailedDef *session_failed_def(const Session *s, Sym name) {
+  for (int i = 0; i < s->failed_defs.len; i++)
+    if (s->failed_defs.items[i].def->name == name) return &s->failed_defs.items[i];
+  return NULL;
+}
+
+/* Forgets the failed definition of that name, if any. */
+static void forget_failed_def(Session *s, Sym name) {
+  for (int i = 0; i < s->failed_defs.len; i++)
+    if (s->failed_defs.items[i].def->name == name) {
+      s->failed_defs.items[i] = s->failed_defs.items[--s->failed_defs.len];
       return;
+    }
+}
+
+/* Each definition of prog that a type error in diags is in, with its first one, kept for :graph
+ * and :annot in the place of an earlier failed definition of its name. */
+static void note_failed_defs(Session *s, const IrProgram *prog, const IrDiags *diags) {
+  for (int i = 0; prog && i < prog->nitems; i++) {
+    const IrItem *it = &prog->items[i];
+    if (it->kind != IR_ITEM_DEF) continue;
+    for (const IrDiag *d = diags->first; d; d = d->next) {
+      IrSpan a = it->span, b = d->span;
+      if (d->kind != IR_DIAG_TYPE || a.src != b.src || b.off < a.off || b.off + b.len > a.off + a.len) continue;
+      forget_failed_def(s, it->name);
+      IR_VEC_PUSH(s->failed_defs, ((SessionFailedDef){prog, it, b, d->message}));
+      break;
     }
   }
 }
@@ -248,7 +262,7 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
   if (ok && s->prelude) warn_hidden_prelude(s, r.program, &diags);
   session_report(s, &diags);
   keep_type_error(s, &diags);
-  if (!ok) note_failed_def(s, checked, &diags);
+  if (!ok) note_failed_defs(s, checked, &diags);
   diags = (IrDiags){0}; /* printed */
   if (!ok) {
     ir_trap_pop(&trap);
@@ -291,9 +305,8 @@ static IrTProgram *load_source(Session *s, const IrSource *src, SessionChunkEnd 
     }
   }
   if (!keep_replaced) forget_replaced(s, &old); /* a :load's are kept while :reload may give their names back */
-  for (int i = 0; s->failed_def.def && i < tp->nitems; i++) /* the failed definition is replaced */
-    if (tp->items[i].def && !tp->items[i].def->value && tp->items[i].def->name == s->failed_def.def->name)
-      s->failed_def.def = NULL;
+  for (int i = 0; s->failed_defs.len && i < tp->nitems; i++) /* failed definitions are replaced */
+    if (tp->items[i].def && !tp->items[i].def->value) forget_failed_def(s, tp->items[i].def->name);
   trace_redefinitions(s, tp); /* out of memory here lands in the REPL's trap, the chunk loaded */
   return tp;
 }

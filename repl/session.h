@@ -27,6 +27,14 @@ typedef struct SessionError {
   int input;
 } SessionError;
 
+/* A definition whose checking failed, with what :graph and :annot show of it. */
+typedef struct SessionFailedDef {
+  const IrProgram *prog; /* the chunk as parsed */
+  const IrItem *def;
+  IrSpan span;           /* its first type error */
+  const char *message;
+} SessionFailedDef;
+
 typedef struct Session {
   TyModule *module;
   RtProgram *program; /* what the module's definitions compiled to */
@@ -61,15 +69,10 @@ typedef struct Session {
   /* :trace: the traced definitions, in the order traced; a later definition of a traced name is
    * traced too when it loads */
   IR_VEC(const IrTDef *) traced;
-  /* :graph: the last type error that was in a definition (of a chunk that failed, so the
-   * definition is not in the module): the chunk as parsed, that definition, the error's place and
-   * message. def is NULL when there is none; a later definition of that name that loads forgets it. */
-  struct {
-    const IrProgram *prog;
-    const IrItem *def;
-    IrSpan span;
-    const char *message;
-  } failed_def;
+  /* :graph and :annot: the definitions whose checking failed (in a chunk that failed, so they are
+   * not in the module), each with the chunk as parsed and its first type error's place and
+   * message; the newest of each name only. A later definition of the name that loads removes it. */
+  IR_VEC(SessionFailedDef) failed_defs;
   const IrDiag *last_type_error; /* the newest type error reported, for :explain (its detail: the
                                     failed relation), or NULL */
   int last_type_error_input;     /* the input it was in (0: a file of the command line) */
@@ -86,6 +89,8 @@ typedef struct Session {
 void session_init(Session *s);
 /* Reports diagnostics: to the sink, or printed on stderr. */
 void session_report(Session *s, const IrDiags *ds);
+/* The definition of that name whose checking failed and that no later one replaced, or NULL. */
+const SessionFailedDef *session_failed_def(const Session *s, Sym name);
 /* Loads the Prelude embedded in the binary (prelude/prelude.h); false, after printing the
  * diagnostics, if it does not check (the tests make sure it does). */
 bool session_load_prelude(Session *s);

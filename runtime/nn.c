@@ -4,8 +4,9 @@
  * float16 is widened to float32 for sgemm; integers multiply in C loops that wrap as C does. */
 #include "runtime/kernel.h"
 
-#include <cblas.h>
+#ifndef RELAY_WASM
 #include <dlfcn.h>
+#endif
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -25,13 +26,16 @@
  * (log2 of the cycles; read as OpenBLAS starts) is set to 20, well under a millisecond, unless
  * the environment sets it. */
 typedef struct {
-  __typeof__(cblas_sgemm) *sgemm;
-  __typeof__(cblas_dgemm) *dgemm;
+  RtSgemm *sgemm;
+  RtDgemm *dgemm;
 } Blas;
 
 /* The products, loading the library the first time (dlsym's results stay in rt_state); without it,
- * relay's own (gemm.c). */
+ * relay's own (gemm.c), which are the only ones in the WebAssembly build. */
 static Blas load_blas(void) {
+#ifdef RELAY_WASM
+  return (Blas){rt_portable_sgemm, rt_portable_dgemm};
+#else
   if (!rt_state.blas_sgemm && !rt_state.blas_portable) {
     setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
     /* Its worker threads start as it loads and inherit this thread's signal mask: Ctrl-C's SIGINT
@@ -63,6 +67,7 @@ static Blas load_blas(void) {
   memcpy(&b.dgemm, &rt_state.blas_dgemm, sizeof b.dgemm);
   memcpy(&b.sgemm, &rt_state.blas_sgemm, sizeof b.sgemm);
   return b;
+#endif
 }
 
 /* ---------------------------------------------------------------- the matrix product */

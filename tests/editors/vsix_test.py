@@ -80,7 +80,9 @@ def main(argv):
 
         with open(os.path.join(editors, "relay.tmLanguage.json"), "rb") as f:
             same = f.read() == z.read("extension/syntaxes/relay.tmLanguage.json")
-        result(3, same, "the packaged grammar is editors/relay.tmLanguage.json")
+        with open(os.path.join(editors, "..", "LICENSE"), "rb") as f:
+            same = same and f.read() == z.read("extension/LICENSE.txt")
+        result(3, same, "the packaged grammar is editors/relay.tmLanguage.json, and its license the repository's LICENSE")
 
     bundle = os.path.join(out, "vscode-stage", "dist", "extension.js")
     p = subprocess.run(["node", os.path.join(editors, "tests", "load_extension.js"), bundle],

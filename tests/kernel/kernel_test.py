@@ -13,6 +13,7 @@ relay renders it, a line each, as the traceback), where it failed among the cell
 /usr/bin/python3 on Debian: python3-ipykernel, jupyter-client) it is one TAP SKIP.
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -43,6 +44,7 @@ def install(prefix, relay, *options):
                         "--relay", relay] + list(options), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         raise RuntimeError("install.py failed:\n" + p.stdout)
+    return p.stdout
 
 
 MATRIX_HTML = ('<table class="relay-tensor">\n<caption>Tensor[(2, 3), float32]</caption>\n'
@@ -183,7 +185,17 @@ def main():
     km = None
     try:
         prefix = isolate(tmp)
-        install(prefix, relay)
+        said = install(prefix, relay)
+        # install.py put relay's Pygments lexer under the prefix: on the path of this test and of the
+        # kernel it starts, Pygments finds it by its entry point.
+        m = re.search(r"installed relay's Pygments lexer in (.*)/relay_pygments$", said, re.M)
+        check("install.py installs relay's Pygments lexer (relay_pygments and its entry point)",
+              m and os.path.isfile(os.path.join(m.group(1), "relay_pygments", "__init__.py"))
+              and any(n.startswith("relay_pygments-") and n.endswith(".dist-info") for n in os.listdir(m.group(1))),
+              said)
+        if m:
+            sys.path.insert(0, m.group(1))
+            os.environ["PYTHONPATH"] = os.pathsep.join([m.group(1)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
         os.environ.pop("RELAY_BINARY", None)
         from jupyter_client.manager import start_new_kernel
         km, kc = start_new_kernel(kernel_name="relay", startup_timeout=60)
@@ -193,8 +205,8 @@ def main():
         check("kernel_info names the language", info["language_info"]["name"] == "relay", str(info))
         # No CodeMirror mode knows Relay: Rust's fits it best (`fn`, `let`, `match`, `if`/`else`, `->`,
         # `//` and `/* */` comments, `{ }` blocks, `<a>` type parameters, `2i64`-style suffixes).
-        # Pygments has relay's own lexer where `meson install` registered it (kernel/relay_lexer.py;
-        # tests/editors/pygments_test.py tests it), else Rust's.
+        # Pygments has relay's own lexer where `meson install` or install.py registered it (as here:
+        # kernel/relay_lexer.py; tests/editors/pygments_test.py tests it), else Rust's.
         lang = info["language_info"]
         try:
             import pygments.lexers

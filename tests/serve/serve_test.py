@@ -333,6 +333,16 @@ same("type_at: in an ill-typed text, the types found before the error",
                      "   |                                         ^~~~~~~~~\n"
                      "  first argument: int32\n  second argument: bool\n", file="<text>")]))
 
+same("inlay: the binders whose type is not written, each at the end of its name",
+     s.ask({"id": 37, "method": "inlay", "params": {"text": "def @h3(%v : Tensor[(3), float32], %u) {\n  let %w = %v * 2f;\n"
+                                                    "  match (Some(%w)) { Some(%z) => %z + %u, None => %w }\n}"}}),
+     result(37, ok=True, hints=[{"line": 1, "column": 38, "name": "%u", "type": "Tensor[s1, float32]"},
+                                {"line": 2, "column": 9, "name": "%w", "type": "Tensor[(3), float32]"},
+                                {"line": 3, "column": 29, "name": "%z", "type": "Tensor[(3), float32]"}]))
+same("inlay: in a text with a type error, the types found before it",
+     s.ask({"id": 38, "method": "inlay", "params": {"text": "def @bad(%a : int32) { let %b = %a + 1; %b + True }"}})["result"]["hints"],
+     [{"line": 1, "column": 30, "name": "%b", "type": "int32"}])
+
 groups = "def @id(%x) { %x }\ndef @pair(%a) { (@id(%a), %a) }\ndef @bad(%s : Tensor[(2), float32]) -> Missing[int32] { %s }"
 r = s.ask({"id": 36, "method": "type_at", "params": {"text": groups, "line": 2, "column": 27}})
 same("type_at in a text whose error comes after other definitions were checked (this crashed relay once)",
@@ -423,7 +433,7 @@ bad = [
     (b'{"id": 3, "method": 7}', error(3, -32600, 'a request needs "method", a string')),
     (b'{"id": 4, "method": "eval", "params": [1]}', error(4, -32600, '"params" must be an object, not an array')),
     (b'{"id": 5, "method": "evaluate"}', error(5, -32601, "unknown method `evaluate`; the methods are eval, check, type, "
-                                                          "type_at, complete, annot, doc, graph, interrupt, reset")),
+                                                          "type_at, inlay, complete, annot, doc, graph, interrupt, reset")),
     (b'{"id": 6, "method": "eval"}', error(6, -32602, "params.text must be a string")),
     (b'{"id": 7, "method": "eval", "params": {"text": 7}}', error(7, -32602, "params.text must be a string, not a number")),
     (b'{"id": 8, "method": "type_at", "params": {"text": "1", "line": 0, "column": 1}}',

@@ -234,6 +234,15 @@ static void run(void *unused) {
          "Ctrl-C while parsing: one \"interrupted\" error, nothing after it parsed, the flag taken (%s)",
          diags.first ? diags.first->message : "no error");
 
+  /* Ctrl-C while the text is read into tokens (a text of many megabytes): polled every few
+   * thousand tokens, it stops there with one error, and the flag is taken. */
+  ir_interrupted = 1;
+  r = parse(ir_printf("def @big() {\n%s0\n}\n", repeat("1 + ", 20000)));
+  tap_ok(!r.program && diags.errors == 1 && strstr(diags.first->message, "interrupted: reading stopped here") &&
+             !ir_interrupted,
+         "Ctrl-C while reading a long text: one \"interrupted\" error, the flag taken (%s)",
+         diags.first ? diags.first->message : "no error");
+
   IrDiags d = {0};
   IrParseResult one = ir_parse_expression(ir_source_new("<e>", "let %x = 2; %x * %x", 19), NULL, &d);
   tap_ok(one.expr && one.expr->kind == IR_EXPR_LET, "ir_parse_expression reads one expression with its lets");
