@@ -101,6 +101,11 @@ static void record_out_of_memory(IrTrap *trap, size_t bytes) {
   (void)trap;
   rt_state.raised.out_of_memory = true;
   snprintf(rt_state.raised.message, sizeof rt_state.raised.message, "out of memory (a request for %zu bytes)", bytes);
+#ifdef RELAY_WASM /* a second line is a note (report_raised) */
+  snprintf(rt_state.raised.message + strlen(rt_state.raised.message), sizeof rt_state.raised.message - strlen(rt_state.raised.message),
+           "\nthe playground's heap holds %d MB and collects garbage between inputs only: split the work over inputs",
+           RT_WASM_HEAP_MB);
+#endif
   record_place(NULL);
 }
 

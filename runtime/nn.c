@@ -46,12 +46,7 @@ static Blas load_blas(void) {
     pthread_sigmask(SIG_BLOCK, &intr, &old);
     const char *choice = getenv("RELAY_BLAS");
     bool portable = choice && !strcmp(choice, "portable");
-#ifndef RELAY_WASM
     void *lib = portable ? NULL : dlopen(RELAY_OPENBLAS, RTLD_NOW | RTLD_LOCAL);
-#else
-    void *lib = NULL; /* relay.wasm: no OpenBLAS, relay's own products (gemm.c) */
-    (void)portable;
-#endif
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     void *s = lib ? dlsym(lib, "cblas_sgemm") : NULL, *d = lib ? dlsym(lib, "cblas_dgemm") : NULL;
     if (s && d) {

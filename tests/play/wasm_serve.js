@@ -11,7 +11,6 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const readline = require('readline');
 
 let dist = path.join(__dirname, '..', '..', 'play', 'dist');
 let memoryLog = null;
@@ -31,12 +30,23 @@ createRelay({
   print: (text) => process.stderr.write(text + '\n'),          // nothing but responses on stdout
   printErr: (text) => process.stderr.write(text + '\n'),
 }).then((M) => {
-  const request = M.cwrap('relay_play_request', 'string', ['string']);
+  // The request's bytes as they came (invalid UTF-8 too: relay answers it as relay --serve does),
+  // in malloc'd memory: a large text would not fit on the stack, where ccall puts strings.
+  const request = (bytes) => {
+    const p = M._malloc(bytes.length + 1);
+    M.HEAPU8.set(bytes, p);
+    M.HEAPU8[p + bytes.length] = 0;
+    try {
+      return M.UTF8ToString(M._relay_play_request(p));
+    } finally {
+      M._free(p);
+    }
+  };
   if (memoryLog) fs.writeFileSync(memoryLog, '');
-  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  let pending = Buffer.alloc(0);
   let quit = false;
-  lines.on('line', (line) => {
-    if (quit) return;
+  const answer = (line) => {
+    if (line.length && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
     const sp = M.stackSave();
     let response;
     try {
@@ -49,11 +59,21 @@ createRelay({
     }
     M.stackRestore(sp);
     process.stdout.write(response + '\n');
-    if (memoryLog) fs.appendFileSync(memoryLog, M.HEAP8.buffer.byteLength + '\n');
-    if (response.endsWith('"quit":true}}')) {
-      quit = true;
-      lines.close();
+    if (memoryLog) fs.appendFileSync(memoryLog, M.HEAPU8.buffer.byteLength + '\n');
+    quit = response.endsWith('"quit":true}}');
+  };
+  process.stdin.on('data', (chunk) => {
+    pending = Buffer.concat([pending, chunk]);
+    let nl;
+    while (!quit && (nl = pending.indexOf(10)) >= 0) {
+      const line = pending.subarray(0, nl);
+      pending = pending.subarray(nl + 1);
+      answer(line);
     }
+    if (quit) process.exit(0);
+  });
+  process.stdin.on('end', () => {
+    if (!quit && pending.length) answer(pending);
   });
 }, (e) => {
   process.stderr.write('relay.wasm did not start: ' + e + '\n');
