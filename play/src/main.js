@@ -79,9 +79,10 @@ let lastCheck = { definitions: [] };
 const problemsEl = $('#problems');
 
 const relayLint = linter(async (view) => {
-  const text = view.state.doc.toString();
+  const doc = view.state.doc;
+  const text = doc.toString();
   const r = await helper('check', { text, mode: 'repl' });
-  if (!r) return [];
+  if (!r || view.state.doc !== doc) return [];
   const defs = (r.items || []).filter((i) => i.kind === 'definition').map((i) => i.name);
   lastCheck = { definitions: defs };
   updateGraphChoices(defs);
@@ -90,7 +91,6 @@ const relayLint = linter(async (view) => {
   for (const item of r.items || []) {
     if (item.kind !== 'diagnostic') continue;
     const d = item.diagnostic;
-    const doc = view.state.doc;
     const from = offsetOf(doc, d.line, d.column);
     let to = offsetOf(doc, d.end_line || d.line, d.end_column || d.column + 1);
     if (to <= from) to = Math.min(doc.length, from + 1);
@@ -183,7 +183,10 @@ async function requestInlays(view, text) {
   const generation = ++inlayGeneration;
   const widgets = [];
   for (const end of unwrittenBinders(text)) {
-    const { line, column } = lineColumnOf(view.state.doc, end - 1);
+    if (generation !== inlayGeneration || view.state.doc.toString() !== text) return;
+    const before = text.slice(0, end - 1);
+    const line = before.split('\n').length;
+    const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
     const r = await helper('type_at', { text, line, column, mode: 'repl' });
     if (generation !== inlayGeneration || view.state.doc.toString() !== text) return;
     if (r && r.type) widgets.push(Decoration.widget({ widget: new TypeWidget(r.type), side: 1 }).range(end));
