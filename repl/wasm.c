@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "repl/serve_core.h"
+#include "runtime/rt.h"
 
 /* emscripten's C library has no posix_spawnp, which :graph FILE calls to run Graphviz's dot (a
  * sandboxed session refuses :graph FILE before that): there are no programs to run. */
@@ -20,8 +21,6 @@ int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t 
   return ENOSYS;
 }
 
-/* The heap's cap: relay --serve --sandbox's (REPL_SANDBOX_HEAP_MB), for what one request allocates
- * and what the session keeps together. */
 static ServeCore *core;
 static Session session;
 static IrBuf response; /* the core's answer, on the collector's heap */
@@ -31,8 +30,11 @@ static char *answer; /* the last response, malloc'd: the caller reads it after t
  * NULL (with the reason in *why) when it cannot be made. */
 static ServeCore *start(const char **why) {
   rt_heap_init();
-  rt_heap_set_max((size_t)REPL_SANDBOX_HEAP_MB << 20);
-  ReplOptions opt = {.mode = REPL_MODE_SERVE, .sandbox = true, .max_heap_mb = REPL_SANDBOX_HEAP_MB};
+  /* The heap's cap (relay --serve --sandbox's) is for what one request allocates and what the
+   * session keeps together: the collector runs between requests only. */
+  _Static_assert(RT_WASM_HEAP_MB == REPL_SANDBOX_HEAP_MB, "relay.wasm's heap is the sandbox's");
+  rt_heap_set_max((size_t)RT_WASM_HEAP_MB << 20);
+  ReplOptions opt = {.mode = REPL_MODE_SERVE, .sandbox = true, .max_heap_mb = RT_WASM_HEAP_MB};
   IrTrap trap;
   ir_trap_push(&trap, NULL);
   if (setjmp(trap.jb) != 0) {
