@@ -257,7 +257,7 @@ function showAnswer(result) {
   div.dataset.testid = 'answer';
   for (const item of result.items || []) {
     const pre = document.createElement('pre');
-    pre.className = 'answer-text ' + item.kind;
+    pre.className = 'answer-text ' + item.kind + (item.diagnostic ? ' ' + item.diagnostic.severity : '');
     pre.textContent = itemsText([item]);
     div.append(pre);
     if (item.kind === 'value' || item.kind === 'binding') {

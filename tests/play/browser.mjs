@@ -260,7 +260,8 @@ await test('the examples menu loads an example, and a value shows as the kernel 
   const tree = await page.locator('.rich.tree').count();
   await page.screenshot({ path: join(shots, '09-example.png') });
   await page.close();
-  return expect(text.includes('def @sum'), `the editor has ${text.slice(0, 80)}`) || expect(out[0].includes('- : int32 = 6'), out[0]) ||
+  return expect(text.includes('def @total'), `the editor has ${text.slice(0, 80)}`) || expect(out[0].includes('- : int32 = 6'), out[0]) ||
+    expect(!out[0].includes('warning'), `warnings: ${out[0]}`) ||
     expect(tree >= 1, 'no ADT tree');
 });
 
