@@ -329,10 +329,10 @@ async function run() {
   runBtn.disabled = true;
   try {
     for (const [i, part] of parts.entries()) {
-      if (parts.length > 1) {
+      if (i > 0) {
         evalRunning = true;
         await session.reset().catch(() => {});
-        note(`a fresh session (part ${i + 1} of ${parts.length})`, 'note fresh');
+        note(`a fresh session (part ${i} of ${parts.length - 1})`, 'note fresh');
       }
       if (!part.trim()) continue;
       const r = await evalText(part);
@@ -480,7 +480,9 @@ async function openFragment() {
       return false;
     }
     setText(sectionText(section));
-    $('#tour-note').textContent = `The tour, section ${section.number}: ${section.title} (docs/tour.md); each box runs in a fresh session. Press Run.`;
+    const i = tour.indexOf(section);
+    const link = (s, text) => (s ? `<a href="#tour/${s.number}">${text}</a>` : '');
+    $('#tour-note').innerHTML = `${link(tour[i - 1], '←')} The tour, section ${section.number}: ${escapeHtml(section.title)} (docs/tour.md); each box runs in a fresh session. Press Run. ${link(tour[i + 1], '→')}`;
     return true;
   }
   return false;

@@ -1,8 +1,8 @@
 // The boxes of docs/tour.md, read as tests/repl_runner.py reads them: a ```relay-repl block is a
 // transcript, its `> ` lines (or a lone `>`) typed inputs, its other lines the output expected
 // from the inputs above. A section is `## N. Title`; play/#tour/N opens its inputs. Each box is a
-// fresh session, so the editor holds the section's boxes with a FRESH line between them, and Run
-// starts a fresh session at each such line.
+// fresh session, so the editor holds the section's boxes each after a FRESH line, and Run starts a
+// fresh session at each such line.
 
 export const FRESH = '// ---- a fresh session (the next box of the tour) ----';
 
@@ -40,13 +40,13 @@ export function parseTour(markdown) {
   return sections.filter((s) => s.boxes.length);
 }
 
-// The editor's text for a section: its boxes' inputs, a FRESH line between two boxes.
+// The editor's text for a section: its boxes' inputs, each after a FRESH line.
 export function sectionText(section) {
-  return section.boxes.map((b) => b.inputs.join('\n')).join('\n' + FRESH + '\n') + '\n';
+  return section.boxes.map((b) => FRESH + '\n' + b.inputs.join('\n') + '\n').join('');
 }
 
-// The parts of an editor's text between FRESH lines: each runs in a fresh session. One part when
-// there is no FRESH line (the session goes on, as at the prompt).
+// The parts of an editor's text split at its FRESH lines: the first (before any FRESH line) runs
+// in the session as it is, as at the prompt; each after a FRESH line in a fresh session.
 export function splitFresh(text) {
   const parts = [[]];
   for (const line of text.split('\n')) {

@@ -309,6 +309,22 @@ for (const section of tour) {
   });
 }
 
+await test("the tour's → goes to the next section, whose boxes run in fresh sessions after the last one's", async () => {
+  const [six, seven] = [tour.find((s) => s.number === 6), tour.find((s) => s.number === 7)];
+  const page = await open('#tour/6');
+  await runAndWait(page, six.boxes.length, 120000);
+  await page.click('#tour-note a:has-text("→")');
+  await page.waitForFunction(() => location.hash === '#tour/7');
+  await page.waitForFunction((t) => window.relayPlay.editor.state.doc.toString().includes(t), seven.boxes[0].inputs[0]);
+  const texts = await runAndWait(page, seven.boxes.length, 120000);
+  await page.close();
+  for (const [i, box] of seven.boxes.entries()) {
+    const problem = compareTranscript(box.expected, texts[i] || '');
+    if (problem) return `section 7, box ${i + 1}: ${problem}`;
+  }
+  return null;
+});
+
 await test('no page errors', async () => expect(pageErrors.length === 0, pageErrors.join('\n')));
 
 await browser.close();

@@ -54,9 +54,9 @@ const boxes = sections.reduce((n, s) => n + s.boxes.length, 0);
 check(`the tour's ${fences} boxes are all read, in ${sections.length} sections`, boxes === fences ? null : `read ${boxes}`);
 check('every section is numbered in order', sections.every((s, i) => s.number === i + 1) ? null : sections.map((s) => s.number).join(','));
 for (const s of sections) {
-  const parts = splitFresh(sectionText(s));
-  const ok = parts.length === s.boxes.length && parts.every((p, i) => p.replace(/\n$/, '') === s.boxes[i].inputs.join('\n'));
-  check(`section ${s.number}'s editor text splits back into its ${s.boxes.length} boxes at "${FRESH}"`, ok ? null : JSON.stringify(parts).slice(0, 200));
+  const [before, ...parts] = splitFresh(sectionText(s));
+  const ok = before === '' && parts.length === s.boxes.length && parts.every((p, i) => p.replace(/\n$/, '') === s.boxes[i].inputs.join('\n'));
+  check(`section ${s.number}'s editor text splits back into its ${s.boxes.length} boxes, each after "${FRESH}"`, ok ? null : JSON.stringify(parts).slice(0, 200));
 }
 
 // Each section with boxes says where to try it, with its own number (and no other section does).
