@@ -259,3 +259,12 @@ void ir_diags_print(FILE *f, const IrDiags *ds) {
     fputs(b.data, f);
   }
 }
+
+const char *ir_ordinal(int i) {
+  static const char *const words[] = {"first",   "second", "third",  "fourth", "fifth",
+                                      "sixth",   "seventh", "eighth", "ninth",  "tenth"};
+  if (i >= 0 && i < 10) return words[i];
+  int n = i + 1, last = n % 10;
+  const char *suffix = n % 100 / 10 == 1 ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+  return ir_printf("%d%s", n, suffix);
+}

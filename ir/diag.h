@@ -52,6 +52,9 @@ IrSource *ir_source_new(const char *name, const char *text, size_t len);
  * stops with an "interrupted" error, clearing it. The one interrupt flag of relay. */
 extern volatile sig_atomic_t ir_interrupted;
 
+/* "first", "second", ... for i = 0, 1, ... ("eleventh" on: "12th", "21st", "22nd"), for messages. */
+const char *ir_ordinal(int i);
+
 /* The largest source text relay reads (1 GiB); a longer file is an error (errno EFBIG). */
 #define IR_SOURCE_MAX ((size_t)1 << 30)
 /* Reads a whole file; NULL with errno set when it cannot. */

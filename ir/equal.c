@@ -47,6 +47,35 @@ static bool rels_equal(int n, const IrRel *a, const IrRel *b) {
   return true;
 }
 
+bool ir_rel_equal(const IrRel *a, const IrRel *b) { return rels_equal(1, a, b); }
+
+uint64_t ir_type_hash(const IrType *t) {
+  uint64_t h = ((uint64_t)t->kind + 1) * 0x9e3779b97f4a7c15u;
+  switch (t->kind) {
+  case IR_TYPE_TENSOR: return h ^ (ir_type_hash(t->u.tensor.shape) * 31 + ir_type_hash(t->u.tensor.dtype));
+  case IR_TYPE_SHAPE:
+    for (int i = 0; i < t->u.shape.rank; i++) h = h * 31 + ir_type_hash(t->u.shape.dims[i]);
+    return h;
+  case IR_TYPE_DIM: return h ^ (uint64_t)t->u.dim;
+  case IR_TYPE_DIMOP: return h ^ ((uint64_t)t->u.dimop.op * 961 + ir_type_hash(t->u.dimop.a) * 31 + ir_type_hash(t->u.dimop.b));
+  case IR_TYPE_DTYPE: return h ^ ((uint64_t)t->u.dtype.code << 32 | (uint64_t)t->u.dtype.bits << 16 | t->u.dtype.lanes);
+  case IR_TYPE_VAR: return h ^ (uint64_t)(uintptr_t)t->u.var.name;
+  case IR_TYPE_TUPLE:
+    for (int i = 0; i < t->u.tuple.n; i++) h = h * 31 + ir_type_hash(t->u.tuple.fields[i]);
+    return h;
+  case IR_TYPE_CALL:
+    h ^= (uint64_t)(uintptr_t)t->u.call.name;
+    for (int i = 0; i < t->u.call.nargs; i++) h = h * 31 + ir_type_hash(t->u.call.args[i]);
+    return h;
+  case IR_TYPE_REF: return h ^ ir_type_hash(t->u.ref);
+  case IR_TYPE_HOLE: return h ^ t->u.hole.id;
+  case IR_TYPE_FUNC: /* their parameters' names may differ between equal ones: the counts only */
+    return h ^ ((uint64_t)t->u.func.nargs << 8 | (uint64_t)t->u.func.nrels);
+  case IR_TYPE_ANY: return h;
+  }
+  return h;
+}
+
 static bool opt_type_equal(const IrType *a, const IrType *b) {
   return (!a && !b) || (a && b && ir_type_equal(a, b));
 }

@@ -17,7 +17,7 @@ typedef struct FnCtx {
 
 static const RtFn *global_fn(const RtProgram *p, const IrTDef *def) {
   ASSERT(def && def->id < p->globals.len && p->globals.items[def->id]); /* the checker resolved it; it is compiled */
-  return def && def->id < p->globals.len ? p->globals.items[def->id] : NULL;
+  return rt_global_fn(p, def);
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -608,7 +608,9 @@ RtFn *rt_compile_expr(RtProgram *p, const IrTFn *e) {
   return fn;
 }
 
-RtFn *rt_global_fn(const RtProgram *p, const IrTDef *def) { return (RtFn *)global_fn(p, def); }
+bool rt_eval(RtProgram *p, const IrTFn *e, RtValue *out, IrDiags *diags) {
+  return rt_exec_run(rt_compile_expr(p, e), out, diags);
+}
 
 void rt_set_value(RtProgram *p, const IrTDef *def, RtValue v) {
   ASSERT(def->value);

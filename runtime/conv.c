@@ -1307,7 +1307,7 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
 
 /* ---------------------------------------------------------------- dispatch */
 
-/* ---------------------------------------------------------------- packed layouts (h4-y1) */
+/* ---------------------------------------------------------------- packed layouts */
 
 static const char *layout_or(const IrOpAttrs *at, IrAttrId id, const char *dflt) {
   const IrAttrValue *a = &at->v[id];
@@ -1345,7 +1345,7 @@ static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at,
   return rt_layout_transform(&yc, "NCHW", ol, site);
 }
 
-/* ---------------------------------------------------------------- Winograd (h4-y1) */
+/* ---------------------------------------------------------------- Winograd */
 
 /* topi's winograd_transform_matrices for tiles of m and kernels of r (Cook-Toom over the interpolation
  * points of Barabasz et al. for degree m + r - 2), rounded to dt as TVM casts them: A (alpha x m),
@@ -1512,7 +1512,7 @@ static RtValue winograd_conv(const RtValue *args, const IrOpAttrs *at, const RtS
   return rt_layout_transform(&y, "NCHW", ol, site);
 }
 
-/* ---------------------------------------------------------------- auto_scheduler_layout_transform (h4-y1) */
+/* ---------------------------------------------------------------- auto_scheduler_layout_transform */
 
 typedef struct {
   int n;
@@ -1579,7 +1579,7 @@ static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAtt
   return rt_result_value(&res);
 }
 
-/* ---------------------------------------------------------------- GEMM convolution (h4-y1) */
+/* ---------------------------------------------------------------- GEMM convolution */
 
 /* topi's conv2d_gemm_weight_transform: HWIO flattened to (K, N), zero-padded (K to 4 * tile_cols, N to
  * tile_rows), blocked: out[x, y, z, w] = flat[w + tile_cols * y, z + tile_rows * x]. */

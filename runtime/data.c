@@ -14,14 +14,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static void strides_of(int rank, const int64_t *shape, int64_t *strides) {
-  int64_t acc = 1;
-  for (int i = rank - 1; i >= 0; i--) {
-    strides[i] = acc;
-    acc = rt_mul_sat(acc, shape[i]);
-  }
-}
-
 static void check_rank(const RtSite *site, IrOpId op, int rank) {
   if (rank > RT_MAX_RANK)
     rt_error(site->expr, "%s: rank %d is beyond the %d supported", ir_ops[op].name, rank, RT_MAX_RANK);
@@ -44,10 +36,6 @@ static int64_t index_at(const RtOperand *ix, int64_t i, int64_t n, IrOpId op, in
              axis, (long long)n);
   return k < 0 ? k + n : k;
 }
-
-/* The kernels here poll for Ctrl-C through a count of their innermost iterations (and of their outputs):
- * `int64_t tick = 0;` then TICK() in the loop. */
-#define TICK() rt_poll_every(site, ++tick)
 
 /* Products of shape[lo..hi). */
 static int64_t span_count(const int64_t *shape, int lo, int hi) {
@@ -79,7 +67,7 @@ static RtValue one_hot(const RtValue *args, const IrOpAttrs *at, const RtSite *s
   for (int64_t o = 0; o < outer; o++)
     for (int64_t d = 0; d < depth; d++)
       for (int64_t in = 0; in < inner; in++) {
-        TICK();
+        RT_TICK();
         RtValue v = rt_elem_get(ix.data, ix.dt, o * inner + in);
         bool hit = ix.dt.code == IR_DT_UINT ? v.u.u == (uint64_t)d : v.u.i == d;
         rt_elem_set(out, dt, (o * depth + d) * inner + in, hit ? von : voff);
@@ -102,7 +90,7 @@ static RtValue gather(const RtValue *args, const IrOpAttrs *at, const RtSite *si
       rt_error(site->expr, "gather: the indices %s must have the data's shape %s but along axis %d",
                rt_shape_text(ix.rank, ix.shape), rt_shape_text(r, a.shape), axis);
   int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
-  strides_of(r, a.shape, strides);
+  rt_strides_of(r, a.shape, strides);
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
   void *out = rt_result_init(&res, a.dt, r, ix.shape);
@@ -136,7 +124,7 @@ static RtValue gather_nd(const RtValue *args, const IrOpAttrs *at, const RtSite 
       rt_error(site->expr, "gather_nd: batch dimension %d of the data %s and of the indices %s differ", i,
                rt_shape_text(r, a.shape), rt_shape_text(ri, ix.shape));
   int64_t strides[RT_MAX_RANK], shape[2 * RT_MAX_RANK];
-  strides_of(r, a.shape, strides);
+  rt_strides_of(r, a.shape, strides);
   int n = 0;
   for (int i = 1; i < ri; i++) shape[n++] = ix.shape[i];
   for (int i = (int)(m + b); i < r; i++) shape[n++] = a.shape[i];
@@ -223,15 +211,15 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
   void *out = rt_result_init(&res, a.dt, r, a.shape);
   if (a.count > 0) rt_copy(site, out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
   int64_t dstr[RT_MAX_RANK], istr[RT_MAX_RANK];
-  strides_of(r, a.shape, dstr);
-  strides_of(r, ix.shape, istr);
+  rt_strides_of(r, a.shape, dstr);
+  rt_strides_of(r, ix.shape, istr);
   /* TVM's order: each position off the axis in turn, the positions along the axis innermost. */
   int64_t before = span_count(ix.shape, 0, axis), len = ix.shape[axis], after = span_count(ix.shape, axis + 1, r);
   if (ix.count == 0) before = 0; /* no updates: the positions off the axis may be many over an empty one */
   int64_t tick = 0;
   for (int64_t bi = 0; bi < before; bi++)
     for (int64_t ai = 0; ai < after; ai++) {
-      TICK();
+      RT_TICK();
       int64_t ibase = 0, dbase = 0, rest = bi;
       for (int d = axis - 1; d >= 0; d--) {
         int64_t c = rest % ix.shape[d];
@@ -245,7 +233,7 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
         ibase += c * istr[d], dbase += c * dstr[d];
       }
       for (int64_t k = 0; k < len; k++) {
-        TICK();
+        RT_TICK();
         int64_t p = ibase + k * istr[axis];
         int64_t q = dbase + index_at(&ix, p, a.shape[axis], IR_OP_SCATTER_ELEMENTS, axis, site) * dstr[axis];
         rt_elem_set(out, a.dt, q, combine(red, a.dt, rt_elem_get(out, a.dt, q), rt_elem_get(up.data, up.dt, p)));
@@ -278,13 +266,13 @@ static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const RtSite
   void *out = rt_result_init(&res, a.dt, r, a.shape);
   if (a.count > 0) rt_copy(site, out, a.data, (size_t)a.count * rt_dtype_size(a.dt));
   int64_t strides[RT_MAX_RANK];
-  strides_of(r, a.shape, strides);
+  rt_strides_of(r, a.shape, strides);
   int64_t ny = span_count(ix.shape, 1, ri), inner = span_count(a.shape, (int)m, r), tick = 0;
   for (int64_t y = 0; y < ny && inner > 0; y++) {
     int64_t off = 0;
     for (int64_t j = 0; j < m; j++) off += index_at(&ix, j * ny + y, a.shape[j], IR_OP_SCATTER_ND, (int)j, site) * strides[j];
     for (int64_t t = 0; t < inner; t++) {
-      TICK();
+      RT_TICK();
       rt_elem_set(out, a.dt, off + t,
                   combine(red, a.dt, rt_elem_get(out, a.dt, off + t), rt_elem_get(up.data, up.dt, y * inner + t)));
     }
@@ -407,9 +395,9 @@ static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const R
     for (int64_t in = 0; in < inner; in++) {
       RtValue acc = one;
       int64_t base = o * n * inner + in;
-      TICK();
+      RT_TICK();
       for (int64_t j = 0; j < n; j++) {
-        TICK();
+        RT_TICK();
         int64_t p = base + j * inner;
         RtValue x = rt_convert(rt_elem_get(a.data, a.dt, p), dt);
         if (excl) rt_elem_set(out, dt, p, acc);
@@ -484,7 +472,7 @@ static RtValue unravel_index(const RtValue *args, const RtSite *site) {
   int64_t k = sh.count, n = ix.count, total = 1;
   int64_t *dims = rt_alloc_atomic(sizeof(int64_t) * (size_t)(k ? k : 1)), tick = 0;
   for (int64_t j = 0; j < k; j++) {
-    TICK();
+    RT_TICK();
     RtValue v = rt_elem_get(sh.data, sh.dt, j);
     dims[j] = rt_scalar_i64(v);
     if (dims[j] < 0 || (sh.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
@@ -495,14 +483,14 @@ static RtValue unravel_index(const RtValue *args, const RtSite *site) {
   RtResult res;
   void *out = rt_result_init(&res, ix.dt, ix.rank + 1, shape);
   for (int64_t i = 0; i < n; i++) {
-    TICK();
+    RT_TICK();
     RtValue v = rt_elem_get(ix.data, ix.dt, i);
     int64_t x = rt_scalar_i64(v);
     if (x < 0 || x >= total || (ix.dt.code == IR_DT_UINT && v.u.u > (uint64_t)INT64_MAX))
       rt_error(site->expr, "unravel_index: index %lld is out of range for %lld elements", (long long)x,
                (long long)total);
     for (int64_t j = k - 1; j >= 0; j--) {
-      TICK();
+      RT_TICK();
       rt_elem_set(out, ix.dt, j * n + i, rt_scalar_from_i64(ix.dt, x % dims[j]));
       x /= dims[j];
     }
@@ -731,7 +719,7 @@ static RtValue adv_index(RtValue tuple, const RtSite *site) {
   }
   int m = rb;
   for (int i = n; i < a.rank; i++) shape[m++] = a.shape[i];
-  strides_of(a.rank, a.shape, ast);
+  rt_strides_of(a.rank, a.shape, ast);
   int64_t inner = span_count(a.shape, n, a.rank), outer = span_count(bshape, 0, rb);
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
@@ -774,7 +762,7 @@ static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const R
   check_rank(site, IR_OP_SPARSE_TO_DENSE, r);
   int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
   for (int i = 0; i < r; i++) shape[i] = os->ints[i];
-  strides_of(r, shape, strides);
+  rt_strides_of(r, shape, strides);
   int64_t n = ix.rank == 0 ? 1 : ix.shape[0], k = ix.rank == 2 ? ix.shape[1] : 1;
   if (k != r)
     rt_error(site->expr, "sparse_to_dense: indices of %lld coordinates for an output of rank %d", (long long)k, r);
@@ -786,14 +774,14 @@ static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const R
   size_t esize = rt_dtype_size(v.dt);
   int64_t tick = 0;
   for (int64_t i = 0; i < total; i++) {
-    TICK();
+    RT_TICK();
     memcpy(out + (size_t)i * esize, d.data, esize);
   }
   for (int64_t j = 0; j < n; j++) {
     int64_t off = 0;
-    TICK();
+    RT_TICK();
     for (int64_t c = 0; c < k; c++) {
-      TICK();
+      RT_TICK();
       int64_t q = int_at(&ix, j * k + c);
       if (q < 0 || q >= shape[c])
         rt_error(site->expr, "sparse_to_dense: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c,
@@ -816,7 +804,7 @@ static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
   if (ps.shape[0] != r) rt_error(site->expr, "sparse_reshape: prev_shape has %lld dimensions for indices of %lld", (long long)ps.shape[0], (long long)r);
   int64_t total = 1, known = 1, infer = -1, tick = 0;
   for (int64_t i = 0; i < r; i++) {
-    TICK();
+    RT_TICK();
     int64_t p = int_at(&ps, i);
     if (p < 0) rt_error(site->expr, "sparse_reshape: prev_shape has a negative dimension %lld", (long long)p);
     if (__builtin_mul_overflow(total, p, &total))
@@ -827,7 +815,7 @@ static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
   void *nshape = rt_result_init(&r1, ns.dt, 1, s1);
   int64_t *nsh = rt_alloc_atomic(sizeof(int64_t) * (size_t)(m ? m : 1));
   for (int64_t i = 0; i < m; i++) {
-    TICK();
+    RT_TICK();
     nsh[i] = int_at(&ns, i);
     if (nsh[i] == -1) {
       if (infer >= 0) rt_error(site->expr, "sparse_reshape: new_shape has more than one -1");
@@ -846,23 +834,23 @@ static RtValue sparse_reshape(const RtValue *args, const RtSite *site) {
              (long long)total);
   }
   for (int64_t i = 0; i < m; i++) {
-    TICK();
+    RT_TICK();
     rt_elem_set(nshape, ns.dt, i, rt_scalar_from_i64(ns.dt, nsh[i]));
   }
   int64_t s0[2] = {n, m};
   void *out = rt_result_init(&r0, ix.dt, 2, s0);
   for (int64_t j = 0; j < n; j++) {
     int64_t flat = 0;
-    TICK();
+    RT_TICK();
     for (int64_t c = 0; c < r; c++) {
-      TICK();
+      RT_TICK();
       int64_t q = int_at(&ix, j * r + c), p = int_at(&ps, c);
       if (q < 0 || q >= p)
         rt_error(site->expr, "sparse_reshape: index %lld is out of range for axis %lld of length %lld", (long long)q, (long long)c, (long long)p);
       flat = flat * p + q;
     }
     for (int64_t c = m - 1; c >= 0; c--) {
-      TICK();
+      RT_TICK();
       rt_elem_set(out, ix.dt, j * m + c, rt_scalar_from_i64(ix.dt, nsh[c] ? flat % nsh[c] : 0));
       flat = nsh[c] ? flat / nsh[c] : 0;
     }
@@ -890,7 +878,7 @@ static RtValue sparse_fill_empty_rows(const RtValue *args, const RtSite *site) {
   IrDType i64 = IR_DTYPE(IR_DT_INT, 64);
   int64_t prev = -1, empty = rows, tick = 0;
   for (int64_t j = 0; j < n; j++) {
-    TICK();
+    RT_TICK();
     int64_t row = int_at(&ix, j * r);
     if (row < 0 || row >= rows)
       rt_error(site->expr, "sparse_fill_empty_rows: row %lld is out of range for %lld rows", (long long)row,
@@ -909,9 +897,9 @@ static RtValue sparse_fill_empty_rows(const RtValue *args, const RtSite *site) {
   rt_zero(site, oe, sizeof(int64_t) * (size_t)rows);
   for (int64_t j = 0; j <= n; j++) {
     int64_t row = j < n ? int_at(&ix, j * r) : rows;
-    TICK();
+    RT_TICK();
     for (; next < row; next++) {
-      TICK();
+      RT_TICK();
       oi[k * r] = next;
       for (int64_t c = 1; c < r; c++) oi[k * r + c] = 0; /* r: the dense rank, a shape tensor's length */
       ov[k++] = dflt;
@@ -920,7 +908,7 @@ static RtValue sparse_fill_empty_rows(const RtValue *args, const RtSite *site) {
     if (j == n) break;
     next = row + 1;
     for (int64_t c = 0; c < r; c++) {
-      TICK();
+      RT_TICK();
       oi[k * r + c] = int_at(&ix, j * r + c);
     }
     ov[k++] = rt_scalar_i64(rt_convert(rt_elem_get(v.data, v.dt, j), i64));
@@ -992,21 +980,21 @@ static RtValue sparse_dense(const RtValue *args, const IrOpAttrs *at, const RtSi
   RtValue zero = rt_scalar_from_i64(w.dt, 0);
   int64_t tick = 0;
   for (int64_t i = 0; i < total; i++) {
-    TICK();
+    RT_TICK();
     rt_elem_set(out, w.dt, i, zero);
   }
   /* S's row r = nb * bs_r + j against dense row m: sum over blocks and c of S[r, col] * dense[m, col]. */
   for (int64_t nb = 0; nb < s.nrow; nb++) {
-    TICK();
+    RT_TICK();
     for (int64_t b = int_at(&s.ptr, nb); b < int_at(&s.ptr, nb + 1); b++) {
       int64_t bc = int_at(&s.ix, b);
       for (int64_t j = 0; j < s.bs_r; j++)
         for (int64_t c = 0; c < s.bs_c; c++) {
-          TICK();
+          RT_TICK();
           RtValue sv = rt_elem_get(s.d.data, s.d.dt, (b * s.bs_r + j) * s.bs_c + c);
           int64_t r = nb * s.bs_r + j, col = bc * s.bs_c + c;
           for (int64_t m = 0; m < M; m++) {
-            TICK();
+            RT_TICK();
             int64_t o = lhs ? r * M + m : m * N + r;
             rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), sv, rt_elem_get(w.data, w.dt, m * K + col)));
           }
@@ -1031,22 +1019,22 @@ static RtValue sparse_transpose(const RtValue *args, const RtSite *site) {
   int64_t *cnt = rt_alloc_atomic(sizeof(int64_t) * (size_t)(n + 1)), tick = 0;
   rt_zero(site, cnt, sizeof(int64_t) * (size_t)(n + 1));
   for (int64_t j = 0; j < nnz; j++) {
-    TICK();
+    RT_TICK();
     cnt[int_at(&s.ix, j) + 1]++;
   }
   for (int64_t i = 0; i < n; i++) {
-    TICK();
+    RT_TICK();
     cnt[i + 1] += cnt[i];
   }
   for (int64_t i = 0; i <= n; i++) {
-    TICK();
+    RT_TICK();
     rt_elem_set(op, s.ptr.dt, i, rt_scalar_from_i64(s.ptr.dt, cnt[i]));
   }
   size_t esize = rt_dtype_size(s.d.dt);
   for (int64_t row = 0; row < n; row++) {
-    TICK();
+    RT_TICK();
     for (int64_t j = int_at(&s.ptr, row); j < int_at(&s.ptr, row + 1); j++) {
-      TICK();
+      RT_TICK();
       int64_t dest = cnt[int_at(&s.ix, j)]++;
       rt_elem_set(oi, s.ix.dt, dest, rt_scalar_from_i64(s.ix.dt, row));
       copy_elem(od, dest, s.d.data, j, esize);
@@ -1069,9 +1057,9 @@ static RtValue sparse_add(const RtValue *args, const RtSite *site) {
   RtValue one = rt_scalar_from_i64(w.dt, 1);
   int64_t tick = 0;
   for (int64_t r = 0; r < s.nrow; r++) {
-    TICK();
+    RT_TICK();
     for (int64_t j = int_at(&s.ptr, r); j < int_at(&s.ptr, r + 1); j++) {
-      TICK();
+      RT_TICK();
       int64_t o = r * w.shape[1] + int_at(&s.ix, j);
       rt_elem_set(out, w.dt, o, mul_add(w.dt, rt_elem_get(out, w.dt, o), rt_elem_get(s.d.data, s.d.dt, j), one));
     }
@@ -1308,15 +1296,15 @@ static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, cons
   int64_t tick = 0;
   for (int64_t row = 0; row < rows; row++) {
     volatile float sum = 0;
-    TICK();
+    RT_TICK();
     for (int64_t j = 0; j < k; j++) {
-      TICK();
+      RT_TICK();
       float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
       sum = sum + (v > 0 ? v : 0);
     }
     volatile float c = 0;
     for (int64_t j = 0; j < k; j++) {
-      TICK();
+      RT_TICK();
       float v = (float)rt_scalar_f64(rt_elem_get(p.data, p.dt, row * k + j));
       volatile float q = (v > 0 ? v : 0) / sum;
       c = c + q;
@@ -1325,9 +1313,9 @@ static RtValue random_multinomial(const RtValue *args, const IrOpAttrs *at, cons
     for (int64_t s = 0; s < ns; s++) {
       float us = u[row * ns + s], best = 0;
       int64_t bi = 0;
-      TICK();
+      RT_TICK();
       for (int64_t j = 0; j < k; j++) {
-        TICK();
+        RT_TICK();
         volatile float d = cum[j] - us;
         float v = d > 0 ? d : 1.0f;
         if (j == 0 || v < best) best = v, bi = j;
@@ -1363,7 +1351,7 @@ static RtValue dft(const RtValue *args, const IrOpAttrs *at, const RtSite *site)
     for (int64_t q = 0; q < n; q++) {
       double sr = 0, si = 0, w0 = sign * -2 * M_PI * (double)q / (double)n;
       for (int64_t k = 0; k < n; k++) {
-        TICK();
+        RT_TICK();
         double w = w0 * (double)k, c = in_dtype(dt, cos(w)), s = in_dtype(dt, sin(w));
         double xr = rt_scalar_f64(rt_elem_get(re.data, dt, b * n + k)), xi = rt_scalar_f64(rt_elem_get(im.data, dt, b * n + k));
         sr = in_dtype(dt, sr + in_dtype(dt, in_dtype(dt, xr * c) - in_dtype(dt, xi * s)));
@@ -1406,7 +1394,7 @@ static RtValue stft(const RtValue *args, const IrOpAttrs *at, const RtSite *site
       for (int64_t t = 0; t < T; t++) {
         double re = 0, im = 0;
         for (int64_t w = 0; w < wl; w++) {
-          TICK();
+          RT_TICK();
           double a = 2 * M_PI * (double)f * (double)w / (double)wl;
           double p = in_dtype(dt, rt_scalar_f64(rt_elem_get(win.data, dt, w)) * rt_scalar_f64(rt_elem_get(x.data, dt, b * L + t * hop + w)));
           re = in_dtype(dt, re + in_dtype(dt, p * in_dtype(dt, cos(a))));
@@ -1450,13 +1438,13 @@ static RtValue correlation(const RtValue *args, const IrOpAttrs *at, const RtSit
     for (int64_t q = 0; q < D * D; q++)
       for (int64_t i = 0; i < OH; i++)
         for (int64_t j = 0; j < OW; j++) {
-          TICK();
+          RT_TICK();
           int64_t y1 = i * s1 + md, x1 = j * s1 + md, y2 = y1 + (q / D - rad) * s2, x2 = x1 + (q % D - rad) * s2;
           double acc = 0;
           for (int64_t c = 0; c < C; c++)
             for (int64_t ky = 0; ky < k; ky++)
               for (int64_t kx = 0; kx < k; kx++) {
-                TICK();
+                RT_TICK();
                 int64_t ya = y1 + ky - pad[0], xa = x1 + kx - pad[1], yb = y2 + ky - pad[0], xb = x2 + kx - pad[1];
                 double u = ya >= 0 && ya < H && xa >= 0 && xa < W ? rt_scalar_f64(rt_elem_get(a.data, dt, ((n * C + c) * H + ya) * W + xa)) : 0;
                 double v = yb >= 0 && yb < H && xb >= 0 && xb < W ? rt_scalar_f64(rt_elem_get(b.data, dt, ((n * C + c) * H + yb) * W + xb)) : 0;
@@ -1500,10 +1488,10 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const RtSite
       for (int64_t y = 0; y < OH; y++)
         for (int64_t x = 0; x < OW; x++) {
           RtValue best = zero;
-          TICK();
+          RT_TICK();
           for (int64_t ry = 0; ry < KH; ry++)
             for (int64_t rx = 0; rx < KW; rx++) {
-              TICK();
+              RT_TICK();
               int64_t iy = y * st[0] + ry * dil[0] - pad[0], ix = x * st[1] + rx * dil[1] - pad[1];
               RtValue a = iy >= 0 && iy < H && ix >= 0 && ix < W
                               ? rt_convert(rt_elem_get(d.data, d.dt, nhwc ? ((n * H + iy) * W + ix) * C + c : ((n * C + c) * H + iy) * W + ix), odt)
@@ -1583,11 +1571,11 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
   for (int64_t n = 0; n < N; n++)
     for (int64_t oy = 0; oy < OH; oy++)
       for (int64_t ox = 0; ox < OW; ox++) {
-        TICK();
+        RT_TICK();
         for (int64_t c = 0; c < C; c++)
           for (int64_t ky = 0; ky < KH; ky++)
             for (int64_t kx = 0; kx < KW; kx++) {
-              TICK();
+              RT_TICK();
               int64_t g = c / cdg, ch = ((g * KH + ky) * KW + kx) * 2;
               double dy = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch) * OH + oy) * OW + ox));
               double dx = rt_scalar_f64(rt_elem_get(off.data, off.dt, ((n * off.shape[1] + ch + 1) * OH + oy) * OW + ox));
@@ -1607,10 +1595,10 @@ static RtValue deformable_conv2d(const RtValue *args, const IrOpAttrs *at, const
         for (int64_t f = 0; f < O; f++) {
           int64_t g = f / og;
           double acc = 0;
-          TICK();
+          RT_TICK();
           for (int64_t rc = 0; rc < cg; rc++)
             for (int64_t k = 0; k < KH * KW; k++) {
-              TICK();
+              RT_TICK();
               acc += col[(g * cg + rc) * KH * KW + k] * rt_scalar_f64(rt_elem_get(w.data, w.dt, (f * cg + rc) * KH * KW + k));
             }
           rt_elem_set(out, odt, ((n * O + f) * OH + oy) * OW + ox, rt_scalar_from_f64(odt, acc));
@@ -1646,11 +1634,11 @@ static RtValue conv2d_backward_weight(const RtValue *args, const IrOpAttrs *at, 
         for (int64_t b = 0; b < ks[1]; b++) {
           int64_t c = (o / og) * ci + i;
           double acc = 0;
-          TICK();
+          RT_TICK();
           for (int64_t n = 0; n < N; n++)
             for (int64_t p = 0; p < P; p++)
               for (int64_t q = 0; q < Q; q++) {
-                TICK();
+                RT_TICK();
                 int64_t y = p * st[0] - pad[0] + a * dil[0], xx = q * st[1] - pad[1] + b * dil[1];
                 if (y < 0 || y >= H || xx < 0 || xx >= W) continue;
                 acc += rt_scalar_f64(rt_elem_get(gr.data, gr.dt, ((n * O + o) * P + p) * Q + q)) *

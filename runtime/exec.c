@@ -1009,17 +1009,13 @@ static void run_job(void *p) {
   job->result = enter(fn, frame, NULL);
 }
 
-static bool run_protected(const RtFn *fn, RtValue *out, IrDiags *diags) {
+bool rt_exec_run(const RtFn *fn, RtValue *out, IrDiags *diags) {
   Job job = {fn, {0}};
   if (!rt_protect(run_job, &job, diags)) return false;
   *out = job.result;
   return true;
 }
 
-bool rt_eval(RtProgram *p, const IrTFn *e, RtValue *out, IrDiags *diags) {
-  return run_protected(rt_compile_expr(p, e), out, diags);
-}
-
 bool rt_call_global(RtProgram *p, const IrTDef *def, RtValue *out, IrDiags *diags) {
-  return run_protected(rt_global_fn(p, def), out, diags);
+  return rt_exec_run(rt_global_fn(p, def), out, diags);
 }

@@ -65,6 +65,15 @@ static inline int64_t rt_mul_sat(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* The row-major strides of a shape, in elements (saturating: an empty axis makes no product overflow). */
+static inline void rt_strides_of(int rank, const int64_t *shape, int64_t *strides) {
+  int64_t acc = 1;
+  for (int i = rank - 1; i >= 0; i--) {
+    strides[i] = acc;
+    acc = rt_mul_sat(acc, shape[i]);
+  }
+}
+
 /* The call `site` running another operator's kernel (bias_add's add, a quantized operator's float
  * one): the same place, the attributes `attrs`, and no type to check the result against (the
  * site's type is the outer operator's). */
@@ -151,6 +160,9 @@ enum { RT_POLL_EVERY = 1 << 14 };
 static inline void rt_poll_every(const RtSite *site, int64_t i) {
   if ((i & (RT_POLL_EVERY - 1)) == 0) rt_poll(site ? site->expr : NULL);
 }
+/* A kernel that counts its innermost iterations (and its outputs) in `int64_t tick = 0;` polls
+ * with RT_TICK() in the loop; `site` is the kernel's RtSite. */
+#define RT_TICK() rt_poll_every(site, ++tick)
 /* Counts `work` (elements, roughly) down from RT_POLL_EVERY and polls when it runs out; *left starts
  * at 0, so the first call polls. */
 static inline void rt_poll_work(const RtSite *site, int64_t *left, int64_t work) {

@@ -206,8 +206,9 @@ struct RtFn {
 /* Compiles a top-level expression (checked as the body of a function of no parameters). */
 RtFn *rt_compile_expr(RtProgram *p, const IrTFn *e);
 
-/* The compiled function of a global definition (compiled by rt_compile_program). */
-RtFn *rt_global_fn(const RtProgram *p, const IrTDef *def);
+/* Runs a function of no parameters (a global's or a top-level expression's) under rt_protect, as
+ * rt_eval does (exec.c). */
+bool rt_exec_run(const RtFn *fn, RtValue *out, IrDiags *diags);
 
 /* ---------------------------------------------------------------- the state */
 
@@ -322,6 +323,11 @@ struct RtProgram {
   IrPtrMap ctor_values;   /* IrTCtor -> RtValue *: a nullary one's value, or its function */
   IrPtrMap checked;       /* RtFn of a definition, or IrTCtor -> its checked entry (an RtFn) */
 };
+
+/* The compiled function of a global definition (compiled by rt_compile_program), or NULL. */
+static inline RtFn *rt_global_fn(const RtProgram *p, const IrTDef *def) {
+  return def && def->id < p->globals.len ? p->globals.items[def->id] : NULL;
+}
 
 extern RtState rt_state;
 

@@ -31,14 +31,6 @@ static RtValue with_shape(const RtOperand *a, int rank, const int64_t *shape) {
   return tensor_value(t);
 }
 
-static void strides_of(int rank, const int64_t *shape, int64_t *strides) {
-  int64_t acc = 1;
-  for (int i = rank - 1; i >= 0; i--) {
-    strides[i] = acc;
-    acc = rt_mul_sat(acc, shape[i]);
-  }
-}
-
 /* out[i0, ..., ik] = in[base + sum(ij * strides[j])] for every index of `shape`. */
 static void gather(const RtSite *site, void *out, const void *in, size_t esize, int rank, const int64_t *shape, int64_t base,
                    const int64_t *strides) {
@@ -216,7 +208,7 @@ static RtValue transpose(const RtOperand *a, const IrOpAttrs *at, const RtSite *
   check_rank(site, IR_OP_TRANSPOSE, r);
   const IrAttrValue *axes = &at->v[IR_A_AXES];
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], strides[RT_MAX_RANK];
-  strides_of(r, a->shape, in_strides);
+  rt_strides_of(r, a->shape, in_strides);
   for (int i = 0; i < r; i++) {
     int k = !axes->given || axes->none ? r - 1 - i : rt_axis(site, IR_OP_TRANSPOSE, axes->ints[i], r);
     shape[i] = a->shape[k];
@@ -233,7 +225,7 @@ static RtValue broadcast_shape(const RtOperand *a, int r, const int64_t *to, IrO
   check_rank(site, op, r);
   if (r < a->rank) rt_error(site->expr, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(a->rank, a->shape), rt_shape_text(r, to));
   int64_t in_strides[RT_MAX_RANK], strides[RT_MAX_RANK];
-  strides_of(a->rank, a->shape, in_strides);
+  rt_strides_of(a->rank, a->shape, in_strides);
   for (int i = 0; i < r; i++) {
     int k = i - (r - a->rank);
     int64_t d = k >= 0 ? a->shape[k] : 1;
@@ -259,7 +251,7 @@ static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const RtSi
   int r = a->rank;
   check_rank(site, IR_OP_STRIDED_SLICE, r);
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], strides[RT_MAX_RANK], base = 0;
-  strides_of(r, a->shape, in_strides);
+  rt_strides_of(r, a->shape, in_strides);
   for (int i = 0; i < r; i++) shape[i] = a->shape[i], strides[i] = in_strides[i];
   bool has_axes = ax->given && !ax->none, has_strides = s->given && !s->none;
   int n = has_axes ? ax->n : b->n > en->n ? b->n : en->n;
@@ -518,7 +510,7 @@ static RtValue tile(const RtOperand *a, const IrOpAttrs *at, const RtSite *site)
     if (rep < 1) rt_error(site->expr, "tile: reps has %lld, but each count must be at least 1", (long long)rep);
     if (__builtin_mul_overflow(in_shape[i], rep, &shape[i])) rt_error(site->expr, "tile: the result is too large");
   }
-  strides_of(t, in_shape, in_strides);
+  rt_strides_of(t, in_shape, in_strides);
   size_t esize = rt_dtype_size(a->dt);
   RtResult res;
   char *out = rt_result_init(&res, a->dt, t, shape);
@@ -563,7 +555,7 @@ static RtValue reverse(const RtOperand *a, const IrOpAttrs *at, const RtSite *si
   if (a->rank == 0) rt_error(site->expr, "reverse: the argument is a scalar");
   int axis = rt_axis(site, IR_OP_REVERSE, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t strides[RT_MAX_RANK];
-  strides_of(a->rank, a->shape, strides);
+  rt_strides_of(a->rank, a->shape, strides);
   int64_t base = a->count > 0 ? (a->shape[axis] - 1) * strides[axis] : 0; /* empty: strides may saturate */
   strides[axis] = -strides[axis];
   RtResult res;
@@ -582,7 +574,7 @@ static RtValue reverse_sequence(const RtOperand *a, const RtOperand *len, const 
     rt_error(site->expr, "reverse_sequence: seq_lengths %s does not match the batch dimension of %s",
              rt_shape_text(len->rank, len->shape), rt_shape_text(r, a->shape));
   int64_t strides[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
-  strides_of(r, a->shape, strides);
+  rt_strides_of(r, a->shape, strides);
   size_t esize = rt_dtype_size(a->dt);
   RtResult res;
   char *out = rt_result_init(&res, a->dt, r, a->shape);
@@ -629,7 +621,7 @@ static RtValue collapse_sum(const RtOperand *a, int n, const int64_t *shape, IrO
   check_rank(site, op, n);
   if (n > r) rt_error(site->expr, "%s: %s has more dimensions than %s", ir_ops[op].name, rt_shape_text(n, shape), rt_shape_text(r, a->shape));
   int64_t out_strides[RT_MAX_RANK], st[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
-  strides_of(n, shape, out_strides);
+  rt_strides_of(n, shape, out_strides);
   for (int k = 0; k < r; k++) {
     int ko = k - (r - n);
     int64_t d = ko >= 0 ? shape[ko] : 1;
@@ -693,7 +685,7 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const R
   parse_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
   if (a->rank != src.n) rt_error(site->expr, "layout_transform: the data %s does not have the source layout's rank", rt_shape_text(a->rank, a->shape));
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
-  strides_of(a->rank, a->shape, in_strides);
+  rt_strides_of(a->rank, a->shape, in_strides);
   /* Per axis of the output: where its primal axis is in the input (whole, and split part), and
    * its own factor in the output. */
   int whole_in[RT_MAX_RANK], part_in[RT_MAX_RANK], part_out[RT_MAX_RANK];
@@ -767,7 +759,7 @@ static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpA
                rt_shape_text(like->rank, like->shape), rt_shape_text(r, a->shape));
     shape[i] = like->shape[i];
   }
-  strides_of(r, a->shape, strides);
+  rt_strides_of(r, a->shape, strides);
   RtResult res;
   void *out = rt_result_init(&res, a->dt, r, shape);
   gather(site, out, a->data, rt_dtype_size(a->dt), r, shape, 0, strides);
@@ -826,7 +818,7 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const RtSite *site) {
     else if (!ir_dtype_eq(dt, ops[i].dt)) rt_error(site->expr, "einsum: tensors of different element types");
     int64_t st[RT_MAX_RANK];
     check_rank(site, IR_OP_EINSUM, ops[i].rank);
-    strides_of(ops[i].rank, ops[i].shape, st);
+    rt_strides_of(ops[i].rank, ops[i].shape, st);
     memset(strides_buf[i], 0, sizeof strides_buf[i]);
     const char *term = q.terms[i];
     int letters = (int)strlen(term) - (strchr(term, '*') ? 1 : 0), er = ops[i].rank - letters;
@@ -936,7 +928,7 @@ static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const RtSite *site) 
   }
   RtValue *items = rt_alloc(sizeof(RtValue) * (size_t)(n ? n : 1));
   int64_t count = product(n, shape), st[RT_MAX_RANK];
-  strides_of(n, shape, st);
+  rt_strides_of(n, shape, st);
   for (int i = 0; i < n; i++) {
     int axis = xy && i < 2 ? 1 - i : i;
     size_t esize = rt_dtype_size(ops[i].dt);
@@ -986,7 +978,7 @@ static RtValue strided_set(const RtValue *args, int nargs, const RtSite *site) {
       rt_error(site->expr, "strided_set: the values %s do not have the slice's shape (dimension %d is %lld)",
                rt_shape_text(v.rank, v.shape), i, (long long)len[i]);
   }
-  strides_of(r, a.shape, astr);
+  rt_strides_of(r, a.shape, astr);
   size_t esize = rt_dtype_size(a.dt);
   RtResult res;
   char *out = rt_result_init(&res, a.dt, r, a.shape);
@@ -1020,7 +1012,7 @@ static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const RtS
     shape[axis + i] = (d - w) / s + 1;
     shape[axis + nw + i] = w;
   }
-  strides_of(r, a->shape, astr);
+  rt_strides_of(r, a->shape, astr);
   size_t esize = rt_dtype_size(a->dt);
   RtResult res;
   char *out = rt_result_init(&res, a->dt, n, shape);

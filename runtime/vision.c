@@ -11,10 +11,6 @@
 
 static const IrDType I32 = {IR_DT_INT, 32, 1};
 
-/* The kernels here poll for Ctrl-C through a count of their innermost iterations: `int64_t tick =
- * 0;` then TICK() in the loop. */
-#define TICK() rt_poll_every(site, ++tick)
-
 /* ---------------------------------------------------------------- helpers */
 
 /* A tensor argument's values as doubles. */
@@ -130,9 +126,9 @@ static RtValue multibox_prior(IrOpId op, const RtValue *args, const RtSite *site
     double ch = (i + offsets[0]) * sh;
     for (int64_t j = 0; j < W; j++) {
       double cw = (j + offsets[1]) * sw;
-      TICK();
+      RT_TICK();
       for (int64_t k = 0; k < per; k++) {
-        TICK();
+        RT_TICK();
         double w, h;
         if (k < ns) {
           w = sizes[k] * H / W / 2.0;
@@ -181,9 +177,9 @@ static RtValue multibox_transform_loc(IrOpId op, const RtValue *args, const RtSi
     for (int64_t j = 0; j < A; j++) {
       double score = -1;
       int64_t id = 0;
-      TICK();
+      RT_TICK();
       for (int64_t k = keep ? 0 : 1; k < C; k++) {
-        TICK();
+        RT_TICK();
         double t = cls.v[(i * C + k) * A + j];
         if (t > score) id = k;
         score = fmax(t, score);
@@ -200,7 +196,7 @@ static RtValue multibox_transform_loc(IrOpId op, const RtValue *args, const RtSi
       n++;
     }
     for (int64_t j = n; j < A; j++) {
-      TICK();
+      RT_TICK();
       for (int t = 0; t < 6; t++) setf(out, cls.o.dt, (i * A + j) * 6 + t, -1);
     }
     seti(cnt, i, n);
@@ -247,10 +243,10 @@ static RtValue get_valid_counts(IrOpId op, const RtValue *args, const RtSite *si
     int64_t n = 0;
     for (int64_t j = 0; j < N; j++) {
       const double *row = &d.v[(i * N + j) * K];
-      TICK();
+      RT_TICK();
       if (row[si] > thr && (id_index < 0 || row[id_index] >= 0)) {
         for (int64_t k = 0; k < K; k++) {
-          TICK();
+          RT_TICK();
           setf(out, d.o.dt, (i * N + n) * K + k, row[k]);
         }
         seti(ind, i * N + n, j);
@@ -258,9 +254,9 @@ static RtValue get_valid_counts(IrOpId op, const RtValue *args, const RtSite *si
       }
     }
     for (int64_t j = n; j < N; j++) {
-      TICK();
+      RT_TICK();
       for (int64_t k = 0; k < K; k++) {
-        TICK();
+        RT_TICK();
         setf(out, d.o.dt, (i * N + j) * K + k, -1);
       }
       seti(ind, i * N + j, -1);
@@ -336,7 +332,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
     int64_t *BI = &bi[i * N];
     if (iou_thr > 0) {
       for (int64_t j = 0; j < v; j++) {
-        TICK();
+        RT_TICK();
         keys[j] = (SortKey){D[j * K + si], j};
       }
       sort_keys(site, keys, v);
@@ -363,7 +359,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
           double al = fmin(a[cs], a[cs + 2]), aT = fmin(a[cs + 1], a[cs + 3]);
           double ar = fmax(a[cs], a[cs + 2]), ab = fmax(a[cs + 1], a[cs + 3]);
           for (int64_t k = 0; k < j && valid; k++) {
-            TICK();
+            RT_TICK();
             double *b = &O[k * K];
             if (!(b[si] > 0 && (id_index < 0 || b[id_index] >= 0))) continue;
             if (!force && !(id_index < 0 || a[id_index] == b[id_index])) continue;
@@ -383,7 +379,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
     } else {
       rt_copy(site, O, D, sizeof(double) * (size_t)(v * K));
       for (int64_t j = 0; j < v; j++) {
-        TICK();
+        RT_TICK();
         BI[j] = j;
       }
     }
@@ -394,7 +390,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
     }
     if (ret_ind)
       for (int64_t j = 0; j < v; j++) {
-        TICK();
+        RT_TICK();
         if (BI[j] >= 0) BI[j] = rt_f2i64(ix.v[i * N + BI[j]]);
       }
   }
@@ -406,7 +402,7 @@ static RtValue nms(IrOpId op, const RtValue *args, const RtSite *site) {
     for (int64_t i = 0; i < B; i++) {
       int64_t n = 0;
       for (int64_t j = 0; j < N; j++) {
-        TICK();
+        RT_TICK();
         int64_t x = bi[i * N + j];
         /* TVM's: an index beyond the anchors also adds a 0 (writes past the row are dropped) */
         if (x >= 0 && n < N) seti(out, i * N + n, x);
@@ -477,9 +473,9 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
   int64_t tick = 0;
   for (int64_t i = 0; i < BC; i++) {
     int64_t b = i / C;
-    TICK();
+    RT_TICK();
     for (int64_t j = 0; j < N; j++) {
-      TICK();
+      RT_TICK();
       keys[j] = (SortKey){(float)sc.v[i * N + j], j};
     }
     sort_keys(site, keys, N);
@@ -498,7 +494,7 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
         selscore[i * N + n] = keys[j].score;
         n++;
         for (int64_t k = j + 1; k < nkeep; k++)
-          if (TICK(), keys[k].score > 0 && iou4(&bx.v[(b * N + keys[j].j) * 4], &bx.v[(b * N + keys[k].j) * 4]) >= iou_thr)
+          if (RT_TICK(), keys[k].score > 0 && iou4(&bx.v[(b * N + keys[j].j) * 4], &bx.v[(b * N + keys[k].j) * 4]) >= iou_thr)
             keys[k].score = -1.0;
       }
     ndet[i] = n;
@@ -512,7 +508,7 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
     int64_t row = 0;
     for (int64_t i = 0; i < BC; i++)
       for (int64_t j = 0; j < ndet[i]; j++, row++) {
-        TICK();
+        RT_TICK();
         out[row * 3] = i / C;
         out[row * 3 + 1] = i % C;
         out[row * 3 + 2] = sel[i * N + j];
@@ -530,9 +526,9 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
   for (int64_t b = 0; b < B; b++) {
     int64_t row = 0;
     for (int64_t c = 0; c < C; c++) {
-      TICK();
+      RT_TICK();
       for (int64_t j = 0; j < ndet[b * C + c]; j++, row++) {
-        TICK();
+        RT_TICK();
         out[(b * CN + row) * 2] = c;
         out[(b * CN + row) * 2 + 1] = sel[(b * C + c) * N + j];
         scores[b * CN + row] = (float)selscore[(b * C + c) * N + j];
@@ -580,20 +576,20 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
     const double *BX = &bx.v[b * N * 4];
     for (int64_t c = 0; c < nc; c++) {
       int64_t nk = 0;
-      TICK();
+      RT_TICK();
       for (int64_t i = 0; i < N; i++) {
-        TICK();
+        RT_TICK();
         double s = sc.v[(b * N + i) * CB + c + off];
         if (s >= s_thr) keys[nk++] = (SortKey){s, i};
       }
       sort_keys(site, keys, nk);
       int64_t out = nsorted, sel = 0, lim = nk < per ? nk : per, nactive = nk;
       for (int64_t i = 0; i < nk; i++) {
-        TICK();
+        RT_TICK();
         active[i] = true;
       }
       for (int64_t i = 0; i < nk; i++) {
-        TICK();
+        RT_TICK();
         if (!(nactive != 0 && sel < lim && active[i])) continue;
         merged[out++] = (SortKey){keys[i].score, keys[i].j * CB + c + off};
         sel++;
@@ -601,7 +597,7 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
         nactive--;
         const double *p = &BX[keys[i].j * 4];
         for (int64_t j = i + 1; j < nk; j++) {
-          TICK();
+          RT_TICK();
           if (!active[j]) continue;
           const double *q = &BX[keys[j].j * 4];
           double ai = (p[2] - p[0]) * (p[3] - p[1]), aj = (q[2] - q[0]) * (q[3] - q[1]), iou = 0;
@@ -620,9 +616,9 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
       for (int64_t i = 1; i < out; i++) {
         SortKey k = merged[i];
         int64_t j = i;
-        TICK();
+        RT_TICK();
         while (j > 0 && merged[j - 1].score < k.score) {
-          TICK();
+          RT_TICK();
           merged[j] = merged[j - 1];
           j--;
         }
@@ -631,7 +627,7 @@ static RtValue regular_nms(IrOpId op, const RtValue *args, const RtSite *site) {
       nsorted = out < M ? out : M;
     }
     for (int64_t m = 0; m < M; m++) {
-      TICK();
+      RT_TICK();
       double v[4] = {0, 0, 0, 0}, cls = 0, score = 0;
       if (m < nsorted) {
         int64_t anchor = merged[m].j / CB;
@@ -701,7 +697,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
     for (int64_t c = 0; c < C; c++)
       for (int64_t ph = 0; ph < PH; ph++)
         for (int64_t pw = 0; pw < PW; pw++) {
-          TICK();
+          RT_TICK();
           double total;
           if (op == IR_OP_VISION_ROI_ALIGN) {
             double x0 = roi[1] * scale, y0 = roi[2] * scale, x1 = roi[3] * scale, y1 = roi[4] * scale;
@@ -714,7 +710,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
             total = maxm ? -INFINITY : 0;
             for (int64_t iy = 0; iy < gh; iy++)
               for (int64_t ix = 0; ix < gw; ix++) {
-                TICK();
+                RT_TICK();
                 double y = y0 + ph * bh + (iy + 0.5) * bh / gh, x = x0 + pw * bw + (ix + 0.5) * bw / gw;
                 double b = bilinear(&d, nhwc, n, c, y, x, H, W);
                 total = maxm ? fmax(total, b) : total + b / count;
@@ -736,7 +732,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
             total = empty ? 0 : -INFINITY;
             for (int64_t y = hs; y < he; y++)
               for (int64_t x = ws; x < we; x++) {
-                TICK();
+                RT_TICK();
                 total = fmax(total, at4(&d, nhwc, n, c, y, x));
               }
           }
@@ -801,7 +797,7 @@ static RtValue proposal(IrOpId op, const RtValue *args, const RtSite *site) {
     for (int64_t h = 0; h < H; h++)
       for (int64_t w = 0; w < W; w++)
         for (int64_t k = 0; k < A; k++) {
-          TICK();
+          RT_TICK();
           double *o = &bbox[((h * W + w) * A + k) * 5];
           double x1 = anchors[k * 4] + w * stride, y1 = anchors[k * 4 + 1] + h * stride;
           double x2 = anchors[k * 4 + 2] + w * stride, y2 = anchors[k * 4 + 3] + h * stride;
@@ -826,21 +822,21 @@ static RtValue proposal(IrOpId op, const RtValue *args, const RtSite *site) {
           }
         }
     for (int64_t i = 0; i < nb; i++) {
-      TICK();
+      RT_TICK();
       keys[i] = (SortKey){bbox[i * 5 + 4], i};
     }
     sort_keys(site, keys, nb);
     for (int64_t i = 0; i < npre; i++) {
-      TICK();
+      RT_TICK();
       memcpy(&sorted[i * 5], &bbox[keys[i].j * 5], sizeof(double) * 5);
       removed[i] = false;
     }
     for (int64_t l = 0; l + 1 < npre; l++) {
       if (removed[l]) continue;
       const double *a = &sorted[l * 5];
-      TICK();
+      RT_TICK();
       for (int64_t i = l + 1; i < npre; i++) {
-        TICK();
+        RT_TICK();
         const double *c = &sorted[i * 5];
         double w = fmax(0, fmin(a[2], c[2]) - fmax(a[0], c[0]) + 1), h = fmax(0, fmin(a[3], c[3]) - fmax(a[1], c[1]) + 1);
         double in = w * h, u = (a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (c[2] - c[0] + 1) * (c[3] - c[1] + 1) - in;
@@ -849,16 +845,16 @@ static RtValue proposal(IrOpId op, const RtValue *args, const RtSite *site) {
     }
     int64_t nkeep = 0, row = 0;
     for (int64_t i = 0; i < npre; i++) {
-      TICK();
+      RT_TICK();
       nkeep += !removed[i];
     }
     for (int64_t i = 0; i < post * 5; i++) {
-      TICK();
+      RT_TICK();
       setf(out, cls.o.dt, b * post * 5 + i, 0);
     }
     while (nkeep > 0 && row < post)
       for (int64_t j = 0; j < npre && row < post; j++) {
-        TICK();
+        RT_TICK();
         if (removed[j]) continue;
         setf(out, cls.o.dt, (b * post + row) * 5, (double)b);
         for (int t = 0; t < 4; t++) setf(out, cls.o.dt, (b * post + row) * 5 + 1 + t, sorted[j * 5 + t]);

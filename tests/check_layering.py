@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
 """Checks DESIGN.md section 2's rules of the house on the C sources; prints TAP.
 
-Usage: check_layering.py REPO_ROOT
+Usage: check_layering.py REPO_ROOT [BUILD_DIR]
 
 Dependencies point one way, `repl -> runtime, typing -> ir`, so an `#include "X/..."` (or
 `<X/...>`) naming a folder the rules forbid is a failure, reported as `# file:line: includes X`.
 One test per rule, plus one that every .c/.h file opens with a comment (its role on line one).
 A missing or empty folder passes.
+
+With BUILD_DIR (meson's), the same rules are checked on the symbols the compiled objects use
+(`nm`: an object of ir/ must not use a symbol that an object of typing/ defines, and so on), and
+inside typing/ and runtime/ the files that call each other in a loop (a strongly connected
+component of the file graph, an edge being a symbol one file uses and another defines) must be
+one of those docs/HACKING.md names: typing/'s solver core, and runtime/'s evaluator with its
+tracing and the operator families with their dispatch.
 """
+import collections
+import glob
 import os
 import re
+import subprocess
 import sys
 
 FOLDERS = ["ir", "typing", "runtime", "prelude", "repl"]
@@ -75,6 +85,93 @@ def check_opening_comments(root, files):
     return problems
 
 
+# The loops of files that docs/HACKING.md allows ("Layering"): each a set of file names without .c.
+ALLOWED_LOOPS = {
+    "typing": [
+        # the solver core: unification, dimensions, the solver, the relations it runs (and records)
+        {"unify", "dim", "solver", "relation", "oprel", "failure", "rel_conv", "rel_create", "rel_data", "rel_dyn",
+         "rel_nn", "rel_norm", "rel_qnn", "rel_reduce", "rel_shape", "rel_vision"},
+    ],
+    "runtime": [
+        {"exec", "trace"},  # a traced function's node runs in exec.c and shows its calls through trace.c
+        # the kernels' dispatch (kernels.c) and the families it calls, which call its element-wise kernels
+        {"kernels", "conv", "data", "dyn", "nn", "norm", "qnn", "reduce", "transform", "vision"},
+    ],
+}
+
+
+def object_symbols(build, folder):
+    """{file: (defined symbols, used symbols)} of the objects of folder's static library."""
+    out = {}
+    for o in sorted(glob.glob(os.path.join(build, folder, "*.a.p", "*.o"))):
+        name = os.path.basename(o)[:-len(".c.o")]
+        text = subprocess.run(["nm", o], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+        defined, used = set(), set()
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in "TDBRC":
+                defined.add(parts[2])
+            elif len(parts) == 2 and parts[0] == "U":
+                used.add(parts[1])
+        out[name] = (defined, used)
+    return out
+
+
+def check_symbols(objects, applies_to, forbidden):
+    owner = {sym: (folder, f) for folder in forbidden for f, (d, _) in objects.get(folder, {}).items() for sym in d}
+    problems = []
+    for folder in applies_to:
+        for f, (_, used) in sorted(objects.get(folder, {}).items()):
+            for sym in sorted(used):
+                if sym in owner:
+                    problems.append("%s/%s.c uses %s, defined in %s/%s.c" % (folder, f, sym, *owner[sym]))
+    return problems
+
+
+def loops(files):
+    """The strongly connected components of more than one file (Tarjan), with an edge of each."""
+    owner = {sym: f for f, (d, _) in files.items() for sym in d}
+    graph = collections.defaultdict(set)
+    for f, (_, used) in files.items():
+        graph[f] |= {owner[s] for s in used if s in owner and owner[s] != f}
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(comp)
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(files):
+        if v not in index:
+            visit(v)
+    return comps
+
+
+def check_loops(objects, folder):
+    problems = []
+    for comp in loops(objects.get(folder, {})):
+        if comp not in ALLOWED_LOOPS.get(folder, []):
+            problems.append("%s/: these files call each other in a loop: %s" % (folder, " ".join(sorted(comp))))
+    return problems
+
+
 def report(k, description, problems):
     print("%sok %d - %s" % ("not " if problems else "", k, description))
     for p in problems:
@@ -83,17 +180,33 @@ def report(k, description, problems):
 
 
 def main(argv):
-    if len(argv) != 1 or not os.path.isdir(argv[0]):
+    if len(argv) not in (1, 2) or not all(os.path.isdir(a) for a in argv):
         sys.stderr.write(__doc__)
         return 2
     root = argv[0]
     files = sources(root)
-    print("1..%d" % (len(RULES) + 1))
+    objects = {f: object_symbols(argv[1], f) for f in FOLDERS} if len(argv) == 2 else None
+    print("1..%d" % (len(RULES) + 1 + (len(RULES) + len(ALLOWED_LOOPS) if objects else 0)))
     ok = True
-    for k, (description, applies_to, forbidden) in enumerate(RULES, 1):
+    k = 0
+    for description, applies_to, forbidden in RULES:
+        k += 1
         ok &= report(k, description, check_rule(root, files, applies_to, forbidden))
-    ok &= report(len(RULES) + 1, "every .c/.h file in %s starts with a comment" %
+    k += 1
+    ok &= report(k, "every .c/.h file in %s starts with a comment" %
                  ", ".join(f + "/" for f in FOLDERS), check_opening_comments(root, files))
+    if objects:
+        if not any(objects.values()):
+            print("# no objects under %s: the symbol checks have nothing to read" % argv[1])
+            ok = False
+        for description, applies_to, forbidden in RULES:
+            k += 1
+            ok &= report(k, "symbols: " + description.replace("includes", "uses"),
+                         check_symbols(objects, applies_to, forbidden))
+        for folder, allowed in ALLOWED_LOOPS.items():
+            k += 1
+            ok &= report(k, "symbols: the only files of %s/ that call each other in a loop are %s" %
+                         (folder, "; ".join(" ".join(sorted(a)) for a in allowed)), check_loops(objects, folder))
     return 0 if ok else 1
 
 

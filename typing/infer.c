@@ -80,11 +80,6 @@ static const char *callee_name(const IrExpr *f) {
   return callee_parts(f, &sigil, &name) ? ir_printf("`%s%s`", sigil, name) : "this function";
 }
 
-static const char *ordinal(int i) {
-  static const char *const words[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"};
-  return i < 8 ? words[i] : ir_printf("%dth", i + 1);
-}
-
 /* ---------------------------------------------------------------- literals */
 
 /* The base type a literal's suffix gives, which names the literal in a message. */
@@ -618,8 +613,8 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     if (want->kind == IR_TYPE_FUNC && want->u.func.ntparams > 0) { /* a polymorphic parameter */
       const char *sigil, *name;
       const char *what = callee_parts(f, &sigil, &name)
-                             ? ir_printf("the %s argument of `%s%s`", ordinal(i), sigil, name)
-                             : ir_printf("the %s argument of this function", ordinal(i));
+                             ? ir_printf("the %s argument of `%s%s`", ir_ordinal(i), sigil, name)
+                             : ir_printf("the %s argument of this function", ir_ordinal(i));
       t->u.call.args[i] = infer_poly_arg(c, e->u.call.args[i], want, what);
       continue;
     }
@@ -629,10 +624,10 @@ static IrTExpr *infer_call(TyCheck *c, const IrExpr *e) {
     c->arg_rel = oprel, c->arg_index = i, c->arg_type = a->type; /* a failure here keeps them for :explain */
     c->expect_hint = hint;
     if (callee_parts(f, &sigil, &name))
-      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of `%s%s`", ordinal(i), sigil,
+      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of `%s%s`", ir_ordinal(i), sigil,
                 name);
     else
-      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of this function", ordinal(i));
+      ty_expect(c, e->u.call.args[i]->span, fp->u.func.args[i], a->type, "the %s argument of this function", ir_ordinal(i));
     c->arg_rel = NULL, c->expect_hint = NULL;
   }
   ty_solve_or_fail(c);

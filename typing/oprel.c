@@ -27,11 +27,6 @@ const char *ty_rel_shape_text(TyCtx *cx, IrType *t) {
   return b.data;
 }
 
-const char *ty_rel_ordinal(int i) {
-  static const char *const names[] = {"first", "second", "third", "fourth", "fifth"};
-  return i < 5 ? names[i] : ir_printf("%dth", i + 1);
-}
-
 const char *ty_rel_not_tensor(TyCtx *cx, const TyRelation *rel, int i, const char *which, IrType *t) {
   if (t->kind != IR_TYPE_VAR)
     return ir_printf("%s works on tensors, but its %s is %s", ty_rel_who(rel), which, ty_rel_text(cx, t));
@@ -46,7 +41,7 @@ TyRelResult ty_rel_tensor(TyCtx *cx, TyRelation *rel, int i, IrType **shape, IrT
   IrType *t = ty_prune(cx, rel->args[i]);
   if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
   if (t->kind != IR_TYPE_TENSOR)
-    REL_FAIL("%s", ty_rel_not_tensor(cx, rel, i, ir_printf("%s argument", ty_rel_ordinal(i)), t));
+    REL_FAIL("%s", ty_rel_not_tensor(cx, rel, i, ir_printf("%s argument", ir_ordinal(i)), t));
   IrType *s = ty_prune(cx, t->u.tensor.shape);
   if (s->kind != IR_TYPE_SHAPE) return TY_NOT_YET;
   *shape = s;
@@ -110,7 +105,7 @@ TyRelResult ty_rel_result(TyCtx *cx, TyRelation *rel, int i, IrType *t, const ch
   if (i == rel->nargs - 1)
     REL_FAIL("the result of %s is %s, but %s is expected", ty_rel_who(rel), ty_rel_text(cx, t),
              ty_rel_text(cx, rel->args[i]));
-  REL_FAIL("the %s argument of %s must be %s, but it is %s", ty_rel_ordinal(i), ty_rel_who(rel), ty_rel_text(cx, t),
+  REL_FAIL("the %s argument of %s must be %s, but it is %s", ir_ordinal(i), ty_rel_who(rel), ty_rel_text(cx, t),
            ty_rel_text(cx, rel->args[i]));
 }
 

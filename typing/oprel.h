@@ -27,8 +27,6 @@ const char *ty_rel_who(const TyRelation *rel);
 const char *ty_rel_text(TyCtx *cx, IrType *t);
 /* "(2, 3)" for a shape or a tensor type's shape. */
 const char *ty_rel_shape_text(TyCtx *cx, IrType *shape);
-/* "first", "second", ... */
-const char *ty_rel_ordinal(int i);
 /* Why argument i (`which`: "first argument", "argument") of type t, not a tensor, does not fit:
  * "`add` works on tensors, but its first argument is (int32, int32)"; for a type parameter, what it
  * stands for, naming the argument as the call writes it: "`%x` has type `a`, a type parameter (any

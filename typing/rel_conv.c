@@ -491,7 +491,7 @@ TyRelResult ty_rel_space_to_depth(TyCtx *cx, TyRelation *rel, const char **messa
   return ty_rel_open(ty_rel_result(cx, rel, 1, ty_rel_tensor_type(placed(4, c, dpos), xt), message), open);
 }
 
-/* ---------------------------------------------------------------- h3-x2: more padding, blocks, transposes */
+/* ---------------------------------------------------------------- more padding, blocks, transposes */
 
 /* nn.mirror_pad: each axis grows by its pair of pad_width, none negative (TVM's MirrorPadRel); mode
  * "REFLECT" (numpy's reflect: pads at most size - 1) or "SYMMETRIC" (the default: at most size). */
@@ -800,7 +800,7 @@ TyRelResult ty_rel_grid_sample(TyCtx *cx, TyRelation *rel, const char **message)
   return ty_rel_float(cx, rel, xt, "its data", rel->args[0], message);
 }
 
-/* ---------------------------------------------------------------- packed layouts (h4-y1) */
+/* ---------------------------------------------------------------- packed layouts */
 
 /* A layout over the letters of `canon`, each once in any order, some split into an outer (capital)
  * and an inner part (a factor and the small letter): "NCHW8c", "OIHW8i8o". */
@@ -1028,7 +1028,7 @@ TyRelResult ty_rel_qnn_dense_pack(TyCtx *cx, TyRelation *rel, const char **messa
   return dense_pack_rel(cx, rel, true, message);
 }
 
-/* ---------------------------------------------------------------- Winograd (h4-y1) */
+/* ---------------------------------------------------------------- Winograd */
 
 /* tile_size (required) within topi's winograd_transform_matrices' range, 2 to 8. */
 static TyRelResult tile_size(TyRelation *rel, int64_t *m, const char **message) {
@@ -1183,7 +1183,7 @@ TyRelResult ty_rel_auto_scheduler_layout_transform(TyCtx *cx, TyRelation *rel, c
   return ty_rel_result(cx, rel, 1, ty_rel_tensor_type(ty_rel_shape(nd, dims), xt), message);
 }
 
-/* ---------------------------------------------------------------- GEMM convolution (h4-y1) */
+/* ---------------------------------------------------------------- GEMM convolution */
 
 static TyRelResult gemm_tiles(TyRelation *rel, int64_t *n, int64_t *k, const char **message) {
   *n = ir_attr_int(rel->attrs, IR_A_TILE_ROWS, 0);

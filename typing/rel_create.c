@@ -54,7 +54,7 @@ TyRelResult ty_rel_arange(TyCtx *cx, TyRelation *rel, const char **message) {
   for (int i = 0; i < n; i++)
     if (!ty_unify(cx, rel->args[i], scalar, NULL))
       REL_FAIL("%s takes scalars of its dtype %s, but its %s argument is %s", ty_rel_who(rel), ty_rel_text(cx, dt),
-               ty_rel_ordinal(i), ty_rel_text(cx, rel->args[i]));
+               ir_ordinal(i), ty_rel_text(cx, rel->args[i]));
   double v[3] = {0, 0, 1};
   bool known = rel->call != NULL;
   for (int i = 0; i < n && known; i++) known = literal_value(rel->call->u.call.args[i], &v[n == 1 ? 1 : i]);

@@ -56,7 +56,7 @@ static TyRelResult out_dtype_of(TyRelation *rel, IrDType dflt, const char *allow
 static TyRelResult scalar_arg(TyCtx *cx, TyRelation *rel, int i, IrDType dt, const char *what, const char **message) {
   IrType *want = ty_rel_tensor_type(ty_rel_shape(0, NULL), ir_type_dtype(dt, (IrSpan){0}));
   if (ty_unify(cx, rel->args[i], want, NULL)) return TY_SOLVED;
-  REL_FAIL("%s: %s (the %s argument) must be a scalar, %s, but it is %s", ty_rel_who(rel), what, ty_rel_ordinal(i),
+  REL_FAIL("%s: %s (the %s argument) must be a scalar, %s, but it is %s", ty_rel_who(rel), what, ir_ordinal(i),
            ty_rel_text(cx, want), ty_rel_text(cx, rel->args[i]));
 }
 
@@ -91,7 +91,7 @@ static TyRelResult channel_arg(TyCtx *cx, TyRelation *rel, int i, IrDType dt, Ir
   REL_TRY(ty_rel_tensor(cx, rel, i, &s, &t, message));
   IrType *want_dt = ir_type_dtype(dt, (IrSpan){0});
   if (!ty_unify(cx, t, want_dt, NULL))
-    REL_FAIL("%s: %s (the %s argument) must be of %s, but it is %s", ty_rel_who(rel), what, ty_rel_ordinal(i),
+    REL_FAIL("%s: %s (the %s argument) must be of %s, but it is %s", ty_rel_who(rel), what, ir_ordinal(i),
              ty_rel_text(cx, want_dt), ty_rel_text(cx, rel->args[i]));
   if (s->u.shape.rank == 0) return TY_SOLVED;
   IrType **d = IR_NEW_ARRAY(IrType *, 1);
@@ -99,7 +99,7 @@ static TyRelResult channel_arg(TyCtx *cx, TyRelation *rel, int i, IrDType dt, Ir
   IrType *want = ty_rel_tensor_type(ty_rel_shape(1, d), want_dt);
   if (ty_unify(cx, rel->args[i], want, NULL)) return TY_SOLVED;
   REL_FAIL("%s: %s (the %s argument) is a scalar or one value per channel, %s, but it is %s", ty_rel_who(rel), what,
-           ty_rel_ordinal(i), ty_rel_text(cx, want), ty_rel_text(cx, rel->args[i]));
+           ir_ordinal(i), ty_rel_text(cx, want), ty_rel_text(cx, rel->args[i]));
 }
 
 /* The channel axis of attribute `id` (default -1) for data of `rank`, as TVM resolves it; checked
@@ -308,7 +308,7 @@ static TyRelResult side(TyCtx *cx, TyRelation *rel, int data, int scale, IrAttrI
   int64_t a = ir_attr_int(rel->attrs, id, -1), axis = rank <= 1 ? 0 : a < 0 ? rank + a : a;
   if ((rs != 0 || rz != 0) && (axis < 0 || axis >= (rank > 0 ? rank : 1)))
     REL_FAIL("%s: %s=%lld is out of range for the %s argument of rank %d", ty_rel_who(rel), ir_attr_name(id),
-             (long long)a, ty_rel_ordinal(data), rank);
+             (long long)a, ir_ordinal(data), rank);
   dim = rank > 0 && axis >= 0 && axis < rank ? s->u.shape.dims[axis] : ty_rel_dim(1);
   REL_TRY(channel_arg(cx, rel, scale, F32, dim, sname, message));
   return channel_arg(cx, rel, scale + 1, I32, dim, zname, message);
@@ -354,7 +354,7 @@ static TyRelResult scalar_tuple(TyCtx *cx, TyRelation *rel, int i, int n, IrDTyp
   IrType *t = ty_prune(cx, rel->args[i]);
   if (t->kind == IR_TYPE_HOLE) return TY_NOT_YET;
   if (t->kind != IR_TYPE_TUPLE)
-    REL_FAIL("%s takes a tuple of %s as its %s argument, but it is %s", ty_rel_who(rel), what, ty_rel_ordinal(i),
+    REL_FAIL("%s takes a tuple of %s as its %s argument, but it is %s", ty_rel_who(rel), what, ir_ordinal(i),
              ty_rel_text(cx, t));
   if (t->u.tuple.n != n)
     REL_FAIL("%s: %d tensors but %d %s", ty_rel_who(rel), n, t->u.tuple.n, what);
@@ -380,7 +380,7 @@ TyRelResult ty_rel_qnn_concatenate(TyCtx *cx, TyRelation *rel, const char **mess
   return sub_relation(cx, rel, ty_rel_concatenate, 0, -1, 5, NULL, message);
 }
 
-/* ---------------------------------------------------------------- h3-x2: fixed-point multiplies */
+/* ---------------------------------------------------------------- fixed-point multiplies */
 
 /* fixed_point_multiply(x) (TVM's IdentityRel): int32 data, of the same type; multiplier and shift attributes. */
 TyRelResult ty_rel_fixed_point_multiply(TyCtx *cx, TyRelation *rel, const char **message) {
@@ -410,7 +410,7 @@ TyRelResult ty_rel_fixed_point_multiply_per_axis(TyCtx *cx, TyRelation *rel, con
   for (int i = 1; i <= 3; i++)
     if (!ty_unify(cx, rel->args[i], want, NULL))
       REL_FAIL("%s: %s (the %s argument) must be %s (the data's axes %s), but they are %s", ty_rel_who(rel),
-               names[i - 1], ty_rel_ordinal(i), ty_rel_text(cx, want), ty_rel_shape_text(cx, ty_rel_shape(n, pd)),
+               names[i - 1], ir_ordinal(i), ty_rel_text(cx, want), ty_rel_shape_text(cx, ty_rel_shape(n, pd)),
                ty_rel_text(cx, rel->args[i]));
   return dtype_of(cx, rel, xt, "int32", "data", rel->args[0], message);
 }

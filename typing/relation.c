@@ -120,7 +120,6 @@ static bool same_shape(IrType *a, IrType *b) {
   return a == b || (a->kind == IR_TYPE_VAR && b->kind == IR_TYPE_VAR && a->u.var.name == b->u.var.name);
 }
 
-static const char *ordinal(int i) { return i == 0 ? "first" : i == 1 ? "second" : "result"; }
 
 static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char **message) {
   IrType *t[3];
@@ -131,7 +130,7 @@ static TyRelResult broadcast(TyCtx *cx, TyRelation *rel, bool comp, const char *
   }
   for (int i = 0; i < 3; i++) {
     if (t[i]->kind == IR_TYPE_TENSOR || t[i]->kind == IR_TYPE_HOLE) continue;
-    *message = ty_rel_not_tensor(cx, rel, i, ir_printf("%s %s", ordinal(i), i < 2 ? "argument" : "type"), t[i]);
+    *message = ty_rel_not_tensor(cx, rel, i, i < 2 ? ir_printf("%s argument", ir_ordinal(i)) : "result type", t[i]);
     return TY_FAILED;
   }
   if (!any_tensor) return TY_NOT_YET; /* fn<t1, t2, t3>(t1, t2) -> t3 where Broadcast(t1, t2, t3) */

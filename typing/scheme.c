@@ -288,27 +288,27 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
    *    with the generalized parameters it mentions, indexed by parameter. */
   IR_VEC(IrRel) rels = {0};
   IR_VEC(TyParamList) rel_params = {0};
-  IrSymMap printed = {0}, by_param = {0}; /* relation text -> seen; parameter -> TyIdList of rels */
+  IrSymMap by_param = {0}; /* parameter -> TyIdList of rels */
+  /* the relations kept so far, by hash (open addressing; -1 empty): a repeat is one equal to
+   * (ir_rel_equal) one kept */
+  int cap = 16;
+  while (cap < 2 * owned.len) cap *= 2;
+  int *kept = IR_NEW_ARRAY(int, (size_t)cap);
+  for (int i = 0; i < cap; i++) kept[i] = -1;
   for (int r = 0; r < owned.len; r++) {
     TyRelation *rel = owned.items[r];
     rel->owned = true;
     IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span, rel->nattrs,
                 rel->written, rel->attrs};
-    IrBuf text;
-    ir_buf_init(&text);
-    ir_buf_puts(&text, rel->name);
+    uint64_t h = (uint64_t)(uintptr_t)ir.name * 31 + (uint64_t)ir.nattrs;
     for (int i = 0; i < rel->nargs; i++) {
       ir.args[i] = ty_resolve(cx, rel->args[i]);
-      ir_buf_puts(&text, i ? ", " : "(");
-      ir_print_type(&text, ir.args[i]);
+      h = h * 31 + ir_type_hash(ir.args[i]);
     }
-    for (int i = 0; i < rel->nattrs; i++) {
-      ir_buf_printf(&text, ", %s=", rel->written[i].key->name);
-      ir_print_attr_value(&text, &rel->written[i].val);
-    }
-    Sym key = ir_sym(text.data);
-    if (ir_symmap_get(&printed, key)) continue;
-    ir_symmap_put(&printed, key, (void *)1);
+    size_t slot = (size_t)(h ^ h >> 29) & (size_t)(cap - 1);
+    while (kept[slot] >= 0 && !ir_rel_equal(&rels.items[kept[slot]], &ir)) slot = (slot + 1) & (size_t)(cap - 1);
+    if (kept[slot] >= 0) continue;
+    kept[slot] = rels.len;
     TyParamList mentioned = {0};
     IrSymMap seen = {0};
     for (int a = 0; a < ir.nargs; a++) generic_names(ir.args[a], &names, &seen, &mentioned);

@@ -208,7 +208,7 @@ def gen_vision():
             t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), R.choice([-1, 1, 2]), lay, R.choice(["avg", "max"]))
     return "vision.roi_pool(%s, %s, pooled_size=%s, spatial_scale=%gf, layout=\"%s\")" % (t([n] + shape(3)), rois, ps, R.choice([0.5, 1]), lay)
 def gen_more_layers():
-    """One random call of the h3-x2 operators (mirror_pad, space/batch_nd, conv1d/3d_transpose, resize1d/3d,
+    """One random call of the padding, batching and transposed operators (mirror_pad, space/batch_nd, conv1d/3d_transpose, resize1d/3d,
     upsampling3d, dilate, nll_loss, crop_and_resize, affine_grid, grid_sample)."""
     k = R.randrange(17)
     if k == 12:
@@ -266,7 +266,7 @@ def gen_more_layers():
 
 
 def gen_packed():
-    """Packed layouts, Winograd, annotations, simulated quantization (h4-y1): one random call whose run-time checks
+    """Packed layouts, Winograd, annotations, simulated quantization: one random call whose run-time checks
     pass when shapes are known."""
     k = R.randrange(8)
     if k in (0, 1):  # nn.contrib_conv2d_NCHWc / depthwise: channels split by cb, output channels by ob
@@ -318,7 +318,7 @@ def gen_packed():
 
 
 def gen_sparse_random():
-    """One random call of the h4-y2 operators (sparse_to_dense, sparse_reshape, sparse_fill_empty_rows,
+    """One random call of the sparse and random operators (sparse_to_dense, sparse_reshape, sparse_fill_empty_rows,
     nn.sparse_dense/transpose/add, random.*, dft, stft, nn.correlation, image.dilation2d, nn.fifo_buffer,
     nn.deformable_conv2d, nn.conv2d_backward_weight)."""
     k = R.randrange(19)

@@ -43,5 +43,8 @@ int main(void) {
   tap_is_str(b.data, "<relay>: type error: no place\n", "a diagnostic without a source position");
   tap_ok(ds.errors == 1 && ds.warnings == 1, "errors and warnings are counted apart");
   tap_is_str(ir_diag_kind_name(IR_DIAG_RUNTIME), "run-time error", "the run-time error kind");
+  const char *ords = ir_printf("%s %s %s %s %s %s %s", ir_ordinal(0), ir_ordinal(9), ir_ordinal(10), ir_ordinal(20),
+                               ir_ordinal(21), ir_ordinal(22), ir_ordinal(111));
+  tap_ok(!strcmp(ords, "first tenth 11th 21st 22nd 23rd 112th"), "ordinals for messages: %s", ords);
   return tap_done();
 }
