@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "repl/serve_core.h"
-#include "runtime/rt.h"
 
 /* emscripten's C library has no posix_spawnp, which :graph FILE calls to run Graphviz's dot (a
  * sandboxed session refuses :graph FILE before that): there are no programs to run. */
@@ -69,6 +68,7 @@ EMSCRIPTEN_KEEPALIVE const char *relay_play_request(const char *line) {
     if (!core) return failure(why);
   }
   rt_interrupt_clear();
+  rt_stack_mark(); /* ccall put the request's text on the stack above: 4 bytes a character */
   response = (IrBuf){0};
   IrTrap trap; /* the core has its own; this one is for what surrounds it */
   ir_trap_push(&trap, NULL);

@@ -165,12 +165,27 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
  * EVAL_STACK_BYTES of the C stack: node's stack holds at least 4.8 times as many Relay calls as
  * 96 kB of C stack do, for every kind of call measured (docs/play.md), and a browser's about 0.8
  * of node's; this is 0.6 of that. The rest of the 8 MB is the parser's and checker's. */
-enum { EVAL_STACK_BYTES = 224 << 10 };
+enum { EVAL_STACK_BYTES = 224 << 10, STACK_RESERVE = 256 << 10 };
+
+/* EVAL_STACK_BYTES below the caller, keeping STACK_RESERVE at the stack's end for kernels and
+ * printing. */
+static uintptr_t eval_floor_below(uintptr_t here) {
+  uintptr_t end = emscripten_stack_get_end() + STACK_RESERVE;
+  return here > end + EVAL_STACK_BYTES ? here - EVAL_STACK_BYTES : end;
+}
 
 static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
-  uintptr_t base = emscripten_stack_get_base();
   *stack_bytes = EVAL_STACK_BYTES;
-  return base - EVAL_STACK_BYTES;
+  return eval_floor_below(emscripten_stack_get_base());
+}
+
+/* The stack below here is the evaluation's (repl/wasm.c, at each request): what the page put on
+ * the stack above it (ccall copies a request's text there) is not counted against it. */
+void rt_stack_mark(void) {
+  rt_state.stack_bytes = EVAL_STACK_BYTES;
+  rt_state.stack_limit = rt_state.stack_floor = eval_floor_below(emscripten_stack_get_current());
+  rt_state.limit_thread = pthread_self();
+  rt_state.limit_known = true;
 }
 
 void rt_too_deep(const IrExpr *site) {

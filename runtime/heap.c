@@ -90,8 +90,6 @@ void rt_heap_collect(void) {
     GC_set_max_heap_size(heap_cap);
   }
 }
-
-size_t rt_heap_size(void) { return GC_get_heap_size(); }
 #endif
 
 void rt_heap_set_max(size_t bytes) {

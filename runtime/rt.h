@@ -359,8 +359,6 @@ void rt_check_stack(const IrExpr *site);
 #ifndef RT_WASM_MAX_CALLS
 #define RT_WASM_MAX_CALLS 2500
 #endif
-/* relay.wasm's heap cap (repl/wasm.c): relay --serve --sandbox's. */
-#define RT_WASM_HEAP_MB 512
 /* Raises relay.wasm's "stack overflow". */
 _Noreturn void rt_too_deep(const IrExpr *site);
 #endif

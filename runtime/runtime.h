@@ -67,11 +67,15 @@ void rt_heap_set_max(size_t bytes);
 /* The bytes programs allocated on the GC heap since start-up (for the REPL's :set timing). */
 size_t rt_heap_allocated(void);
 #ifdef RELAY_WASM
-/* relay.wasm's collector runs only here, between requests (heap.c says why), and its heap's size
- * in bytes; the cap (rt_heap_set_max) is then the program's again, without the room an "out of
- * memory" took for its report. */
+/* relay.wasm's collector runs only here, between requests (heap.c says why); the cap
+ * (rt_heap_set_max) is then the program's again, without the room an "out of memory" took for
+ * its report. */
 void rt_heap_collect(void);
-size_t rt_heap_size(void);
+/* The C stack below the caller is the evaluation's, 224 kB of it (error.c says why): each request
+ * marks it, as its text may be on the stack above (repl/wasm.c). */
+void rt_stack_mark(void);
+/* The heap's cap (repl/wasm.c sets it; the out-of-memory note names it): relay --serve --sandbox's. */
+#define RT_WASM_HEAP_MB 512
 #endif
 
 /* Runs fn(arg) on a thread with a stack of `bytes` that the collector scans, and waits for it.

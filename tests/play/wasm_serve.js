@@ -4,9 +4,11 @@
 // (repl/wasm.c) as the playground's worker calls it: inside stackSave/stackRestore, a RangeError
 // (the JavaScript stack exhausted) being a crash. For tests/play/wasm_serve_test.py and people.
 //
-// Usage: node tests/play/wasm_serve.js [--dist DIR] [--memory-log FILE]
+// Usage: node tests/play/wasm_serve.js [--dist DIR] [--memory-log FILE] [--ccall]
 //   --dist DIR         where relay.js and relay.wasm are (default: play/dist of this checkout)
 //   --memory-log FILE  after each response, the WebAssembly memory's size in bytes, a line each
+//   --ccall            pass each request as a JavaScript string through cwrap, as a page may
+//                      (ccall copies it onto the C stack), not as its bytes in malloc'd memory
 // It ends at the end of stdin, or after a response that says `quit` (:quit), as relay does.
 'use strict';
 const fs = require('fs');
@@ -14,12 +16,14 @@ const path = require('path');
 
 let dist = path.join(__dirname, '..', '..', 'play', 'dist');
 let memoryLog = null;
+let viaCcall = false;
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--dist' && i + 1 < args.length) dist = args[++i];
   else if (args[i] === '--memory-log' && i + 1 < args.length) memoryLog = args[++i];
+  else if (args[i] === '--ccall') viaCcall = true;
   else {
-    process.stderr.write('usage: node tests/play/wasm_serve.js [--dist DIR] [--memory-log FILE]\n');
+    process.stderr.write('usage: node tests/play/wasm_serve.js [--dist DIR] [--memory-log FILE] [--ccall]\n');
     process.exit(2);
   }
 }
@@ -32,7 +36,9 @@ createRelay({
 }).then((M) => {
   // The request's bytes as they came (invalid UTF-8 too: relay answers it as relay --serve does),
   // in malloc'd memory: a large text would not fit on the stack, where ccall puts strings.
+  const asString = M.cwrap('relay_play_request', 'string', ['string']);
   const request = (bytes) => {
+    if (viaCcall) return asString(bytes.toString('utf8'));
     const p = M._malloc(bytes.length + 1);
     M.HEAPU8.set(bytes, p);
     M.HEAPU8[p + bytes.length] = 0;

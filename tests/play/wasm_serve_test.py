@@ -170,6 +170,15 @@ def compare(label, lines):
 for test in ("serve_test.py", "sandbox_test.py"):
     compare(test, requests_of(os.path.join(root, "tests", "serve", test)))
 
+# serve_test.py's cell of 8,004 lines (made in a loop there): a definition of 8,000 lets, a call of
+# it, an error placed past them
+lets = ["def @chain(%x : Tensor[(n, 4), float32], %y : Tensor[(1, 4), float32]) {"]
+for i in range(8000):
+    a = "%x" if i == 0 else "%%v%d" % (i - 1)
+    lets.append("  let %%v%d = %s %s %s;" % (i, a, "+*-"[i % 3], "%y" if i % 2 else "2f"))
+lets += ["  %v7999", "}", "sum(@chain(ones(shape=[2, 4]), ones(shape=[1, 4])))", "1 + True"]
+compare("a cell of 8,004 lines", [json.dumps(eval_(17, "\n".join(lets))).encode()])
+
 # ---------------------------------------------------------------- golden texts through every method
 
 # As serve_test.py sends them (some with a token slipped in), fewer: relay.wasm answers as relay does.
@@ -259,5 +268,14 @@ check(d.get("message") == "out of memory (a request for 800000000 bytes)" and d.
       "an allocation past the heap's cap is out of memory, with the playground's note", json.dumps(got[3])[:800])
 check(got[4] is not None and got[4]["result"]["items"][0].get("text") == "4" and p.returncode == 0,
       "  ... and the session goes on", json.dumps(got[4])[:300] + p.stderr.decode(errors="replace")[-300:])
+
+# A page may pass requests with ccall, which copies the text onto the C stack (4 bytes a character):
+# evaluation's share of the stack is counted from below it, so a long text leaves recursion as deep.
+pad = "// " + "x" * 200000 + "\n"
+got, p = answers(wasm("--ccall"), [json.dumps(r).encode() for r in [
+    eval_(1, pad + "def @down(%n : int32) -> int32 { if (%n == 0) { 0 } else { 1 + @down(%n - 1) } }\n@down(1000)")]])
+check(got[0] is not None and got[0]["result"]["items"][-1].get("text") == "1000",
+      "a request of 200,000 characters passed by ccall (on the C stack) still recurses 1,000 calls deep",
+      json.dumps(got[0])[:500] + p.stderr.decode(errors="replace")[-300:])
 
 sys.exit(tap.report(results))
