@@ -4,17 +4,26 @@
 Usage: golden_runner.py RELAY_BINARY [--promote] PATH...
 
 Each PATH is a .rly file or a directory searched recursively for *.rly (sorted). Every file is one
-test. Lines starting with `//` or `#` may carry directives, with the same meaning as in
-../shared/conformance/run.py:
+test. Lines starting with `//` or `#` may carry directives, with the meaning they have in
+../shared/conformance/run.py, except that expect-error is stricter here:
 
   // args: --no-prelude      extra command-line arguments, placed before the file
   // expect: VALUE           next expected stdout line (in order; blank lines in stdout are
                              ignored; all lines must match)
   // expect-type: @f : TYPE  `relay [args] FILE -t @f` must exit 0 and print TYPE (type
                              parameters compared up to renaming, spaces ignored)
-  // expect-error: TEXT      exit status 1 and stderr contains TEXT (case-insensitive); several
-                             are found in stderr in the order written (each after the one
-                             before); expect lines are then the values printed before the error
+  // expect-error: TEXT      exit status 1, and TEXT is in one error's own text (case-insensitive):
+                             its first line `PLACE: KIND: message` and its note lines (a run-time
+                             error's call chain too), not the echoed source line ` 12 | ...` nor
+                             the caret line under it. TEXT names the error's kind (`parse
+                             error`, `type error`, `run-time error`, `hole:`, `internal error`;
+                             or at its start `relay:` or `error:`, the command line's own
+                             lines); `...`, with the spaces around it, matches any text of the
+                             error: `type error: ... cannot broadcast`. Several are found in the
+                             order written, each after the one before; a line that names no
+                             kind continues the one before it and is found in the same error
+                             (`hint: write ...`), so the first must name one. Expect lines are
+                             then the values printed before the error
   // expect-errors: N        stderr has exactly N errors: diagnostic lines `PLACE: KIND error:`
                              (parse, type, run-time), holes and warnings not counted
   // expect-warning: TEXT    stderr contains TEXT (case-insensitive)
@@ -42,6 +51,16 @@ DIRECTIVE = re.compile(
     r"(\s*(?://|#)\s*(args|expect|expect-type|expect-errors|expect-error|expect-warning|skip):\s?)(.*?)\s*$")
 # A diagnostic's first line, as ir_diags_print writes it: `FILE:LINE:COL: parse error: ...`.
 ERROR_LINE = re.compile(r"^\S.*?:\d+:\d+: [a-z-]+ error: ", re.M)
+# Any diagnostic's first line, as ir/diag.c's render writes it: `PLACE: KIND: message`, PLACE being
+# `FILE:LINE:COL`, `<repl>:1:17 (input 4)` or `<relay>`, KIND one of ir_diag_kind_name's.
+DIAG_HEAD = re.compile(r"^\S.*?: (parse error|type error|run-time error|warning|hole): ")
+# The echoed source line under a diagnostic's first line: ` 12 | text`; the caret line follows it.
+ECHO_LINE = re.compile(r"^ (\d+) \| ")
+# What an expect-error names as its error's kind: a diagnostic's kind (ir_diag_kind_name; a warning
+# is expect-warning's), an internal error (a run-time error's or relay's own), or at the start, the
+# command line's own lines (repl/driver.c, repl/session.c, repl/main.c: `relay: cannot read ...`).
+KINDS = ("parse error", "type error", "run-time error", "hole:", "internal error")
+LINE_KINDS = ("relay:", "error:")
 
 
 # ---------------------------------------------------------------- reading a case
@@ -143,21 +162,80 @@ def status_problems(d, r):
     elif r.code != want:
         problems.append("%s, expected %d; stderr:\n%s" %
                         (describe_status(r.code), want, tail(r.err)))
-    err, at = r.err.lower(), 0
-    for e in d["errors"]:
-        found = err.find(e.lower(), at)
-        if found < 0:
-            before = e.lower() in err
-            problems.append("stderr lacks %r%s; stderr was:\n%s" %
-                            (e, " after the expect-error line before it" if before else "", tail(r.err)))
-        else:
-            at = found + len(e)
+    problems += error_problems(d["errors"], r.err)
     if d["nerrors"] is not None and len(ERROR_LINE.findall(r.err)) != d["nerrors"]:
         problems.append("%d errors reported, expected %d; stderr was:\n%s" %
                         (len(ERROR_LINE.findall(r.err)), d["nerrors"], tail(r.err, 2000)))
     for w in d["warnings"]:
         if w.lower() not in r.err.lower():
             problems.append("stderr lacks warning %r; stderr was:\n%s" % (w, tail(r.err)))
+    return problems
+
+
+def names_kind(text):
+    """Whether an expect-error's TEXT names the kind of error it expects."""
+    t = text.lower()
+    return any(k in t for k in KINDS) or t.lstrip().startswith(LINE_KINDS)
+
+
+def own_texts(stderr):
+    """stderr cut into its errors, each as its own text, lower-cased: a diagnostic's first line and
+    its note lines (indented), without the echoed source line and the caret line under it; any other
+    line that does not start with a space (`relay: cannot read ...`) with the indented lines after
+    it. Blank lines are dropped."""
+    items, lines, i = [], stderr.splitlines(), 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line.strip():
+            continue
+        if line[0].isspace() and items:
+            items[-1].append(line)
+            continue
+        items.append([line])
+        if DIAG_HEAD.match(line) and i < len(lines) and (m := ECHO_LINE.match(lines[i])):
+            i += 1
+            if i < len(lines) and lines[i].startswith(" " * (len(m.group(1)) + 2) + "| "):
+                i += 1
+    return ["\n".join(item).lower() for item in items]
+
+
+def expect_pattern(text):
+    """An expect-error's TEXT as a regular expression: case-insensitive (the texts are lower-cased),
+    `...` (with the spaces around it) matching any text of the same error."""
+    return re.compile(".*?".join(re.escape(part) for part in re.split(r"\s*\.\.\.\s*", text.lower())), re.S)
+
+
+def error_problems(expected, stderr):
+    """The expect-error lines against the errors' own texts: each found after the one before, one
+    that names no kind in the same error as the one before."""
+    problems, texts = [], own_texts(stderr)
+    at, offset = 0, 0  # where the last match ended: an error's index, an offset in its text
+    for k, e in enumerate(expected):
+        kind = names_kind(e)
+        if not kind and k == 0:
+            problems.append("expect-error %r names no kind: begin it with the error's kind, e.g. "
+                            "`type error: ... %s` (or `parse error:`, `run-time error:`, ...)" % (e, e))
+            continue
+        pattern, found = expect_pattern(e), None
+        for i in range(at, len(texts) if kind else min(at + 1, len(texts))):
+            m = pattern.search(texts[i], offset if i == at else 0)
+            if m:
+                found = i, m
+                break
+        if found:
+            at, offset = found[0], found[1].end()
+            continue
+        anywhere = [t for t in texts if pattern.search(t)]
+        if anywhere:
+            why = (" after the expect-error line before it" if kind else
+                   " in the error of the expect-error line before it (a line that names no kind "
+                   "must be found in the same error: name the kind to look in a later one)")
+        elif pattern.search(stderr.lower()):
+            why = " (only the echoed source line or the caret line has it, and they do not count)"
+        else:
+            why = ""
+        problems.append("no error's own text has %r%s; stderr was:\n%s" % (e, why, tail(stderr)))
     return problems
 
 

@@ -83,3 +83,19 @@ calls = [(f"qnn.sigmoid({fmt(xq)}, 0.05f, 128, 0.00390625f, 0)", qunary(xq, 0.05
 write("qnn_unary_values.rly", [
   "qnn.sigmoid, qnn.tanh, qnn.hardswish and qnn.abs as TVM v0.14 lowers them: dequantize, the float32 operator,",
   "quantize back into the data's dtype; numpy reference."], calls)
+
+# sqrt, rsqrt (issue 33): the same lowering; rsqrt(0) is infinite and clips to the dtype's largest value
+rsqrt = lambda d: (np.float32(1) / np.sqrt(d)).astype(np.float32)
+with np.errstate(divide="ignore"):
+    calls = [(f"qnn.sqrt({fmt(xs)}, {s}, {z}, {os_}, {oz})", qunary(xs, float(s[:-1]), z, float(os_[:-1]), oz, f))
+             for xs, s, z, os_, oz, f in [
+                 (A([0, 1, 4, 9, 25, 100, 200, 255], np.uint8), "0.04f", 0, "0.01f", 10, np.sqrt),
+                 (A([-128, -100, -50, 0, 50, 127], np.int8), "0.1f", -128, "0.05f", -100, np.sqrt),
+                 (A([128, 129, 130, 136, 160, 192, 255], np.uint8), "0.0625f", 128, "0.02f", 0, rsqrt),
+                 (A([-127, -120, -64, 0, 100, 127], np.int8), "0.01f", -128, "0.1f", -50, rsqrt)]]
+calls = [(c.replace("qnn.sqrt", "qnn.rsqrt") if i >= 2 else c, e) for i, (c, e) in enumerate(calls)]
+write("qnn_sqrt_rsqrt_values.rly", [
+  "qnn.sqrt and qnn.rsqrt as TVM v0.14 lowers them (src/relay/qnn/op/op_common.h,",
+  "QNN_UNARY_OP_DEFAULT_CANONICALIZATION, registered in unary_elementwise_op.cc): dequantize, the float32 sqrt or",
+  "rsqrt, quantize back into the data's dtype (round half away from zero, clip). rsqrt of 0 is infinite and clips to",
+  "255; 1.25 / 0.1f is 12.5 in float32 and rounds away to 13 (-37i8). uint8 and int8; numpy reference."], calls)

@@ -26,8 +26,7 @@ def @a(%x : Tensor[(n, 3), float32]) { nn.fast_softmax(%x, axis=0) }
 ''')
 raw('fast_softmax_error_axis.rly', '''// nn.fast_softmax's axis must be in range: axis=2 of a matrix is a type error naming the operator.
 // args: --no-prelude
-// expect-error: nn.fast_softmax
-// expect-error: axis
+// expect-error: type error: `nn.fast_softmax`: axis=2 is out of range for a tensor of rank 2 (axes go from -2 to 1)
 nn.fast_softmax([[1f, 2f]], axis=2)
 ''')
 
@@ -47,7 +46,7 @@ def @a(%x : Tensor[(n, 2), float32], %y : Tensor[(m), int8]) { cast_like(%x, %y)
 ''')
 raw('cast_like_error_tuple.rly', '''// cast_like takes its element type from a tensor: a tuple as the second argument is a type error naming it.
 // args: --no-prelude
-// expect-error: cast_like
+// expect-error: type error: `cast_like` takes a tensor whose type to take, but its second argument is (int32, int32)
 cast_like([1f], (1, 2))
 ''')
 
@@ -68,8 +67,7 @@ def @b(%x : Tensor[(n, 5), float32], %y : Tensor[(m, 3), int8]) { slice_like(%x,
 ''')
 raw('slice_like_error_larger.rly', '''// slice_like cannot grow an axis: like's 4 beyond the data's 3 is a type error naming the operator (TVM's assert).
 // args: --no-prelude
-// expect-error: slice_like
-// expect-error: 4
+// expect-error: type error: `slice_like`: dimension 0 of (4, 2) is 4, beyond the data's 3 in (3, 2)
 slice_like(zeros(shape=[3, 2]), zeros(shape=[4, 2]))
 ''')
 
@@ -91,12 +89,12 @@ def @a(%x : Tensor[(n, m), float64], %k : Tensor[(), int64]) { trilu(%x, %k, upp
 ''')
 raw('trilu_error_vector.rly', '''// trilu works on matrices: a vector is a type error naming trilu.
 // args: --no-prelude
-// expect-error: trilu
+// expect-error: type error: `trilu` works on matrices (rank 2 or more), but its data is (2)
 trilu([1f, 2f], 0)
 ''')
 raw('trilu_error_k.rly', '''// trilu's k is an integer scalar: a float k is a type error naming trilu.
 // args: --no-prelude
-// expect-error: trilu
+// expect-error: type error: `trilu`
 // expect-error: float32
 trilu([[1f, 2f]], 0f)
 ''')
@@ -127,14 +125,12 @@ def @b(%x : Tensor[(b, t), float32], %l : Tensor[(?), int64]) { sequence_mask(%x
 ''')
 raw('sequence_mask_error_length.rly', '''// sequence_mask's valid_length must be as long as the batch axis: 3 lengths for a batch of 2 is a type error.
 // args: --no-prelude
-// expect-error: sequence_mask
-// expect-error: 3
+// expect-error: type error: `sequence_mask`: the length of valid_length and the batch dimension, 3 and 2, differ
 sequence_mask(zeros(shape=[4, 2]), [1, 2, 3])
 ''')
 raw('sequence_mask_error_axis.rly', '''// sequence_mask's axis is 0 or 1 (TVM's check): axis=2 is a type error naming it.
 // args: --no-prelude
-// expect-error: sequence_mask
-// expect-error: axis=2
+// expect-error: type error: `sequence_mask`: axis=2 must be 0 or 1
 sequence_mask(zeros(shape=[4, 2, 2]), [1, 2], axis=2)
 ''')
 
@@ -168,20 +164,18 @@ def @c(%x : Tensor[(3, k), float16]) { einsum((%x,), equation="ij->ji") }
 ''')
 raw('einsum_error_dims.rly', '''// einsum's letter j is 3 in one tensor and 2 in the other: a type error naming einsum and the letter.
 // args: --no-prelude
-// expect-error: einsum
-// expect-error: letter j
+// expect-error: type error: `einsum`: letter j
 einsum((zeros(shape=[2, 3]), zeros(shape=[2, 4])), equation="ij,jk->ik")
 ''')
 raw('einsum_error_terms.rly', '''// einsum's equation must have a term per tensor: two terms for one tensor is a type error.
 // args: --no-prelude
-// expect-error: einsum
+// expect-error: type error: `einsum`
 // expect-error: 2 input terms
 einsum((zeros(shape=[2, 3]),), equation="ij,jk->ik")
 ''')
 raw('einsum_error_equation.rly', '''// einsum's equation is letters, ',', '->' and '...': a digit is a type error naming the equation.
 // args: --no-prelude
-// expect-error: einsum
-// expect-error: equation="i1"
+// expect-error: type error: `einsum`: equation="i1" is not an equation: it has a character that is not a letter, ',', '->' or '...'
 einsum((zeros(shape=[2, 3]),), equation="i1")
 ''')
 
@@ -206,14 +200,13 @@ def @b(%x : Tensor[(n), int32], %y : Tensor[(m), int32], %z : Tensor[(), int32])
 ''')
 raw('meshgrid_error_matrix.rly', '''// meshgrid takes scalars and vectors (TVM's check): a matrix is a type error naming meshgrid.
 // args: --no-prelude
-// expect-error: meshgrid
+// expect-error: type error: `meshgrid`
 // expect-error: (2, 2)
 meshgrid(([1f], [[1f, 2f], [3f, 4f]]))
 ''')
 raw('meshgrid_error_indexing.rly', '''// meshgrid's indexing is "ij" or "xy": "ji" is a type error naming it.
 // args: --no-prelude
-// expect-error: meshgrid
-// expect-error: indexing="ji"
+// expect-error: type error: `meshgrid`: indexing="ji" is not "ij" or "xy"
 meshgrid(([1f], [2f]), indexing="ji")
 ''')
 
@@ -248,8 +241,7 @@ def @b(%x : Tensor[(2, 3, n), int8]) { contrib_reverse_reshape(%x, newshape=[6, 
 ''')
 raw('contrib_reverse_reshape_error_count.rly', '''// contrib_reverse_reshape to a shape of another element count is a type error naming the operator.
 // args: --no-prelude
-// expect-error: contrib_reverse_reshape
-// expect-error: newshape=[5, 0]
+// expect-error: type error: `contrib_reverse_reshape`: newshape=[5, 0] has 15 elements
 contrib_reverse_reshape(zeros(shape=[2, 3]), newshape=[5, 0])
 ''')
 
@@ -270,7 +262,7 @@ def @a(%x : Tensor[(n, 2), float32]) { reinterpret(%x, dtype="int32") }
 ''')
 raw('reinterpret_error_width.rly', '''// reinterpret keeps the width: float32 as int64 is a type error naming reinterpret.
 // args: --no-prelude
-// expect-error: reinterpret
+// expect-error: type error: `reinterpret`
 // expect-error: width
 reinterpret([1f], dtype="int64")
 ''')
@@ -290,12 +282,12 @@ def @a(%x : Tensor[(n), int64]) { invert_permutation(%x) }
 ''')
 raw('invert_permutation_error_values.rly', '''// invert_permutation of a vector that is no permutation (2 twice) is a run-time error naming the operator.
 // args: --no-prelude
-// expect-error: invert_permutation
+// expect-error: run-time error: invert_permutation: element 2 (2) makes it no permutation of 0 to 2
 invert_permutation([2, 0, 2])
 ''')
 raw('invert_permutation_error_dtype.rly', '''// invert_permutation takes integers: a float vector is a type error naming the operator.
 // args: --no-prelude
-// expect-error: invert_permutation
+// expect-error: type error: `invert_permutation`
 // expect-error: float32
 invert_permutation([1f, 0f])
 ''')
@@ -318,13 +310,12 @@ def @b(%x : Tensor[(), int32], %s : Tensor[(k), int32]) { unravel_index(%x, %s) 
 ''')
 raw('unravel_index_error_range.rly', '''// unravel_index of 6 in a (2, 3) shape is out of range: a run-time error naming the operator (numpy's ValueError).
 // args: --no-prelude
-// expect-error: unravel_index
-// expect-error: 6
+// expect-error: run-time error: unravel_index: index 6 is out of range for 6 elements
 unravel_index([1, 6], [2, 3])
 ''')
 raw('unravel_index_error_rank.rly', '''// unravel_index takes a scalar or a vector of indices: a matrix is a type error.
 // args: --no-prelude
-// expect-error: unravel_index
+// expect-error: type error: `unravel_index` takes a scalar or a vector of indices, but they are (1, 2)
 unravel_index([[1, 2]], [2, 3])
 ''')
 
@@ -377,14 +368,12 @@ def @c(%x : Tensor[(m, n), int8], %d : Tensor[(2, ?), int8]) { matrix_set_diag(%
 raw('matrix_set_diag_error_length.rly', '''// matrix_set_diag's diagonal must be the longest diagonal's length: 4 values for the main diagonal of a 3 x 4
 // matrix is a type error naming the operator.
 // args: --no-prelude
-// expect-error: matrix_set_diag
-// expect-error: 4
+// expect-error: type error: `matrix_set_diag`: the diagonal's length and the longest diagonal's, 4 and 3, differ
 matrix_set_diag(zeros(shape=[3, 4]), [1f, 2f, 3f, 4f])
 ''')
 raw('matrix_set_diag_error_k.rly', '''// matrix_set_diag's k1 must not be above k2 (TVM's check).
 // args: --no-prelude
-// expect-error: matrix_set_diag
-// expect-error: k1=1
+// expect-error: type error: `matrix_set_diag`: k1=1 is above k2=0
 matrix_set_diag(zeros(shape=[3, 4]), zeros(shape=[2, 3]), k1=1, k2=0)
 ''')
 
@@ -418,12 +407,12 @@ def @a(%x : Tensor[(n, 4), float32], %v : Tensor[(?, ?), float32], %b : Tensor[(
 ''')
 raw('strided_set_error_shape.rly', '''// strided_set's values must have the slice's shape: (2, 2) for a slice (3, 2) is a run-time error naming the operator.
 // args: --no-prelude
-// expect-error: strided_set
+// expect-error: run-time error: strided_set: the values (2, 2) do not have the slice's shape (dimension 0 is 3)
 strided_set(zeros(shape=[3, 4]), ones(shape=[2, 2]), [0, 0], [3, 2])
 ''')
 raw('strided_set_error_dtype.rly', '''// strided_set's values have the data's element type: int32 values into float32 data is a type error.
 // args: --no-prelude
-// expect-error: strided_set
+// expect-error: type error: `strided_set`
 // expect-error: int32
 strided_set(zeros(shape=[3]), [1i32], [0], [1])
 ''')
@@ -453,8 +442,7 @@ def @c(%x : Tensor[(n), float32]) { sliding_window(%x, axis=0, window_shape=[2],
 ''')
 raw('sliding_window_error_window.rly', '''// sliding_window's window must fit: 6 along an axis of 5 is a type error naming the operator.
 // args: --no-prelude
-// expect-error: sliding_window
-// expect-error: 6
+// expect-error: type error: `sliding_window`: a window of 6 does not fit dimension 1 of the data (2, 5)
 sliding_window(zeros(shape=[2, 5]), axis=1, window_shape=[6], strides=[1])
 ''')
 
@@ -480,7 +468,7 @@ def @b(%s : Tensor[(b, m), int32], %v : Tensor[(?, k), int32]) { searchsorted(%s
 ''')
 raw('searchsorted_error_rank.rly', '''// searchsorted: a 2-D sorted sequence needs values of rank 2 (TVM's check): a vector is a type error.
 // args: --no-prelude
-// expect-error: searchsorted
+// expect-error: type error: `searchsorted`: the sorted sequence (1, 2) and the values (1) must have one rank
 searchsorted([[1f, 2f]], [1f])
 ''')
 
@@ -505,7 +493,7 @@ def @b(%%x : Tensor[(4), float32]) { sum(argwhere(%%x), axis=[1]) }
 ''' % rly(np.argwhere(np.array([0, 0, 2, 2])).sum(1).astype(np.int32)))
 raw('argwhere_error_tuple.rly', '''// argwhere takes a tensor: a tuple is a type error naming argwhere.
 // args: --no-prelude
-// expect-error: argwhere
+// expect-error: type error: `argwhere` works on tensors, but its first argument is (int32, int32)
 argwhere((1, 2))
 ''')
 
@@ -537,7 +525,7 @@ def @b(%x : Tensor[(?), int8]) { unique(%x, return_counts=True) }
 ''')
 raw('unique_error_rank.rly', '''// unique takes a vector (TVM's check): a matrix is a type error naming unique.
 // args: --no-prelude
-// expect-error: unique
+// expect-error: type error: `unique` takes a vector of rank 1, but it is Tensor[(2, 2), int32]
 unique([[1, 2], [3, 4]])
 ''')
 
@@ -558,12 +546,11 @@ def @a(%x : Tensor[(n, 5, 6), float32], %i : Tensor[(k, 1), int64], %j : Tensor[
 ''')
 raw('adv_index_error_range.rly', '''// adv_index with an index out of range (3 on an axis of 3) is a run-time error naming the operator.
 // args: --no-prelude
-// expect-error: adv_index
-// expect-error: 3
+// expect-error: run-time error: adv_index: index 3 is out of range for axis 0 of length 3
 adv_index((zeros(shape=[3, 4]), [0, 3]))
 ''')
 raw('adv_index_error_broadcast.rly', '''// adv_index's index tensors must broadcast together: (2) with (3) is a type error naming the operator.
 // args: --no-prelude
-// expect-error: adv_index
+// expect-error: type error: `adv_index`: the index tensors do not broadcast together (field 2 is (3))
 adv_index((zeros(shape=[3, 4]), [0, 1], [0, 1, 2]))
 ''')

@@ -24,8 +24,9 @@
  *
  * Reproducible: input i is a function of (RELAY_FUZZ_SEED, i) only. RELAY_FUZZ_ONLY=i runs input i
  * alone (in a fresh session), RELAY_FUZZ_FROM=i starts at i, RELAY_FUZZ_SECONDS=s runs for s seconds
- * (N is then a maximum), RELAY_FUZZ_SAVE=PATH (default fuzz_pipeline_input.rly in the working
- * directory) holds the input being run, so a crash leaves it there for `relay PATH`.
+ * (N is then a maximum), RELAY_FUZZ_SAVE=PATH (default fuzz_pipeline_input.rly in the build
+ * directory's tests/, beside this program, whatever the working directory) holds the input being
+ * run, so a crash leaves it there for `relay PATH`.
  * Usage: fuzz_pipeline [N] ROOT...   (N defaults to RELAY_FUZZ_N, else 10,000). */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,7 +60,12 @@ static long stop_s = 20;       /* an interrupted evaluation that runs on this lo
 static long heap_mb = 1024;    /* the collector's heap limit */
 static long session_inputs = 2000; /* a fresh session after this many inputs (what they defined stays
                                       in a session; long runs would fill any heap) */
-static const char *save_path = "fuzz_pipeline_input.rly";
+/* tests/meson.build defines FUZZ_SAVE_DEFAULT as its build directory's fuzz_pipeline_input.rly, so that a run
+ * from the source tree does not leave the file there. */
+#ifndef FUZZ_SAVE_DEFAULT
+#define FUZZ_SAVE_DEFAULT "fuzz_pipeline_input.rly"
+#endif
+static const char *save_path = FUZZ_SAVE_DEFAULT;
 static bool sound_only; /* RELAY_FUZZ_MODE=sound: every input of the soundness family */
 static long show_rejected; /* RELAY_FUZZ_SHOW_REJECTED=n: print the first n programs of the family the checker refused */
 
