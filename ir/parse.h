@@ -15,7 +15,7 @@
 #ifndef RELAY_WASM
 #define IR_PARSE_MAX_DEPTH 10000
 #else
-#define IR_PARSE_MAX_DEPTH 700 /* relay.wasm: the browser's stack holds about 1,500 (docs/play.md) */
+#define IR_PARSE_MAX_DEPTH 350 /* relay.wasm: a browser worker's stack holds about 630 (docs/play.md) */
 #endif
 
 typedef struct IrParseOptions {

@@ -159,13 +159,13 @@ static uintptr_t stack_limit_of_this_thread(size_t *stack_bytes) {
 }
 #else
 /* relay.wasm: the C stack is emscripten's, in linear memory (emscripten_stack_get_base/end), but
- * WebAssembly's own call stack is the browser's, about 1 MB, and running out of it is a RangeError
- * that ends the worker. Evaluation uses both in proportion: each WebAssembly frame of a Relay call
- * has its share of C stack (its RtValue results, its call record). So evaluation gets only the top
+ * WebAssembly's own call stack is the browser's, and running out of it is a RangeError that ends
+ * the worker. Evaluation uses both in proportion: each WebAssembly frame of a Relay call has its
+ * share of C stack (its RtValue results, its call record). So evaluation gets only
  * EVAL_STACK_BYTES of the C stack: node's stack holds at least 4.8 times as many Relay calls as
- * 96 kB of C stack do, for every kind of call measured (docs/play.md), and a browser's about 0.8
- * of node's; this is 0.6 of that. The rest of the 8 MB is the parser's and checker's. */
-enum { EVAL_STACK_BYTES = 224 << 10, STACK_RESERVE = 256 << 10 };
+ * 96 kB of C stack do, for every kind of call measured, and a Chromium worker's 0.41 of node's
+ * (docs/play.md); this is about 0.6 of that. The rest of the 8 MB is the parser's and checker's. */
+enum { EVAL_STACK_BYTES = 112 << 10, STACK_RESERVE = 256 << 10 };
 
 /* EVAL_STACK_BYTES below the caller, keeping STACK_RESERVE at the stack's end for kernels and
  * printing. */

@@ -353,11 +353,11 @@ _Noreturn void rt_error_out_of_memory(size_t bytes);
 /* Raises "interrupted" if Ctrl-C was pressed, "stack overflow" if the stack is nearly used up. */
 void rt_check_stack(const IrExpr *site);
 #ifdef RELAY_WASM
-/* The calls a relay.wasm evaluation may nest, besides its C stack's share (error.c): about 0.7 of
- * what a browser's stack holds of the Relay calls that need the least of it (node's holds 4,400;
- * docs/play.md). */
+/* The calls a relay.wasm evaluation may nest, besides its C stack's share (error.c): 0.65 of what
+ * a Chromium worker's stack holds of the Relay calls that need the least of it (1,840; node's
+ * 4,480: docs/play.md). */
 #ifndef RT_WASM_MAX_CALLS
-#define RT_WASM_MAX_CALLS 2500
+#define RT_WASM_MAX_CALLS 1200
 #endif
 /* Raises relay.wasm's "stack overflow". */
 _Noreturn void rt_too_deep(const IrExpr *site);

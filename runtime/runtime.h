@@ -71,7 +71,7 @@ size_t rt_heap_allocated(void);
  * (rt_heap_set_max) is then the program's again, without the room an "out of memory" took for
  * its report. */
 void rt_heap_collect(void);
-/* The C stack below the caller is the evaluation's, 224 kB of it (error.c says why): each request
+/* The C stack below the caller is the evaluation's, 112 kB of it (error.c says why): each request
  * marks it, as its text may be on the stack above (repl/wasm.c). */
 void rt_stack_mark(void);
 /* The heap's cap (repl/wasm.c sets it; the out-of-memory note names it): relay --serve --sandbox's. */

@@ -261,8 +261,8 @@ check(d.get("kind") == "run-time error" and d.get("message", "").startswith(
 check(got[1] is not None and got[1]["result"]["items"][0].get("text") == "100",
       "  ... and the next request works", json.dumps(got[1])[:300])
 d = first_diag(got[2])
-check(d.get("kind") == "parse error" and d.get("message") == "this is nested too deeply (more than 700 levels)",
-      "5,000 nested brackets are the parser's clean error (700 levels in relay.wasm)", json.dumps(got[2])[:500])
+check(d.get("kind") == "parse error" and d.get("message") == "this is nested too deeply (more than 350 levels)",
+      "5,000 nested brackets are the parser's clean error (350 levels in relay.wasm)", json.dumps(got[2])[:500])
 d = first_diag(got[3])
 check(d.get("message") == "out of memory (a request for 800000000 bytes)" and d.get("notes") == [PLAYGROUND_NOTE],
       "an allocation past the heap's cap is out of memory, with the playground's note", json.dumps(got[3])[:800])
@@ -273,9 +273,9 @@ check(got[4] is not None and got[4]["result"]["items"][0].get("text") == "4" and
 # evaluation's share of the stack is counted from below it, so a long text leaves recursion as deep.
 pad = "// " + "x" * 200000 + "\n"
 got, p = answers(wasm("--ccall"), [json.dumps(r).encode() for r in [
-    eval_(1, pad + "def @down(%n : int32) -> int32 { if (%n == 0) { 0 } else { 1 + @down(%n - 1) } }\n@down(1000)")]])
-check(got[0] is not None and got[0]["result"]["items"][-1].get("text") == "1000",
-      "a request of 200,000 characters passed by ccall (on the C stack) still recurses 1,000 calls deep",
+    eval_(1, pad + "def @down(%n : int32) -> int32 { if (%n == 0) { 0 } else { 1 + @down(%n - 1) } }\n@down(500)")]])
+check(got[0] is not None and got[0]["result"]["items"][-1].get("text") == "500",
+      "a request of 200,000 characters passed by ccall (on the C stack) still recurses 500 calls deep",
       json.dumps(got[0])[:500] + p.stderr.decode(errors="replace")[-300:])
 
 sys.exit(tap.report(results))
