@@ -3,6 +3,11 @@
 
 Sizes: every file the page downloads from DIST (relay.js, relay.wasm, and the page's own files when
 they are there), raw and gzipped (gzip -9, as a static server would send them), and the total.
+The graph tab's Graphviz chunk (chunk-*.js) loads only when the tab opens: it is counted apart.
+Start-up in chromium (when /usr/bin/chromium and play/'s playwright-core are there): N fresh pages
+served by play/serve on loopback, timed in the page from navigation to relay.wasm ready and to
+the first answer (`1 + 2`), median, min and max (no network latency: the gzipped size over a
+link's bandwidth adds to it).
 Start-up in node: a fresh node process loads relay.js, compiles and instantiates relay.wasm
 (`wasmBinary`), and answers its first request (`1 + 1`, which makes the session: the Prelude
 parsed, checked and compiled); the median of N runs of each phase, timed inside node.
@@ -62,7 +67,7 @@ def sizes(dist):
     for dirpath, _, files in os.walk(dist):
         for f in sorted(files):
             path = os.path.join(dirpath, f)
-            if f.endswith((".js", ".wasm", ".html", ".css", ".mjs")):
+            if f.endswith((".js", ".wasm", ".html", ".css", ".mjs", ".json")):
                 data = open(path, "rb").read()
                 rows.append((os.path.relpath(path, dist), len(data), len(gzip.compress(data, 9))))
     return rows
@@ -93,6 +98,55 @@ def native_times(relay, lines, runs, env=None):
         p.stdin.close()
         p.wait()
     return [statistics.median(t) for t in times], outs
+
+
+STARTUP_JS = r"""
+const [playwright, url, runs] = process.argv.slice(1);
+const { chromium } = await import(playwright);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
+const out = [];
+for (let i = 0; i < Number(runs); i++) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  out.push(await page.evaluate(async () => {
+    const s = window.relayPlay.session;
+    await s.ready;
+    const ready = performance.now();
+    const r = await s.request('eval', { text: '1 + 2' });
+    if (!r.items || r.items[0].text !== '3') throw new Error('1 + 2 gave ' + JSON.stringify(r));
+    return { ready, first: performance.now() };
+  }));
+  await context.close();
+}
+await browser.close();
+console.log(JSON.stringify(out));
+"""
+
+
+def browser_startup(dist, runs):
+    """The page's start-up in chromium: N fresh pages from play/serve, timed in the page."""
+    playwright = os.path.join(ROOT, "play", "node_modules", "playwright-core", "index.mjs")
+    if not (os.path.exists("/usr/bin/chromium") and os.path.exists(playwright) and
+            os.path.exists(os.path.join(dist, "index.html"))):
+        print("(start-up in chromium skipped: it needs /usr/bin/chromium, play/install-deps.sh's packages and play/build's page)\n")
+        return
+    serve = subprocess.Popen([os.path.join(ROOT, "play", "serve"), "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = serve.stdout.readline().split("at ", 1)[1].split()[0]
+        p = subprocess.run(["node", "--input-type=module", "-e", STARTUP_JS, "file://" + playwright, url, str(runs)],
+                           capture_output=True, text=True, timeout=600)
+    finally:
+        serve.terminate()
+    if p.returncode != 0:
+        sys.exit("bench/play: the browser run failed:\n" + p.stderr)
+    times = json.loads(p.stdout.strip().splitlines()[-1])
+    print("## Start-up in chromium (%d fresh pages, ms from navigation)\n" % len(times))
+    print("| | median | min | max |\n|---|---:|---:|---:|")
+    for name, key in (("relay.wasm ready", "ready"), ("first answer (`1 + 2`)", "first")):
+        xs = [t[key] for t in times]
+        print("| %s | %.0f | %.0f | %.0f |" % (name, statistics.median(xs), min(xs), max(xs)))
+    print()
 
 
 def speed_requests():
@@ -127,7 +181,11 @@ def main():
     rows = sizes(dist)
     for name, raw, gz in rows:
         print("| %s | %d | %d |" % (name, raw, gz))
-    print("| total | %d | %d |\n" % (sum(r[1] for r in rows), sum(r[2] for r in rows)))
+    eager = [r for r in rows if not r[0].startswith("chunk-")]
+    print("| total before the first answer | %d | %d |" % (sum(r[1] for r in eager), sum(r[2] for r in eager)))
+    print("| total, with the graph tab's Graphviz (chunk-*.js, loaded when the tab opens) | %d | %d |\n"
+          % (sum(r[1] for r in rows), sum(r[2] for r in rows)))
+    browser_startup(dist, runs)
     samples = [node(dist) for _ in range(runs)]
     if '"ok":true' not in samples[0]["first"]:
         sys.exit("bench/play: the first request failed: " + samples[0]["first"])
