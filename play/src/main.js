@@ -141,8 +141,9 @@ async function relayComplete(context) {
   };
 }
 
-// Inline types: the binders written without a type (`let %x =`, a parameter `%x` with no `:`),
-// each followed by its type from type_at, after each check.
+// Inline types: the binders written without a type (a `let` or graph binding's variable, a
+// parameter, a pattern's variable), each followed by the type relay found for it: one `inlay`
+// request after each check (docs/serve.md), as the language server's inlay hints.
 const setInlays = StateEffect.define();
 class TypeWidget extends WidgetType {
   constructor(type) { super(); this.type = type; }
@@ -163,35 +164,13 @@ const inlayField = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
-export function unwrittenBinders(text) {
-  // %name not followed by `:`, where it is bound: after `let`, or in a parameter list `(` ... `)`
-  // of fn or def. Returns offsets of the binder's end.
-  const out = [];
-  const letRe = /\blet\s+(%[A-Za-z_][A-Za-z0-9_]*)\s*=/g;
-  for (let m; (m = letRe.exec(text));) out.push(m.index + m[0].indexOf(m[1]) + m[1].length);
-  const headRe = /\b(?:fn|def\s+@[A-Za-z_][A-Za-z0-9_.]*)\s*(?:<[^>]*>)?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g;
-  for (let m; (m = headRe.exec(text));) {
-    const start = m.index + m[0].lastIndexOf(m[1]);
-    const paramRe = /(%[A-Za-z_][A-Za-z0-9_]*)\s*(?=[,)]|$)/g;
-    for (let p; (p = paramRe.exec(m[1]));) out.push(start + p.index + p[1].length);
-  }
-  return out.sort((a, b) => a - b).slice(0, 100);
-}
-
 let inlayGeneration = 0;
 async function requestInlays(view, text) {
   const generation = ++inlayGeneration;
-  const widgets = [];
-  for (const end of unwrittenBinders(text)) {
-    if (generation !== inlayGeneration || view.state.doc.toString() !== text) return;
-    const before = text.slice(0, end - 1);
-    const line = before.split('\n').length;
-    const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
-    const r = await helper('type_at', { text, line, column, mode: 'repl' });
-    if (generation !== inlayGeneration || view.state.doc.toString() !== text) return;
-    if (r && r.type) widgets.push(Decoration.widget({ widget: new TypeWidget(r.type), side: 1 }).range(end));
-  }
-  if (generation !== inlayGeneration || view.state.doc.toString() !== text) return;
+  const r = await helper('inlay', { text, mode: 'repl' });
+  if (generation !== inlayGeneration || view.state.doc.toString() !== text || !r || !r.hints) return;
+  const widgets = r.hints.slice(0, 500).map((h) =>
+    Decoration.widget({ widget: new TypeWidget(h.type), side: 1 }).range(offsetOf(view.state.doc, h.line, h.column)));
   view.dispatch({ effects: setInlays.of(Decoration.set(widgets, true)) });
 }
 

@@ -137,7 +137,8 @@ await test("a type error's squiggle and its message", async () => {
 
 await test("hover shows a binding's shape", async () => {
   const page = await open();
-  await setEditor(page, 'def @g(%a : Tensor[(4, 5), float32]) {\n  let %t = transpose(%a);\n  %t\n}\n');
+  await setEditor(page, 'def @g(%a : Tensor[(4, 5), float32]) {\n  let %t = transpose(%a);\n  %t\n}\n' +
+    'def @h(%b : Tensor[(2), float32]) {\n  %0 = negative(%b);\n  %0\n}\n');
   const pos = (await editorText(page)).indexOf('%t =') + 1;
   const box = await page.evaluate((p) => window.relayPlay.editor.coordsAtPos(p), pos);
   await page.mouse.move(box.left + 2, (box.top + box.bottom) / 2);
@@ -148,7 +149,8 @@ await test("hover shows a binding's shape", async () => {
   const inlay = await page.locator('.relay-inlay').allTextContents();
   await page.close();
   return expect(text.includes('Tensor[(5, 4), float32]'), `hover: ${text}`) ||
-    expect(inlay.some((t) => t.includes('Tensor[(5, 4), float32]')), `inline types: ${JSON.stringify(inlay)}`);
+    expect(inlay.some((t) => t.includes('Tensor[(5, 4), float32]')) &&
+           inlay.some((t) => t === ': Tensor[(2), float32]'), `inline types (a let's and a graph binding's): ${JSON.stringify(inlay)}`);
 });
 
 await test('Tab completes a name', async () => {
