@@ -36,7 +36,20 @@ try {
     printErr: (t) => console.warn('relay:', t),
   }).then((M) => {
     module_ = M;
-    answer = M.cwrap('relay_play_request', 'string', ['string']);
+    // The request goes in through malloc'd memory, not as a 'string' argument, which emscripten
+    // copies onto the C stack (8 MB: a pasted program of a few million characters would not fit).
+    const request = M.cwrap('relay_play_request', 'string', ['number']);
+    answer = (line) => {
+      const bytes = M.lengthBytesUTF8(line) + 1;
+      const p = M._malloc(bytes);
+      if (!p) throw new RangeError(`no memory for a request of ${bytes} bytes`);
+      try {
+        M.stringToUTF8(line, p, bytes);
+        return request(p);
+      } finally {
+        M._free(p);
+      }
+    };
     self.postMessage({ ready: true });
   }, (err) => self.postMessage({ failed: String(err && err.message ? err.message : err) }));
 } catch (err) {

@@ -153,6 +153,14 @@ await test("hover shows a binding's shape", async () => {
            inlay.some((t) => t === ': Tensor[(2), float32]'), `inline types (a let's and a graph binding's): ${JSON.stringify(inlay)}`);
 });
 
+await test('a pasted program of 3 million characters runs (the request goes through malloc, not the C stack)', async () => {
+  const page = await open();
+  await setEditor(page, '// ' + 'x'.repeat(3000000) + '\n40 + 2\n');
+  const [text] = await runAndWait(page);
+  await page.close();
+  return expect(text.includes('- : int32 = 42'), `answer: ${text.slice(0, 300)}`);
+});
+
 await test('Tab completes a name', async () => {
   const page = await open();
   await setEditor(page, '');
