@@ -20,38 +20,60 @@ static const struct {
 };
 
 const IrOpAttrs ir_op_attrs_none;
+const IrAttrValue ir_attr_absent;
 
 const char *ir_attr_name(IrAttrId id) { return attr_table[id].name; }
 
-static int attr_lookup_n(const char *name, size_t n) {
-  for (int i = 0; i < IR_A_COUNT; i++)
-    if (strncmp(attr_table[i].name, name, n) == 0 && attr_table[i].name[n] == 0) return i;
-  return -1;
+/* Attribute names to ids, and the `accepted` lists of ops.def and relations.def read once each into
+ * bit sets: decoding a call looks names up by their interned symbol, not by comparing text. Built
+ * on first use, on whichever thread checks first (checking runs on one thread at a time). */
+static IrSymMap attr_ids; /* Sym -> IrAttrId + 1 */
+
+static int attr_lookup(Sym key) {
+  if (!attr_ids.count) { /* made whole, then kept: running out of memory halfway keeps nothing */
+    IrSymMap m = {0};
+    for (int i = 0; i < IR_A_COUNT; i++) ir_symmap_put(&m, ir_sym(attr_table[i].name), (void *)(intptr_t)(i + 1));
+    attr_ids = m;
+  }
+  return (int)(intptr_t)ir_symmap_get(&attr_ids, key) - 1;
 }
 
-static int attr_lookup(Sym key) { return attr_lookup_n(key->name, strlen(key->name)); }
+static int attr_lookup_n(const char *name, size_t n) { return attr_lookup(ir_sym_n(name, n)); }
 
 int ir_attr_kind(const char *key) {
   int id = attr_lookup_n(key, strlen(key));
   return id < 0 ? -1 : (int)attr_table[id].kind;
 }
 
-/* Whether `name` is among the space-separated words of `list` (a trailing `!` ignored); sets
- * *required when it carries one. */
-static bool listed(const char *list, const char *name, bool *required) {
-  size_t n = strlen(name);
+/* What an `accepted` list allows and requires (its words ending in `!`). */
+typedef struct {
+  uint64_t accepted[IR_ATTR_WORDS], required[IR_ATTR_WORDS];
+} Schema;
+
+static IrPtrMap schemas; /* the list's address -> its Schema */
+
+static bool has(const uint64_t *set, int id) { return set[id >> 6] >> (id & 63) & 1; }
+
+static const Schema *schema_of(const char *list) {
+  Schema *sc = ir_ptrmap_get(&schemas, list);
+  if (sc) return sc;
+  sc = IR_NEW(Schema);
   for (const char *p = list; *p;) {
     while (*p == ' ') p++;
     const char *w = p;
     while (*p && *p != ' ' && *p != '!') p++;
-    bool bang = *p == '!';
-    if ((size_t)(p - w) == n && memcmp(w, name, n) == 0) {
-      if (required) *required = bang;
-      return true;
+    if (p == w) continue;
+    int id = attr_lookup_n(w, (size_t)(p - w));
+    if (id < 0) {
+      UNREACHABLE("ops.def or relations.def names an attribute attrs.def lacks");
+    } else {
+      sc->accepted[id >> 6] |= (uint64_t)1 << (id & 63);
+      if (*p == '!') sc->required[id >> 6] |= (uint64_t)1 << (id & 63);
     }
-    if (bang) p++;
+    if (*p == '!') p++;
   }
-  return false;
+  ir_ptrmap_put(&schemas, list, sc);
+  return sc;
 }
 
 /* "axis, keepdims and exclude" */
@@ -157,44 +179,74 @@ static const char *decode(IrAttrKindOf kind, const IrAttrVal *v, IrAttrValue *ou
   return NULL;
 }
 
+/* The compact set of the values vals[id] for the ids of `given` (IrAttrId order). */
+static const IrOpAttrs *compact(const uint64_t given[IR_ATTR_WORDS], const IrAttrValue *const *vals) {
+  int n = 0;
+  for (int w = 0; w < IR_ATTR_WORDS; w++) n += __builtin_popcountll(given[w]);
+  if (!n) return &ir_op_attrs_none;
+  IrOpAttrs *a = ir_alloc(sizeof(IrOpAttrs) + sizeof(IrAttrValue) * (size_t)n);
+  memcpy(a->given, given, sizeof a->given);
+  a->n = 0;
+  for (int w = 0; w < IR_ATTR_WORDS; w++)
+    for (uint64_t bits = given[w]; bits; bits &= bits - 1) a->values[a->n++] = *vals[w * 64 + __builtin_ctzll(bits)];
+  return a;
+}
+
+const IrOpAttrs *ir_attrs_set(const IrOpAttrs *a, IrAttrId id, IrAttrValue v) {
+  uint64_t given[IR_ATTR_WORDS];
+  const IrAttrValue *vals[IR_A_COUNT];
+  memcpy(given, a->given, sizeof given);
+  for (int w = 0, k = 0; w < IR_ATTR_WORDS; w++)
+    for (uint64_t bits = given[w]; bits; bits &= bits - 1) vals[w * 64 + __builtin_ctzll(bits)] = &a->values[k++];
+  if (v.given) {
+    given[id >> 6] |= (uint64_t)1 << (id & 63);
+    vals[id] = &v;
+  } else {
+    given[id >> 6] &= ~((uint64_t)1 << (id & 63));
+  }
+  return compact(given, vals);
+}
+
 const char *ir_attrs_decode(const char *owner, const char *accepted, int n, const IrAttr *attrs,
                             const IrOpAttrs **out, IrSpan *where) {
   *out = &ir_op_attrs_none;
-  IrOpAttrs *a = NULL;
+  if (n == 0 && !strchr(accepted, '!')) return NULL; /* the usual call: nothing written, nothing required */
+  const Schema *sc = schema_of(accepted);
+  uint64_t given[IR_ATTR_WORDS] = {0};
+  const IrAttrValue *vals[IR_A_COUNT];
+  IrAttrValue *decoded = n ? IR_NEW_ARRAY(IrAttrValue, n) : NULL;
   for (int i = 0; i < n; i++) {
     const IrAttr *at = &attrs[i];
     int id = attr_lookup(at->key);
-    if (id < 0 || !listed(accepted, at->key->name, NULL)) {
+    if (id < 0 || !has(sc->accepted, id)) {
       *where = at->span;
       if (!*accepted) return ir_printf("`%s` takes no attributes, but `%s` is given", owner, at->key->name);
       return ir_printf("`%s` has no attribute `%s`; it takes %s", owner, at->key->name, accepted_text(accepted));
     }
-    if (!a) a = IR_NEW(IrOpAttrs);
-    const char *expected = decode(attr_table[id].kind, &at->val, &a->v[id]);
+    const char *expected = decode(attr_table[id].kind, &at->val, &decoded[i]);
     if (expected) {
       *where = at->val.span;
       return ir_printf("the attribute `%s` of `%s` is %s, but %s is given", at->key->name, owner, expected,
                        describe(&at->val));
     }
-  }
-  /* The required ones, the words of `accepted` that end in `!`: a walk of that list, not of every
-   * attribute there is (that took most of checking a call without attributes). */
-  for (const char *p = accepted; *p;) {
-    while (*p == ' ') p++;
-    const char *w = p;
-    while (*p && *p != ' ' && *p != '!') p++;
-    if (*p != '!') continue;
-    int id = attr_lookup_n(w, (size_t)(p++ - w));
-    if (id < 0) {
-      UNREACHABLE("ops.def requires an attribute attrs.def lacks");
-      continue;
-    }
-    if (!(a && a->v[id].given && !a->v[id].none)) {
-      if (a && a->v[id].given) *where = a->v[id].span; /* None, or "" for a base type, is no value */
-      return ir_printf("`%s` needs the attribute `%s`", owner, attr_table[id].name);
+    /* None where None means "not given" leaves it out (the parser refuses a name written twice) */
+    if (decoded[i].given) {
+      given[id >> 6] |= (uint64_t)1 << (id & 63);
+      vals[id] = &decoded[i];
+    } else {
+      given[id >> 6] &= ~((uint64_t)1 << (id & 63));
     }
   }
-  if (a) *out = a;
+  for (int w = 0; w < IR_ATTR_WORDS; w++)
+    for (uint64_t bits = sc->required[w]; bits; bits &= bits - 1) {
+      int id = w * 64 + __builtin_ctzll(bits);
+      const IrAttrValue *v = has(given, id) ? vals[id] : NULL;
+      if (!v || v->none) {
+        if (v) *where = v->span; /* None, or "" for a base type, is no value */
+        return ir_printf("`%s` needs the attribute `%s`", owner, attr_table[id].name);
+      }
+    }
+  *out = compact(given, vals);
   return NULL;
 }
 
@@ -217,40 +269,40 @@ int64_t ir_slice_length(int64_t n, int64_t begin, int64_t end, int64_t stride, i
 
 
 int64_t ir_attr_int(const IrOpAttrs *a, IrAttrId id, int64_t dflt) {
-  const IrAttrValue *v = &a->v[id];
+  const IrAttrValue *v = ir_attr_at(a, id);
   return v->given && !v->none && v->n >= 1 ? v->ints[0] : dflt;
 }
 
 bool ir_attr_bool(const IrOpAttrs *a, IrAttrId id, bool dflt) {
-  const IrAttrValue *v = &a->v[id];
+  const IrAttrValue *v = ir_attr_at(a, id);
   return v->given && !v->none ? v->b : dflt;
 }
 
 double ir_attr_float(const IrOpAttrs *a, IrAttrId id, double dflt) {
-  const IrAttrValue *v = &a->v[id];
+  const IrAttrValue *v = ir_attr_at(a, id);
   return v->given && !v->none ? v->f : dflt;
 }
 
 IrDType ir_attr_dtype(const IrOpAttrs *a, IrAttrId id, IrDType dflt) {
-  const IrAttrValue *v = &a->v[id];
+  const IrAttrValue *v = ir_attr_at(a, id);
   return v->given && !v->none ? v->dtype : dflt;
 }
 
 IrAttrValue ir_attr_ints(const IrOpAttrs *a, IrAttrId id, int n, const int64_t *dflt) {
-  const IrAttrValue *v = &a->v[id];
+  const IrAttrValue *v = ir_attr_at(a, id);
   if (v->given && !v->none) return *v;
   IrAttrValue d = {.listed = true, .n = n, .ints = dflt, .span = v->span};
   return d;
 }
 
 void ir_attr_pair(const IrOpAttrs *a, IrAttrId id, int64_t dflt, int64_t out[2]) {
-  const IrAttrValue *v = &a->v[id];
+  const IrAttrValue *v = ir_attr_at(a, id);
   out[0] = out[1] = dflt;
   if (v->given && !v->none && v->n >= 1) out[0] = v->ints[0], out[1] = v->ints[v->n - 1];
 }
 
 void ir_attr_padding(const IrOpAttrs *a, int64_t out[4]) {
-  const IrAttrValue *v = &a->v[IR_A_PADDING];
+  const IrAttrValue *v = ir_attr_at(a, IR_A_PADDING);
   for (int i = 0; i < 4; i++) out[i] = 0;
   if (!v->given || v->none) return;
   if (v->n == 1) out[0] = out[1] = out[2] = out[3] = v->ints[0];
@@ -310,14 +362,14 @@ bool ir_layout_axes(const char *layout, const char *canon, int pos[]) {
 }
 
 void ir_attr_tuple(const IrOpAttrs *a, IrAttrId id, int d, int64_t dflt, int64_t out[]) {
-  const IrAttrValue *v = &a->v[id];
+  const IrAttrValue *v = ir_attr_at(a, id);
   for (int i = 0; i < d; i++) out[i] = dflt;
   if (!v->given || v->none || v->n < 1) return;
   for (int i = 0; i < d; i++) out[i] = v->ints[v->n == d ? i : 0];
 }
 
 void ir_attr_pads(const IrOpAttrs *a, int d, int64_t lo[], int64_t hi[]) {
-  const IrAttrValue *v = &a->v[IR_A_PADDING];
+  const IrAttrValue *v = ir_attr_at(a, IR_A_PADDING);
   for (int i = 0; i < d; i++) lo[i] = hi[i] = 0;
   if (!v->given || v->none) return;
   for (int i = 0; i < d; i++) {

@@ -56,13 +56,32 @@ typedef struct IrAttrValue {
   IrSpan span;
 } IrAttrValue;
 
-/* The attributes of one call, indexed by IrAttrId. */
+/* The attributes given at one call, compact: a bit per IrAttrId says which, and their values follow
+ * in IrAttrId order (a call with one attribute keeps one value, not one per attribute there is).
+ * Read with ir_attr_at; made by ir_attrs_decode, changed (into a copy) by ir_attrs_set. */
+enum { IR_ATTR_WORDS = (IR_A_COUNT + 63) / 64 };
 typedef struct IrOpAttrs {
-  IrAttrValue v[IR_A_COUNT];
+  uint64_t given[IR_ATTR_WORDS];
+  int n;
+  IrAttrValue values[]; /* n values, read through ir_attr_at */
 } IrOpAttrs;
 
 /* No attribute given: every default. */
 extern const IrOpAttrs ir_op_attrs_none;
+/* The value of an attribute not given (given false). */
+extern const IrAttrValue ir_attr_absent;
+
+/* The value of attribute id at a call: &ir_attr_absent when it was not given. */
+static inline const IrAttrValue *ir_attr_at(const IrOpAttrs *a, IrAttrId id) {
+  int word = (int)id >> 6;
+  uint64_t bit = (uint64_t)1 << ((int)id & 63);
+  if (!(a->given[word] & bit)) return &ir_attr_absent;
+  int rank = __builtin_popcountll(a->given[word] & (bit - 1));
+  for (int i = 0; i < word; i++) rank += __builtin_popcountll(a->given[i]);
+  return &a->values[rank];
+}
+/* A copy of a with attribute id's value v (given false: without it). */
+const IrOpAttrs *ir_attrs_set(const IrOpAttrs *a, IrAttrId id, IrAttrValue v);
 
 const char *ir_attr_name(IrAttrId id);
 /* The kind of the attribute named `key` (an IrAttrKindOf), or -1 when no attribute has that name. */

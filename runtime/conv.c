@@ -75,7 +75,7 @@ static const char *spatial_letters(int d) { return d == 1 ? "W" : d == 2 ? "HW" 
 /* The layout attribute `id` (dflt when not given or ""): pos[k] is the axis of canon[k]. */
 static const char *layout_of(const IrOpAttrs *at, IrAttrId id, const char *canon, const char *dflt, int pos[],
                              IrOpId op, const RtSite *site) {
-  const IrAttrValue *a = &at->v[id];
+  const IrAttrValue *a = ir_attr_at(at, id);
   const char *s = a->given && !a->none && a->str && *a->str ? a->str : dflt;
   if (!ir_layout_axes(s, canon, pos))
     rt_error(site->expr, "%s: %s=\"%s\" is not a permutation of \"%s\"", ir_ops[op].name, ir_attr_name(id), s, canon);
@@ -501,7 +501,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   win_read(&win, at, d, IR_A_POOL_SIZE, global ? S + z : NULL);
   if (global || adaptive)
     for (int i = 0; i < 3; i++) win.st[i] = win.dil[i] = 1, win.lo[i] = win.hi[i] = 0;
-  bool ceil_mode = at->v[IR_A_CEIL_MODE].b, include_pad = at->v[IR_A_COUNT_INCLUDE_PAD].b;
+  bool ceil_mode = ir_attr_at(at, IR_A_CEIL_MODE)->b, include_pad = ir_attr_at(at, IR_A_COUNT_INCLUDE_PAD)->b;
   int64_t cs[5] = {xs[0], xs[1]};
   if (!adaptive)
     for (int i = 0; i < 3; i++)
@@ -511,7 +511,7 @@ static RtValue pool(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *at, c
   if (adaptive) { /* output_size: none keeps the size, one value is every axis's */
     int64_t t[3];
     for (int i = 0; i < d; i++) t[i] = S[z + i];
-    const IrAttrValue *os = &at->v[IR_A_OUTPUT_SIZE];
+    const IrAttrValue *os = ir_attr_at(at, IR_A_OUTPUT_SIZE);
     if (os->given && !os->none && os->n >= 1) ir_attr_tuple(at, IR_A_OUTPUT_SIZE, d, 1, t);
     for (int i = 0; i < d; i++) {
       OS[z + i] = t[i];
@@ -637,7 +637,7 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
   RtOperand x;
   rt_operand(&x, args[0]);
   const char *name = ir_ops[op].name;
-  const IrAttrValue *pw = &at->v[IR_A_PAD_WIDTH], *pm = &at->v[op == IR_OP_NN_MIRROR_PAD ? IR_A_MODE : IR_A_PAD_MODE];
+  const IrAttrValue *pw = ir_attr_at(at, IR_A_PAD_WIDTH), *pm = ir_attr_at(at, op == IR_OP_NN_MIRROR_PAD ? IR_A_MODE : IR_A_PAD_MODE);
   const char *ms = pm->given && !pm->none && pm->str ? pm->str : op == IR_OP_NN_MIRROR_PAD ? "SYMMETRIC" : "constant";
   /* 0 constant, 1 edge, 2 reflect (REFLECT), 3 symmetric (SYMMETRIC: the edge repeated) */
   int mode = !strcmp(ms, "edge") ? 1 : !strcmp(ms, "reflect") || !strcmp(ms, "REFLECT") ? 2 : !strcmp(ms, "SYMMETRIC") ? 3 : 0;
@@ -676,7 +676,7 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
       map[i][o] = k;
     }
   }
-  RtValue fill = rt_convert(nargs > 1 ? args[1] : rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), at->v[IR_A_PAD_VALUE].f), dt);
+  RtValue fill = rt_convert(nargs > 1 ? args[1] : rt_scalar_from_f64(IR_DTYPE(IR_DT_FLOAT, 64), ir_attr_at(at, IR_A_PAD_VALUE)->f), dt);
   RtOperand fv;
   rt_operand(&fv, fill);
   int64_t stride[RT_MAX_RANK], idx[RT_MAX_RANK] = {0}, s = 1;
@@ -709,7 +709,7 @@ static RtValue pad(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *a
 /* ---------------------------------------------------------------- resizing, pixel shuffles */
 
 static const char *str_attr(const IrOpAttrs *at, IrAttrId id, const char *dflt) {
-  const IrAttrValue *a = &at->v[id];
+  const IrAttrValue *a = ir_attr_at(at, id);
   return a->given && !a->none && a->str ? a->str : dflt;
 }
 
@@ -760,16 +760,16 @@ static RtValue resize(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const 
   const char *method, *mode, *rounding;
   IrDType odt = x->dt;
   if (op == IR_OP_NN_UPSAMPLING) {
-    const IrAttrValue *sh = &at->v[IR_A_SCALE_H], *sw = &at->v[IR_A_SCALE_W], *size = &at->v[IR_A_SIZE];
+    const IrAttrValue *sh = ir_attr_at(at, IR_A_SCALE_H), *sw = ir_attr_at(at, IR_A_SCALE_W), *size = ir_attr_at(at, IR_A_SIZE);
     if (size->given && size->n == 2) /* dyn.nn.upsampling's, from its shape function */
       OH = size->ints[0], OW = size->ints[1];
     else if (!ir_scaled_length(H, sh->given ? sh->f : 1, &OH) || !ir_scaled_length(W, sw->given ? sw->f : 1, &OW))
       rt_error(site->expr, "%s: the output is too large", name);
     method = !strcmp(str_attr(at, IR_A_METHOD, "nearest_neighbor"), "bilinear") ? "linear" : "nearest_neighbor";
-    mode = at->v[IR_A_ALIGN_CORNERS].b ? "align_corners" : "asymmetric";
+    mode = ir_attr_at(at, IR_A_ALIGN_CORNERS)->b ? "align_corners" : "asymmetric";
     rounding = "";
   } else {
-    const IrAttrValue *size = &at->v[IR_A_SIZE];
+    const IrAttrValue *size = ir_attr_at(at, IR_A_SIZE);
     if (size->n != 2) rt_error(site->expr, "%s: size takes 2 values", name);
     OH = size->ints[0], OW = size->ints[1];
     method = str_attr(at, IR_A_METHOD, "linear");
@@ -834,7 +834,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
   cs[0] = xs[0], cs[1] = xs[1];
   if (op == IR_OP_NN_UPSAMPLING3D) {
     static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
-    const IrAttrValue *size = &at->v[IR_A_SIZE];
+    const IrAttrValue *size = ir_attr_at(at, IR_A_SIZE);
     for (int i = 0; i < 3; i++)
       if (size->given && size->n == 3) cs[2 + i] = size->ints[i]; /* dyn.nn.upsampling3d's, from its shape function */
       else if (!ir_scaled_length(xs[2 + i], ir_attr_float(at, ids[i], 1), &cs[2 + i]))
@@ -843,7 +843,7 @@ static RtValue resize_nd(IrOpId op, int d, const RtOperand *x, const IrOpAttrs *
     mode = str_attr(at, IR_A_COORDINATE_TRANSFORMATION_MODE, "half_pixel");
     rounding = "";
   } else {
-    const IrAttrValue *size = &at->v[IR_A_SIZE];
+    const IrAttrValue *size = ir_attr_at(at, IR_A_SIZE);
     if (size->n != d) rt_error(site->expr, "%s: size takes %d values", name, d);
     for (int i = 0; i < d; i++) cs[2 + i] = size->ints[i];
     method = str_attr(at, IR_A_METHOD, "linear");
@@ -954,7 +954,7 @@ static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
   bool to_batch = op == IR_OP_NN_SPACE_TO_BATCH_ND;
   static const int64_t ones[2] = {1, 1}; /* block_shape's C++ default (SpaceToBatchNDAttrs, BatchToSpaceNDAttrs) */
   IrAttrValue block = ir_attr_ints(at, IR_A_BLOCK_SHAPE, 2, ones);
-  const IrAttrValue *bs = &block, *pp = &at->v[to_batch ? IR_A_PADDINGS : IR_A_CROPS];
+  const IrAttrValue *bs = &block, *pp = ir_attr_at(at, to_batch ? IR_A_PADDINGS : IR_A_CROPS);
   int r = x->rank, m = bs->n;
   if (m < 1 || pp->n != 2 * m || r < m + 1)
     rt_error(site->expr, "%s: block_shape does not fit data of rank %d", name, r);
@@ -1044,7 +1044,7 @@ static RtValue batch_space(IrOpId op, const RtOperand *x, const IrOpAttrs *at, c
 /* nn.dilate: element i of each axis goes to i * stride; the rest is dilation_value. */
 static RtValue dilate(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   const char *name = ir_ops[op].name;
-  const IrAttrValue *st = &at->v[IR_A_STRIDES];
+  const IrAttrValue *st = ir_attr_at(at, IR_A_STRIDES);
   static const int64_t ones[2] = {1, 1};
   int r = x->rank, n = st->given && !st->none ? st->n : 2;
   const int64_t *s = st->given && !st->none ? st->ints : ones;
@@ -1109,7 +1109,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
   if (x.rank != 4 || b.rank != 2 || b.shape[1] != 4 || bi.rank != 1 || bi.shape[0] != b.shape[0])
     rt_error(site->expr, "%s: data %s, boxes %s and box_indices %s do not fit", name, rt_shape_text(x.rank, x.shape),
              rt_shape_text(b.rank, b.shape), rt_shape_text(bi.rank, bi.shape));
-  const IrAttrValue *size = &at->v[IR_A_CROP_SIZE];
+  const IrAttrValue *size = ir_attr_at(at, IR_A_CROP_SIZE);
   if (size->n != 2 || size->ints[0] < 0 || size->ints[1] < 0) rt_error(site->expr, "%s: crop_size takes 2 sizes", name);
   int64_t xs[4];
   const void *xd = to_canon(&x, dpos, xs);
@@ -1165,7 +1165,7 @@ static RtValue crop_and_resize(IrOpId op, const RtValue *args, const IrOpAttrs *
 /* image.affine_grid: out[b, k, i, j] = data[b, k, 0] * x_j + data[b, k, 1] * y_i + data[b, k, 2], with x and y from -1
  * to 1 (topi.testing.affine_grid_python). */
 static RtValue affine_grid(IrOpId op, const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *ts = &at->v[IR_A_TARGET_SHAPE];
+  const IrAttrValue *ts = ir_attr_at(at, IR_A_TARGET_SHAPE);
   if (x->rank != 3 || x->shape[1] != 2 || x->shape[2] != 3 || ts->n != 2 || ts->ints[0] < 0 || ts->ints[1] < 0)
     rt_error(site->expr, "%s: data %s is not (batch, 2, 3) or target_shape is not 2 sizes", ir_ops[op].name,
              rt_shape_text(x->rank, x->shape));
@@ -1307,10 +1307,18 @@ static RtValue grid_sample(IrOpId op, const RtOperand *x, const RtOperand *g, co
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* The attributes at with the data, kernel and output layouts given as these (a packed or GEMM
+ * convolution run as the plain one in its canonical layouts). */
+static const IrOpAttrs *with_layouts(const IrOpAttrs *at, const char *data, const char *kernel, const char *out) {
+  at = ir_attrs_set(at, IR_A_DATA_LAYOUT, (IrAttrValue){.given = true, .str = data});
+  at = ir_attrs_set(at, IR_A_KERNEL_LAYOUT, (IrAttrValue){.given = true, .str = kernel});
+  return ir_attrs_set(at, IR_A_OUT_LAYOUT, (IrAttrValue){.given = true, .str = out});
+}
+
 /* ---------------------------------------------------------------- packed layouts */
 
 static const char *layout_or(const IrOpAttrs *at, IrAttrId id, const char *dflt) {
-  const IrAttrValue *a = &at->v[id];
+  const IrAttrValue *a = ir_attr_at(at, id);
   return a->given && !a->none && a->str && *a->str ? a->str : dflt;
 }
 
@@ -1324,7 +1332,7 @@ static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at,
   rt_operands_out_dtype(op, args, site, &x, &w);
   rt_operand(&xc, rt_layout_transform(&x, dl, "NCHW", site));
   rt_operand(&wc, rt_layout_transform(&w, kl, "OIHW", site));
-  const IrAttrValue *ch = &at->v[IR_A_CHANNELS], *ks = &at->v[IR_A_KERNEL_SIZE];
+  const IrAttrValue *ch = ir_attr_at(at, IR_A_CHANNELS), *ks = ir_attr_at(at, IR_A_KERNEL_SIZE);
   if (ch->given && !ch->none && ch->ints[0] != wc.shape[0])
     rt_error(site->expr, "%s: channels=%lld, but the weight %s (%s) has %lld output channels", name,
              (long long)ch->ints[0], rt_shape_text(w.rank, w.shape), kl, (long long)wc.shape[0]);
@@ -1335,13 +1343,8 @@ static RtValue conv2d_nchwc(IrOpId op, const RtValue *args, const IrOpAttrs *at,
       rt_error(site->expr, "%s: kernel_size=[%lld, %lld], but the weight is %s (%s)", name, (long long)k[0],
                (long long)k[1], rt_shape_text(w.rank, w.shape), kl);
   }
-  IrOpAttrs canon = *at;
-  canon.v[IR_A_DATA_LAYOUT].str = "NCHW";
-  canon.v[IR_A_KERNEL_LAYOUT].str = "OIHW";
-  canon.v[IR_A_OUT_LAYOUT].str = "NCHW";
-  canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
-  canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
-  rt_operand(&yc, conv(op, 2, &xc, &wc, &canon, site));
+  const IrOpAttrs *canon = with_layouts(at, "NCHW", "OIHW", "NCHW");
+  rt_operand(&yc, conv(op, 2, &xc, &wc, canon, site));
   return rt_layout_transform(&yc, "NCHW", ol, site);
 }
 
@@ -1546,8 +1549,8 @@ static bool same_axis(const AutoLayout *a, int i, const AutoLayout *b, int j) {
  * combined (outermost first) from the output's axes of that name; an index past the data is an error. */
 static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAttrs *at, const RtSite *site) {
   AutoLayout src, dst;
-  auto_layout(at->v[IR_A_SRC_LAYOUT].str, &src);
-  auto_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
+  auto_layout(ir_attr_at(at, IR_A_SRC_LAYOUT)->str, &src);
+  auto_layout(ir_attr_at(at, IR_A_DST_LAYOUT)->str, &dst);
   if (x->rank != src.n)
     rt_error(site->expr, "auto_scheduler_layout_transform: the data %s does not have src_layout's %d axes",
              rt_shape_text(x->rank, x->shape), src.n);
@@ -1567,7 +1570,7 @@ static RtValue auto_scheduler_layout_transform(const RtOperand *x, const IrOpAtt
         if (same_axis(&src, k, &dst, i)) v = v * dst.size[i] + idx[i];
       if (v >= x->shape[k])
         rt_error(site->expr, "auto_scheduler_layout_transform: dst_layout=\"%s\" reads index %lld of axis %.*s, beyond the data %s",
-                 at->v[IR_A_DST_LAYOUT].str, (long long)v, src.len[k], src.name[k], rt_shape_text(x->rank, x->shape));
+                 ir_attr_at(at, IR_A_DST_LAYOUT)->str, (long long)v, src.len[k], src.name[k], rt_shape_text(x->rank, x->shape));
       off += v * strides[k];
     }
     memcpy(out + (size_t)j * esize, (const char *)x->data + (size_t)off * esize, esize);
@@ -1637,13 +1640,8 @@ static RtValue gemm_conv(const RtValue *args, const IrOpAttrs *at, const RtSite 
              (const char *)b.data + (size_t)((((c / n) * b.shape[1] + r / k) * n + c % n) * k + r % k) * esize, esize);
     }
   rt_operand(&wc, rt_result_value(&wres));
-  IrOpAttrs canon = *at;
-  canon.v[IR_A_DATA_LAYOUT].str = "NHWC";
-  canon.v[IR_A_KERNEL_LAYOUT].str = "HWIO";
-  canon.v[IR_A_OUT_LAYOUT].str = "NHWC";
-  canon.v[IR_A_DATA_LAYOUT].given = canon.v[IR_A_KERNEL_LAYOUT].given = canon.v[IR_A_OUT_LAYOUT].given = true;
-  canon.v[IR_A_DATA_LAYOUT].none = canon.v[IR_A_KERNEL_LAYOUT].none = canon.v[IR_A_OUT_LAYOUT].none = false;
-  rt_operand(&yc, conv(op, 2, &x, &wc, &canon, site));
+  const IrOpAttrs *canon = with_layouts(at, "NHWC", "HWIO", "NHWC");
+  rt_operand(&yc, conv(op, 2, &x, &wc, canon, site));
   return rt_layout_transform(&yc, "NHWC", ol, site);
 }
 

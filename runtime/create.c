@@ -3,7 +3,7 @@
 #include "runtime/kernel.h"
 
 static RtValue filled(const IrOpAttrs *a, IrDType dt, RtValue v) {
-  const IrAttrValue *s = &a->v[IR_A_SHAPE];
+  const IrAttrValue *s = ir_attr_at(a, IR_A_SHAPE);
   return rt_tensor_fill(rt_convert(v, dt), dt, s->n, s->ints);
 }
 

@@ -201,7 +201,7 @@ static RtValue scatter_elements(const RtValue *args, const IrOpAttrs *at, const 
                rt_shape_text(r, ix.shape), rt_shape_text(r, a.shape), i);
   }
   int red = RED_UPDATE;
-  const IrAttrValue *rv = &at->v[IR_A_REDUCTION];
+  const IrAttrValue *rv = ir_attr_at(at, IR_A_REDUCTION);
   if (rv->given) {
     static const char *const names[] = {"update", "add", "mul", "mean", "min", "max"};
     for (int i = 0; i < 6; i++)
@@ -256,7 +256,7 @@ static RtValue scatter_nd(const RtValue *args, const IrOpAttrs *at, const RtSite
     rt_error(site->expr, "scatter_nd: the indices %s and updates %s do not fit the data %s",
              rt_shape_text(ri, ix.shape), rt_shape_text(up.rank, up.shape), rt_shape_text(r, a.shape));
   int red = RED_UPDATE;
-  const IrAttrValue *mv = &at->v[IR_A_MODE];
+  const IrAttrValue *mv = ir_attr_at(at, IR_A_MODE);
   if (mv->given) {
     static const char *const names[] = {"update", "add", "mul", "mean", "min", "max"};
     for (int i = 0; i < 6; i++)
@@ -316,7 +316,7 @@ static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, cons
   check_rank(site, op, r);
   if (r == 0) rt_error(site->expr, "%s sorts along an axis, but its argument is a scalar", ir_ops[op].name);
   int axis = rt_axis(site, op, ir_attr_int(at, IR_A_AXIS, -1), r);
-  const IrAttrValue *asc = &at->v[IR_A_IS_ASCEND];
+  const IrAttrValue *asc = ir_attr_at(at, IR_A_IS_ASCEND);
   Keys k = {.cls = a.dt.code == IR_DT_FLOAT ? 0 : a.dt.code == IR_DT_INT ? 1 : 2,
             .ascend = asc->given ? asc->b : op != IR_OP_TOPK};
   int64_t n = a.shape[axis], take = n;
@@ -331,7 +331,7 @@ static RtValue sorting(IrOpId op, const RtValue *args, const IrOpAttrs *at, cons
   int64_t shape[RT_MAX_RANK];
   memcpy(shape, a.shape, sizeof(int64_t) * (size_t)r);
   shape[axis] = take;
-  const char *ret = at->v[IR_A_RET_TYPE].given ? at->v[IR_A_RET_TYPE].str : "both";
+  const char *ret = ir_attr_at(at, IR_A_RET_TYPE)->given ? ir_attr_at(at, IR_A_RET_TYPE)->str : "both";
   bool want_values = op == IR_OP_SORT || (op == IR_OP_TOPK && strcmp(ret, "indices"));
   bool want_indices = op == IR_OP_ARGSORT || (op == IR_OP_TOPK && strcmp(ret, "values"));
   RtResult vres, ires;
@@ -376,8 +376,8 @@ static RtValue scan(IrOpId op, const RtValue *args, const IrOpAttrs *at, const R
   RtOperand a;
   rt_operand(&a, args[0]);
   IrDType dt = ir_attr_dtype(at, IR_A_DTYPE, a.dt);
-  bool prod = op == IR_OP_CUMPROD, excl = at->v[IR_A_EXCLUSIVE].b;
-  const IrAttrValue *ax = &at->v[IR_A_AXIS];
+  bool prod = op == IR_OP_CUMPROD, excl = ir_attr_at(at, IR_A_EXCLUSIVE)->b;
+  const IrAttrValue *ax = ir_attr_at(at, IR_A_AXIS);
   int64_t outer = 1, n = a.count, inner = 1, flat = a.count;
   RtResult res;
   void *out;
@@ -757,7 +757,7 @@ static RtValue sparse_to_dense(const RtValue *args, const IrOpAttrs *at, const R
   rt_operand(&ix, args[0]);
   rt_operand(&v, args[1]);
   rt_operand(&d, args[2]);
-  const IrAttrValue *os = &at->v[IR_A_OUTPUT_SHAPE];
+  const IrAttrValue *os = ir_attr_at(at, IR_A_OUTPUT_SHAPE);
   int r = os->n;
   check_rank(site, IR_OP_SPARSE_TO_DENSE, r);
   int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
@@ -1157,7 +1157,7 @@ static void threefry_generate(const uint64_t g[10], uint64_t n, uint64_t *out, u
 }
 
 static int64_t out_shape_of(const IrOpAttrs *at, int64_t *shape, int *rank, IrOpId op, const RtSite *site) {
-  const IrAttrValue *a = &at->v[IR_A_OUT_SHAPE];
+  const IrAttrValue *a = ir_attr_at(at, IR_A_OUT_SHAPE);
   *rank = a->given && !a->none ? a->n : 0;
   check_rank(site, op, *rank + 1);
   int64_t n = 1;
@@ -1463,7 +1463,7 @@ static RtValue dilation2d(const RtValue *args, const IrOpAttrs *at, const RtSite
   RtOperand d, w;
   rt_operand(&d, args[0]);
   rt_operand(&w, args[1]);
-  const IrAttrValue *dla = &at->v[IR_A_DATA_LAYOUT], *kla = &at->v[IR_A_KERNEL_LAYOUT];
+  const IrAttrValue *dla = ir_attr_at(at, IR_A_DATA_LAYOUT), *kla = ir_attr_at(at, IR_A_KERNEL_LAYOUT);
   bool nhwc = dla->given && !dla->none && !strcmp(dla->str, "NHWC"), hwi = kla->given && !kla->none && !strcmp(kla->str, "HWI");
   if (d.rank != 4 || w.rank != 3) rt_error(site->expr, "image.dilation2d: the data or weight has the wrong rank");
   IrDType odt = ir_attr_dtype(at, IR_A_OUT_DTYPE, d.dt);

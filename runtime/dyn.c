@@ -50,11 +50,13 @@ static RtValue one_value(IrOpId op, const char *what, RtValue v, const RtSite *s
   return rt_elem_get(o.data, o.dt, 0);
 }
 
-static void set_ints(IrOpAttrs *at, IrAttrId id, int n, const int64_t *v) {
-  at->v[id] = (IrAttrValue){.given = true, .listed = true, .n = n, .ints = v};
+static const IrOpAttrs *set_ints(const IrOpAttrs *at, IrAttrId id, int n, const int64_t *v) {
+  return ir_attrs_set(at, id, (IrAttrValue){.given = true, .listed = true, .n = n, .ints = v});
 }
 
-static void set_float(IrOpAttrs *at, IrAttrId id, double f) { at->v[id] = (IrAttrValue){.given = true, .f = f}; }
+static const IrOpAttrs *set_float(const IrOpAttrs *at, IrAttrId id, double f) {
+  return ir_attrs_set(at, id, (IrAttrValue){.given = true, .f = f});
+}
 
 /* The static operator `op` on args[0..nargs) with the attributes `at`, at the dynamic call's place. */
 static RtValue run_static(IrOpId op, const RtValue *args, int nargs, const IrOpAttrs *at, const RtSite *site) {
@@ -122,9 +124,9 @@ static RtValue reshape(IrOpId op, const RtValue *args, const RtSite *site) {
     rt_error(site->expr, "dyn.reshape: the %lld elements of %s do not fit the shape %s", (long long)a.count, data,
              rt_shape_text(n, out));
   if (a.count == 0) return empty(a.dt, n, out);
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_NEWSHAPE, n, out); /* every dimension positive: reshape's codes are the dimensions */
-  return run_static(IR_OP_RESHAPE, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_NEWSHAPE, n, out); /* every dimension positive: reshape's codes are the dimensions */
+  return run_static(IR_OP_RESHAPE, args, 1, at, site);
 }
 
 /* dyn.tile: TVM's _tile_shape_func; a count of 0 gives an empty tensor (tile's counts are 1 or more). */
@@ -140,17 +142,17 @@ static RtValue tile(IrOpId op, const RtValue *args, const RtSite *site) {
     zero |= k == 0;
   }
   if (zero) return empty(a.dt, t, out);
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_REPS, n, reps);
-  return run_static(IR_OP_TILE, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_REPS, n, reps);
+  return run_static(IR_OP_TILE, args, 1, at, site);
 }
 
 static RtValue broadcast_to(IrOpId op, const RtValue *args, const RtSite *site) {
   int64_t to[RT_MAX_RANK];
   int n = shape_of(op, "shape", args[1], to, site);
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_SHAPE, n, to);
-  return run_static(IR_OP_BROADCAST_TO, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_SHAPE, n, to);
+  return run_static(IR_OP_BROADCAST_TO, args, 1, at, site);
 }
 
 /* dyn.zeros, dyn.ones (no fill argument) and dyn.full (args[0], the fill value): the shape is the last
@@ -158,9 +160,9 @@ static RtValue broadcast_to(IrOpId op, const RtValue *args, const RtSite *site) 
 static RtValue create(IrOpId op, IrOpId stat, const RtValue *args, int nargs, const RtSite *site) {
   int64_t shape[RT_MAX_RANK];
   int n = shape_of(op, "shape", args[nargs - 1], shape, site);
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_SHAPE, n, shape);
-  return run_static(stat, args, nargs - 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_SHAPE, n, shape);
+  return run_static(stat, args, nargs - 1, at, site);
 }
 
 static RtValue one_hot(IrOpId op, const RtValue *args, const RtSite *site) {
@@ -177,9 +179,9 @@ static RtValue one_hot(IrOpId op, const RtValue *args, const RtSite *site) {
     rt_operand(&on, args[1]);
     return empty(ir_attr_dtype(site->attrs, IR_A_DTYPE, on.dt), ix.rank + 1, shape);
   }
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_DEPTH, 1, &depth);
-  return run_static(IR_OP_ONE_HOT, args, 3, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_DEPTH, 1, &depth);
+  return run_static(IR_OP_ONE_HOT, args, 3, at, site);
 }
 
 /* dyn.strided_slice: begin, end and strides of one length (topi's dynamic_strided_slice), slicing the
@@ -193,7 +195,7 @@ static RtValue strided_slice(IrOpId op, const RtValue *args, const RtSite *site)
   if (ne != nb || ns != nb)
     rt_error(site->expr, "dyn.strided_slice: begin %s, end %s and strides %s must have one length", ints_text(nb, b),
              ints_text(ne, e), ints_text(ns, s));
-  const IrAttrValue *mode = &site->attrs->v[IR_A_SLICE_MODE];
+  const IrAttrValue *mode = ir_attr_at(site->attrs, IR_A_SLICE_MODE);
   bool size_mode = mode->given && mode->str && !strcmp(mode->str, "size");
   for (int i = 0; i < nb; i++) {
     if (size_mode) {
@@ -203,20 +205,20 @@ static RtValue strided_slice(IrOpId op, const RtValue *args, const RtSite *site)
       rt_error(site->expr, "dyn.strided_slice: strides %s has a 0", ints_text(ns, s));
     }
   }
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_BEGIN, nb, b);
-  set_ints(&at, IR_A_END, nb, e);
-  set_ints(&at, IR_A_STRIDES, nb, s);
-  at.v[IR_A_SLICE_MODE] = at.v[IR_A_AXES] = (IrAttrValue){0};
-  return run_static(IR_OP_STRIDED_SLICE, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_BEGIN, nb, b);
+  at = set_ints(at, IR_A_END, nb, e);
+  at = set_ints(at, IR_A_STRIDES, nb, s);
+  at = ir_attrs_set(ir_attrs_set(at, IR_A_SLICE_MODE, ir_attr_absent), IR_A_AXES, ir_attr_absent);
+  return run_static(IR_OP_STRIDED_SLICE, args, 1, at, site);
 }
 
 static RtValue sparse_to_dense(IrOpId op, const RtValue *args, const RtSite *site) {
   int64_t shape[RT_MAX_RANK];
   int n = shape_of(op, "output_shape", args[3], shape, site);
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_OUTPUT_SHAPE, n, shape);
-  return run_static(IR_OP_SPARSE_TO_DENSE, args, 3, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_OUTPUT_SHAPE, n, shape);
+  return run_static(IR_OP_SPARSE_TO_DENSE, args, 3, at, site);
 }
 
 /* dyn.expand_dims: axis from -(rank + 1) to rank, as expand_dims's. */
@@ -227,9 +229,9 @@ static RtValue expand_dims(IrOpId op, const RtValue *args, const RtSite *site) {
   if (axis < -(int64_t)a.rank - 1 || axis > a.rank)
     rt_error(site->expr, "dyn.expand_dims: axis %lld is out of range for a tensor of rank %d (axes go from %d to %d)",
              (long long)axis, a.rank, -a.rank - 1, a.rank);
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_AXIS, 1, &axis);
-  return run_static(IR_OP_EXPAND_DIMS, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_AXIS, 1, &axis);
+  return run_static(IR_OP_EXPAND_DIMS, args, 1, at, site);
 }
 
 /* dyn.squeeze: each axis once, of dimension 1 (the result's rank is the data's less their number). */
@@ -247,9 +249,9 @@ static RtValue squeeze(IrOpId op, const RtValue *args, const RtSite *site) {
     seen[k] = true;
     axes[i] = k;
   }
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_AXIS, n, axes);
-  return run_static(IR_OP_SQUEEZE, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_AXIS, n, axes);
+  return run_static(IR_OP_SQUEEZE, args, 1, at, site);
 }
 
 /* ---------------------------------------------------------------- topk */
@@ -263,9 +265,9 @@ static RtValue topk(IrOpId op, const RtValue *args, const RtSite *site) {
   if (k > a.shape[axis])
     rt_error(site->expr, "dyn.topk: k=%lld is more than the %lld elements along axis %d of %s", (long long)k,
              (long long)a.shape[axis], axis, rt_shape_text(a.rank, a.shape));
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_K, 1, &k);
-  return run_static(IR_OP_TOPK, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_K, 1, &k);
+  return run_static(IR_OP_TOPK, args, 1, at, site);
 }
 
 /* ---------------------------------------------------------------- padding, resizing */
@@ -280,10 +282,10 @@ static RtValue pad(IrOpId op, const RtValue *args, const RtSite *site) {
              name_of(op), rt_shape_text(w.rank, w.shape), rt_shape_text(a.rank, a.shape), a.rank);
   int64_t pw[2 * RT_MAX_RANK];
   for (int64_t i = 0; i < w.count; i++) pw[i] = rt_scalar_i64(rt_elem_get(w.data, w.dt, i));
-  IrOpAttrs at = *site->attrs;
-  at.v[IR_A_PAD_WIDTH] = (IrAttrValue){.given = true, .listed = true, .n = (int)w.count, .ints = pw};
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_PAD_WIDTH, (int)w.count, pw);
   RtValue pargs[2] = {args[0], args[2]};
-  return run_static(IR_OP_NN_PAD, pargs, 2, &at, site);
+  return run_static(IR_OP_NN_PAD, pargs, 2, at, site);
 }
 
 /* An upsampled size as TVM's shape functions compute it (python/tvm/relay/op/dyn/nn/_nn.py,
@@ -311,19 +313,19 @@ static RtValue upsampling(IrOpId op, const RtValue *args, const RtSite *site) {
   static const IrAttrId ids[3] = {IR_A_SCALE_D, IR_A_SCALE_H, IR_A_SCALE_W};
   RtOperand x;
   rt_operand(&x, args[0]);
-  const IrAttrValue *l = &site->attrs->v[IR_A_LAYOUT];
+  const IrAttrValue *l = ir_attr_at(site->attrs, IR_A_LAYOUT);
   const char *layout = l->given && l->str ? l->str : three ? "NCDHW" : "NCHW";
   bool sized = x.rank == d + 2 && (int)strlen(layout) == d + 2; /* else the static kernel's error */
   int64_t *size = rt_alloc_array(3, sizeof(int64_t));
-  IrOpAttrs at = *site->attrs;
+  const IrOpAttrs *at = site->attrs;
   for (int i = 0; i < d; i++) {
     const char *name = names[3 - d + i], *axis = strchr(layout, "DHW"[3 - d + i]);
-    set_float(&at, ids[3 - d + i], rt_scalar_f64(one_value(op, name, args[1 + i], site)));
+    at = set_float(at, ids[3 - d + i], rt_scalar_f64(one_value(op, name, args[1 + i], site)));
     if (sized && axis) size[i] = scaled_size(op, name, x.shape[axis - layout], args[1 + i], site);
     else sized = false;
   }
-  if (sized) set_ints(&at, IR_A_SIZE, d, size);
-  return run_static(three ? IR_OP_NN_UPSAMPLING3D : IR_OP_NN_UPSAMPLING, args, 1, &at, site);
+  if (sized) at = set_ints(at, IR_A_SIZE, d, size);
+  return run_static(three ? IR_OP_NN_UPSAMPLING3D : IR_OP_NN_UPSAMPLING, args, 1, at, site);
 }
 
 /* dyn.image.resize2d: the height and width are size's first two values (TVM's _resize2d_shape_func);
@@ -332,9 +334,9 @@ static RtValue resize2d(IrOpId op, const RtValue *args, const RtSite *site) {
   int64_t size[RT_MAX_RANK];
   int n = shape_of(op, "size", args[1], size, site);
   if (n < 2) rt_error(site->expr, "dyn.image.resize2d: size %s needs a height and a width", ints_text(n, size));
-  IrOpAttrs at = *site->attrs;
-  set_ints(&at, IR_A_SIZE, 2, size);
-  return run_static(IR_OP_IMAGE_RESIZE2D, args, 1, &at, site);
+  const IrOpAttrs *at = site->attrs;
+  at = set_ints(at, IR_A_SIZE, 2, size);
+  return run_static(IR_OP_IMAGE_RESIZE2D, args, 1, at, site);
 }
 
 /* ---------------------------------------------------------------- dispatch */

@@ -511,8 +511,8 @@ static RtValue unary(IrOpId op, RtValue v, const RtSite *site) {
   const IrOpAttrs *attrs = site->attrs;
   double p = 0, q = 0;
   if (op == IR_OP_CLIP) {
-    p = attrs->v[IR_A_A_MIN].f;
-    q = attrs->v[IR_A_A_MAX].f;
+    p = ir_attr_at(attrs, IR_A_A_MIN)->f;
+    q = ir_attr_at(attrs, IR_A_A_MAX)->f;
     if (a.dt.code == IR_DT_INT || a.dt.code == IR_DT_UINT) {
       double lo, hi;
       int_range(a.dt, &lo, &hi);

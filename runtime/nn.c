@@ -187,7 +187,7 @@ void rt_gemm(const RtSite *site, IrDType dt, bool ta, bool tb, int64_t m, int64_
 /* nn.dense (x by w transposed) and nn.matmul; with transpose_a, the last two axes of x are
  * transposed, one matrix product per leading index (TVM's). */
 static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at, const RtSite *site, bool matmul) {
-  bool ta = matmul && at->v[IR_A_TRANSPOSE_A].b, tb = matmul ? at->v[IR_A_TRANSPOSE_B].b : true;
+  bool ta = matmul && ir_attr_at(at, IR_A_TRANSPOSE_A)->b, tb = matmul ? ir_attr_at(at, IR_A_TRANSPOSE_B)->b : true;
   const char *name = matmul ? "nn.matmul" : "nn.dense";
   if (x->rank < 1 || w->rank != 2 || (ta && x->rank < 2))
     rt_error(site->expr, "%s: the arguments' ranks do not fit", name);
@@ -218,7 +218,7 @@ static RtValue dense(const RtOperand *x, const RtOperand *w, const IrOpAttrs *at
 }
 
 static RtValue batch_matmul(const RtOperand *x, const RtOperand *y, const IrOpAttrs *at, const RtSite *site) {
-  bool ta = at->v[IR_A_TRANSPOSE_A].b, tb = at->v[IR_A_TRANSPOSE_B].b; /* False when omitted (BatchMatmulAttrs) */
+  bool ta = ir_attr_at(at, IR_A_TRANSPOSE_A)->b, tb = ir_attr_at(at, IR_A_TRANSPOSE_B)->b; /* False when omitted (BatchMatmulAttrs) */
   if (x->rank != 3 || y->rank != 3) rt_error(site->expr, "nn.batch_matmul takes tensors of rank 3");
   int64_t bx = x->shape[0], by = y->shape[0];
   if (bx != by && bx != 1 && by != 1) rt_error(site->expr, "nn.batch_matmul: the batch dimensions %lld and %lld differ", (long long)bx, (long long)by);
@@ -262,11 +262,9 @@ static RtValue bias_add(RtValue x, RtValue bias, const IrOpAttrs *at, const RtSi
 /* ---------------------------------------------------------------- dispatch */
 
 void rt_operands_out_dtype(IrOpId op, const RtValue *args, const RtSite *site, RtOperand *x, RtOperand *w) {
-  const IrAttrValue *od = &site->attrs->v[IR_A_OUT_DTYPE];
+  const IrAttrValue *od = ir_attr_at(site->attrs, IR_A_OUT_DTYPE);
   if (od->given && !od->none) { /* as TVM: the operands in out_dtype */
-    IrOpAttrs cast = {0};
-    cast.v[IR_A_DTYPE] = *od;
-    RtSite in = rt_site_inner(site, &cast);
+    RtSite in = rt_site_inner(site, ir_attrs_set(&ir_op_attrs_none, IR_A_DTYPE, *od));
     for (int i = 0; i < 2; i++) {
       RtValue v = args[i];
       RtOperand *o = i ? w : x;
@@ -292,7 +290,7 @@ RtValue rt_kernel_nn(IrOpId op, const RtValue *args, int nargs, const RtSite *si
   case IR_OP_NN_BATCH_MATMUL: return batch_matmul(&x, &w, at, site);
   case IR_OP_NN_CONTRIB_DENSE_PACK: {
     /* the weight unpacked from weight_layout ("NC8n") to NC by layout_transform's kernel, then nn.dense */
-    const IrAttrValue *wl = &at->v[IR_A_WEIGHT_LAYOUT];
+    const IrAttrValue *wl = ir_attr_at(at, IR_A_WEIGHT_LAYOUT);
     RtOperand wc;
     rt_operand(&wc,
                rt_layout_transform(&w, wl->given && !wl->none && wl->str && *wl->str ? wl->str : "NC", "NC", site));

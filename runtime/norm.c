@@ -173,7 +173,7 @@ static RtValue l2_normalize(const RtValue *args, const IrOpAttrs *at, const RtSi
   rt_operand(&x, args[0]);
   int r = x.rank;
   if (r > RT_MAX_RANK) rt_error(site->expr, "nn.l2_normalize: rank %d is beyond the %d supported", r, RT_MAX_RANK);
-  const IrAttrValue *ax = &at->v[IR_A_AXIS];
+  const IrAttrValue *ax = ir_attr_at(at, IR_A_AXIS);
   bool reduce[RT_MAX_RANK], all = !ax->given || ax->none || ax->n == 0;
   for (int i = 0; i < r; i++) reduce[i] = all;
   if (!all)
@@ -248,7 +248,7 @@ static RtValue nll_loss(const RtValue *args, const IrOpAttrs *at, const RtSite *
   rt_operand(&p, args[0]);
   rt_operand(&t, args[1]);
   rt_operand(&w, args[2]);
-  const IrAttrValue *ra = &at->v[IR_A_REDUCTION];
+  const IrAttrValue *ra = ir_attr_at(at, IR_A_REDUCTION);
   const char *red = ra->given && !ra->none && ra->str ? ra->str : "mean";
   int64_t ignore = ir_attr_int(at, IR_A_IGNORE_INDEX, -100);
   bool ok = p.rank == t.rank + 1 && t.rank >= 1 && w.rank == 1 && p.shape[1] == w.shape[0];

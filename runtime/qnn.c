@@ -140,12 +140,12 @@ typedef struct Rq {
 } Rq;
 
 static bool upward_of(const IrOpAttrs *at) {
-  const IrAttrValue *r = &at->v[IR_A_ROUNDING];
+  const IrAttrValue *r = ir_attr_at(at, IR_A_ROUNDING);
   return !(r->given && !r->none && r->str && strcmp(r->str, "TONEAREST") == 0);
 }
 
 static int compute_of(const IrOpAttrs *at) {
-  const IrAttrValue *c = &at->v[IR_A_COMPUTE_DTYPE];
+  const IrAttrValue *c = ir_attr_at(at, IR_A_COMPUTE_DTYPE);
   if (!c->given || c->none || !c->str) return 0;
   return strcmp(c->str, "float32") == 0 ? 32 : strcmp(c->str, "float64") == 0 ? 64 : 0;
 }
@@ -301,7 +301,7 @@ static RtValue product(IrOpId op, const RtValue *args, const RtSite *site) {
   if (op == IR_OP_QNN_CONV2D_TRANSPOSE) {
     waxis = 1; /* its legalization subtracts a vector zero point by bias_add, axis 1 */
   } else if (op == IR_OP_QNN_CONV2D) {
-    const IrAttrValue *kl = &at->v[IR_A_KERNEL_LAYOUT];
+    const IrAttrValue *kl = ir_attr_at(at, IR_A_KERNEL_LAYOUT);
     const char *s = kl->given && !kl->none && kl->str && *kl->str ? kl->str : "OIHW", *p = strchr(s, 'O');
     waxis = p ? p - s : 0;
   } else if (op == IR_OP_QNN_BATCH_MATMUL && zw.n != 1) {
@@ -309,11 +309,8 @@ static RtValue product(IrOpId op, const RtValue *args, const RtSite *site) {
   }
   RtValue ops[2] = {shifted(site, op, args[0], &zx, 0, od, "the input zero point"),
                     shifted(site, op, args[1], &zw, waxis, od, "the kernel zero point")};
-  IrOpAttrs fat = *at;
-  fat.v[IR_A_OUT_DTYPE].given = true;
-  fat.v[IR_A_OUT_DTYPE].none = false;
-  fat.v[IR_A_OUT_DTYPE].dtype = od;
-  RtSite in = rt_site_inner(site, &fat);
+  IrAttrValue odv = {.given = true, .dtype = od};
+  RtSite in = rt_site_inner(site, ir_attrs_set(at, IR_A_OUT_DTYPE, odv));
   return rt_kernel_call(fop, ops, 2, &in);
 }
 
@@ -466,7 +463,7 @@ static RtValue fixed_point(IrOpId op, const RtValue *args, const IrOpAttrs *at, 
     rt_operand(&p[k], args[k + 1]);
     if (p[k].dt.code != IR_DT_INT || p[k].dt.bits != 32) rt_error(site->expr, "%s takes int32 parameters", name);
   }
-  const IrAttrValue *ax = &at->v[IR_A_AXES];
+  const IrAttrValue *ax = ir_attr_at(at, IR_A_AXES);
   bool lreq = ir_attr_bool(at, IR_A_IS_LSHIFT_REQUIRED, false);
   int axes[RT_MAX_RANK], n = ax->n;
   if (n < 1 || n > x.rank) rt_error(site->expr, "%s: axes do not fit data of rank %d", name, x.rank);
@@ -655,7 +652,7 @@ RtValue rt_kernel_qnn(IrOpId op, const RtValue *args, int nargs, const RtSite *s
   case IR_OP_QNN_SIMULATED_QUANTIZE:
   case IR_OP_QNN_SIMULATED_DEQUANTIZE: return simulated(op, args, at, site);
   case IR_OP_QNN_CONTRIB_DENSE_PACK: { /* qnn.dense on the weight unpacked from weight_layout to NC */
-    const IrAttrValue *wl = &at->v[IR_A_WEIGHT_LAYOUT];
+    const IrAttrValue *wl = ir_attr_at(at, IR_A_WEIGHT_LAYOUT);
     RtOperand w;
     rt_operand(&w, args[1]);
     RtValue a[6] = {args[0], rt_layout_transform(&w, wl->given && !wl->none && wl->str && *wl->str ? wl->str : "NC", "NC", site),

@@ -20,8 +20,8 @@ typedef struct {
 } Plan;
 
 static void plan(Plan *p, const RtOperand *a, const IrOpAttrs *at, IrOpId op, const RtSite *site) {
-  const IrAttrValue *ax = &at->v[IR_A_AXIS];
-  bool exclude = at->v[IR_A_EXCLUDE].b, keep = at->v[IR_A_KEEPDIMS].b;
+  const IrAttrValue *ax = ir_attr_at(at, IR_A_AXIS);
+  bool exclude = ir_attr_at(at, IR_A_EXCLUDE)->b, keep = ir_attr_at(at, IR_A_KEEPDIMS)->b;
   int r = p->rank = a->rank;
   if (r > RT_MAX_RANK) rt_error(site->expr, "%s: rank %d is beyond the %d supported", ir_ops[op].name, r, RT_MAX_RANK);
   bool all = !ax->given || ax->none || ax->n == 0; /* every axis, whatever `exclude` says (TVM's rule) */
@@ -167,7 +167,7 @@ static RtValue reduce_int(IrOpId op, const RtOperand *a, const Plan *p, const Rt
 
 static RtValue arg_reduce(IrOpId op, const RtOperand *a, const Plan *p, const IrOpAttrs *at, const RtSite *site) {
   if (p->per_out == 0 && p->out_count > 0) rt_error(site->expr, "%s of an empty tensor", ir_ops[op].name);
-  bool last = at->v[IR_A_SELECT_LAST_INDEX].b, is_max = op == IR_OP_ARGMAX;
+  bool last = ir_attr_at(at, IR_A_SELECT_LAST_INDEX)->b, is_max = op == IR_OP_ARGMAX;
   bool is_float = a->dt.code == IR_DT_FLOAT, is_signed = a->dt.code == IR_DT_INT;
   /* the best value so far: a double, or an integer's bits (compared in its dtype, exact at 64 bits) */
   double *best = is_float ? rt_alloc_array(p->out_count, sizeof(double)) : NULL;
@@ -221,11 +221,11 @@ static RtValue variance(const RtOperand *a, const RtValue *args, const Plan *p, 
     mstride[i] = m.shape[i] == 1 ? 0 : acc;
     acc = rt_mul_sat(acc, m.shape[i]);
   }
-  int64_t count = p->per_out - (at->v[IR_A_UNBIASED].b ? 1 : 0);
+  int64_t count = p->per_out - (ir_attr_at(at, IR_A_UNBIASED)->b ? 1 : 0);
   bool is_float = a->dt.code == IR_DT_FLOAT, is_signed = a->dt.code == IR_DT_INT;
   if (!is_float && count <= 0 && p->out_count > 0)
     rt_error(site->expr, "variance of %lld integer elements%s: integer division by zero", (long long)p->per_out,
-             at->v[IR_A_UNBIASED].b ? ", unbiased" : "");
+             ir_attr_at(at, IR_A_UNBIASED)->b ? ", unbiased" : "");
   double *sf = rt_alloc_array(p->out_count, sizeof(double));
   uint64_t *su = rt_alloc_array(p->out_count, sizeof(uint64_t));
   rt_zero(site, sf, sizeof(double) * (size_t)(p->out_count + 1));

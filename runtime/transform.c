@@ -135,13 +135,13 @@ static int reshape_shape(const RtOperand *a, const IrAttrValue *ns, bool allowze
 
 static RtValue reshape(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int64_t out[RT_MAX_RANK];
-  int n = reshape_shape(a, &at->v[IR_A_NEWSHAPE], at->v[IR_A_ALLOWZERO].b, site, out);
+  int n = reshape_shape(a, ir_attr_at(at, IR_A_NEWSHAPE), ir_attr_at(at, IR_A_ALLOWZERO)->b, site, out);
   return with_shape(a, n, out);
 }
 
 /* contrib_reverse_reshape: the codes read from the right. */
 static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *ns = &at->v[IR_A_NEWSHAPE];
+  const IrAttrValue *ns = ir_attr_at(at, IR_A_NEWSHAPE);
   if (ns->n > 2 * RT_MAX_RANK) rt_error(site->expr, "contrib_reverse_reshape: the new shape has too many dimensions");
   int64_t ints[2 * RT_MAX_RANK + 1], rshape[RT_MAX_RANK], out[RT_MAX_RANK], back[RT_MAX_RANK];
   IrAttrValue rev = *ns;
@@ -150,7 +150,7 @@ static RtValue reverse_reshape(const RtOperand *a, const IrOpAttrs *at, const Rt
   RtOperand ra = *a;
   for (int i = 0; i < a->rank; i++) rshape[i] = a->shape[a->rank - 1 - i];
   ra.shape = rshape;
-  int n = reshape_shape(&ra, &rev, at->v[IR_A_ALLOWZERO].b, site, out);
+  int n = reshape_shape(&ra, &rev, ir_attr_at(at, IR_A_ALLOWZERO)->b, site, out);
   for (int i = 0; i < n; i++) back[i] = out[n - 1 - i];
   return with_shape(a, n, back);
 }
@@ -165,7 +165,7 @@ static RtValue reinterpret(const RtOperand *a, IrDType to, const RtSite *site) {
 }
 
 static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  int64_t axis = at->v[IR_A_AXIS].ints[0], num = ir_attr_int(at, IR_A_NUM_NEWAXIS, 1);
+  int64_t axis = ir_attr_at(at, IR_A_AXIS)->ints[0], num = ir_attr_int(at, IR_A_NUM_NEWAXIS, 1);
   if (axis < 0) axis += a->rank + 1;
   check_rank(site, IR_OP_EXPAND_DIMS, a->rank + (int)num);
   int64_t out[RT_MAX_RANK];
@@ -177,7 +177,7 @@ static RtValue expand_dims(const RtOperand *a, const IrOpAttrs *at, const RtSite
 }
 
 static RtValue squeeze(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *ax = &at->v[IR_A_AXIS];
+  const IrAttrValue *ax = ir_attr_at(at, IR_A_AXIS);
   bool drop[RT_MAX_RANK] = {false};
   if (!ax->given || ax->none) {
     for (int i = 0; i < a->rank; i++) drop[i] = a->shape[i] == 1;
@@ -206,7 +206,7 @@ static RtValue batch_flatten(const RtOperand *a) {
 static RtValue transpose(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   int r = a->rank;
   check_rank(site, IR_OP_TRANSPOSE, r);
-  const IrAttrValue *axes = &at->v[IR_A_AXES];
+  const IrAttrValue *axes = ir_attr_at(at, IR_A_AXES);
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], strides[RT_MAX_RANK];
   rt_strides_of(r, a->shape, in_strides);
   for (int i = 0; i < r; i++) {
@@ -240,13 +240,13 @@ static RtValue broadcast_shape(const RtOperand *a, int r, const int64_t *to, IrO
 }
 
 static RtValue broadcast_to(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *to = &at->v[IR_A_SHAPE];
+  const IrAttrValue *to = ir_attr_at(at, IR_A_SHAPE);
   return broadcast_shape(a, to->n, to->ints, IR_OP_BROADCAST_TO, site);
 }
 
 static RtValue strided_slice(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *b = &at->v[IR_A_BEGIN], *en = &at->v[IR_A_END], *s = &at->v[IR_A_STRIDES], *ax = &at->v[IR_A_AXES],
-                    *mode = &at->v[IR_A_SLICE_MODE];
+  const IrAttrValue *b = ir_attr_at(at, IR_A_BEGIN), *en = ir_attr_at(at, IR_A_END), *s = ir_attr_at(at, IR_A_STRIDES), *ax = ir_attr_at(at, IR_A_AXES),
+                    *mode = ir_attr_at(at, IR_A_SLICE_MODE);
   bool size_mode = mode->given && !strcmp(mode->str, "size");
   int r = a->rank;
   check_rank(site, IR_OP_STRIDED_SLICE, r);
@@ -320,7 +320,7 @@ static RtValue concatenate(RtValue tuple, const IrOpAttrs *at, const RtSite *sit
 }
 
 static RtValue split(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *ios = &at->v[IR_A_INDICES_OR_SECTIONS];
+  const IrAttrValue *ios = ir_attr_at(at, IR_A_INDICES_OR_SECTIONS);
   int axis = rt_axis(site, IR_OP_SPLIT, ir_attr_int(at, IR_A_AXIS, 0), a->rank);
   int64_t dim = a->shape[axis];
   int pieces = ios->listed ? ios->n + 1 : (int)ios->ints[0];
@@ -359,7 +359,7 @@ static RtValue split(const RtOperand *a, const IrOpAttrs *at, const RtSite *site
 /* ---------------------------------------------------------------- take, where */
 
 static RtValue take(const RtOperand *a, const RtOperand *idx, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *ax = &at->v[IR_A_AXIS], *mode = &at->v[IR_A_MODE];
+  const IrAttrValue *ax = ir_attr_at(at, IR_A_AXIS), *mode = ir_attr_at(at, IR_A_MODE);
   bool flat = !ax->given || ax->none;
   int axis = flat ? 0 : rt_axis(site, IR_OP_TAKE, ax->ints[0], a->rank);
   int64_t dim = flat ? a->count : a->shape[axis];
@@ -500,7 +500,7 @@ static void next_index(int64_t *idx, int r, const int64_t *shape) {
 }
 
 static RtValue tile(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *reps = &at->v[IR_A_REPS];
+  const IrAttrValue *reps = ir_attr_at(at, IR_A_REPS);
   int r = a->rank, n = reps->n, t = r > n ? r : n;
   check_rank(site, IR_OP_TILE, t);
   int64_t in_shape[RT_MAX_RANK], in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
@@ -681,8 +681,8 @@ static int layout_find(const Layout *l, char c) {
 
 static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
   Layout src, dst;
-  parse_layout(at->v[IR_A_SRC_LAYOUT].str, &src);
-  parse_layout(at->v[IR_A_DST_LAYOUT].str, &dst);
+  parse_layout(ir_attr_at(at, IR_A_SRC_LAYOUT)->str, &src);
+  parse_layout(ir_attr_at(at, IR_A_DST_LAYOUT)->str, &dst);
   if (a->rank != src.n) rt_error(site->expr, "layout_transform: the data %s does not have the source layout's rank", rt_shape_text(a->rank, a->shape));
   int64_t in_strides[RT_MAX_RANK], shape[RT_MAX_RANK], idx[RT_MAX_RANK] = {0};
   rt_strides_of(a->rank, a->shape, in_strides);
@@ -691,7 +691,7 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const R
   int whole_in[RT_MAX_RANK], part_in[RT_MAX_RANK], part_out[RT_MAX_RANK];
   for (int i = 0; i < src.n; i++)
     if (src.factor[i] && a->shape[i] != src.factor[i])
-      rt_error(site->expr, "layout_transform: axis %c of %s has %lld elements, not %lld", src.axis[i], at->v[IR_A_SRC_LAYOUT].str,
+      rt_error(site->expr, "layout_transform: axis %c of %s has %lld elements, not %lld", src.axis[i], ir_attr_at(at, IR_A_SRC_LAYOUT)->str,
                (long long)a->shape[i], (long long)src.factor[i]);
   for (int i = 0; i < dst.n; i++) {
     char c = dst.axis[i], P = dst.factor[i] ? (char)(c - 'a' + 'A') : c, p = (char)(P - 'A' + 'a');
@@ -731,11 +731,9 @@ static RtValue layout_transform(const RtOperand *a, const IrOpAttrs *at, const R
 
 /* a from layout src to layout dst, both valid and a of src's rank (kernel.h). */
 RtValue rt_layout_transform(const RtOperand *a, const char *src, const char *dst, const RtSite *site) {
-  IrOpAttrs at = ir_op_attrs_none;
-  at.v[IR_A_SRC_LAYOUT].given = at.v[IR_A_DST_LAYOUT].given = true;
-  at.v[IR_A_SRC_LAYOUT].str = src;
-  at.v[IR_A_DST_LAYOUT].str = dst;
-  return layout_transform(a, &at, site);
+  const IrOpAttrs *at = ir_attrs_set(&ir_op_attrs_none, IR_A_SRC_LAYOUT, (IrAttrValue){.given = true, .str = src});
+  at = ir_attrs_set(at, IR_A_DST_LAYOUT, (IrAttrValue){.given = true, .str = dst});
+  return layout_transform(a, at, site);
 }
 
 /* ---------------------------------------------------------------- slice_like, trilu */
@@ -746,7 +744,7 @@ static RtValue slice_like(const RtOperand *a, const RtOperand *like, const IrOpA
   check_rank(site, IR_OP_SLICE_LIKE, r);
   int64_t shape[RT_MAX_RANK], strides[RT_MAX_RANK];
   for (int i = 0; i < r; i++) shape[i] = a->shape[i];
-  const IrAttrValue *ax = &at->v[IR_A_AXES];
+  const IrAttrValue *ax = ir_attr_at(at, IR_A_AXES);
   bool all = !ax->given || ax->none;
   for (int k = 0; k < (all ? r : ax->n); k++) {
     int i = all ? k : rt_axis(site, IR_OP_SLICE_LIKE, ax->ints[k], r);
@@ -804,7 +802,7 @@ static RtValue einsum(RtValue tuple, const IrOpAttrs *at, const RtSite *site) {
   int n = (int)tuple.u.tup->n;
   if (n > 32) rt_error(site->expr, "einsum: more than 32 tensors");
   IrEinsum q;
-  parse_einsum(at->v[IR_A_EQUATION].str, &q, n, site);
+  parse_einsum(ir_attr_at(at, IR_A_EQUATION)->str, &q, n, site);
   RtOperand ops[32];
   enum { NL = 128 + RT_MAX_RANK };
   int64_t size[NL];
@@ -913,7 +911,7 @@ static RtValue meshgrid(RtValue tuple, const IrOpAttrs *at, const RtSite *site) 
   if (tuple.kind != RT_TUPLE) rt_error(site->expr, "meshgrid takes a tuple of tensors");
   int n = (int)tuple.u.tup->n;
   check_rank(site, IR_OP_MESHGRID, n);
-  const IrAttrValue *ix = &at->v[IR_A_INDEXING];
+  const IrAttrValue *ix = ir_attr_at(at, IR_A_INDEXING);
   bool xy = ix->given && !strcmp(ix->str, "xy") && n >= 2;
   RtOperand ops[RT_MAX_RANK];
   int64_t shape[RT_MAX_RANK];
@@ -996,7 +994,7 @@ static RtValue strided_set(const RtValue *args, int nargs, const RtSite *site) {
 
 /* sliding_window: out[pre..., k..., w...] = data[pre..., k * s + w ...]. */
 static RtValue sliding_window(const RtOperand *a, const IrOpAttrs *at, const RtSite *site) {
-  const IrAttrValue *ws = &at->v[IR_A_WINDOW_SHAPE], *sv = &at->v[IR_A_STRIDES];
+  const IrAttrValue *ws = ir_attr_at(at, IR_A_WINDOW_SHAPE), *sv = ir_attr_at(at, IR_A_STRIDES);
   int64_t axis = ir_attr_int(at, IR_A_AXIS, 0);
   int r = a->rank, nw = ws->n, n = (int)axis + 2 * nw;
   check_rank(site, IR_OP_SLIDING_WINDOW, n);
@@ -1055,7 +1053,7 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const RtS
     rt_operand(&idx, args[1]);
     return take(&a, &idx, at, site);
   }
-  case IR_OP_CAST: return cast(&a, at->v[IR_A_DTYPE].dtype, site);
+  case IR_OP_CAST: return cast(&a, ir_attr_at(at, IR_A_DTYPE)->dtype, site);
   case IR_OP_SHAPE_OF: return shape_of(&a, at);
   case IR_OP_TILE: return tile(&a, at, site);
   case IR_OP_REPEAT: return repeat(&a, at, site);
@@ -1066,7 +1064,7 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const RtS
   case IR_OP_BROADCAST_TO_LIKE: return broadcast_shape(&a, b.rank, b.shape, op, site);
   case IR_OP_COLLAPSE_SUM_LIKE: return collapse_sum(&a, b.rank, b.shape, op, site);
   case IR_OP_COLLAPSE_SUM_TO: {
-    const IrAttrValue *to = &at->v[IR_A_SHAPE];
+    const IrAttrValue *to = ir_attr_at(at, IR_A_SHAPE);
     if (to->given && !to->none) return collapse_sum(&a, to->n, to->ints, op, site);
     if (nargs < 2 || b.rank != 1 || b.count > RT_MAX_RANK) rt_error(site->expr, "collapse_sum_to: the target shape is not a short vector");
     int64_t shape[RT_MAX_RANK];
@@ -1080,7 +1078,7 @@ RtValue rt_kernel_transform(IrOpId op, const RtValue *args, int nargs, const RtS
   case IR_OP_TRILU: return trilu(&a, &b, at, site);
   case IR_OP_CONTRIB_REVERSE_RESHAPE: return reverse_reshape(&a, at, site);
   case IR_OP_SLIDING_WINDOW: return sliding_window(&a, at, site);
-  case IR_OP_REINTERPRET: return reinterpret(&a, at->v[IR_A_DTYPE].dtype, site);
+  case IR_OP_REINTERPRET: return reinterpret(&a, ir_attr_at(at, IR_A_DTYPE)->dtype, site);
   case IR_OP_NDARRAY_SIZE: return rt_scalar_from_i64(ir_attr_dtype(at, IR_A_DTYPE, IR_DTYPE(IR_DT_INT, 32)), a.count);
   default:
     UNREACHABLE("every operator ops.def gives this family has a case above");

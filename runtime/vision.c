@@ -463,7 +463,7 @@ static RtValue all_class_nms(IrOpId op, const RtValue *args, const RtSite *site)
              ir_ops[op].name, rt_shape_text(3, bx.o.shape), rt_shape_text(3, sc.o.shape));
   double max_out = first(site, op, args[2], "max_output_boxes_per_class");
   double iou_thr = (float)first(site, op, args[3], "iou_threshold"), score_thr = (float)first(site, op, args[4], "score_threshold");
-  const IrAttrValue *fv = &site->attrs->v[IR_A_OUTPUT_FORMAT];
+  const IrAttrValue *fv = ir_attr_at(site->attrs, IR_A_OUTPUT_FORMAT);
   bool tf = fv->given && fv->str && !strcmp(fv->str, "tensorflow");
   int64_t BC = rt_mul_sat(B, C);
   int64_t *sel = rt_alloc_array(rt_mul_sat(BC, N), sizeof(int64_t));
@@ -675,7 +675,7 @@ static RtValue roi_op(IrOpId op, const RtValue *args, const RtSite *site) {
   need_rank(site, op, &rois, 2, "the rois");
   if (rois.o.shape[1] != 5) rt_error(site->expr, "%s: the rois %s are not (n, 5)", ir_ops[op].name, rt_shape_text(2, rois.o.shape));
   const IrOpAttrs *at = site->attrs;
-  const IrAttrValue *lv = &at->v[IR_A_LAYOUT], *mv = &at->v[IR_A_MODE];
+  const IrAttrValue *lv = ir_attr_at(at, IR_A_LAYOUT), *mv = ir_attr_at(at, IR_A_MODE);
   bool nhwc = lv->given && lv->str && !strcmp(lv->str, "NHWC");
   bool maxm = op == IR_OP_VISION_ROI_ALIGN && mv->given && mv->str && !strcmp(mv->str, "max");
   int64_t ps[2];

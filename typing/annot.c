@@ -339,7 +339,7 @@ IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
   const char *bad = ir_attrs_decode(r.name->name, ty_relation_attrs((TyRelId)id), r.nattrs, r.attrs, &r.decoded, &where);
   if (bad) ty_fail(c, where, "%s", bad);
   for (int a = 0; a < IR_A_COUNT; a++) /* what its operators require, the relation reads without a default */
-    if (required[a] && !r.decoded->v[a].given)
+    if (required[a] && !ir_attr_at(r.decoded, (IrAttrId)a)->given)
       ty_fail(c, r.span, "%s needs the attribute `%s`", r.name->name, ir_attr_name((IrAttrId)a));
   return r;
 }

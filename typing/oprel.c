@@ -122,7 +122,7 @@ TyRelResult ty_rel_same_dim(TyCtx *cx, TyRelation *rel, IrType *a, IrType *b, co
   REL_FAIL("%s: %s, %s and %s, differ", ty_rel_who(rel), what, ty_rel_text(cx, a), ty_rel_text(cx, b));
 }
 
-const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id) { return &rel->attrs->v[id]; }
+const IrAttrValue *ty_rel_attr(const TyRelation *rel, IrAttrId id) { return ir_attr_at(rel->attrs, id); }
 
 TyRelResult ty_rel_axis(TyRelation *rel, IrAttrId id, int64_t axis, int rank, int extra, int *out,
                         const char **message) {

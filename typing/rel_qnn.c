@@ -143,12 +143,9 @@ static TyRelResult sub_relation_open(TyCtx *cx, TyRelation *rel, TyRelFn fn, int
 
 /* The call's attributes with out_dtype set to dt. */
 static const IrOpAttrs *with_out_dtype(const TyRelation *rel, IrDType dt) {
-  IrOpAttrs *at = IR_NEW(IrOpAttrs);
-  *at = *rel->attrs;
-  at->v[IR_A_OUT_DTYPE].given = true;
-  at->v[IR_A_OUT_DTYPE].none = false;
-  at->v[IR_A_OUT_DTYPE].dtype = dt;
-  return at;
+  IrAttrValue v = *ir_attr_at(rel->attrs, IR_A_OUT_DTYPE);
+  v.given = true, v.none = false, v.dtype = dt;
+  return ir_attrs_set(rel->attrs, IR_A_OUT_DTYPE, v);
 }
 
 /* ---------------------------------------------------------------- quantize, dequantize, requantize */

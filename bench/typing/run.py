@@ -3,6 +3,9 @@
 of 10,000 and 100,000 let bindings over broadcasting operators (gen.py), and prints each size's
 median and best time and the ratio of the medians. Linear inference gives a ratio near 10.
 
+It also checks what attributes cost (issue 33): 5,000 calls `nn.softmax(%x, axis=0)` against the
+same 5,000 without the attribute, time and peak memory, and their ratios (the bound is 1.5).
+
 Usage: bench/typing/run.py [RELAY_BINARY] [--runs N]   (default build-release/relay, 5 runs)
 Build the binary first: meson setup build-release --buildtype=release && meson compile -C build-release
 
@@ -45,8 +48,53 @@ def run(relay, runs, log=benchargs.silent):
     return results
 
 
+ATTR_CALLS = 5000
+ATTR_EXPECTED = "@f : fn(Tensor[(4, 4), float32]) -> Tensor[(4, 4), float32]"
+
+
+def softmax_program(n, attr):
+    lines = ["def @f(%x : Tensor[(4, 4), float32]) {"]
+    lines += ["  let %%y%d = nn.softmax(%%x%s);" % (i, ", axis=0" if attr else "") for i in range(n)]
+    lines += ["  %%y%d" % (n - 1), "}"]
+    return "\n".join(lines) + "\n"
+
+
+def run_attrs(relay, runs, log=benchargs.silent):
+    """The 5,000 softmax calls with and without `axis=0`: a dict per program with median, min and max
+    (s) and rss_kib (the largest peak), or error."""
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for attr in (True, False):
+            name = "%d nn.softmax calls%s" % (ATTR_CALLS, " with axis=0" if attr else "")
+            log("typing: " + name)
+            path = os.path.join(tmp, "softmax.rly")
+            with open(path, "w") as f:
+                f.write(softmax_program(ATTR_CALLS, attr))
+            row, times, peak = {"program": name}, [], 0
+            for _ in range(runs):
+                wall, kib, code, out, err = benchargs.run_once([relay, "--no-prelude", "--types", path], tmp, rss=True)
+                if code != 0 or out.strip() != ATTR_EXPECTED:
+                    row["error"] = "relay gave an unexpected result for %s:\n%s%s" % (name, out, err)
+                    break
+                times.append(wall)
+                peak = max(peak, kib)
+            else:
+                row.update(benchargs.summary(times))
+                row["rss_kib"] = peak
+            results.append(row)
+    return results
+
+
 def main():
     relay, runs = benchargs.parse(sys.argv[1:])
+    attrs = run_attrs(relay, runs)
+    for r in attrs:
+        if "error" not in r:
+            print("%s: median %.3f s, best %.3f s, peak %.1f MB" % (r["program"], r["median"], r["min"],
+                                                                    r["rss_kib"] / 1024))
+    if all("error" not in r for r in attrs):
+        print("with / without the attribute: time %.2f, memory %.2f (the bound is 1.5)" %
+              (attrs[0]["median"] / attrs[1]["median"], attrs[0]["rss_kib"] / attrs[1]["rss_kib"]))
     results = run(relay, runs)
     for r in results:
         if "error" not in r:
