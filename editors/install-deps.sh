@@ -9,35 +9,14 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 status=0
+# shellcheck source=../.ci/deps.sh
+. "$here/../.ci/deps.sh"
 
-if ! command -v nvim >/dev/null 2>&1; then
-    if [ "$(id -u)" -eq 0 ]; then
-        echo "install-deps.sh: installing Debian's neovim"
-        { apt-get install -y --no-install-recommends neovim </dev/null >/dev/null 2>&1 ||
-            { apt-get update </dev/null >/dev/null && \
-              DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends neovim </dev/null >/dev/null; }; } ||
-            { echo "install-deps.sh: apt-get could not install neovim" >&2; status=1; }
-    else
-        echo "install-deps.sh: neovim is missing (as root: apt-get install neovim)" >&2
-        status=1
-    fi
-fi
+command -v nvim >/dev/null 2>&1 || deps_apt install-deps.sh neovim
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
     echo "install-deps.sh: node and npm are missing: the grammar tests and the .vsix are skipped" >&2
     exit 1
 fi
-stamp=$here/node_modules/.relay-lock.sha256
-want=$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$here/node_modules/.bin/vsce" ]; then
-    echo "install-deps.sh: npm ci in editors/"
-    cache=$(mktemp -d)
-    if (cd "$here" && npm ci --cache "$cache" --no-progress --loglevel=error </dev/null); then
-        echo "$want" >"$stamp"
-    else
-        echo "install-deps.sh: npm ci failed" >&2
-        status=1
-    fi
-    rm -rf "$cache"
-fi
+deps_npm_ci install-deps.sh "$here" vsce
 exit $status

@@ -377,13 +377,21 @@ static IrTProgram *check_text(ServeCore *sv, const IrJson *params, const char *t
   return tp;
 }
 
+/* The `text` of params checked as check_text checks it: NULL, or why the request is refused. */
+static const char *text_checked(ServeCore *sv, const IrJson *params, const char **text, size_t *len,
+                                const IrProgram **prog, IrTProgram **tp) {
+  const char *why;
+  if (!text_param(params, "text", text, len, &why)) return why;
+  *tp = check_text(sv, params, *text, *len, prog, &why);
+  return why;
+}
+
 static const char *method_check(ServeCore *sv, Reply *r, const IrJson *params, IrBuf *res) {
   const char *text, *why;
   size_t len;
-  if (!text_param(params, "text", &text, &len, &why)) return why;
   const IrProgram *prog;
-  IrTProgram *tp = check_text(sv, params, text, len, &prog, &why);
-  if (why) return why;
+  IrTProgram *tp;
+  if ((why = text_checked(sv, params, &text, &len, &prog, &tp))) return why;
   for (int i = 0; tp && i < tp->nitems; i++) {
     const IrTItem *it = &tp->items[i];
     if (it->src->kind == IR_ITEM_EXPR) {
@@ -442,12 +450,11 @@ static const char *method_type_at(ServeCore *sv, Reply *r, const IrJson *params,
   const char *text, *why;
   size_t len;
   long line = 0, column = 0;
-  if (!text_param(params, "text", &text, &len, &why)) return why;
   if (!int_param(params, "line", 1, 1L << 30, false, &line, &why)) return why;
   if (!int_param(params, "column", 1, 1L << 30, false, &column, &why)) return why;
   const IrProgram *prog;
-  IrTProgram *tp = check_text(sv, params, text, len, &prog, &why);
-  if (why) return why;
+  IrTProgram *tp;
+  if ((why = text_checked(sv, params, &text, &len, &prog, &tp))) return why;
   LookupDoc d;
   lookup_of(sv->s, prog ? prog->src : NULL, prog, tp, &d);
   ir_buf_printf(res, "\"ok\":%s", tp ? "true" : "false");
@@ -473,10 +480,9 @@ static const char *method_inlay(ServeCore *sv, Reply *r, const IrJson *params, I
   (void)r;
   const char *text, *why;
   size_t len;
-  if (!text_param(params, "text", &text, &len, &why)) return why;
   const IrProgram *prog;
-  IrTProgram *tp = check_text(sv, params, text, len, &prog, &why);
-  if (why) return why;
+  IrTProgram *tp;
+  if ((why = text_checked(sv, params, &text, &len, &prog, &tp))) return why;
   LookupDoc d;
   lookup_of(sv->s, prog ? prog->src : NULL, prog, tp, &d);
   ir_buf_printf(res, "\"ok\":%s,\"hints\":[", tp ? "true" : "false");

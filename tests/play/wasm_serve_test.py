@@ -12,7 +12,6 @@ play/build or play/wasm/build.sh play/dist)"""
 import ast
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -23,6 +22,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.dirname(here))
 import tap  # noqa: E402  (tests/tap.py)
+sys.path.insert(0, os.path.join(os.path.dirname(here), "serve"))
+from golden_requests import golden_requests  # noqa: E402  (tests/serve/golden_requests.py)
 
 relay = sys.argv[1]
 dist = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "play", "dist")
@@ -189,21 +190,8 @@ compare("sizes past 32 bits", [json.dumps(eval_(18, 'sum(zeros(shape=[0, 4611686
 # As serve_test.py sends them (some with a token slipped in), fewer: relay.wasm answers as relay does.
 golden = os.path.join(root, "tests", "golden")
 texts = sorted(os.path.join(d, f) for d, _, fs in os.walk(golden) for f in fs if f.endswith(".rly"))
-rng = random.Random(7)
 lines = []
-for i in range(150):
-    text = open(rng.choice(texts), errors="replace").read()
-    if rng.random() < 0.5:
-        k = rng.randrange(len(text) + 1)
-        text = text[:k] + rng.choice(["(", ")", "{", "?", ":t ", "\n:{\n", "%x", "@f", ";", "let %q = 1\n"]) + text[k:]
-    method = rng.choice(["eval", "check", "type_at", "type", "annot", "complete"])
-    params = {"text": text}
-    if method == "type_at":
-        params.update(line=rng.randrange(1, 15), column=rng.randrange(1, 70), mode=rng.choice(["file", "repl"]))
-    elif method == "complete":
-        params = {"prefix": rng.choice(["@", "%", ":", "nn.", "C", ""])}
-    elif method in ("type", "annot"):
-        params = {"text": (text.strip().splitlines() or ["1"])[-1]}
+for i, (method, params) in enumerate(golden_requests(texts, 150)):
     lines.append(json.dumps({"id": i, "method": method, "params": params}).encode())
     if i % 50 == 49:
         lines.append(json.dumps({"id": -1, "method": "reset"}).encode())

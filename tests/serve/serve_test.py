@@ -13,7 +13,9 @@ import subprocess
 import sys
 import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tap  # noqa: E402  (tests/tap.py)
+from golden_requests import golden_requests  # noqa: E402  (tests/serve/golden_requests.py)
 
 relay = sys.argv[1]
 results = []
@@ -526,22 +528,9 @@ check(status == 0 and rest == b"" and err == b"", "relay exits 0 after them, wit
 # relay, which this sees.
 golden = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden")
 texts = sorted(glob.glob(os.path.join(golden, "*", "*.rly")))
-rng = random.Random(7)
 s = Server("--no-prelude")
 answered, asked = 0, 0
-for i in range(600):
-    text = open(rng.choice(texts), errors="replace").read()
-    if rng.random() < 0.5:
-        k = rng.randrange(len(text) + 1)
-        text = text[:k] + rng.choice(["(", ")", "{", "?", ":t ", "\n:{\n", "%x", "@f", ";", "let %q = 1\n"]) + text[k:]
-    method = rng.choice(["eval", "check", "type_at", "type", "annot", "complete"])
-    params = {"text": text}
-    if method == "type_at":
-        params.update(line=rng.randrange(1, 15), column=rng.randrange(1, 70), mode=rng.choice(["file", "repl"]))
-    elif method == "complete":
-        params = {"prefix": rng.choice(["@", "%", ":", "nn.", "C", ""])}
-    elif method in ("type", "annot"):
-        params = {"text": (text.strip().splitlines() or ["1"])[-1]}
+for i, (method, params) in enumerate(golden_requests(texts, 600)):
     asked += 1
     r = s.ask({"id": i, "method": method, "params": params}, timeout=60)
     if r is None or r.get("id") != i:
