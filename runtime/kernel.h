@@ -1,7 +1,8 @@
 /* What the kernels share (private to runtime/): values seen as flat operands, results that are
  * scalars at rank 0, element access by dtype, attributes, and each operator family's entry.
- * kernels.c holds the element-wise kernels and the dispatch; create.c, transform.c, reduce.c, nn.c,
- * conv.c, data.c and norm.c the families; dyn.c the dynamic operators, over the others' kernels. */
+ * kernels.c holds the element-wise kernels and the dispatch; create.c, transform.c, reduce.c, nn.c
+ * (with gemm.c's portable products), conv.c, data.c, norm.c, qnn.c and vision.c the families; dyn.c
+ * the dynamic operators, over the others' kernels. */
 #ifndef RUNTIME_KERNEL_H
 #define RUNTIME_KERNEL_H
 
