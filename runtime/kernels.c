@@ -1,8 +1,8 @@
 /* Element-wise kernels with numpy broadcasting (one typed loop per (dtype, operator), written once
  * as macros), the operands and results every kernel shares, and the dispatch (rt_kernel_call: each
- * operator's family from ops.def's KERNEL column, after the checks every kernel needs). Integers wrap as two's complement and divide
- * truncating toward zero, as in C; integer division by zero is a run-time error; float16 is
- * stored as RtHalf and computed in float. */
+ * operator's family from ops.def's KERNEL column, after the checks every kernel needs). Integers
+ * wrap as two's complement and divide truncating toward zero, as in C; integer division by zero is
+ * a run-time error; float16 is stored as RtHalf and computed in float. */
 #include "runtime/kernel.h"
 
 #include <math.h>
