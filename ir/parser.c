@@ -544,7 +544,7 @@ static IrType *parse_type_arg(Parser *P);
 /* One relation: `Broadcast`, `Broadcast(t1, t2, t3)` or `Reduce(t1, t2, axis=[0])`. */
 static IrRel parse_relation(Parser *P) {
   IrToken *t = expect(P, IR_TOK_IDENT, "(a type relation such as Broadcast)");
-  IrRel r = {t->sym, -1, NULL, t->span, 0, NULL, NULL};
+  IrRel r = {t->sym, -1, NULL, t->span, 0, NULL, NULL, 0};
   if (at(P, IR_TOK_LPAREN)) {
     IrToken *o = open_bracket(P, IR_TOK_LPAREN, NULL);
     IR_VEC(IrType *) ts = {0};

@@ -78,6 +78,7 @@ typedef struct IrRel {
   int nattrs;
   struct IrAttr *attrs;             /* as written */
   const struct IrOpAttrs *decoded; /* by the checker; NULL until then */
+  int rel;                          /* the checker's relation (its TyRelId + 1) once resolved; 0 before */
 } IrRel;
 
 /* What decided a base type (IR_TYPE_DTYPE), for a message that names it: a literal's suffix

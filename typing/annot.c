@@ -305,8 +305,9 @@ static IrType *wildcard_in(IrType *t) {
 bool ty_has_wildcard(IrType *t) { return wildcard_in(t) != NULL; }
 
 IrRel ty_relation_annotation(TyCheck *c, IrRel r, const IrType *f) {
-  int id = ty_relation_find(r.name);
+  int id = ty_relation_find(r.name); /* the name as written: resolved once, here */
   if (id < 0) ty_fail(c, r.span, "unknown type relation `%s`", r.name->name);
+  r.rel = id + 1;
   if (r.nargs < 0) { /* bare: over the parameters and the result */
     r.nargs = f->u.func.nargs + 1;
     r.args = IR_NEW_ARRAY(IrType *, r.nargs);

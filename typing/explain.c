@@ -525,7 +525,7 @@ static void start(Explainer *E, TyModule *m, IrDiags *diags, jmp_buf *fail) {
 
 static TyRelation *add_relation(Explainer *E, TyRelId id, int nargs, IrType **args) {
   E->id = id;
-  E->rel = ty_relation_add(&E->c.cx, ty_relation_fn(id), ty_relation_name(id), nargs, args, (IrSpan){0});
+  E->rel = ty_relation_add_registered(&E->c.cx, id, nargs, args, (IrSpan){0});
   return E->rel;
 }
 
@@ -602,7 +602,7 @@ const char *ty_explain_relation(TyModule *m, const IrRel *written, IrDiags *diag
     const char *bad = ir_attrs_decode(info->name, info->attrs, r.nattrs, r.attrs, &decoded, &at);
     if (bad) ty_fail(c, at, "%s", bad);
     IrType *scheme = ty_op_scheme(c, (IrOpId)op, fixed ? hi : r.nargs);
-    id = ty_relation_find(scheme->u.func.rels[0].name);
+    id = scheme->u.func.rels[0].rel - 1;
     int n = (fixed ? hi : r.nargs) + 1;
     IrType **args = IR_NEW_ARRAY(IrType *, n);
     for (int i = 0; i < n; i++)

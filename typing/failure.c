@@ -42,8 +42,8 @@ static IrType *record_type(Recorder *r, IrType *t) {
 }
 
 static TyFailure *record(TyCtx *cx, const TyRelation *rel, const char *message, int argument, IrType *found) {
-  int id = ty_relation_find(ir_sym(rel->name));
-  if (id < 0) return NULL;
+  int id = rel->id;
+  if (id < 0) return NULL; /* one of the checker's own (DimEq), which :explain does not run */
   TyFailure *f = IR_NEW(TyFailure);
   f->rel = (TyRelId)id;
   f->op = rel->op;

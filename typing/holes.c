@@ -163,6 +163,7 @@ static bool fits(TyCtx *group, const TyHole *h, IrType *t, TyRelation **rels, in
     IrType **args = IR_NEW_ARRAY(IrType *, r->nargs > 0 ? r->nargs : 1);
     for (int k = 0; k < r->nargs; k++) args[k] = open_type(ty_for_message(group, r->args[k], names), &open);
     TyRelation *copy = ty_relation_add(&cx, r->fn, r->name, r->nargs, args, r->span);
+    copy->id = r->id;
     copy->op = r->op;
     copy->global = r->global;
     copy->attrs = r->attrs;

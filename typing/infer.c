@@ -773,13 +773,12 @@ IrTFn *ty_fn_body(TyCheck *c, const IrExpr *src, const TyHeader *h, TyLocal *sel
   int mark = ty_push_tparams(c, h->ntparams, h->tparams);
   int givens = c->cx.givens.len;
   for (int i = 0; i < h->nrels; i++) {
-    int id = ty_relation_find(h->rels[i].name);
-    ASSERT(id >= 0); /* ty_fn_header checked the names (ty_relation_annotation) */
+    int id = h->rels[i].rel - 1;
+    ASSERT(id >= 0); /* ty_fn_header resolved the names (ty_relation_annotation) */
     /* Over declared (rigid) parameters the relation is an assumption; over inferred ones it is
      * solved like any other and generalized. */
     if (h->complete) IR_VEC_PUSH(c->cx.givens, (uint32_t)c->cx.rels.len);
-    TyRelation *rel = ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id),
-                                      h->rels[i].nargs, h->rels[i].args, h->rels[i].span);
+    TyRelation *rel = ty_relation_add_registered(&c->cx, (TyRelId)id, h->rels[i].nargs, h->rels[i].args, h->rels[i].span);
     rel->given = h->complete;
     if (h->rels[i].decoded) {
       rel->attrs = h->rels[i].decoded;
@@ -956,7 +955,7 @@ static IrTExpr *infer_proj(TyCheck *c, const IrExpr *e) {
     args[0] = tt;
     args[1] = ir_type_dim(i, (IrSpan){0});
     args[2] = t->type;
-    ty_relation_add(&c->cx, ty_relation_fn(TY_REL_TUPLE_GET_ITEM), "TupleGetItem", 3, args, e->span);
+    ty_relation_add_registered(&c->cx, TY_REL_TUPLE_GET_ITEM, 3, args, e->span);
     ty_solve_or_fail(c);
   } else if (tt->kind != IR_TYPE_TUPLE) {
     ty_fail(c, e->span, "`.%d` takes a field of a tuple, but this value is %s", i, ty_show(c, tt));

@@ -213,7 +213,7 @@ static IrType *with_residual_relations(TyCheck *c, IrType *scheme, int from, int
     TyIdList holes = {0};
     bool vars = false;
     IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span, rel->nattrs, rel->written,
-                rel->attrs};
+                rel->attrs, rel->id + 1};
     for (int i = 0; i < rel->nargs; i++) {
       ty_holes_of(&c->cx, rel->args[i], &holes);
       ir.args[i] = ty_resolve(&c->cx, rel->args[i]);

@@ -5,8 +5,15 @@
 
 #include <string.h>
 
-static const char *const relation_names[IR_OP_COUNT] = {
-#define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) #rel,
+/* Each operator's relation, by the name ops.def writes resolved at compile time: a name that
+ * relations.def lacks is an undeclared identifier, so the build fails. */
+enum {
+#define TY_REL(id, name, fn, nargs, attrs) REL_NAMED_##name = TY_REL_##id,
+#include "typing/relations.def"
+#undef TY_REL
+};
+static const TyRelId op_relations[IR_OP_COUNT] = {
+#define IR_OP(id, name, min_args, max_args, attrs, rel, kernel) (TyRelId)REL_NAMED_##rel,
 #include "ir/ops.def"
 #undef IR_OP
 };
@@ -14,7 +21,7 @@ static const char *const relation_names[IR_OP_COUNT] = {
 static IrType *var(Sym name) { return ir_type_var(name, IR_KIND_TYPE, (IrSpan){0}); }
 
 /* fn<t1..tn+1>(t1..tn) -> tn+1 where rel(t1, ..., tn+1) */
-static IrType *scheme(int nargs, const char *rel) {
+static IrType *scheme(int nargs, TyRelId rel) {
   int ntparams = nargs + 1;
   IrType *f = ir_type_new(IR_TYPE_FUNC, (IrSpan){0});
   f->u.func.ntparams = ntparams;
@@ -27,7 +34,8 @@ static IrType *scheme(int nargs, const char *rel) {
   f->u.func.ret = var(f->u.func.tparams[nargs].name);
   f->u.func.nrels = 1;
   f->u.func.rels = IR_NEW(IrRel);
-  f->u.func.rels[0] = (IrRel){ir_sym(rel), ntparams, IR_NEW_ARRAY(IrType *, ntparams), {0}, 0, NULL, NULL};
+  f->u.func.rels[0] = (IrRel){ir_sym(ty_relation_name(rel)), ntparams, IR_NEW_ARRAY(IrType *, ntparams), {0}, 0, NULL, NULL,
+                              (int)rel + 1};
   for (int i = 0; i < ntparams; i++) f->u.func.rels[0].args[i] = var(f->u.func.tparams[i].name);
   return f;
 }
@@ -38,7 +46,7 @@ IrType *ty_operator_scheme(TyModule *m, int op) {
 }
 
 IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs) {
-  const char *rel = relation_names[op];
+  TyRelId rel = op_relations[op];
   ASSERT(nargs >= ir_ops[op].min_args && nargs <= ir_ops[op].max_args); /* the callers checked the call's arity */
   if (nargs < ir_ops[op].min_args || nargs > ir_ops[op].max_args) nargs = ir_ops[op].max_args;
   if (ir_ops[op].min_args != ir_ops[op].max_args) return scheme(nargs, rel); /* arange: one per arity */
@@ -49,11 +57,10 @@ IrType *ty_op_scheme(TyCheck *c, IrOpId op, int nargs) {
 
 bool ty_relation_needs(TyRelId rel, int *min_types, int *max_types, bool required[IR_A_COUNT]) {
   bool any = false;
-  const char *name = ty_relation_name(rel);
   for (int a = 0; a < IR_A_COUNT; a++) required[a] = true;
   *min_types = 1 << 30, *max_types = 0;
   for (int op = 0; op < IR_OP_COUNT; op++) {
-    if (strcmp(relation_names[op], name) != 0) continue;
+    if (op_relations[op] != rel) continue;
     any = true;
     if (ir_ops[op].min_args + 1 < *min_types) *min_types = ir_ops[op].min_args + 1;
     if (ir_ops[op].max_args + 1 > *max_types) *max_types = ir_ops[op].max_args + 1;

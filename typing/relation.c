@@ -249,7 +249,7 @@ static const struct {
   int nargs;
   const char *attrs;
 } relations[TY_REL_COUNT] = {
-#define TY_REL(id, name, fn, nargs, attrs) {name, fn, nargs, attrs},
+#define TY_REL(id, name, fn, nargs, attrs) {#name, fn, nargs, attrs},
 #include "typing/relations.def"
 #undef TY_REL
 };

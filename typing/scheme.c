@@ -64,13 +64,12 @@ IrType *ty_instantiate(TyCheck *c, IrType *scheme, int ntargs, IrType **targs, I
   if (global) call = NULL;
   for (int r = 0; r < scheme->u.func.nrels; r++) {
     const IrRel *rel = &scheme->u.func.rels[r];
-    int id = ty_relation_find(rel->name);
-    if (id < 0) { /* schemes are made from known relations */
-      UNREACHABLE("a scheme names an unknown relation");
+    int id = rel->rel - 1;
+    if (id < 0) { /* schemes are made from resolved relations (ops.c, annot.c, generalization) */
+      UNREACHABLE("a scheme's relation is not resolved");
       continue;
     }
-    TyRelation *added = ty_relation_add(&c->cx, ty_relation_fn((TyRelId)id), ty_relation_name((TyRelId)id),
-                                        rel->nargs, subst_all(&s, rel->nargs, rel->args), span);
+    TyRelation *added = ty_relation_add_registered(&c->cx, (TyRelId)id, rel->nargs, subst_all(&s, rel->nargs, rel->args), span);
     added->global = global;
     if (call && call->kind == IR_EXPR_OP) { /* an operator passed as a value: no attributes */
       added->op = ir_ops[call->u.op].name;
@@ -299,7 +298,7 @@ void ty_generalize_group(TyCheck *c, int n, IrType **types, const TyParamList *d
     TyRelation *rel = owned.items[r];
     rel->owned = true;
     IrRel ir = {ir_sym(rel->name), rel->nargs, IR_NEW_ARRAY(IrType *, rel->nargs), rel->span, rel->nattrs,
-                rel->written, rel->attrs};
+                rel->written, rel->attrs, rel->id + 1};
     uint64_t h = (uint64_t)(uintptr_t)ir.name * 31 + (uint64_t)ir.nattrs;
     for (int i = 0; i < rel->nargs; i++) {
       ir.args[i] = ty_resolve(cx, rel->args[i]);

@@ -14,10 +14,17 @@ void ty_requeue(TyCtx *cx, uint32_t idx) {
   IR_VEC_PUSH(cx->queue, idx);
 }
 
+TyRelation *ty_relation_add_registered(TyCtx *cx, TyRelId id, int nargs, IrType **args, IrSpan span) {
+  TyRelation *rel = ty_relation_add(cx, ty_relation_fn(id), ty_relation_name(id), nargs, args, span);
+  rel->id = (int)id;
+  return rel;
+}
+
 TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, IrType **args, IrSpan span) {
   TyRelation *rel = IR_NEW(TyRelation);
   rel->fn = fn;
   rel->name = name;
+  rel->id = -1;
   rel->nargs = nargs;
   rel->args = args;
   rel->span = span;

@@ -57,6 +57,7 @@ typedef TyRelResult (*TyRelFn)(TyCtx *cx, TyRelation *rel, const char **message)
 struct TyRelation {
   TyRelFn fn;
   const char *name; /* as a `where` clause names it */
+  int id;           /* its TyRelId (relations.def), or -1 for one of the checker's own (DimEq) */
   int nargs;
   IrType **args;
   IrSpan span;      /* the call that made it */
@@ -184,6 +185,8 @@ TyRelResult ty_dim_eq_relation(TyCtx *cx, TyRelation *rel, const char **message)
 /* ---------------------------------------------------------------- the solver (solver.c) */
 
 TyRelation *ty_relation_add(TyCtx *cx, TyRelFn fn, const char *name, int nargs, IrType **args, IrSpan span);
+/* The same for a relation of relations.def. */
+TyRelation *ty_relation_add_registered(TyCtx *cx, TyRelId id, int nargs, IrType **args, IrSpan span);
 /* `Reshape(t1, Tensor[(4), float32], newshape=[-1])` for a message: the arguments as ty_for_message
  * shows them (with `names`, one naming for the whole message), then the attributes as written. */
 const char *ty_relation_text(TyCtx *cx, const TyRelation *rel, IrSymMap *names);
