@@ -60,7 +60,7 @@ write('slice_like_values.rly', '''// slice_like(data, like, axes) keeps the firs
       (rly(x[:1, :, :1].astype(np.int32)), 'slice_like(%s, zeros(shape=[1, 4, 1]), axes=[-1, 0])' % rly(x.astype(np.int32)))])
 raw('slice_like_types.rly', '''// slice_like's type: the data's dimensions, like's on the axes; symbolic dimensions carry over from either.
 // args: --no-prelude
-// expect-type: @a : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n, 5), float32], Tensor[(m, 3), int8]) -> Tensor[(m, 3), float32]
+// expect-type: @a : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n, 5), float32], Tensor[(m, 3), int8]) -> Tensor[(m, 3), float32] where SliceLike(Tensor[(n, 5), float32], Tensor[(m, 3), int8], Tensor[(m, 3), float32])
 // expect-type: @b : fn<n : ShapeVar, m : ShapeVar>(Tensor[(n, 5), float32], Tensor[(m, 3), int8]) -> Tensor[(n, 3), float32]
 def @a(%x : Tensor[(n, 5), float32], %y : Tensor[(m, 3), int8]) { slice_like(%x, %y) }
 def @b(%x : Tensor[(n, 5), float32], %y : Tensor[(m, 3), int8]) { slice_like(%x, %y, axes=[1]) }
@@ -361,7 +361,7 @@ write('matrix_set_diag_values.rly', '''// matrix_set_diag(data, diagonal, k1=0, 
 raw('matrix_set_diag_types.rly', '''// matrix_set_diag keeps the data's type; the diagonal's batch dimensions unify with the data's (symbolic ones too).
 // args: --no-prelude
 // expect-type: @a : fn<b : ShapeVar>(Tensor[(b, 3, 4), float32], Tensor[(b, 3), float32]) -> Tensor[(b, 3, 4), float32]
-// expect-type: @c : fn<m : ShapeVar, n : ShapeVar>(Tensor[(m, n), int8], Tensor[(2, ?), int8]) -> Tensor[(m, n), int8]
+// expect-type: @c : fn<m : ShapeVar, n : ShapeVar>(Tensor[(m, n), int8], Tensor[(2, ?), int8]) -> Tensor[(m, n), int8] where MatrixSetDiag(Tensor[(m, n), int8], Tensor[(2, ?), int8], Tensor[(m, n), int8], k1=0, k2=1)
 def @a(%x : Tensor[(b, 3, 4), float32], %d) { matrix_set_diag(%x, %d) }
 def @c(%x : Tensor[(m, n), int8], %d : Tensor[(2, ?), int8]) { matrix_set_diag(%x, %d, k1=0, k2=1) }
 ''')
@@ -406,6 +406,7 @@ raw('strided_set_types.rly', '''// strided_set keeps the data's type (symbolic t
 def @a(%x : Tensor[(n, 4), float32], %v : Tensor[(?, ?), float32], %b : Tensor[(2), int32], %e) { strided_set(%x, %v, %b, %e) }
 ''')
 raw('strided_set_error_shape.rly', '''// strided_set's values must have the slice's shape: (2, 2) for a slice (3, 2) is a run-time error naming the operator.
+// begin and end are tensors whose values decide the slice, so no type can catch it (constant sizes too).
 // args: --no-prelude
 // expect-error: run-time error: strided_set: the values (2, 2) do not have the slice's shape (dimension 0 is 3)
 strided_set(zeros(shape=[3, 4]), ones(shape=[2, 2]), [0, 0], [3, 2])
@@ -434,8 +435,8 @@ raw('sliding_window_types.rly', '''// sliding_window's type: ceil((d - w + 1) / 
 // another stride `?` (as TVM's floordiv on a variable).
 // args: --no-prelude
 // expect-type: @a : fn<n : ShapeVar>(Tensor[(n, 7), float32]) -> Tensor[(n, 3, 3), float32]
-// expect-type: @b : fn<n : ShapeVar>(Tensor[(n, 7), float32]) -> Tensor[(n - 1, 3, 2, 3), float32]
-// expect-type: @c : fn<n : ShapeVar>(Tensor[(n), float32]) -> Tensor[(?, 2), float32]
+// expect-type: @b : fn<n : ShapeVar>(Tensor[(n, 7), float32]) -> Tensor[(n - 1, 3, 2, 3), float32] where SlidingWindow(Tensor[(n, 7), float32], Tensor[(n - 1, 3, 2, 3), float32], axis=0, window_shape=[2, 3], strides=[1, 2])
+// expect-type: @c : fn<n : ShapeVar>(Tensor[(n), float32]) -> Tensor[(?, 2), float32] where SlidingWindow(Tensor[(n), float32], Tensor[(?, 2), float32], axis=0, window_shape=[2], strides=[2])
 def @a(%x : Tensor[(n, 7), float32]) { sliding_window(%x, axis=1, window_shape=[3], strides=[2]) }
 def @b(%x : Tensor[(n, 7), float32]) { sliding_window(%x, axis=0, window_shape=[2, 3], strides=[1, 2]) }
 def @c(%x : Tensor[(n), float32]) { sliding_window(%x, axis=0, window_shape=[2], strides=[2]) }
