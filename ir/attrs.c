@@ -48,6 +48,7 @@ int ir_attr_kind(const char *key) {
 /* What an `accepted` list allows and requires (its words ending in `!`). */
 typedef struct {
   uint64_t accepted[IR_ATTR_WORDS], required[IR_ATTR_WORDS];
+  bool any_required;
 } Schema;
 
 static IrPtrMap schemas; /* the list's address -> its Schema */
@@ -68,7 +69,7 @@ static const Schema *schema_of(const char *list) {
       UNREACHABLE("ops.def or relations.def names an attribute attrs.def lacks");
     } else {
       sc->accepted[id >> 6] |= (uint64_t)1 << (id & 63);
-      if (*p == '!') sc->required[id >> 6] |= (uint64_t)1 << (id & 63);
+      if (*p == '!') sc->required[id >> 6] |= (uint64_t)1 << (id & 63), sc->any_required = true;
     }
     if (*p == '!') p++;
   }
@@ -210,11 +211,13 @@ const IrOpAttrs *ir_attrs_set(const IrOpAttrs *a, IrAttrId id, IrAttrValue v) {
 const char *ir_attrs_decode(const char *owner, const char *accepted, int n, const IrAttr *attrs,
                             const IrOpAttrs **out, IrSpan *where) {
   *out = &ir_op_attrs_none;
-  if (n == 0 && !strchr(accepted, '!')) return NULL; /* the usual call: nothing written, nothing required */
   const Schema *sc = schema_of(accepted);
+  if (n == 0 && !sc->any_required) return NULL; /* the usual call: nothing written, nothing required */
   uint64_t given[IR_ATTR_WORDS] = {0};
   const IrAttrValue *vals[IR_A_COUNT];
-  IrAttrValue *decoded = n ? IR_NEW_ARRAY(IrAttrValue, n) : NULL;
+  /* decoded here, then copied into the compact set: on the stack for the calls of a few */
+  IrAttrValue few[8];
+  IrAttrValue *decoded = n <= 8 ? memset(few, 0, sizeof few) : IR_NEW_ARRAY(IrAttrValue, n);
   for (int i = 0; i < n; i++) {
     const IrAttr *at = &attrs[i];
     int id = attr_lookup(at->key);
