@@ -205,12 +205,14 @@ void rt_check_stack(const IrExpr *site) {
     rt_error(site, "interrupted");
   }
   char here;
+  if ((uintptr_t)&here < rt_state.stack_floor) {
 #ifdef RELAY_WASM
-  if ((uintptr_t)&here < rt_state.stack_floor) rt_too_deep(site);
-#endif
-  if ((uintptr_t)&here < rt_state.stack_floor)
+    rt_too_deep(site);
+#else
     rt_error(site, "stack overflow: the recursion is too deep for the %zu MB evaluation stack",
              rt_state.stack_bytes >> 20);
+#endif
+  }
 }
 
 /* Zeroes the stack just below the caller, where the abandoned evaluation's frames were: the calls
