@@ -165,7 +165,11 @@ await test('Tab completes a name', async () => {
   const page = await open();
   await setEditor(page, '');
   await typeInEditor(page, 'zeros_l');
-  await page.keyboard.press('Tab');
+  // Typing may open the list by itself (a completion query per keystroke), and then Tab would
+  // accept it: wait until the worker has answered everything, then open the list with Tab if it
+  // is not open yet (a loaded machine answers after the last key; an idle one before it).
+  await page.waitForSelector('#status[data-state=ready]', { timeout: 60000 });
+  if (!(await page.locator('.cm-tooltip-autocomplete').isVisible())) await page.keyboard.press('Tab');
   await page.waitForSelector('.cm-tooltip-autocomplete', { timeout: 20000 });
   await page.screenshot({ path: join(shots, '04-completion.png') });
   const options = await page.locator('.cm-tooltip-autocomplete li').allTextContents();
